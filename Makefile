@@ -1,0 +1,93 @@
+# thrashtop: watch the Linux VM under load.
+# `make` builds ./thrashtop; `make run` and `make check` first install what
+# is missing (see `deps`).
+
+CC      ?= gcc
+PKGS    := ncursesw libproc2 sqlite3
+APT_PKGS := pkg-config libncurses-dev libproc2-dev libsqlite3-dev tmux time
+CSTD    := -std=c11 -D_GNU_SOURCE
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
+OPT     ?= -O2 -g
+CFLAGS  ?= $(OPT)
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+ALL_CFLAGS = $(CSTD) $(WARN) -Iinclude $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS  = $(PKG_LIBS) -lm
+
+SRC     := $(wildcard src/*.c)
+LIBSRC  := $(filter-out src/main.c,$(SRC))
+TSRC    := $(wildcard tests/unit/*.c)
+
+OBJ      = $(SRC:src/%.c=build/rel/%.o)
+SAN_OBJ  = $(LIBSRC:src/%.c=build/san/%.o)
+SAN_MAIN = build/san/main.o
+TEST_OBJ = $(TSRC:tests/unit/%.c=build/san/test_%.o)
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+.PHONY: all deps run check bench clean unit
+
+all: thrashtop
+
+thrashtop: $(OBJ)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/rel/%.o: src/%.c $(wildcard include/*.h) | build/rel
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+build/san/%.o: src/%.c $(wildcard include/*.h) | build/san
+	$(CC) $(ALL_CFLAGS) $(SANFLAGS) -c -o $@ $<
+
+build/san/test_%.o: tests/unit/%.c $(wildcard include/*.h) tests/unit/check.h | build/san
+	$(CC) $(ALL_CFLAGS) $(SANFLAGS) -Itests/unit -c -o $@ $<
+
+# The instrumented binary that every test drives.
+build/thrashtop-san: $(SAN_OBJ) $(SAN_MAIN)
+	$(CC) $(ALL_CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+build/unit: $(SAN_OBJ) $(TEST_OBJ)
+	$(CC) $(ALL_CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+build/rel build/san:
+	mkdir -p $@
+
+# Installs only what pkg-config or PATH says is missing.
+deps:
+	@missing=""; \
+	for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || missing=1; done; \
+	for c in tmux /usr/bin/time; do command -v $$c >/dev/null 2>&1 || missing=1; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
+	  echo "deps: installing $(APT_PKGS)"; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(APT_PKGS) >/dev/null || \
+	  { echo "deps: apt-get failed; install $(APT_PKGS) by hand" >&2; exit 1; }; \
+	fi
+
+run: deps
+	$(MAKE) --no-print-directory thrashtop
+	./thrashtop $(ARGS)
+
+unit: build/unit
+	./build/unit
+
+check: deps
+	$(MAKE) --no-print-directory thrashtop build/thrashtop-san build/unit
+	CC=gcc $(MAKE) --no-print-directory -s clean-tree-check
+	tests/run.sh
+
+# Warning-free under both compilers, checked into a scratch directory.
+clean-tree-check:
+	@for cc in gcc clang; do \
+	  command -v $$cc >/dev/null || continue; \
+	  mkdir -p build/cc-$$cc; \
+	  for f in $(SRC); do \
+	    $$cc $(CSTD) $(WARN) -Iinclude $(PKG_CFLAGS) -O2 -fsyntax-only $$f || exit 1; \
+	  done; \
+	done
+
+bench: deps
+	$(MAKE) --no-print-directory thrashtop
+	bench/run.sh
+
+clean:
+	rm -rf build thrashtop

@@ -1,0 +1,28 @@
+# Sourced by every end-to-end test: pass/fail print the lines tests/run.sh
+# counts; cleanup hooks run on every exit path.
+set -u
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+T=${THRASHTOP:-$ROOT/build/thrashtop-san}
+NAME=$(basename "$0" .sh)
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+TMP=$(mktemp -d "/tmp/thrashtop-$NAME.XXXXXX")
+CLEANUPS=()
+on_exit() {
+	local i
+	for ((i = ${#CLEANUPS[@]} - 1; i >= 0; i--)); do eval "${CLEANUPS[i]}" >/dev/null 2>&1; done
+	rm -rf "$TMP"
+}
+trap on_exit EXIT
+trap 'exit 130' INT TERM HUP
+cleanup() { CLEANUPS+=("$*"); }
+pass() { echo "PASS $NAME/$1"; }
+fail() { echo "FAIL $NAME/$1${2:+: $2}"; }
+# expect NAME COND-COMMAND... : pass if the command succeeds.
+expect() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "$*"; fi; }
+need_root() { [ "$(id -u)" -eq 0 ] || { echo "SKIP $NAME: needs root"; exit 0; }; }
+# wait_for SECONDS COMMAND...: poll until the command succeeds.
+wait_for() {
+	local end=$((SECONDS + $1)); shift
+	until "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.2; done
+}
