@@ -1,0 +1,209 @@
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "plot.h"
+
+int plot_samples_per_cell(enum plot_mode mode)
+{
+	return mode == PLOT_BRAILLE ? 2 : 1;
+}
+
+int plot_levels_per_cell(enum plot_mode mode)
+{
+	switch (mode) {
+	case PLOT_BRAILLE:
+		return 4;
+	case PLOT_BLOCK:
+		return 8;
+	case PLOT_ASCII:
+		break;
+	}
+	return 3;
+}
+
+/* 0: nothing (gap or no sample); 1: the zero baseline; nlev: ymax. */
+static int level_of(double v, double ymax, int nlev)
+{
+	double x;
+	int lv;
+
+	if (isnan(v))
+		return 0;
+	if (v <= 0)
+		return 1;
+	x = v / ymax * (nlev - 1);
+	if (x >= nlev - 1)
+		return nlev;
+	lv = 1 + (int)lround(x);
+	return lv < 2 ? 2 : lv;
+}
+
+/* Level of dot column pos (0 = leftmost) given n visible samples. */
+static int level_at(const struct plot *p, const struct series *s, int n,
+		    int pos, int nlev)
+{
+	int j = pos - (p->w * plot_samples_per_cell(p->mode) - n);
+	double v;
+
+	if (j < 0 || series_get(s, series_len(s) - n + j, NULL, &v))
+		return 0;
+	return level_of(v, p->ymax, nlev);
+}
+
+/* Cell column of the first sample taken after time tm, or -1 if that
+ * sample is not visible or no sample precedes tm. */
+static int mark_cell(const struct plot *p, const struct series *s, int n,
+		     double tm)
+{
+	int lo = 0, hi = series_len(s), k = plot_samples_per_cell(p->mode);
+	double t;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		series_get(s, mid, &t, NULL);
+		if (t < tm)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || lo == series_len(s) || lo < series_len(s) - n)
+		return -1;
+	return (p->w * k - n + lo - (series_len(s) - n)) / k;
+}
+
+static char *put_utf8(char *o, unsigned cp)
+{
+	*o++ = (char)(0xE0 | (cp >> 12));
+	*o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+	*o++ = (char)(0x80 | (cp & 0x3F));
+	return o;
+}
+
+static int clampi(int x, int lo, int hi)
+{
+	return x < lo ? lo : x > hi ? hi : x;
+}
+
+/* Braille dot bits from the bottom of a cell up, left and right column. */
+static const unsigned braille_left[4] = { 0x40, 0x04, 0x02, 0x01 };
+static const unsigned braille_right[4] = { 0x80, 0x20, 0x10, 0x08 };
+
+static char *put_cell(char *o, const struct plot *p, const int *lv, int base,
+		      int marked)
+{
+	int f;
+
+	switch (p->mode) {
+	case PLOT_BRAILLE: {
+		unsigned bits = 0;
+
+		for (int d = 0; d < clampi(lv[0] - base, 0, 4); d++)
+			bits |= braille_left[d];
+		for (int d = 0; d < clampi(lv[1] - base, 0, 4); d++)
+			bits |= braille_right[d];
+		if (bits)
+			return put_utf8(o, 0x2800 + bits);
+		break;
+	}
+	case PLOT_BLOCK:
+		f = clampi(lv[0] - base, 0, 8);
+		if (f)
+			return put_utf8(o, 0x2580 + (unsigned)f);
+		break;
+	case PLOT_ASCII:
+		f = clampi(lv[0] - base, 0, 3);
+		if (f) {
+			*o++ = ".:#"[f - 1];
+			return o;
+		}
+		break;
+	}
+	if (!marked) {
+		*o++ = ' ';
+		return o;
+	}
+	if (p->mode == PLOT_ASCII) {
+		*o++ = '|';
+		return o;
+	}
+	return put_utf8(o, 0x2502);	/* box drawings light vertical */
+}
+
+int plot_render(const struct plot *p, const struct series *s, char *out,
+		size_t rowbytes, unsigned char *markcol)
+{
+	int k, nlev, n, lv[2] = { 0, 0 };
+
+	if (p->w < 1 || p->h < 1 || !(p->ymax > 0) || isinf(p->ymax) ||
+	    rowbytes < PLOT_ROW_BYTES(p->w) || (p->nmarks > 0 && !p->marks)) {
+		errno = EINVAL;
+		return -1;
+	}
+	k = plot_samples_per_cell(p->mode);
+	nlev = p->h * plot_levels_per_cell(p->mode);
+	n = series_len(s) < p->w * k ? series_len(s) : p->w * k;
+	if (markcol)
+		memset(markcol, 0, (size_t)p->w);
+
+	for (int r = 0; r < p->h; r++) {
+		char *o = out + (size_t)r * rowbytes;
+		int base = (p->h - 1 - r) * plot_levels_per_cell(p->mode);
+		int mi = 0, mc = -1;
+
+		for (int c = 0; c < p->w; c++) {
+			/* marks ascending: advance to the first at or past c */
+			while (mi < p->nmarks && mc < c)
+				mc = mark_cell(p, s, n, p->marks[mi++]);
+			int marked = mc == c;
+
+			if (marked && markcol)
+				markcol[c] = 1;
+			for (int i = 0; i < k; i++)
+				lv[i] = level_at(p, s, n, c * k + i, nlev);
+			o = put_cell(o, p, lv, base, marked);
+		}
+		*o = '\0';
+	}
+	return 0;
+}
+
+/* Smallest of m * {1, 2, 5} * 10^j (j >= 0) that is >= v, for v >= m. */
+static double nice_from(double v, double m)
+{
+	static const double step[3] = { 1, 2, 5 };
+	double p = m;
+
+	while (p * 10 <= v)
+		p *= 10;
+	for (int i = 0; i < 3; i++)
+		if (p * step[i] >= v * (1 - 1e-12))
+			return p * step[i];
+	return p * 10;
+}
+
+double plot_nice_max(double v)
+{
+	double p = 1;
+
+	if (!(v > 0) || isinf(v))
+		return 1;
+	while (p > v)
+		p /= 10;
+	return nice_from(v, p);
+}
+
+double plot_nice_kib(double kib)
+{
+	double unit = 1;
+
+	if (!(kib > 0) || isinf(kib))
+		return 1;
+	if (kib <= 1)
+		return 1;
+	/* Stay in a unit while 500 of it is enough: 600 MiB goes to 1 GiB. */
+	while (kib > 500 * unit * (1 + 1e-12) && unit < 1024.0 * 1024 * 1024)
+		unit *= 1024;
+	return nice_from(kib, unit);
+}
