@@ -39,6 +39,10 @@ int sorter_run(long n, unsigned seed, struct sort_progress *p);
 /* Sorts a[l..r] in place; counts placed elements into p->done (may be NULL). */
 void sorter_quicksort(int *a, long l, long r, struct sort_progress *p);
 
+/* One partitioning step of sorter_quicksort on a[l..r], l < r: on return
+ * a[l..*j] <= pivot <= a[*i..r] and *i > *j. */
+void sorter_partition(int *a, long l, long r, long *i, long *j);
+
 /* Counts pairs out of order, records the first one; returns the count. */
 long sorter_verify(const int *a, long n, struct sort_progress *p);
 
