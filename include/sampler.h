@@ -34,6 +34,7 @@ struct sys_sample {
 	int64_t psi_some_us, psi_full_us;	/* totals, or NA */
 	int nkswapd;			/* kswapd threads seen; 0 = not visible */
 	int64_t kswapd_ns;		/* their summed on-CPU time, or NA */
+	int64_t mem_cache_all;		/* Cached + SReclaimable KiB (free's "cache"), or NA */
 };
 
 struct proc_sample {
@@ -52,5 +53,37 @@ struct sys_rates {
 	double scan_kswapd, scan_direct, steal_kswapd, steal_direct, allocstall;
 	double kswapd_pct;		/* % of one CPU, NAN if not visible */
 };
+
+struct sampler;
+
+/* Opens what every tick reads (libproc2 contexts, PSI, kswapd schedstat).
+ * kswapd threads are found once, here. NULL with err filled on failure. */
+struct sampler *sampler_new(char *err, size_t errlen);
+void sampler_free(struct sampler *s);
+
+/* One system sample; 0, or -1 with errno if libproc2 could not read. */
+int sampler_sys(struct sampler *s, struct sys_sample *out);
+
+/* The kswapd threads found by sampler_new; returns how many (<= max). */
+int sampler_kswapd_pids(const struct sampler *s, pid_t *out, int max);
+
+/* Per-process sampling through kept-open /proc/PID/{stat,status} fds, so a
+ * reused pid is never mistaken for the watched one. sampler_watch: 0, or -1
+ * with errno (ESRCH: no such process). sampler_proc watches pid if needed;
+ * it returns 0 (alive is false for a zombie), or -1 with errno ESRCH once
+ * the task has been reaped (out->alive false, figures NA). */
+int sampler_watch(struct sampler *s, pid_t pid);
+void sampler_unwatch(struct sampler *s, pid_t pid);
+int sampler_proc(struct sampler *s, pid_t pid, struct proc_sample *out);
+
+/* Every descendant of root (root excluded), walking
+ * /proc/PID/task/TID/children. Returns how many there are, which may exceed
+ * max (only the first max are stored), or -1 with errno (ESRCH: no root). */
+int sampler_descendants(pid_t root, pid_t *out, int max);
+
+/* Rates per second of cur - prev; NAN where an input is NA, the interval is
+ * not positive, or a counter went backwards. */
+void sys_rates_compute(const struct sys_sample *prev, const struct sys_sample *cur,
+		       struct sys_rates *out);
 
 #endif

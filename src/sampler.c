@@ -1,0 +1,581 @@
+#include "sampler.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libproc2/meminfo.h>
+#include <libproc2/pids.h>
+#include <libproc2/stat.h>
+#include <libproc2/vmstat.h>
+
+#include "procparse.h"
+
+#define MAX_KSWAPD 64		/* one per NUMA node */
+
+static enum meminfo_item mem_items[] = {
+	[MI_TOTAL] = MEMINFO_MEM_TOTAL,
+	[MI_FREE] = MEMINFO_MEM_FREE,
+	[MI_AVAIL] = MEMINFO_MEM_AVAILABLE,
+	[MI_CACHED] = MEMINFO_MEM_CACHED,
+	[MI_BUFFERS] = MEMINFO_MEM_BUFFERS,
+	[MI_SHARED] = MEMINFO_MEM_SHARED,
+	[MI_SWAP_TOTAL] = MEMINFO_SWAP_TOTAL,
+	[MI_SWAP_FREE] = MEMINFO_SWAP_FREE,
+	[MI_SWAP_USED] = MEMINFO_SWAP_USED,
+	[MI_SWAP_CACHED] = MEMINFO_SWAP_CACHED,
+	[MI_N] = MEMINFO_MEM_CACHED_ALL,
+};
+#define N_MEM_ITEMS ((int)(sizeof(mem_items) / sizeof(mem_items[0])))
+
+/* The /proc/meminfo keys behind each item: all must be present. */
+static const char *const mem_keys[][2] = {
+	[MI_TOTAL] = { "MemTotal" },
+	[MI_FREE] = { "MemFree" },
+	[MI_AVAIL] = { "MemAvailable" },
+	[MI_CACHED] = { "Cached" },
+	[MI_BUFFERS] = { "Buffers" },
+	[MI_SHARED] = { "Shmem" },
+	[MI_SWAP_TOTAL] = { "SwapTotal" },
+	[MI_SWAP_FREE] = { "SwapFree" },
+	[MI_SWAP_USED] = { "SwapTotal", "SwapFree" },
+	[MI_SWAP_CACHED] = { "SwapCached" },
+	[MI_N] = { "Cached", "SReclaimable" },
+};
+
+/* Raw vmstat items; VM_ALLOCSTALL is the sum of the four allocstall_*.
+ * libproc2 4.0.2 lacks allocstall_device, which stays 0: ZONE_DEVICE pages
+ * never come from the page allocator, so nothing stalls on that zone. */
+enum { RV_PGFAULT, RV_PGMAJFAULT, RV_PSWPIN, RV_PSWPOUT, RV_PGSCAN_KSWAPD,
+       RV_PGSTEAL_KSWAPD, RV_PGSCAN_DIRECT, RV_PGSTEAL_DIRECT, RV_OOM_KILL,
+       RV_STALL_DMA, RV_STALL_DMA32, RV_STALL_NORMAL, RV_STALL_MOVABLE, RV_N };
+
+static const struct {
+	enum vmstat_item item;
+	const char *key;
+} vm_raw[RV_N] = {
+	[RV_PGFAULT] = { VMSTAT_PGFAULT, "pgfault" },
+	[RV_PGMAJFAULT] = { VMSTAT_PGMAJFAULT, "pgmajfault" },
+	[RV_PSWPIN] = { VMSTAT_PSWPIN, "pswpin" },
+	[RV_PSWPOUT] = { VMSTAT_PSWPOUT, "pswpout" },
+	[RV_PGSCAN_KSWAPD] = { VMSTAT_PGSCAN_KSWAPD, "pgscan_kswapd" },
+	[RV_PGSTEAL_KSWAPD] = { VMSTAT_PGSTEAL_KSWAPD, "pgsteal_kswapd" },
+	[RV_PGSCAN_DIRECT] = { VMSTAT_PGSCAN_DIRECT, "pgscan_direct" },
+	[RV_PGSTEAL_DIRECT] = { VMSTAT_PGSTEAL_DIRECT, "pgsteal_direct" },
+	[RV_OOM_KILL] = { VMSTAT_OOM_KILL, "oom_kill" },
+	[RV_STALL_DMA] = { VMSTAT_ALLOCSTALL_DMA, "allocstall_dma" },
+	[RV_STALL_DMA32] = { VMSTAT_ALLOCSTALL_DMA32, "allocstall_dma32" },
+	[RV_STALL_NORMAL] = { VMSTAT_ALLOCSTALL_NORMAL, "allocstall_normal" },
+	[RV_STALL_MOVABLE] = { VMSTAT_ALLOCSTALL_MOVABLE, "allocstall_movable" },
+};
+
+static const int vm_from_raw[] = {
+	[VM_PGFAULT] = RV_PGFAULT, [VM_PGMAJFAULT] = RV_PGMAJFAULT,
+	[VM_PSWPIN] = RV_PSWPIN, [VM_PSWPOUT] = RV_PSWPOUT,
+	[VM_PGSCAN_KSWAPD] = RV_PGSCAN_KSWAPD, [VM_PGSTEAL_KSWAPD] = RV_PGSTEAL_KSWAPD,
+	[VM_PGSCAN_DIRECT] = RV_PGSCAN_DIRECT, [VM_PGSTEAL_DIRECT] = RV_PGSTEAL_DIRECT,
+	[VM_ALLOCSTALL] = -1, [VM_OOM_KILL] = RV_OOM_KILL,
+};
+
+struct watch {
+	pid_t pid;
+	int stat_fd, status_fd;
+};
+
+struct sampler {
+	struct meminfo_info *mi;
+	struct vmstat_info *vi;
+	struct stat_info *si;
+	enum vmstat_item vm_sel[RV_N];
+	bool mem_ok[N_MEM_ITEMS];
+	bool raw_ok[RV_N];
+	int psi_fd;
+	int nkswapd;
+	pid_t kswapd_pid[MAX_KSWAPD];
+	int kswapd_fd[MAX_KSWAPD];
+	bool kswapd_ok;
+	int64_t page_kib;
+	struct watch *w;
+	int nw, capw;
+};
+
+static double now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Reads a whole /proc file into a malloc'ed buffer; NULL with errno. */
+static char *slurp(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 16384, n = 0;
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
+	buf = malloc(cap);
+	while (buf) {
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0) {
+			int e = errno;
+			free(buf);
+			close(fd);
+			errno = e;
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n == cap) {
+			char *nb = realloc(buf, cap *= 2);
+			if (!nb)
+				free(buf);
+			buf = nb;
+		}
+	}
+	close(fd);
+	if (!buf)
+		errno = ENOMEM;
+	*len = n;
+	return buf;
+}
+
+/* Whether a line starts with key followed by sep. */
+static bool has_key(const char *buf, size_t len, const char *key, char sep)
+{
+	size_t k = strlen(key);
+
+	for (const char *p = buf, *end = buf + len; p < end;) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		if ((size_t)(eol - p) > k && !memcmp(p, key, k) && p[k] == sep)
+			return true;
+		p = eol + 1;
+	}
+	return false;
+}
+
+/* libproc2 reports a key the kernel does not print as 0, forever: find out
+ * once which keys exist so that those items read NA instead. */
+static int check_keys(struct sampler *s, char *err, size_t errlen)
+{
+	size_t len;
+	char *buf = slurp("/proc/meminfo", &len);
+
+	if (!buf) {
+		snprintf(err, errlen, "/proc/meminfo: %s", strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < N_MEM_ITEMS; i++) {
+		s->mem_ok[i] = true;
+		for (int k = 0; k < 2 && mem_keys[i][k]; k++)
+			s->mem_ok[i] &= has_key(buf, len, mem_keys[i][k], ':');
+	}
+	free(buf);
+	buf = slurp("/proc/vmstat", &len);
+	if (!buf) {
+		snprintf(err, errlen, "/proc/vmstat: %s", strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < RV_N; i++) {
+		s->vm_sel[i] = vm_raw[i].item;
+		s->raw_ok[i] = has_key(buf, len, vm_raw[i].key, ' ');
+	}
+	free(buf);
+	return 0;
+}
+
+static int find_kswapd(struct sampler *s, char *err, size_t errlen)
+{
+	enum pids_item items[] = { PIDS_ID_PID, PIDS_CMD, PIDS_FLAGS };
+	struct pids_info *pi = NULL;
+	struct pids_fetch *f;
+	int rc;
+
+	/* libproc2 reads LIBPROC_HIDE_KERNEL once per process: check it here. */
+	if (getenv("LIBPROC_HIDE_KERNEL"))
+		return 0;
+	rc = procps_pids_new(&pi, items, 3);
+	if (rc < 0) {
+		snprintf(err, errlen, "libproc2 pids: %s", strerror(-rc));
+		return -1;
+	}
+	f = procps_pids_reap(pi, PIDS_FETCH_TASKS_ONLY);
+	if (!f) {
+		snprintf(err, errlen, "libproc2 pids reap: %s", strerror(errno));
+		procps_pids_unref(&pi);
+		return -1;
+	}
+	for (int i = 0; i < f->counts->total && s->nkswapd < MAX_KSWAPD; i++) {
+		struct pids_result *r = f->stacks[i]->head;
+		char path[64];
+		int fd;
+
+		if (strncmp(r[1].result.str, "kswapd", 6) ||
+		    !(r[2].result.ul_int & PROCPARSE_PF_KTHREAD))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/schedstat", r[0].result.s_int);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			s->kswapd_ok = false;
+		s->kswapd_pid[s->nkswapd] = r[0].result.s_int;
+		s->kswapd_fd[s->nkswapd++] = fd;
+	}
+	procps_pids_unref(&pi);
+	return 0;
+}
+
+struct sampler *sampler_new(char *err, size_t errlen)
+{
+	struct sampler *s = calloc(1, sizeof(*s));
+	int rc;
+
+	if (!s) {
+		snprintf(err, errlen, "sampler: out of memory");
+		return NULL;
+	}
+	s->psi_fd = -1;
+	s->kswapd_ok = true;
+	s->page_kib = sysconf(_SC_PAGESIZE) / 1024;
+	if ((rc = procps_meminfo_new(&s->mi)) < 0 ||
+	    (rc = procps_vmstat_new(&s->vi)) < 0 ||
+	    (rc = procps_stat_new(&s->si)) < 0) {
+		snprintf(err, errlen, "libproc2: cannot open meminfo/vmstat/stat: %s",
+			 strerror(-rc));
+		sampler_free(s);
+		return NULL;
+	}
+	if (check_keys(s, err, errlen) < 0 || find_kswapd(s, err, errlen) < 0) {
+		sampler_free(s);
+		return NULL;
+	}
+	/* Absent without CONFIG_PSI or with psi=0: the figures are then NA. */
+	s->psi_fd = open("/proc/pressure/memory", O_RDONLY | O_CLOEXEC);
+	return s;
+}
+
+void sampler_free(struct sampler *s)
+{
+	if (!s)
+		return;
+	procps_meminfo_unref(&s->mi);
+	procps_vmstat_unref(&s->vi);
+	procps_stat_unref(&s->si);
+	if (s->psi_fd >= 0)
+		close(s->psi_fd);
+	for (int i = 0; i < s->nkswapd; i++)
+		if (s->kswapd_fd[i] >= 0)
+			close(s->kswapd_fd[i]);
+	for (int i = 0; i < s->nw; i++) {
+		close(s->w[i].stat_fd);
+		if (s->w[i].status_fd >= 0)
+			close(s->w[i].status_fd);
+	}
+	free(s->w);
+	free(s);
+}
+
+int sampler_kswapd_pids(const struct sampler *s, pid_t *out, int max)
+{
+	int n = s->nkswapd < max ? s->nkswapd : max;
+
+	memcpy(out, s->kswapd_pid, (size_t)n * sizeof(*out));
+	return n;
+}
+
+/* pread of a kept-open /proc file; NUL-terminated, -1 with errno. */
+static ssize_t pread_all(int fd, char *buf, size_t size)
+{
+	ssize_t r = pread(fd, buf, size - 1, 0);
+
+	if (r < 0)
+		return -1;
+	buf[r] = '\0';
+	return r;
+}
+
+static void read_psi(struct sampler *s, struct sys_sample *out)
+{
+	char buf[512];
+	struct psi p;
+	ssize_t r;
+
+	out->psi_some10 = out->psi_full10 = NAN;
+	out->psi_some_us = out->psi_full_us = NA;
+	if (s->psi_fd < 0 || (r = pread_all(s->psi_fd, buf, sizeof(buf))) < 0 ||
+	    procparse_psi(buf, (size_t)r, &p) < 0)
+		return;
+	out->psi_some10 = p.some.avg10;
+	out->psi_some_us = p.some.total_us;
+	if (p.has_full) {
+		out->psi_full10 = p.full.avg10;
+		out->psi_full_us = p.full.total_us;
+	}
+}
+
+static int64_t read_kswapd_ns(struct sampler *s)
+{
+	int64_t sum = 0;
+
+	if (!s->nkswapd || !s->kswapd_ok)
+		return NA;
+	for (int i = 0; i < s->nkswapd; i++) {
+		char buf[128];
+		int64_t ns;
+		ssize_t r = pread_all(s->kswapd_fd[i], buf, sizeof(buf));
+
+		/* A partial sum would look like a counter going backwards. */
+		if (r < 0 || procparse_schedstat(buf, (size_t)r, &ns) < 0)
+			return NA;
+		sum += ns;
+	}
+	return sum;
+}
+
+int sampler_sys(struct sampler *s, struct sys_sample *out)
+{
+	enum stat_item st_items[] = { STAT_SYS_PROC_RUNNING, STAT_SYS_PROC_BLOCKED };
+	struct meminfo_stack *ms;
+	struct vmstat_stack *vs;
+	struct stat_stack *ss;
+	int64_t raw[RV_N];
+
+	out->t = now_mono();
+	ms = procps_meminfo_select(s->mi, mem_items, N_MEM_ITEMS);
+	vs = procps_vmstat_select(s->vi, s->vm_sel, RV_N);
+	ss = procps_stat_select(s->si, st_items, 2);
+	if (!ms || !vs || !ss)
+		return -1;
+	for (int i = 0; i < MI_N; i++)
+		out->mem[i] = s->mem_ok[i] ? (int64_t)ms->head[i].result.ul_int : NA;
+	out->mem_cache_all = s->mem_ok[MI_N] ? (int64_t)ms->head[MI_N].result.ul_int : NA;
+
+	for (int i = 0; i < RV_N; i++)
+		raw[i] = s->raw_ok[i] ? (int64_t)vs->head[i].result.ul_int : NA;
+	for (int i = 0; i < VM_N; i++)
+		out->vm[i] = vm_from_raw[i] >= 0 ? raw[vm_from_raw[i]] : NA;
+	for (int i = RV_STALL_DMA; i <= RV_STALL_MOVABLE; i++)
+		if (raw[i] != NA)
+			out->vm[VM_ALLOCSTALL] = (out->vm[VM_ALLOCSTALL] == NA ? 0 :
+						  out->vm[VM_ALLOCSTALL]) + raw[i];
+
+	out->procs_running = (int64_t)ss->head[0].result.ul_int;
+	out->procs_blocked = (int64_t)ss->head[1].result.ul_int;
+	read_psi(s, out);
+	out->nkswapd = s->nkswapd;
+	out->kswapd_ns = read_kswapd_ns(s);
+	return 0;
+}
+
+static struct watch *find_watch(struct sampler *s, pid_t pid)
+{
+	for (int i = 0; i < s->nw; i++)
+		if (s->w[i].pid == pid)
+			return &s->w[i];
+	return NULL;
+}
+
+static int open_proc(pid_t pid, const char *file)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		errno = ESRCH;
+	return fd;
+}
+
+int sampler_watch(struct sampler *s, pid_t pid)
+{
+	struct watch w = { pid, -1, -1 };
+
+	if (pid <= 0) {
+		errno = ESRCH;
+		return -1;
+	}
+	if (find_watch(s, pid))
+		return 0;
+	if (s->nw == s->capw) {
+		int cap = s->capw ? s->capw * 2 : 64;
+		struct watch *nw = realloc(s->w, (size_t)cap * sizeof(*nw));
+		if (!nw)
+			return -1;
+		s->w = nw;
+		s->capw = cap;
+	}
+	w.stat_fd = open_proc(pid, "stat");
+	if (w.stat_fd < 0)
+		return -1;
+	/* status can vanish in the gap only if the task was reaped: then
+	 * sampler_proc reports ESRCH through the stat fd anyway. */
+	w.status_fd = open_proc(pid, "status");
+	s->w[s->nw++] = w;
+	return 0;
+}
+
+void sampler_unwatch(struct sampler *s, pid_t pid)
+{
+	struct watch *w = find_watch(s, pid);
+
+	if (!w)
+		return;
+	close(w->stat_fd);
+	if (w->status_fd >= 0)
+		close(w->status_fd);
+	*w = s->w[--s->nw];
+}
+
+int sampler_proc(struct sampler *s, pid_t pid, struct proc_sample *out)
+{
+	char buf[4096];
+	struct watch *w;
+	struct pstat ps;
+	ssize_t r;
+	int64_t kib;
+
+	*out = (struct proc_sample){ .pid = pid, .alive = false, .state = '?',
+		.utime_ticks = NA, .stime_ticks = NA, .majflt = NA, .minflt = NA,
+		.rss_kib = NA, .swap_kib = NA };
+	if (sampler_watch(s, pid) < 0)
+		return -1;
+	w = find_watch(s, pid);
+	r = pread_all(w->stat_fd, buf, sizeof(buf));
+	if (r < 0)
+		return -1;
+	if (procparse_stat(buf, (size_t)r, &ps) < 0)
+		return -1;
+	out->state = ps.state;
+	out->alive = ps.state != 'Z' && ps.state != 'X';
+	out->utime_ticks = ps.utime;
+	out->stime_ticks = ps.stime;
+	out->majflt = ps.majflt;
+	out->minflt = ps.minflt;
+	out->rss_kib = ps.rss_pages * s->page_kib;
+	if (w->status_fd < 0 || (r = pread_all(w->status_fd, buf, sizeof(buf))) < 0)
+		return 0;
+	/* stat's rss is a per-CPU counter read without summing (off by
+	 * ~100 KiB here); status sums it. Zombies have neither line. */
+	if (procparse_kib(buf, (size_t)r, "VmRSS", &kib) == 0)
+		out->rss_kib = kib;
+	if (procparse_kib(buf, (size_t)r, "VmSwap", &kib) == 0)
+		out->swap_kib = kib;
+	return 0;
+}
+
+/* Appends the children of every thread of pid to *v. */
+static int add_children(pid_t pid, pid_t **v, int *n, int *cap)
+{
+	char path[320], buf[8192];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		int fd, k;
+		ssize_t r;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/children", (int)pid, de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;	/* the thread exited meanwhile */
+		r = read(fd, buf, sizeof(buf));
+		close(fd);
+		if (r <= 0)
+			continue;
+		/* A list longer than buf is cut mid-pid: drop the partial one. */
+		if ((size_t)r == sizeof(buf))
+			while (r > 0 && buf[r - 1] != ' ')
+				r--;
+		k = procparse_children(buf, (size_t)r, NULL, 0);
+		if (k <= 0)
+			continue;
+		if (*n + k > *cap) {
+			int nc = (*n + k) * 2;
+			pid_t *nv = realloc(*v, (size_t)nc * sizeof(**v));
+			if (!nv) {
+				closedir(d);
+				return -1;
+			}
+			*v = nv;
+			*cap = nc;
+		}
+		procparse_children(buf, (size_t)r, *v + *n, k);
+		*n += k;
+	}
+	closedir(d);
+	return 0;
+}
+
+int sampler_descendants(pid_t root, pid_t *out, int max)
+{
+	pid_t *v = NULL;
+	int n = 0, cap = 0;
+
+	if (add_children(root, &v, &n, &cap) < 0) {
+		int e = errno == ENOENT ? ESRCH : errno;
+		free(v);
+		errno = e;
+		return -1;
+	}
+	/* Breadth first; a child that exits meanwhile is skipped. */
+	for (int i = 0; i < n; i++) {
+		if (add_children(v[i], &v, &n, &cap) < 0 && errno == ENOMEM) {
+			free(v);
+			return -1;
+		}
+		if (n > 1 << 22) {	/* pid reuse made a cycle */
+			free(v);
+			errno = ELOOP;
+			return -1;
+		}
+	}
+	memcpy(out, v, (size_t)(n < max ? n : max) * sizeof(*out));
+	free(v);
+	return n;
+}
+
+static double rate(int64_t a, int64_t b, double dt)
+{
+	if (a == NA || b == NA || b < a || !(dt > 0))
+		return NAN;
+	return (double)(b - a) / dt;
+}
+
+void sys_rates_compute(const struct sys_sample *prev, const struct sys_sample *cur,
+		       struct sys_rates *out)
+{
+	double dt = cur->t - prev->t;
+	const int64_t *a = prev->vm, *b = cur->vm;
+
+	out->majflt = rate(a[VM_PGMAJFAULT], b[VM_PGMAJFAULT], dt);
+	out->minflt = rate(a[VM_PGFAULT], b[VM_PGFAULT], dt) - out->majflt;
+	if (out->minflt < 0)
+		out->minflt = NAN;
+	out->pswpin = rate(a[VM_PSWPIN], b[VM_PSWPIN], dt);
+	out->pswpout = rate(a[VM_PSWPOUT], b[VM_PSWPOUT], dt);
+	out->scan_kswapd = rate(a[VM_PGSCAN_KSWAPD], b[VM_PGSCAN_KSWAPD], dt);
+	out->scan_direct = rate(a[VM_PGSCAN_DIRECT], b[VM_PGSCAN_DIRECT], dt);
+	out->steal_kswapd = rate(a[VM_PGSTEAL_KSWAPD], b[VM_PGSTEAL_KSWAPD], dt);
+	out->steal_direct = rate(a[VM_PGSTEAL_DIRECT], b[VM_PGSTEAL_DIRECT], dt);
+	out->allocstall = rate(a[VM_ALLOCSTALL], b[VM_ALLOCSTALL], dt);
+	/* ns per wall ns, in % of one CPU; a changed thread set is no rate. */
+	out->kswapd_pct = prev->nkswapd == cur->nkswapd
+		? rate(prev->kswapd_ns, cur->kswapd_ns, dt) / 1e9 * 100 : NAN;
+}

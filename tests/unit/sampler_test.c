@@ -1,0 +1,455 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "procparse.h"
+#include "sampler.h"
+
+/* The value of "key N" in /proc/vmstat, read by hand; -1 if absent. */
+static long long vmstat_by_hand(const char *key)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char name[128];
+	long long v, found = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%127s %lld", name, &v) == 2)
+		if (!strcmp(name, key))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+static struct sampler *new_sampler(void)
+{
+	char err[256] = "";
+	struct sampler *s = sampler_new(err, sizeof(err));
+
+	if (!s)
+		t_fail(__FILE__, __LINE__, "sampler_new: %s", err);
+	return s;
+}
+
+static const char *const vm_keys[VM_N] = {
+	[VM_PGFAULT] = "pgfault", [VM_PGMAJFAULT] = "pgmajfault",
+	[VM_PSWPIN] = "pswpin", [VM_PSWPOUT] = "pswpout",
+	[VM_PGSCAN_KSWAPD] = "pgscan_kswapd", [VM_PGSTEAL_KSWAPD] = "pgsteal_kswapd",
+	[VM_PGSCAN_DIRECT] = "pgscan_direct", [VM_PGSTEAL_DIRECT] = "pgsteal_direct",
+	[VM_OOM_KILL] = "oom_kill",
+};
+
+/* Each counter sampled through libproc2 lies between two hand reads. */
+TEST(sampler_sys_brackets_proc_vmstat)
+{
+	struct sampler *s = new_sampler();
+	struct sys_sample ss;
+	long long before[VM_N], after[VM_N];
+	const char *stalls[] = { "allocstall_dma", "allocstall_dma32",
+				 "allocstall_normal", "allocstall_movable" };
+
+	if (!s)
+		return;
+	for (int i = 0; i < VM_N; i++)
+		before[i] = vm_keys[i] ? vmstat_by_hand(vm_keys[i]) : 0;
+	for (int k = 0; k < 4; k++)
+		before[VM_ALLOCSTALL] += vmstat_by_hand(stalls[k]);
+	CHECK_INT(sampler_sys(s, &ss), 0);
+	for (int i = 0; i < VM_N; i++)
+		after[i] = vm_keys[i] ? vmstat_by_hand(vm_keys[i]) : 0;
+	for (int k = 0; k < 4; k++)
+		after[VM_ALLOCSTALL] += vmstat_by_hand(stalls[k]);
+
+	for (int i = 0; i < VM_N; i++) {
+		if (before[i] < 0) {	/* this kernel lacks the key: NA, not 0 */
+			CHECK_INT(ss.vm[i], NA);
+			continue;
+		}
+		if (ss.vm[i] < before[i] || ss.vm[i] > after[i])
+			t_fail(__FILE__, __LINE__, "vm[%d] = %lld not in [%lld, %lld]",
+			       i, (long long)ss.vm[i], before[i], after[i]);
+	}
+	/* The faults of the hand reads themselves move pgfault: it must move. */
+	CHECK(after[VM_PGFAULT] >= before[VM_PGFAULT]);
+	CHECK(ss.t > 0);
+	CHECK(ss.procs_running >= 1);	/* this very thread */
+	CHECK(ss.procs_blocked >= 0);
+	sampler_free(s);
+}
+
+TEST(sampler_sys_meminfo_matches)
+{
+	struct sampler *s = new_sampler();
+	struct sys_sample ss;
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	long long total = -1, swap_total = -1;
+
+	if (!s || !f) {
+		CHECK(f != NULL);
+		sampler_free(s);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		sscanf(line, "MemTotal: %lld kB", &total);
+		sscanf(line, "SwapTotal: %lld kB", &swap_total);
+	}
+	fclose(f);
+	CHECK_INT(sampler_sys(s, &ss), 0);
+	CHECK_INT(ss.mem[MI_TOTAL], total);
+	CHECK_INT(ss.mem[MI_SWAP_TOTAL], swap_total);
+	CHECK_INT(ss.mem[MI_SWAP_USED], ss.mem[MI_SWAP_TOTAL] - ss.mem[MI_SWAP_FREE]);
+	for (int i = 0; i < MI_N; i++)
+		CHECK(ss.mem[i] >= 0);
+	CHECK(ss.mem[MI_AVAIL] <= ss.mem[MI_TOTAL]);
+	CHECK(ss.mem_cache_all >= ss.mem[MI_CACHED]);
+	sampler_free(s);
+}
+
+TEST(sampler_sys_psi_brackets)
+{
+	struct sampler *s = new_sampler();
+	struct sys_sample ss;
+	char buf[512];
+	struct psi p1, p2;
+	int fd = open("/proc/pressure/memory", O_RDONLY);
+	ssize_t n;
+
+	if (!s)
+		return;
+	if (fd < 0) {
+		CHECK_INT(sampler_sys(s, &ss), 0);
+		CHECK(isnan(ss.psi_some10));
+		CHECK_INT(ss.psi_some_us, NA);
+		sampler_free(s);
+		return;
+	}
+	n = pread(fd, buf, sizeof(buf), 0);
+	CHECK_INT(procparse_psi(buf, (size_t)(n > 0 ? n : 0), &p1), 0);
+	CHECK_INT(sampler_sys(s, &ss), 0);
+	n = pread(fd, buf, sizeof(buf), 0);
+	CHECK_INT(procparse_psi(buf, (size_t)(n > 0 ? n : 0), &p2), 0);
+	close(fd);
+	CHECK(ss.psi_some_us >= p1.some.total_us && ss.psi_some_us <= p2.some.total_us);
+	CHECK(ss.psi_full_us >= p1.full.total_us && ss.psi_full_us <= p2.full.total_us);
+	CHECK(ss.psi_some10 >= 0 && ss.psi_some10 <= 100);
+	sampler_free(s);
+}
+
+static int read_pstat(pid_t pid, struct pstat *ps)
+{
+	char path[64], buf[4096];
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n < 0 ? -1 : procparse_stat(buf, (size_t)n, ps);
+}
+
+/* kswapd_ns against utime+stime, which the kernel scales to the same
+ * runtime but truncates to ticks. */
+TEST(sampler_kswapd_vs_stat_ticks)
+{
+	struct sampler *s = new_sampler();
+	struct sys_sample ss;
+	pid_t pids[64];
+	long long ticks = 0, hz = sysconf(_SC_CLK_TCK);
+	int n;
+
+	if (!s)
+		return;
+	n = sampler_kswapd_pids(s, pids, 64);
+	CHECK(n >= 1);		/* visible on this machine: one NUMA node */
+	for (int i = 0; i < n; i++) {
+		struct pstat ps;
+		CHECK_INT(read_pstat(pids[i], &ps), 0);
+		CHECK(!strncmp(ps.comm, "kswapd", 6));
+		CHECK(pstat_is_kthread(&ps));
+		ticks += ps.utime + ps.stime;
+	}
+	CHECK_INT(sampler_sys(s, &ss), 0);
+	CHECK_INT(ss.nkswapd, n);
+	CHECK(ss.kswapd_ns >= 0);
+	CHECK_NEAR((double)ss.kswapd_ns, ticks * 1e9 / hz, 2e9 / hz * n);
+	sampler_free(s);
+}
+
+TEST(sampler_kswapd_hidden)
+{
+	struct sampler *s;
+	struct sys_sample a, b;
+	struct sys_rates r;
+	pid_t pids[4];
+
+	setenv("LIBPROC_HIDE_KERNEL", "1", 1);
+	s = new_sampler();
+	unsetenv("LIBPROC_HIDE_KERNEL");
+	if (!s)
+		return;
+	CHECK_INT(sampler_kswapd_pids(s, pids, 4), 0);
+	CHECK_INT(sampler_sys(s, &a), 0);
+	CHECK_INT(sampler_sys(s, &b), 0);
+	CHECK_INT(a.nkswapd, 0);
+	CHECK_INT(a.kswapd_ns, NA);
+	sys_rates_compute(&a, &b, &r);
+	CHECK(isnan(r.kswapd_pct));
+	sampler_free(s);
+}
+
+/* A child that touches mib MiB of private memory, then waits. */
+static pid_t toucher(size_t mib, int *ready_fd)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		size_t len = mib << 20;
+		char *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			_exit(1);
+		madvise(m, len, MADV_NOHUGEPAGE);	/* one fault per page */
+		for (size_t i = 0; i < len; i += 4096)
+			m[i] = 1;
+		if (write(p[1], "x", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(p[1]);
+	*ready_fd = p[0];
+	return pid;
+}
+
+static long long status_kib(pid_t pid, const char *key)
+{
+	char path[64], buf[8192];
+	int fd;
+	ssize_t n;
+	int64_t v;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n > 0 && procparse_kib(buf, (size_t)n, key, &v) == 0 ? v : -1;
+}
+
+TEST(sampler_proc_child_touching_memory)
+{
+	struct sampler *s = new_sampler();
+	struct proc_sample p;
+	int fd = -1;
+	char c;
+	pid_t pid;
+
+	if (!s)
+		return;
+	pid = toucher(32, &fd);
+	CHECK(pid > 0);
+	if (pid <= 0) {
+		sampler_free(s);
+		return;
+	}
+	CHECK_INT(sampler_watch(s, pid), 0);
+	CHECK_INT(read(fd, &c, 1), 1);
+	CHECK_INT(sampler_proc(s, pid, &p), 0);
+	CHECK(p.alive);
+	CHECK_INT(p.pid, pid);
+	CHECK_INT(p.state, 'S');
+	CHECK(p.rss_kib >= 32 * 1024);
+	CHECK(p.minflt >= 32 * 256);
+	CHECK(p.majflt >= 0);
+	CHECK(p.utime_ticks >= 0 && p.stime_ticks >= 0);
+	CHECK_INT(p.rss_kib, status_kib(pid, "VmRSS"));
+	CHECK_INT(p.swap_kib, status_kib(pid, "VmSwap"));
+
+	/* zombie: readable, no longer alive, no VmSwap */
+	kill(pid, SIGKILL);
+	for (int i = 0; i < 1000 && sampler_proc(s, pid, &p) == 0 && p.state != 'Z'; i++)
+		usleep(1000);
+	CHECK_INT(p.state, 'Z');
+	CHECK(!p.alive);
+	CHECK_INT(p.swap_kib, NA);
+
+	/* reaped: the kept-open fd says ESRCH */
+	waitpid(pid, NULL, 0);
+	errno = 0;
+	CHECK_INT(sampler_proc(s, pid, &p), -1);
+	CHECK_INT(errno, ESRCH);
+	CHECK(!p.alive);
+	CHECK_INT(p.rss_kib, NA);
+	close(fd);
+	sampler_unwatch(s, pid);
+	sampler_unwatch(s, pid);	/* twice is harmless */
+	sampler_free(s);
+}
+
+TEST(sampler_proc_unknown_pid)
+{
+	struct sampler *s = new_sampler();
+	struct proc_sample p;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);	/* a pid that existed and is gone */
+	if (s) {
+		errno = 0;
+		CHECK_INT(sampler_proc(s, pid, &p), -1);
+		CHECK_INT(errno, ESRCH);
+		CHECK_INT(sampler_watch(s, 0), -1);
+		sampler_free(s);
+	}
+}
+
+/* Tree: child -> {g1, g2 -> {gg}}; all wait on a pipe that never writes. */
+TEST(sampler_descendants_tree)
+{
+	int p[2];
+	pid_t child, got[8];
+	int n, ready = 0;
+	char c;
+
+	CHECK_INT(pipe(p), 0);
+	int go[2];
+	CHECK_INT(pipe(go), 0);
+	child = fork();
+	if (child == 0) {
+		close(p[1]);
+		for (int i = 0; i < 2; i++)
+			if (fork() == 0) {
+				if (i == 1 && fork() == 0) {
+					if (write(go[1], "x", 1) != 1)
+						_exit(1);
+					if (read(p[0], &c, 1) < 0)
+						_exit(1);
+					_exit(0);
+				}
+				if (write(go[1], "x", 1) != 1)
+					_exit(1);
+				if (read(p[0], &c, 1) < 0)
+					_exit(1);
+				_exit(0);
+			}
+		if (read(p[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(go[1]);
+	while (ready < 3 && read(go[0], &c, 1) == 1)
+		ready++;
+	CHECK_INT(ready, 3);
+	n = sampler_descendants(child, got, 8);
+	CHECK_INT(n, 3);
+	for (int i = 0; i < n && i < 8; i++) {
+		struct pstat ps;
+		CHECK_INT(read_pstat(got[i], &ps), 0);
+		/* every one descends from child: its parent is child or listed */
+		bool ok = ps.ppid == child;
+		for (int j = 0; j < n; j++)
+			ok |= ps.ppid == got[j];
+		CHECK(ok);
+	}
+	CHECK_INT(sampler_descendants(child, got, 1), 3);	/* counts past max */
+	close(p[1]);		/* everyone's read returns 0: they exit */
+	close(p[0]);
+	close(go[0]);
+	waitpid(child, NULL, 0);
+	errno = 0;
+	CHECK_INT(sampler_descendants(child, got, 8), -1);
+	CHECK_INT(errno, ESRCH);
+}
+
+static struct sys_sample synth(double t, int64_t base)
+{
+	struct sys_sample s = { .t = t, .nkswapd = 1, .kswapd_ns = base * 1000 };
+
+	for (int i = 0; i < VM_N; i++)
+		s.vm[i] = base * (i + 1);
+	s.vm[VM_PGFAULT] = base * 100;	/* pgfault counts majflt too */
+	return s;
+}
+
+TEST(sampler_rates_synthetic)
+{
+	struct sys_sample a = synth(10.0, 100), b = synth(12.0, 300);
+	struct sys_rates r;
+
+	/* deltas: vm[i] moves 200*(i+1) in 2 s; kswapd 0.2 ms in 2 s */
+	sys_rates_compute(&a, &b, &r);
+	CHECK_NEAR(r.majflt, 200.0 * (VM_PGMAJFAULT + 1) / 2, 1e-9);
+	CHECK_NEAR(r.minflt, (200.0 * 100 - 200.0 * (VM_PGMAJFAULT + 1)) / 2, 1e-9);
+	CHECK_NEAR(r.pswpout, 200.0 * (VM_PSWPOUT + 1) / 2, 1e-9);
+	CHECK_NEAR(r.allocstall, 200.0 * (VM_ALLOCSTALL + 1) / 2, 1e-9);
+	CHECK_NEAR(r.kswapd_pct, 200000.0 / 2e9 * 100, 1e-12);
+
+	b.kswapd_ns = a.kswapd_ns + 500000000;	/* half a CPU-second in 2 s */
+	sys_rates_compute(&a, &b, &r);
+	CHECK_NEAR(r.kswapd_pct, 25.0, 1e-9);
+
+	b.vm[VM_PSWPIN] = NA;
+	a.vm[VM_PGSCAN_DIRECT] = NA;
+	b.vm[VM_PSWPOUT] = a.vm[VM_PSWPOUT] - 1;	/* went backwards */
+	sys_rates_compute(&a, &b, &r);
+	CHECK(isnan(r.pswpin));
+	CHECK(isnan(r.scan_direct));
+	CHECK(isnan(r.pswpout));
+	CHECK(!isnan(r.steal_direct));
+
+	b.vm[VM_PGMAJFAULT] = NA;	/* minflt needs majflt */
+	b.kswapd_ns = NA;
+	sys_rates_compute(&a, &b, &r);
+	CHECK(isnan(r.majflt));
+	CHECK(isnan(r.minflt));
+	CHECK(isnan(r.kswapd_pct));
+
+	b = synth(12.0, 300);		/* majflt above pgfault: inconsistent */
+	b.vm[VM_PGMAJFAULT] = a.vm[VM_PGMAJFAULT] + 200 * 100 + 2;
+	sys_rates_compute(&a, &b, &r);
+	CHECK(isnan(r.minflt));
+
+	b = synth(10.0, 300);		/* no time elapsed */
+	sys_rates_compute(&a, &b, &r);
+	CHECK(isnan(r.majflt) && isnan(r.kswapd_pct));
+
+	b = synth(10.5, 100);		/* nothing moved in 0.5 s: a real 0 */
+	sys_rates_compute(&a, &b, &r);
+	CHECK_NEAR(r.majflt, 0, 0);
+	CHECK_NEAR(r.kswapd_pct, 0, 0);
+}
+
+/* Two real samples one interval apart give finite, non-negative rates. */
+TEST(sampler_rates_live)
+{
+	struct sampler *s = new_sampler();
+	struct sys_sample a, b;
+	struct sys_rates r;
+
+	if (!s)
+		return;
+	CHECK_INT(sampler_sys(s, &a), 0);
+	usleep(50000);
+	CHECK_INT(sampler_sys(s, &b), 0);
+	sys_rates_compute(&a, &b, &r);
+	CHECK(b.t - a.t >= 0.05);
+	CHECK(r.minflt >= 0 && r.majflt >= 0 && r.pswpin >= 0 && r.allocstall >= 0);
+	CHECK(r.kswapd_pct >= 0 && r.kswapd_pct <= 100);
+	sampler_free(s);
+}
