@@ -1,0 +1,212 @@
+/* The run history: every finished run with the state that produced it, kept
+ * in SQLite (WAL, busy timeout, one transaction per run, schema versioned by
+ * PRAGMA user_version with forward migrations). Never prints: every failure
+ * fills err with one line and leaves the database as it was. */
+#ifndef THRASHTOP_HISTORY_H
+#define THRASHTOP_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "result.h"
+
+#define HISTORY_SCHEMA_VERSION 3
+#define HISTORY_SERIES_MAX 300		/* points per stored series */
+#define HISTORY_BUSY_MS 5000
+
+/* Unknown integer figures are -1 (HIST_NA), unknown doubles NAN. */
+#define HIST_NA (-1)
+
+enum run_kind { RUN_QSBENCH, RUN_COMMAND };
+
+struct run_worker {
+	int pid;
+	char end[12];		/* ok, verify, exit, signal, oom (worker_end_name) */
+	int exit_code;		/* exit status, HIST_NA if killed */
+	int signal;		/* terminating signal, 0 if it exited */
+	int64_t user_us, sys_us, majflt, minflt;
+	int64_t verify_errors;	/* 0, or errors found by the verify pass */
+	int64_t first_bad;	/* first bad index, HIST_NA if none */
+};
+
+/* A sysctl written while the run was going (tuning sessions). */
+struct run_sysctl_change {
+	double t_s;		/* seconds after the run started */
+	char name[64], old_val[64], new_val[64];
+};
+
+/* Sampled series, all npoints long, time-aligned by RS_T. */
+enum run_series_id {
+	RS_T,			/* seconds since the run started */
+	RS_SWAP_USED,		/* KiB */
+	RS_MEM_FREE,		/* KiB */
+	RS_MEM_AVAIL,		/* KiB */
+	RS_MAJFLT,		/* faults/s */
+	RS_MINFLT,		/* faults/s */
+	RS_KSWAPD,		/* % of one CPU, NAN if not visible */
+	RS_N
+};
+
+struct run_record {
+	int64_t id;			/* assigned by history_add */
+	char uuid[33];			/* stable content id; history_add fills it if empty */
+	char started_at[24];		/* UTC, "2025-01-31T12:00:00Z" */
+	char label[128];
+
+	enum run_kind kind;
+	int64_t nelems;			/* qsbench: elements per worker */
+	int procs;
+	unsigned seed;
+	char *command;			/* RUN_COMMAND: the command line (owned) */
+	int repeat_k, repeat_n;		/* run k of N (1-based); 1 of 1 if not repeated */
+	char session[64];		/* sweep/tuning session id, "" if none */
+	char cell[256];			/* that session's cell, "key=value key=value" */
+
+	/* results */
+	enum run_status status;
+	int64_t wall_us, user_us, sys_us;
+	double cpu_pct;
+	int64_t majflt, minflt, inblock, oublock;
+	double kswapd_s;		/* NAN = n/a */
+	int64_t swap_peak_kib, mem_free_min_kib;
+	int64_t swap_before_kib, swap_after_kib;
+	int nworkers;
+	struct run_worker *workers;	/* owned */
+
+	/* system state at the start */
+	char kernel_release[65];
+	char *kernel_version;		/* uname -v (owned) */
+	char *proc_cmdline;		/* /proc/cmdline (owned) */
+	char hostname[65];
+	int ncpus;
+	int64_t ram_kib;
+	char *swap_devices;		/* /proc/swaps body (owned) */
+	int64_t swap_total_kib;
+	int64_t swappiness, vfs_cache_pressure, min_free_kbytes;
+	int64_t watermark_scale_factor, page_cluster, overcommit_memory;
+	int64_t dirty_ratio, dirty_background_ratio;
+	int zswap;			/* 1 on, 0 off, HIST_NA unknown */
+	int64_t mem_limit_kib;		/* memory cgroup limit, HIST_NA none */
+	int64_t global_limit_kib;	/* mem= or balloon limit, HIST_NA none */
+	int64_t tmp_swap_kib;		/* temporary swap added for the run, 0 none */
+	char version[32];		/* thrashtop's */
+
+	/* free(1)-style (sysstate.h), every field HIST_NA when not taken */
+	struct mem_snapshot free_before, free_after;
+
+	int nchanges;
+	struct run_sysctl_change *changes;	/* owned */
+
+	int npoints;			/* 0..HISTORY_SERIES_MAX */
+	float *series[RS_N];		/* owned, npoints each */
+
+	/* Grouping: runs with equal config (workload, host, kernel, sysctls,
+	 * limits, swap, label) form a group. history_add computes both. */
+	char *config;			/* canonical text (owned) */
+	char config_hash[17];		/* FNV-1a 64 of config, hex */
+};
+
+/* The record's scalar fields, in storage and export order (id aside). */
+enum hist_ftype {
+	HF_I64, HF_INT, HF_UINT, HF_DBL,
+	HF_STR,		/* char array of .size bytes */
+	HF_PSTR,	/* owned char *, NULL = "" */
+	HF_KIND, HF_STATUS,
+};
+
+struct hist_field {
+	const char *name;
+	enum hist_ftype type;
+	size_t off, size;
+	int since;		/* schema version that added the column */
+};
+
+extern const struct hist_field history_fields[];
+extern const size_t history_nfields;
+
+/* Reads or writes field f of r as text ("" = unknown); set returns -1 on a
+ * value that does not parse, 0 otherwise. */
+int hist_field_get(const struct run_record *r, const struct hist_field *f,
+		   char *buf, size_t len);
+int hist_field_set(struct run_record *r, const struct hist_field *f, const char *val);
+const struct hist_field *hist_field_find(const char *name);
+
+struct history;
+
+enum {
+	HISTORY_RDONLY = 1,		/* never writes, never creates */
+};
+
+/* Sets every field to "unknown" (HIST_NA, NAN, "", NULL). */
+void run_record_init(struct run_record *r);
+/* Frees owned members and re-inits. */
+void run_record_clear(struct run_record *r);
+void run_records_free(struct run_record *v, size_t n);
+/* Deep copy; -1 with errno on allocation failure (dst left cleared). */
+int run_record_copy(struct run_record *dst, const struct run_record *src);
+
+/* Allocates the series arrays for n points (NAN-filled). */
+int run_record_alloc_series(struct run_record *r, int n);
+
+/* Computes r->config and r->config_hash from r's fields. */
+int run_record_config(struct run_record *r);
+
+const char *run_status_key(enum run_status s);	/* ok, failed, oom, aborted */
+int run_status_parse(const char *s, enum run_status *out);
+const char *run_series_key(enum run_series_id id);
+
+/* $XDG_DATA_HOME/thrashtop/history.db, else ~/.local/share/thrashtop/history.db.
+ * Returns buf, or NULL (err filled) when neither variable is usable. */
+char *history_default_path(char *buf, size_t len, char *err, size_t errlen);
+
+/* Opens (creating the file and its parent directories unless
+ * HISTORY_RDONLY) and migrates to HISTORY_SCHEMA_VERSION. A file that is
+ * not a database, or a newer schema, is refused and left untouched. */
+struct history *history_open(const char *path, int flags, char *err, size_t errlen);
+/* As history_open but migrates no further than version (tests build older
+ * files with it). */
+struct history *history_open_version(const char *path, int flags, int version,
+				     char *err, size_t errlen);
+void history_close(struct history *h);
+int history_schema_version(struct history *h);
+
+/* One import or batch as one transaction. history_add inside it joins it. */
+int history_begin(struct history *h, char *err, size_t errlen);
+int history_commit(struct history *h, char *err, size_t errlen);
+void history_rollback(struct history *h);
+
+/* Adds r in one transaction (or the open one). Fills r->id, r->uuid and the
+ * config. Returns 0, 1 if a run with the same uuid is already there
+ * (r->id set to that run), -1 on failure (nothing written). */
+int history_add(struct history *h, struct run_record *r, char *err, size_t errlen);
+
+struct history_filter {
+	const char *label;	/* exact, or a GLOB pattern if it has * ? [ */
+	const char *kernel;	/* substring of release or version */
+	const char *session;	/* exact */
+	const char *config_hash;	/* exact */
+	long limit;		/* 0 = all */
+	long offset;
+};
+
+enum {
+	HISTORY_DETAIL = 1,	/* also load workers, changes, free snapshots, series */
+};
+
+/* Newest first (started_at, then id). *out is malloc'd (run_records_free). */
+int history_list(struct history *h, const struct history_filter *f, int flags,
+		 struct run_record **out, size_t *n, char *err, size_t errlen);
+int64_t history_count(struct history *h, const struct history_filter *f,
+		      char *err, size_t errlen);
+/* Full record. Returns 0, 1 if no such id, -1 on failure. */
+int history_get(struct history *h, int64_t id, struct run_record *r,
+		char *err, size_t errlen);
+/* Returns 0, 1 if no such id, -1 on failure. */
+int history_rm(struct history *h, int64_t id, char *err, size_t errlen);
+
+/* SQLite's EXPLAIN QUERY PLAN of history_list's query, one step a line. */
+int history_list_plan(struct history *h, const struct history_filter *f,
+		      char *buf, size_t len, char *err, size_t errlen);
+
+#endif

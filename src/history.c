@@ -1,0 +1,1523 @@
+/* The run history store: SQLite, WAL, one transaction per run. */
+#include "history.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+struct history {
+	sqlite3 *db;
+	char *path;
+	int version;
+	bool rdonly;
+};
+
+#define F(n, t, since) { #n, t, offsetof(struct run_record, n), \
+			 sizeof(((struct run_record *)0)->n), since }
+
+const struct hist_field history_fields[] = {
+	F(uuid, HF_STR, 1),
+	F(started_at, HF_STR, 1),
+	F(label, HF_STR, 1),
+	F(kind, HF_KIND, 1),
+	F(nelems, HF_I64, 1),
+	F(procs, HF_INT, 1),
+	F(seed, HF_UINT, 1),
+	F(command, HF_PSTR, 1),
+	F(repeat_k, HF_INT, 1),
+	F(repeat_n, HF_INT, 1),
+	F(session, HF_STR, 2),
+	F(cell, HF_STR, 2),
+	F(status, HF_STATUS, 1),
+	F(wall_us, HF_I64, 1),
+	F(user_us, HF_I64, 1),
+	F(sys_us, HF_I64, 1),
+	F(cpu_pct, HF_DBL, 1),
+	F(majflt, HF_I64, 1),
+	F(minflt, HF_I64, 1),
+	F(inblock, HF_I64, 1),
+	F(oublock, HF_I64, 1),
+	F(kswapd_s, HF_DBL, 1),
+	F(swap_peak_kib, HF_I64, 1),
+	F(mem_free_min_kib, HF_I64, 1),
+	F(swap_before_kib, HF_I64, 1),
+	F(swap_after_kib, HF_I64, 1),
+	F(kernel_release, HF_STR, 1),
+	F(kernel_version, HF_PSTR, 1),
+	F(proc_cmdline, HF_PSTR, 1),
+	F(hostname, HF_STR, 1),
+	F(ncpus, HF_INT, 1),
+	F(ram_kib, HF_I64, 1),
+	F(swap_devices, HF_PSTR, 1),
+	F(swap_total_kib, HF_I64, 1),
+	F(swappiness, HF_I64, 1),
+	F(vfs_cache_pressure, HF_I64, 1),
+	F(min_free_kbytes, HF_I64, 1),
+	F(watermark_scale_factor, HF_I64, 1),
+	F(page_cluster, HF_I64, 1),
+	F(overcommit_memory, HF_I64, 1),
+	F(dirty_ratio, HF_I64, 1),
+	F(dirty_background_ratio, HF_I64, 1),
+	F(zswap, HF_INT, 1),
+	F(mem_limit_kib, HF_I64, 1),
+	F(global_limit_kib, HF_I64, 1),
+	F(tmp_swap_kib, HF_I64, 1),
+	F(version, HF_STR, 1),
+	F(config, HF_PSTR, 1),
+	F(config_hash, HF_STR, 1),
+};
+const size_t history_nfields = sizeof(history_fields) / sizeof(history_fields[0]);
+
+#undef F
+
+/* struct mem_snapshot's fields, in free_snaps column order. */
+static const size_t snap_off[10] = {
+	offsetof(struct mem_snapshot, total), offsetof(struct mem_snapshot, used),
+	offsetof(struct mem_snapshot, free), offsetof(struct mem_snapshot, shared),
+	offsetof(struct mem_snapshot, buffers), offsetof(struct mem_snapshot, cache),
+	offsetof(struct mem_snapshot, avail), offsetof(struct mem_snapshot, swap_total),
+	offsetof(struct mem_snapshot, swap_used), offsetof(struct mem_snapshot, swap_free),
+};
+
+static int64_t *snap_field(struct mem_snapshot *m, int j)
+{
+	return (int64_t *)((char *)m + snap_off[j]);
+}
+
+static const char *const status_keys[] = { "ok", "failed", "oom", "aborted" };
+static const char *const series_keys[RS_N] = {
+	"t", "swap_used_kib", "mem_free_kib", "mem_avail_kib",
+	"majflt_per_s", "minflt_per_s", "kswapd_pct",
+};
+
+/* Each step takes the schema from version i to i + 1. v1 is the first
+ * released schema; v2 adds the sweep/tuning session of a run; v3 adds the
+ * indexes that keep label filters and grouping off full scans at 10,000
+ * runs. */
+static const char *const migrations[HISTORY_SCHEMA_VERSION] = {
+	("CREATE TABLE runs("
+	" id INTEGER PRIMARY KEY,"
+	" uuid TEXT NOT NULL UNIQUE,"
+	" started_at TEXT NOT NULL,"
+	" label TEXT NOT NULL DEFAULT '',"
+	" kind TEXT NOT NULL CHECK (kind IN ('qsbench', 'command')),"
+	" nelems INTEGER, procs INTEGER, seed INTEGER, command TEXT,"
+	" repeat_k INTEGER, repeat_n INTEGER,"
+	" status TEXT NOT NULL CHECK (status IN ('ok', 'failed', 'oom', 'aborted')),"
+	" wall_us INTEGER, user_us INTEGER, sys_us INTEGER, cpu_pct REAL,"
+	" majflt INTEGER, minflt INTEGER, inblock INTEGER, oublock INTEGER,"
+	" kswapd_s REAL, swap_peak_kib INTEGER, mem_free_min_kib INTEGER,"
+	" swap_before_kib INTEGER, swap_after_kib INTEGER,"
+	" kernel_release TEXT, kernel_version TEXT, proc_cmdline TEXT,"
+	" hostname TEXT, ncpus INTEGER, ram_kib INTEGER,"
+	" swap_devices TEXT, swap_total_kib INTEGER,"
+	" swappiness INTEGER, vfs_cache_pressure INTEGER, min_free_kbytes INTEGER,"
+	" watermark_scale_factor INTEGER, page_cluster INTEGER,"
+	" overcommit_memory INTEGER, dirty_ratio INTEGER,"
+	" dirty_background_ratio INTEGER, zswap INTEGER,"
+	" mem_limit_kib INTEGER, global_limit_kib INTEGER, tmp_swap_kib INTEGER,"
+	" version TEXT, config TEXT NOT NULL, config_hash TEXT NOT NULL);"
+	"CREATE INDEX runs_started ON runs(started_at, id);"
+	"CREATE TABLE workers("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" idx INTEGER NOT NULL, pid INTEGER, end_state TEXT NOT NULL,"
+	" exit_code INTEGER, signal INTEGER, user_us INTEGER, sys_us INTEGER,"
+	" majflt INTEGER, minflt INTEGER, verify_errors INTEGER, first_bad INTEGER,"
+	" PRIMARY KEY (run_id, idx)) WITHOUT ROWID;"
+	"CREATE TABLE free_snaps("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" phase TEXT NOT NULL CHECK (phase IN ('before', 'after')),"
+	" total INTEGER, used INTEGER, free INTEGER, shared INTEGER,"
+	" buffers INTEGER, cache INTEGER, avail INTEGER,"
+	" swap_total INTEGER, swap_used INTEGER, swap_free INTEGER,"
+	" PRIMARY KEY (run_id, phase)) WITHOUT ROWID;"
+	"CREATE TABLE sysctl_changes("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" idx INTEGER NOT NULL, t_s REAL NOT NULL, name TEXT NOT NULL,"
+	" old_val TEXT NOT NULL, new_val TEXT NOT NULL,"
+	" PRIMARY KEY (run_id, idx)) WITHOUT ROWID;"
+	/* little-endian float32, one row per series */
+	"CREATE TABLE series("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" name TEXT NOT NULL, data BLOB NOT NULL,"
+	" PRIMARY KEY (run_id, name)) WITHOUT ROWID;"),
+
+	("ALTER TABLE runs ADD COLUMN session TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE runs ADD COLUMN cell TEXT NOT NULL DEFAULT '';"
+	"CREATE INDEX runs_session ON runs(session, started_at) WHERE session <> '';"),
+
+	("CREATE INDEX runs_label ON runs(label, started_at, id);"
+	 "CREATE INDEX runs_config ON runs(config_hash, started_at);"),
+};
+
+static void seterr(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void seterr(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+static void dberr(struct history *h, char *err, size_t len, const char *what)
+{
+	seterr(err, len, "%s: %s: %s", h->path, what, sqlite3_errmsg(h->db));
+}
+
+/* ---- records ---- */
+
+static void *fptr(const struct run_record *r, const struct hist_field *f)
+{
+	return (char *)r + f->off;
+}
+
+void run_record_init(struct run_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (size_t i = 0; i < history_nfields; i++) {
+		const struct hist_field *f = &history_fields[i];
+		void *p = fptr(r, f);
+
+		switch (f->type) {
+		case HF_I64: *(int64_t *)p = HIST_NA; break;
+		case HF_INT: *(int *)p = HIST_NA; break;
+		case HF_DBL: *(double *)p = NAN; break;
+		default: break;
+		}
+	}
+	r->kind = RUN_QSBENCH;
+	r->status = RUN_OK;
+	r->seed = 0;
+	r->repeat_k = r->repeat_n = 1;
+	for (int j = 0; j < 10; j++)
+		*snap_field(&r->free_before, j) = *snap_field(&r->free_after, j) = HIST_NA;
+}
+
+void run_record_clear(struct run_record *r)
+{
+	free(r->command);
+	free(r->kernel_version);
+	free(r->proc_cmdline);
+	free(r->swap_devices);
+	free(r->config);
+	free(r->workers);
+	free(r->changes);
+	for (int i = 0; i < RS_N; i++)
+		free(r->series[i]);
+	run_record_init(r);
+}
+
+void run_records_free(struct run_record *v, size_t n)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		run_record_clear(&v[i]);
+	free(v);
+}
+
+static int dup_str(char **dst, const char *src)
+{
+	*dst = NULL;
+	if (!src)
+		return 0;
+	*dst = strdup(src);
+	return *dst ? 0 : -1;
+}
+
+int run_record_copy(struct run_record *dst, const struct run_record *src)
+{
+	*dst = *src;
+	dst->command = dst->kernel_version = dst->proc_cmdline = NULL;
+	dst->swap_devices = dst->config = NULL;
+	dst->workers = NULL;
+	dst->changes = NULL;
+	for (int i = 0; i < RS_N; i++)
+		dst->series[i] = NULL;
+	if (dup_str(&dst->command, src->command) ||
+	    dup_str(&dst->kernel_version, src->kernel_version) ||
+	    dup_str(&dst->proc_cmdline, src->proc_cmdline) ||
+	    dup_str(&dst->swap_devices, src->swap_devices) ||
+	    dup_str(&dst->config, src->config))
+		goto fail;
+	if (src->nworkers > 0) {
+		dst->workers = malloc(sizeof(*dst->workers) * (size_t)src->nworkers);
+		if (!dst->workers)
+			goto fail;
+		memcpy(dst->workers, src->workers, sizeof(*dst->workers) * (size_t)src->nworkers);
+	}
+	if (src->nchanges > 0) {
+		dst->changes = malloc(sizeof(*dst->changes) * (size_t)src->nchanges);
+		if (!dst->changes)
+			goto fail;
+		memcpy(dst->changes, src->changes, sizeof(*dst->changes) * (size_t)src->nchanges);
+	}
+	if (src->npoints > 0) {
+		for (int i = 0; i < RS_N; i++) {
+			dst->series[i] = malloc(sizeof(float) * (size_t)src->npoints);
+			if (!dst->series[i])
+				goto fail;
+			memcpy(dst->series[i], src->series[i], sizeof(float) * (size_t)src->npoints);
+		}
+	}
+	return 0;
+fail:
+	run_record_clear(dst);
+	errno = ENOMEM;
+	return -1;
+}
+
+int run_record_alloc_series(struct run_record *r, int n)
+{
+	if (n < 0 || n > HISTORY_SERIES_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (int i = 0; i < RS_N; i++) {
+		free(r->series[i]);
+		r->series[i] = NULL;
+	}
+	r->npoints = 0;
+	if (n == 0)
+		return 0;
+	for (int i = 0; i < RS_N; i++) {
+		r->series[i] = malloc(sizeof(float) * (size_t)n);
+		if (!r->series[i]) {
+			for (int j = 0; j < i; j++) {
+				free(r->series[j]);
+				r->series[j] = NULL;
+			}
+			errno = ENOMEM;
+			return -1;
+		}
+		for (int k = 0; k < n; k++)
+			r->series[i][k] = NAN;
+	}
+	r->npoints = n;
+	return 0;
+}
+
+const char *run_status_key(enum run_status s)
+{
+	return (unsigned)s < 4 ? status_keys[s] : "?";
+}
+
+int run_status_parse(const char *s, enum run_status *out)
+{
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(s, status_keys[i])) {
+			*out = (enum run_status)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *run_series_key(enum run_series_id id)
+{
+	return (unsigned)id < RS_N ? series_keys[id] : "?";
+}
+
+/* Shortest text that reads back to the same double. */
+static void fmt_double(char *buf, size_t len, double v)
+{
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+int hist_field_get(const struct run_record *r, const struct hist_field *f,
+		   char *buf, size_t len)
+{
+	const void *p = fptr(r, f);
+
+	buf[0] = 0;
+	switch (f->type) {
+	case HF_I64:
+		if (*(const int64_t *)p != HIST_NA)
+			snprintf(buf, len, "%" PRId64, *(const int64_t *)p);
+		break;
+	case HF_INT:
+		if (*(const int *)p != HIST_NA)
+			snprintf(buf, len, "%d", *(const int *)p);
+		break;
+	case HF_UINT:
+		snprintf(buf, len, "%u", *(const unsigned *)p);
+		break;
+	case HF_DBL:
+		if (!isnan(*(const double *)p))
+			fmt_double(buf, len, *(const double *)p);
+		break;
+	case HF_STR:
+		snprintf(buf, len, "%s", (const char *)p);
+		break;
+	case HF_PSTR:
+		snprintf(buf, len, "%s", *(char *const *)p ? *(char *const *)p : "");
+		break;
+	case HF_KIND:
+		snprintf(buf, len, "%s", *(const enum run_kind *)p == RUN_COMMAND ? "command" : "qsbench");
+		break;
+	case HF_STATUS:
+		snprintf(buf, len, "%s", run_status_key(*(const enum run_status *)p));
+		break;
+	}
+	return 0;
+}
+
+static int parse_i64(const char *s, int64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	long long x = strtoll(s, &end, 10);
+	if (errno || end == s || *end)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+int hist_field_set(struct run_record *r, const struct hist_field *f, const char *val)
+{
+	void *p = fptr(r, f);
+	int64_t v;
+	char *end;
+
+	switch (f->type) {
+	case HF_I64:
+		if (!*val) {
+			*(int64_t *)p = HIST_NA;
+			return 0;
+		}
+		if (parse_i64(val, &v))
+			return -1;
+		*(int64_t *)p = v;
+		return 0;
+	case HF_INT:
+		if (!*val) {
+			*(int *)p = HIST_NA;
+			return 0;
+		}
+		if (parse_i64(val, &v) || v < INT32_MIN || v > INT32_MAX)
+			return -1;
+		*(int *)p = (int)v;
+		return 0;
+	case HF_UINT:
+		if (parse_i64(val, &v) || v < 0 || v > UINT32_MAX)
+			return -1;
+		*(unsigned *)p = (unsigned)v;
+		return 0;
+	case HF_DBL:
+		if (!*val) {
+			*(double *)p = NAN;
+			return 0;
+		}
+		errno = 0;
+		*(double *)p = strtod(val, &end);
+		return errno || end == val || *end ? -1 : 0;
+	case HF_STR:
+		if (strlen(val) >= f->size)
+			return -1;
+		memcpy(p, val, strlen(val) + 1);
+		return 0;
+	case HF_PSTR: {
+		char *s = NULL;
+
+		if (*val && !(s = strdup(val)))
+			return -1;
+		free(*(char **)p);
+		*(char **)p = s;
+		return 0;
+	}
+	case HF_KIND:
+		if (!strcmp(val, "qsbench"))
+			*(enum run_kind *)p = RUN_QSBENCH;
+		else if (!strcmp(val, "command"))
+			*(enum run_kind *)p = RUN_COMMAND;
+		else
+			return -1;
+		return 0;
+	case HF_STATUS:
+		return run_status_parse(val, (enum run_status *)p);
+	}
+	return -1;
+}
+
+const struct hist_field *hist_field_find(const char *name)
+{
+	for (size_t i = 0; i < history_nfields; i++)
+		if (!strcmp(history_fields[i].name, name))
+			return &history_fields[i];
+	return NULL;
+}
+
+/* ---- canonical configuration ---- */
+
+struct sbuf {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+
+static void sb_putc(struct sbuf *b, char c)
+{
+	if (b->oom)
+		return;
+	if (b->len + 2 > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 256;
+		char *s = realloc(b->s, cap);
+		if (!s) {
+			b->oom = true;
+			return;
+		}
+		b->s = s;
+		b->cap = cap;
+	}
+	b->s[b->len++] = c;
+	b->s[b->len] = 0;
+}
+
+static void sb_puts(struct sbuf *b, const char *s)
+{
+	while (*s)
+		sb_putc(b, *s++);
+}
+
+/* "key=value\n", value escaped so the text stays one line per key. */
+static void sb_kv(struct sbuf *b, const char *key, const char *val)
+{
+	sb_puts(b, key);
+	sb_putc(b, '=');
+	for (const char *s = val ? val : ""; *s; s++) {
+		if (*s == '\\' || *s == '\n') {
+			sb_putc(b, '\\');
+			sb_putc(b, *s == '\n' ? 'n' : '\\');
+		} else {
+			sb_putc(b, *s);
+		}
+	}
+	sb_putc(b, '\n');
+}
+
+static void sb_kv_i64(struct sbuf *b, const char *key, int64_t v)
+{
+	char num[32];
+
+	if (v == HIST_NA)
+		snprintf(num, sizeof(num), "n/a");
+	else
+		snprintf(num, sizeof(num), "%" PRId64, v);
+	sb_kv(b, key, num);
+}
+
+static uint64_t fnv1a(const char *s, uint64_t h)
+{
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+int run_record_config(struct run_record *r)
+{
+	struct sbuf b = { 0 };
+	char tmp[160];
+
+	sb_kv(&b, "label", r->label);
+	sb_kv(&b, "host", r->hostname);
+	sb_kv_i64(&b, "ram_kib", r->ram_kib);
+	sb_kv_i64(&b, "cpus", r->ncpus);
+	sb_kv(&b, "kernel", r->kernel_release);
+	sb_kv(&b, "kernel_version", r->kernel_version);
+	if (r->kind == RUN_QSBENCH) {
+		snprintf(tmp, sizeof(tmp), "qsbench -n %" PRId64 " -p %d -s %u",
+			 r->nelems, r->procs, r->seed);
+		sb_kv(&b, "workload", tmp);
+	} else {
+		sb_kv(&b, "workload", r->command);
+	}
+	sb_kv_i64(&b, "swappiness", r->swappiness);
+	sb_kv_i64(&b, "vfs_cache_pressure", r->vfs_cache_pressure);
+	sb_kv_i64(&b, "min_free_kbytes", r->min_free_kbytes);
+	sb_kv_i64(&b, "watermark_scale_factor", r->watermark_scale_factor);
+	sb_kv_i64(&b, "page_cluster", r->page_cluster);
+	sb_kv_i64(&b, "overcommit_memory", r->overcommit_memory);
+	sb_kv_i64(&b, "dirty_ratio", r->dirty_ratio);
+	sb_kv_i64(&b, "dirty_background_ratio", r->dirty_background_ratio);
+	sb_kv_i64(&b, "zswap", r->zswap);
+	sb_kv_i64(&b, "mem_limit_kib", r->mem_limit_kib);
+	sb_kv_i64(&b, "global_limit_kib", r->global_limit_kib);
+	sb_kv_i64(&b, "swap_total_kib", r->swap_total_kib);
+	sb_kv_i64(&b, "tmp_swap_kib", r->tmp_swap_kib);
+	for (int i = 0; i < r->nchanges; i++) {
+		const struct run_sysctl_change *c = &r->changes[i];
+		snprintf(tmp, sizeof(tmp), "%s=%s@%.3f", c->name, c->new_val, c->t_s);
+		sb_kv(&b, "change", tmp);
+	}
+	if (b.oom) {
+		free(b.s);
+		errno = ENOMEM;
+		return -1;
+	}
+	free(r->config);
+	r->config = b.s;
+	snprintf(r->config_hash, sizeof(r->config_hash), "%016" PRIx64,
+		 fnv1a(b.s, 0xcbf29ce484222325ULL));
+	return 0;
+}
+
+/* A content id: the same run imported twice gets the same one. */
+static void make_uuid(struct run_record *r)
+{
+	struct sbuf b = { 0 };
+	char tmp[64];
+
+	sb_puts(&b, r->config ? r->config : "");
+	sb_kv(&b, "started_at", r->started_at);
+	for (size_t i = 0; i < history_nfields; i++) {
+		const struct hist_field *f = &history_fields[i];
+		if (f->type != HF_I64 && f->type != HF_INT && f->type != HF_DBL)
+			continue;
+		hist_field_get(r, f, tmp, sizeof(tmp));
+		sb_kv(&b, f->name, tmp);
+	}
+	sb_kv(&b, "session", r->session);
+	sb_kv(&b, "cell", r->cell);
+	for (int i = 0; i < r->nworkers; i++) {
+		snprintf(tmp, sizeof(tmp), "%d", r->workers[i].pid);
+		sb_kv(&b, "pid", tmp);
+	}
+	const char *s = b.s ? b.s : "";
+	snprintf(r->uuid, sizeof(r->uuid), "%016" PRIx64 "%016" PRIx64,
+		 fnv1a(s, 0xcbf29ce484222325ULL), fnv1a(s, 0x84222325cbf29ce4ULL));
+	free(b.s);
+}
+
+/* ---- opening ---- */
+
+char *history_default_path(char *buf, size_t len, char *err, size_t errlen)
+{
+	const char *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+	int n;
+
+	/* The XDG spec says a relative XDG_DATA_HOME is to be ignored. */
+	if (xdg && xdg[0] == '/')
+		n = snprintf(buf, len, "%s/thrashtop/history.db", xdg);
+	else if (home && home[0] == '/')
+		n = snprintf(buf, len, "%s/.local/share/thrashtop/history.db", home);
+	else {
+		seterr(err, errlen, "history: neither XDG_DATA_HOME nor HOME is an absolute path; use --history PATH");
+		return NULL;
+	}
+	if (n < 0 || (size_t)n >= len) {
+		seterr(err, errlen, "history: default path too long");
+		return NULL;
+	}
+	return buf;
+}
+
+/* mkdir -p of path's parent; the directories made are appended to made[]
+ * (deepest last) so a failed open can remove them again. */
+static int make_parents(const char *path, char made[][4096], int *nmade, int max,
+			char *err, size_t errlen)
+{
+	char dir[4096];
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir)) {
+		seterr(err, errlen, "%s: path too long", path);
+		return -1;
+	}
+	char *slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return 0;
+	*slash = 0;
+	for (char *p = dir + 1; ; p++) {
+		if (*p != '/' && *p)
+			continue;
+		char c = *p;
+		*p = 0;
+		if (mkdir(dir, 0700) == 0) {
+			if (*nmade < max)
+				snprintf(made[(*nmade)++], 4096, "%s", dir);
+		} else if (errno != EEXIST) {
+			seterr(err, errlen, "%s: cannot create directory: %s", dir, strerror(errno));
+			return -1;
+		}
+		*p = c;
+		if (!c)
+			break;
+	}
+	return 0;
+}
+
+static int exec_sql(struct history *h, const char *sql, char *err, size_t errlen)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(h->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		seterr(err, errlen, "%s: %s", h->path, msg ? msg : sqlite3_errmsg(h->db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int read_user_version(struct history *h, int *v, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(h->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK) {
+		dberr(h, err, errlen, "cannot read");
+		return -1;
+	}
+	int rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		dberr(h, err, errlen, "cannot read");
+		sqlite3_finalize(st);
+		return -1;
+	}
+	*v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int migrate(struct history *h, int target, char *err, size_t errlen)
+{
+	int v;
+	char sql[64];
+
+	if (exec_sql(h, "BEGIN IMMEDIATE", err, errlen))
+		return -1;
+	/* Another process may have migrated while we waited for the lock. */
+	if (read_user_version(h, &v, err, errlen))
+		goto fail;
+	for (; v < target; v++) {
+		if (exec_sql(h, migrations[v], err, errlen))
+			goto fail;
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", v + 1);
+		if (exec_sql(h, sql, err, errlen))
+			goto fail;
+	}
+	if (exec_sql(h, "COMMIT", err, errlen))
+		goto fail;
+	h->version = v;
+	return 0;
+fail:
+	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+static int open_db(struct history *h, const char *name, int oflags, char *err, size_t errlen)
+{
+	if (sqlite3_open_v2(name, &h->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		seterr(err, errlen, "%s: cannot open: %s", h->path,
+		       h->db ? sqlite3_errmsg(h->db) : "out of memory");
+		return -1;
+	}
+	sqlite3_extended_result_codes(h->db, 1);
+	sqlite3_busy_timeout(h->db, HISTORY_BUSY_MS);
+	return 0;
+}
+
+struct history *history_open_version(const char *path, int flags, int version,
+				     char *err, size_t errlen)
+{
+	bool rdonly = flags & HISTORY_RDONLY;
+	char made[8][4096];
+	int nmade = 0;
+	bool existed;
+	struct stat sb;
+	struct history *h;
+
+	if (version < 1 || version > HISTORY_SCHEMA_VERSION) {
+		seterr(err, errlen, "history: no schema version %d", version);
+		return NULL;
+	}
+	h = calloc(1, sizeof(*h));
+	if (!h || !(h->path = strdup(path))) {
+		free(h);
+		seterr(err, errlen, "history: out of memory");
+		return NULL;
+	}
+	h->rdonly = rdonly;
+	existed = stat(path, &sb) == 0;
+	if (!existed && rdonly) {
+		seterr(err, errlen, "%s: no history yet (%s)", path, strerror(errno));
+		goto fail_nodb;
+	}
+	if (existed && !S_ISREG(sb.st_mode)) {
+		seterr(err, errlen, "%s: not a regular file", path);
+		goto fail_nodb;
+	}
+	if (!existed && make_parents(path, made, &nmade, 8, err, errlen))
+		goto fail_nodb;
+	if (!rdonly && existed && access(path, W_OK) != 0) {
+		seterr(err, errlen, "%s: cannot record runs: %s", path, strerror(errno));
+		goto fail_nodb;
+	}
+
+	int oflags = rdonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	if (open_db(h, path, oflags, err, errlen))
+		goto fail;
+	if (!rdonly && sqlite3_db_readonly(h->db, "main") == 1) {
+		seterr(err, errlen, "%s: cannot record runs: read-only file", path);
+		goto fail;
+	}
+	/* Reading user_version first makes a file that is not a database fail
+	 * before anything is written to it. */
+	int v;
+	if (read_user_version(h, &v, err, errlen)) {
+		/* A WAL file on read-only media cannot get its -shm beside it;
+		 * nothing can change it there, so read it as immutable. */
+		if (!rdonly || (sqlite3_errcode(h->db) & 0xff) != SQLITE_CANTOPEN)
+			goto fail;
+		sqlite3_close(h->db);
+		h->db = NULL;
+		char *uri = sqlite3_mprintf("file:%s?immutable=1", path);
+		if (!uri || strpbrk(path, "?#%") ||
+		    open_db(h, uri, oflags | SQLITE_OPEN_URI, err, errlen) ||
+		    read_user_version(h, &v, err, errlen)) {
+			sqlite3_free(uri);
+			goto fail;
+		}
+		sqlite3_free(uri);
+	}
+	if (v > HISTORY_SCHEMA_VERSION) {
+		seterr(err, errlen, "%s: schema version %d is newer than this thrashtop's (%d)",
+		       path, v, HISTORY_SCHEMA_VERSION);
+		goto fail;
+	}
+	if (exec_sql(h, "PRAGMA foreign_keys = ON", err, errlen))
+		goto fail;
+	if (!rdonly) {
+		if (exec_sql(h, "PRAGMA journal_mode = WAL", err, errlen))
+			goto fail;
+		if (v < version && migrate(h, version, err, errlen))
+			goto fail;
+		if (v >= version)
+			h->version = v;
+	} else {
+		if (v < HISTORY_SCHEMA_VERSION && v < version) {
+			seterr(err, errlen, "%s: schema version %d needs upgrading: open it once for writing",
+			       path, v);
+			goto fail;
+		}
+		h->version = v;
+	}
+	return h;
+fail:
+	sqlite3_close(h->db);
+	if (!existed) {
+		char side[4200];
+		unlink(path);
+		snprintf(side, sizeof(side), "%s-wal", path);
+		unlink(side);
+		snprintf(side, sizeof(side), "%s-shm", path);
+		unlink(side);
+	}
+fail_nodb:
+	while (nmade > 0)
+		rmdir(made[--nmade]);
+	free(h->path);
+	free(h);
+	return NULL;
+}
+
+struct history *history_open(const char *path, int flags, char *err, size_t errlen)
+{
+	return history_open_version(path, flags, HISTORY_SCHEMA_VERSION, err, errlen);
+}
+
+void history_close(struct history *h)
+{
+	if (!h)
+		return;
+	sqlite3_close(h->db);
+	free(h->path);
+	free(h);
+}
+
+int history_schema_version(struct history *h)
+{
+	return h->version;
+}
+
+int history_begin(struct history *h, char *err, size_t errlen)
+{
+	if (h->rdonly) {
+		seterr(err, errlen, "%s: opened read-only", h->path);
+		return -1;
+	}
+	return exec_sql(h, "BEGIN IMMEDIATE", err, errlen);
+}
+
+int history_commit(struct history *h, char *err, size_t errlen)
+{
+	if (exec_sql(h, "COMMIT", err, errlen)) {
+		history_rollback(h);
+		return -1;
+	}
+	return 0;
+}
+
+void history_rollback(struct history *h)
+{
+	if (!sqlite3_get_autocommit(h->db))
+		sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* ---- writing ---- */
+
+static int bind_i64(sqlite3_stmt *st, int i, int64_t v)
+{
+	return v == HIST_NA ? sqlite3_bind_null(st, i) : sqlite3_bind_int64(st, i, v);
+}
+
+static int bind_field(sqlite3_stmt *st, int i, const struct run_record *r,
+		      const struct hist_field *f)
+{
+	const void *p = fptr(r, f);
+
+	switch (f->type) {
+	case HF_I64: return bind_i64(st, i, *(const int64_t *)p);
+	case HF_INT: return bind_i64(st, i, *(const int *)p);
+	case HF_UINT: return sqlite3_bind_int64(st, i, *(const unsigned *)p);
+	case HF_DBL:
+		return isnan(*(const double *)p) ? sqlite3_bind_null(st, i)
+						 : sqlite3_bind_double(st, i, *(const double *)p);
+	case HF_STR: return sqlite3_bind_text(st, i, (const char *)p, -1, SQLITE_STATIC);
+	case HF_PSTR:
+		return *(char *const *)p ? sqlite3_bind_text(st, i, *(char *const *)p, -1, SQLITE_STATIC)
+					 : sqlite3_bind_null(st, i);
+	case HF_KIND:
+		return sqlite3_bind_text(st, i, *(const enum run_kind *)p == RUN_COMMAND ? "command" : "qsbench",
+					 -1, SQLITE_STATIC);
+	case HF_STATUS:
+		return sqlite3_bind_text(st, i, run_status_key(*(const enum run_status *)p), -1, SQLITE_STATIC);
+	}
+	return SQLITE_MISUSE;
+}
+
+static int step_done(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int insert_run(struct history *h, const struct run_record *r, int64_t *id)
+{
+	struct sbuf q = { 0 };
+	sqlite3_stmt *st = NULL;
+	int n = 0, rc = -1;
+
+	sb_puts(&q, "INSERT INTO runs(");
+	for (size_t i = 0; i < history_nfields; i++) {
+		if (history_fields[i].since > h->version)
+			continue;
+		if (n++)
+			sb_putc(&q, ',');
+		sb_puts(&q, history_fields[i].name);
+	}
+	sb_puts(&q, ") VALUES(");
+	for (int i = 0; i < n; i++)
+		sb_puts(&q, i ? ",?" : "?");
+	sb_putc(&q, ')');
+	if (q.oom || sqlite3_prepare_v2(h->db, q.s, -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	n = 0;
+	for (size_t i = 0; i < history_nfields; i++) {
+		if (history_fields[i].since > h->version)
+			continue;
+		if (bind_field(st, ++n, r, &history_fields[i]) != SQLITE_OK)
+			goto out;
+	}
+	if (step_done(st))
+		goto out;
+	*id = sqlite3_last_insert_rowid(h->db);
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	free(q.s);
+	return rc;
+}
+
+static int insert_details(struct history *h, const struct run_record *r, int64_t id)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+
+	if (sqlite3_prepare_v2(h->db,
+			       "INSERT INTO workers VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	for (int i = 0; i < r->nworkers; i++) {
+		const struct run_worker *w = &r->workers[i];
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int(st, 2, i);
+		sqlite3_bind_int(st, 3, w->pid);
+		sqlite3_bind_text(st, 4, w->end, -1, SQLITE_STATIC);
+		bind_i64(st, 5, w->exit_code);
+		sqlite3_bind_int(st, 6, w->signal);
+		bind_i64(st, 7, w->user_us);
+		bind_i64(st, 8, w->sys_us);
+		bind_i64(st, 9, w->majflt);
+		bind_i64(st, 10, w->minflt);
+		bind_i64(st, 11, w->verify_errors);
+		bind_i64(st, 12, w->first_bad);
+		if (step_done(st))
+			goto out;
+	}
+	sqlite3_finalize(st);
+
+	if (sqlite3_prepare_v2(h->db,
+			       "INSERT INTO free_snaps VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	for (int k = 0; k < 2; k++) {
+		struct mem_snapshot m = k ? r->free_after : r->free_before;
+		bool any = false;
+
+		for (int j = 0; j < 10; j++)
+			any |= *snap_field(&m, j) != HIST_NA;
+		if (!any)
+			continue;
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_text(st, 2, k ? "after" : "before", -1, SQLITE_STATIC);
+		for (int j = 0; j < 10; j++)
+			bind_i64(st, 3 + j, *snap_field(&m, j));
+		if (step_done(st))
+			goto out;
+	}
+	sqlite3_finalize(st);
+
+	if (sqlite3_prepare_v2(h->db, "INSERT INTO sysctl_changes VALUES(?,?,?,?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	for (int i = 0; i < r->nchanges; i++) {
+		const struct run_sysctl_change *c = &r->changes[i];
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int(st, 2, i);
+		sqlite3_bind_double(st, 3, c->t_s);
+		sqlite3_bind_text(st, 4, c->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, c->old_val, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 6, c->new_val, -1, SQLITE_STATIC);
+		if (step_done(st))
+			goto out;
+	}
+	sqlite3_finalize(st);
+
+	if (sqlite3_prepare_v2(h->db, "INSERT INTO series VALUES(?,?,?)", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (r->npoints > 0) {
+		uint32_t *blob = malloc(sizeof(uint32_t) * (size_t)r->npoints);
+		if (!blob)
+			goto out;
+		for (int s = 0; s < RS_N; s++) {
+			for (int i = 0; i < r->npoints; i++) {
+				uint32_t u;
+				memcpy(&u, &r->series[s][i], sizeof(u));
+				blob[i] = htole32(u);
+			}
+			sqlite3_bind_int64(st, 1, id);
+			sqlite3_bind_text(st, 2, series_keys[s], -1, SQLITE_STATIC);
+			sqlite3_bind_blob(st, 3, blob, (int)(sizeof(uint32_t) * (size_t)r->npoints),
+					  SQLITE_TRANSIENT);
+			if (step_done(st)) {
+				free(blob);
+				goto out;
+			}
+		}
+		free(blob);
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int validate(const struct run_record *r, char *err, size_t errlen)
+{
+	if (r->npoints < 0 || r->npoints > HISTORY_SERIES_MAX) {
+		seterr(err, errlen, "history: %d series points (at most %d)",
+		       r->npoints, HISTORY_SERIES_MAX);
+		return -1;
+	}
+	if (r->npoints > 0)
+		for (int s = 0; s < RS_N; s++)
+			if (!r->series[s]) {
+				seterr(err, errlen, "history: series %s missing", series_keys[s]);
+				return -1;
+			}
+	if (r->nworkers < 0 || (r->nworkers > 0 && !r->workers) ||
+	    r->nchanges < 0 || (r->nchanges > 0 && !r->changes)) {
+		seterr(err, errlen, "history: inconsistent worker or sysctl change list");
+		return -1;
+	}
+	if ((unsigned)r->status > RUN_ABORTED || (r->kind != RUN_QSBENCH && r->kind != RUN_COMMAND)) {
+		seterr(err, errlen, "history: bad run status or kind");
+		return -1;
+	}
+	return 0;
+}
+
+int history_add(struct history *h, struct run_record *r, char *err, size_t errlen)
+{
+	bool outer = !sqlite3_get_autocommit(h->db);
+	sqlite3_stmt *st = NULL;
+	int64_t id = 0;
+
+	if (h->rdonly) {
+		seterr(err, errlen, "%s: opened read-only", h->path);
+		return -1;
+	}
+	if (validate(r, err, errlen))
+		return -1;
+	if (run_record_config(r)) {
+		seterr(err, errlen, "history: out of memory");
+		return -1;
+	}
+	if (!r->uuid[0])
+		make_uuid(r);
+	if (exec_sql(h, outer ? "SAVEPOINT add_run" : "BEGIN IMMEDIATE", err, errlen))
+		return -1;
+
+	if (sqlite3_prepare_v2(h->db, "SELECT id FROM runs WHERE uuid = ?", -1, &st, NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_bind_text(st, 1, r->uuid, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		r->id = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		exec_sql(h, outer ? "RELEASE add_run" : "COMMIT", NULL, 0);
+		return 1;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_DONE)
+		goto fail;
+	if (insert_run(h, r, &id) || insert_details(h, r, id))
+		goto fail;
+	if (exec_sql(h, outer ? "RELEASE add_run" : "COMMIT", err, errlen))
+		goto rollback;
+	r->id = id;
+	return 0;
+fail:
+	dberr(h, err, errlen, "cannot record the run");
+rollback:
+	if (outer) {
+		sqlite3_exec(h->db, "ROLLBACK TO add_run", NULL, NULL, NULL);
+		sqlite3_exec(h->db, "RELEASE add_run", NULL, NULL, NULL);
+	} else {
+		history_rollback(h);
+	}
+	return -1;
+}
+
+/* ---- reading ---- */
+
+static void column_field(sqlite3_stmt *st, int col, struct run_record *r,
+			 const struct hist_field *f)
+{
+	void *p = fptr(r, f);
+	bool null = sqlite3_column_type(st, col) == SQLITE_NULL;
+	const char *txt = (const char *)sqlite3_column_text(st, col);
+
+	switch (f->type) {
+	case HF_I64: *(int64_t *)p = null ? HIST_NA : sqlite3_column_int64(st, col); break;
+	case HF_INT: *(int *)p = null ? HIST_NA : sqlite3_column_int(st, col); break;
+	case HF_UINT: *(unsigned *)p = (unsigned)sqlite3_column_int64(st, col); break;
+	case HF_DBL: *(double *)p = null ? NAN : sqlite3_column_double(st, col); break;
+	case HF_STR: snprintf(p, f->size, "%s", txt ? txt : ""); break;
+	case HF_PSTR: *(char **)p = txt ? strdup(txt) : NULL; break;
+	case HF_KIND:
+	case HF_STATUS: hist_field_set(r, f, txt ? txt : ""); break;
+	}
+}
+
+static void build_where(struct history *h, struct sbuf *q, const struct history_filter *f)
+{
+	const char *sep = " WHERE ";
+
+	(void)h;
+	if (!f)
+		return;
+	if (f->label) {
+		sb_puts(q, sep);
+		sb_puts(q, strpbrk(f->label, "*?[") ? "label GLOB :label" : "label = :label");
+		sep = " AND ";
+	}
+	if (f->kernel) {
+		sb_puts(q, sep);
+		sb_puts(q, "(instr(kernel_release, :kernel) > 0 OR instr(kernel_version, :kernel) > 0)");
+		sep = " AND ";
+	}
+	if (f->session) {
+		sb_puts(q, sep);
+		sb_puts(q, "session = :session");
+		sep = " AND ";
+	}
+	if (f->config_hash) {
+		sb_puts(q, sep);
+		sb_puts(q, "config_hash = :config");
+	}
+}
+
+static void bind_filter(sqlite3_stmt *st, const struct history_filter *f)
+{
+	if (!f)
+		return;
+	int i;
+	if (f->label && (i = sqlite3_bind_parameter_index(st, ":label")))
+		sqlite3_bind_text(st, i, f->label, -1, SQLITE_STATIC);
+	if (f->kernel && (i = sqlite3_bind_parameter_index(st, ":kernel")))
+		sqlite3_bind_text(st, i, f->kernel, -1, SQLITE_STATIC);
+	if (f->session && (i = sqlite3_bind_parameter_index(st, ":session")))
+		sqlite3_bind_text(st, i, f->session, -1, SQLITE_STATIC);
+	if (f->config_hash && (i = sqlite3_bind_parameter_index(st, ":config")))
+		sqlite3_bind_text(st, i, f->config_hash, -1, SQLITE_STATIC);
+	if ((i = sqlite3_bind_parameter_index(st, ":limit")))
+		sqlite3_bind_int64(st, i, f->limit > 0 ? f->limit : -1);
+	if ((i = sqlite3_bind_parameter_index(st, ":offset")))
+		sqlite3_bind_int64(st, i, f->offset > 0 ? f->offset : 0);
+}
+
+static char *list_sql(struct history *h, const struct history_filter *f)
+{
+	struct sbuf q = { 0 };
+
+	sb_puts(&q, "SELECT id");
+	for (size_t i = 0; i < history_nfields; i++) {
+		if (history_fields[i].since > h->version)
+			continue;
+		sb_putc(&q, ',');
+		sb_puts(&q, history_fields[i].name);
+	}
+	sb_puts(&q, " FROM runs");
+	build_where(h, &q, f);
+	sb_puts(&q, " ORDER BY started_at DESC, id DESC");
+	if (f && (f->limit > 0 || f->offset > 0))
+		sb_puts(&q, " LIMIT :limit OFFSET :offset");
+	if (q.oom) {
+		free(q.s);
+		return NULL;
+	}
+	return q.s;
+}
+
+static int load_details(struct history *h, struct run_record *r)
+{
+	sqlite3_stmt *st = NULL;
+	int n;
+
+	if (sqlite3_prepare_v2(h->db,
+			       "SELECT pid, end_state, exit_code, signal, user_us, sys_us, majflt,"
+			       " minflt, verify_errors, first_bad FROM workers WHERE run_id = ?"
+			       " ORDER BY idx", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, r->id);
+	n = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct run_worker *w = realloc(r->workers, sizeof(*w) * (size_t)(n + 1));
+		if (!w)
+			goto fail;
+		r->workers = w;
+		w = &w[n++];
+		r->nworkers = n;
+		memset(w, 0, sizeof(*w));
+		w->pid = sqlite3_column_int(st, 0);
+		snprintf(w->end, sizeof(w->end), "%s", (const char *)sqlite3_column_text(st, 1));
+		int64_t *dst[] = { NULL, NULL, NULL, NULL, &w->user_us, &w->sys_us, &w->majflt,
+				   &w->minflt, &w->verify_errors, &w->first_bad };
+		w->exit_code = sqlite3_column_type(st, 2) == SQLITE_NULL ? HIST_NA : sqlite3_column_int(st, 2);
+		w->signal = sqlite3_column_int(st, 3);
+		for (int c = 4; c < 10; c++)
+			*dst[c] = sqlite3_column_type(st, c) == SQLITE_NULL ? HIST_NA
+									    : sqlite3_column_int64(st, c);
+	}
+	sqlite3_finalize(st);
+
+	if (sqlite3_prepare_v2(h->db,
+			       "SELECT phase, total, used, free, shared, buffers, cache, avail,"
+			       " swap_total, swap_used, swap_free FROM free_snaps WHERE run_id = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, r->id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *ph = (const char *)sqlite3_column_text(st, 0);
+		struct mem_snapshot *m = !strcmp(ph, "after") ? &r->free_after : &r->free_before;
+		for (int j = 0; j < 10; j++)
+			*snap_field(m, j) = sqlite3_column_type(st, 1 + j) == SQLITE_NULL ? HIST_NA
+									     : sqlite3_column_int64(st, 1 + j);
+	}
+	sqlite3_finalize(st);
+
+	if (sqlite3_prepare_v2(h->db,
+			       "SELECT t_s, name, old_val, new_val FROM sysctl_changes"
+			       " WHERE run_id = ? ORDER BY idx", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, r->id);
+	n = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct run_sysctl_change *c = realloc(r->changes, sizeof(*c) * (size_t)(n + 1));
+		if (!c)
+			goto fail;
+		r->changes = c;
+		c = &c[n++];
+		r->nchanges = n;
+		c->t_s = sqlite3_column_double(st, 0);
+		snprintf(c->name, sizeof(c->name), "%s", (const char *)sqlite3_column_text(st, 1));
+		snprintf(c->old_val, sizeof(c->old_val), "%s", (const char *)sqlite3_column_text(st, 2));
+		snprintf(c->new_val, sizeof(c->new_val), "%s", (const char *)sqlite3_column_text(st, 3));
+	}
+	sqlite3_finalize(st);
+
+	if (sqlite3_prepare_v2(h->db, "SELECT name, data FROM series WHERE run_id = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, r->id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const unsigned char *blob = sqlite3_column_blob(st, 1);
+		int bytes = sqlite3_column_bytes(st, 1);
+		int s;
+
+		for (s = 0; s < RS_N; s++)
+			if (!strcmp(name, series_keys[s]))
+				break;
+		if (s == RS_N || bytes % 4 || bytes / 4 > HISTORY_SERIES_MAX)
+			continue;
+		if (!r->npoints && run_record_alloc_series(r, bytes / 4))
+			goto fail;
+		if (bytes / 4 != r->npoints)
+			continue;
+		for (int i = 0; i < r->npoints; i++) {
+			uint32_t u;
+			memcpy(&u, blob + 4 * i, 4);
+			u = le32toh(u);
+			memcpy(&r->series[s][i], &u, 4);
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
+fail:
+	sqlite3_finalize(st);
+	return -1;
+}
+
+int history_list(struct history *h, const struct history_filter *f, int flags,
+		 struct run_record **out, size_t *n, char *err, size_t errlen)
+{
+	char *sql = list_sql(h, f);
+	sqlite3_stmt *st = NULL;
+	struct run_record *v = NULL;
+	size_t cnt = 0, cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!sql) {
+		seterr(err, errlen, "history: out of memory");
+		return -1;
+	}
+	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		free(sql);
+		dberr(h, err, errlen, "cannot list runs");
+		return -1;
+	}
+	free(sql);
+	bind_filter(st, f);
+	/* One read transaction so details match the rows listed. */
+	bool txn = sqlite3_get_autocommit(h->db);
+	if (txn)
+		sqlite3_exec(h->db, "BEGIN", NULL, NULL, NULL);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (cnt == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			struct run_record *nv = realloc(v, sizeof(*v) * ncap);
+			if (!nv)
+				goto oom;
+			v = nv;
+			cap = ncap;
+		}
+		struct run_record *r = &v[cnt++];
+		run_record_init(r);
+		r->id = sqlite3_column_int64(st, 0);
+		int col = 1;
+		for (size_t i = 0; i < history_nfields; i++) {
+			if (history_fields[i].since > h->version)
+				continue;
+			column_field(st, col++, r, &history_fields[i]);
+		}
+		if ((flags & HISTORY_DETAIL) && load_details(h, r))
+			goto oom;
+	}
+	sqlite3_finalize(st);
+	if (txn)
+		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
+	if (rc != SQLITE_DONE) {
+		run_records_free(v, cnt);
+		dberr(h, err, errlen, "cannot list runs");
+		return -1;
+	}
+	*out = v;
+	*n = cnt;
+	return 0;
+oom:
+	sqlite3_finalize(st);
+	if (txn)
+		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
+	run_records_free(v, cnt);
+	seterr(err, errlen, "history: out of memory reading runs");
+	return -1;
+}
+
+int64_t history_count(struct history *h, const struct history_filter *f,
+		      char *err, size_t errlen)
+{
+	struct sbuf q = { 0 };
+	sqlite3_stmt *st = NULL;
+	int64_t n = -1;
+
+	sb_puts(&q, "SELECT count(*) FROM runs");
+	build_where(h, &q, f);
+	if (q.oom) {
+		free(q.s);
+		seterr(err, errlen, "history: out of memory");
+		return -1;
+	}
+	if (sqlite3_prepare_v2(h->db, q.s, -1, &st, NULL) == SQLITE_OK) {
+		bind_filter(st, f);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			n = sqlite3_column_int64(st, 0);
+	}
+	if (n < 0)
+		dberr(h, err, errlen, "cannot count runs");
+	sqlite3_finalize(st);
+	free(q.s);
+	return n;
+}
+
+int history_get(struct history *h, int64_t id, struct run_record *r,
+		char *err, size_t errlen)
+{
+	struct sbuf q = { 0 };
+	sqlite3_stmt *st = NULL;
+	int ret = -1;
+
+	run_record_init(r);
+	sb_puts(&q, "SELECT id");
+	for (size_t i = 0; i < history_nfields; i++) {
+		if (history_fields[i].since > h->version)
+			continue;
+		sb_putc(&q, ',');
+		sb_puts(&q, history_fields[i].name);
+	}
+	sb_puts(&q, " FROM runs WHERE id = ?");
+	if (q.oom || sqlite3_prepare_v2(h->db, q.s, -1, &st, NULL) != SQLITE_OK) {
+		dberr(h, err, errlen, "cannot read run");
+		goto out;
+	}
+	sqlite3_bind_int64(st, 1, id);
+	bool txn = sqlite3_get_autocommit(h->db);
+	if (txn)
+		sqlite3_exec(h->db, "BEGIN", NULL, NULL, NULL);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		r->id = id;
+		int col = 1;
+		for (size_t i = 0; i < history_nfields; i++) {
+			if (history_fields[i].since > h->version)
+				continue;
+			column_field(st, col++, r, &history_fields[i]);
+		}
+		if (load_details(h, r)) {
+			run_record_clear(r);
+			seterr(err, errlen, "history: out of memory reading run %" PRId64, id);
+		} else {
+			ret = 0;
+		}
+	} else if (rc == SQLITE_DONE) {
+		seterr(err, errlen, "%s: no run %" PRId64, h->path, id);
+		ret = 1;
+	} else {
+		dberr(h, err, errlen, "cannot read run");
+	}
+	if (txn)
+		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
+out:
+	sqlite3_finalize(st);
+	free(q.s);
+	return ret;
+}
+
+int history_rm(struct history *h, int64_t id, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (h->rdonly) {
+		seterr(err, errlen, "%s: opened read-only", h->path);
+		return -1;
+	}
+	if (sqlite3_prepare_v2(h->db, "DELETE FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK) {
+		dberr(h, err, errlen, "cannot remove run");
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		dberr(h, err, errlen, "cannot remove run");
+		sqlite3_finalize(st);
+		return -1;
+	}
+	sqlite3_finalize(st);
+	if (sqlite3_changes(h->db) == 0) {
+		seterr(err, errlen, "%s: no run %" PRId64, h->path, id);
+		return 1;
+	}
+	return 0;
+}
+
+int history_list_plan(struct history *h, const struct history_filter *f,
+		      char *buf, size_t len, char *err, size_t errlen)
+{
+	char *sql = list_sql(h, f);
+	char *q = sql ? sqlite3_mprintf("EXPLAIN QUERY PLAN %s", sql) : NULL;
+	sqlite3_stmt *st = NULL;
+	size_t used = 0;
+
+	free(sql);
+	buf[0] = 0;
+	if (!q || sqlite3_prepare_v2(h->db, q, -1, &st, NULL) != SQLITE_OK) {
+		dberr(h, err, errlen, "cannot plan");
+		sqlite3_free(q);
+		return -1;
+	}
+	sqlite3_free(q);
+	bind_filter(st, f);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int w = snprintf(buf + used, len - used, "%s\n",
+				 (const char *)sqlite3_column_text(st, 3));
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}

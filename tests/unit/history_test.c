@@ -1,0 +1,744 @@
+/* The run history store: round trips, filters, migrations, and the failure
+ * modes the issue names (read-only, corrupt, full disk, two writers). */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "check.h"
+#include "history.h"
+
+static char tmpdir[64];
+
+static const char *tdir(void)
+{
+	if (!tmpdir[0]) {
+		snprintf(tmpdir, sizeof(tmpdir), "/tmp/thrashtop-histtest.XXXXXX");
+		if (!mkdtemp(tmpdir))
+			tmpdir[0] = 0;
+	}
+	return tmpdir;
+}
+
+static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(p);
+}
+
+__attribute__((destructor)) static void rm_tdir(void)
+{
+	if (tmpdir[0])
+		nftw(tmpdir, rm_entry, 8, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+static void tpath(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", tdir(), name);
+	unlink(buf);
+}
+
+static void rm_db(const char *path)
+{
+	char side[512];
+
+	unlink(path);
+	snprintf(side, sizeof(side), "%s-wal", path);
+	unlink(side);
+	snprintf(side, sizeof(side), "%s-shm", path);
+	unlink(side);
+}
+
+/* A record with every part filled; i varies the content. */
+static void fixture(struct run_record *r, int i)
+{
+	run_record_init(r);
+	snprintf(r->started_at, sizeof(r->started_at), "2025-01-%02dT10:%02d:%02dZ",
+		 1 + i / 3600 % 28, i / 60 % 60, i % 60);
+	snprintf(r->label, sizeof(r->label), "%s", i % 2 ? "odd" : "even");
+	r->kind = RUN_QSBENCH;
+	r->nelems = 90000000;
+	r->procs = 1;
+	r->seed = 140175100;
+	r->repeat_k = i % 3 + 1;
+	r->repeat_n = 3;
+	r->status = i % 5 == 4 ? RUN_OOM : RUN_OK;
+	r->wall_us = 153290000 + i;
+	r->user_us = 70270000;
+	r->sys_us = 7330000;
+	r->cpu_pct = 50.6;
+	r->majflt = 19670 + i;
+	r->minflt = 12;
+	r->inblock = 0;
+	r->oublock = 8;
+	r->kswapd_s = i % 4 ? 1.25 : NAN;
+	r->swap_peak_kib = 180000;
+	r->mem_free_min_kib = 2048;
+	r->swap_before_kib = 0;
+	r->swap_after_kib = 5080;
+	snprintf(r->kernel_release, sizeof(r->kernel_release), "%s",
+		 i % 3 ? "6.1.0-18-amd64" : "2.4.14-pre8");
+	r->kernel_version = strdup("#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)");
+	r->proc_cmdline = strdup("BOOT_IMAGE=/vmlinuz root=/dev/sda1 mem=256M");
+	snprintf(r->hostname, sizeof(r->hostname), "lenstra");
+	r->ncpus = 2;
+	r->ram_kib = 255984;
+	r->swap_devices = strdup("/dev/sda2 partition 195512 0 -2\n");
+	r->swap_total_kib = 195512;
+	r->swappiness = 60;
+	r->vfs_cache_pressure = 100;
+	r->min_free_kbytes = 67584;
+	r->watermark_scale_factor = 10;
+	r->page_cluster = 3;
+	r->overcommit_memory = 0;
+	r->dirty_ratio = 20;
+	r->dirty_background_ratio = 10;
+	r->zswap = 0;
+	r->mem_limit_kib = 131072;
+	r->global_limit_kib = HIST_NA;
+	r->tmp_swap_kib = 0;
+	snprintf(r->version, sizeof(r->version), "0.1.0");
+	r->free_before = (struct mem_snapshot){ 255984, 16760, 239224, 0, 1092, 8008, 248324,
+						195512, 0, 195512 };
+	r->free_after = (struct mem_snapshot){ 255984, 6008, 249976, 0, 100, 1096, 251172,
+					       195512, 5080, 190432 };
+	r->nworkers = 2;
+	r->workers = calloc(2, sizeof(*r->workers));
+	r->workers[0] = (struct run_worker){ 224, "ok", 0, 0, 35000000, 3000000, 9000, 6,
+					     0, HIST_NA };
+	r->workers[1] = (struct run_worker){ 225 + i, "verify", 1, 0, 35270000, 4330000,
+					     10670, 6, 3, 1234 };
+	r->nchanges = 1;
+	r->changes = calloc(1, sizeof(*r->changes));
+	r->changes[0].t_s = 12.5;
+	snprintf(r->changes[0].name, sizeof(r->changes[0].name), "vm.swappiness");
+	snprintf(r->changes[0].old_val, sizeof(r->changes[0].old_val), "60");
+	snprintf(r->changes[0].new_val, sizeof(r->changes[0].new_val), "100");
+	run_record_alloc_series(r, 5);
+	for (int k = 0; k < 5; k++) {
+		r->series[RS_T][k] = (float)k * 1.5f;
+		r->series[RS_SWAP_USED][k] = 1000.0f * (float)k;
+		r->series[RS_MEM_FREE][k] = 200000.0f - 3.25f * (float)k;
+		r->series[RS_MEM_AVAIL][k] = 210000.0f;
+		r->series[RS_MAJFLT][k] = 0.1f * (float)k;
+		r->series[RS_MINFLT][k] = 7.0f;
+		r->series[RS_KSWAPD][k] = k == 2 ? NAN : 3.5f;
+	}
+}
+
+/* Every scalar field, the details and the series must read back equal. */
+static void check_same(const struct run_record *a, const struct run_record *b)
+{
+	char va[256], vb[256];
+
+	for (size_t i = 0; i < history_nfields; i++) {
+		hist_field_get(a, &history_fields[i], va, sizeof(va));
+		hist_field_get(b, &history_fields[i], vb, sizeof(vb));
+		if (strcmp(va, vb))
+			t_fail(__FILE__, __LINE__, "field %s: \"%s\" != \"%s\"",
+			       history_fields[i].name, va, vb);
+	}
+	CHECK(!memcmp(&a->free_before, &b->free_before, sizeof(a->free_before)));
+	CHECK(!memcmp(&a->free_after, &b->free_after, sizeof(a->free_after)));
+	CHECK_INT(a->nworkers, b->nworkers);
+	for (int i = 0; i < a->nworkers && i < b->nworkers; i++) {
+		CHECK_INT(a->workers[i].pid, b->workers[i].pid);
+		CHECK_STR(a->workers[i].end, b->workers[i].end);
+		CHECK_INT(a->workers[i].exit_code, b->workers[i].exit_code);
+		CHECK_INT(a->workers[i].signal, b->workers[i].signal);
+		CHECK_INT(a->workers[i].user_us, b->workers[i].user_us);
+		CHECK_INT(a->workers[i].sys_us, b->workers[i].sys_us);
+		CHECK_INT(a->workers[i].majflt, b->workers[i].majflt);
+		CHECK_INT(a->workers[i].minflt, b->workers[i].minflt);
+		CHECK_INT(a->workers[i].verify_errors, b->workers[i].verify_errors);
+		CHECK_INT(a->workers[i].first_bad, b->workers[i].first_bad);
+	}
+	CHECK_INT(a->nchanges, b->nchanges);
+	for (int i = 0; i < a->nchanges && i < b->nchanges; i++) {
+		CHECK(a->changes[i].t_s == b->changes[i].t_s);
+		CHECK_STR(a->changes[i].name, b->changes[i].name);
+		CHECK_STR(a->changes[i].old_val, b->changes[i].old_val);
+		CHECK_STR(a->changes[i].new_val, b->changes[i].new_val);
+	}
+	CHECK_INT(a->npoints, b->npoints);
+	for (int s = 0; s < RS_N && a->npoints == b->npoints; s++)
+		for (int k = 0; k < a->npoints; k++)
+			if (memcmp(&a->series[s][k], &b->series[s][k], sizeof(float)))
+				t_fail(__FILE__, __LINE__, "series %s[%d]: %g != %g",
+				       run_series_key((enum run_series_id)s), k,
+				       (double)a->series[s][k], (double)b->series[s][k]);
+}
+
+static int raw_int(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			v = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+	return v;
+}
+
+static int raw_exec(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	int rc = -1;
+
+	if (sqlite3_open(path, &db) == SQLITE_OK)
+		rc = sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+	sqlite3_close(db);
+	return rc;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	if (n >= 0 && (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n)
+		*len = (size_t)n;
+	fclose(f);
+	return buf;
+}
+
+TEST(history_roundtrip_every_field)
+{
+	char path[256], err[256];
+	struct run_record r, got;
+
+	tpath(path, sizeof(path), "rt.db");
+	struct history *h = history_open(path, 0, err, sizeof(err));
+	CHECK(h);
+	if (!h)
+		return;
+	CHECK_INT(history_schema_version(h), HISTORY_SCHEMA_VERSION);
+	fixture(&r, 7);
+	snprintf(r.session, sizeof(r.session), "sweep-1");
+	snprintf(r.cell, sizeof(r.cell), "swappiness=100 mem=128M");
+	CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
+	CHECK(r.id > 0);
+	CHECK_INT(strlen(r.uuid), 32);
+	CHECK_INT(strlen(r.config_hash), 16);
+	CHECK(r.config && strstr(r.config, "swappiness=60\n"));
+	CHECK(r.config && strstr(r.config, "workload=qsbench -n 90000000 -p 1 -s 140175100\n"));
+	CHECK_INT(history_get(h, r.id, &got, err, sizeof(err)), 0);
+	CHECK_INT(got.id, r.id);
+	check_same(&r, &got);
+	CHECK(isnan(got.kswapd_s) == isnan(r.kswapd_s));
+	CHECK_INT(got.global_limit_kib, HIST_NA);
+	CHECK_INT(got.workers[0].first_bad, HIST_NA);
+	CHECK(isnan(got.series[RS_KSWAPD][2]));
+	/* The same content again is the same run. */
+	struct run_record again;
+	fixture(&again, 7);
+	snprintf(again.session, sizeof(again.session), "sweep-1");
+	snprintf(again.cell, sizeof(again.cell), "swappiness=100 mem=128M");
+	CHECK_INT(history_add(h, &again, err, sizeof(err)), 1);
+	CHECK_INT(again.id, r.id);
+	CHECK_STR(again.uuid, r.uuid);
+	CHECK_INT(history_count(h, NULL, err, sizeof(err)), 1);
+	run_record_clear(&again);
+	CHECK_INT(history_get(h, 99999, &again, err, sizeof(err)), 1);
+	CHECK(strstr(err, "no run 99999"));
+	run_record_clear(&again);
+	run_record_clear(&got);
+	run_record_clear(&r);
+	history_close(h);
+	rm_db(path);
+}
+
+TEST(history_config_groups_equal_configs)
+{
+	struct run_record a, b;
+
+	fixture(&a, 0);
+	fixture(&b, 6);		/* other results, same configuration */
+	CHECK_INT(run_record_config(&a), 0);
+	CHECK_INT(run_record_config(&b), 0);
+	CHECK_STR(a.config_hash, b.config_hash);
+	b.swappiness = 100;
+	CHECK_INT(run_record_config(&b), 0);
+	CHECK(strcmp(a.config_hash, b.config_hash) != 0);
+	b.swappiness = 60;
+	free(b.kernel_version);
+	b.kernel_version = strdup("#2 SMP");
+	CHECK_INT(run_record_config(&b), 0);
+	CHECK(strcmp(a.config_hash, b.config_hash) != 0);
+	/* A value with a newline cannot forge another key. */
+	b.kind = a.kind = RUN_COMMAND;
+	free(b.kernel_version);
+	b.kernel_version = strdup(a.kernel_version);
+	a.command = strdup("sh -c x\nswappiness=60");
+	b.command = strdup("sh -c x");
+	CHECK_INT(run_record_config(&a), 0);
+	CHECK_INT(run_record_config(&b), 0);
+	CHECK(strstr(a.config, "workload=sh -c x\\nswappiness=60\n") != NULL);
+	CHECK(strcmp(a.config_hash, b.config_hash) != 0);
+	run_record_clear(&a);
+	run_record_clear(&b);
+}
+
+TEST(history_list_filters_and_order)
+{
+	char path[256], err[256];
+	struct run_record r, *v = NULL;
+	size_t n = 0;
+
+	tpath(path, sizeof(path), "list.db");
+	struct history *h = history_open(path, 0, err, sizeof(err));
+	CHECK(h);
+	if (!h)
+		return;
+	for (int i = 0; i < 12; i++) {
+		fixture(&r, i);
+		CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
+		run_record_clear(&r);
+	}
+	CHECK_INT(history_list(h, NULL, 0, &v, &n, err, sizeof(err)), 0);
+	CHECK_INT(n, 12);
+	for (size_t i = 1; i < n; i++)
+		CHECK(strcmp(v[i - 1].started_at, v[i].started_at) >= 0);
+	CHECK_INT(n ? v[0].majflt : 0, 19670 + 11);	/* newest first */
+	CHECK_INT(n ? v[0].nworkers : 1, 0);		/* no details unless asked */
+	run_records_free(v, n);
+
+	struct history_filter f = { .label = "odd" };
+	CHECK_INT(history_list(h, &f, HISTORY_DETAIL, &v, &n, err, sizeof(err)), 0);
+	CHECK_INT(n, 6);
+	for (size_t i = 0; i < n; i++) {
+		CHECK_STR(v[i].label, "odd");
+		CHECK_INT(v[i].nworkers, 2);
+		CHECK_INT(v[i].npoints, 5);
+	}
+	run_records_free(v, n);
+
+	f = (struct history_filter){ .label = "o*" };
+	CHECK_INT(history_count(h, &f, err, sizeof(err)), 6);
+	f = (struct history_filter){ .kernel = "pre8" };
+	CHECK_INT(history_count(h, &f, err, sizeof(err)), 4);	/* i = 0, 3, 6, 9 */
+	f = (struct history_filter){ .kernel = "PREEMPT_DYN" };	/* the version string */
+	CHECK_INT(history_count(h, &f, err, sizeof(err)), 12);
+	f = (struct history_filter){ .kernel = "pre8", .label = "odd" };
+	CHECK_INT(history_count(h, &f, err, sizeof(err)), 2);	/* 3, 9 */
+
+	f = (struct history_filter){ .limit = 5, .offset = 10 };
+	CHECK_INT(history_list(h, &f, 0, &v, &n, err, sizeof(err)), 0);
+	CHECK_INT(n, 2);
+	CHECK_INT(n == 2 ? v[1].majflt : 0, 19670);
+	run_records_free(v, n);
+
+	CHECK_INT(history_rm(h, 3, err, sizeof(err)), 0);
+	CHECK_INT(history_rm(h, 3, err, sizeof(err)), 1);
+	CHECK_INT(history_count(h, NULL, err, sizeof(err)), 11);
+	history_close(h);
+	/* Details go with their run (ON DELETE CASCADE). */
+	CHECK_INT(raw_int(path, "SELECT count(*) FROM workers WHERE run_id = 3"), 0);
+	CHECK_INT(raw_int(path, "SELECT count(*) FROM series WHERE run_id = 3"), 0);
+	CHECK_INT(raw_int(path, "SELECT count(*) FROM workers"), 22);
+	CHECK_INT(raw_int(path, "SELECT count(*) FROM free_snaps"), 22);
+	rm_db(path);
+}
+
+TEST(history_10000_runs_use_indexes)
+{
+	char path[256], err[256], plan[1024];
+	struct run_record r;
+
+	tpath(path, sizeof(path), "big.db");
+	struct history *h = history_open(path, 0, err, sizeof(err));
+	CHECK(h);
+	if (!h)
+		return;
+	CHECK_INT(history_begin(h, err, sizeof(err)), 0);
+	int bad = 0;
+	for (int i = 0; i < 10000; i++) {
+		fixture(&r, i);
+		run_record_alloc_series(&r, 0);
+		bad += history_add(h, &r, err, sizeof(err)) != 0;
+		run_record_clear(&r);
+	}
+	CHECK_INT(bad, 0);
+	CHECK_INT(history_commit(h, err, sizeof(err)), 0);
+	CHECK_INT(history_count(h, NULL, err, sizeof(err)), 10000);
+
+	struct history_filter f = { .limit = 50 };
+	CHECK_INT(history_list_plan(h, &f, plan, sizeof(plan), err, sizeof(err)), 0);
+	CHECK(strstr(plan, "USING INDEX runs_started") != NULL);
+	CHECK(strstr(plan, "TEMP B-TREE") == NULL);
+	f.label = "odd";
+	CHECK_INT(history_list_plan(h, &f, plan, sizeof(plan), err, sizeof(err)), 0);
+	CHECK(strstr(plan, "USING INDEX runs_label (label=?)") != NULL);
+	CHECK(strstr(plan, "TEMP B-TREE") == NULL);
+	f = (struct history_filter){ .config_hash = "0123456789abcdef" };
+	CHECK_INT(history_list_plan(h, &f, plan, sizeof(plan), err, sizeof(err)), 0);
+	CHECK(strstr(plan, "USING INDEX runs_config (config_hash=?)") != NULL);
+
+	struct run_record *v;
+	size_t n;
+	f = (struct history_filter){ .label = "odd", .limit = 20 };
+	CHECK_INT(history_list(h, &f, 0, &v, &n, err, sizeof(err)), 0);
+	CHECK_INT(n, 20);
+	run_records_free(v, n);
+	history_close(h);
+	rm_db(path);
+}
+
+/* v1 and v2 files as older releases wrote them migrate, each step alone and
+ * all at once, keeping their rows. */
+TEST(history_migrations_from_every_version)
+{
+	char path[256], err[256];
+	struct run_record r, got;
+
+	for (int from = 1; from < HISTORY_SCHEMA_VERSION; from++) {
+		for (int to = from + 1; to <= HISTORY_SCHEMA_VERSION; to++) {
+			tpath(path, sizeof(path), "mig.db");
+			struct history *h = history_open_version(path, 0, from, err, sizeof(err));
+			CHECK(h);
+			if (!h)
+				return;
+			CHECK_INT(history_schema_version(h), from);
+			fixture(&r, 1);
+			snprintf(r.session, sizeof(r.session), "s");
+			CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
+			history_close(h);
+			CHECK_INT(raw_int(path, "PRAGMA user_version"), from);
+			CHECK_INT(raw_int(path, "SELECT count(*) FROM pragma_table_info('runs')"
+					  " WHERE name = 'session'"), from >= 2);
+
+			h = history_open_version(path, 0, to, err, sizeof(err));
+			CHECK(h);
+			if (!h)
+				return;
+			CHECK_INT(history_schema_version(h), to);
+			CHECK_INT(history_get(h, r.id, &got, err, sizeof(err)), 0);
+			/* The session column arrived in v2. */
+			CHECK_STR(got.session, from >= 2 ? "s" : "");
+			r.session[0] = 0;
+			got.session[0] = 0;
+			check_same(&r, &got);
+			run_record_clear(&got);
+			run_record_clear(&r);
+			/* Runs added after the migration land beside the old one. */
+			fixture(&r, 2);
+			CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
+			run_record_clear(&r);
+			history_close(h);
+			CHECK_INT(raw_int(path, "PRAGMA user_version"), to);
+			CHECK_INT(raw_int(path, "SELECT count(*) FROM runs"), 2);
+			CHECK_INT(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE"
+					  " name = 'runs_session'"), to >= 2);
+			CHECK_INT(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE"
+					  " name IN ('runs_label', 'runs_config')"), to >= 3 ? 2 : 0);
+			CHECK_INT(raw_int(path, "PRAGMA integrity_check") == -1, 0);
+			rm_db(path);
+		}
+	}
+}
+
+TEST(history_refuses_newer_schema_and_garbage)
+{
+	char path[256], err[256];
+	size_t n1, n2;
+
+	tpath(path, sizeof(path), "new.db");
+	struct history *h = history_open(path, 0, err, sizeof(err));
+	CHECK(h);
+	history_close(h);
+	CHECK_INT(raw_exec(path, "PRAGMA user_version = 99"), 0);
+	char *before = slurp(path, &n1);
+	err[0] = 0;
+	CHECK(history_open(path, 0, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "schema version 99 is newer") != NULL);
+	char *after = slurp(path, &n2);
+	CHECK(before && after && n1 == n2 && !memcmp(before, after, n1));
+	free(before);
+	free(after);
+	rm_db(path);
+
+	/* Random bytes: refused with SQLite's reason, the file untouched, no
+	 * WAL or shm file left beside it. */
+	tpath(path, sizeof(path), "garbage.db");
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	unsigned seed = 12345;
+	char junk[8192];
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = (char)(rand_r(&seed) & 0xff);
+	CHECK(write(fd, junk, sizeof(junk)) == (ssize_t)sizeof(junk));
+	close(fd);
+	err[0] = 0;
+	CHECK(history_open(path, 0, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, path) != NULL);
+	CHECK(strstr(err, "not a database") != NULL);
+	CHECK(history_open(path, HISTORY_RDONLY, err, sizeof(err)) == NULL);
+	after = slurp(path, &n2);
+	CHECK(after && n2 == sizeof(junk) && !memcmp(after, junk, n2));
+	free(after);
+	char side[300];
+	snprintf(side, sizeof(side), "%s-wal", path);
+	CHECK(access(side, F_OK) != 0);
+	rm_db(path);
+}
+
+TEST(history_missing_file_and_directories)
+{
+	char path[256], err[1024], dir[256];
+
+	/* A read-only open never creates anything. */
+	tpath(path, sizeof(path), "absent.db");
+	CHECK(history_open(path, HISTORY_RDONLY, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "no history yet") != NULL);
+	CHECK(access(path, F_OK) != 0);
+
+	snprintf(dir, sizeof(dir), "%s/x", tdir());
+	snprintf(path, sizeof(path), "%s/x/y/history.db", tdir());
+	struct history *h = history_open(path, 0, err, sizeof(err));
+	CHECK(h);
+	history_close(h);
+	CHECK(access(path, F_OK) == 0);
+	rm_db(path);
+	snprintf(path, sizeof(path), "%s/x/y", tdir());
+	rmdir(path);
+	rmdir(dir);
+
+	/* Directories made for a file that then cannot be created go again. */
+	char longname[300];
+	memset(longname, 'n', 299);
+	longname[299] = 0;
+	snprintf(dir, sizeof(dir), "%s/made", tdir());
+	char lpath[700];
+	snprintf(lpath, sizeof(lpath), "%s/%s/history.db", dir, longname);
+	err[0] = 0;
+	CHECK(history_open(lpath, 0, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "File name too long") != NULL);
+	CHECK(access(dir, F_OK) != 0);
+
+	char buf[512];
+	setenv("XDG_DATA_HOME", "/srv/data", 1);
+	CHECK_STR(history_default_path(buf, sizeof(buf), err, sizeof(err)),
+		  "/srv/data/thrashtop/history.db");
+	setenv("XDG_DATA_HOME", "relative/ignored", 1);
+	setenv("HOME", "/home/u", 1);
+	CHECK_STR(history_default_path(buf, sizeof(buf), err, sizeof(err)),
+		  "/home/u/.local/share/thrashtop/history.db");
+	unsetenv("XDG_DATA_HOME");
+	unsetenv("HOME");
+	CHECK(history_default_path(buf, sizeof(buf), err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "--history") != NULL);
+}
+
+/* A real read-only file even for root: a tmpfs remounted read-only. Without
+ * root, a chmod 444 file (which root would bypass). */
+TEST(history_read_only_file)
+{
+	char mnt[256], path[300], err[256];
+	struct run_record r;
+	bool mounted = false;
+
+	snprintf(mnt, sizeof(mnt), "%s/ro", tdir());
+	mkdir(mnt, 0700);
+	if (geteuid() == 0) {
+		mounted = mount("tmpfs", mnt, "tmpfs", 0, "size=1m,mode=0700") == 0;
+		CHECK(mounted);
+		if (!mounted)
+			return;
+	}
+	snprintf(path, sizeof(path), "%s/history.db", mnt);
+	struct history *h = history_open(path, 0, err, sizeof(err));
+	CHECK(h);
+	if (h) {
+		fixture(&r, 1);
+		CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
+		run_record_clear(&r);
+		history_close(h);
+	}
+	if (mounted)
+		CHECK_INT(mount(NULL, mnt, NULL, MS_REMOUNT | MS_RDONLY, "size=1m"), 0);
+	else
+		CHECK_INT(chmod(path, 0444), 0);
+
+	err[0] = 0;
+	CHECK(history_open(path, 0, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "cannot record runs") != NULL);
+	CHECK(strstr(err, mounted ? "Read-only file system" : "Permission denied") != NULL);
+	/* Reading still works. */
+	h = history_open(path, HISTORY_RDONLY, err, sizeof(err));
+	CHECK(h);
+	if (h) {
+		CHECK_INT(history_count(h, NULL, err, sizeof(err)), 1);
+		fixture(&r, 2);
+		CHECK_INT(history_add(h, &r, err, sizeof(err)), -1);
+		CHECK(strstr(err, "read-only") != NULL);
+		run_record_clear(&r);
+		history_close(h);
+	}
+	if (mounted)
+		CHECK_INT(umount(mnt), 0);
+	else
+		rm_db(path);
+	rmdir(mnt);
+}
+
+TEST(history_full_disk_keeps_previous_rows)
+{
+	char mnt[256], path[300], fill[300], err[256];
+	struct run_record r;
+
+	if (geteuid() != 0) {
+		/* Needs a small tmpfs mount; every e2e run is as root. */
+		printf("  (history_full_disk: not root, mount skipped)\n");
+		CHECK(1);
+		return;
+	}
+	snprintf(mnt, sizeof(mnt), "%s/full", tdir());
+	mkdir(mnt, 0700);
+	bool mounted = mount("tmpfs", mnt, "tmpfs", 0, "size=256k,mode=0700") == 0;
+	CHECK(mounted);
+	if (!mounted)
+		return;
+	snprintf(path, sizeof(path), "%s/history.db", mnt);
+	snprintf(fill, sizeof(fill), "%s/filler", mnt);
+	struct history *h = history_open(path, 0, err, sizeof(err));
+	CHECK(h);
+	if (h) {
+		for (int i = 0; i < 3; i++) {
+			fixture(&r, i);
+			CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
+			run_record_clear(&r);
+		}
+		/* Fill what is left of the file system. */
+		int fd = open(fill, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		char block[4096];
+		memset(block, 'x', sizeof(block));
+		while (fd >= 0 && write(fd, block, sizeof(block)) > 0)
+			;
+		CHECK(errno == ENOSPC);
+		if (fd >= 0)
+			close(fd);
+
+		fixture(&r, 9);
+		free(r.proc_cmdline);
+		r.proc_cmdline = malloc(64 * 1024);
+		memset(r.proc_cmdline, 'm', 64 * 1024 - 1);
+		r.proc_cmdline[64 * 1024 - 1] = 0;
+		err[0] = 0;
+		CHECK_INT(history_add(h, &r, err, sizeof(err)), -1);
+		CHECK(strstr(err, "full") != NULL);
+		CHECK_INT(r.id, 0);
+		run_record_clear(&r);
+		CHECK_INT(history_count(h, NULL, err, sizeof(err)), 3);
+		history_close(h);
+	}
+	unlink(fill);
+	CHECK_INT(raw_int(path, "SELECT count(*) FROM runs"), 3);
+	CHECK_INT(raw_int(path, "SELECT count(*) FROM workers"), 6);
+	CHECK_INT(raw_int(path, "SELECT count(*) FROM runs WHERE proc_cmdline LIKE 'mmm%'"), 0);
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	const char *ok = NULL;
+	if (sqlite3_open(path, &db) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			ok = strdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+	CHECK_STR(ok, "ok");
+	free((void *)ok);
+	CHECK_INT(umount(mnt), 0);
+	rmdir(mnt);
+}
+
+TEST(history_two_writers_at_once)
+{
+	char path[256], err[256];
+	pid_t pid[2];
+
+	tpath(path, sizeof(path), "two.db");
+	struct history *h = history_open(path, 0, err, sizeof(err));
+	CHECK(h);
+	history_close(h);
+	for (int w = 0; w < 2; w++) {
+		pid[w] = fork();
+		if (pid[w] == 0) {
+			char e[256];
+			struct history *hh = history_open(path, 0, e, sizeof(e));
+			int bad = !hh;
+			for (int i = 0; hh && i < 200; i++) {
+				struct run_record r;
+				fixture(&r, w * 1000 + i);
+				if (history_add(hh, &r, e, sizeof(e)) != 0) {
+					fprintf(stderr, "writer %d: %s\n", w, e);
+					bad++;
+				}
+				run_record_clear(&r);
+			}
+			history_close(hh);
+			_exit(bad ? 1 : 0);
+		}
+	}
+	for (int w = 0; w < 2; w++) {
+		int st = -1;
+		CHECK(waitpid(pid[w], &st, 0) == pid[w]);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	CHECK_INT(raw_int(path, "SELECT count(*) FROM runs"), 400);
+	CHECK_INT(raw_int(path, "SELECT count(DISTINCT uuid) FROM runs"), 400);
+	CHECK_INT(raw_int(path, "SELECT count(*) FROM workers"), 800);
+	CHECK_INT(raw_int(path, "PRAGMA journal_mode") == -1, 0);
+	rm_db(path);
+}
+
+/* An import: many runs in one transaction, all or nothing. */
+TEST(history_transaction_all_or_nothing)
+{
+	char path[256], err[256];
+	struct run_record r;
+
+	tpath(path, sizeof(path), "txn.db");
+	struct history *h = history_open(path, 0, err, sizeof(err));
+	CHECK(h);
+	if (!h)
+		return;
+	CHECK_INT(history_begin(h, err, sizeof(err)), 0);
+	for (int i = 0; i < 3; i++) {
+		fixture(&r, i);
+		CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
+		run_record_clear(&r);
+	}
+	/* A bad record fails alone (its savepoint), the others stay pending. */
+	fixture(&r, 5);
+	r.npoints = HISTORY_SERIES_MAX + 1;
+	CHECK_INT(history_add(h, &r, err, sizeof(err)), -1);
+	CHECK(strstr(err, "series points") != NULL);
+	r.npoints = 5;
+	run_record_clear(&r);
+	history_rollback(h);
+	CHECK_INT(history_count(h, NULL, err, sizeof(err)), 0);
+	history_close(h);
+	rm_db(path);
+}
