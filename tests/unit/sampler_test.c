@@ -269,6 +269,9 @@ TEST(sampler_proc_child_touching_memory)
 	}
 	CHECK_INT(sampler_watch(s, pid), 0);
 	CHECK_INT(read(fd, &c, 1), 1);
+	/* after its write the child still runs on to pause(): wait for it */
+	for (int i = 0; i < 1000 && sampler_proc(s, pid, &p) == 0 && p.state != 'S'; i++)
+		usleep(1000);
 	CHECK_INT(sampler_proc(s, pid, &p), 0);
 	CHECK(p.alive);
 	CHECK_INT(p.pid, pid);
