@@ -5,6 +5,7 @@
 #ifndef THRASHTOP_TIMEFMT_H
 #define THRASHTOP_TIMEFMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,6 +15,103 @@ struct timeline {
 	int64_t inblock, oublock;		/* ru_inblock, ru_oublock */
 	int64_t nswap;				/* ru_nswap (0 on Linux) */
 	int64_t ixrss, idrss;			/* avg shared/unshared KiB (0 on Linux) */
+	int64_t maxrss_kib;			/* ru_maxrss, KiB */
+	int exit_code;				/* exit status when not killed */
+	int term_signal;			/* signal that killed it, 0 if none */
+	/* A parsed line's %P as posted, which its printed times cannot always
+	 * reproduce (GNU time hides up to 18 ms of CPU behind the hundredths):
+	 * the formatter of the same family prints it back. Measured: 0. */
+	int pct_src;				/* 0, TIMEFMT_CSH or TIMEFMT_GNU */
+	int pct_posted;				/* csh: tenths of a percent;
+						 * GNU: percent, -1 for "?%" */
 };
+
+enum { TIMEFMT_CSH = 1, TIMEFMT_GNU = 2 };
+
+/* All formatters write like snprintf: at most len bytes including the NUL,
+ * and return the length the full text needs. No trailing newline. A count
+ * below zero (NA) prints as "?", GNU time's own mark for an unknown. */
+
+/* tcsh's default `time` line, "%Uu %Ss %E %P\t%X+%Dk %I+%Oio %Fpf+%Ww"
+ * (tcsh prints a tab after the percent; archives show it as a space):
+ * 70.270u 7.330s 2:33.29 50.6%<TAB>0+0k 0+0io 19670pf+0w */
+size_t timefmt_csh(char *buf, size_t len, const struct timeline *t);
+
+/* tcsh's %P in tenths of a percent (506 for 50.6%); 0 when elapsed is 0.
+ * The posted figure for a line parsed by timefmt_parse_csh. */
+long timefmt_csh_permille(const struct timeline *t);
+
+/* GNU time "%Uuser %Ssystem %E %PCPU (%Fmajor+%Rminor)":
+ * 548.27user 94.18system 10:50.12 98%CPU (450479major+696869minor)
+ * (no "Command exited..." line: that comes with the default form only) */
+size_t timefmt_gnu(char *buf, size_t len, const struct timeline *t);
+
+/* GNU time's default two lines, preceded by "Command exited with non-zero
+ * status N" or "Command terminated by signal N" as GNU time prints them. */
+size_t timefmt_gnu_default(char *buf, size_t len, const struct timeline *t);
+
+/* GNU time's %P as an integer percent, -1 where GNU prints "?%". The
+ * posted figure for a line parsed by timefmt_parse_gnu. */
+long timefmt_gnu_percent(const struct timeline *t);
+
+/* "0:01 kswapd": minutes:seconds of CPU, truncated as ps's TIME column;
+ * "n/a kswapd" for NAN or a negative time. */
+size_t timefmt_kswapd(char *buf, size_t len, double cpu_s);
+
+/* Parsing. Leading junk is skipped (a prompt "host:~/dir> ", mail quoting
+ * "> > ", "Out of Memory: Killed process 224 (qsbench). "): the line is read
+ * from the first place, at the start or after a blank or '>', where the whole
+ * format matches; after the last field only blanks may follow. Values are
+ * stored exactly as printed (elapsed "10:50" is 650 s, its hundredths
+ * unknown). A line whose CPU % cannot come from its own times by the tool's
+ * arithmetic is rejected; the posted % is kept (pct_src, pct_posted). All return 0, or -1 (errno EINVAL) and leave out
+ * untouched. */
+
+/* One tcsh or BSD csh default line: fields separated by spaces or tabs, elapsed
+ * [h:]mm:ss.cc, user and system with 1 to 3 decimals. */
+int timefmt_parse_csh(const char *line, struct timeline *out);
+
+/* GNU time, either
+ *   %Uuser %Ssystem %E[elapsed] %PCPU (%Fmajor+%Rminor)
+ * with any blanks between fields and %E as m:ss.cc, m:ss or h:mm:ss, or the
+ * default two lines (blanks between fields may include line breaks, as when
+ * a mailer rewraps them), optionally after the "Command exited with non-zero
+ * status N" / "Command terminated by signal N" line. */
+int timefmt_parse_gnu(const char *text, struct timeline *out);
+
+enum free_layout {
+	FREE_OLD,	/* procps 2/3.3.9: total used free shared buffers cached,
+			 * "-/+ buffers/cache:" line */
+	FREE_NG,	/* procps-ng 3.3.10+: ... shared buff/cache available */
+	FREE_NG_WIDE,	/* free -w: ... shared buffers cache available */
+};
+
+/* One free(1) block, KiB. A column the layout lacks is -1 (NA). */
+struct free_parsed {
+	enum free_layout layout;
+	int64_t total, used, free, shared;
+	int64_t buffers, cached;	/* OLD and NG_WIDE */
+	int64_t buff_cache;		/* NG; buffers + cached for the others */
+	int64_t available;		/* NG and NG_WIDE */
+	int64_t bc_used, bc_free;	/* OLD's "-/+ buffers/cache:" line, or NA */
+	int64_t swap_total, swap_used, swap_free;
+	bool has_total_line;		/* free -t's "Total:" line was present */
+	bool human;			/* free -h units: values are rounded */
+};
+
+/* Reads the first free(1) block in text: the header row, "Mem:", OLD's
+ * "-/+ buffers/cache:" when the header is OLD's, "Swap:", and an optional
+ * "Total:". Whitespace of any kind separates tokens, so a block flattened
+ * onto one line by a web archive reads too; text before the header is
+ * skipped. Numbers are KiB (free's default, -k) or free -h's "23Gi", "8.7Mi",
+ * "0B" (converted, human set). -b/-m/-g output cannot be told from KiB and
+ * must not be passed. Rejects a block whose own arithmetic does not add up
+ * (OLD: used = total - free, the -/+ line; swap: total = used + free), except
+ * for -h values. Returns how many characters of text the block used (> 0),
+ * or -1 (errno EINVAL). */
+int timefmt_parse_free(const char *text, struct free_parsed *out);
+
+/* Prints a block in its layout with procps's column widths, KiB. */
+size_t timefmt_free(char *buf, size_t len, const struct free_parsed *f);
 
 #endif

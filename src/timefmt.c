@@ -1,0 +1,821 @@
+/* Result lines as tcsh, GNU time, ps and free print them, and back.
+ *
+ * tcsh rules (tcsh sh.time.c prusage/pdeltat, sh.print.c pcsecs, 6.x as in
+ * FreeBSD contrib/tcsh; checked against tcsh 6.24.07's output):
+ *  format "%Uu %Ss %E %P\t%X+%Dk %I+%Oio %Fpf+%Ww": a tab after %P, which
+ *         mail archives often turn into a space.
+ *  %U %S  pdeltat: "%ld.%03ld" of the rusage delta, usec / 1000 truncated.
+ *  %E     pcsecs(ms), ms = sec * 100 + usec / 10000 (centiseconds,
+ *         truncated): "m:ss.cc" below an hour, "h:mm:ss.cc" from an hour.
+ *  %P     t = user and system each as sec * 100 + usec / 10000, summed;
+ *         i = ms == 0 ? 0 : (long)(t * 1000.0 / ms); printed "i/10.i%10%",
+ *         so elapsed 0 prints "0.0%".
+ *  %X %D  ru_ixrss / t and (ru_idrss + ru_isrss) / t, 0 when t is 0; the
+ *         timeline already holds these averages.
+ * GNU time rules (GNU time 1.9 src/time.c summarize()):
+ *  %U %S  "%ld.%02ld", (usec / 1000) / 10: centiseconds truncated.
+ *  %E     from 3600 s "%ld:%02ld:%02ld" (h:mm:ss, no hundredths), else
+ *         "%ld:%02ld.%02ld" (m:ss.cc), hundredths = usec / 10000.
+ *  %P     r = elapsed ms, v = user + system ms (each usec / 1000):
+ *         r > 0: v * 100 / r; else elapsed usec > 0: (user usec + system
+ *         usec) * 100 / elapsed usec; else "?%".
+ * ps (procps pr_bsdtime): cumulative CPU seconds = ticks / Hertz truncated,
+ * printed minutes:seconds. */
+#include "timefmt.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+struct out {
+	char *buf;
+	size_t len, n;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	size_t room = o->n < o->len ? o->len - o->n : 0;
+	int k;
+
+	va_start(ap, fmt);
+	k = vsnprintf(room ? o->buf + o->n : NULL, room, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		o->n += (size_t)k;
+}
+
+static size_t done(struct out *o)
+{
+	if (o->len && o->n < o->len)
+		o->buf[o->n] = '\0';
+	else if (o->len)
+		o->buf[o->len - 1] = '\0';
+	return o->n;
+}
+
+static void put_count(struct out *o, int64_t v)
+{
+	if (v < 0)
+		put(o, "?");
+	else
+		put(o, "%lld", (long long)v);
+}
+
+/* tcsh pdeltat: seconds and milliseconds, truncated. */
+static void put_csh_secs(struct out *o, int64_t us)
+{
+	if (us < 0)
+		put(o, "?");
+	else
+		put(o, "%lld.%03lld", (long long)(us / 1000000),
+		    (long long)(us % 1000000 / 1000));
+}
+
+/* tcsh pcsecs: l in centiseconds. */
+static void put_pcsecs(struct out *o, int64_t l)
+{
+	if (l < 0) {
+		put(o, "?");
+		return;
+	}
+	if (l / 360000)
+		put(o, "%lld:%02lld:%02lld.%02lld", (long long)(l / 360000),
+		    (long long)(l % 360000 / 100 / 60),
+		    (long long)(l % 360000 / 100 % 60), (long long)(l % 100));
+	else
+		put(o, "%lld:%02lld.%02lld", (long long)(l / 100 / 60),
+		    (long long)(l / 100 % 60), (long long)(l % 100));
+}
+
+long timefmt_csh_permille(const struct timeline *t)
+{
+	int64_t ms = t->wall_us / 10000;
+	int64_t cpu = t->user_us / 10000 + t->sys_us / 10000;
+
+	if (t->pct_src == TIMEFMT_CSH)
+		return t->pct_posted;
+	if (ms <= 0)
+		return 0;
+	return (long)((double)cpu * 1000.0 / (double)ms);
+}
+
+size_t timefmt_csh(char *buf, size_t len, const struct timeline *t)
+{
+	struct out o = { buf, len, 0 };
+	long i = timefmt_csh_permille(t);
+
+	put_csh_secs(&o, t->user_us);
+	put(&o, "u ");
+	put_csh_secs(&o, t->sys_us);
+	put(&o, "s ");
+	put_pcsecs(&o, t->wall_us < 0 ? -1 : t->wall_us / 10000);
+	if (t->pct_src != TIMEFMT_CSH &&
+	    (t->user_us < 0 || t->sys_us < 0 || t->wall_us < 0))
+		put(&o, " ?%%\t");
+	else
+		put(&o, " %ld.%01ld%%\t", i / 10, i % 10);
+	put_count(&o, t->ixrss);
+	put(&o, "+");
+	put_count(&o, t->idrss);
+	put(&o, "k ");
+	put_count(&o, t->inblock);
+	put(&o, "+");
+	put_count(&o, t->oublock);
+	put(&o, "io ");
+	put_count(&o, t->majflt);
+	put(&o, "pf+");
+	put_count(&o, t->nswap);
+	put(&o, "w");
+	return done(&o);
+}
+
+/* GNU %U/%S: seconds and hundredths via milliseconds, truncated. */
+static void put_gnu_secs(struct out *o, int64_t us)
+{
+	if (us < 0)
+		put(o, "?");
+	else
+		put(o, "%lld.%02lld", (long long)(us / 1000000),
+		    (long long)(us % 1000000 / 1000 / 10));
+}
+
+static void put_gnu_elapsed(struct out *o, int64_t us)
+{
+	int64_t s = us / 1000000;
+
+	if (us < 0)
+		put(o, "?");
+	else if (s >= 3600)
+		put(o, "%lld:%02lld:%02lld", (long long)(s / 3600),
+		    (long long)(s % 3600 / 60), (long long)(s % 60));
+	else
+		put(o, "%lld:%02lld.%02lld", (long long)(s / 60),
+		    (long long)(s % 60), (long long)(us % 1000000 / 10000));
+}
+
+long timefmt_gnu_percent(const struct timeline *t)
+{
+	int64_t r, v, us_r, us_v;
+
+	if (t->pct_src == TIMEFMT_GNU)
+		return t->pct_posted;
+	if (t->user_us < 0 || t->sys_us < 0 || t->wall_us < 0)
+		return -1;
+	r = t->wall_us / 1000000 * 1000 + t->wall_us % 1000000 / 1000;
+	v = t->user_us / 1000000 * 1000 + t->user_us % 1000000 / 1000 +
+	    t->sys_us / 1000000 * 1000 + t->sys_us % 1000000 / 1000;
+	us_r = t->wall_us % 1000000;
+	us_v = t->user_us % 1000000 + t->sys_us % 1000000;
+	if (r > 0)
+		return (long)(v * 100 / r);
+	if (us_r > 0)
+		return (long)(us_v * 100 / us_r);
+	return -1;
+}
+
+static void put_gnu_percent(struct out *o, const struct timeline *t)
+{
+	long p = timefmt_gnu_percent(t);
+
+	if (p < 0)
+		put(o, "?%%");
+	else
+		put(o, "%ld%%", p);
+}
+
+size_t timefmt_gnu(char *buf, size_t len, const struct timeline *t)
+{
+	struct out o = { buf, len, 0 };
+
+	put_gnu_secs(&o, t->user_us);
+	put(&o, "user ");
+	put_gnu_secs(&o, t->sys_us);
+	put(&o, "system ");
+	put_gnu_elapsed(&o, t->wall_us);
+	put(&o, " ");
+	put_gnu_percent(&o, t);
+	put(&o, "CPU (");
+	put_count(&o, t->majflt);
+	put(&o, "major+");
+	put_count(&o, t->minflt);
+	put(&o, "minor)");
+	return done(&o);
+}
+
+size_t timefmt_gnu_default(char *buf, size_t len, const struct timeline *t)
+{
+	struct out o = { buf, len, 0 };
+
+	if (t->term_signal)
+		put(&o, "Command terminated by signal %d\n", t->term_signal);
+	else if (t->exit_code)
+		put(&o, "Command exited with non-zero status %d\n", t->exit_code);
+	put_gnu_secs(&o, t->user_us);
+	put(&o, "user ");
+	put_gnu_secs(&o, t->sys_us);
+	put(&o, "system ");
+	put_gnu_elapsed(&o, t->wall_us);
+	put(&o, "elapsed ");
+	put_gnu_percent(&o, t);
+	put(&o, "CPU (");
+	put_count(&o, t->ixrss);
+	put(&o, "avgtext+");
+	put_count(&o, t->idrss);
+	put(&o, "avgdata ");
+	put_count(&o, t->maxrss_kib);
+	put(&o, "maxresident)k\n");
+	put_count(&o, t->inblock);
+	put(&o, "inputs+");
+	put_count(&o, t->oublock);
+	put(&o, "outputs (");
+	put_count(&o, t->majflt);
+	put(&o, "major+");
+	put_count(&o, t->minflt);
+	put(&o, "minor)pagefaults ");
+	put_count(&o, t->nswap);
+	put(&o, "swaps");
+	return done(&o);
+}
+
+size_t timefmt_kswapd(char *buf, size_t len, double cpu_s)
+{
+	struct out o = { buf, len, 0 };
+
+	if (isnan(cpu_s) || cpu_s < 0 || cpu_s > 9e15)
+		put(&o, "n/a kswapd");
+	else {
+		/* to whole microseconds first so 61.0 is not 60.9999 */
+		long long s = (long long)llround(cpu_s * 1e6) / 1000000;
+
+		put(&o, "%lld:%02lld kswapd", s / 60, s % 60);
+	}
+	return done(&o);
+}
+
+/* ---- parsing ---- */
+
+static bool is_blank(char c, bool nl)
+{
+	return c == ' ' || c == '\t' || (nl && (c == '\n' || c == '\r'));
+}
+
+static bool skip_blanks(const char **p, bool nl)
+{
+	const char *s = *p;
+
+	while (is_blank(*s, nl))
+		s++;
+	if (s == *p)
+		return false;
+	*p = s;
+	return true;
+}
+
+static bool lit(const char **p, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (strncmp(*p, s, n))
+		return false;
+	*p += n;
+	return true;
+}
+
+/* Unsigned decimal of 1 to 15 digits (far below overflow). */
+static bool num(const char **p, int64_t *v)
+{
+	const char *s = *p;
+	int64_t x = 0;
+
+	while (isdigit((unsigned char)*s) && s - *p < 15)
+		x = x * 10 + (*s++ - '0');
+	if (s == *p || isdigit((unsigned char)*s))
+		return false;
+	*v = x;
+	*p = s;
+	return true;
+}
+
+/* Exactly n digits. */
+static bool digits(const char **p, int n, int64_t *v)
+{
+	int64_t x = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)(*p)[i]))
+			return false;
+		x = x * 10 + ((*p)[i] - '0');
+	}
+	if (isdigit((unsigned char)(*p)[n]))
+		return false;
+	*v = x;
+	*p += n;
+	return true;
+}
+
+/* "S.f" with 1 to maxdec decimals: value in ms, the ms a unit of the last
+ * printed digit spans in *step. */
+static bool secs_ms(const char **p, int mindec, int maxdec, int64_t *ms,
+		    int64_t *step)
+{
+	const char *s = *p;
+	int64_t whole, frac = 0;
+	int nd = 0;
+
+	if (!num(&s, &whole) || *s++ != '.')
+		return false;
+	while (isdigit((unsigned char)*s) && nd < maxdec) {
+		frac = frac * 10 + (*s++ - '0');
+		nd++;
+	}
+	if (nd < mindec || isdigit((unsigned char)*s))
+		return false;
+	*step = 1;
+	for (int i = nd; i < 3; i++) {
+		frac *= 10;
+		*step *= 10;
+	}
+	*ms = whole * 1000 + frac;
+	*p = s;
+	return true;
+}
+
+static bool at_end(const char *s)
+{
+	while (is_blank(*s, true))
+		s++;
+	return *s == '\0';
+}
+
+static bool may_start(const char *text, const char *p)
+{
+	return p == text || is_blank(p[-1], true) || p[-1] == '>';
+}
+
+static int parse_csh_at(const char *p, struct timeline *t)
+{
+	int64_t u, ustep, s, sstep, h = 0, m, sec, cs, pi, pf;
+	int64_t ms, tlo, thi;
+	long plo, phi, posted;
+
+	memset(t, 0, sizeof(*t));
+	if (!secs_ms(&p, 1, 3, &u, &ustep) || !lit(&p, "u") ||
+	    !skip_blanks(&p, false) ||
+	    !secs_ms(&p, 1, 3, &s, &sstep) || !lit(&p, "s") ||
+	    !skip_blanks(&p, false))
+		return -1;
+	/* [h:]mm:ss.cc; minutes have two digits only after hours */
+	if (!num(&p, &m) || !lit(&p, ":"))
+		return -1;
+	if (!digits(&p, 2, &sec))
+		return -1;
+	if (lit(&p, ":")) {
+		h = m;
+		m = sec;
+		if (h < 1 || !digits(&p, 2, &sec))
+			return -1;
+	}
+	if (m > 59 || sec > 59 || !lit(&p, ".") || !digits(&p, 2, &cs) ||
+	    !skip_blanks(&p, false))
+		return -1;
+	if (!num(&p, &pi) || pi > 1000000 || !lit(&p, ".") ||
+	    !digits(&p, 1, &pf) ||
+	    !lit(&p, "%") || !skip_blanks(&p, false))
+		return -1;
+	if (!num(&p, &t->ixrss) || !lit(&p, "+") || !num(&p, &t->idrss) ||
+	    !lit(&p, "k") || !skip_blanks(&p, false) ||
+	    !num(&p, &t->inblock) || !lit(&p, "+") || !num(&p, &t->oublock) ||
+	    !lit(&p, "io") || !skip_blanks(&p, false) ||
+	    !num(&p, &t->majflt) || !lit(&p, "pf+") || !num(&p, &t->nswap) ||
+	    !lit(&p, "w") || !at_end(p))
+		return -1;
+
+	ms = ((h * 60 + m) * 60 + sec) * 100 + cs;
+	/* tcsh truncates each rusage delta to centiseconds; with a nonzero
+	 * start snapshot a delta's usec part can be negative and round up
+	 * instead, so each term is floor or ceil of the true value. */
+	tlo = u / 10 + s / 10;
+	thi = (u + ustep + 9) / 10 + (s + sstep + 9) / 10;
+	posted = (long)(pi * 10 + pf);
+	if (ms == 0) {
+		if (posted != 0)
+			return -1;
+	} else {
+		plo = (long)((double)tlo * 1000.0 / (double)ms);
+		phi = (long)((double)thi * 1000.0 / (double)ms);
+		if (posted < plo || posted > phi)
+			return -1;
+	}
+	t->user_us = u * 1000;
+	t->sys_us = s * 1000;
+	t->wall_us = ms * 10000;
+	t->pct_src = TIMEFMT_CSH;
+	t->pct_posted = (int)posted;
+	return 0;
+}
+
+int timefmt_parse_csh(const char *line, struct timeline *out)
+{
+	struct timeline t;
+
+	if (line) {
+		for (const char *p = line; *p && *p != '\n'; p++) {
+			if (!isdigit((unsigned char)*p) || !may_start(line, p))
+				continue;
+			if (parse_csh_at(p, &t) == 0) {
+				*out = t;
+				return 0;
+			}
+		}
+	}
+	errno = EINVAL;
+	return -1;
+}
+
+/* GNU %E: m:ss.cc, m:ss (trimmed by hand) or h:mm:ss. Milliseconds, and
+ * the span the last printed digit covers. */
+static bool gnu_elapsed(const char **p, int64_t *ms, int64_t *step)
+{
+	const char *s = *p;
+	int64_t a, b, c;
+
+	if (!num(&s, &a) || !lit(&s, ":") || !digits(&s, 2, &b) || b > 59)
+		return false;
+	if (lit(&s, ":")) {
+		if (a < 1 || !digits(&s, 2, &c) || c > 59)
+			return false;
+		*ms = ((a * 60 + b) * 60 + c) * 1000;
+		*step = 1000;
+	} else if (a > 59) {
+		return false;
+	} else if (lit(&s, ".")) {
+		if (!digits(&s, 2, &c))
+			return false;
+		*ms = (a * 60 + b) * 1000 + c * 10;
+		*step = 10;
+	} else {
+		*ms = (a * 60 + b) * 1000;
+		*step = 1000;
+	}
+	*p = s;
+	return true;
+}
+
+static int parse_gnu_at(const char *p, struct timeline *t)
+{
+	int64_t u, s, step, wall, wstep, v, pct = -1, vlo, vhi;
+	bool elapsed_word;
+
+	memset(t, 0, sizeof(*t));
+	if (lit(&p, "Command exited with non-zero status ")) {
+		int64_t c;
+
+		if (!num(&p, &c) || c < 1 || c > 255 || !skip_blanks(&p, true))
+			return -1;
+		t->exit_code = (int)c;
+	} else if (lit(&p, "Command terminated by signal ")) {
+		int64_t c;
+
+		if (!num(&p, &c) || c < 1 || c > 64 || !skip_blanks(&p, true))
+			return -1;
+		t->term_signal = (int)c;
+	}
+	if (!secs_ms(&p, 2, 2, &u, &step) || !lit(&p, "user") ||
+	    !skip_blanks(&p, true) ||
+	    !secs_ms(&p, 2, 2, &s, &step) || !lit(&p, "system") ||
+	    !skip_blanks(&p, true) || !gnu_elapsed(&p, &wall, &wstep))
+		return -1;
+	elapsed_word = lit(&p, "elapsed");
+	if (!skip_blanks(&p, true))
+		return -1;
+	if (!lit(&p, "?%") &&
+	    (!num(&p, &pct) || pct > 1000000 || !lit(&p, "%")))
+		return -1;
+	if (!lit(&p, "CPU") || !skip_blanks(&p, true) || !lit(&p, "("))
+		return -1;
+	if (!num(&p, &v))
+		return -1;
+	if (lit(&p, "major+")) {
+		t->majflt = v;
+		if (!num(&p, &t->minflt) || !lit(&p, "minor)"))
+			return -1;
+	} else {
+		t->ixrss = v;
+		/* the default form is GNU's own output: %E untrimmed */
+		if (!elapsed_word || (wstep == 1000 && wall < 3600000) ||
+		    !lit(&p, "avgtext+") || !num(&p, &t->idrss) ||
+		    !lit(&p, "avgdata") || !skip_blanks(&p, true) ||
+		    !num(&p, &t->maxrss_kib) || !lit(&p, "maxresident)k") ||
+		    !skip_blanks(&p, true) ||
+		    !num(&p, &t->inblock) || !lit(&p, "inputs+") ||
+		    !num(&p, &t->oublock) || !lit(&p, "outputs") ||
+		    !skip_blanks(&p, true) || !lit(&p, "(") ||
+		    !num(&p, &t->majflt) || !lit(&p, "major+") ||
+		    !num(&p, &t->minflt) || !lit(&p, "minor)pagefaults") ||
+		    !skip_blanks(&p, true) ||
+		    !num(&p, &t->nswap) || !lit(&p, "swaps"))
+			return -1;
+	}
+	if (!at_end(p))
+		return -1;
+
+	/* The printed hundredths hide up to 9 ms of each CPU time and of a
+	 * m:ss.cc elapsed; a trimmed or h:mm:ss elapsed hides up to 999 ms. */
+	vlo = u + s;
+	vhi = u + 9 + s + 9;
+	if (pct < 0) {
+		if (wall != 0 || wstep != 10)
+			return -1;
+	} else if (wall > 0) {
+		if (pct < vlo * 100 / (wall + wstep - 1) || pct > vhi * 100 / wall)
+			return -1;
+	}
+	t->user_us = u * 1000;
+	t->sys_us = s * 1000;
+	t->wall_us = wall * 1000;
+	t->pct_src = TIMEFMT_GNU;
+	t->pct_posted = (int)pct;
+	return 0;
+}
+
+int timefmt_parse_gnu(const char *text, struct timeline *out)
+{
+	struct timeline t;
+
+	if (text) {
+		for (const char *p = text; *p; p++) {
+			if (!(isdigit((unsigned char)*p) || *p == 'C') ||
+			    !may_start(text, p))
+				continue;
+			if (parse_gnu_at(p, &t) == 0) {
+				*out = t;
+				return 0;
+			}
+		}
+	}
+	errno = EINVAL;
+	return -1;
+}
+
+/* ---- free(1) ---- */
+
+static const char *next_token(const char *p, const char **end)
+{
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*p)
+		return NULL;
+	*end = p;
+	while (**end && !isspace((unsigned char)**end))
+		(*end)++;
+	return p;
+}
+
+static bool tok_is(const char **p, const char *word)
+{
+	const char *b, *e;
+	size_t n = strlen(word);
+
+	b = next_token(*p, &e);
+	if (!b || (size_t)(e - b) != n || strncmp(b, word, n))
+		return false;
+	*p = e;
+	return true;
+}
+
+/* A KiB integer, or free -h's value with a unit ("8.7Mi", "23Gi", "0B",
+ * procps 3.3's "1.9G"), converted to KiB rounded to nearest. */
+static bool tok_kib(const char **p, int64_t *kib, bool *human)
+{
+	const char *b, *e, *s;
+	int64_t whole, frac = 0, scale = 1;
+	int shift = -1;
+
+	b = next_token(*p, &e);
+	if (!b)
+		return false;
+	s = b;
+	if (!num(&s, &whole))
+		return false;
+	if (s == e) {
+		*kib = whole;
+		*p = e;
+		return true;
+	}
+	if (*s == '.') {
+		s++;
+		while (isdigit((unsigned char)*s) && scale < 1000000) {
+			frac = frac * 10 + (*s++ - '0');
+			scale *= 10;
+		}
+		if (scale == 1)
+			return false;
+	}
+	switch (*s) {
+	case 'B': shift = -10; break;
+	case 'K': shift = 0; break;
+	case 'M': shift = 10; break;
+	case 'G': shift = 20; break;
+	case 'T': shift = 30; break;
+	case 'P': shift = 40; break;
+	default: return false;
+	}
+	s++;
+	if (*s == 'i' && shift >= 0)
+		s++;
+	if (s != e || whole > (INT64_C(1) << 20))
+		return false;
+	{
+		/* (whole + frac / scale) * 2^shift KiB, in long double: exact
+		 * enough for the 2 or 3 digits free prints */
+		long double v = (long double)whole + (long double)frac / scale;
+
+		v = ldexpl(v, shift);
+		*kib = (int64_t)llroundl(v);
+	}
+	*human = true;
+	*p = e;
+	return true;
+}
+
+static bool tok_nums(const char **p, int n, int64_t *v, bool *human)
+{
+	for (int i = 0; i < n; i++)
+		if (!tok_kib(p, &v[i], human))
+			return false;
+	return true;
+}
+
+static int parse_free_at(const char *text, const char *p, struct free_parsed *f)
+{
+	int64_t v[7], tot[3] = { 0, 0, 0 };
+	bool human = false;
+
+	memset(f, 0, sizeof(*f));
+	f->buffers = f->cached = f->buff_cache = f->available = -1;
+	f->bc_used = f->bc_free = -1;
+	if (!tok_is(&p, "total") || !tok_is(&p, "used") || !tok_is(&p, "free") ||
+	    !tok_is(&p, "shared"))
+		return -1;
+	if (tok_is(&p, "buff/cache")) {
+		if (!tok_is(&p, "available"))
+			return -1;
+		f->layout = FREE_NG;
+	} else if (tok_is(&p, "buffers")) {
+		if (tok_is(&p, "cached"))
+			f->layout = FREE_OLD;
+		else if (tok_is(&p, "cache") && tok_is(&p, "available"))
+			f->layout = FREE_NG_WIDE;
+		else
+			return -1;
+	} else {
+		return -1;
+	}
+	if (!tok_is(&p, "Mem:") ||
+	    !tok_nums(&p, f->layout == FREE_NG_WIDE ? 7 : 6, v, &human))
+		return -1;
+	f->total = v[0];
+	f->used = v[1];
+	f->free = v[2];
+	f->shared = v[3];
+	switch (f->layout) {
+	case FREE_OLD:
+		f->buffers = v[4];
+		f->cached = v[5];
+		f->buff_cache = v[4] + v[5];
+		if (tok_is(&p, "-/+")) {
+			if (!tok_is(&p, "buffers/cache:") ||
+			    !tok_nums(&p, 2, v, &human))
+				return -1;
+			f->bc_used = v[0];
+			f->bc_free = v[1];
+		}
+		break;
+	case FREE_NG:
+		f->buff_cache = v[4];
+		f->available = v[5];
+		break;
+	case FREE_NG_WIDE:
+		f->buffers = v[4];
+		f->cached = v[5];
+		f->buff_cache = v[4] + v[5];
+		f->available = v[6];
+		break;
+	}
+	if (!tok_is(&p, "Swap:") || !tok_nums(&p, 3, v, &human))
+		return -1;
+	f->swap_total = v[0];
+	f->swap_used = v[1];
+	f->swap_free = v[2];
+	{
+		const char *q = p;
+
+		if (tok_is(&q, "Total:")) {
+			if (!tok_nums(&q, 3, tot, &human))
+				return -1;
+			f->has_total_line = true;
+			p = q;
+		}
+	}
+	f->human = human;
+	if (!human) {
+		if (f->swap_total != f->swap_used + f->swap_free)
+			return -1;
+		if (f->layout == FREE_OLD &&
+		    (f->used != f->total - f->free ||
+		     (f->bc_used >= 0 &&
+		      (f->bc_used != f->used - f->buff_cache ||
+		       f->bc_free != f->free + f->buff_cache))))
+			return -1;
+		/* procps-ng 4 counts used as total - available, 3.3.10 to
+		 * 3.3.17 as total - free - buff/cache */
+		if (f->layout != FREE_OLD &&
+		    f->used != f->total - f->available &&
+		    f->used != f->total - f->free - f->buff_cache)
+			return -1;
+		if (f->has_total_line &&
+		    (tot[0] != f->total + f->swap_total ||
+		     tot[1] != f->used + f->swap_used ||
+		     tot[2] != f->free + f->swap_free))
+			return -1;
+	}
+	return (int)(p - text);
+}
+
+int timefmt_parse_free(const char *text, struct free_parsed *out)
+{
+	struct free_parsed f;
+
+	if (text) {
+		for (const char *p = strstr(text, "total"); p;
+		     p = strstr(p + 1, "total")) {
+			int n;
+
+			if (p != text && !isspace((unsigned char)p[-1]))
+				continue;
+			n = parse_free_at(text, p, &f);
+			if (n > 0) {
+				*out = f;
+				return n;
+			}
+		}
+	}
+	errno = EINVAL;
+	return -1;
+}
+
+size_t timefmt_free(char *buf, size_t len, const struct free_parsed *f)
+{
+	struct out o = { buf, len, 0 };
+
+	if (f->layout == FREE_OLD) {
+		/* procps 2.0: "%-7s" labels, " %10Lu" columns */
+		put(&o, "%-7s %10s %10s %10s %10s %10s %10s\n", "", "total",
+		    "used", "free", "shared", "buffers", "cached");
+		put(&o, "%-7s %10lld %10lld %10lld %10lld %10lld %10lld\n",
+		    "Mem:", (long long)f->total, (long long)f->used,
+		    (long long)f->free, (long long)f->shared,
+		    (long long)f->buffers, (long long)f->cached);
+		if (f->bc_used >= 0)
+			put(&o, "-/+ buffers/cache: %10lld %10lld\n",
+			    (long long)f->bc_used, (long long)f->bc_free);
+		put(&o, "%-7s %10lld %10lld %10lld", "Swap:",
+		    (long long)f->swap_total, (long long)f->swap_used,
+		    (long long)f->swap_free);
+		if (f->has_total_line)
+			put(&o, "\n%-7s %10lld %10lld %10lld", "Total:",
+			    (long long)(f->total + f->swap_total),
+			    (long long)(f->used + f->swap_used),
+			    (long long)(f->free + f->swap_free));
+		return done(&o);
+	}
+	/* procps-ng: 8-wide labels, " %11" columns */
+	put(&o, "%-8s %11s %11s %11s %11s", "", "total", "used", "free",
+	    "shared");
+	if (f->layout == FREE_NG)
+		put(&o, " %11s", "buff/cache");
+	else
+		put(&o, " %11s %11s", "buffers", "cache");
+	put(&o, " %11s\n", "available");
+	put(&o, "%-8s %11lld %11lld %11lld %11lld", "Mem:", (long long)f->total,
+	    (long long)f->used, (long long)f->free, (long long)f->shared);
+	if (f->layout == FREE_NG)
+		put(&o, " %11lld", (long long)f->buff_cache);
+	else
+		put(&o, " %11lld %11lld", (long long)f->buffers,
+		    (long long)f->cached);
+	put(&o, " %11lld\n", (long long)f->available);
+	put(&o, "%-8s %11lld %11lld %11lld", "Swap:", (long long)f->swap_total,
+	    (long long)f->swap_used, (long long)f->swap_free);
+	if (f->has_total_line)
+		put(&o, "\n%-8s %11lld %11lld %11lld", "Total:",
+		    (long long)(f->total + f->swap_total),
+		    (long long)(f->used + f->swap_used),
+		    (long long)(f->free + f->swap_free));
+	return done(&o);
+}
