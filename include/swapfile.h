@@ -1,0 +1,45 @@
+/* A temporary swap file: recorded in the undo state, then created
+ * (fallocate, mode 0600, a swap header written here), then swapon(2).
+ * Removal is swapoff(2) + unlink. */
+#ifndef THRASHTOP_SWAPFILE_H
+#define THRASHTOP_SWAPFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define SWAPFILE_DIR "/var/tmp"
+#define SWAPFILE_MIN_BYTES (1LL << 20)
+/* Free space the file system must keep after the file is allocated. */
+#define SWAPFILE_KEEP_FREE (256LL << 20)
+
+struct swapfile {
+	char path[256];
+	long long bytes;	/* file size: a whole number of pages */
+	int prio;		/* swap priority, -1 = the kernel's default */
+	bool active;		/* swapon done */
+};
+
+/* Creates DIR/thrashtop-swap-PID (then -PID-2, -PID-3... for more in one
+ * process) of bytes rounded down to whole pages, and turns it on with
+ * priority prio (0..32767, -1 for the kernel's default). dir NULL means
+ * SWAPFILE_DIR. A file system that cannot hold a swap file (tmpfs, ramfs,
+ * overlay, btrfs that refuses nocow) fails with a message naming it.
+ * Returns 0, or -1 with err filled and nothing left behind. */
+int swapfile_create(struct swapfile *sw, const char *dir, long long bytes, int prio,
+		    char *err, size_t errlen);
+
+/* swapoff + unlink + drop the undo record. On failure (swapoff ENOMEM when
+ * RAM cannot take the swapped pages back) the file stays on and recorded.
+ * Returns 0, or -1 with err filled. */
+int swapfile_remove(struct swapfile *sw, char *err, size_t errlen);
+
+/* The same for a path from the undo state: swapoff if it is on, unlink if
+ * it exists; the last component must start with "thrashtop-swap-". */
+int swapfile_remove_path(const char *path, char *err, size_t errlen);
+
+/* Fills page 0 of a swap area of npages pages (page size pagesz): the v1
+ * header with last_page, a random uuid, label "thrashtop" and the
+ * SWAPSPACE2 signature. buf must hold pagesz bytes. */
+void swapfile_header(unsigned char *buf, long pagesz, unsigned long npages);
+
+#endif

@@ -1,0 +1,189 @@
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "sysctl.h"
+#include "undo.h"
+
+static char sstate[64];
+
+static void sstate_begin(void)
+{
+	snprintf(sstate, sizeof sstate, "/tmp/thrashtop-sysctl-test-XXXXXX");
+	if (!mkdtemp(sstate)) {
+		perror("mkdtemp");
+		abort();
+	}
+	setenv("THRASHTOP_STATE_DIR", sstate, 1);
+}
+
+static void sstate_end(void)
+{
+	const char *names[] = { "state", "state.tmp", "lock" };
+	char p[128];
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		snprintf(p, sizeof p, "%s/%s", sstate, names[i]);
+		unlink(p);
+	}
+	rmdir(sstate);
+	unsetenv("THRASHTOP_STATE_DIR");
+}
+
+/* The file's text up to its first newline, read here apart from sysctl_get. */
+static void read_proc(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (f) {
+		if (!fgets(buf, (int)len, f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+TEST(sysctl_name_validation)
+{
+	char path[128], err[256];
+	static const struct { const char *name, *msg; } bad[] = {
+		{ "kernel.pid_max", "sysctl kernel.pid_max is not a vm.* sysctl (only vm.NAME "
+				    "is allowed)" },
+		{ "swappiness", "sysctl swappiness is not a vm.* sysctl (only vm.NAME is "
+				"allowed)" },
+		{ "vm./etc/passwd", "sysctl name vm./etc/passwd must not hold '/' or '..'" },
+		{ "vm..swappiness", "sysctl name vm..swappiness must not hold '/' or '..'" },
+		{ "vm.", "sysctl name vm. lacks a NAME (e.g. vm.swappiness)" },
+		{ "", "empty sysctl name (want vm.NAME, e.g. vm.swappiness)" },
+		{ "vm.swap piness", "sysctl name vm.swap piness holds ' ' (letters, digits, "
+				    "'_' and '-' only)" },
+		{ "vm.no_such_knob", "unknown sysctl vm.no_such_knob (no "
+				     "/proc/sys/vm/no_such_knob on this kernel)" },
+	};
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		err[0] = '\0';
+		CHECK_INT(sysctl_path(bad[i].name, path, sizeof path, err, sizeof err), -1);
+		CHECK_STR(err, bad[i].msg);
+	}
+	CHECK_INT(sysctl_path("vm.swappiness", path, sizeof path, err, sizeof err), 0);
+	CHECK_STR(path, "/proc/sys/vm/swappiness");
+	CHECK_INT(sysctl_path("vm.page-cluster", path, sizeof path, err, sizeof err), 0);
+	CHECK_STR(path, "/proc/sys/vm/page-cluster");
+}
+
+TEST(sysctl_get_matches_proc)
+{
+	static const char *const names[] = {
+		"vm.swappiness", "vm.vfs_cache_pressure", "vm.min_free_kbytes",
+		"vm.watermark_scale_factor", "vm.page-cluster", "vm.overcommit_memory",
+		"vm.dirty_ratio", "vm.dirty_background_ratio",
+	};
+	char val[SYSCTL_VALUE_MAX], want[SYSCTL_VALUE_MAX], path[128], err[256];
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		snprintf(path, sizeof path, "/proc/sys/vm/%s", names[i] + 3);
+		read_proc(path, want, sizeof want);
+		CHECK_INT(sysctl_get(names[i], val, sizeof val, err, sizeof err), 0);
+		CHECK_STR(val, want);
+	}
+	/* multi-value: kept with its separators */
+	read_proc("/proc/sys/vm/lowmem_reserve_ratio", want, sizeof want);
+	CHECK_INT(sysctl_get("vm.lowmem_reserve_ratio", val, sizeof val, err, sizeof err), 0);
+	CHECK_STR(val, want);
+	CHECK(strchr(val, '\t') != NULL);
+	/* write-only */
+	CHECK_INT(sysctl_get("vm.drop_caches", val, sizeof val, err, sizeof err), -1);
+	CHECK_STR(err, "cannot read vm.drop_caches: /proc/sys/vm/drop_caches: Permission "
+		  "denied (it is write-only)");
+}
+
+TEST(sysctl_set_restore)
+{
+	char orig[64] = "", now[64], rec[64], err[256] = "", arg[64];
+	const char *v1, *v2;
+
+	sstate_begin();
+	read_proc("/proc/sys/vm/swappiness", orig, sizeof orig);
+	CHECK(orig[0] != '\0');
+	v1 = strcmp(orig, "63") ? "63" : "64";
+	v2 = strcmp(orig, "65") ? "65" : "66";
+	CHECK_INT(sysctl_set("vm.swappiness", v1, err, sizeof err), 0);
+	read_proc("/proc/sys/vm/swappiness", now, sizeof now);
+	CHECK_STR(now, v1);
+	CHECK_INT(undo_lookup(UNDO_SYSCTL, "vm.swappiness", rec, sizeof rec, err, sizeof err),
+		  0);
+	CHECK_STR(rec, orig);
+	/* the second set keeps the value from before the first */
+	snprintf(arg, sizeof arg, "vm.swappiness=%s", v2);
+	CHECK_INT(sysctl_set_arg(arg, err, sizeof err), 0);
+	read_proc("/proc/sys/vm/swappiness", now, sizeof now);
+	CHECK_STR(now, v2);
+	CHECK_INT(undo_lookup(UNDO_SYSCTL, "vm.swappiness", rec, sizeof rec, err, sizeof err),
+		  0);
+	CHECK_STR(rec, orig);
+	CHECK_INT(sysctl_restore("vm.swappiness", err, sizeof err), 0);
+	read_proc("/proc/sys/vm/swappiness", now, sizeof now);
+	CHECK_STR(now, orig);
+	CHECK_INT(undo_lookup(UNDO_SYSCTL, "vm.swappiness", rec, sizeof rec, err, sizeof err),
+		  1);
+	/* nothing recorded: restoring is a no-op */
+	CHECK_INT(sysctl_restore("vm.swappiness", err, sizeof err), 0);
+
+	/* a value the kernel refuses: the reason, the value untouched, no record */
+	CHECK_INT(sysctl_set("vm.swappiness", "abc", err, sizeof err), -1);
+	CHECK_STR(err, "cannot set vm.swappiness to abc: Invalid argument (the kernel "
+		  "refuses this value)");
+	read_proc("/proc/sys/vm/swappiness", now, sizeof now);
+	CHECK_STR(now, orig);
+	CHECK_INT(undo_lookup(UNDO_SYSCTL, "vm.swappiness", rec, sizeof rec, err, sizeof err),
+		  1);
+	/* write-only: its old value cannot be recorded, so it is not set */
+	CHECK_INT(sysctl_set("vm.drop_caches", "1", err, sizeof err), -1);
+	CHECK(strstr(err, "write-only") != NULL);
+	CHECK_INT(sysctl_set_arg("vm.swappiness", err, sizeof err), -1);
+	CHECK_STR(err, "--sysctl vm.swappiness: want vm.NAME=VALUE");
+	CHECK_INT(sysctl_set_arg("=5", err, sizeof err), -1);
+	CHECK_INT(sysctl_set_arg("kernel.pid_max=5", err, sizeof err), -1);
+	CHECK(strstr(err, "not a vm.* sysctl") != NULL);
+
+	if (orig[0])
+		sysctl_write("vm.swappiness", orig, err, sizeof err);
+	sstate_end();
+}
+
+TEST(sysctl_not_root_one_line)
+{
+	char err[256] = "";
+	int fds[2], status = 0;
+	ssize_t n;
+	pid_t pid;
+
+	CHECK(pipe(fds) == 0);
+	pid = fork();
+	if (pid == 0) {
+		char cerr[256] = "";
+
+		close(fds[0]);
+		if (setgroups(0, NULL) < 0 || setgid(65534) < 0 || setuid(65534) < 0)
+			_exit(2);
+		if (sysctl_set("vm.swappiness", "10", cerr, sizeof cerr) == 0)
+			_exit(3);
+		if (write(fds[1], cerr, strlen(cerr)) < 0)
+			_exit(2);
+		_exit(0);
+	}
+	close(fds[1]);
+	n = read(fds[0], err, sizeof err - 1);
+	err[n > 0 ? n : 0] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK_STR(err, "cannot set vm.swappiness (needs root): /proc/sys/vm/swappiness: "
+		  "Permission denied");
+}

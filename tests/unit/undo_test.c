@@ -1,0 +1,334 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/swap.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "swapfile.h"
+#include "sysctl.h"
+#include "undo.h"
+
+static char ustate[64];
+
+/* Each test keeps its records in a directory of its own. */
+static void ustate_begin(void)
+{
+	snprintf(ustate, sizeof ustate, "/tmp/thrashtop-undo-test-XXXXXX");
+	if (!mkdtemp(ustate)) {
+		perror("mkdtemp");
+		abort();
+	}
+	setenv("THRASHTOP_STATE_DIR", ustate, 1);
+}
+
+static void ustate_end(void)
+{
+	const char *names[] = { "state", "state.tmp", "lock" };
+	char p[128];
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		snprintf(p, sizeof p, "%s/%s", ustate, names[i]);
+		unlink(p);
+	}
+	rmdir(ustate);
+	unsetenv("THRASHTOP_STATE_DIR");
+}
+
+static size_t slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	buf[0] = '\0';
+	if (!f)
+		return 0;
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return n;
+}
+
+/* Start time of pid read here, apart from undo_proc_start. */
+static unsigned long long starttime(pid_t pid)
+{
+	char path[64], buf[1024];
+	unsigned long long v = 0;
+	const char *p;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if (!slurp(path, buf, sizeof buf) || !(p = strrchr(buf, ')')))
+		return 0;
+	sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d "
+	       "%*d %*d %*d %llu", &v);
+	return v;
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static int in_proc_swaps(const char *path)
+{
+	char buf[8192];
+
+	slurp("/proc/swaps", buf, sizeof buf);
+	return strstr(buf, path) != NULL;
+}
+
+TEST(undo_roundtrip_format)
+{
+	char err[256] = "", file[16384], want[2048], boot[64], val[64];
+	unsigned long long st = starttime(getpid());
+
+	ustate_begin();
+	slurp("/proc/sys/kernel/random/boot_id", boot, sizeof boot);
+	boot[strcspn(boot, "\n")] = '\0';
+	CHECK(st > 0);
+	CHECK_INT(undo_add(UNDO_CGROUP, "/sys/fs/cgroup/memory/thrashtop-9", "v1", err,
+			   sizeof err), 0);
+	CHECK_INT(undo_add(UNDO_SWAP, "/var/tmp/a dir/thrashtop-swap-9", "", err,
+			   sizeof err), 0);
+	CHECK_INT(undo_add(UNDO_SYSCTL, "vm.lowmem_reserve_ratio", "256\t256\t32", err,
+			   sizeof err), 0);
+	CHECK_INT(undo_add(UNDO_BALLOON, "4242", "777", err, sizeof err), 0);
+	/* a second record of the same sysctl keeps the first old value */
+	CHECK_INT(undo_add(UNDO_SYSCTL, "vm.lowmem_reserve_ratio", "1", err, sizeof err), 0);
+	slurp(undo_state_file(), file, sizeof file);
+	snprintf(want, sizeof want,
+		 "%d %llu %s cgroup v1 /sys/fs/cgroup/memory/thrashtop-9\n"
+		 "%d %llu %s swap /var/tmp/a dir/thrashtop-swap-9\n"
+		 "%d %llu %s sysctl vm.lowmem_reserve_ratio 256\t256\t32\n"
+		 "%d %llu %s balloon 4242 777\n",
+		 (int)getpid(), st, boot, (int)getpid(), st, boot, (int)getpid(), st, boot,
+		 (int)getpid(), st, boot);
+	CHECK_STR(file, want);
+	CHECK_INT(undo_lookup(UNDO_SYSCTL, "vm.lowmem_reserve_ratio", val, sizeof val, err,
+			      sizeof err), 0);
+	CHECK_STR(val, "256\t256\t32");
+	CHECK_INT(undo_lookup(UNDO_SWAP, "/var/tmp/a dir/thrashtop-swap-9", val, sizeof val,
+			      err, sizeof err), 0);
+	CHECK_STR(val, "");
+	CHECK_INT(undo_lookup(UNDO_SYSCTL, "vm.swappiness", val, sizeof val, err,
+			      sizeof err), 1);
+	/* a newline would break the line format */
+	CHECK_INT(undo_add(UNDO_SYSCTL, "vm.x", "1\n2", err, sizeof err), -1);
+	CHECK(strstr(err, "malformed") != NULL);
+	CHECK_INT(undo_add(UNDO_SYSCTL, "vm.a b", "1", err, sizeof err), -1);
+	CHECK_INT(undo_forget(UNDO_BALLOON, "4242", err, sizeof err), 0);
+	CHECK_INT(undo_forget(UNDO_SYSCTL, "vm.lowmem_reserve_ratio", err, sizeof err), 0);
+	CHECK_INT(undo_forget(UNDO_SWAP, "/var/tmp/a dir/thrashtop-swap-9", err, sizeof err),
+		  0);
+	CHECK_INT(undo_forget(UNDO_SWAP, "/nothing", err, sizeof err), 0);
+	slurp(undo_state_file(), file, sizeof file);
+	CHECK_INT(count_lines(file), 1);
+	CHECK_INT(undo_forget(UNDO_CGROUP, "/sys/fs/cgroup/memory/thrashtop-9", err,
+			      sizeof err), 0);
+	/* no records: no file */
+	CHECK(access(undo_state_file(), F_OK) < 0 && errno == ENOENT);
+	ustate_end();
+}
+
+/* Writers in several processes at once keep every record (flock). */
+TEST(undo_concurrent_writers)
+{
+	enum { PROCS = 4, EACH = 25 };
+	char file[65536];
+	pid_t pids[PROCS];
+	int ok = 1;
+
+	ustate_begin();
+	for (int p = 0; p < PROCS; p++) {
+		pids[p] = fork();
+		if (pids[p] == 0) {
+			char key[32], err[256];
+
+			for (int i = 0; i < EACH; i++) {
+				snprintf(key, sizeof key, "vm.k%d_%d", p, i);
+				if (undo_add(UNDO_SYSCTL, key, "1", err, sizeof err) < 0)
+					_exit(1);
+			}
+			_exit(0);
+		}
+	}
+	for (int p = 0; p < PROCS; p++) {
+		int status = -1;
+
+		if (pids[p] < 0 || waitpid(pids[p], &status, 0) < 0 || status != 0)
+			ok = 0;
+	}
+	CHECK(ok);
+	slurp(undo_state_file(), file, sizeof file);
+	CHECK_INT(count_lines(file), PROCS * EACH);
+	for (int p = 0; p < PROCS; p++) {
+		char needle[64];
+		int mine = 0;
+
+		snprintf(needle, sizeof needle, "%d ", (int)pids[p]);
+		for (const char *l = file; *l; l = strchr(l, '\n') + 1)
+			mine += !strncmp(l, needle, strlen(needle));
+		CHECK_INT(mine, EACH);
+		snprintf(needle, sizeof needle, " sysctl vm.k%d_%d 1\n", p, EACH - 1);
+		CHECK(strstr(file, needle) != NULL);
+	}
+	ustate_end();
+}
+
+/* A run that dies holding a changed sysctl and an active swap file: the
+ * next start undoes both, even before the dead run is reaped (a zombie). */
+TEST(undo_recover_dead_owner)
+{
+	char orig[64] = "", now[64] = "", err[256] = "", msg[2048] = "", swpath[256] = "";
+	char want[512], file[4096];
+	int fds[2], status = 0, rc;
+	siginfo_t si;
+	pid_t child;
+
+	ustate_begin();
+	CHECK_INT(sysctl_get("vm.swappiness", orig, sizeof orig, err, sizeof err), 0);
+	CHECK(pipe(fds) == 0);
+	child = fork();
+	if (child == 0) {
+		struct swapfile sw;
+		char cerr[256];
+
+		close(fds[0]);
+		if (sysctl_set("vm.swappiness", strcmp(orig, "61") ? "61" : "62", cerr,
+			       sizeof cerr) < 0 ||
+		    swapfile_create(&sw, NULL, 64LL << 20, -1, cerr, sizeof cerr) < 0) {
+			if (write(fds[1], cerr, strlen(cerr)) < 0)
+				_exit(2);
+			_exit(1);
+		}
+		if (write(fds[1], sw.path, strlen(sw.path)) < 0)
+			_exit(2);
+		_exit(0);	/* a crash: nothing undone */
+	}
+	close(fds[1]);
+	if (read(fds[0], swpath, sizeof swpath - 1) < 0)
+		swpath[0] = '\0';
+	close(fds[0]);
+	/* let it die without reaping it */
+	CHECK(waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT) == 0);
+	CHECK_INT(si.si_status, 0);
+	if (si.si_status != 0)
+		printf("  child: %s\n", swpath);
+	CHECK_INT(sysctl_get("vm.swappiness", now, sizeof now, err, sizeof err), 0);
+	CHECK_STR(now, strcmp(orig, "61") ? "61" : "62");
+	CHECK(swpath[0] == '/' && in_proc_swaps(swpath));
+
+	/* a record of a live owner (this process) must survive the recovery */
+	CHECK_INT(undo_add(UNDO_SWAP, "/var/tmp/thrashtop-swap-live-test", "", err,
+			   sizeof err), 0);
+	rc = undo_recover(msg, sizeof msg);
+	CHECK_INT(rc, 2);
+	CHECK_INT(count_lines(msg), 1);	/* two lines */
+	snprintf(want, sizeof want, "thrashtop pid %d (no longer running): swap file %s "
+		 "turned off and removed", (int)child, swpath);
+	CHECK(strstr(msg, want) != NULL);
+	snprintf(want, sizeof want, "thrashtop pid %d (no longer running): vm.swappiness "
+		 "restored to %s", (int)child, orig);
+	CHECK(strstr(msg, want) != NULL);
+	CHECK_INT(sysctl_get("vm.swappiness", now, sizeof now, err, sizeof err), 0);
+	CHECK_STR(now, orig);
+	CHECK(!in_proc_swaps(swpath));
+	CHECK(access(swpath, F_OK) < 0);
+	slurp(undo_state_file(), file, sizeof file);
+	CHECK(strstr(file, "thrashtop-swap-live-test") != NULL);
+	CHECK_INT(count_lines(file), 1);
+	/* nothing left to do the second time */
+	CHECK_INT(undo_recover(msg, sizeof msg), 0);
+	CHECK_STR(msg, "");
+
+	waitpid(child, &status, 0);
+	/* whatever failed above, leave the machine as it was */
+	if (swpath[0] == '/') {
+		swapoff(swpath);
+		unlink(swpath);
+	}
+	if (orig[0])
+		sysctl_write("vm.swappiness", orig, err, sizeof err);
+	undo_forget(UNDO_SWAP, "/var/tmp/thrashtop-swap-live-test", err, sizeof err);
+	ustate_end();
+}
+
+/* Records from before a reboot are dropped without acting on them; a live
+ * pid with another start time is a different process (the owner is gone). */
+TEST(undo_recover_reboot_and_pid_reuse)
+{
+	char err[256] = "", msg[2048] = "", cur[64] = "", now[64] = "", text[1024];
+	char boot[64];
+	unsigned long long st = starttime(getpid());
+	FILE *f;
+
+	ustate_begin();
+	CHECK_INT(sysctl_get("vm.swappiness", cur, sizeof cur, err, sizeof err), 0);
+	slurp("/proc/sys/kernel/random/boot_id", boot, sizeof boot);
+	boot[strcspn(boot, "\n")] = '\0';
+	f = fopen(undo_state_file(), "w");
+	CHECK(f != NULL);
+	if (f) {
+		fprintf(f, "%d %llu 00000000-0000-0000-0000-000000000000 sysctl "
+			"vm.swappiness 1\n", (int)getpid(), st);
+		fprintf(f, "%d %llu 00000000-0000-0000-0000-000000000000 balloon 1 5\n",
+			(int)getpid(), st);
+		fprintf(f, "%d %llu %s sysctl vm.swappiness %s\n", (int)getpid(), st + 1,
+			boot, cur);
+		fprintf(f, "this line is not a record\n");
+		fclose(f);
+	}
+	CHECK_INT(undo_recover(msg, sizeof msg), 3);
+	CHECK(strstr(msg, "(before the last reboot): vm.swappiness not restored to 1 "
+		      "(the reboot reset it)") != NULL);
+	CHECK(strstr(msg, "(before the last reboot): balloon pid 1: record dropped") != NULL);
+	CHECK(strstr(msg, "(no longer running): vm.swappiness restored to") != NULL);
+	CHECK_INT(sysctl_get("vm.swappiness", now, sizeof now, err, sizeof err), 0);
+	CHECK_STR(now, cur);
+	/* the unparsable line is kept, not lost */
+	slurp(undo_state_file(), text, sizeof text);
+	CHECK_STR(text, "this line is not a record\n");
+	if (cur[0])
+		sysctl_write("vm.swappiness", cur, err, sizeof err);
+	ustate_end();
+}
+
+TEST(undo_all_restores_own)
+{
+	char orig[64] = "", now[64] = "", err[256] = "", msg[1024] = "";
+
+	ustate_begin();
+	CHECK_INT(undo_recover(msg, sizeof msg), 0);	/* no state file yet */
+	CHECK_STR(msg, "");
+	CHECK_INT(sysctl_get("vm.swappiness", orig, sizeof orig, err, sizeof err), 0);
+	CHECK_INT(sysctl_set("vm.swappiness", strcmp(orig, "62") ? "62" : "63", err,
+			     sizeof err), 0);
+	CHECK_INT(undo_all(msg, sizeof msg), 1);
+	CHECK(strstr(msg, "vm.swappiness restored to ") != NULL);
+	CHECK_INT(sysctl_get("vm.swappiness", now, sizeof now, err, sizeof err), 0);
+	CHECK_STR(now, orig);
+	CHECK(access(undo_state_file(), F_OK) < 0);
+	if (orig[0])
+		sysctl_write("vm.swappiness", orig, err, sizeof err);
+	ustate_end();
+}
+
+/* Without write access to the state directory the error is one line. */
+TEST(undo_error_one_line)
+{
+	char err[256] = "";
+
+	setenv("THRASHTOP_STATE_DIR", "/nonexistent-dir/thrashtop", 1);
+	CHECK_INT(undo_add(UNDO_SYSCTL, "vm.swappiness", "60", err, sizeof err), -1);
+	CHECK_STR(err, "cannot create state directory /nonexistent-dir/thrashtop: "
+		  "No such file or directory");
+	unsetenv("THRASHTOP_STATE_DIR");
+}
