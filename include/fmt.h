@@ -1,0 +1,51 @@
+/* Numbers as the monitor and reports show them, and user input back to
+ * numbers. Formatters write like snprintf (at most len bytes with the NUL,
+ * return the length the full text needs) and print "n/a" for NA (-1, from
+ * sampler.h) or NAN: never a made-up 0. */
+#ifndef THRASHTOP_FMT_H
+#define THRASHTOP_FMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* KiB as "980K", "512M", "1.5G", "2.0T": binary units, one decimal below 10
+ * of a unit, rounded to nearest (1023.6M is "1.0G", never "1024M"). Any
+ * negative kib is n/a. */
+size_t fmt_kib(char *buf, size_t len, int64_t kib);
+
+/* The same, right-aligned in width columns (wider if it does not fit). */
+size_t fmt_kib_w(char *buf, size_t len, int64_t kib, int width);
+
+/* Elapsed time as GNU time's %E: "2:33.29" (m:ss.cc) under an hour,
+ * "1:05:45" (h:mm:ss) from an hour. Seconds are taken to the nearest
+ * microsecond, then truncated as GNU time does. */
+size_t fmt_duration(char *buf, size_t len, double seconds);
+
+/* "0:56:11.98": h:mm:ss.cc always with hours, truncated to hundredths. */
+size_t fmt_hms(char *buf, size_t len, double seconds);
+
+/* "3371.98 seconds (0:56:11.98)", both parts from the same truncated
+ * hundredths. */
+size_t fmt_seconds_long(char *buf, size_t len, double seconds);
+
+/* Events per second as "0.5/s", "950/s", "12.3k/s", "1.2M/s": decimal
+ * units, one decimal below 100 of a unit, rounded to nearest. */
+size_t fmt_rate(char *buf, size_t len, double per_s);
+
+/* "50.6%": one decimal, rounded to nearest. */
+size_t fmt_pct(char *buf, size_t len, double pct);
+
+/* A size the user typed, to bytes: "4096" (bytes), "64K", "512M", "200m",
+ * "1G", "1.5G", "2T", "512MiB"; K/M/G/T are 1024-based in either case. A
+ * fraction needs a unit and is rounded to the nearest byte. Rejects
+ * (errno EINVAL) empty input, blanks, signs, junk, a bare "." and a
+ * fraction of a byte; (errno ERANGE) anything beyond INT64_MAX bytes.
+ * Returns 0 or -1. */
+int fmt_parse_size(const char *s, int64_t *bytes);
+
+/* Seconds the user typed: "1", "0.05", "2.5", ".5". No sign, exponent,
+ * blanks, "inf" or "nan"; at most 1e9. 0 is accepted: the caller sets its
+ * own minimum. Returns 0 or -1 (errno EINVAL, ERANGE above 1e9). */
+int fmt_parse_seconds(const char *s, double *seconds);
+
+#endif

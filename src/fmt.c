@@ -1,0 +1,209 @@
+#include "fmt.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+
+static size_t na(char *buf, size_t len)
+{
+	return (size_t)snprintf(buf, len, "n/a");
+}
+
+size_t fmt_kib(char *buf, size_t len, int64_t kib)
+{
+	static const char unit[] = "KMGTPE";
+	double x = (double)kib;
+	int u = 0;
+
+	if (kib < 0)
+		return na(buf, len);
+	if (kib < 1000)
+		return (size_t)snprintf(buf, len, "%lldK", (long long)kib);
+	for (;;) {
+		x /= 1024.0;
+		u++;
+		/* move up a unit when the shown value would reach 1000 */
+		if (x < 999.5 || u == 5)
+			break;
+	}
+	if (x < 9.95)
+		return (size_t)snprintf(buf, len, "%.1f%c", x, unit[u]);
+	return (size_t)snprintf(buf, len, "%.0f%c", x, unit[u]);
+}
+
+size_t fmt_kib_w(char *buf, size_t len, int64_t kib, int width)
+{
+	char tmp[32];
+
+	fmt_kib(tmp, sizeof(tmp), kib);
+	return (size_t)snprintf(buf, len, "%*s", width, tmp);
+}
+
+/* Whole microseconds, or -1 for n/a. */
+static long long to_us(double seconds)
+{
+	if (isnan(seconds) || seconds < 0 || seconds > 9e12)
+		return -1;
+	return llround(seconds * 1e6);
+}
+
+size_t fmt_duration(char *buf, size_t len, double seconds)
+{
+	long long us = to_us(seconds), s;
+
+	if (us < 0)
+		return na(buf, len);
+	s = us / 1000000;
+	if (s >= 3600)
+		return (size_t)snprintf(buf, len, "%lld:%02lld:%02lld", s / 3600,
+					s % 3600 / 60, s % 60);
+	return (size_t)snprintf(buf, len, "%lld:%02lld.%02lld", s / 60, s % 60,
+				us % 1000000 / 10000);
+}
+
+size_t fmt_hms(char *buf, size_t len, double seconds)
+{
+	long long us = to_us(seconds), cs;
+
+	if (us < 0)
+		return na(buf, len);
+	cs = us / 10000;
+	return (size_t)snprintf(buf, len, "%lld:%02lld:%02lld.%02lld",
+				cs / 360000, cs / 6000 % 60, cs / 100 % 60,
+				cs % 100);
+}
+
+size_t fmt_seconds_long(char *buf, size_t len, double seconds)
+{
+	long long us = to_us(seconds), cs;
+	char hms[48];
+
+	if (us < 0)
+		return na(buf, len);
+	cs = us / 10000;
+	fmt_hms(hms, sizeof(hms), seconds);
+	return (size_t)snprintf(buf, len, "%lld.%02lld seconds (%s)", cs / 100,
+				cs % 100, hms);
+}
+
+size_t fmt_rate(char *buf, size_t len, double per_s)
+{
+	static const char *const unit[] = { "", "k", "M", "G", "T" };
+	double x = fabs(per_s);
+	const char *sign = per_s < 0 ? "-" : "";
+	int u = 0;
+
+	if (isnan(per_s) || isinf(per_s))
+		return na(buf, len);
+	while (x >= 999.5 && u < 4) {
+		x /= 1000.0;
+		u++;
+	}
+	if (x < 0.05)
+		sign = "";
+	if (x < 99.95)
+		return (size_t)snprintf(buf, len, "%s%.1f%s/s", sign, x, unit[u]);
+	return (size_t)snprintf(buf, len, "%s%.0f%s/s", sign, x, unit[u]);
+}
+
+size_t fmt_pct(char *buf, size_t len, double pct)
+{
+	if (isnan(pct) || isinf(pct))
+		return na(buf, len);
+	if (fabs(pct) < 0.05)
+		pct = 0.0;	/* no "-0.0%" */
+	return (size_t)snprintf(buf, len, "%.1f%%", pct);
+}
+
+int fmt_parse_size(const char *s, int64_t *bytes)
+{
+	unsigned __int128 whole = 0, frac = 0, pow10 = 1, mult = 1, v;
+	bool any = false, dot = false;
+
+	if (!s)
+		goto inval;
+	for (; isdigit((unsigned char)*s); s++) {
+		whole = whole * 10 + (unsigned)(*s - '0');
+		any = true;
+		if (whole > (unsigned __int128)INT64_MAX)
+			goto range;
+	}
+	if (*s == '.') {
+		dot = true;
+		for (s++; isdigit((unsigned char)*s); s++) {
+			if (pow10 > (unsigned __int128)1000000000000000000ULL)
+				goto inval;
+			frac = frac * 10 + (unsigned)(*s - '0');
+			pow10 *= 10;
+			any = true;
+		}
+	}
+	if (!any)
+		goto inval;
+	switch (*s) {
+	case 'k': case 'K': mult = 1ULL << 10; break;
+	case 'm': case 'M': mult = 1ULL << 20; break;
+	case 'g': case 'G': mult = 1ULL << 30; break;
+	case 't': case 'T': mult = 1ULL << 40; break;
+	case '\0': break;
+	default: goto inval;
+	}
+	if (*s) {
+		s++;
+		if (s[0] == 'i' && s[1] == 'B')
+			s += 2;
+	}
+	if (*s || (dot && mult == 1 && frac))
+		goto inval;
+	v = whole * mult + (frac * mult * 2 + pow10) / (pow10 * 2);
+	if (v > (unsigned __int128)INT64_MAX)
+		goto range;
+	*bytes = (int64_t)v;
+	return 0;
+inval:
+	errno = EINVAL;
+	return -1;
+range:
+	errno = ERANGE;
+	return -1;
+}
+
+int fmt_parse_seconds(const char *s, double *seconds)
+{
+	const char *p = s;
+	int ndig = 0, nint = 0;
+	char *end;
+	double v;
+
+	if (!s)
+		goto inval;
+	for (; isdigit((unsigned char)*p); p++)
+		nint++;
+	ndig = nint;
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p); p++)
+			ndig++;
+	if (*p || ndig == 0)
+		goto inval;
+	if (nint > 12) {
+		errno = ERANGE;
+		return -1;
+	}
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end || errno)
+		goto inval;
+	if (v > 1e9) {
+		errno = ERANGE;
+		return -1;
+	}
+	*seconds = v;
+	return 0;
+inval:
+	errno = EINVAL;
+	return -1;
+}

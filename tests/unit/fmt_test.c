@@ -1,0 +1,260 @@
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "fmt.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+TEST(fmt_kib_units)
+{
+	char b[32];
+
+	fmt_kib(b, sizeof(b), 0);
+	CHECK_STR(b, "0K");
+	fmt_kib(b, sizeof(b), 980);
+	CHECK_STR(b, "980K");
+	fmt_kib(b, sizeof(b), 999);
+	CHECK_STR(b, "999K");
+	fmt_kib(b, sizeof(b), 1000);		/* 0.977M, never "1000K" */
+	CHECK_STR(b, "1.0M");
+	fmt_kib(b, sizeof(b), 524288);
+	CHECK_STR(b, "512M");
+	fmt_kib(b, sizeof(b), 1572864);
+	CHECK_STR(b, "1.5G");
+	fmt_kib(b, sizeof(b), 1048064);		/* 1023.5M */
+	CHECK_STR(b, "1.0G");
+	fmt_kib(b, sizeof(b), 10423091);	/* 9.94G */
+	CHECK_STR(b, "9.9G");
+	fmt_kib(b, sizeof(b), 10443571);	/* 9.96G */
+	CHECK_STR(b, "10G");
+	fmt_kib(b, sizeof(b), 255984);		/* the 2001 box: 249.98M */
+	CHECK_STR(b, "250M");
+	fmt_kib(b, sizeof(b), 24683620);	/* 23.54G */
+	CHECK_STR(b, "24G");
+	fmt_kib(b, sizeof(b), INT64_C(3) << 30);
+	CHECK_STR(b, "3.0T");
+	fmt_kib(b, sizeof(b), INT64_MAX);
+	CHECK_STR(b, "8192E");
+	fmt_kib(b, sizeof(b), -1);
+	CHECK_STR(b, "n/a");
+}
+
+TEST(fmt_kib_width)
+{
+	char b[32];
+
+	CHECK_INT(fmt_kib_w(b, sizeof(b), 1572864, 6), 6);
+	CHECK_STR(b, "  1.5G");
+	fmt_kib_w(b, sizeof(b), -1, 5);
+	CHECK_STR(b, "  n/a");
+	fmt_kib_w(b, sizeof(b), 980, 2);
+	CHECK_STR(b, "980K");
+	/* snprintf semantics */
+	CHECK_INT(fmt_kib_w(b, 3, 1572864, 6), 6);
+	CHECK_STR(b, "  ");
+}
+
+TEST(fmt_duration_gnu_style)
+{
+	char b[32];
+
+	fmt_duration(b, sizeof(b), 153.29);
+	CHECK_STR(b, "2:33.29");
+	fmt_duration(b, sizeof(b), 0.29);
+	CHECK_STR(b, "0:00.29");
+	fmt_duration(b, sizeof(b), 59.999);
+	CHECK_STR(b, "0:59.99");	/* truncated, as GNU time */
+	fmt_duration(b, sizeof(b), 650.12);
+	CHECK_STR(b, "10:50.12");
+	fmt_duration(b, sizeof(b), 3599.99);
+	CHECK_STR(b, "59:59.99");
+	fmt_duration(b, sizeof(b), 3600);
+	CHECK_STR(b, "1:00:00");
+	fmt_duration(b, sizeof(b), 3945.999);
+	CHECK_STR(b, "1:05:45");
+	fmt_duration(b, sizeof(b), 0);
+	CHECK_STR(b, "0:00.00");
+	fmt_duration(b, sizeof(b), NAN);
+	CHECK_STR(b, "n/a");
+	fmt_duration(b, sizeof(b), -1);
+	CHECK_STR(b, "n/a");
+	fmt_duration(b, sizeof(b), INFINITY);
+	CHECK_STR(b, "n/a");
+}
+
+/* Every "N seconds (h:mm:ss.cc)" in seed 003 (lkml, Dec 2002). */
+static const char *const seed_secs[] = {
+	"3371.98 seconds (0:56:11.98)",
+	"4585.03 seconds (1:16:25.03)",
+	"4285.98 seconds (1:11:25.98)",
+	"3633.64 seconds (1:00:33.64)",
+	"809.39 seconds (0:13:29.39)",
+	"3771.85 seconds (1:02:51.85)",
+	"3342.82 seconds (0:55:42.82)",
+	"855.22 seconds (0:14:15.22)",
+	"796.03 seconds (0:13:16.03)",
+	"840.41 seconds (0:14:00.41)",
+	"828.59 seconds (0:13:48.59)",
+	"833.92 seconds (0:13:53.92)",
+	"790.80 seconds (0:13:10.80)",
+	"788.65 seconds (0:13:08.65)",
+	"790.54 seconds (0:13:10.54)",
+	"793.79 seconds (0:13:13.79)",
+	"779.54 seconds (0:12:59.54)",
+	"782.86 seconds (0:13:02.86)",
+	"778.81 seconds (0:12:58.81)",
+	"778.65 seconds (0:12:58.65)",
+	"768.98 seconds (0:12:48.98)",
+	"770.43 seconds (0:12:50.43)",
+	"771.76 seconds (0:12:51.76)",
+};
+
+TEST(fmt_seconds_long_seed)
+{
+	char b[64];
+
+	for (size_t i = 0; i < N(seed_secs); i++) {
+		double s = strtod(seed_secs[i], NULL);
+
+		fmt_seconds_long(b, sizeof(b), s);
+		CHECK_STR(b, seed_secs[i]);
+	}
+	fmt_hms(b, sizeof(b), 3371.98);
+	CHECK_STR(b, "0:56:11.98");
+	fmt_hms(b, sizeof(b), 36000.5);
+	CHECK_STR(b, "10:00:00.50");
+	fmt_seconds_long(b, sizeof(b), NAN);
+	CHECK_STR(b, "n/a");
+}
+
+TEST(fmt_rate_units)
+{
+	char b[32];
+
+	fmt_rate(b, sizeof(b), 0);
+	CHECK_STR(b, "0.0/s");
+	fmt_rate(b, sizeof(b), 0.5);
+	CHECK_STR(b, "0.5/s");
+	fmt_rate(b, sizeof(b), 99.96);
+	CHECK_STR(b, "100/s");
+	fmt_rate(b, sizeof(b), 950);
+	CHECK_STR(b, "950/s");
+	fmt_rate(b, sizeof(b), 999.7);
+	CHECK_STR(b, "1.0k/s");
+	fmt_rate(b, sizeof(b), 12345);
+	CHECK_STR(b, "12.3k/s");
+	fmt_rate(b, sizeof(b), 123456);
+	CHECK_STR(b, "123k/s");
+	fmt_rate(b, sizeof(b), 1234567);
+	CHECK_STR(b, "1.2M/s");
+	fmt_rate(b, sizeof(b), -12345);
+	CHECK_STR(b, "-12.3k/s");
+	fmt_rate(b, sizeof(b), -0.01);
+	CHECK_STR(b, "0.0/s");
+	fmt_rate(b, sizeof(b), NAN);
+	CHECK_STR(b, "n/a");
+}
+
+TEST(fmt_pct_values)
+{
+	char b[32];
+
+	fmt_pct(b, sizeof(b), 50.6);
+	CHECK_STR(b, "50.6%");
+	fmt_pct(b, sizeof(b), 50.66);
+	CHECK_STR(b, "50.7%");
+	fmt_pct(b, sizeof(b), 200);
+	CHECK_STR(b, "200.0%");
+	fmt_pct(b, sizeof(b), -0.01);
+	CHECK_STR(b, "0.0%");
+	fmt_pct(b, sizeof(b), -3.26);
+	CHECK_STR(b, "-3.3%");
+	fmt_pct(b, sizeof(b), NAN);
+	CHECK_STR(b, "n/a");
+}
+
+TEST(fmt_parse_size_accepts)
+{
+	static const struct { const char *in; int64_t want; } ok[] = {
+		{ "4096", 4096 },
+		{ "64K", 65536 },
+		{ "64k", 65536 },
+		{ "512M", 536870912 },
+		{ "200m", 209715200 },
+		{ "1G", 1073741824 },
+		{ "1.5G", 1610612736 },
+		{ "2T", INT64_C(2199023255552) },
+		{ "512MiB", 536870912 },
+		{ "0", 0 },
+		{ "0.1K", 102 },	/* 102.4 rounds to 102 */
+		{ "0.5K", 512 },
+		{ "9223372036854775807", INT64_MAX },
+		{ "8388607T", INT64_C(8388607) << 40 },
+	};
+
+	for (size_t i = 0; i < N(ok); i++) {
+		int64_t v = -7;
+
+		CHECK_INT(fmt_parse_size(ok[i].in, &v), 0);
+		CHECK_INT(v, ok[i].want);
+	}
+}
+
+TEST(fmt_parse_size_rejects)
+{
+	static const char *const inval[] = {
+		"", "-1", "+1", " 1G", "1G ", "1.5", ".", "G", "1GB", "1X",
+		"1..5G", "12abc", "1e3", "0x10", "1 G", "1Gi", "nan",
+	};
+	static const char *const range[] = {
+		"9223372036854775808", "8388608T", "99999999999999999999999",
+	};
+	int64_t v = 42;
+
+	for (size_t i = 0; i < N(inval); i++) {
+		errno = 0;
+		CHECK_INT(fmt_parse_size(inval[i], &v), -1);
+		CHECK_INT(errno, EINVAL);
+	}
+	for (size_t i = 0; i < N(range); i++) {
+		errno = 0;
+		CHECK_INT(fmt_parse_size(range[i], &v), -1);
+		CHECK_INT(errno, ERANGE);
+	}
+	CHECK_INT(fmt_parse_size(NULL, &v), -1);
+	CHECK_INT(v, 42);
+}
+
+TEST(fmt_parse_seconds_values)
+{
+	static const char *const inval[] = {
+		"", "-1", "+1", "1e3", "inf", "nan", " 1", "1 ", ".", "1.2.3",
+		"0x1", "1s",
+	};
+	double s = -1;
+
+	CHECK_INT(fmt_parse_seconds("0.05", &s), 0);
+	CHECK_NEAR(s, 0.05, 1e-15);
+	CHECK_INT(fmt_parse_seconds("1", &s), 0);
+	CHECK_NEAR(s, 1.0, 0);
+	CHECK_INT(fmt_parse_seconds("2.5", &s), 0);
+	CHECK_NEAR(s, 2.5, 0);
+	CHECK_INT(fmt_parse_seconds(".5", &s), 0);
+	CHECK_NEAR(s, 0.5, 0);
+	CHECK_INT(fmt_parse_seconds("0", &s), 0);
+	CHECK_NEAR(s, 0.0, 0);
+	for (size_t i = 0; i < N(inval); i++) {
+		errno = 0;
+		CHECK_INT(fmt_parse_seconds(inval[i], &s), -1);
+		CHECK_INT(errno, EINVAL);
+	}
+	errno = 0;
+	CHECK_INT(fmt_parse_seconds("2000000000", &s), -1);
+	CHECK_INT(errno, ERANGE);
+	CHECK_INT(fmt_parse_seconds("99999999999999999999", &s), -1);
+	CHECK_INT(errno, ERANGE);
+}
