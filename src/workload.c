@@ -1,0 +1,346 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "workload.h"
+
+/* What a command child reports through the close-on-exec pipe. */
+enum child_stage {
+	STAGE_STDIN,
+	STAGE_OUT,
+	STAGE_EXEC,
+};
+
+struct child_report {
+	int stage;
+	int err;
+};
+
+double now_monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+const char *worker_end_name(enum worker_end e)
+{
+	switch (e) {
+	case END_RUNNING: return "running";
+	case END_OK: return "ok";
+	case END_VERIFY: return "verify";
+	case END_EXIT: return "exit";
+	case END_SIGNAL: return "signal";
+	case END_OOM: return "oom";
+	}
+	return "unknown";
+}
+
+static _Noreturn void report_and_exit(int fd, int stage, int err, int code)
+{
+	struct child_report rep = { stage, err };
+
+	if (fd >= 0 && write(fd, &rep, sizeof rep) < 0)
+		code = 126;
+	_exit(code);
+}
+
+static void reset_signals(void)
+{
+	struct sigaction sa;
+	sigset_t none;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	/* Every disposition back to default, SIG_IGN included (it survives
+	 * exec); sigaction fails harmlessly on SIGKILL, SIGSTOP and the
+	 * signals the C library reserves. */
+	for (int sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+static _Noreturn void child_main(const struct workload *wl, int k, pid_t parent, int errfd)
+{
+	const struct workload_cfg *cfg = &wl->cfg;
+	int fd;
+
+	setpgid(0, 0);
+	/* The parent may have died before the death signal was armed. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(126);
+	reset_signals();
+
+	fd = open("/dev/null", O_RDONLY);
+	if (fd < 0 || (fd != STDIN_FILENO && dup2(fd, STDIN_FILENO) < 0))
+		report_and_exit(errfd, STAGE_STDIN, errno, 126);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (cfg->out_fd > 0) {
+		if (dup2(cfg->out_fd, STDOUT_FILENO) < 0 || dup2(cfg->out_fd, STDERR_FILENO) < 0)
+			report_and_exit(errfd, STAGE_OUT, errno, 126);
+		if (cfg->out_fd > STDERR_FILENO)
+			close(cfg->out_fd);
+	}
+
+	if (cfg->in_child && cfg->in_child(cfg->in_child_arg) != 0)
+		_exit(126);
+
+	if (cfg->argv) {
+		/* Keep the monitor's own descriptors out of the command; on a
+		 * kernel without close_range they merely stay open. */
+		close_range(STDERR_FILENO + 1, ~0U, CLOSE_RANGE_CLOEXEC);
+		execvp(cfg->argv[0], cfg->argv);
+		report_and_exit(errfd, STAGE_EXEC, errno, 127);
+	}
+
+	switch (sorter_run(cfg->nelems, cfg->seed, &wl->prog[k])) {
+	case 0:
+		_exit(0);
+	case 1:
+		_exit(2);
+	default:
+		_exit(1);
+	}
+}
+
+static void record_end(struct workload *wl, struct worker *w, int status, const struct rusage *ru)
+{
+	w->status = status;
+	w->t_end = now_monotonic();
+	if (ru)
+		w->ru = *ru;
+	else
+		memset(&w->ru, 0, sizeof w->ru);
+	if (status == -1)
+		w->end = END_EXIT;
+	else if (WIFSIGNALED(status))
+		w->end = END_SIGNAL;
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		w->end = END_OK;
+	else if (!wl->cfg.argv && WIFEXITED(status) && WEXITSTATUS(status) == 2)
+		w->end = END_VERIFY;
+	else
+		w->end = END_EXIT;
+	if (--wl->running == 0)
+		wl->t_end = w->t_end;
+}
+
+/* Blocking reap of one worker that is known to have exited or been killed. */
+static void reap_one(struct workload *wl, struct worker *w)
+{
+	struct rusage ru;
+	int status;
+	pid_t r;
+
+	do
+		r = wait4(w->pid, &status, 0, &ru);
+	while (r < 0 && errno == EINTR);
+	if (r == w->pid)
+		record_end(wl, w, status, &ru);
+	else
+		record_end(wl, w, -1, NULL);
+}
+
+static void kill_group(pid_t pid, int sig)
+{
+	/* ESRCH: the child never became a group leader (both setpgid calls
+	 * failed), so only the process itself can be signalled. */
+	if (kill(-pid, sig) < 0 && errno == ESRCH)
+		kill(pid, sig);
+}
+
+int workload_reap(struct workload *wl)
+{
+	for (int k = 0; k < wl->n; k++) {
+		struct worker *w = &wl->w[k];
+		siginfo_t si;
+
+		if (w->end != END_RUNNING)
+			continue;
+		memset(&si, 0, sizeof si);
+		if (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0) {
+			if (errno == ECHILD)
+				record_end(wl, w, -1, NULL);
+			continue;
+		}
+		if (si.si_pid == 0)
+			continue;
+		/* The unreaped leader keeps its group id from being reused, so
+		 * this reaches only what the worker left behind. */
+		kill(-w->pid, SIGKILL);
+		reap_one(wl, w);
+	}
+	return wl->running;
+}
+
+void workload_signal(struct workload *wl, int sig)
+{
+	for (int k = 0; k < wl->n; k++)
+		if (wl->w[k].end == END_RUNNING)
+			kill_group(wl->w[k].pid, sig);
+}
+
+void workload_stop(struct workload *wl)
+{
+	workload_signal(wl, SIGKILL);
+	for (int k = 0; k < wl->n; k++)
+		if (wl->w[k].end == END_RUNNING)
+			reap_one(wl, &wl->w[k]);
+}
+
+void workload_free(struct workload *wl)
+{
+	if (wl->running > 0)
+		workload_stop(wl);
+	if (wl->prog)
+		munmap(wl->prog, (size_t)wl->cfg.procs * sizeof *wl->prog);
+	free(wl->w);
+	wl->prog = NULL;
+	wl->w = NULL;
+	wl->n = 0;
+}
+
+static int fail(struct workload *wl, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Fills wl->err, undoes everything started, returns -1 with errno = err. */
+static int fail(struct workload *wl, int err, const char *fmt, ...)
+{
+	char msg[sizeof wl->err];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	workload_free(wl);
+	memcpy(wl->err, msg, sizeof msg);
+	errno = err;
+	return -1;
+}
+
+static int check_cfg(struct workload *wl, const struct workload_cfg *cfg)
+{
+	if (cfg->procs < 1 || cfg->procs > WORKLOAD_MAX_PROCS)
+		return fail(wl, EINVAL, "the number of processes must be 1..%d, got %d",
+			    WORKLOAD_MAX_PROCS, cfg->procs);
+	if (cfg->argv && !cfg->argv[0])
+		return fail(wl, EINVAL, "empty command");
+	if (cfg->argv && cfg->procs != 1)
+		return fail(wl, EINVAL, "a command runs as one process, got %d processes",
+			    cfg->procs);
+	if (!cfg->argv && cfg->nelems < 0)
+		return fail(wl, EINVAL, "the number of elements must be >= 0, got %ld",
+			    cfg->nelems);
+	return 0;
+}
+
+/* Waits for a command child to exec (EOF) or report why it could not. */
+static int wait_exec(struct workload *wl, int rfd)
+{
+	const char *cmd = wl->cfg.argv[0];
+	struct child_report rep;
+	ssize_t r;
+
+	do
+		r = read(rfd, &rep, sizeof rep);
+	while (r < 0 && errno == EINTR);
+	close(rfd);
+	if (r == 0)
+		return 0;
+	if (r != (ssize_t)sizeof rep)
+		return fail(wl, r < 0 ? errno : EIO, "cannot start '%s': lost contact with the child",
+			    cmd);
+	switch (rep.stage) {
+	case STAGE_STDIN:
+		return fail(wl, rep.err, "cannot open /dev/null for '%s': %s", cmd,
+			    strerror(rep.err));
+	case STAGE_OUT:
+		return fail(wl, rep.err, "cannot redirect the output of '%s': %s", cmd,
+			    strerror(rep.err));
+	default:
+		return fail(wl, rep.err, "cannot run '%s': %s", cmd, strerror(rep.err));
+	}
+}
+
+int workload_start(struct workload *wl, const struct workload_cfg *cfg)
+{
+	int pfd[2] = { -1, -1 };
+	pid_t parent = getpid();
+
+	memset(wl, 0, sizeof *wl);
+	if (!cfg) {
+		snprintf(wl->err, sizeof wl->err, "no workload configuration");
+		errno = EINVAL;
+		return -1;
+	}
+	if (check_cfg(wl, cfg) < 0)
+		return -1;
+	wl->cfg = *cfg;
+
+	wl->w = calloc((size_t)cfg->procs, sizeof *wl->w);
+	if (!wl->w)
+		return fail(wl, errno, "cannot allocate the worker table: %s", strerror(errno));
+	if (!cfg->argv) {
+		void *m = mmap(NULL, (size_t)cfg->procs * sizeof *wl->prog, PROT_READ | PROT_WRITE,
+			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+		if (m == MAP_FAILED)
+			return fail(wl, errno, "cannot map the progress array: %s", strerror(errno));
+		wl->prog = m;
+		for (int k = 0; k < cfg->procs; k++) {
+			wl->prog[k].n = cfg->nelems;
+			atomic_init(&wl->prog[k].phase, PHASE_START);
+			atomic_init(&wl->prog[k].done, 0);
+			atomic_init(&wl->prog[k].errors, 0);
+			atomic_init(&wl->prog[k].first_bad, -1);
+		}
+	} else if (pipe2(pfd, O_CLOEXEC) < 0) {
+		return fail(wl, errno, "cannot create a pipe: %s", strerror(errno));
+	}
+
+	wl->t_start = now_monotonic();
+	for (int k = 0; k < cfg->procs; k++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			int err = errno;
+
+			if (pfd[0] >= 0) {
+				close(pfd[0]);
+				close(pfd[1]);
+			}
+			return fail(wl, err, "cannot fork worker %d of %d: %s", k + 1, cfg->procs,
+				    strerror(err));
+		}
+		if (pid == 0) {
+			if (pfd[0] >= 0)
+				close(pfd[0]);
+			child_main(wl, k, parent, pfd[1]);
+		}
+		/* Also here, so the group exists before we return whichever
+		 * runs first; EACCES once the child has exec'd is harmless. */
+		setpgid(pid, pid);
+		wl->w[k].pid = pid;
+		wl->w[k].end = END_RUNNING;
+		wl->n++;
+		wl->running++;
+	}
+	if (cfg->argv) {
+		close(pfd[1]);
+		return wait_exec(wl, pfd[0]);
+	}
+	return 0;
+}
