@@ -1,0 +1,55 @@
+/* Command-line options: qsbench's flags (-n -p -s -h -V, plus -m MB as
+ * qsbench 1.0 had), top's -d, the batch and history options, the tuning
+ * options, and `-- COMMAND` for any command as the workload. */
+#ifndef THRASHTOP_CLI_H
+#define THRASHTOP_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define THRASHTOP_VERSION "0.1.0"
+#define CLI_MAX_SYSCTL 32
+#define CLI_MAX_SWEEP 8
+
+enum out_format { OUT_CSH, OUT_GNU, OUT_GNU_FULL };
+
+struct sweep_axis {
+	char key[64];		/* swappiness, mem, swap, procs, elems, vm.NAME */
+	int nvals;
+	char **vals;
+};
+
+struct options {
+	long nelems;		/* per worker; 0 = pick a default for this machine */
+	int procs;		/* 0 = online CPUs */
+	unsigned seed;
+	bool nelems_set, procs_set;
+	double interval;	/* seconds */
+	bool batch;		/* -b, or stdout is not a terminal */
+	enum out_format format;
+	int repeat;		/* -r N */
+	const char *label;	/* -L */
+	const char *history;	/* --history PATH */
+	bool no_history;
+	int64_t mem_limit;	/* --mem, bytes; 0 = none */
+	int64_t global_limit;	/* --global, bytes; 0 = none */
+	int64_t swap_size;	/* --swap, bytes; 0 = none */
+	int nsysctl;
+	char *sysctl[CLI_MAX_SYSCTL];	/* "vm.NAME=VALUE" */
+	int nsweep;
+	struct sweep_axis sweep[CLI_MAX_SWEEP];
+	char **argv;		/* after "--": the command workload, else NULL */
+	bool pressure_default;	/* no workload flags given: `make run` defaults */
+};
+
+/* Parses argv into opt. Returns 0 to go on, 1 when the request is already
+ * answered (help, version: exit 0), -1 on bad input (message in err). */
+int cli_parse(int argc, char **argv, struct options *opt, char *err, size_t errlen);
+
+void cli_usage(FILE *out);
+
+/* Frees what cli_parse allocated (sweep values). */
+void cli_free(struct options *opt);
+
+#endif

@@ -1,0 +1,279 @@
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "fmt.h"
+#include "workload.h"
+
+/* Past this a single worker's array would not fit any machine this runs on. */
+#define MAX_ELEMS (1L << 36)
+
+void cli_usage(FILE *out)
+{
+	fprintf(out,
+"Usage: thrashtop [OPTIONS] [-- COMMAND [ARGS...]]\n"
+"       thrashtop history [list|show ID|stats|compare A B...|export|import FILE|rm ID]\n"
+"Runs a qsbench-compatible sort (or COMMAND) and shows what the VM does.\n"
+"\n"
+"Workload (qsbench's flags):\n"
+"  -n, --elems N        elements per worker (default: sized for about a minute)\n"
+"  -m, --mb MB          MiB per worker instead of -n (as qsbench 1.0)\n"
+"  -p, --procs P        worker processes, 1 to %d (default: online CPUs)\n"
+"  -s, --seed S         srand() seed (default 1)\n"
+"  -r, --repeat N       run the same configuration N times\n"
+"Monitor:\n"
+"  -d, --delay SECONDS  sampling interval, 0.05 to 3600 (default 1)\n"
+"  -b, --batch          no screen: print one result line per run\n"
+"      --format=F       batch line format: csh (default), gnu, gnu-full\n"
+"History:\n"
+"  -L, --label TEXT     label stored with the runs\n"
+"      --history PATH   history database (default $XDG_DATA_HOME/thrashtop/history.db)\n"
+"      --no-history     keep no history\n"
+"Tuning (root):\n"
+"      --mem SIZE       run the workload in a memory cgroup limited to SIZE\n"
+"      --global SIZE    leave only SIZE of RAM to the whole machine (mlock balloon)\n"
+"      --swap SIZE      add a temporary swap file of SIZE for the session\n"
+"      --sysctl vm.NAME=VALUE   set for the session, restored afterwards\n"
+"      --sweep KEY=V1,V2,...    run every combination (keys: swappiness, mem,\n"
+"                       swap, procs, elems, vm.NAME)\n"
+"  -h, --help           this help\n"
+"  -V, --version        print the version\n"
+"SIZE takes K, M, G suffixes (powers of 1024): 512M, 1.5G.\n",
+		WORKLOAD_MAX_PROCS);
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Whole decimal number in [lo, hi]; no sign tricks, no trailing junk. */
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	if (!*s || *s == '+' || *s == ' ')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_sweep(const char *arg, struct options *o, char *err, size_t errlen)
+{
+	const char *eq = strchr(arg, '=');
+	struct sweep_axis *ax;
+	char *copy, *tok, *save;
+
+	if (o->nsweep == CLI_MAX_SWEEP)
+		return fail(err, errlen, "--sweep: at most %d keys", CLI_MAX_SWEEP);
+	if (!eq || eq == arg || !eq[1])
+		return fail(err, errlen, "--sweep '%s': want KEY=V1,V2,...", arg);
+	if ((size_t)(eq - arg) >= sizeof(ax->key))
+		return fail(err, errlen, "--sweep: key too long");
+	ax = &o->sweep[o->nsweep];
+	memcpy(ax->key, arg, (size_t)(eq - arg));
+	ax->key[eq - arg] = '\0';
+	for (int i = 0; i < o->nsweep; i++)
+		if (!strcmp(o->sweep[i].key, ax->key))
+			return fail(err, errlen, "--sweep: key '%s' given twice", ax->key);
+	copy = strdup(eq + 1);
+	if (!copy)
+		return fail(err, errlen, "--sweep: out of memory");
+	ax->nvals = 0;
+	ax->vals = NULL;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char **v = realloc(ax->vals, sizeof(*v) * (size_t)(ax->nvals + 1));
+		if (!v || !(v[ax->nvals] = strdup(tok))) {
+			free(v ? v : ax->vals);
+			free(copy);
+			return fail(err, errlen, "--sweep: out of memory");
+		}
+		ax->vals = v;
+		ax->nvals++;
+	}
+	free(copy);
+	if (ax->nvals == 0)
+		return fail(err, errlen, "--sweep '%s': no values", arg);
+	o->nsweep++;
+	return 0;
+}
+
+void cli_free(struct options *o)
+{
+	for (int i = 0; i < o->nsweep; i++) {
+		for (int j = 0; j < o->sweep[i].nvals; j++)
+			free(o->sweep[i].vals[j]);
+		free(o->sweep[i].vals);
+	}
+	o->nsweep = 0;
+}
+
+enum { OPT_FORMAT = 256, OPT_HISTORY, OPT_NO_HISTORY, OPT_MEM, OPT_GLOBAL,
+       OPT_SWAP, OPT_SYSCTL, OPT_SWEEP };
+
+int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
+{
+	static const struct option longopts[] = {
+		{ "elems", required_argument, NULL, 'n' },
+		{ "mb", required_argument, NULL, 'm' },
+		{ "procs", required_argument, NULL, 'p' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "batch", no_argument, NULL, 'b' },
+		{ "label", required_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "history", required_argument, NULL, OPT_HISTORY },
+		{ "no-history", no_argument, NULL, OPT_NO_HISTORY },
+		{ "mem", required_argument, NULL, OPT_MEM },
+		{ "global", required_argument, NULL, OPT_GLOBAL },
+		{ "swap", required_argument, NULL, OPT_SWAP },
+		{ "sysctl", required_argument, NULL, OPT_SYSCTL },
+		{ "sweep", required_argument, NULL, OPT_SWEEP },
+		{ 0, 0, 0, 0 },
+	};
+	long v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->seed = 1;
+	o->interval = 1.0;
+	o->repeat = 1;
+	o->batch = !isatty(STDOUT_FILENO);
+	opterr = 0;
+	optind = 1;
+	/* '+': stop at the first non-option, so a command's own flags are its. */
+	while ((c = getopt_long(argc, argv, "+:n:m:p:s:r:d:bL:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (parse_long(optarg, 1, MAX_ELEMS, &v))
+				return fail(err, errlen, "-n '%s': want a whole number of elements from 1 to %ld",
+					    optarg, MAX_ELEMS);
+			o->nelems = v;
+			o->nelems_set = true;
+			break;
+		case 'm':
+			if (parse_long(optarg, 1, MAX_ELEMS / (1 << 18), &v))
+				return fail(err, errlen, "-m '%s': want whole MiB per worker from 1 to %ld",
+					    optarg, MAX_ELEMS / (1 << 18));
+			o->nelems = v * (1024 * 1024 / (long)sizeof(int));
+			o->nelems_set = true;
+			break;
+		case 'p':
+			if (parse_long(optarg, 1, WORKLOAD_MAX_PROCS, &v))
+				return fail(err, errlen, "-p '%s': want 1 to %d worker processes",
+					    optarg, WORKLOAD_MAX_PROCS);
+			o->procs = (int)v;
+			o->procs_set = true;
+			break;
+		case 's':
+			/* srand() takes an unsigned int; qsbench passed atoi()'s int. */
+			if (parse_long(optarg, INT_MIN, UINT_MAX, &v))
+				return fail(err, errlen, "-s '%s': want a whole number seed", optarg);
+			o->seed = (unsigned)v;
+			break;
+		case 'r':
+			if (parse_long(optarg, 1, 10000, &v))
+				return fail(err, errlen, "-r '%s': want 1 to 10000 repeats", optarg);
+			o->repeat = (int)v;
+			break;
+		case 'd':
+			if (fmt_parse_seconds(optarg, &o->interval) || o->interval < 0.05 ||
+			    o->interval > 3600)
+				return fail(err, errlen, "-d '%s': want seconds from 0.05 to 3600", optarg);
+			break;
+		case 'b':
+			o->batch = true;
+			break;
+		case 'L':
+			if (!*optarg || strlen(optarg) > 200 || strpbrk(optarg, "\n\r\t"))
+				return fail(err, errlen, "-L: want a one-line label of 1 to 200 characters");
+			o->label = optarg;
+			break;
+		case 'h':
+			cli_usage(stdout);
+			return 1;
+		case 'V':
+			printf("thrashtop %s\n", THRASHTOP_VERSION);
+			return 1;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "csh") || !strcmp(optarg, "tcsh"))
+				o->format = OUT_CSH;
+			else if (!strcmp(optarg, "gnu"))
+				o->format = OUT_GNU;
+			else if (!strcmp(optarg, "gnu-full"))
+				o->format = OUT_GNU_FULL;
+			else
+				return fail(err, errlen, "--format '%s': want csh, gnu or gnu-full", optarg);
+			break;
+		case OPT_HISTORY:
+			if (!*optarg)
+				return fail(err, errlen, "--history: empty path");
+			o->history = optarg;
+			break;
+		case OPT_NO_HISTORY:
+			o->no_history = true;
+			break;
+		case OPT_MEM:
+		case OPT_GLOBAL:
+		case OPT_SWAP: {
+			int64_t bytes;
+			const char *name = c == OPT_MEM ? "--mem" : c == OPT_GLOBAL ? "--global" : "--swap";
+			if (fmt_parse_size(optarg, &bytes) || bytes < 4096)
+				return fail(err, errlen, "%s '%s': want a size such as 512M or 1.5G", name, optarg);
+			*(c == OPT_MEM ? &o->mem_limit : c == OPT_GLOBAL ? &o->global_limit : &o->swap_size) = bytes;
+			break;
+		}
+		case OPT_SYSCTL:
+			if (o->nsysctl == CLI_MAX_SYSCTL)
+				return fail(err, errlen, "--sysctl: at most %d", CLI_MAX_SYSCTL);
+			if (strncmp(optarg, "vm.", 3) || !strchr(optarg, '=') || optarg[3] == '=')
+				return fail(err, errlen, "--sysctl '%s': want vm.NAME=VALUE", optarg);
+			o->sysctl[o->nsysctl++] = optarg;
+			break;
+		case OPT_SWEEP:
+			if (parse_sweep(optarg, o, err, errlen))
+				return -1;
+			break;
+		case ':':
+			return fail(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			if (optopt)
+				return fail(err, errlen, "unknown option '-%c' (try --help)", optopt);
+			return fail(err, errlen, "unknown option '%s' (try --help)", argv[optind - 1]);
+		}
+	}
+	if (optind < argc) {
+		if (strcmp(argv[optind - 1], "--"))
+			return fail(err, errlen, "unexpected argument '%s' (a command goes after --)",
+				    argv[optind]);
+		o->argv = &argv[optind];
+		if (o->nelems_set || o->procs_set)
+			return fail(err, errlen, "-n, -m and -p size the sorter; they do not apply to a command");
+	} else if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
+		return fail(err, errlen, "-- must be followed by a command");
+	}
+	o->pressure_default = !o->nelems_set && !o->procs_set && !o->argv &&
+			      !o->mem_limit && !o->global_limit && !o->swap_size && !o->nsweep;
+	return 0;
+}
