@@ -2,8 +2,10 @@
  *
  * tcsh rules (tcsh sh.time.c prusage/pdeltat, sh.print.c pcsecs, 6.x as in
  * FreeBSD contrib/tcsh; checked against tcsh 6.24.07's output):
- *  format "%Uu %Ss %E %P\t%X+%Dk %I+%Oio %Fpf+%Ww": a tab after %P, which
- *         mail archives often turn into a space.
+ *  format "%Uu %Ss %E %P\t%X+%Dk %I+%Oio %Fpf+%Ww": tcsh puts a tab after
+ *         %P; we print the space that the posted lines (and mail archives)
+ *         show, so our lines paste the same as the seeds'. Parsing takes
+ *         either.
  *  %U %S  pdeltat: "%ld.%03ld" of the rusage delta, usec / 1000 truncated.
  *  %E     pcsecs(ms), ms = sec * 100 + usec / 10000 (centiseconds,
  *         truncated): "m:ss.cc" below an hour, "h:mm:ss.cc" from an hour.
@@ -116,9 +118,9 @@ size_t timefmt_csh(char *buf, size_t len, const struct timeline *t)
 	put_pcsecs(&o, t->wall_us < 0 ? -1 : t->wall_us / 10000);
 	if (t->pct_src != TIMEFMT_CSH &&
 	    (t->user_us < 0 || t->sys_us < 0 || t->wall_us < 0))
-		put(&o, " ?%%\t");
+		put(&o, " ?%% ");
 	else
-		put(&o, " %ld.%01ld%%\t", i / 10, i % 10);
+		put(&o, " %ld.%01ld%% ", i / 10, i % 10);
 	put_count(&o, t->ixrss);
 	put(&o, "+");
 	put_count(&o, t->idrss);
