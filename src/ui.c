@@ -349,7 +349,7 @@ char *ui_format_worker(const struct ui_worker *w, int width, bool utf8,
 		snprintf(swp, sizeof(swp), "SWAP");
 	} else {
 		snprintf(pid, sizeof(pid), "%d", (int)w->pid);
-		st[0] = w->state ? w->state : '?';
+		st[0] = w->state ? w->state : w->end != END_RUNNING ? '-' : '?';
 		st[1] = '\0';
 		format_progress(w, imin(c.prog, 80), utf8, prog, sizeof(prog));
 		fmt_duration(cpu, sizeof(cpu), w->cpu_s);
@@ -391,9 +391,29 @@ static void put(int y, int x, int w, const char *s)
 {
 	const char *mark = U.utf8 ? "\u2026" : "...";
 	int mw = U.utf8 ? 1 : 3, nb, sp;
+	char exp[1024];
 
 	if (w <= 0)
 		return;
+	if (strchr(s, '\t')) {
+		/* tcsh's time line has a tab: expand it as a terminal would,
+		 * so the width is known and nothing wraps */
+		size_t o = 0;
+		int col = 0;
+
+		for (; *s && o + 9 < sizeof(exp); s++) {
+			if (*s == '\t') {
+				do
+					exp[o++] = ' ';
+				while (++col % 8);
+				continue;
+			}
+			exp[o++] = *s;
+			col += ((unsigned char)*s & 0xC0) != 0x80;
+		}
+		exp[o] = '\0';
+		s = exp;
+	}
 	if (text_cols(s) <= w) {
 		mvaddstr(y, x, s);
 		return;
@@ -439,7 +459,9 @@ static void fmt_value(int id, double v, double scale, char *buf, size_t len)
 	case UI_PLOT_SWAP:
 		fmt_kibd(a, sizeof(a), v);
 		if (!isnan(v) && scale > 0)
-			snprintf(buf, len, "%s (%.0f%%)", a, v / scale * 100);
+			/* truncated: 99.6% full is not "100%" */
+			snprintf(buf, len, "%s (%d%%)", a,
+				 (int)(fmin(fmax(v / scale, 0), 1) * 100));
 		else
 			snprintf(buf, len, "%s", a);
 		return;

@@ -146,10 +146,13 @@ TEST(ui_format_worker_rows_80)
 	w.swap_kib = NA;
 	w.minflt = 10400000;
 	CHECK_STR(ui_format_worker(&w, 80, true, b, sizeof(b)),
-		  "  22402 ? sort   OOM killed                0:25.00     n/a   10.4M   341M    n/a");
+		  "  22402 - sort   OOM killed                0:25.00     n/a   10.4M   341M    n/a");
 	w.end = END_SIGNAL;
 	w.code = 11;
 	CHECK(strstr(ui_format_worker(&w, 80, true, b, sizeof(b)), " signal 11 "));
+	w.end = END_RUNNING;	/* state not read yet */
+	CHECK(strstr(ui_format_worker(&w, 80, true, b, sizeof(b)), "  22402 ? sort "));
+	w.end = END_SIGNAL;
 	w.end = END_EXIT;
 	w.code = 3;
 	CHECK(strstr(ui_format_worker(&w, 80, true, b, sizeof(b)), " exit 3 "));
