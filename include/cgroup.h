@@ -31,8 +31,8 @@ struct cgroup_stat {
 				 * v2 memory.swap.max; or CGROUP_UNLIMITED */
 	long long pgfault, pgmajfault;			/* counts */
 	long long refault_anon, refault_file;		/* workingset_refault_*, counts */
-	long long failcnt;	/* times a charge hit the limit: v1 memory.failcnt,
-				 * v2 memory.events "max" */
+	long long failcnt;	/* times a charge hit a limit: v1 memory.failcnt +
+				 * memory.memsw.failcnt, v2 memory.events "max" */
 	long long oom_kill;	/* v1 memory.oom_control, v2 memory.events */
 	double psi_some10, psi_full10;	/* v2 memory.pressure avg10 %; v1 NAN */
 };

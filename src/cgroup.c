@@ -398,7 +398,15 @@ int cgroup_read(const struct cgroup *cg, struct cgroup_stat *st)
 		st->refault_anon = kv(text, "total_workingset_refault_anon");
 		st->refault_file = kv(text, "total_workingset_refault_file");
 	}
+	/* a failed charge is counted once: by memsw if that limit stopped it,
+	 * else by the memory limit */
 	st->failcnt = read_ll(cg->path, "memory.failcnt");
+	if (cg->memsw && st->failcnt != CGROUP_NA) {
+		long long f = read_ll(cg->path, "memory.memsw.failcnt");
+
+		if (f != CGROUP_NA)
+			st->failcnt += f;
+	}
 	if (read_file(cg->path, "memory.oom_control", text, sizeof text) >= 0)
 		st->oom_kill = kv(text, "oom_kill");
 	return 0;

@@ -1,13 +1,16 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "check.h"
 #include "swapfile.h"
 #include "sysctl.h"
@@ -183,65 +186,103 @@ TEST(undo_concurrent_writers)
 	ustate_end();
 }
 
-/* A run that dies holding a changed sysctl and an active swap file: the
- * next start undoes both, even before the dead run is reaped (a zombie). */
+/* What the crashing child made. */
+struct made {
+	char err[256];
+	char swap[256];
+	char cgroup[256];
+	pid_t inside;		/* a task left in the cgroup */
+};
+
+/* A run that dies holding a changed sysctl, an active swap file and a
+ * memory cgroup with a task inside: the next start undoes all three, even
+ * before the dead run is reaped (a zombie). */
 TEST(undo_recover_dead_owner)
 {
-	char orig[64] = "", now[64] = "", err[256] = "", msg[2048] = "", swpath[256] = "";
-	char want[512], file[4096];
+	char orig[64] = "", now[64] = "", err[256] = "", msg[2048] = "";
+	char want[1024], file[4096];
+	struct made m;
 	int fds[2], status = 0, rc;
 	siginfo_t si;
+	struct stat sb;
 	pid_t child;
 
+	memset(&m, 0, sizeof m);
 	ustate_begin();
+	/* the task left in the cgroup is reparented to us, so we can reap it */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	CHECK_INT(sysctl_get("vm.swappiness", orig, sizeof orig, err, sizeof err), 0);
 	CHECK(pipe(fds) == 0);
 	child = fork();
 	if (child == 0) {
+		struct made c;
 		struct swapfile sw;
-		char cerr[256];
+		struct cgroup cg;
+		char name[64];
 
+		memset(&c, 0, sizeof c);
 		close(fds[0]);
-		if (sysctl_set("vm.swappiness", strcmp(orig, "61") ? "61" : "62", cerr,
-			       sizeof cerr) < 0 ||
-		    swapfile_create(&sw, NULL, 64LL << 20, -1, cerr, sizeof cerr) < 0) {
-			if (write(fds[1], cerr, strlen(cerr)) < 0)
+		snprintf(name, sizeof name, "thrashtop-test-undo-%d", (int)getpid());
+		if (sysctl_set("vm.swappiness", strcmp(orig, "61") ? "61" : "62", c.err,
+			       sizeof c.err) < 0 ||
+		    swapfile_create(&sw, NULL, 64LL << 20, -1, c.err, sizeof c.err) < 0 ||
+		    cgroup_create(&cg, name, 64LL << 20, -1, c.err, sizeof c.err) < 0) {
+			if (write(fds[1], &c, sizeof c) < 0)
 				_exit(2);
 			_exit(1);
 		}
-		if (write(fds[1], sw.path, strlen(sw.path)) < 0)
+		snprintf(c.swap, sizeof c.swap, "%s", sw.path);
+		snprintf(c.cgroup, sizeof c.cgroup, "%s", cg.path);
+		c.inside = fork();
+		if (c.inside == 0) {
+			if (cgroup_attach_self(&cg) < 0)
+				_exit(1);
+			for (;;)
+				pause();
+		}
+		while (cgroup_nprocs(&cg) < 1)
+			usleep(1000);
+		if (write(fds[1], &c, sizeof c) < 0)
 			_exit(2);
 		_exit(0);	/* a crash: nothing undone */
 	}
 	close(fds[1]);
-	if (read(fds[0], swpath, sizeof swpath - 1) < 0)
-		swpath[0] = '\0';
+	if (read(fds[0], &m, sizeof m) != (ssize_t)sizeof m)
+		memset(&m, 0, sizeof m);
 	close(fds[0]);
 	/* let it die without reaping it */
 	CHECK(waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT) == 0);
 	CHECK_INT(si.si_status, 0);
 	if (si.si_status != 0)
-		printf("  child: %s\n", swpath);
+		printf("  child: %s\n", m.err);
 	CHECK_INT(sysctl_get("vm.swappiness", now, sizeof now, err, sizeof err), 0);
 	CHECK_STR(now, strcmp(orig, "61") ? "61" : "62");
-	CHECK(swpath[0] == '/' && in_proc_swaps(swpath));
+	CHECK(m.swap[0] == '/' && in_proc_swaps(m.swap));
+	CHECK(m.cgroup[0] == '/' && stat(m.cgroup, &sb) == 0);
+	CHECK(m.inside > 0 && kill(m.inside, 0) == 0);
 
 	/* a record of a live owner (this process) must survive the recovery */
 	CHECK_INT(undo_add(UNDO_SWAP, "/var/tmp/thrashtop-swap-live-test", "", err,
 			   sizeof err), 0);
 	rc = undo_recover(msg, sizeof msg);
-	CHECK_INT(rc, 2);
-	CHECK_INT(count_lines(msg), 1);	/* two lines */
-	snprintf(want, sizeof want, "thrashtop pid %d (no longer running): swap file %s "
-		 "turned off and removed", (int)child, swpath);
-	CHECK(strstr(msg, want) != NULL);
-	snprintf(want, sizeof want, "thrashtop pid %d (no longer running): vm.swappiness "
-		 "restored to %s", (int)child, orig);
-	CHECK(strstr(msg, want) != NULL);
+	CHECK_INT(rc, 3);
+	CHECK_INT(count_lines(msg), 2);	/* three lines */
+	/* in undo order: the cgroup, then swap, then the sysctl */
+	snprintf(want, sizeof want,
+		 "thrashtop pid %d (no longer running): memory cgroup %s removed\n"
+		 "thrashtop pid %d (no longer running): swap file %s turned off and removed\n"
+		 "thrashtop pid %d (no longer running): vm.swappiness restored to %s",
+		 (int)child, m.cgroup, (int)child, m.swap, (int)child, orig);
+	CHECK_STR(msg, want);
 	CHECK_INT(sysctl_get("vm.swappiness", now, sizeof now, err, sizeof err), 0);
 	CHECK_STR(now, orig);
-	CHECK(!in_proc_swaps(swpath));
-	CHECK(access(swpath, F_OK) < 0);
+	CHECK(!in_proc_swaps(m.swap));
+	CHECK(access(m.swap, F_OK) < 0);
+	CHECK(stat(m.cgroup, &sb) < 0 && errno == ENOENT);
+	if (m.inside > 0) {
+		CHECK(waitpid(m.inside, &status, 0) == m.inside);
+		CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	}
 	slurp(undo_state_file(), file, sizeof file);
 	CHECK(strstr(file, "thrashtop-swap-live-test") != NULL);
 	CHECK_INT(count_lines(file), 1);
@@ -251,9 +292,14 @@ TEST(undo_recover_dead_owner)
 
 	waitpid(child, &status, 0);
 	/* whatever failed above, leave the machine as it was */
-	if (swpath[0] == '/') {
-		swapoff(swpath);
-		unlink(swpath);
+	if (m.inside > 0 && kill(m.inside, SIGKILL) == 0)
+		waitpid(m.inside, &status, 0);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	if (m.cgroup[0] == '/')
+		rmdir(m.cgroup);
+	if (m.swap[0] == '/') {
+		swapoff(m.swap);
+		unlink(m.swap);
 	}
 	if (orig[0])
 		sysctl_write("vm.swappiness", orig, err, sizeof err);
