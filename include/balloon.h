@@ -11,7 +11,7 @@
 
 #define BALLOON_MIN_LEAVE (256LL << 20)	/* --global below this is refused */
 #define BALLOON_AVAIL_KEEP (512LL << 20)	/* MemAvailable a pin must leave */
-#define BALLOON_CHUNK (64LL << 20)		/* mmap + mlock unit */
+#define BALLOON_CHUNK (64LL << 20)		/* largest mmap + mlock step */
 #define BALLOON_TIMEOUT_S 120			/* to pin everything */
 
 struct balloon {

@@ -106,7 +106,7 @@ static void close_others(int keep1, int keep2)
 
 static void balloon_child(pid_t parent, int go, int ready, long long bytes)
 {
-	long long pinned = 0;
+	long long pinned = 0, step, pagesz = sysconf(_SC_PAGESIZE);
 	char c;
 	int fd;
 
@@ -133,9 +133,11 @@ static void balloon_child(pid_t parent, int go, int ready, long long bytes)
 		 * lets mlock pass the limit anyway, and mlock says if not */
 		setrlimit(RLIMIT_MEMLOCK, &rl);
 	}
+	/* at least 16 steps, so a failure part-way says how far it got */
+	step = bytes / 16 / pagesz * pagesz;
+	step = step < (1LL << 20) ? 1LL << 20 : step > BALLOON_CHUNK ? BALLOON_CHUNK : step;
 	while (pinned < bytes) {
-		size_t chunk = (size_t)(bytes - pinned < BALLOON_CHUNK ? bytes - pinned
-								    : BALLOON_CHUNK);
+		size_t chunk = (size_t)(bytes - pinned < step ? bytes - pinned : step);
 		void *p = mmap(NULL, chunk, PROT_READ | PROT_WRITE,
 			       MAP_ANONYMOUS | MAP_PRIVATE | MAP_POPULATE, -1, 0);
 

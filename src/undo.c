@@ -548,17 +548,16 @@ static int undo_selected(bool mine, char *msg, size_t msglen)
 {
 	char err[512];
 	struct state s;
+	struct stat sb;
 	bool *done;
 	int undone = 0, failed = 0;
 
 	if (msg && msglen)
 		msg[0] = '\0';
-	if (!mine) {
-		struct stat sb;
-
-		if (stat(undo_state_file(), &sb) < 0 && errno == ENOENT)
-			return 0;
-	}
+	/* no file, no records: nothing to lock (and no directory to create as
+	 * a user who never changed anything) */
+	if (stat(undo_state_file(), &sb) < 0 && errno == ENOENT)
+		return 0;
 	if (self_id(err, sizeof err) < 0 || state_open(&s, err, sizeof err) < 0) {
 		msg_add(msg, msglen, "%s", err);
 		return -1;

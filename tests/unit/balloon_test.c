@@ -1,9 +1,12 @@
 #include <errno.h>
+#include <linux/capability.h>
 #include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -245,4 +248,49 @@ TEST(balloon_not_root_one_line)
 	CHECK(strstr(err, "--global needs root: locking 256 MiB exceeds RLIMIT_MEMLOCK (") ==
 	      err);
 	CHECK(strchr(err, '\n') == NULL);
+}
+
+/* Without CAP_IPC_LOCK (and CAP_SYS_RESOURCE to raise it) RLIMIT_MEMLOCK
+ * stops the pin part-way: the message says how far it got. */
+TEST(balloon_partial_pin_reported)
+{
+	char err[256] = "";
+	int fds[2], status = 0;
+	ssize_t n;
+	pid_t pid;
+
+	bstate_begin();
+	CHECK(pipe(fds) == 0);
+	pid = fork();
+	if (pid == 0) {
+		struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+		struct __user_cap_data_struct cap[2];
+		struct rlimit rl = { 8 << 20, 8 << 20 };
+		struct balloon b;
+		char cerr[256] = "";
+
+		close(fds[0]);
+		if (setrlimit(RLIMIT_MEMLOCK, &rl) < 0 || syscall(SYS_capget, &hdr, cap) < 0)
+			_exit(2);
+		cap[0].effective &= ~((1u << CAP_IPC_LOCK) | (1u << CAP_SYS_RESOURCE));
+		cap[0].permitted &= ~((1u << CAP_IPC_LOCK) | (1u << CAP_SYS_RESOURCE));
+		if (syscall(SYS_capset, &hdr, cap) < 0)
+			_exit(2);
+		if (balloon_start_pin(&b, 16LL << 20, cerr, sizeof cerr) == 0)
+			_exit(3);
+		if (write(fds[1], cerr, strlen(cerr)) < 0)
+			_exit(2);
+		_exit(0);
+	}
+	close(fds[1]);
+	n = read(fds[0], err, sizeof err - 1);
+	err[n > 0 ? n : 0] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	CHECK_INT(status, 0);
+	/* 1 MiB steps: eight fit under the 8 MiB limit, the ninth does not */
+	CHECK_STR(err, "balloon pinned only 8 MiB of 16 MiB: mlock: Cannot allocate "
+		  "memory (RLIMIT_MEMLOCK, or RAM ran out)");
+	CHECK(access(undo_state_file(), F_OK) < 0);
+	bstate_end();
 }
