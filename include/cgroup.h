@@ -37,8 +37,8 @@ struct cgroup_stat {
 	double psi_some10, psi_full10;	/* v2 memory.pressure avg10 %; v1 NAN */
 };
 
-/* Creates the cgroup NAME (which must start with "thrashtop-", e.g.
- * "thrashtop-1234") with a memory limit in bytes and a swap limit in bytes
+/* Creates the cgroup NAME (which must start with "thrashtop-"; NULL means
+ * "thrashtop-PID" with this process's pid) with a memory limit in bytes and a swap limit in bytes
  * beyond it (-1: unlimited swap; on v1 it becomes memory.memsw = limit +
  * swap). Returns 0, or -1 with err filled and nothing left behind. */
 int cgroup_create(struct cgroup *cg, const char *name, long long limit,

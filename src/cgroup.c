@@ -229,11 +229,15 @@ int cgroup_create(struct cgroup *cg, const char *name, long long limit,
 		  long long swap_limit, char *err, size_t errlen)
 {
 	const char *root = v2_root();
-	char buf[512];
+	char buf[512], own[32];
 	int e;
 
 	memset(cg, 0, sizeof *cg);
 	cg->procs_fd = -1;
+	if (!name) {
+		snprintf(own, sizeof own, NAME_PREFIX "%d", (int)getpid());
+		name = own;
+	}
 	if (!valid_name(name)) {
 		seterr(err, errlen, "bad cgroup name \"%s\" (want " NAME_PREFIX "SOMETHING, "
 		       "no '/', spaces or '..')", name ? name : "");
@@ -463,8 +467,13 @@ int cgroup_remove_path(const char *path, char *err, size_t errlen)
 	write_file(path, "cgroup.kill", "1");	/* v2 (5.14+): kills forks in flight too */
 	for (int waited = 0; ; waited += 10) {
 		left = kill_procs(path);
-		if (left < 0 && errno == ENOENT)
-			return 0;
+		if (left < 0) {
+			if (errno == ENOENT)
+				return 0;
+			seterr(err, errlen, "cannot read %s/cgroup.procs: %s", path,
+			       strerror(errno));
+			return -1;
+		}
 		if (left == 0) {
 			if (rmdir(path) == 0 || errno == ENOENT)
 				return 0;

@@ -504,12 +504,18 @@ static int undo_one(const struct entry *e, bool prev_boot, const char *who,
 		break;
 	case UNDO_CGROUP:
 		rc = cgroup_remove_path(e->key, err, sizeof err);
-		if (!rc)
+		if (!rc && prev_boot)
+			msg_add(msg, msglen, "%smemory cgroup %s: record dropped (the reboot "
+				"removed it)", who, e->key);
+		else if (!rc)
 			msg_add(msg, msglen, "%smemory cgroup %s removed", who, e->key);
 		break;
 	case UNDO_SWAP:
 		rc = swapfile_remove_path(e->key, err, sizeof err);
-		if (!rc)
+		if (!rc && prev_boot)
+			msg_add(msg, msglen, "%sswap file %s removed (the reboot had turned it "
+				"off)", who, e->key);
+		else if (!rc)
 			msg_add(msg, msglen, "%sswap file %s turned off and removed", who, e->key);
 		break;
 	case UNDO_SYSCTL:
