@@ -1,0 +1,101 @@
+/* Reports over recorded runs: groups and their statistics, comparisons,
+ * and the output formats of `thrashtop history` (text for a mailing-list
+ * post, csv, json, time lines, cross tables), plus reading our own csv/json
+ * exports and posted time/free lines back. Writes to a FILE; never exits. */
+#ifndef THRASHTOP_REPORT_H
+#define THRASHTOP_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "history.h"
+#include "stats.h"
+
+#define REPORT_WIDTH 72
+
+enum report_metric { RM_WALL, RM_USER, RM_SYS, RM_MAJFLT, RM_KSWAPD, RM_N };
+
+struct report_opts {
+	double unstable_cov_pct;	/* a group whose wall CoV passes this is unstable */
+	double outlier_z;		/* modified z-score of wall beyond this: outlier */
+	bool gnu;			/* time lines as GNU time, else csh */
+	const char *rows, *cols;	/* table keys */
+};
+
+/* 5% and 3.5 (Iglewicz and Hoaglin's cut-off), csh lines, kernel x label. */
+void report_opts_default(struct report_opts *o);
+
+/* Runs with one config_hash. Statistics are over the runs that completed
+ * (status ok) and whose figure is known; failures are only counted. */
+struct report_group {
+	const char *config_hash;	/* points into the first run */
+	size_t n;			/* runs in the group */
+	size_t *idx;			/* their indexes in the run array, oldest first */
+	bool *outlier;			/* n entries: wall time far from the group's */
+	size_t nfailed, noom, naborted;
+	struct stats_summary st[RM_N];
+	bool unstable;
+};
+
+/* Groups runs (any order) by config_hash, groups ordered by their oldest
+ * run. Returns 0, or -1 with errno. */
+int report_group(const struct run_record *runs, size_t n, const struct report_opts *o,
+		 struct report_group **out, size_t *ngroups);
+void report_groups_free(struct report_group *g, size_t n);
+
+const char *report_metric_name(enum report_metric m);
+/* The metric of one run in its natural unit (seconds, faults), NAN if unknown. */
+double report_metric(const struct run_record *r, enum report_metric m);
+
+/* A record's figures as timefmt's struct timeline. */
+void report_timeline(const struct run_record *r, struct timeline *t);
+
+/* `history list`: one line a run, newest first as given. */
+void report_list(FILE *f, const struct run_record *runs, size_t n);
+/* `history show`: everything recorded for one run. */
+void report_show(FILE *f, const struct run_record *r);
+/* `history stats`: per group, the runs and their statistics. */
+void report_stats(FILE *f, const struct run_record *runs, size_t n,
+		  const struct report_opts *o);
+
+/* The export formats. Runs are printed in the order given, except time and
+ * text, which print group by group. Return 0, or -1 (errno) on a write or
+ * allocation failure, or with err filled on bad options (table keys). */
+int report_text(FILE *f, const struct run_record *runs, size_t n,
+		const struct report_opts *o, char *err, size_t errlen);
+int report_csv(FILE *f, const struct run_record *runs, size_t n);
+int report_json(FILE *f, const struct run_record *runs, size_t n);
+int report_time(FILE *f, const struct run_record *runs, size_t n,
+		const struct report_opts *o);
+int report_table(FILE *f, const struct run_record *runs, size_t n,
+		 const struct report_opts *o, char *err, size_t errlen);
+
+/* Compares sets of runs against the first, as mmtests' compare-kernels
+ * prints it: set[i] is the set run i belongs to (-1: none), names label
+ * the nsets columns. Statistics use each set's completed runs. */
+int report_compare(FILE *f, const struct run_record *runs, size_t n, const int *set,
+		   size_t nsets, const char *const *names, char *err, size_t errlen);
+
+/* A table key ("kernel", "swappiness", any history_fields name) to the
+ * field, NULL if unknown. Aliases: kernel, mem, global, swap, host, ram. */
+const struct hist_field *report_key(const char *name);
+
+/* Reading back. Each returns a malloc'd array (run_records_free) and 0, or
+ * -1 with one line in err naming the line or record at fault. */
+int report_read_json(const char *text, struct run_record **out, size_t *n,
+		     char *err, size_t errlen);
+int report_read_csv(const char *text, struct run_record **out, size_t *n,
+		    char *err, size_t errlen);
+
+/* Posted text: csh and GNU time lines, free(1) blocks, "0:01 kswapd" lines,
+ * "Out of Memory: Killed process" lines (the next run is an OOM), a
+ * "time ./qsbench -n N -p P -s S" prompt (the workload), and any other
+ * non-blank line as the header naming the runs below it (a group, as the
+ * seeds post them). Lines quoted with '>' repeat other posts and are
+ * skipped. A free block before a run is its "before", one after it its
+ * "after". label, if given, comes before each header. */
+int report_read_posted(const char *text, const char *label,
+		       struct run_record **out, size_t *n, char *err, size_t errlen);
+
+#endif

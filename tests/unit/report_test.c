@@ -1,0 +1,558 @@
+/* Reports: group statistics against values computed independently (python3
+ * statistics module), every export format against golden files, and the
+ * readers (json, csv, posted lines) round-tripping. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "report.h"
+
+#define GOLDEN_DIR "tests/golden/"
+
+/* Two configurations (swappiness 60 and 100) of three runs each, the
+ * second with an OOM kill; then a command run. Deterministic. */
+static const struct {
+	int64_t wall_ms, user_ms, sys_ms, majflt;
+	double kswapd;
+	int swappiness;
+	enum run_status st;
+} fx[] = {
+	{ 153290, 70270, 7330, 19670, 0.61, 60, RUN_OK },
+	{ 152290, 70090, 6890, 18337, 0.42, 60, RUN_OK },
+	{ 149290, 70510, 6660, 18463, 0.37, 60, RUN_OK },
+	{ 144390, 70510, 6390, 17902, 1.10, 100, RUN_OK },
+	{ 176970, 70600, 7600, 23599, 1.35, 100, RUN_OK },
+	{ 79950, 17770, 3160, 13294, 2.02, 100, RUN_OOM },
+};
+#define NFX (sizeof(fx) / sizeof(fx[0]))
+
+static void fixture_runs(struct run_record *v, size_t *n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < NFX; i++, k++) {
+		struct run_record *r = &v[k];
+		run_record_init(r);
+		r->id = (int64_t)i + 1;
+		snprintf(r->uuid, sizeof(r->uuid), "%032zx", i + 1);
+		snprintf(r->started_at, sizeof(r->started_at), "2025-03-0%zuT09:00:00Z", 1 + i);
+		snprintf(r->label, sizeof(r->label), "swap%d", fx[i].swappiness);
+		r->nelems = 90000000;
+		r->procs = 2;
+		r->seed = 140175100;
+		r->repeat_k = (int)(i % 3) + 1;
+		r->repeat_n = 3;
+		r->status = fx[i].st;
+		r->wall_us = fx[i].wall_ms * 1000;
+		r->user_us = fx[i].user_ms * 1000;
+		r->sys_us = fx[i].sys_ms * 1000;
+		r->cpu_pct = 100.0 * (double)(r->user_us + r->sys_us) / (double)r->wall_us;
+		r->majflt = fx[i].majflt;
+		r->minflt = 1000 + (int64_t)i;
+		r->inblock = 0;
+		r->oublock = 16;
+		r->kswapd_s = fx[i].kswapd;
+		r->swap_peak_kib = 180000 + 1000 * (int64_t)i;
+		r->mem_free_min_kib = 2048;
+		r->swap_before_kib = 0;
+		r->swap_after_kib = 5080;
+		snprintf(r->kernel_release, sizeof(r->kernel_release), "6.1.0-18-amd64");
+		r->kernel_version = strdup("#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)");
+		r->proc_cmdline = strdup("BOOT_IMAGE=/boot/vmlinuz-6.1.0-18-amd64 "
+					 "root=UUID=0a1b2c3d-4e5f-6789-abcd-ef0123456789 ro quiet "
+					 "mem=256M");
+		snprintf(r->hostname, sizeof(r->hostname), "lenstra");
+		r->ncpus = 2;
+		r->ram_kib = 255984;
+		r->swap_devices = strdup("/swapfile file 195512 0 -2");
+		r->swap_total_kib = 195512;
+		r->swappiness = fx[i].swappiness;
+		r->vfs_cache_pressure = 100;
+		r->min_free_kbytes = 67584;
+		r->watermark_scale_factor = 10;
+		r->page_cluster = 3;
+		r->overcommit_memory = 0;
+		r->dirty_ratio = 20;
+		r->dirty_background_ratio = 10;
+		r->zswap = 0;
+		r->mem_limit_kib = 131072;
+		r->tmp_swap_kib = 0;
+		snprintf(r->version, sizeof(r->version), "0.1.0");
+		r->free_before = (struct mem_snapshot){ 255984, 16760, 239224, 0, 1092, 8008,
+							248324, 195512, 0, 195512 };
+		r->free_after = (struct mem_snapshot){ 255984, 6008, 249976, 0, 100, 1096,
+						       251172, 195512, 5080, 190432 };
+		r->nworkers = 2;
+		r->workers = calloc(2, sizeof(*r->workers));
+		for (int w = 0; w < 2; w++) {
+			struct run_worker *wk = &r->workers[w];
+			wk->pid = 4000 + 10 * (int)i + w;
+			snprintf(wk->end, sizeof(wk->end), "ok");
+			wk->exit_code = 0;
+			wk->user_us = r->user_us / 2;
+			wk->sys_us = r->sys_us / 2;
+			wk->majflt = r->majflt / 2;
+			wk->minflt = r->minflt / 2;
+			wk->first_bad = HIST_NA;
+		}
+		if (fx[i].st == RUN_OOM) {
+			snprintf(r->workers[1].end, sizeof(r->workers[1].end), "oom");
+			r->workers[1].exit_code = HIST_NA;
+			r->workers[1].signal = 9;
+		}
+		if (fx[i].swappiness == 100) {
+			r->nchanges = 1;
+			r->changes = calloc(1, sizeof(*r->changes));
+			r->changes[0].t_s = 0.25;
+			snprintf(r->changes[0].name, sizeof(r->changes[0].name), "vm.swappiness");
+			snprintf(r->changes[0].old_val, sizeof(r->changes[0].old_val), "60");
+			snprintf(r->changes[0].new_val, sizeof(r->changes[0].new_val), "100");
+		}
+		/* A ramp of swap and a burst of faults, with one gap. */
+		int np = 40;
+		run_record_alloc_series(r, np);
+		for (int p = 0; p < np; p++) {
+			double t = (double)p * (double)r->wall_us / 1e6 / (np - 1);
+			r->series[RS_T][p] = (float)t;
+			r->series[RS_SWAP_USED][p] = (float)(p < 30 ? 6000 * p : 180000);
+			r->series[RS_MEM_FREE][p] = (float)(200000 - 4000 * (p % 20));
+			r->series[RS_MEM_AVAIL][p] = (float)(210000 - 4000 * (p % 20));
+			r->series[RS_MAJFLT][p] = (float)(p > 10 && p < 30 ? 250 + 10 * (p % 7) : 0);
+			r->series[RS_MINFLT][p] = (float)(5000 - 100 * p);
+			r->series[RS_KSWAPD][p] = p == 5 ? NAN : (float)(p % 4);
+		}
+		run_record_config(r);
+	}
+	/* A command run, no kswapd figure, no series. */
+	struct run_record *r = &v[k++];
+	run_record_init(r);
+	r->id = 7;
+	snprintf(r->uuid, sizeof(r->uuid), "%032x", 7);
+	snprintf(r->started_at, sizeof(r->started_at), "2025-03-08T10:30:00Z");
+	r->kind = RUN_COMMAND;
+	r->command = strdup("make -j4 \"KCFLAGS=-O2, -g\"");
+	r->status = RUN_FAILED;
+	r->wall_us = 650000000;
+	r->user_us = 548270000;
+	r->sys_us = 94180000;
+	r->cpu_pct = 98.8;
+	r->majflt = 450479;
+	r->minflt = 696869;
+	r->inblock = 8;
+	r->oublock = 1024;
+	snprintf(r->kernel_release, sizeof(r->kernel_release), "6.1.0-18-amd64");
+	snprintf(r->hostname, sizeof(r->hostname), "lenstra");
+	r->ncpus = 2;
+	r->ram_kib = 255984;
+	r->swap_total_kib = 195512;
+	r->swappiness = 60;
+	r->nworkers = 1;
+	r->workers = calloc(1, sizeof(*r->workers));
+	r->workers[0] = (struct run_worker){ 5001, "exit", 2, 0, 548270000, 94180000, 450479,
+					     696869, 0, HIST_NA };
+	run_record_config(r);
+	*n = k;
+}
+
+static char *render(int (*fn)(FILE *, const struct run_record *, size_t, void *),
+		    const struct run_record *v, size_t n, void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CHECK(f != NULL);
+	if (!f)
+		return NULL;
+	CHECK_INT(fn(f, v, n, arg), 0);
+	fclose(f);
+	return buf;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (!f)
+		return NULL;
+	FILE *m = open_memstream(&buf, &len);
+	int c;
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, m);
+	fclose(m);
+	fclose(f);
+	return buf;
+}
+
+/* Byte for byte; THRASHTOP_UPDATE_GOLDEN=1 rewrites the file instead. */
+static void golden(const char *name, const char *got)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), GOLDEN_DIR "%s", name);
+	if (getenv("THRASHTOP_UPDATE_GOLDEN")) {
+		FILE *f = fopen(path, "w");
+		CHECK(f != NULL);
+		if (f) {
+			fputs(got ? got : "", f);
+			fclose(f);
+		}
+		return;
+	}
+	char *want = slurp(path);
+	if (!want || !got || strcmp(want, got)) {
+		size_t i = 0, line = 1;
+		while (want && got && want[i] && want[i] == got[i])
+			line += want[i++] == '\n';
+		t_fail(__FILE__, __LINE__, "%s differs from the golden file at line %zu%s", path, line,
+		       want ? "" : " (golden file missing)");
+	}
+	free(want);
+}
+
+static int w_list(FILE *f, const struct run_record *v, size_t n, void *a)
+{
+	(void)a;
+	report_list(f, v, n);
+	return 0;
+}
+
+static int w_show(FILE *f, const struct run_record *v, size_t n, void *a)
+{
+	(void)a;
+	(void)n;
+	report_show(f, &v[3]);
+	report_show(f, &v[6]);
+	return 0;
+}
+
+static int w_stats(FILE *f, const struct run_record *v, size_t n, void *a)
+{
+	report_stats(f, v, n, a);
+	return 0;
+}
+
+static int w_text(FILE *f, const struct run_record *v, size_t n, void *a)
+{
+	return report_text(f, v, n, a, NULL, 0);
+}
+
+static int w_csv(FILE *f, const struct run_record *v, size_t n, void *a)
+{
+	(void)a;
+	return report_csv(f, v, n);
+}
+
+static int w_json(FILE *f, const struct run_record *v, size_t n, void *a)
+{
+	(void)a;
+	return report_json(f, v, n);
+}
+
+static int w_time(FILE *f, const struct run_record *v, size_t n, void *a)
+{
+	return report_time(f, v, n, a);
+}
+
+static int w_table(FILE *f, const struct run_record *v, size_t n, void *a)
+{
+	return report_table(f, v, n, a, NULL, 0);
+}
+
+static int w_compare(FILE *f, const struct run_record *v, size_t n, void *a)
+{
+	int set[7] = { 0, 0, 0, 1, 1, 1, -1 };
+	const char *names[2] = { "swap60", "swap100" };
+	(void)a;
+	return report_compare(f, v, n, set, 2, names, NULL, 0);
+}
+
+TEST(report_golden_every_format)
+{
+	struct run_record v[8];
+	size_t n;
+	struct report_opts o;
+
+	fixture_runs(v, &n);
+	report_opts_default(&o);
+	static const struct {
+		const char *file;
+		int (*fn)(FILE *, const struct run_record *, size_t, void *);
+		bool gnu;
+		const char *rows, *cols;
+	} cases[] = {
+		{ "list.txt", w_list, false, 0, 0 },
+		{ "show.txt", w_show, false, 0, 0 },
+		{ "stats.txt", w_stats, false, 0, 0 },
+		{ "text.txt", w_text, false, 0, 0 },
+		{ "csv.txt", w_csv, false, 0, 0 },
+		{ "json.txt", w_json, false, 0, 0 },
+		{ "time.txt", w_time, false, 0, 0 },
+		{ "time-gnu.txt", w_time, true, 0, 0 },
+		{ "table.txt", w_table, false, "swappiness", "kernel" },
+		{ "compare.txt", w_compare, false, 0, 0 },
+	};
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		o.gnu = cases[c].gnu;
+		o.rows = cases[c].rows ? cases[c].rows : "kernel";
+		o.cols = cases[c].cols ? cases[c].cols : "label";
+		char *out = render(cases[c].fn, v, n, &o);
+		golden(cases[c].file, out);
+		free(out);
+	}
+	for (size_t i = 0; i < n; i++)
+		run_record_clear(&v[i]);
+}
+
+/* Reference values: python3 -c 'import statistics as s; x=[...];
+ * print(s.median(x), s.mean(x), s.stdev(x), 100*s.stdev(x)/s.mean(x))' */
+TEST(report_group_statistics_match_python)
+{
+	struct run_record v[8];
+	size_t n, ng;
+	struct report_opts o;
+	struct report_group *g;
+
+	fixture_runs(v, &n);
+	report_opts_default(&o);
+	CHECK_INT(report_group(v, n, &o, &g, &ng), 0);
+	CHECK_INT(ng, 3);
+	if (ng == 3) {
+		/* wall [153.29, 152.29, 149.29] */
+		CHECK_INT(g[0].n, 3);
+		CHECK_NEAR(g[0].st[RM_WALL].median, 152.29, 1e-9);
+		CHECK_NEAR(g[0].st[RM_WALL].mean, 151.62333333333333, 1e-9);
+		CHECK_NEAR(g[0].st[RM_WALL].sd, 2.0816659994661326, 1e-9);
+		CHECK_NEAR(g[0].st[RM_WALL].cv_pct, 1.3729192952708242, 1e-9);
+		/* majflt [19670, 18337, 18463] */
+		CHECK_NEAR(g[0].st[RM_MAJFLT].mean, 18823.333333333332, 1e-6);
+		CHECK_NEAR(g[0].st[RM_MAJFLT].sd, 735.9363650026634, 1e-6);
+		/* kswapd [0.61, 0.42, 0.37] */
+		CHECK_NEAR(g[0].st[RM_KSWAPD].sd, 0.12662279942148388, 1e-9);
+		CHECK(!g[0].unstable);
+		/* [144.39, 176.97]: the OOM run stays out */
+		CHECK_INT(g[1].n, 3);
+		CHECK_INT(g[1].noom, 1);
+		CHECK_INT(g[1].st[RM_WALL].n, 2);
+		CHECK_NEAR(g[1].st[RM_WALL].mean, 160.68, 1e-9);
+		CHECK_NEAR(g[1].st[RM_WALL].sd, 23.03753893105773, 1e-9);
+		CHECK_NEAR(g[1].st[RM_WALL].cv_pct, 14.33752734071305, 1e-9);
+		CHECK(g[1].unstable);
+		CHECK_INT(g[2].n, 1);
+		CHECK_INT(g[2].nfailed, 1);
+		CHECK_INT(g[2].st[RM_WALL].n, 0);
+	}
+	report_groups_free(g, ng);
+	o.unstable_cov_pct = 15;
+	CHECK_INT(report_group(v, n, &o, &g, &ng), 0);
+	CHECK(ng == 3 && !g[1].unstable);
+	report_groups_free(g, ng);
+	for (size_t i = 0; i < n; i++)
+		run_record_clear(&v[i]);
+}
+
+/* Modified z-score of [100, 101, 102, 100.5, 150]: median 101, MAD 1,
+ * z(150) = 0.6745 * 49 = 33.05; z(102) = 0.67. */
+TEST(report_outlier_flag)
+{
+	struct run_record v[5];
+	const double wall[5] = { 100, 101, 102, 100.5, 150 };
+	struct report_opts o;
+	struct report_group *g;
+	size_t ng;
+
+	report_opts_default(&o);
+	for (int i = 0; i < 5; i++) {
+		run_record_init(&v[i]);
+		v[i].id = i + 1;
+		snprintf(v[i].started_at, sizeof(v[i].started_at), "2025-01-0%cT00:00:00Z", (char)('1' + i));
+		v[i].wall_us = (int64_t)(wall[i] * 1e6);
+		run_record_config(&v[i]);
+	}
+	CHECK_INT(report_group(v, 5, &o, &g, &ng), 0);
+	CHECK_INT(ng, 1);
+	if (ng == 1) {
+		for (int i = 0; i < 5; i++)
+			CHECK_INT(g[0].outlier[i], i == 4);
+	}
+	report_groups_free(g, ng);
+	o.outlier_z = 40;
+	CHECK_INT(report_group(v, 5, &o, &g, &ng), 0);
+	CHECK(ng == 1 && !g[0].outlier[4]);
+	report_groups_free(g, ng);
+	for (int i = 0; i < 5; i++)
+		run_record_clear(&v[i]);
+}
+
+TEST(report_text_fits_72_columns)
+{
+	struct run_record v[8];
+	size_t n;
+	struct report_opts o;
+
+	fixture_runs(v, &n);
+	report_opts_default(&o);
+	for (int gnu = 0; gnu < 2; gnu++) {
+		o.gnu = gnu;
+		char *out = render(w_text, v, n, &o);
+		int line = 1, col = 0, worst = 0;
+		for (const char *p = out; p && *p; p++) {
+			if (*p == '\n') {
+				line++;
+				col = 0;
+			} else if (++col > worst) {
+				worst = col;
+			}
+		}
+		CHECK(worst <= REPORT_WIDTH);
+		CHECK(out && strstr(out, "UNSTABLE: wall time CoV 14.3% > 5.0%"));
+		CHECK(out && strstr(out, "Swap used, run"));
+		free(out);
+	}
+	for (size_t i = 0; i < n; i++)
+		run_record_clear(&v[i]);
+}
+
+/* Export, read back, export again: the same bytes. */
+TEST(report_json_and_csv_round_trip)
+{
+	struct run_record v[8], *back;
+	size_t n, nb;
+	char err[256];
+
+	fixture_runs(v, &n);
+	char *json = render(w_json, v, n, NULL);
+	CHECK_INT(report_read_json(json, &back, &nb, err, sizeof(err)), 0);
+	CHECK_INT(nb, n);
+	for (size_t i = 0; i < nb; i++)
+		back[i].id = v[i].id;
+	char *json2 = render(w_json, back, nb, NULL);
+	CHECK_STR(json2, json);
+	free(json2);
+	run_records_free(back, nb);
+
+	char *csv = render(w_csv, v, n, NULL);
+	CHECK_INT(report_read_csv(csv, &back, &nb, err, sizeof(err)), 0);
+	CHECK_INT(nb, n);
+	for (size_t i = 0; i < nb; i++)
+		back[i].id = v[i].id;
+	char *csv2 = render(w_csv, back, nb, NULL);
+	CHECK_STR(csv2, csv);
+	/* and across formats: csv in, json out */
+	json2 = render(w_json, back, nb, NULL);
+	CHECK_STR(json2, json);
+	CHECK(nb == n && isnan(back[3].series[RS_KSWAPD][5]));
+	CHECK(nb == n && back[6].command && !strcmp(back[6].command, "make -j4 \"KCFLAGS=-O2, -g\""));
+	free(json2);
+	free(csv2);
+	run_records_free(back, nb);
+	free(csv);
+	free(json);
+	for (size_t i = 0; i < n; i++)
+		run_record_clear(&v[i]);
+}
+
+TEST(report_readers_reject_bad_input)
+{
+	struct run_record *v = NULL;
+	size_t n = 0;
+	char err[256];
+
+	CHECK_INT(report_read_json("{\"runs\": [", &v, &n, err, sizeof(err)), -1);
+	CHECK_STR(err, "JSON: not valid JSON");
+	CHECK_INT(report_read_json("{\"thrashtop_history\": 1, \"runs\": [{\"wall_us\": \"x\"}]}",
+				   &v, &n, err, sizeof(err)), -1);
+	CHECK_STR(err, "run 1: bad value for \"wall_us\": x");
+	CHECK_INT(report_read_json("{\"thrashtop_history\": 1, \"runs\": [{\"walls\": 1}]}",
+				   &v, &n, err, sizeof(err)), -1);
+	CHECK_STR(err, "run 1: unknown field \"walls\"");
+	CHECK_INT(report_read_csv("id,uuid,label\n1,a,x\n2,b\n", &v, &n, err, sizeof(err)), -1);
+	CHECK_STR(err, "CSV record 3: 2 fields, the header has 3");
+	CHECK_INT(report_read_csv("id,uuid,colour\n", &v, &n, err, sizeof(err)), -1);
+	CHECK_STR(err, "CSV line 1: unknown column \"colour\"");
+	CHECK_INT(report_read_csv("id,uuid\n1,\"open\n", &v, &n, err, sizeof(err)), -1);
+	CHECK(strstr(err, "unterminated quote") != NULL);
+	CHECK_INT(report_read_posted("nothing to see\nhere\n", NULL, &v, &n, err, sizeof(err)), -1);
+	CHECK_STR(err, "no csh or GNU time lines found");
+	CHECK_INT(report_read_posted("1.00user 2.00system 0:03.00elapsed 200%CPU (0avgtext+0avgdata\n"
+				     "garbage\n", NULL, &v, &n, err, sizeof(err)), -1);
+	CHECK(strstr(err, "line 1: looks like GNU time output") != NULL);
+	CHECK(v == NULL && n == 0);
+}
+
+/* The first seed's lines, as posted on linux-kernel in November 2001. */
+TEST(report_posted_seed_lines)
+{
+	const char *text =
+		"I begin with the last Linus' kernel, three runs and kswapd CPU\n"
+		"time appended.\n"
+		"Linux-2.4.14-pre8:\n"
+		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
+		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100\n"
+		"70.090u 6.890s 2:32.29 50.5% 0+0k 0+0io 18337pf+0w\n"
+		"0:01 kswapd\n"
+		"\n"
+		"Linux-2.4.14-pre7:\n"
+		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100\n"
+		"Out of Memory: Killed process 224 (qsbench).\n"
+		"17.770u 3.160s 1:19.95 26.1% 0+0k 0+0io 13294pf+0w\n"
+		"> 70.530u 7.290s 2:33.26 50.7% 0+0k 0+0io 19689pf+0w\n"
+		"lenstra:~/src/qsort> free\n"
+		"             total       used       free     shared    buffers     cached\n"
+		"Mem:        255984       6008     249976          0        100       1096\n"
+		"-/+ buffers/cache:       4812     251172\n"
+		"Swap:       195512       5080     190432\n"
+		"pre4:\n"
+		"Throughput 7.05841 MB/sec (NB=8.82301 MB/sec 70.5841 MBit/sec)\n"
+		"70.94user 232.54system 15:17.39elapsed 33%CPU (0avgtext+0avgdata\n"
+		"0maxresident)k 0inputs+0outputs (1277major+1586minor)pagefaults 0swaps\n";
+	struct run_record *v;
+	size_t n;
+	char err[256];
+
+	CHECK_INT(report_read_posted(text, "lkml", &v, &n, err, sizeof(err)), 0);
+	CHECK_INT(n, 4);
+	if (n != 4)
+		return;
+	CHECK_STR(v[0].label, "lkml Linux-2.4.14-pre8");
+	CHECK_STR(v[0].kernel_release, "2.4.14-pre8");
+	CHECK_INT(v[0].kind, RUN_QSBENCH);
+	CHECK_INT(v[0].nelems, 90000000);
+	CHECK_INT(v[0].seed, 140175100);
+	CHECK_INT(v[0].wall_us, 153290000);
+	CHECK_INT(v[0].user_us, 70270000);
+	CHECK_INT(v[0].sys_us, 7330000);
+	CHECK_INT(v[0].majflt, 19670);
+	CHECK_INT(v[0].minflt, HIST_NA);
+	CHECK_NEAR(v[0].cpu_pct, 50.6, 1e-9);
+	CHECK(isnan(v[0].kswapd_s));
+	CHECK_INT(v[0].repeat_k, 1);
+	CHECK_INT(v[1].repeat_k, 2);
+	CHECK_INT(v[1].repeat_n, 2);
+	CHECK_INT(v[0].status, RUN_OK);
+	CHECK_STR(v[2].label, "lkml Linux-2.4.14-pre7");
+	CHECK_INT(v[2].status, RUN_OOM);
+	CHECK_INT(v[2].free_after.swap_used, 5080);
+	CHECK_INT(v[2].free_after.buffers, 100);
+	CHECK_INT(v[2].swap_after_kib, 5080);
+	CHECK_STR(v[3].label, "lkml pre4");
+	CHECK_INT(v[3].kind, RUN_COMMAND);
+	CHECK_INT(v[3].wall_us, 917390000);
+	CHECK_INT(v[3].majflt, 1277);
+	CHECK_INT(v[3].minflt, 1586);
+	CHECK_NEAR(v[3].cpu_pct, 33, 1e-9);
+	/* The same text twice gives the same ids, other text other ids. */
+	struct run_record *w;
+	size_t m;
+	CHECK_INT(report_read_posted(text, "lkml", &w, &m, err, sizeof(err)), 0);
+	for (size_t i = 0; i < n && i < m; i++)
+		CHECK_STR(w[i].uuid, v[i].uuid);
+	CHECK(strcmp(v[0].uuid, v[1].uuid) != 0);
+	run_records_free(w, m);
+	run_records_free(v, n);
+}
