@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# `thrashtop history`: import the seeds' posted lines, check statistics
+# against values computed here by python3 from the same lines, round-trip
+# the json and csv exports, and refuse bad input without changing anything.
+source "$(dirname "$0")/lib.sh"
+FIX=$ROOT/tests/fixtures
+DB=$TMP/history.db
+export XDG_DATA_HOME=$TMP/xdg
+H() { "$T" history --history "$DB" "$@"; }
+count() { H list | tail -n +2 | grep -c .; }
+
+out=$(H import "$FIX/seed-qsbench-csh.txt" 2>&1)
+expect import-csh test "$out" = "imported 9 runs from $FIX/seed-qsbench-csh.txt (0 already present)"
+out=$(H import "$FIX/seed-kbuild-gnu.txt" 2>&1)
+expect import-gnu test "$out" = "imported 9 runs from $FIX/seed-kbuild-gnu.txt (0 already present)"
+out=$(H import --label dbench "$FIX/seed-dbench-gnu2.txt" 2>&1)
+expect import-gnu-two-lines test "$out" = "imported 2 runs from $FIX/seed-dbench-gnu2.txt (0 already present)"
+out=$(H import "$FIX/seed-qsbench-free.txt" 2>&1)
+expect import-free test "$out" = "imported 1 run from $FIX/seed-qsbench-free.txt (0 already present)"
+out=$(H import "$FIX/seed-qsbench-csh.txt" 2>&1)
+expect reimport-no-duplicates test "$out" = "imported 0 runs from $FIX/seed-qsbench-csh.txt (9 already present)"
+expect list-count test "$(count)" = 21
+expect default-path-untouched test ! -e "$XDG_DATA_HOME"
+
+# Statistics of "Linux-2.4.14-pre8", computed independently from its lines.
+want=$(python3 - "$FIX/seed-qsbench-csh.txt" <<'EOF'
+import re, statistics as s, sys
+group, runs = None, {}
+for line in open(sys.argv[1]):
+    line = line.strip()
+    m = re.match(r'([\d.]+)u ([\d.]+)s (?:(\d+):)?(\d+):([\d.]+) .* (\d+)pf\+', line)
+    if m:
+        h = int(m.group(3) or 0)
+        wall = h * 3600 + int(m.group(4)) * 60 + float(m.group(5))
+        runs.setdefault(group, []).append((wall, float(m.group(1)), float(m.group(2)), int(m.group(6))))
+    elif line.endswith(':') and 'qsbench' not in line:
+        group = line[:-1]
+r = runs['Linux-2.4.14-pre8']
+for name, k in (('wall', 0), ('user', 1), ('sys', 2)):
+    x = [t[k] for t in r]
+    print(f"{name} {len(x)} {min(x):.2f} {s.median(x):.2f} {s.mean(x):.2f} {max(x):.2f} "
+          f"{s.stdev(x):.2f} {100 * s.stdev(x) / s.mean(x):.1f}%")
+x = [t[3] for t in r]
+print(f"majflt {len(x)} {min(x)} {s.median(x):.0f} {s.mean(x):.1f} {max(x)} {s.stdev(x):.1f} "
+      f"{100 * s.stdev(x) / s.mean(x):.1f}%")
+EOF
+)
+got=$(H stats --label Linux-2.4.14-pre8 | grep -E '^  (wall|user|sys|majflt) ' | tr -s ' ' | sed 's/^ //')
+expect stats-match-python test "$got" = "$want"
+[ "$got" = "$want" ] || printf 'want:\n%s\ngot:\n%s\n' "$want" "$got"
+out=$(H stats --label Linux-2.4.14-pre7)
+expect stats-oom-counted grep -q 'not in the statistics: 3 OOM-killed' <<<"$out"
+
+# The time format prints the group's lines as they were posted.
+H export --format=time --label Linux-2.4.14-pre8 | grep -E '^[0-9.]+u ' >"$TMP/time.out"
+sed -n '/^Linux-2.4.14-pre8:/,/kswapd/p' "$FIX/seed-qsbench-csh.txt" | grep -E '^[0-9.]+u ' >"$TMP/time.want"
+expect time-lines-as-posted cmp -s "$TMP/time.out" "$TMP/time.want"
+out=$(H export --format=time --label Linux-2.4.14-pre7)
+expect time-oom-line test "$(grep -c '^Out of Memory: Killed process' <<<"$out")" = 3
+
+out=$(H export --format=table --rows kernel --cols procs)
+expect table-oom-marked grep -qE '^2\.4\.14-pre7 +3 OOM' <<<"$out"
+expect table-median grep -qE '^2\.4\.14-pre8 +2:32\.29 \+-1\.4%' <<<"$out"
+out=$(H export --format=text)
+expect text-72-columns test "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' <<<"$out")" -le 72
+id7=$(H list --label Linux-2.4.14-pre7 | awk 'NR == 2 { print $1 }')
+expect show-oom grep -qE '^status +oom$' <<<"$(H show "$id7")"
+a=$(H list --label Linux-2.4.14-pre8 | awk 'NR == 2 { print $1 }')
+b=$(H list --label Linux-2.4.13-ac4 | awk 'NR == 2 { print $1 }')
+out=$(H compare "g:$a" "g:$b")
+expect compare grep -qE '^Amean +wall +151\.62 +\( +0\.00%\) +187\.20 ' <<<"$out"
+
+# json and csv exports read back to the same runs, and merge without
+# duplicates.
+norm() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"];
+[x.pop("id") for x in r]; print(json.dumps(sorted(r, key=lambda x: x["uuid"]), sort_keys=True))' "$1"; }
+H export --format=json >"$TMP/a.json"
+"$T" history --history "$TMP/b.db" import "$TMP/a.json" >/dev/null
+"$T" history --history "$TMP/b.db" export --format=json >"$TMP/b.json"
+expect json-round-trip test "$(norm "$TMP/a.json")" = "$(norm "$TMP/b.json")"
+H export --format=csv >"$TMP/a.csv"
+"$T" history --history "$TMP/c.db" import "$TMP/a.csv" >/dev/null
+"$T" history --history "$TMP/c.db" export --format=json >"$TMP/c.json"
+expect csv-round-trip test "$(norm "$TMP/a.json")" = "$(norm "$TMP/c.json")"
+out=$(H import "$TMP/a.json")
+expect merge-no-duplicates test "$out" = "imported 0 runs from $TMP/a.json (21 already present)"
+
+# Bad input: one line on stderr, non-zero exit, nothing changed.
+head -c 4096 /dev/urandom >"$TMP/junk"
+H import "$TMP/junk" >"$TMP/out" 2>"$TMP/err"; rc=$?
+expect junk-refused test "$rc" -ne 0 -a "$(wc -l <"$TMP/err")" -eq 1
+python3 - "$TMP/a.json" "$TMP/bad.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for i, r in enumerate(d["runs"]):
+    r["uuid"] = "%032x" % (i + 1)
+d["runs"][5]["status"] = "exploded"
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+H import "$TMP/bad.json" >"$TMP/out" 2>"$TMP/err"; rc=$?
+expect bad-record-refused test "$rc" -ne 0
+expect bad-record-named grep -q 'run 6: bad value for "status": exploded' "$TMP/err"
+expect bad-import-changes-nothing test "$(count)" = 21
+H bogus >/dev/null 2>"$TMP/err"; rc=$?
+expect bad-command test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1
+H show 99999 >/dev/null 2>"$TMP/err"; rc=$?
+expect show-missing test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1
+
+expect rm-run eval 'H rm "$id7" >/dev/null'
+expect rm-counted test "$(count)" = 20
+H rm "$id7" >/dev/null 2>&1; rc=$?
+expect rm-missing test "$rc" -eq 2
+
+# A history file another program wrote garbage into is refused, untouched.
+cp "$TMP/junk" "$TMP/junk.db"
+H --history "$TMP/junk.db" list >/dev/null 2>"$TMP/err"; rc=$?
+expect corrupt-refused test "$rc" -eq 1
+expect corrupt-message grep -q 'not a database' "$TMP/err"
+expect corrupt-untouched cmp -s "$TMP/junk" "$TMP/junk.db"
