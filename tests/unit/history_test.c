@@ -611,7 +611,6 @@ TEST(history_full_disk_keeps_previous_rows)
 	if (geteuid() != 0) {
 		/* Needs a small tmpfs mount; every e2e run is as root. */
 		printf("  (history_full_disk: not root, mount skipped)\n");
-		CHECK(1);
 		return;
 	}
 	snprintf(mnt, sizeof(mnt), "%s/full", tdir());
