@@ -51,6 +51,8 @@ run() {
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "sort bench: N=$N SEED=$SEED K=$K CC=$CC OPT='$OPT'"
+read -r load1 _ </proc/loadavg
+echo "load average $load1 before the runs (other work on the machine inflates CPU time too)"
 for ((k = 0; k < K; k++)); do
 	run ref build/qsbench-ref -n "$N" -p 1 -s "$SEED"
 	run ours build/sortbench "$N" "$SEED"
