@@ -84,7 +84,7 @@ double series_last(const struct series *s)
 int series_minmax(const struct series *s, int n, double *min, double *max)
 {
 	int from, cnt = 0;
-	double lo = NAN, hi = NAN, v;
+	double lo = NAN, hi = NAN, v = NAN;
 
 	if (n > s->len)
 		n = s->len;
@@ -119,7 +119,7 @@ int series_downsample(const struct series *s, int npoints,
 	for (int b = 0; b < npoints; b++) {
 		int lo = (int)((int64_t)b * s->len / npoints);
 		int hi = (int)((int64_t)(b + 1) * s->len / npoints);
-		double st = 0, sv = 0, t, v;
+		double st = 0, sv = 0, t = 0, v = NAN;
 		int nv = 0;
 
 		for (int i = lo; i < hi; i++) {
