@@ -82,13 +82,20 @@ void result_finish(struct run_result *r, struct workload *wl,
 		r->tl.inblock += w->ru.ru_inblock;
 		r->tl.oublock += w->ru.ru_oublock;
 		r->tl.nswap += w->ru.ru_nswap;
+		if (w->ru.ru_maxrss > r->tl.maxrss_kib)
+			r->tl.maxrss_kib = w->ru.ru_maxrss;
 		if (w->t_end > t_end)
 			t_end = w->t_end;
 		if (w->end == END_SIGNAL && WIFSIGNALED(w->status) &&
 		    WTERMSIG(w->status) == SIGKILL && oom > 0 && !aborted)
 			w->end = END_OOM;
-		if (w->end != END_OK)
-			r->nfailed++;
+		if (w->end != END_OK && r->nfailed++ == 0) {
+			/* GNU time's full format names how the first failure ended. */
+			if (WIFSIGNALED(w->status))
+				r->tl.term_signal = WTERMSIG(w->status);
+			else
+				r->tl.exit_code = WEXITSTATUS(w->status);
+		}
 	}
 	r->tl.wall_us = (int64_t)llround((t_end - wl->t_start) * 1e6);
 
