@@ -24,28 +24,34 @@ SAN_MAIN = build/san/main.o
 TEST_OBJ = $(TSRC:tests/unit/%.c=build/san/test_%.o)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all deps run check bench clean unit
+.PHONY: all deps run check bench clean unit other-cc
 
 all: thrashtop
 
 thrashtop: $(OBJ)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD      $@"
+	@$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 build/rel/%.o: src/%.c $(wildcard include/*.h) | build/rel
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 build/san/%.o: src/%.c $(wildcard include/*.h) | build/san
-	$(CC) $(ALL_CFLAGS) $(SANFLAGS) -c -o $@ $<
+	@echo "  CC san  $<"
+	@$(CC) $(ALL_CFLAGS) $(SANFLAGS) -c -o $@ $<
 
 build/san/test_%.o: tests/unit/%.c $(wildcard include/*.h) tests/unit/check.h | build/san
-	$(CC) $(ALL_CFLAGS) $(SANFLAGS) -Itests/unit -c -o $@ $<
+	@echo "  CC san  $<"
+	@$(CC) $(ALL_CFLAGS) $(SANFLAGS) -Itests/unit -c -o $@ $<
 
 # The instrumented binary that every test drives.
 build/thrashtop-san: $(SAN_OBJ) $(SAN_MAIN)
-	$(CC) $(ALL_CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD san  $@"
+	@$(CC) $(ALL_CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
 build/unit: $(SAN_OBJ) $(TEST_OBJ)
-	$(CC) $(ALL_CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD san  $@"
+	@$(CC) $(ALL_CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
 build/rel build/san:
 	mkdir -p $@
@@ -71,19 +77,18 @@ unit: build/unit
 	./build/unit
 
 check: deps
-	$(MAKE) --no-print-directory thrashtop build/thrashtop-san build/unit
-	CC=gcc $(MAKE) --no-print-directory -s clean-tree-check
+	$(MAKE) --no-print-directory thrashtop build/thrashtop-san build/unit other-cc
 	tests/run.sh
 
-# Warning-free under both compilers, checked into a scratch directory.
-clean-tree-check:
-	@for cc in gcc clang; do \
-	  command -v $$cc >/dev/null || continue; \
-	  mkdir -p build/cc-$$cc; \
-	  for f in $(SRC); do \
-	    $$cc $(CSTD) $(WARN) -Iinclude $(PKG_CFLAGS) -O2 -fsyntax-only $$f || exit 1; \
-	  done; \
-	done
+# The code must build warning-free under gcc and clang alike; this compiles
+# every file with the compiler the build did not use.
+OTHER_CC = $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null)),gcc,clang)
+other-cc:
+	@if command -v $(OTHER_CC) >/dev/null; then \
+	  for f in $(SRC) $(TSRC); do \
+	    $(OTHER_CC) $(CSTD) $(WARN) -Iinclude -Itests/unit $(PKG_CFLAGS) -O2 -fsyntax-only $$f || exit 1; \
+	  done; echo "other-cc: $(OTHER_CC) builds every file warning-free"; \
+	fi
 
 bench: deps
 	$(MAKE) --no-print-directory thrashtop

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Batch mode: the csh and GNU lines, exit codes, bad input, and every figure
+# checked against GNU time wrapped around the same process.
+. "$(dirname "$0")/lib.sh"
+
+N=3000000
+out=$("$T" -b -n $N -p 2 -s 7 --no-history 2>"$TMP/err"); rc=$?
+expect exit-0 test $rc -eq 0
+csh='^[0-9]+\.[0-9]{3}u [0-9]+\.[0-9]{3}s ([0-9]+:)?[0-9]+:[0-9]{2}\.[0-9]{2} [0-9]+\.[0-9]% [0-9]+\+[0-9]+k [0-9]+\+[0-9]+io [0-9]+pf\+[0-9]+w$'
+expect csh-line-format grep -Eq "$csh" <<<"$(sed -n 1p <<<"$out")"
+expect kswapd-line grep -Eq '^([0-9]+:[0-9]{2}|n/a) kswapd$' <<<"$(sed -n 2p <<<"$out")"
+expect two-lines-per-run test "$(wc -l <<<"$out")" -eq 2
+
+out=$("$T" -b -n $N -p 1 --format=gnu --no-history 2>/dev/null)
+expect gnu-line-format grep -Eq '^[0-9]+\.[0-9]{2}user [0-9]+\.[0-9]{2}system [0-9]+:[0-9]{2}(\.[0-9]{2}|:[0-9]{2}) [0-9]+%CPU \([0-9]+major\+[0-9]+minor\)$' <<<"$(sed -n 1p <<<"$out")"
+
+out=$("$T" -b -n $N -p 1 -r 3 --no-history 2>/dev/null)
+expect repeat-3-gives-3-runs test "$(grep -c 'pf+' <<<"$out")" -eq 3
+
+# Not a terminal: batch without -b.
+out=$("$T" -n 100000 -p 1 --no-history </dev/null 2>/dev/null | cat)
+expect pipe-implies-batch grep -q 'pf+0w' <<<"$out"
+
+# GNU time around thrashtop counts thrashtop itself plus the reaped workers;
+# ours counts only the workers, so ours must be a little below, never above.
+/usr/bin/time -o "$TMP/gt" -f '%U %S %F %R' "$T" -b -n 20000000 -p 1 --no-history --format=gnu >"$TMP/ours" 2>/dev/null
+read -r gu gs gF gR <"$TMP/gt"
+line=$(head -1 "$TMP/ours")
+ou=$(sed -E 's/^([0-9.]+)user.*/\1/' <<<"$line")
+os=$(sed -E 's/^[0-9.]+user ([0-9.]+)system.*/\1/' <<<"$line")
+oF=$(sed -E 's/.*\(([0-9]+)major.*/\1/' <<<"$line")
+oR=$(sed -E 's/.*\+([0-9]+)minor.*/\1/' <<<"$line")
+# The monitor's own share: a second of sampling plus start-up, under ASan.
+expect user-vs-gnu-time awk -v o="$ou" -v g="$gu" 'BEGIN { exit !(o <= g + 0.01 && g - o < 1.0) }'
+expect sys-vs-gnu-time awk -v o="$os" -v g="$gs" 'BEGIN { exit !(o <= g + 0.01 && g - o < 1.0) }'
+expect majflt-vs-gnu-time awk -v o="$oF" -v g="$gF" 'BEGIN { exit !(o <= g) }'
+# 20M ints = 78 MiB = about 19,500 pages touched by the worker.
+expect minflt-vs-gnu-time awk -v o="$oR" -v g="$gR" 'BEGIN { exit !(o <= g && o >= 19000 && g - o < 20000) }'
+
+# Bad input: one line on stderr, exit 2, nothing started.
+for bad in "-n 0" "-n abc" "-p 0" "-p 1025" "-d 0.01" "-d x" "--format=xml" "--mem 12Q" "-s" "--bogus" "stray"; do
+	# shellcheck disable=SC2086
+	"$T" -b $bad --no-history >"$TMP/o" 2>"$TMP/e"; rc=$?
+	expect "bad-input[$bad]" test $rc -eq 2 -a "$(wc -l <"$TMP/e")" -eq 1 -a ! -s "$TMP/o"
+done
+"$T" -b --no-history -- /nonexistent/cmd >/dev/null 2>"$TMP/e"; rc=$?
+expect command-not-found-exit-2 test $rc -eq 2
+expect command-not-found-message grep -q "No such file" "$TMP/e"
+
+# A failing command is a failed run: exit 1, and its line still printed.
+out=$("$T" -b --no-history -- sh -c 'exit 3' 2>/dev/null); rc=$?
+expect failed-command-exit-1 test $rc -eq 1
+expect failed-command-line grep -q 'pf+0w' <<<"$out"
+
+# SIGTERM mid-run: workers killed and reaped, exit 128+15.
+"$T" -b -n 400000000 -p 2 --no-history >"$TMP/o" 2>&1 &
+pid=$!
+sleep 1.5
+kill -TERM $pid
+wait $pid; rc=$?
+expect sigterm-exit-143 test $rc -eq 143
+expect sigterm-no-orphans bash -c "! pgrep -P $pid >/dev/null && ! pgrep -f '[t]hrashtop-san -b -n 400000000' >/dev/null"
