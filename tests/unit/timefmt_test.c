@@ -210,7 +210,7 @@ static void csh_space(const char *in, char *out, size_t len)
 
 TEST(timefmt_csh_seed_roundtrip)
 {
-	char buf[128], want[128];
+	char buf[128];
 
 	for (size_t i = 0; i < N(seed_csh); i++) {
 		struct timeline t;
