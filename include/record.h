@@ -1,0 +1,33 @@
+/* Turns a finished run, and the state it ran in, into a history record. */
+#ifndef THRASHTOP_RECORD_H
+#define THRASHTOP_RECORD_H
+
+#include <time.h>
+
+#include "history.h"
+#include "result.h"
+#include "series.h"
+#include "sysstate.h"
+#include "workload.h"
+
+struct record_input {
+	const struct run_result *res;
+	const struct workload *wl;
+	const struct sysstate *sys;
+	time_t started;			/* wall clock at the run's start */
+	const char *label;		/* NULL: none */
+	const char *command;		/* NULL: a qsbench run */
+	int repeat_k, repeat_n;
+	const char *session, *cell;	/* NULL: not part of a sweep */
+	int64_t mem_limit_kib, global_limit_kib, tmp_swap_kib;	/* HIST_NA / 0: none */
+	/* The run's samples, oldest first, one series per RS_* after RS_T. */
+	const struct series *series[RS_N];
+	const struct run_sysctl_change *changes;
+	int nchanges;
+};
+
+/* Fills r (initialised by the caller with run_record_init). Returns 0, or -1
+ * when out of memory. */
+int record_build(struct run_record *r, const struct record_input *in);
+
+#endif
