@@ -12,6 +12,8 @@
 
 #include "app.h"
 #include "fmt.h"
+#include "history.h"
+#include "record.h"
 #include "result.h"
 #include "sampler.h"
 #include "series.h"
@@ -22,6 +24,7 @@
 #include "workload.h"
 
 #define VIEW_CAP 2048		/* display history: wider than any screen */
+#define RUN_CAP 65536		/* one run's samples for the history: 18 h at 1 s */
 #define DEFAULT_SECONDS 60.0	/* the default workload's target length */
 
 static volatile sig_atomic_t got_signal, got_child;
@@ -57,6 +60,11 @@ struct session {
 	bool have_prev;
 	struct sys_rates rates;
 	struct series view[NSERIES];
+	struct series run[NSERIES];	/* this run's samples, for the history */
+	time_t started;			/* wall clock at this run's start */
+	int repeat_k, repeat_n;		/* run k of n in the current batch of repeats */
+
+	struct history *hist;		/* NULL: --no-history, or it could not be opened */
 
 	struct proc_sample *ps;	/* per worker, last sample */
 
@@ -152,13 +160,20 @@ static int sample(struct session *s)
 
 	double t = s->cur.t;
 	const int64_t *mem = s->cur.mem;
-	series_push(&s->view[S_SWAP], t, mem[MI_SWAP_TOTAL] > 0 && mem[MI_SWAP_USED] != NA ?
-					  (double)mem[MI_SWAP_USED] : NAN);
-	series_push(&s->view[S_FREE], t, mem[MI_FREE] == NA ? NAN : (double)mem[MI_FREE]);
-	series_push(&s->view[S_AVAIL], t, mem[MI_AVAIL] == NA ? NAN : (double)mem[MI_AVAIL]);
-	series_push(&s->view[S_MAJ], t, s->rates.majflt);
-	series_push(&s->view[S_MIN], t, s->rates.minflt);
-	series_push(&s->view[S_KSWAPD], t, s->rates.kswapd_pct);
+	double v[NSERIES] = {
+		[S_SWAP] = mem[MI_SWAP_TOTAL] > 0 && mem[MI_SWAP_USED] != NA ?
+			   (double)mem[MI_SWAP_USED] : NAN,
+		[S_FREE] = mem[MI_FREE] == NA ? NAN : (double)mem[MI_FREE],
+		[S_AVAIL] = mem[MI_AVAIL] == NA ? NAN : (double)mem[MI_AVAIL],
+		[S_MAJ] = s->rates.majflt,
+		[S_MIN] = s->rates.minflt,
+		[S_KSWAPD] = s->rates.kswapd_pct,
+	};
+	for (int i = 0; i < NSERIES; i++) {
+		series_push(&s->view[i], t, v[i]);
+		if (s->running)
+			series_push(&s->run[i], t, v[i]);
+	}
 
 	if (s->running) {
 		result_observe(&s->res, &s->cur);
@@ -185,6 +200,9 @@ static int start_run(struct session *s, char *err, size_t errlen)
 		return -1;
 	}
 	result_begin(&s->res, &s->cur);
+	for (int i = 0; i < NSERIES; i++)
+		series_clear(&s->run[i]);
+	s->started = time(NULL);
 	workload_free(&s->wl);	/* the previous run's, kept until now for display */
 	if (workload_start(&s->wl, &cfg)) {
 		snprintf(err, errlen, "%s", s->wl.err);
@@ -206,6 +224,10 @@ static int start_run(struct session *s, char *err, size_t errlen)
 	s->running = true;
 	s->run_no++;
 	s->batch_left--;
+	s->repeat_k++;
+	/* The first sample of the run's own series. */
+	for (int i = 0; i < NSERIES; i++)
+		series_push(&s->run[i], s->cur.t, series_last(&s->view[i]));
 	return 0;
 }
 
@@ -253,6 +275,49 @@ static void remember_run(struct session *s)
 		s->ndone++;
 }
 
+/* Keeps the run in the history. A failure is said in one line; the result
+ * itself has been printed or shown already. */
+static void store_run(struct session *s)
+{
+	struct run_record r;
+	struct record_input in = {
+		.res = &s->res,
+		.wl = &s->wl,
+		.sys = &s->sys,
+		.started = s->started,
+		.label = s->o->label,
+		.command = s->o->argv ? s->workload_desc : NULL,
+		.repeat_k = s->repeat_k,
+		.repeat_n = s->repeat_n,
+		.mem_limit_kib = HIST_NA,
+		.global_limit_kib = HIST_NA,
+		.series = {
+			[RS_SWAP_USED] = &s->run[S_SWAP],
+			[RS_MEM_FREE] = &s->run[S_FREE],
+			[RS_MEM_AVAIL] = &s->run[S_AVAIL],
+			[RS_MAJFLT] = &s->run[S_MAJ],
+			[RS_MINFLT] = &s->run[S_MIN],
+			[RS_KSWAPD] = &s->run[S_KSWAPD],
+		},
+	};
+	char err[512];
+
+	if (!s->hist)
+		return;
+	run_record_init(&r);
+	if (record_build(&r, &in))
+		snprintf(err, sizeof(err), "out of memory");
+	else if (history_add(s->hist, &r, err, sizeof(err)) >= 0)
+		err[0] = '\0';
+	run_record_clear(&r);
+	if (!err[0])
+		return;
+	if (s->tui)
+		set_status(s, true, "history: %s (run %d not kept)", err, s->run_no);
+	else
+		fprintf(stderr, "thrashtop: history: %s (run not kept)\n", err);
+}
+
 static void finish_run(struct session *s, bool aborted)
 {
 	if (aborted)
@@ -267,6 +332,7 @@ static void finish_run(struct session *s, bool aborted)
 		remember_run(s);
 	else
 		print_run(s, stdout);
+	store_run(s);
 	s->running = false;
 }
 
@@ -343,6 +409,24 @@ static void change_interval(struct session *s, int dir)
 	set_status(s, false, "interval %.2f s", s->o->interval);
 }
 
+/* A history that cannot be opened costs the history, not the session. */
+static void open_history(struct session *s)
+{
+	char path[4096], err[512];
+	const char *p = s->o->history;
+
+	if (!p && !(p = history_default_path(path, sizeof(path), err, sizeof(err)))) {
+		fprintf(stderr, "thrashtop: history: %s (runs will not be kept)\n", err);
+		return;
+	}
+	s->hist = history_open(p, 0, err, sizeof(err));
+	if (!s->hist) {
+		fprintf(stderr, "thrashtop: history: %s (runs will not be kept)\n", err);
+		if (s->tui)
+			set_status(s, true, "history: %s (runs will not be kept)", err);
+	}
+}
+
 static int setup(struct session *s, char *err, size_t errlen)
 {
 	struct options *o = s->o;
@@ -361,8 +445,10 @@ static int setup(struct session *s, char *err, size_t errlen)
 		o->nelems = default_nelems(o->procs, now.mem[MI_AVAIL]);
 	}
 	for (int i = 0; i < NSERIES; i++)
-		if (series_init(&s->view[i], VIEW_CAP))
+		if (series_init(&s->view[i], VIEW_CAP) || series_init(&s->run[i], RUN_CAP))
 			return snprintf(err, errlen, "out of memory"), -1;
+	if (!o->no_history)
+		open_history(s);
 	s->rows = calloc((size_t)(o->argv ? 1 : o->procs), sizeof(*s->rows));
 	if (!s->rows)
 		return snprintf(err, errlen, "out of memory"), -1;
@@ -408,8 +494,12 @@ static void teardown(struct session *s)
 	}
 	workload_free(&s->wl);
 	ui_end();
-	for (int i = 0; i < NSERIES; i++)
+	for (int i = 0; i < NSERIES; i++) {
 		series_free(&s->view[i]);
+		series_free(&s->run[i]);
+	}
+	if (s->hist)
+		history_close(s->hist);
 	for (int i = 0; i < s->ndone; i++)
 		free(s->done[i]);
 	free(s->done);
@@ -490,7 +580,8 @@ static int loop(struct session *s, const sigset_t *wait_mask, char *err, size_t 
 					if (s->running) {
 						set_status(s, false, "a run is in progress");
 					} else {
-						s->batch_left = 1;
+						s->batch_left = s->repeat_n = 1;
+						s->repeat_k = 0;
 						if (start_run(s, err, errlen))
 							return -1;
 						set_status(s, false, "run %d started", s->run_no);
@@ -536,7 +627,7 @@ int app_run(struct options *o)
 	install_signals(&wait_mask);
 	if (s.tui && ui_init(err, sizeof(err)))
 		goto fail;
-	s.batch_left = o->repeat;
+	s.batch_left = s.repeat_n = o->repeat;
 	if (start_run(&s, err, sizeof(err)))
 		goto fail;
 	if (loop(&s, &wait_mask, err, sizeof(err)))

@@ -15,6 +15,8 @@ int main(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	if (argc > 1 && !strcmp(argv[1], "history"))
 		return histcli_main(argc - 1, argv + 1, NULL);
+	if (argc > 3 && !strcmp(argv[1], "--history") && !strcmp(argv[3], "history"))
+		return histcli_main(argc - 3, argv + 3, argv[2]);
 	rc = cli_parse(argc, argv, &opt, err, sizeof(err));
 	if (rc) {
 		cli_free(&opt);
