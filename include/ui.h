@@ -79,6 +79,10 @@ enum ui_action {
 	UI_SLOWER,
 	UI_HELP,		/* overlay toggled and drawn */
 	UI_RESIZE,		/* relaid out and drawn */
+	UI_SWAPPINESS_DOWN,	/* s: the caller lowers vm.swappiness */
+	UI_SWAPPINESS_UP,	/* S */
+	UI_KNOB_DOWN,		/* k: the caller lowers its chosen vm knob */
+	UI_KNOB_UP,		/* K */
 };
 
 #define UI_MIN_COLS 60

@@ -733,6 +733,8 @@ static const char *const help_lines[] = {
 	"r         run the workload again",
 	"space     pause drawing (sampling goes on)",
 	"+ / -     longer / shorter interval",
+	"s / S     swappiness -10 / +10 (root)",
+	"k / K     other vm knob down / up (root)",
 	"Up/Down   scroll the workers",
 	"PgUp/PgDn scroll a page of workers",
 	"Ctrl-L    redraw the screen",
@@ -832,6 +834,14 @@ enum ui_action ui_key(struct ui_model *m, int ch)
 		return UI_SLOWER;
 	case '-':
 		return UI_FASTER;
+	case 's':
+		return UI_SWAPPINESS_DOWN;
+	case 'S':
+		return UI_SWAPPINESS_UP;
+	case 'k':
+		return UI_KNOB_DOWN;
+	case 'K':
+		return UI_KNOB_UP;
 	case '?':
 		U.help = !U.help;
 		if (U.active) {
