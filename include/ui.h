@@ -83,6 +83,7 @@ enum ui_action {
 	UI_SWAPPINESS_UP,	/* S */
 	UI_KNOB_DOWN,		/* k: the caller lowers its chosen vm knob */
 	UI_KNOB_UP,		/* K */
+	UI_HISTORY,		/* h: the caller opens the history screen */
 };
 
 #define UI_MIN_COLS 60
@@ -130,6 +131,8 @@ int ui_init(char *err, size_t errlen);
 
 /* Overrides the plot glyphs picked by ui_init (e.g. for --ascii). */
 void ui_set_mode(enum plot_mode mode);
+/* The plot glyphs in use, for other screens drawn on the same terminal. */
+enum plot_mode ui_mode(void);
 
 /* The descriptor keys arrive on, for poll(); -1 before ui_init. */
 int ui_fd(void);

@@ -735,6 +735,7 @@ static const char *const help_lines[] = {
 	"+ / -     longer / shorter interval",
 	"s / S     swappiness -10 / +10 (root)",
 	"k / K     other vm knob down / up (root)",
+	"h         history of runs (monitor waits)",
 	"Up/Down   scroll the workers",
 	"PgUp/PgDn scroll a page of workers",
 	"Ctrl-L    redraw the screen",
@@ -842,6 +843,8 @@ enum ui_action ui_key(struct ui_model *m, int ch)
 		return UI_KNOB_DOWN;
 	case 'K':
 		return UI_KNOB_UP;
+	case 'h':
+		return UI_HISTORY;
 	case '?':
 		U.help = !U.help;
 		if (U.active) {
@@ -928,6 +931,11 @@ void ui_set_mode(enum plot_mode mode)
 {
 	U.mode = mode;
 	U.need_full = true;
+}
+
+enum plot_mode ui_mode(void)
+{
+	return U.mode;
 }
 
 int ui_fd(void)
