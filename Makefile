@@ -91,6 +91,8 @@ other-cc:
 	fi
 
 bench: deps
+	@command -v htop >/dev/null || { echo "bench: installing htop to compare with"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq htop >/dev/null; }
 	$(MAKE) --no-print-directory thrashtop
 	bench/run.sh
 
