@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Real memory pressure, set up by hand so it does not depend on thrashtop's
+# own tuning code: a v1 memory cgroup below the workload's size plus a
+# temporary swap file. Major faults and swap used must rise in what
+# thrashtop reports, and agree with the cgroup's own counters.
+. "$(dirname "$0")/lib.sh"
+need_root
+CG=/sys/fs/cgroup/memory/thrashtop-test-$$
+SW=/var/tmp/thrashtop-test-swap-$$
+[ -d /sys/fs/cgroup/memory ] || { echo "SKIP $NAME: no v1 memory controller"; exit 0; }
+
+cleanup "rm -f $SW"
+cleanup "swapoff $SW"
+cleanup "rmdir $CG"
+cleanup "for p in \$(cat $CG/cgroup.procs 2>/dev/null); do kill -9 \$p; done; sleep 0.5"
+fallocate -l 256M "$SW" && chmod 600 "$SW" && mkswap "$SW" >/dev/null && swapon "$SW" || { fail swapon; exit 1; }
+mkdir "$CG" && echo 40M >"$CG/memory.limit_in_bytes" || { fail cgroup; exit 1; }
+
+# 12M ints = 46 MiB per worker against a 40 MiB limit.
+( echo $BASHPID >"$CG/cgroup.procs" && exec "$T" -b -n 12000000 -p 1 -s 3 --history "$TMP/h.db" -L pressure ) >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect run-completes test $rc -eq 0
+expect no-stderr test ! -s "$TMP/err"
+pf=$(sed -nE 's/.* ([0-9]+)pf\+[0-9]+w$/\1/p' "$TMP/out")
+expect major-faults-rise test "${pf:-0}" -gt 500
+cg_pf=$(awk '$1 == "pgmajfault" { print $2 }' "$CG/memory.stat")
+# The cgroup counts every task in it (thrashtop too); the workers are most.
+expect majflt-vs-cgroup awk -v o="${pf:-0}" -v c="$cg_pf" 'BEGIN { exit !(o <= c && o >= 0.8 * c) }'
+
+"$T" history --history "$TMP/h.db" show 1 >"$TMP/show"
+val() { awk -v k="$1" '$1 == k { gsub(/[()]/, "", $3); print $3 }' "$TMP/show"; }
+peak=$(val swap_peak_kib); before=$(val swap_before_kib)
+expect swap-peak-recorded test -n "$peak" -a -n "$before"
+expect swap-used-rises test "${peak:-0}" -gt "$(( ${before:-0} + 4096 ))"
+expect history-majflt-matches grep -Eq "^majflt +${pf:-x}$" "$TMP/show"
