@@ -1,0 +1,119 @@
+/* The session's changes to the machine: a temporary swap file (--swap), a
+ * memory cgroup for the workload (--mem), a balloon (--global) and vm
+ * sysctls (--sysctl, the monitor's keys, sweep cells). Each goes through
+ * the primitives that record it in the undo state before making it, and
+ * tuning_end undoes them all; what a crash or SIGKILL leaves is undone by
+ * tuning_recover at the next start. Also samples the workload's cgroup and
+ * says which reclaim is at work. Never prints. */
+#ifndef THRASHTOP_TUNING_H
+#define THRASHTOP_TUNING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "balloon.h"
+#include "cgroup.h"
+#include "sampler.h"
+#include "swapfile.h"
+#include "workload.h"
+
+#define TUNING_MAX_SYSCTL 64
+#define TUNING_DEFAULT_KNOB "vm.page-cluster"
+
+struct tuning {
+	struct cgroup cg;
+	bool have_cg;
+	long long mem_limit;		/* bytes, 0 = no limit */
+	struct swapfile sw;
+	bool have_swap;
+	struct balloon bl;
+	bool have_balloon;
+	long long global_leave;		/* bytes left to the machine, 0 = none */
+	bool touched;			/* anything recorded in the undo state */
+	int nset;			/* sysctls written, restored at the end */
+	char set[TUNING_MAX_SYSCTL][64];
+
+	/* the cgroup's last two samples */
+	struct cgroup_stat prev, cur;
+	double t_prev, t_cur;		/* monotonic seconds, 0 = none */
+	long long oom_base;		/* cur.oom_kill at the run's start */
+};
+
+/* The cgroup's counters per second between its last two samples; NAN
+ * where unknown. */
+struct tuning_rates {
+	double majflt, pgfault, refault, failcnt;
+};
+
+void tuning_init(struct tuning *t);
+
+/* Undoes what an earlier, dead instance left (undo_recover), when this
+ * process may read the state file at all: a normal user without one gets
+ * 0 and msg "". Returns as undo_recover. */
+int tuning_recover(char *msg, size_t msglen);
+
+/* Sets the temporary swap to bytes (0: none), replacing any earlier file.
+ * Returns 0, or -1 with err filled (a refusal for want of root says so). */
+int tuning_set_swap(struct tuning *t, long long bytes, char *err, size_t errlen);
+
+/* Limits the workload's memory to bytes (0: no limit), creating the
+ * cgroup thrashtop-PID on first use; swap beyond the limit is not limited.
+ * Only between runs. Returns 0, or -1 with err filled. */
+int tuning_set_mem(struct tuning *t, long long bytes, char *err, size_t errlen);
+
+/* Leaves only bytes of RAM to the machine (0: stop the balloon). */
+int tuning_set_global(struct tuning *t, long long bytes, char *err, size_t errlen);
+
+/* Writes vm.NAME = val (restored at the end); old gets the value before.
+ * Returns 0, or -1 with err filled. */
+int tuning_sysctl(struct tuning *t, const char *name, const char *val,
+		  char *old, size_t oldlen, char *err, size_t errlen);
+
+/* Points cfg's in_child at the cgroup, if there is one. */
+void tuning_workload_cfg(struct tuning *t, struct workload_cfg *cfg);
+
+/* Reads the cgroup's counters (nothing to do without one). Returns 0, or
+ * -1 with errno. */
+int tuning_sample(struct tuning *t, double now);
+
+void tuning_rates(const struct tuning *t, struct tuning_rates *r);
+
+/* Marks the start of a run, and gives the cgroup's OOM kills since then
+ * (0 without a cgroup, NA if unreadable). */
+void tuning_run_begin(struct tuning *t);
+int64_t tuning_run_oom(const struct tuning *t);
+
+/* Checks that the balloon still runs. Returns 1, or 0 with err saying how
+ * it ended (e.g. the OOM killer took it). */
+int tuning_balloon_alive(struct tuning *t, char *err, size_t errlen);
+
+/* Undoes everything in the required order (balloon, cgroup, swap file,
+ * sysctls, then undo_all for anything left): the workload must have been
+ * stopped. msg gets one line per failure. Returns 0, or -1 if anything
+ * could not be undone (it stays recorded for the next start). */
+int tuning_end(struct tuning *t, char *msg, size_t msglen);
+
+/* Which reclaim is at work, from the system's rates and, with a cgroup,
+ * its limit hits per second: "reclaim: direct (cgroup), kswapd idle",
+ * "reclaim: kswapd", "reclaim: direct + kswapd", "reclaim: none", or
+ * "reclaim: n/a" before there are rates. A limit hit is direct reclaim by
+ * the charging task, which the system's pgscan_direct does not count. */
+size_t tuning_reclaim_text(char *buf, size_t len, const struct sys_rates *sys,
+			   bool cgroup, double cg_failcnt_rate);
+
+/* The cgroup's figures for the status line: "cgroup 127M/128M swap 45M
+ * 1.2k majflt/s" (and "psi 12%" on v2). Pure. */
+size_t tuning_cgroup_text(char *buf, size_t len, const struct cgroup_stat *st,
+			  const struct tuning_rates *r);
+
+/* The next value of a live knob from cur, one step in direction dir (-1 or
+ * +1): vm.swappiness by 10 within 0..200, vm.page-cluster by 1 within
+ * 0..10, vm.vfs_cache_pressure by 25, watermark_scale_factor by 10 within
+ * 1..3000, dirty ratios by 5 within 0..100; any other knob by a tenth of
+ * its value (at least 1), not below 0. Returns 0, 1 when cur is already at
+ * the end of the range (out unchanged), or -1 when cur is not a whole
+ * number. Pure. */
+int tuning_knob_step(const char *name, const char *cur, int dir, char *out, size_t outlen);
+
+#endif

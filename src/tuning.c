@@ -1,0 +1,347 @@
+#include "tuning.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fmt.h"
+#include "sysctl.h"
+#include "undo.h"
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static void msg_add(char *msg, size_t msglen, const char *line)
+{
+	size_t used = strlen(msg);
+
+	if (!*line || used + 1 >= msglen)
+		return;
+	snprintf(msg + used, msglen - used, "%s%s", used ? "\n" : "", line);
+}
+
+void tuning_init(struct tuning *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->cg.procs_fd = -1;
+}
+
+int tuning_recover(char *msg, size_t msglen)
+{
+	if (msglen)
+		msg[0] = '\0';
+	/* A normal user can neither read root's state file nor undo what it
+	 * lists; with none of its own there is nothing to do. */
+	if (geteuid() != 0 && access(undo_state_file(), R_OK | W_OK) < 0)
+		return 0;
+	return undo_recover(msg, msglen);
+}
+
+int tuning_set_swap(struct tuning *t, long long bytes, char *err, size_t errlen)
+{
+	if (t->have_swap) {
+		if (t->sw.bytes == bytes - bytes % sysconf(_SC_PAGESIZE))
+			return 0;
+		if (swapfile_remove(&t->sw, err, errlen) < 0)
+			return -1;
+		t->have_swap = false;
+	}
+	if (bytes <= 0)
+		return 0;
+	if (swapfile_create(&t->sw, NULL, bytes, -1, err, errlen) < 0)
+		return -1;
+	t->have_swap = t->touched = true;
+	return 0;
+}
+
+int tuning_set_mem(struct tuning *t, long long bytes, char *err, size_t errlen)
+{
+	if (!t->have_cg) {
+		if (bytes <= 0)
+			return 0;
+		if (cgroup_create(&t->cg, NULL, bytes, -1, err, errlen) < 0)
+			return -1;
+		t->have_cg = t->touched = true;
+		t->t_prev = t->t_cur = 0;
+	} else if (cgroup_set_limit(&t->cg, bytes > 0 ? bytes : CGROUP_UNLIMITED, -1,
+				    err, errlen) < 0) {
+		return -1;
+	}
+	t->mem_limit = bytes > 0 ? bytes : 0;
+	return 0;
+}
+
+int tuning_set_global(struct tuning *t, long long bytes, char *err, size_t errlen)
+{
+	if (t->have_balloon) {
+		if (t->global_leave == bytes)
+			return 0;
+		if (balloon_stop(&t->bl, err, errlen) < 0)
+			return -1;
+		t->have_balloon = false;
+		t->global_leave = 0;
+	}
+	if (bytes <= 0)
+		return 0;
+	if (balloon_start_global(&t->bl, bytes, err, errlen) < 0)
+		return -1;
+	t->have_balloon = t->touched = true;
+	t->global_leave = bytes;
+	return 0;
+}
+
+int tuning_sysctl(struct tuning *t, const char *name, const char *val,
+		  char *old, size_t oldlen, char *err, size_t errlen)
+{
+	int i;
+
+	if (sysctl_get(name, old, oldlen, err, errlen) < 0)
+		return -1;
+	for (i = 0; i < t->nset; i++)
+		if (!strcmp(t->set[i], name))
+			break;
+	if (i == t->nset && (i == TUNING_MAX_SYSCTL || strlen(name) >= sizeof(t->set[0]))) {
+		seterr(err, errlen, "%s: too many sysctls changed in one session", name);
+		return -1;
+	}
+	if (sysctl_set(name, val, err, errlen) < 0)
+		return -1;
+	t->touched = true;
+	if (i == t->nset)
+		snprintf(t->set[t->nset++], sizeof(t->set[0]), "%s", name);
+	return 0;
+}
+
+void tuning_workload_cfg(struct tuning *t, struct workload_cfg *cfg)
+{
+	cfg->in_child = t->have_cg ? cgroup_attach_child : NULL;
+	cfg->in_child_arg = t->have_cg ? &t->cg : NULL;
+}
+
+int tuning_sample(struct tuning *t, double now)
+{
+	struct cgroup_stat st;
+
+	if (!t->have_cg)
+		return 0;
+	if (cgroup_read(&t->cg, &st) < 0)
+		return -1;
+	t->prev = t->cur;
+	t->t_prev = t->t_cur;
+	t->cur = st;
+	t->t_cur = now;
+	return 0;
+}
+
+static double per_s(long long a, long long b, double dt)
+{
+	if (a == CGROUP_NA || b == CGROUP_NA || b < a || !(dt > 0))
+		return NAN;
+	return (double)(b - a) / dt;
+}
+
+void tuning_rates(const struct tuning *t, struct tuning_rates *r)
+{
+	double dt = t->t_prev > 0 ? t->t_cur - t->t_prev : 0;
+	long long ra = CGROUP_NA, rb = CGROUP_NA;
+
+	r->majflt = per_s(t->prev.pgmajfault, t->cur.pgmajfault, dt);
+	r->pgfault = per_s(t->prev.pgfault, t->cur.pgfault, dt);
+	r->failcnt = per_s(t->prev.failcnt, t->cur.failcnt, dt);
+	/* anon and file refaults together; either alone if the other is missing */
+	if (t->prev.refault_anon != CGROUP_NA && t->cur.refault_anon != CGROUP_NA) {
+		ra = t->prev.refault_anon;
+		rb = t->cur.refault_anon;
+	}
+	if (t->prev.refault_file != CGROUP_NA && t->cur.refault_file != CGROUP_NA) {
+		ra = (ra == CGROUP_NA ? 0 : ra) + t->prev.refault_file;
+		rb = (rb == CGROUP_NA ? 0 : rb) + t->cur.refault_file;
+	}
+	r->refault = per_s(ra, rb, dt);
+	if (!t->have_cg)
+		r->majflt = r->pgfault = r->failcnt = r->refault = NAN;
+}
+
+void tuning_run_begin(struct tuning *t)
+{
+	t->oom_base = t->have_cg && t->t_cur > 0 ? t->cur.oom_kill : CGROUP_NA;
+}
+
+int64_t tuning_run_oom(const struct tuning *t)
+{
+	if (!t->have_cg)
+		return 0;
+	if (t->oom_base == CGROUP_NA || t->cur.oom_kill == CGROUP_NA || t->cur.oom_kill < t->oom_base)
+		return NA;
+	return t->cur.oom_kill - t->oom_base;
+}
+
+int tuning_balloon_alive(struct tuning *t, char *err, size_t errlen)
+{
+	if (!t->have_balloon)
+		return 1;
+	if (balloon_check(&t->bl, err, errlen) == 1)
+		return 1;
+	t->have_balloon = false;
+	return 0;
+}
+
+int tuning_end(struct tuning *t, char *msg, size_t msglen)
+{
+	char err[512], all[1024];
+	int rc = 0;
+
+	if (msglen)
+		msg[0] = '\0';
+	if (t->have_balloon) {
+		if (balloon_stop(&t->bl, err, sizeof(err)) < 0) {
+			msg_add(msg, msglen, err);
+			rc = -1;
+		}
+		t->have_balloon = false;
+	}
+	if (t->have_cg) {
+		if (cgroup_remove(&t->cg, err, sizeof(err)) < 0) {
+			msg_add(msg, msglen, err);
+			rc = -1;
+		}
+		t->have_cg = false;
+	}
+	if (t->have_swap) {
+		if (swapfile_remove(&t->sw, err, sizeof(err)) < 0) {
+			msg_add(msg, msglen, err);
+			rc = -1;
+		}
+		t->have_swap = false;
+	}
+	for (int i = 0; i < t->nset; i++)
+		if (sysctl_restore(t->set[i], err, sizeof(err)) < 0) {
+			msg_add(msg, msglen, err);
+			rc = -1;
+		}
+	t->nset = 0;
+	if (t->touched) {
+		/* Whatever a failed step above left recorded gets a second try. */
+		all[0] = '\0';
+		if (undo_all(all, sizeof(all)) < 0) {
+			msg_add(msg, msglen, all);
+			rc = -1;
+		}
+		t->touched = false;
+	}
+	return rc;
+}
+
+size_t tuning_reclaim_text(char *buf, size_t len, const struct sys_rates *sys,
+			   bool cgroup, double cg_failcnt_rate)
+{
+	/* Comparisons with NAN are false: an unknown rate is no evidence. */
+	bool cg_direct = cgroup && cg_failcnt_rate > 0;
+	bool direct = sys->scan_direct > 0 || sys->steal_direct > 0 || sys->allocstall > 0;
+	bool kswapd = sys->scan_kswapd > 0 || sys->steal_kswapd > 0 || sys->kswapd_pct >= 1.0;
+	bool kswapd_known = !isnan(sys->scan_kswapd) || !isnan(sys->kswapd_pct);
+	bool known = kswapd_known || !isnan(sys->scan_direct) || !isnan(sys->allocstall) ||
+		     (cgroup && !isnan(cg_failcnt_rate));
+	char parts[96] = "";
+
+	if (!known)
+		return (size_t)snprintf(buf, len, "reclaim: n/a");
+	if (cg_direct)
+		snprintf(parts, sizeof(parts), "direct (cgroup)");
+	if (direct)
+		snprintf(parts + strlen(parts), sizeof(parts) - strlen(parts), "%s%s",
+			 parts[0] ? " + " : "", cg_direct ? "direct (global)" : "direct");
+	if (kswapd)
+		snprintf(parts + strlen(parts), sizeof(parts) - strlen(parts), "%skswapd",
+			 parts[0] ? " + " : "");
+	if (!parts[0])
+		return (size_t)snprintf(buf, len, "reclaim: none%s",
+					kswapd_known ? "" : " (kswapd n/a)");
+	return (size_t)snprintf(buf, len, "reclaim: %s%s", parts,
+				kswapd ? "" : kswapd_known ? ", kswapd idle" : ", kswapd n/a");
+}
+
+static void bytes_text(char *buf, size_t len, long long b)
+{
+	fmt_kib(buf, len, b == CGROUP_NA ? NA : (int64_t)(b / 1024));
+}
+
+size_t tuning_cgroup_text(char *buf, size_t len, const struct cgroup_stat *st,
+			  const struct tuning_rates *r)
+{
+	char use[32], lim[32], sw[32], mf[32], psi[32] = "";
+
+	bytes_text(use, sizeof(use), st->usage);
+	if (st->limit == CGROUP_UNLIMITED)
+		snprintf(lim, sizeof(lim), "no limit");
+	else
+		bytes_text(lim, sizeof(lim), st->limit);
+	bytes_text(sw, sizeof(sw), st->swap_usage);
+	fmt_rate(mf, sizeof(mf), r->majflt);
+	if (!isnan(st->psi_some10))
+		snprintf(psi, sizeof(psi), " psi %.0f%%", st->psi_some10);
+	return (size_t)snprintf(buf, len, "cgroup %s/%s swap %s majflt %s%s", use, lim, sw, mf, psi);
+}
+
+struct knob_rule {
+	const char *name;
+	long step, lo, hi;
+};
+
+static const struct knob_rule knob_rules[] = {
+	{ "vm.swappiness", 10, 0, 200 },
+	{ "vm.page-cluster", 1, 0, 10 },
+	{ "vm.page_cluster", 1, 0, 10 },
+	{ "vm.vfs_cache_pressure", 25, 0, 1000 },
+	{ "vm.watermark_scale_factor", 10, 1, 3000 },
+	{ "vm.dirty_ratio", 5, 0, 100 },
+	{ "vm.dirty_background_ratio", 5, 0, 100 },
+};
+
+int tuning_knob_step(const char *name, const char *cur, int dir, char *out, size_t outlen)
+{
+	struct knob_rule r = { name, 0, 0, -1 };
+	long long v, nv;
+	char *end;
+
+	errno = 0;
+	v = strtoll(cur, &end, 10);
+	while (*end == '\n' || *end == ' ')
+		end++;
+	if (errno || end == cur || *end)
+		return -1;
+	for (size_t i = 0; i < sizeof(knob_rules) / sizeof(knob_rules[0]); i++)
+		if (!strcmp(name, knob_rules[i].name))
+			r = knob_rules[i];
+	if (!r.step) {
+		r.step = llabs(v) / 10 > 0 ? (long)(llabs(v) / 10) : 1;
+		r.hi = -1;
+	}
+	nv = v + (dir < 0 ? -r.step : r.step);
+	/* Off-grid values land on the grid, as a user pressing the key expects. */
+	if (r.hi >= 0 && v % r.step)
+		nv = dir < 0 ? v - (v % r.step + r.step) % r.step : v + (r.step - v % r.step);
+	if (nv < r.lo)
+		nv = r.lo;
+	if (r.hi >= 0 && nv > r.hi)
+		nv = r.hi;
+	if (nv == v)
+		return 1;
+	snprintf(out, outlen, "%lld", nv);
+	return 0;
+}
