@@ -39,6 +39,7 @@ struct options {
 	char *sysctl[CLI_MAX_SYSCTL];	/* "vm.NAME=VALUE" */
 	int nsweep;
 	struct sweep_axis sweep[CLI_MAX_SWEEP];
+	const char *knob;	/* --knob vm.NAME: the monitor's k/K key; NULL = default */
 	char **argv;		/* after "--": the command workload, else NULL */
 	bool pressure_default;	/* no workload flags given: `make run` defaults */
 };

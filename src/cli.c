@@ -40,7 +40,9 @@ void cli_usage(FILE *out)
 "      --swap SIZE      add a temporary swap file of SIZE for the session\n"
 "      --sysctl vm.NAME=VALUE   set for the session, restored afterwards\n"
 "      --sweep KEY=V1,V2,...    run every combination (keys: swappiness, mem,\n"
-"                       swap, procs, elems, vm.NAME)\n"
+"                       swap, procs, elems, vm.NAME); -r N runs each N times\n"
+"      --knob vm.NAME   the sysctl the monitor's k/K keys step (default\n"
+"                       vm.page-cluster; s/S step vm.swappiness)\n"
 "  -h, --help           this help\n"
 "  -V, --version        print the version\n"
 "SIZE takes K, M, G suffixes (powers of 1024): 512M, 1.5G.\n",
@@ -127,7 +129,7 @@ void cli_free(struct options *o)
 }
 
 enum { OPT_FORMAT = 256, OPT_HISTORY, OPT_NO_HISTORY, OPT_MEM, OPT_GLOBAL,
-       OPT_SWAP, OPT_SYSCTL, OPT_SWEEP };
+       OPT_SWAP, OPT_SYSCTL, OPT_SWEEP, OPT_KNOB };
 
 int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
@@ -150,6 +152,7 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 		{ "swap", required_argument, NULL, OPT_SWAP },
 		{ "sysctl", required_argument, NULL, OPT_SYSCTL },
 		{ "sweep", required_argument, NULL, OPT_SWEEP },
+		{ "knob", required_argument, NULL, OPT_KNOB },
 		{ 0, 0, 0, 0 },
 	};
 	long v;
@@ -254,6 +257,12 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 		case OPT_SWEEP:
 			if (parse_sweep(optarg, o, err, errlen))
 				return -1;
+			break;
+		case OPT_KNOB:
+			if (strncmp(optarg, "vm.", 3) || !optarg[3] || strlen(optarg) >= 64 ||
+			    strpbrk(optarg, "=/ \t\n"))
+				return fail(err, errlen, "--knob '%s': want vm.NAME", optarg);
+			o->knob = optarg;
 			break;
 		case ':':
 			return fail(err, errlen, "option '%s' needs a value", argv[optind - 1]);

@@ -12,6 +12,7 @@
 
 #include "history.h"
 #include "report.h"
+#include "sweep.h"
 
 enum fmt { F_DEFAULT, F_TEXT, F_CSV, F_JSON, F_TIME, F_TABLE };
 
@@ -24,6 +25,7 @@ struct hargs {
 	struct report_opts ro;
 	const char *import_label;
 	const char *db;
+	bool keys_set;		/* --rows or --cols given */
 };
 
 static void usage(FILE *f)
@@ -38,7 +40,8 @@ static void usage(FILE *f)
 		"  --session=ID         only the runs of one tuning session\n"
 		"  --limit=N            at most N runs, newest first\n"
 		"  --rows=KEY --cols=KEY  table keys (kernel, label, swappiness, mem, swap,\n"
-		"                       procs, nelems, any field of the export)\n"
+		"                       procs, nelems, any field of the export); with\n"
+		"                       --session and neither, the sweep's own keys\n"
 		"  --gnu                time lines as GNU time prints them (default csh)\n"
 		"  --cov=PCT            unstable when the wall-time CoV passes PCT (5)\n"
 		"  --outlier-z=Z        outlier when the modified z-score passes Z (3.5)\n"
@@ -132,8 +135,10 @@ static int parse_args(int argc, char **argv, struct hargs *a)
 			a->filt.limit = (long)d;
 		} else if ((v = optval(arg, "--rows", &i, argc, argv))) {
 			a->ro.rows = v;
+			a->keys_set = true;
 		} else if ((v = optval(arg, "--cols", &i, argc, argv))) {
 			a->ro.cols = v;
+			a->keys_set = true;
 		} else if (!strcmp(arg, "--gnu")) {
 			a->ro.gnu = true;
 		} else if ((v = optval(arg, "--cov", &i, argc, argv))) {
@@ -228,12 +233,24 @@ static int load(const char *path, const struct history_filter *f, int flags,
 	return 0;
 }
 
-static int output(enum fmt fmt, struct run_record *runs, size_t n, const struct report_opts *ro)
+static bool any_cell(const struct run_record *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (runs[i].cell[0])
+			return true;
+	return false;
+}
+
+static int output(enum fmt fmt, struct run_record *runs, size_t n, const struct report_opts *ro,
+		  bool sweep_keys)
 {
 	char err[256] = "";
 	int rc = 0;
 
-	switch (fmt) {
+	/* A session's runs carry their sweep keys in their cells. */
+	if (fmt == F_TABLE && sweep_keys && any_cell(runs, n))
+		rc = sweep_table(stdout, runs, n, err, sizeof(err));
+	else switch (fmt) {
 	case F_CSV: rc = report_csv(stdout, runs, n); break;
 	case F_JSON: rc = report_json(stdout, runs, n); break;
 	case F_TIME: rc = report_time(stdout, runs, n, ro); break;
@@ -269,7 +286,7 @@ static int cmd_show(struct hargs *a, const char *path)
 	if (a->fmt == F_DEFAULT || a->fmt == F_TEXT)
 		report_show(stdout, &r);
 	else
-		rc = output(a->fmt, &r, 1, &a->ro);
+		rc = output(a->fmt, &r, 1, &a->ro, false);
 	run_record_clear(&r);
 	return rc;
 }
@@ -468,7 +485,8 @@ int histcli_main(int argc, char **argv, const char *db_path)
 				} else if (!strcmp(a.cmd, "stats") && a.fmt == F_DEFAULT) {
 					report_stats(stdout, runs, n, &a.ro);
 				} else {
-					rc = output(a.fmt == F_DEFAULT ? F_JSON : a.fmt, runs, n, &a.ro);
+					rc = output(a.fmt == F_DEFAULT ? F_JSON : a.fmt, runs, n, &a.ro,
+					    a.filt.session && !a.keys_set);
 				}
 				run_records_free(runs, n);
 			}
