@@ -1,0 +1,1675 @@
+#include <ctype.h>
+#include <curses.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <langinfo.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "histui.h"
+#include "report.h"
+#include "series.h"
+#include "timefmt.h"
+#include "ui.h"
+
+static int imin(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+static int imax(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* ---- text helpers (UTF-8, one column per code point) ---- */
+
+static int text_cols(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* Bytes of s that fill at most cols columns. */
+static int cut_bytes(const char *s, int cols)
+{
+	int i = 0, n = 0;
+
+	if (cols <= 0)
+		return 0;
+	for (; s[i]; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80 && n++ == cols)
+			break;
+	return i;
+}
+
+/* Columns of the first nb bytes of s. */
+static int cols_n(const char *s, int nb)
+{
+	int n = 0;
+
+	for (int i = 0; i < nb; i++)
+		n += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return n;
+}
+
+/* Control characters (tabs, newlines in a command line) to blanks, so
+ * every byte takes its column. */
+static void sanitize(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = ' ';
+}
+
+/* Appends s as a field of exactly w columns. Text that does not fit ends
+ * in an ellipsis and is never cut inside a number: "-n 90000000" must not
+ * read as "-n 9000000", so the whole number goes. */
+static size_t field(char *buf, size_t len, size_t o, const char *s, int w, bool right,
+		    bool utf8)
+{
+	const char *mark = utf8 ? "\u2026" : "...";
+	int mw = utf8 ? 1 : 3, nb, n = text_cols(s);
+	bool gap = false;
+	size_t mb = 0;
+
+	if (w <= 0)
+		return o;
+	if (n <= w) {
+		nb = (int)strlen(s);
+	} else if (w <= mw) {
+		nb = cut_bytes(s, w);
+		n = w;
+	} else {
+		nb = cut_bytes(s, w - mw);
+		if (isdigit((unsigned char)s[nb]))
+			while (nb > 0 && (isdigit((unsigned char)s[nb - 1]) || s[nb - 1] == '.'))
+				nb--;
+		if (s[nb] != ' ') {	/* an option cut short ("-n 5 -…") goes */
+			int b = nb;
+
+			while (b > 0 && s[b - 1] != ' ')
+				b--;
+			if (s[b] == '-')
+				nb = b;
+		}
+		while (nb > 0 && s[nb - 1] == ' ')
+			nb--;
+		/* "-p 2…" would read as a longer number cut: a blank keeps
+		 * them apart, or the number goes */
+		if (nb > 0 && isdigit((unsigned char)s[nb - 1])) {
+			gap = cols_n(s, nb) + 1 + mw <= w;
+			if (!gap) {
+				while (nb > 0 && (isdigit((unsigned char)s[nb - 1]) || s[nb - 1] == '.'))
+					nb--;
+				while (nb > 0 && s[nb - 1] == ' ')
+					nb--;
+			}
+		}
+		mb = strlen(mark);
+		n = cols_n(s, nb) + gap + mw;
+	}
+	if (o + (size_t)nb + gap + mb + (size_t)(w - n) + 1 > len)
+		return o;
+	if (right) {
+		memset(buf + o, ' ', (size_t)(w - n));
+		o += (size_t)(w - n);
+	}
+	memcpy(buf + o, s, (size_t)nb);
+	o += (size_t)nb;
+	if (gap)
+		buf[o++] = ' ';
+	memcpy(buf + o, mark, mb);
+	o += mb;
+	if (!right) {
+		memset(buf + o, ' ', (size_t)(w - n));
+		o += (size_t)(w - n);
+	}
+	buf[o] = '\0';
+	return o;
+}
+
+/* ---- list rows ---- */
+
+char *histui_params(const struct run_record *r, char *buf, size_t len)
+{
+	if (r->kind == RUN_QSBENCH)
+		snprintf(buf, len, "-n %" PRId64 " -p %d -s %u", r->nelems, r->procs, r->seed);
+	else
+		snprintf(buf, len, "%s", r->command && r->command[0] ? r->command : "-");
+	sanitize(buf);
+	return buf;
+}
+
+static int digits(int64_t v)
+{
+	int n = 1;
+
+	for (; v >= 10; v /= 10)
+		n++;
+	return n;
+}
+
+/* Counts exactly while they fit the column, then 3 significant digits. */
+static void count_text(char *buf, size_t len, int64_t v, int width)
+{
+	static const char unit[] = "kMGTPE";
+	double x = (double)v;
+	int u = -1;
+
+	if (v < 0) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	if (digits(v) <= width) {
+		snprintf(buf, len, "%" PRId64, v);
+		return;
+	}
+	while (x >= 999.5 && u < 5) {
+		x /= 1000;
+		u++;
+	}
+	snprintf(buf, len, x < 9.995 ? "%.2f%c" : x < 99.95 ? "%.1f%c" : "%.0f%c", x, unit[u]);
+}
+
+static void kswapd_text(char *buf, size_t len, double s, int width)
+{
+	if (isnan(s) || s < 0)
+		snprintf(buf, len, "n/a");
+	else if (snprintf(buf, len, "%.2fs", s) > width)
+		snprintf(buf, len, "%.0fs", s);
+}
+
+static const char *status_text(enum run_status st)
+{
+	switch (st) {
+	case RUN_OK:
+		return "ok";
+	case RUN_FAILED:
+		return "failed";
+	case RUN_OOM:
+		return "OOM";
+	case RUN_ABORTED:
+		return "aborted";
+	}
+	return "?";
+}
+
+#define COL_MIN 5
+#define PARAMS_BONUS 8	/* the parameters give way after the others */
+#define MAJFLT_MAX 8
+
+void histui_want_run(struct histui_want *want, const struct run_record *r)
+{
+	char p[512];
+	int v;
+
+	want->id = imax(want->id, digits(r->id));
+	want->label = imax(want->label, r->label[0] ? text_cols(r->label) : 1);
+	want->kernel = imax(want->kernel, r->kernel_release[0] ? text_cols(r->kernel_release) : 1);
+	v = (int)strspn(r->kernel_release, "0123456789.");
+	want->kernel_min = imax(want->kernel_min, r->kernel_release[v] ? v + 2 : v);
+	want->params = imax(want->params, text_cols(histui_params(r, p, sizeof(p))));
+	if (r->wall_us < 0)
+		snprintf(p, sizeof(p), "n/a");
+	else
+		fmt_duration(p, sizeof(p), (double)r->wall_us / 1e6);
+	want->wall = imax(want->wall, (int)strlen(p));
+	want->majflt = imax(want->majflt, r->majflt < 0 ? 3 : imin(digits(r->majflt), MAJFLT_MAX));
+	kswapd_text(p, sizeof(p), r->kswapd_s, 7);
+	want->kswapd = imax(want->kswapd, (int)strlen(p));
+	want->status = imax(want->status, (int)strlen(status_text(r->status)));
+}
+
+void histui_columns(int width, const struct histui_want *want, struct histui_cols *c)
+{
+	int fixed, room, kmin;
+
+	c->id = imax(want->id, 2);		/* ID */
+	c->wall = imin(imax(want->wall, 4), 10);	/* WALL */
+	c->majflt = imin(imax(want->majflt, 6), MAJFLT_MAX);	/* MAJFLT */
+	c->kswapd = imin(imax(want->kswapd, 6), 10);	/* KSWAPD */
+	c->status = imin(imax(want->status, 6), 7);	/* STATUS */
+	c->started = width >= 100 ? 16 : width >= 80 ? 11 : 0;
+	/* mark, then a blank after every column but the last */
+	fixed = 1 + c->id + 1 + (c->started ? c->started + 1 : 0) + 3 + c->wall + 1 +
+		c->majflt + 1 + c->kswapd + 1 + c->status;
+	room = width - fixed;
+	c->label = imax(want->label, 5);	/* LABEL */
+	c->kernel = imax(want->kernel, 6);	/* KERNEL */
+	c->params = imax(want->params, 8);	/* WORKLOAD */
+	kmin = imin(imax(want->kernel_min, COL_MIN), c->kernel);
+	while (c->label + c->kernel + c->params > room) {
+		int p = c->params - PARAMS_BONUS;
+
+		if (p >= c->kernel && p >= c->label && c->params > COL_MIN)
+			c->params--;
+		else if (c->kernel >= c->label && c->kernel > kmin)
+			c->kernel--;
+		else if (c->label > COL_MIN)
+			c->label--;
+		else if (c->kernel > kmin)
+			c->kernel--;
+		else if (c->params > COL_MIN)
+			c->params--;
+		else if (c->kernel > COL_MIN)
+			c->kernel--;
+		else
+			break;
+	}
+}
+
+/* "2025-03-04 09:00" (16) or "03-04 09:00" (11) from "2025-03-04T09:00:00Z". */
+static void started_text(const char *iso, int width, char *buf, size_t len)
+{
+	if (strlen(iso) < 16)
+		snprintf(buf, len, "%s", iso[0] ? iso : "-");
+	else if (width >= 16)
+		snprintf(buf, len, "%.10s %.5s", iso, iso + 11);
+	else
+		snprintf(buf, len, "%.5s %.5s", iso + 5, iso + 11);
+}
+
+char *histui_format_run(const struct run_record *r, bool marked, const struct histui_cols *c,
+			int width, bool utf8, char *buf, size_t len)
+{
+	char id[24], st[24], label[160], kern[80], par[512], wall[32], mf[32], ks[32];
+	const char *stat;
+	size_t o = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	if (!r) {
+		snprintf(id, sizeof(id), "ID");
+		snprintf(st, sizeof(st), "STARTED");
+		snprintf(label, sizeof(label), "LABEL");
+		snprintf(kern, sizeof(kern), "KERNEL");
+		snprintf(par, sizeof(par), "WORKLOAD");
+		snprintf(wall, sizeof(wall), "WALL");
+		snprintf(mf, sizeof(mf), "MAJFLT");
+		snprintf(ks, sizeof(ks), "KSWAPD");
+		stat = "STATUS";
+	} else {
+		snprintf(id, sizeof(id), "%" PRId64, r->id);
+		started_text(r->started_at, c->started, st, sizeof(st));
+		snprintf(label, sizeof(label), "%s", r->label[0] ? r->label : "-");
+		sanitize(label);
+		snprintf(kern, sizeof(kern), "%s", r->kernel_release[0] ? r->kernel_release : "-");
+		sanitize(kern);
+		histui_params(r, par, sizeof(par));
+		if (r->wall_us < 0)
+			snprintf(wall, sizeof(wall), "n/a");
+		else
+			fmt_duration(wall, sizeof(wall), (double)r->wall_us / 1e6);
+		count_text(mf, sizeof(mf), r->majflt, c->majflt);
+		kswapd_text(ks, sizeof(ks), r->kswapd_s, c->kswapd);
+		stat = status_text(r->status);
+	}
+	o = field(buf, len, o, marked ? "*" : " ", 1, false, utf8);
+	o = field(buf, len, o, id, c->id, true, utf8);
+	o = field(buf, len, o, " ", 1, false, utf8);
+	if (c->started) {
+		o = field(buf, len, o, st, c->started, false, utf8);
+		o = field(buf, len, o, " ", 1, false, utf8);
+	}
+	o = field(buf, len, o, label, c->label, false, utf8);
+	o = field(buf, len, o, " ", 1, false, utf8);
+	o = field(buf, len, o, kern, c->kernel, false, utf8);
+	o = field(buf, len, o, " ", 1, false, utf8);
+	o = field(buf, len, o, par, c->params, false, utf8);
+	o = field(buf, len, o, " ", 1, false, utf8);
+	o = field(buf, len, o, wall, c->wall, true, utf8);
+	o = field(buf, len, o, " ", 1, false, utf8);
+	o = field(buf, len, o, mf, c->majflt, true, utf8);
+	o = field(buf, len, o, " ", 1, false, utf8);
+	o = field(buf, len, o, ks, c->kswapd, true, utf8);
+	o = field(buf, len, o, " ", 1, false, utf8);
+	o = field(buf, len, o, stat, c->status, false, utf8);
+	/* exactly width: pad a short row, cut one the minimums overflow */
+	if (text_cols(buf) < width)
+		field(buf, len, o, "", width - text_cols(buf), false, utf8);
+	else
+		buf[cut_bytes(buf, width)] = '\0';
+	return buf;
+}
+
+/* Column where the status field starts. */
+static int status_x(const struct histui_cols *c)
+{
+	return 1 + c->id + 1 + (c->started ? c->started + 1 : 0) + c->label + 1 + c->kernel + 1 +
+	       c->params + 1 + c->wall + 1 + c->majflt + 1 + c->kswapd + 1;
+}
+
+/* ---- paging ---- */
+
+bool histui_page(long top, int nrows, long total, long have, long nhave, long pagesz,
+		 long *off, long *limit)
+{
+	long end, lim;
+
+	if (total <= 0 || nrows <= 0)
+		return false;
+	if (top < 0)
+		top = 0;
+	end = top + nrows < total ? top + nrows : total;
+	if (nhave > 0 && top >= have && end <= have + nhave)
+		return false;
+	lim = pagesz > 2L * nrows ? pagesz : 2L * nrows;
+	*off = top - (lim - nrows) / 4;
+	if (*off + lim > total)
+		*off = total - lim;
+	if (*off < 0)
+		*off = 0;
+	*limit = lim;
+	return true;
+}
+
+void histui_move(long *cur, long *top, long total, int nrows, long delta)
+{
+	long maxtop;
+
+	if (total <= 0) {
+		*cur = *top = 0;
+		return;
+	}
+	if (nrows < 1)
+		nrows = 1;
+	if (delta > 0 && *cur > total - 1 - delta)
+		*cur = total - 1;
+	else if (delta < 0 && *cur < -delta)
+		*cur = 0;
+	else
+		*cur += delta;
+	if (*cur > total - 1)
+		*cur = total - 1;
+	if (*cur < 0)
+		*cur = 0;
+	if (*cur < *top)
+		*top = *cur;
+	if (*cur >= *top + nrows)
+		*top = *cur - nrows + 1;
+	maxtop = total > nrows ? total - nrows : 0;
+	if (*top > maxtop)
+		*top = maxtop;
+	if (*top < 0)
+		*top = 0;
+}
+
+int histui_cache_load(struct histui_cache *c, struct history *h, const struct history_filter *f,
+		      long top, int nrows, char *err, size_t errlen)
+{
+	struct history_filter q = { 0 };
+	struct run_record *v;
+	long off, limit;
+	size_t n;
+
+	if (f)
+		q = *f;
+	q.limit = q.offset = 0;
+	if (c->total < 0) {
+		int64_t t = history_count(h, &q, err, errlen);
+
+		if (t < 0)
+			return -1;
+		c->total = (long)t;
+	}
+	if (!histui_page(top, nrows, c->total, c->off, (long)c->n, HISTUI_PAGE, &off, &limit))
+		return 0;
+	q.offset = off;
+	q.limit = limit;
+	if (history_list(h, &q, 0, &v, &n, err, errlen))
+		return -1;
+	run_records_free(c->runs, c->n);
+	c->runs = v;
+	c->n = n;
+	c->off = off;
+	return 0;
+}
+
+void histui_cache_drop(struct histui_cache *c)
+{
+	run_records_free(c->runs, c->n);
+	c->runs = NULL;
+	c->n = 0;
+	c->off = 0;
+	c->total = -1;
+}
+
+/* ---- texts: a run's details, a comparison ---- */
+
+void histui_text_free(struct histui_text *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->v[i].text);
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Takes s (malloc'd); frees it on failure. */
+static int text_take(struct histui_text *t, int attr, char *s)
+{
+	if (!s)
+		return -1;
+	if (t->n == t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 64;
+		struct histui_line *nv = realloc(t->v, ncap * sizeof(*nv));
+
+		if (!nv) {
+			free(s);
+			return -1;
+		}
+		t->v = nv;
+		t->cap = ncap;
+	}
+	sanitize(s);
+	t->v[t->n].text = s;
+	t->v[t->n++].attr = attr;
+	t->cols = imax(t->cols, text_cols(s));
+	return 0;
+}
+
+__attribute__((format(printf, 3, 4)))
+static int text_add(struct histui_text *t, int attr, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return text_take(t, attr, rc < 0 ? NULL : s);
+}
+
+#define KEY_W 12
+
+/* "key         value", the value wrapped at width on blanks, continuation
+ * lines indented under it; a word longer than a line is cut. */
+static int text_kv(struct histui_text *t, int width, const char *key, const char *val)
+{
+	int room = imin(imax(width - KEY_W, 20), 250);	/* 4 bytes a column fit line[] */
+	const char *p = val;
+	bool first = true;
+
+	do {
+		char line[KEY_W + 4 * 250 + 64];
+		size_t o = (size_t)snprintf(line, sizeof(line), "%-*s", KEY_W, first ? key : "");
+		int col = 0;
+
+		while (*p == ' ')
+			p++;
+		while (*p) {
+			int nb = (int)strcspn(p, " "), wc = 0;
+
+			for (int i = 0; i < nb; i++)
+				wc += ((unsigned char)p[i] & 0xC0) != 0x80;
+			if (col && col + 1 + wc > room)
+				break;
+			if (wc > room) {
+				nb = cut_bytes(p, room);
+				wc = room;
+			}
+			if (col) {
+				line[o++] = ' ';
+				col++;
+			}
+			memcpy(line + o, p, (size_t)nb);
+			o += (size_t)nb;
+			col += wc;
+			p += nb;
+			while (*p == ' ')
+				p++;
+		}
+		line[o] = '\0';
+		if (text_add(t, HA_TEXT, "%s", line))
+			return -1;
+		first = false;
+	} while (*p);
+	return 0;
+}
+
+static void kib_text(char *buf, size_t len, int64_t kib)
+{
+	fmt_kib(buf, len, kib);
+}
+
+static void i64_text(char *buf, size_t len, int64_t v)
+{
+	if (v == HIST_NA)
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%" PRId64, v);
+}
+
+static int detail_head(const struct run_record *r, int width, struct histui_text *t)
+{
+	char a[512], b[64], c[64], d[64];
+	struct timeline tl;
+	int rc = 0;
+
+	if (r->repeat_n > 1)
+		snprintf(b, sizeof(b), "  run %d of %d", r->repeat_k, r->repeat_n);
+	else
+		b[0] = '\0';
+	rc |= text_add(t, HA_TITLE, "run %" PRId64 "  started %s  label %s%s", r->id,
+		       r->started_at[0] ? r->started_at : "?", r->label[0] ? r->label : "-", b);
+	rc |= text_add(t, r->status == RUN_OK ? HA_TEXT : HA_BAD, "%-*s%s", KEY_W, "status",
+		       r->status == RUN_OOM ? "OOM killed" : r->status == RUN_ABORTED
+		       ? "aborted" : r->status == RUN_FAILED ? "failed (a worker failed)" : "ok");
+	if (r->kind == RUN_QSBENCH) {
+		histui_params(r, c, sizeof(c));
+		snprintf(a, sizeof(a), "qsbench %s", c);
+	} else {
+		histui_params(r, a, sizeof(a));
+	}
+	rc |= text_kv(t, width, "workload", a);
+	if (r->session[0]) {
+		snprintf(a, sizeof(a), "%s  %s", r->session, r->cell);
+		rc |= text_kv(t, width, "session", a);
+	}
+	report_timeline(r, &tl);
+	timefmt_csh(a, sizeof(a), &tl);
+	rc |= text_add(t, HA_TEXT, "%-*s%s", KEY_W, "time (csh)", a);
+	timefmt_gnu(a, sizeof(a), &tl);
+	rc |= text_add(t, HA_TEXT, "%-*s%s", KEY_W, "time (GNU)", a);
+	timefmt_kswapd(a, sizeof(a), r->kswapd_s);
+	if (isnan(r->kswapd_s))
+		rc |= text_add(t, HA_TEXT, "%-*s%s (kswapd was not visible)", KEY_W, "kswapd", a);
+	else
+		rc |= text_add(t, HA_TEXT, "%-*s%s (%.2f s of CPU)", KEY_W, "kswapd", a,
+			       r->kswapd_s);
+	kib_text(b, sizeof(b), r->swap_peak_kib);
+	kib_text(c, sizeof(c), r->swap_before_kib);
+	kib_text(d, sizeof(d), r->swap_after_kib);
+	kib_text(a, sizeof(a), r->mem_free_min_kib);
+	rc |= text_add(t, HA_TEXT, "%-*sswap peak %s, before %s, after %s; lowest MemFree %s",
+		       KEY_W, "memory", b, c, d, a);
+	return rc;
+}
+
+static int detail_system(const struct run_record *r, int width, struct histui_text *t)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} vm[] = {
+		{ "swappiness", offsetof(struct run_record, swappiness) },
+		{ "vfs_cache_pressure", offsetof(struct run_record, vfs_cache_pressure) },
+		{ "min_free_kbytes", offsetof(struct run_record, min_free_kbytes) },
+		{ "watermark_scale_factor", offsetof(struct run_record, watermark_scale_factor) },
+		{ "page-cluster", offsetof(struct run_record, page_cluster) },
+		{ "overcommit_memory", offsetof(struct run_record, overcommit_memory) },
+		{ "dirty_ratio", offsetof(struct run_record, dirty_ratio) },
+		{ "dirty_background_ratio", offsetof(struct run_record, dirty_background_ratio) },
+	};
+	char a[4096], b[64], c[64], d[64];
+	size_t o = 0;
+	int rc = 0;
+
+	rc |= text_add(t, HA_TEXT, "%s", "");
+	rc |= text_add(t, HA_TITLE, "%s", "System at the start");
+	kib_text(b, sizeof(b), r->ram_kib);
+	kib_text(c, sizeof(c), r->swap_total_kib);
+	if (r->ncpus > 0)
+		snprintf(d, sizeof(d), "%d", r->ncpus);
+	else
+		snprintf(d, sizeof(d), "?");
+	snprintf(a, sizeof(a), "%s, %s CPUs, RAM %s, swap %s", r->hostname[0] ? r->hostname : "?",
+		 d, b, c);
+	rc |= text_kv(t, width, "host", a);
+	snprintf(a, sizeof(a), "%s %s", r->kernel_release[0] ? r->kernel_release : "?",
+		 r->kernel_version ? r->kernel_version : "");
+	rc |= text_kv(t, width, "kernel", a);
+	rc |= text_kv(t, width, "cmdline", r->proc_cmdline && r->proc_cmdline[0] ?
+		      r->proc_cmdline : "-");
+	if (r->swap_devices && r->swap_devices[0]) {
+		const char *p = r->swap_devices;
+		bool first = true;
+
+		while (*p) {
+			size_t n = strcspn(p, "\n");
+
+			if (n) {
+				snprintf(a, sizeof(a), "%.*s", (int)imin((int)n, 4000), p);
+				sanitize(a);
+				rc |= text_kv(t, width, first ? "swap" : "", a);
+				first = false;
+			}
+			p += n + (p[n] == '\n');
+		}
+	} else {
+		rc |= text_kv(t, width, "swap", "no swap devices recorded");
+	}
+	for (size_t i = 0; i < sizeof(vm) / sizeof(vm[0]); i++) {
+		int64_t v = *(const int64_t *)((const char *)r + vm[i].off);
+
+		i64_text(b, sizeof(b), v);
+		o += (size_t)snprintf(a + o, sizeof(a) - o, "%s%s=%s", i ? " " : "", vm[i].name, b);
+	}
+	snprintf(a + o, sizeof(a) - o, " zswap=%s",
+		 r->zswap == HIST_NA ? "n/a" : r->zswap ? "on" : "off");
+	rc |= text_kv(t, width, "vm sysctls", a);
+	if (r->mem_limit_kib == HIST_NA)
+		snprintf(b, sizeof(b), "none");
+	else
+		kib_text(b, sizeof(b), r->mem_limit_kib);
+	if (r->global_limit_kib == HIST_NA)
+		snprintf(c, sizeof(c), "none");
+	else
+		kib_text(c, sizeof(c), r->global_limit_kib);
+	if (r->tmp_swap_kib <= 0)
+		snprintf(d, sizeof(d), "none");
+	else
+		kib_text(d, sizeof(d), r->tmp_swap_kib);
+	snprintf(a, sizeof(a), "memory cgroup %s, whole machine %s, temporary swap %s", b, c, d);
+	rc |= text_kv(t, width, "limits", a);
+	snprintf(a, sizeof(a), "thrashtop %s, group %s", r->version[0] ? r->version : "?",
+		 r->config_hash[0] ? r->config_hash : "-");
+	rc |= text_kv(t, width, "recorded by", a);
+	return rc;
+}
+
+static int detail_free(const struct run_record *r, struct histui_text *t)
+{
+	const struct mem_snapshot *m[2] = { &r->free_before, &r->free_after };
+	const char *name[2] = { "before", "after" };
+	int rc = 0;
+
+	if (m[0]->total == HIST_NA && m[1]->total == HIST_NA)
+		return 0;
+	rc |= text_add(t, HA_TEXT, "%s", "");
+	rc |= text_add(t, HA_TITLE, "%-12s %10s %10s %10s %10s %10s", "free (KiB)", "total",
+		       "used", "free", "buff/cache", "available");
+	for (int k = 0; k < 2; k++) {
+		char v[5][24];
+		int64_t bc;
+
+		if (m[k]->total == HIST_NA)
+			continue;
+		bc = m[k]->buffers == HIST_NA || m[k]->cache == HIST_NA ? HIST_NA
+		     : m[k]->buffers + m[k]->cache;
+		i64_text(v[0], 24, m[k]->total);
+		i64_text(v[1], 24, m[k]->used);
+		i64_text(v[2], 24, m[k]->free);
+		i64_text(v[3], 24, bc);
+		i64_text(v[4], 24, m[k]->avail);
+		rc |= text_add(t, HA_TEXT, "Mem %-8s %10s %10s %10s %10s %10s", name[k], v[0], v[1],
+			       v[2], v[3], v[4]);
+		i64_text(v[0], 24, m[k]->swap_total);
+		i64_text(v[1], 24, m[k]->swap_used);
+		i64_text(v[2], 24, m[k]->swap_free);
+		rc |= text_add(t, HA_TEXT, "Swap %-7s %10s %10s %10s", name[k], v[0], v[1], v[2]);
+	}
+	return rc;
+}
+
+static int detail_workers(const struct run_record *r, struct histui_text *t)
+{
+	int rc = 0;
+
+	if (r->nworkers) {
+		rc |= text_add(t, HA_TEXT, "%s", "");
+		rc |= text_add(t, HA_TITLE, "%3s %7s %-7s %4s %3s %9s %9s %9s %9s %s", "#", "pid",
+			       "end", "exit", "sig", "user", "sys", "majflt", "minflt", "verify");
+	}
+	for (int i = 0; i < r->nworkers; i++) {
+		const struct run_worker *w = &r->workers[i];
+		char ex[16], mj[24], mn[24], ver[64];
+
+		i64_text(ex, sizeof(ex), w->exit_code);
+		i64_text(mj, sizeof(mj), w->majflt);
+		i64_text(mn, sizeof(mn), w->minflt);
+		if (w->verify_errors > 0)
+			snprintf(ver, sizeof(ver), "%" PRId64 " errors, first at %" PRId64,
+				 w->verify_errors, w->first_bad);
+		else
+			snprintf(ver, sizeof(ver), "ok");
+		rc |= text_add(t, strcmp(w->end, "ok") ? HA_BAD : HA_TEXT,
+			       "%3d %7d %-7s %4s %3d %9.3f %9.3f %9s %9s %s", i, w->pid, w->end, ex,
+			       w->signal, (double)w->user_us / 1e6, (double)w->sys_us / 1e6, mj, mn,
+			       ver);
+	}
+	if (r->nchanges) {
+		rc |= text_add(t, HA_TEXT, "%s", "");
+		rc |= text_add(t, HA_TITLE, "%s", "sysctls changed during the run (| in the plots)");
+	}
+	for (int i = 0; i < r->nchanges; i++)
+		rc |= text_add(t, HA_TEXT, "  at %.2fs  %s %s -> %s", r->changes[i].t_s,
+			       r->changes[i].name, r->changes[i].old_val, r->changes[i].new_val);
+	return rc;
+}
+
+static const struct {
+	enum run_series_id id;
+	const char *title;
+} plots[] = {
+	{ RS_SWAP_USED, "swap used" },
+	{ RS_MEM_FREE, "free" },
+	{ RS_MEM_AVAIL, "available" },
+	{ RS_MAJFLT, "major faults" },
+	{ RS_MINFLT, "minor faults" },
+	{ RS_KSWAPD, "kswapd CPU" },
+};
+
+static bool is_kib(enum run_series_id id)
+{
+	return id == RS_SWAP_USED || id == RS_MEM_FREE || id == RS_MEM_AVAIL;
+}
+
+static void value_text(enum run_series_id id, double v, char *buf, size_t len)
+{
+	if (is_kib(id))
+		fmt_kib(buf, len, isnan(v) ? -1 : (int64_t)llround(v));
+	else if (id == RS_KSWAPD)
+		fmt_pct(buf, len, v);
+	else
+		fmt_rate(buf, len, v);
+}
+
+static void secs_text(char *buf, size_t len, double s)
+{
+	if (isnan(s))
+		snprintf(buf, len, "?");
+	else if (s < 0 && s > -0.05)	/* the first sample, a tick before the start */
+		snprintf(buf, len, "0s");
+	else if (s < 10)
+		snprintf(buf, len, "%.1fs", s);
+	else
+		snprintf(buf, len, "%.0fs", s);
+}
+
+/* The run's series as exactly w * k samples spanning the whole run: means
+ * of buckets when there are more points, points repeated when fewer. */
+static int resample(const struct run_record *r, enum run_series_id id, int n,
+		    struct series *out)
+{
+	int np = r->npoints;
+
+	if (series_init(out, n))
+		return -1;
+	if (np >= n) {
+		struct series all;
+		double *tt = malloc(sizeof(double) * (size_t)n * 2);
+
+		if (!tt || series_init(&all, np)) {
+			free(tt);
+			series_free(out);
+			return -1;
+		}
+		for (int i = 0; i < np; i++)
+			series_push(&all, r->series[RS_T][i], r->series[id][i]);
+		series_downsample(&all, n, tt, tt + n);
+		for (int i = 0; i < n; i++)
+			series_push(out, tt[i], tt[n + i]);
+		series_free(&all);
+		free(tt);
+	} else {
+		for (int i = 0; i < n; i++) {
+			int j = (int)((long)i * np / n);
+
+			series_push(out, r->series[RS_T][j], r->series[id][j]);
+		}
+	}
+	return 0;
+}
+
+static int detail_plot(const struct run_record *r, int k, int width, int plot_h,
+		       enum plot_mode mode, const double *marks, struct histui_text *t)
+{
+	enum run_series_id id = plots[k].id;
+	double lo = NAN, hi = NAN, scale;
+	char left[128], right[64], a[32], b[32];
+	struct plot p = { .w = width, .h = plot_h, .mode = mode, .marks = marks,
+			  .nmarks = r->nchanges };
+	struct series s;
+	char *rows;
+	int rc = 0, n = width * plot_samples_per_cell(mode);
+
+	for (int i = 0; i < r->npoints; i++) {
+		double v = r->series[id][i];
+
+		if (isnan(v))
+			continue;
+		lo = isnan(lo) || v < lo ? v : lo;
+		hi = isnan(hi) || v > hi ? v : hi;
+	}
+	if (isnan(hi)) {
+		return text_add(t, HA_TITLE, "%s  n/a (%s)", plots[k].title,
+				id == RS_KSWAPD ? "kswapd was not visible" : "not recorded");
+	}
+	if (id == RS_SWAP_USED && r->swap_total_kib > 0)
+		scale = (double)r->swap_total_kib;
+	else if ((id == RS_MEM_FREE || id == RS_MEM_AVAIL) && r->ram_kib > 0)
+		scale = (double)r->ram_kib;
+	else
+		scale = is_kib(id) ? plot_nice_kib(hi) : plot_nice_max(hi);
+	if (hi > scale)
+		scale = is_kib(id) ? plot_nice_kib(hi) : plot_nice_max(hi);
+	p.ymax = scale;
+	value_text(id, hi, b, sizeof(b));
+	if (id == RS_MEM_FREE || id == RS_MEM_AVAIL) {
+		value_text(id, lo, a, sizeof(a));
+		snprintf(left, sizeof(left), "%s  lowest %s  highest %s", plots[k].title, a, b);
+	} else {
+		snprintf(left, sizeof(left), "%s%s  peak %s", plots[k].title,
+			 id == RS_MAJFLT || id == RS_MINFLT ? "/s" : "", b);
+	}
+	value_text(id, scale, a, sizeof(a));
+	snprintf(right, sizeof(right), "scale 0..%s", a);
+	rc |= text_add(t, HA_TITLE, "%s%*s", left, imax(width - text_cols(left), text_cols(right) + 1),
+		       right);
+	rows = malloc(PLOT_ROW_BYTES(width) * (size_t)plot_h);
+	if (!rows || resample(r, id, n, &s)) {
+		free(rows);
+		return -1;
+	}
+	if (plot_render(&p, &s, rows, PLOT_ROW_BYTES(width), NULL) == 0) {
+		for (int y = 0; y < plot_h; y++)
+			rc |= text_add(t, HA_PLOT + (int)id, "%s", rows + (size_t)y * PLOT_ROW_BYTES(width));
+	} else {
+		rc |= text_add(t, HA_BAD, "%s", "cannot draw this plot");
+	}
+	secs_text(a, sizeof(a), r->series[RS_T][0]);
+	secs_text(b, sizeof(b), r->series[RS_T][r->npoints - 1]);
+	rc |= text_add(t, HA_DIM, "%s%*s", a, imax(width - text_cols(a), 1), b);
+	series_free(&s);
+	free(rows);
+	return rc;
+}
+
+int histui_detail(const struct run_record *r, int width, int plot_h, enum plot_mode mode,
+		  struct histui_text *t)
+{
+	double *marks = NULL;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	width = imax(width, 20);
+	plot_h = imax(plot_h, 1);
+	rc = detail_head(r, width, t);
+	rc |= detail_system(r, width, t);
+	rc |= detail_free(r, t);
+	rc |= detail_workers(r, t);
+	rc |= text_add(t, HA_TEXT, "%s", "");
+	if (r->npoints < 1) {
+		rc |= text_add(t, HA_DIM, "%s", "no samples recorded for this run: nothing to plot");
+	} else {
+		if (r->nchanges) {
+			marks = malloc(sizeof(double) * (size_t)r->nchanges);
+			if (!marks)
+				rc = -1;
+			for (int i = 0; marks && i < r->nchanges; i++)
+				marks[i] = r->changes[i].t_s;
+		}
+		for (size_t k = 0; !rc && k < sizeof(plots) / sizeof(plots[0]); k++) {
+			if (k)
+				rc |= text_add(t, HA_TEXT, "%s", "");
+			rc |= detail_plot(r, (int)k, width, plot_h, mode, marks, t);
+		}
+		free(marks);
+	}
+	if (rc) {
+		histui_text_free(t);
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the screen ---- */
+
+/* Colour pairs, above the monitor's own. */
+enum { HP_BASE = 40, HP_TITLE = HP_BASE, HP_BAD, HP_DIM, HP_PLOT };
+
+static const short plot_fg[RS_N] = {
+	[RS_SWAP_USED] = COLOR_MAGENTA, [RS_MEM_FREE] = COLOR_GREEN,
+	[RS_MEM_AVAIL] = COLOR_CYAN, [RS_MAJFLT] = COLOR_RED,
+	[RS_MINFLT] = COLOR_YELLOW, [RS_KSWAPD] = COLOR_BLUE,
+};
+
+struct hs {
+	struct history *h;
+	WINDOW *w;
+	bool utf8, colour, resized;
+	enum plot_mode mode;
+	char label[128], kernel[128];	/* filters, "" none */
+	struct histui_cache cache;
+	long cur, top;
+	int64_t *marks;			/* in the order marked */
+	size_t nmarks, capmarks;
+	bool groups;			/* c compares the marked runs' groups */
+	char msg[512];
+	bool msg_bad;
+	/* a pane: a run's details or a comparison */
+	bool pane;
+	char pane_title[256];
+	struct histui_text text;
+	long pscroll;
+	int hscroll;
+	struct run_record run;		/* the run shown, laid out again on resize */
+	bool has_run;
+};
+
+static int cattr(const struct hs *s, int pair)
+{
+	return s->colour ? (int)COLOR_PAIR(pair) : 0;
+}
+
+static void setmsg(struct hs *s, bool bad, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void setmsg(struct hs *s, bool bad, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->msg, sizeof(s->msg), fmt, ap);
+	va_end(ap);
+	sanitize(s->msg);
+	s->msg_bad = bad;
+}
+
+/* s at (y, x) in at most w columns, cut with an ellipsis. */
+static void put(struct hs *s, int y, int x, int w, const char *text)
+{
+	char buf[2048];
+
+	if (w <= 0)
+		return;
+	if (text_cols(text) <= w) {
+		mvwaddstr(s->w, y, x, text);
+		return;
+	}
+	field(buf, sizeof(buf), 0, text, w, false, s->utf8);
+	mvwaddstr(s->w, y, x, buf);
+}
+
+/* left at x, right flush with the edge; left gives way. */
+static void put_lr(struct hs *s, int y, int w, const char *left, const char *right)
+{
+	int rn = imin(text_cols(right), w);
+
+	put(s, y, 0, w - rn - (rn ? 1 : 0), left);
+	put(s, y, w - rn, rn, right);
+}
+
+static void centre(struct hs *s, int y, const char *text, int attr)
+{
+	int n = imin(text_cols(text), COLS);
+
+	wattron(s->w, attr);
+	put(s, y, (COLS - n) / 2, COLS, text);
+	wattroff(s->w, attr);
+}
+
+static bool too_small(void)
+{
+	return COLS < UI_MIN_COLS || LINES < UI_MIN_ROWS;
+}
+
+static int list_rows(void)
+{
+	return LINES - 4;	/* title, header; cursor run, keys */
+}
+
+static long mark_index(const struct hs *s, int64_t id)
+{
+	for (size_t i = 0; i < s->nmarks; i++)
+		if (s->marks[i] == id)
+			return (long)i;
+	return -1;
+}
+
+static const struct run_record *row(const struct hs *s, long i)
+{
+	const struct histui_cache *c = &s->cache;
+
+	if (i < c->off || i >= c->off + (long)c->n)
+		return NULL;
+	return &c->runs[i - c->off];
+}
+
+static void filter_of(const struct hs *s, struct history_filter *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->label = s->label[0] ? s->label : NULL;
+	f->kernel = s->kernel[0] ? s->kernel : NULL;
+}
+
+/* Loads what the list shows; a failure is said and the rows kept. */
+static void load(struct hs *s)
+{
+	struct history_filter f;
+	char err[512];
+
+	filter_of(s, &f);
+	if (s->cache.total < 0) {
+		histui_cache_drop(&s->cache);
+		s->cur = s->top = 0;
+	}
+	if (histui_cache_load(&s->cache, s->h, &f, s->top, list_rows(), err, sizeof(err))) {
+		setmsg(s, true, "%s", err);
+		return;
+	}
+	histui_move(&s->cur, &s->top, s->cache.total, list_rows(), 0);
+	if (histui_cache_load(&s->cache, s->h, &f, s->top, list_rows(), err, sizeof(err)))
+		setmsg(s, true, "%s", err);
+}
+
+static void draw_footer(struct hs *s, const char *keys)
+{
+	int y = LINES - 1;
+
+	if (s->msg[0]) {
+		wattron(s->w, s->msg_bad ? A_BOLD | cattr(s, HP_BAD) : A_BOLD);
+		put(s, y, 0, COLS, s->msg);
+		wattroff(s->w, s->msg_bad ? A_BOLD | cattr(s, HP_BAD) : A_BOLD);
+		return;
+	}
+	wattron(s->w, cattr(s, HP_DIM));
+	put(s, y, 0, COLS, keys);
+	wattroff(s->w, cattr(s, HP_DIM));
+}
+
+static void draw_list(struct hs *s)
+{
+	char left[512], right[128], line[4096], par[512];
+	struct histui_want want = { 0 };
+	struct histui_cols c;
+	const struct run_record *r;
+	int n = list_rows();
+
+	snprintf(left, sizeof(left), "thrashtop history  %ld run%s%s%s%s%s", s->cache.total,
+		 s->cache.total == 1 ? "" : "s", s->label[0] ? "  label=" : "", s->label,
+		 s->kernel[0] ? "  kernel~" : "", s->kernel);
+	sanitize(left);
+	snprintf(right, sizeof(right), "%zu marked  c compares %s", s->nmarks,
+		 s->groups ? "groups" : "runs");
+	wattron(s->w, A_BOLD | cattr(s, HP_TITLE));
+	put_lr(s, 0, COLS, left, right);
+	wattroff(s->w, A_BOLD | cattr(s, HP_TITLE));
+
+	for (size_t i = 0; i < s->cache.n; i++)
+		histui_want_run(&want, &s->cache.runs[i]);
+	histui_columns(COLS, &want, &c);
+	wattron(s->w, A_REVERSE);
+	mvwaddstr(s->w, 1, 0, histui_format_run(NULL, false, &c, COLS, s->utf8, line, sizeof(line)));
+	wattroff(s->w, A_REVERSE);
+
+	if (s->cache.total <= 0) {
+		centre(s, 2 + n / 2, s->cache.total < 0 ? "the history could not be read" :
+		       s->label[0] || s->kernel[0] ? "no runs match the filter (/ or k, then Enter, clears it)"
+		       : "no runs recorded yet", A_BOLD);
+	}
+	for (int i = 0; i < n && s->top + i < s->cache.total; i++) {
+		long idx = s->top + i;
+		int y = 2 + i, attr = idx == s->cur ? A_REVERSE : 0;
+
+		r = row(s, idx);
+		if (!r) {
+			put(s, y, 0, COLS, "  (not loaded)");
+			continue;
+		}
+		histui_format_run(r, mark_index(s, r->id) >= 0, &c, COLS, s->utf8, line, sizeof(line));
+		wattron(s->w, attr);
+		mvwaddstr(s->w, y, 0, line);
+		wattroff(s->w, attr);
+		if ((r->status == RUN_OOM || r->status == RUN_FAILED) && status_x(&c) < COLS)
+			mvwchgat(s->w, y, status_x(&c), imin(c.status, COLS - status_x(&c)),
+				 A_BOLD | attr | (s->colour ? 0 : A_UNDERLINE),
+				 (short)(s->colour ? HP_BAD : 0), NULL);
+	}
+
+	r = row(s, s->cur);
+	if (r) {
+		char st[64];
+
+		if (r->repeat_n > 1)
+			snprintf(st, sizeof(st), "  run %d of %d", r->repeat_k, r->repeat_n);
+		else
+			st[0] = '\0';
+		histui_params(r, par, sizeof(par));
+		snprintf(line, sizeof(line), "#%" PRId64 " %s  %s  %s  %s%s%s", r->id, r->started_at,
+			 r->label[0] ? r->label : "(no label)",
+			 r->kernel_release[0] ? r->kernel_release : "?",
+			 r->kind == RUN_QSBENCH ? "qsbench " : "", par, st);
+		sanitize(line);
+		wattron(s->w, cattr(s, HP_DIM));
+		put(s, LINES - 2, 0, COLS, line);
+		wattroff(s->w, cattr(s, HP_DIM));
+	}
+	draw_footer(s, COLS >= 100 ?
+		    "Enter open  space mark  u unmark all  c compare  g runs/groups  / label  k kernel  q back"
+		    : "Enter open  spc mark  c compare  g run/group  / label  k kernel  q back");
+}
+
+static int pane_rows(void)
+{
+	return LINES - 2;
+}
+
+static void draw_pane(struct hs *s)
+{
+	char right[96];
+	int n = pane_rows();
+	long maxs = (long)s->text.n - n;
+
+	if (s->pscroll > maxs)
+		s->pscroll = maxs;
+	if (s->pscroll < 0)
+		s->pscroll = 0;
+	snprintf(right, sizeof(right), "lines %ld-%ld of %zu", s->text.n ? s->pscroll + 1 : 0,
+		 s->pscroll + n < (long)s->text.n ? s->pscroll + n : (long)s->text.n, s->text.n);
+	wattron(s->w, A_BOLD | cattr(s, HP_TITLE));
+	put_lr(s, 0, COLS, s->pane_title, right);
+	wattroff(s->w, A_BOLD | cattr(s, HP_TITLE));
+	for (int i = 0; i < n && s->pscroll + i < (long)s->text.n; i++) {
+		const struct histui_line *l = &s->text.v[s->pscroll + i];
+		const char *t = l->text;
+		int attr = 0;
+
+		for (int k = 0; k < s->hscroll && *t; k++)
+			t += cut_bytes(t, 1);
+		if (l->attr == HA_TITLE)
+			attr = A_BOLD;
+		else if (l->attr == HA_BAD)
+			attr = A_BOLD | cattr(s, HP_BAD);
+		else if (l->attr == HA_DIM)
+			attr = cattr(s, HP_DIM);
+		else if (l->attr >= HA_PLOT)
+			attr = cattr(s, HP_PLOT + l->attr - HA_PLOT);
+		wattron(s->w, attr);
+		put(s, 1 + i, 0, COLS, t);
+		wattroff(s->w, attr);
+	}
+	draw_footer(s, s->text.cols > COLS ?
+		    "Up/Down PgUp/PgDn Home/End scroll  Left/Right pan  q back  h leave" :
+		    "Up/Down PgUp/PgDn Home/End scroll  q back to the list  h leave");
+}
+
+static void draw(struct hs *s)
+{
+	werase(s->w);
+	if (too_small()) {
+		char msg[96];
+
+		/* the monitor's own words */
+		snprintf(msg, sizeof(msg), "terminal too small: %dx%d, need at least %dx%d",
+			 COLS, LINES, UI_MIN_COLS, UI_MIN_ROWS);
+		centre(s, LINES / 2, msg, A_BOLD);
+	} else if (!s->h) {
+		centre(s, LINES / 2, "no history: --no-history, or its file could not be opened (q: back)",
+		       A_BOLD);
+	} else if (s->pane) {
+		draw_pane(s);
+	} else {
+		draw_list(s);
+	}
+	wnoutrefresh(s->w);
+	doupdate();
+}
+
+static int detail_plot_h(void)
+{
+	return imin(imax(LINES / 6, 3), 10);
+}
+
+static void open_run(struct hs *s)
+{
+	const struct run_record *r = row(s, s->cur);
+	char err[512];
+	int rc;
+
+	if (!r)
+		return;
+	run_record_clear(&s->run);
+	s->has_run = false;
+	rc = history_get(s->h, r->id, &s->run, err, sizeof(err));
+	if (rc == 1)
+		setmsg(s, true, "run %" PRId64 " is no longer in the history", r->id);
+	else if (rc)
+		setmsg(s, true, "%s", err);
+	if (rc)
+		return;
+	histui_text_free(&s->text);
+	if (histui_detail(&s->run, COLS, detail_plot_h(), s->mode, &s->text)) {
+		setmsg(s, true, "out of memory laying out run %" PRId64, s->run.id);
+		run_record_clear(&s->run);
+		return;
+	}
+	s->has_run = true;
+	snprintf(s->pane_title, sizeof(s->pane_title), "run %" PRId64 "  %s", s->run.id,
+		 s->run.label[0] ? s->run.label : "(no label)");
+	sanitize(s->pane_title);
+	s->pane = true;
+	s->pscroll = 0;
+	s->hscroll = 0;
+}
+
+/* Splits what a report printed into the pane's lines. */
+static int text_from(struct histui_text *t, const char *buf)
+{
+	while (*buf) {
+		size_t n = strcspn(buf, "\n");
+
+		if (text_add(t, HA_TEXT, "%.*s", (int)n, buf))
+			return -1;
+		buf += n + (buf[n] == '\n');
+	}
+	return 0;
+}
+
+struct cmp_set {
+	struct run_record *runs;
+	size_t n;
+	int *set;
+	char (*names)[48];
+	size_t nsets;
+};
+
+static void cmp_free(struct cmp_set *c)
+{
+	run_records_free(c->runs, c->n);
+	free(c->set);
+	free(c->names);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Appends v[0..n) as set k. */
+static int cmp_add(struct cmp_set *c, struct run_record *v, size_t n, int k)
+{
+	struct run_record *nr;
+	int *ns;
+
+	if (!n)
+		return 0;
+	nr = realloc(c->runs, (c->n + n) * sizeof(*nr));
+	if (!nr)
+		return -1;
+	c->runs = nr;
+	ns = realloc(c->set, (c->n + n) * sizeof(*ns));
+	if (!ns)
+		return -1;
+	c->set = ns;
+	for (size_t i = 0; i < n; i++) {
+		c->runs[c->n + i] = v[i];
+		c->set[c->n + i] = k;
+	}
+	c->n += n;
+	return 0;
+}
+
+/* The marked runs, or their groups, as report_compare's sets, in the
+ * order marked: the first is the base. */
+static int cmp_collect(struct hs *s, struct cmp_set *c, char *err, size_t errlen)
+{
+	char hashes[64][17];
+
+	c->names = calloc(s->nmarks, sizeof(*c->names));
+	if (!c->names) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < s->nmarks; i++) {
+		struct run_record r;
+		size_t k = c->nsets;
+		int rc = history_get(s->h, s->marks[i], &r, err, errlen);
+
+		if (rc == 1)
+			snprintf(err, errlen, "run %" PRId64 " is no longer in the history", s->marks[i]);
+		if (rc)
+			return -1;
+		if (s->groups) {
+			struct history_filter f = { .config_hash = hashes[k] };
+			struct run_record *v;
+			size_t n;
+			bool seen = false;
+
+			for (size_t j = 0; j < c->nsets; j++)
+				seen |= !strcmp(hashes[j], r.config_hash);
+			if (seen || c->nsets == sizeof(hashes) / sizeof(hashes[0])) {
+				run_record_clear(&r);
+				continue;
+			}
+			snprintf(hashes[k], sizeof(hashes[k]), "%s", r.config_hash);
+			snprintf(c->names[k], sizeof(c->names[k]), "g:%" PRId64 " %.16s", r.id, r.label);
+			run_record_clear(&r);
+			if (history_list(s->h, &f, 0, &v, &n, err, errlen))
+				return -1;
+			if (cmp_add(c, v, n, (int)k)) {
+				run_records_free(v, n);
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			free(v);
+		} else {
+			snprintf(c->names[k], sizeof(c->names[k]), "#%" PRId64 " %.16s", r.id, r.label);
+			if (cmp_add(c, &r, 1, (int)k)) {
+				run_record_clear(&r);
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+		}
+		sanitize(c->names[k]);
+		c->nsets++;
+	}
+	return 0;
+}
+
+static void compare(struct hs *s)
+{
+	struct cmp_set c = { 0 };
+	const char **names = NULL;
+	char err[512] = "", *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc = -1;
+
+	if (s->nmarks < 2) {
+		setmsg(s, true, "mark two or more runs with space first (g: compare %s instead)",
+		       s->groups ? "runs" : "groups");
+		return;
+	}
+	if (cmp_collect(s, &c, err, sizeof(err)))
+		goto out;
+	if (c.nsets < 2) {
+		snprintf(err, sizeof(err), "the marked runs are all of one group: mark runs of "
+			 "another group, or press g to compare runs");
+		goto out;
+	}
+	names = calloc(c.nsets, sizeof(*names));
+	f = names ? open_memstream(&buf, &len) : NULL;
+	if (!f) {
+		snprintf(err, sizeof(err), "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < c.nsets; i++)
+		names[i] = c.names[i];
+	fprintf(f, "%zu %s compared with the first, %s:\n\n", c.nsets, s->groups ? "groups" : "runs",
+		c.names[0]);
+	rc = report_compare(f, c.runs, c.n, c.set, c.nsets, names, err, sizeof(err));
+	if (!rc && s->groups) {
+		struct report_opts o;
+
+		report_opts_default(&o);
+		fprintf(f, "\nThe groups, run by run:\n\n");
+		report_stats(f, c.runs, c.n, &o);
+	}
+	if (fclose(f) && !rc) {
+		snprintf(err, sizeof(err), "cannot lay out the comparison: %s", strerror(errno));
+		rc = -1;
+	}
+	if (!rc) {
+		histui_text_free(&s->text);
+		if (text_from(&s->text, buf)) {
+			histui_text_free(&s->text);
+			snprintf(err, sizeof(err), "out of memory");
+			rc = -1;
+		}
+	}
+	if (!rc) {
+		snprintf(s->pane_title, sizeof(s->pane_title), "compare %zu %s", c.nsets,
+			 s->groups ? "groups" : "runs");
+		s->pane = true;
+		s->pscroll = 0;
+		s->hscroll = 0;
+		run_record_clear(&s->run);
+		s->has_run = false;
+	}
+out:
+	if (rc)
+		setmsg(s, true, "compare: %s", err[0] ? err : "failed");
+	free(buf);
+	free(names);
+	cmp_free(&c);
+}
+
+static void toggle_mark(struct hs *s)
+{
+	const struct run_record *r = row(s, s->cur);
+	long i;
+
+	if (!r)
+		return;
+	i = mark_index(s, r->id);
+	if (i >= 0) {
+		memmove(s->marks + i, s->marks + i + 1, (s->nmarks - (size_t)i - 1) * sizeof(*s->marks));
+		s->nmarks--;
+	} else {
+		if (s->nmarks == s->capmarks) {
+			size_t ncap = s->capmarks ? s->capmarks * 2 : 16;
+			int64_t *nm = realloc(s->marks, ncap * sizeof(*nm));
+
+			if (!nm) {
+				setmsg(s, true, "out of memory");
+				return;
+			}
+			s->marks = nm;
+			s->capmarks = ncap;
+		}
+		s->marks[s->nmarks++] = r->id;
+	}
+	histui_move(&s->cur, &s->top, s->cache.total, list_rows(), 1);
+}
+
+static bool is_enter(int ch)
+{
+	return ch == '\n' || ch == '\r' || ch == KEY_ENTER;
+}
+
+static void on_resize(struct hs *s)
+{
+	s->resized = true;
+	wresize(s->w, LINES, COLS);
+	if (s->pane && s->has_run) {
+		histui_text_free(&s->text);
+		if (histui_detail(&s->run, COLS, detail_plot_h(), s->mode, &s->text))
+			setmsg(s, true, "out of memory laying out run %" PRId64, s->run.id);
+	}
+}
+
+/* Reads a line on the bottom row. Returns true on Enter (buf set, maybe
+ * empty), false on Esc (buf untouched). */
+static bool prompt(struct hs *s, const char *question, char *buf, size_t len)
+{
+	char in[128] = "";
+	size_t n = 0;
+
+	for (;;) {
+		char line[512];
+		int ch;
+
+		draw(s);
+		if (!too_small()) {
+			snprintf(line, sizeof(line), "%s%s", question, in);
+			wmove(s->w, LINES - 1, 0);
+			wclrtoeol(s->w);
+			wattron(s->w, A_BOLD);
+			put(s, LINES - 1, 0, COLS - 1, line);
+			wattroff(s->w, A_BOLD);
+			waddch(s->w, ' ' | A_REVERSE);
+			wnoutrefresh(s->w);
+			doupdate();
+		}
+		errno = 0;
+		ch = wgetch(s->w);
+		if (ch == ERR && errno != EINTR)
+			return false;
+		if (is_enter(ch)) {
+			snprintf(buf, len, "%s", in);
+			return true;
+		}
+		if (ch == 27)
+			return false;
+		if (ch == KEY_RESIZE) {
+			on_resize(s);
+		} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+			while (n > 0 && ((unsigned char)in[--n] & 0xC0) == 0x80)
+				;
+			in[n] = '\0';
+		} else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f && n + 1 < sizeof(in) &&
+			   n + 1 < len) {
+			in[n++] = (char)ch;
+			in[n] = '\0';
+		}
+	}
+}
+
+static void set_filter(struct hs *s, char *which, size_t len, const char *question)
+{
+	char v[128];
+
+	if (!prompt(s, question, v, sizeof(v)))
+		return;
+	snprintf(which, len, "%s", v);
+	histui_cache_drop(&s->cache);
+	s->cur = s->top = 0;
+}
+
+enum { STAY, LEAVE };
+
+static int key_list(struct hs *s, int ch)
+{
+	int n = list_rows();
+
+	switch (ch) {
+	case 'q': case 'Q': case 27: case 'h':
+		return LEAVE;
+	case KEY_UP: histui_move(&s->cur, &s->top, s->cache.total, n, -1); break;
+	case KEY_DOWN: histui_move(&s->cur, &s->top, s->cache.total, n, 1); break;
+	case KEY_PPAGE: histui_move(&s->cur, &s->top, s->cache.total, n, -n); break;
+	case KEY_NPAGE: histui_move(&s->cur, &s->top, s->cache.total, n, n); break;
+	case KEY_HOME: histui_move(&s->cur, &s->top, s->cache.total, n, -s->cur); break;
+	case KEY_END: histui_move(&s->cur, &s->top, s->cache.total, n, s->cache.total); break;
+	case ' ': toggle_mark(s); break;
+	case 'u': s->nmarks = 0; break;
+	case 'g':
+		s->groups = !s->groups;
+		setmsg(s, false, "c now compares the marked %s", s->groups ?
+		       "runs' groups (runs of one configuration)" : "runs one by one");
+		break;
+	case 'c': compare(s); break;
+	case '/':
+		set_filter(s, s->label, sizeof(s->label),
+			   "label (exact, or a pattern with * ? [ ]; empty clears): ");
+		break;
+	case 'k':
+		set_filter(s, s->kernel, sizeof(s->kernel), "kernel contains (empty clears): ");
+		break;
+	default:
+		if (is_enter(ch))
+			open_run(s);
+		break;
+	}
+	return STAY;
+}
+
+static int key_pane(struct hs *s, int ch)
+{
+	int n = pane_rows();
+
+	switch (ch) {
+	case 'h':
+		return LEAVE;
+	case 'q': case 'Q': case 27: case KEY_BACKSPACE:
+		s->pane = false;
+		break;
+	case KEY_UP: s->pscroll--; break;
+	case KEY_DOWN: s->pscroll++; break;
+	case KEY_PPAGE: s->pscroll -= n - 1; break;
+	case KEY_NPAGE: case ' ': s->pscroll += n - 1; break;
+	case KEY_HOME: s->pscroll = 0; break;
+	case KEY_END: s->pscroll = (long)s->text.n; break;
+	case KEY_LEFT: s->hscroll = imax(s->hscroll - 8, 0); break;
+	case KEY_RIGHT:
+		if (s->hscroll + COLS < s->text.cols)
+			s->hscroll += 8;
+		break;
+	}
+	return STAY;
+}
+
+static void init_colours(struct hs *s)
+{
+	short bg = COLOR_BLACK;
+
+	s->colour = has_colors() && COLOR_PAIRS > HP_PLOT + RS_N;
+	if (!s->colour)
+		return;
+	if (use_default_colors() == OK)
+		bg = -1;
+	init_pair(HP_TITLE, COLOR_CYAN, bg);
+	init_pair(HP_BAD, COLOR_RED, bg);
+	init_pair(HP_DIM, COLOR_CYAN, bg);
+	for (int i = 0; i < RS_N; i++)
+		init_pair((short)(HP_PLOT + i), plot_fg[i] ? plot_fg[i] : COLOR_WHITE, bg);
+}
+
+int histui_run(struct history *h, char *err, size_t errlen)
+{
+	struct hs s = { .h = h, .cache = { .total = -1 } };
+	int ch;
+
+	if (ui_fd() < 0) {
+		snprintf(err, errlen, "history screen: the terminal is not set up (ui_init)");
+		return -1;
+	}
+	s.w = newwin(LINES, COLS, 0, 0);
+	if (!s.w) {
+		snprintf(err, errlen, "history screen: cannot create a window");
+		return -1;
+	}
+	keypad(s.w, TRUE);
+	wtimeout(s.w, -1);
+	s.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	s.mode = ui_mode();
+	run_record_init(&s.run);
+	init_colours(&s);
+	for (;;) {
+		if (s.h && !s.pane && !too_small())
+			load(&s);
+		draw(&s);
+		s.msg[0] = '\0';
+		errno = 0;
+		ch = wgetch(s.w);
+		if (ch == ERR) {
+			if (errno == EINTR)
+				continue;
+			break;	/* the terminal is gone */
+		}
+		if (ch == KEY_RESIZE) {
+			on_resize(&s);
+			continue;
+		}
+		if (ch == 12) {	/* Ctrl-L */
+			clearok(curscr, TRUE);
+			continue;
+		}
+		if (too_small() || !s.h) {
+			if (ch == 'q' || ch == 'Q' || ch == 27 || ch == 'h')
+				break;
+			continue;
+		}
+		if ((s.pane ? key_pane(&s, ch) : key_list(&s, ch)) == LEAVE)
+			break;
+	}
+	delwin(s.w);
+	histui_cache_drop(&s.cache);
+	histui_text_free(&s.text);
+	run_record_clear(&s.run);
+	free(s.marks);
+	touchwin(stdscr);
+	wnoutrefresh(stdscr);
+	doupdate();
+	if (s.resized)
+		ungetch(KEY_RESIZE);
+	return 0;
+}
