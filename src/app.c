@@ -248,6 +248,21 @@ static void untrack_tree(struct session *s)
 	s->ntree = 0;
 }
 
+/* When pid started, on the monotonic clock: its /proc start time counts
+ * clock ticks since boot, as CLOCK_BOOTTIME does. fallback if unreadable. */
+static double proc_started(pid_t pid, double fallback)
+{
+	unsigned long long start;
+	struct timespec bt;
+	double t;
+
+	if (undo_proc_start(pid, &start, NULL) < 0 || clock_gettime(CLOCK_BOOTTIME, &bt) < 0)
+		return fallback;
+	t = now_monotonic() - ((double)bt.tv_sec + (double)bt.tv_nsec / 1e9 -
+			       (double)start / (double)sysconf(_SC_CLK_TCK));
+	return t < fallback ? t : fallback;
+}
+
 /* A command's whole process tree: every live descendant of the command
  * gets a row of its own. */
 static void sample_tree(struct session *s)
@@ -280,7 +295,7 @@ static void sample_tree(struct session *s)
 			sampler_unwatch(s->smp, now[i]);
 			continue;
 		}
-		seen[k] = j < s->ntree ? s->tseen[j] : s->cur.t;
+		seen[k] = j < s->ntree ? s->tseen[j] : proc_started(now[i], s->cur.t);
 		now[k++] = now[i];
 	}
 	for (int j = 0; j < s->ntree; j++) {
@@ -1082,6 +1097,28 @@ static void install_signals(sigset_t *wait_mask)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* ppoll delivers the signals it unblocks only when it returns EINTR: one
+ * that returns a ready descriptor leaves them pending, so they are taken
+ * here. */
+static void take_pending(void)
+{
+	const struct timespec zero = { 0, 0 };
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	while ((sig = sigtimedwait(&set, NULL, &zero)) > 0) {
+		if (sig == SIGCHLD)
+			got_child = 1;
+		else
+			got_signal = sig;
+	}
+}
+
 /* The event loop: samples on schedule, reaps on SIGCHLD, reads keys. */
 static int loop(struct session *s, const sigset_t *wait_mask, char *err, size_t errlen)
 {
@@ -1100,6 +1137,11 @@ static int loop(struct session *s, const sigset_t *wait_mask, char *err, size_t 
 			snprintf(err, errlen, "poll: %s", strerror(errno));
 			return -1;
 		}
+		take_pending();
+		/* The terminal went away without a SIGHUP reaching us (a
+		 * session leader that died first): the same as a SIGHUP. */
+		if (s->tui && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)))
+			got_signal = SIGHUP;
 		if (got_signal)
 			return 0;
 		if (got_child) {

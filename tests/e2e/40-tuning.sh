@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Tuning sessions on the real machine: the first seed's set-up scaled down
+# (the sort well above a memory cgroup limit, a temporary swap file, three
+# runs) with major faults and swap use asserted in the history; the live
+# sysctl keys; a command's whole process tree.
+. "$(dirname "$0")/lib.sh"
+need_root
+[ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] ||
+	{ echo "SKIP $NAME: no memory cgroup controller"; exit 0; }
+export THRASHTOP_STATE_DIR=$TMP/state
+DB=$TMP/h.db
+H() { "$T" history --history "$DB" "$@"; }
+swappiness0=$(cat /proc/sys/vm/swappiness)
+pagecluster0=$(cat /proc/sys/vm/page-cluster)
+# Whatever a failed check leaves: our cgroups and swap files by name, the
+# sysctls as they were.
+cleanup "echo $swappiness0 >/proc/sys/vm/swappiness; echo $pagecluster0 >/proc/sys/vm/page-cluster"
+# Only what this test started: kill it, then a start undoes what it left
+# (the state file is this test's own).
+started() { echo "$1" >>"$TMP/pids"; }
+kill_ours() {
+	local p
+	for p in $(cat "$TMP/pids" 2>/dev/null); do
+		case "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" in "$T "*) kill -9 "$p" ;; esac
+	done
+	sleep 0.5
+	"$T" -b -n 1000 -p 1 --no-history
+}
+cleanup kill_ours
+left_behind() {	# pid: its cgroup, swap file, or a state record still there
+	[ -e "/sys/fs/cgroup/memory/thrashtop-$1" ] || grep -q "thrashtop-swap-$1" /proc/swaps ||
+		[ -e "/var/tmp/thrashtop-swap-$1" ] || grep -qs "^$1 " "$THRASHTOP_STATE_DIR/state"
+}
+nothing_left() { ! left_behind "$1"; }
+
+# The first seed: qsbench -n 90000000 -p 1 -s 140175100 three times on a box
+# that swaps. Here 15 MiB of sort in a 10 MiB cgroup with 256 MiB of swap.
+"$T" -b -n 4000000 -p 1 -s 140175100 --mem 10M --swap 256M -r 3 --history "$DB" -L seed1 \
+	>"$TMP/out" 2>"$TMP/err" &
+pid=$!
+started $pid
+expect seed-swap-file-on wait_for 10 grep -q "thrashtop-swap-$pid" /proc/swaps
+expect seed-cgroup-made test -d "/sys/fs/cgroup/memory/thrashtop-$pid" -o -d "/sys/fs/cgroup/thrashtop-$pid"
+wait $pid; rc=$?
+expect seed-exit-0 test $rc -eq 0
+expect seed-three-lines test "$(grep -c 'pf+0w$' "$TMP/out")" -eq 3
+expect seed-stderr-says-setup grep -q "^thrashtop: mem 10M, swap +256M in " "$TMP/err"
+expect seed-stderr-one-line test "$(wc -l <"$TMP/err")" -eq 1
+expect seed-nothing-left nothing_left $pid
+H export --format=json -L seed1 >"$TMP/json"
+python3 - "$TMP/json" >"$TMP/py" <<'EOF'
+import json, sys
+runs = json.load(open(sys.argv[1]))
+runs = runs["runs"] if isinstance(runs, dict) else runs
+ok = [r for r in runs if r["status"] == "ok"]
+print("runs", len(runs), "ok", len(ok))
+print("majflt_min", min(r["majflt"] for r in runs))
+print("swap_rise_min", min(r["swap_peak_kib"] - r["swap_before_kib"] for r in runs))
+print("mem_limit", sorted({r["mem_limit_kib"] for r in runs}))
+print("tmp_swap", sorted({r["tmp_swap_kib"] for r in runs}))
+print("sessions", len({r["session"] for r in runs}), "empty", sum(1 for r in runs if not r["session"]))
+print("repeats", sorted((r["repeat_k"], r["repeat_n"]) for r in runs))
+EOF
+get() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print }' "$TMP/py"; }
+expect seed-history-3-ok test "$(get runs)" = "3 ok 3"
+# 15 MiB through a 10 MiB limit: thousands of pages come back from swap.
+expect seed-majflt-each-run test "$(get majflt_min)" -gt 500
+expect seed-swap-use-each-run test "$(get swap_rise_min)" -gt 2048
+expect seed-mem-limit-kept test "$(get mem_limit)" = "[10240]"
+expect seed-tmp-swap-kept test "$(get tmp_swap)" = "[262144]"
+expect seed-one-session test "$(get sessions)" = "1 empty 0"
+expect seed-repeats test "$(get repeats)" = "[(1, 3), (2, 3), (3, 3)]"
+id=$(H list -L seed1 | awk 'NR == 2 { print $1 }')
+H show "$id" >"$TMP/show"
+expect seed-show-limit grep -Eq '^mem_limit_kib +10M \(10240 KiB\)$' "$TMP/show"
+pf=$(awk '$1 == "majflt" { print $2 }' "$TMP/show")
+expect seed-show-majflt test "${pf:-0}" -gt 500
+
+# Live keys in the monitor: s lowers vm.swappiness by 10, K raises the
+# chosen knob; both are kept with the run and undone at the end.
+command -v tmux >/dev/null || { fail tmux-missing; exit 1; }
+S="thrashtop-e2e-$$"
+cleanup "tmux kill-session -t $S"
+screen() { tmux capture-pane -p -t "$S"; }
+has() { screen | grep -q -- "$1"; }
+tmux new-session -d -s "$S" -x 80 -y 24 \
+	"$T -n 40000000 -p 1 --mem 32M --swap 128M --knob vm.page-cluster --history $DB -L live 2>$TMP/err2; echo EXIT=\$? >$TMP/rc2; sleep 30"
+wait_for 10 pgrep -o -f "^$T .*-L live" >/dev/null && started "$(pgrep -o -f "^$T .*-L live")"
+expect live-status-cgroup wait_for 15 has 'cgroup [0-9.]*[KMG]*/32M swap'
+expect live-status-reclaim wait_for 15 has 'reclaim: direct (cgroup), kswapd idle'
+tmux send-keys -t "$S" s
+expect live-s-status wait_for 5 has "vm.swappiness $swappiness0 -> $((swappiness0 - 10))"
+sw_is() { [ "$(cat /proc/sys/vm/swappiness)" -eq "$1" ]; }
+expect live-s-applied wait_for 3 sw_is $((swappiness0 - 10))
+expect live-header-swappiness has "swappiness $((swappiness0 - 10))"
+tmux send-keys -t "$S" K
+pc_is() { [ "$(cat /proc/sys/vm/page-cluster)" -eq "$1" ]; }
+expect live-K-applied wait_for 5 pc_is $((pagecluster0 + 1))
+expect live-marker-drawn has '│'
+tmux send-keys -t "$S" q
+expect live-quit wait_for 15 grep -qs EXIT=0 "$TMP/rc2"
+expect live-swappiness-restored test "$(cat /proc/sys/vm/swappiness)" = "$swappiness0"
+expect live-page-cluster-restored test "$(cat /proc/sys/vm/page-cluster)" = "$pagecluster0"
+H export --format=json -L live >"$TMP/live.json"
+expect live-changes-recorded python3 - "$TMP/live.json" "$swappiness0" "$pagecluster0" <<'EOF'
+import json, sys
+runs = json.load(open(sys.argv[1]))
+runs = runs["runs"] if isinstance(runs, dict) else runs
+ch = runs[0]["sysctl_changes"]
+s0, p0 = int(sys.argv[2]), int(sys.argv[3])
+want = [("vm.swappiness", str(s0), str(s0 - 10)), ("vm.page-cluster", str(p0), str(p0 + 1))]
+assert [(c["name"], c["old"], c["new"]) for c in ch] == want, ch
+assert 0 < ch[0]["t_s"] <= ch[1]["t_s"] < 60, ch
+assert runs[0]["status"] == "aborted" and runs[0]["mem_limit_kib"] == 32768
+EOF
+tmux kill-session -t "$S"
+
+# Any command: its whole process tree shows, one row a process.
+tmux new-session -d -s "$S" -x 80 -y 24 \
+	"$T --no-history --mem 64M -- sh -c 'sleep 3 & sleep 3 & sleep 4; wait' 2>$TMP/err3; echo EXIT=\$? >$TMP/rc3; sleep 30"
+wait_for 10 pgrep -o -f "^$T --no-history --mem 64M --" >/dev/null && started "$(pgrep -o -f "^$T --no-history --mem 64M --")"
+expect tree-rows wait_for 5 bash -c "[ \$(tmux capture-pane -p -t $S | grep -Ec '^ +[0-9]+ S cmd +running') -ge 4 ]"
+expect tree-elapsed-not-progress has 'running 0:0'
+expect tree-run-line wait_for 10 has '#1 .*pf+0w'
+tmux send-keys -t "$S" q
+expect tree-quit wait_for 10 grep -qs EXIT=0 "$TMP/rc3"
+out=$("$T" -b --no-history --mem 64M -- sh -c 'sleep 1 & sleep 2; wait' 2>/dev/null); rc=$?
+expect command-batch-exit-0 test $rc -eq 0
+expect command-batch-wall grep -Eq '^[0-9.]+u [0-9.]+s 0:0[2-3]\.[0-9]{2} ' <<<"$out"

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# No exit path leaves a memory cgroup, a swap file, a balloon or a changed
+# sysctl behind: q, Ctrl-C, SIGTERM, SIGHUP, a set-up failure half-way, and
+# SIGKILL followed by the next start. A normal user gets one line for each
+# option that needs root, and the rest works.
+. "$(dirname "$0")/lib.sh"
+need_root
+[ -d /sys/fs/cgroup/memory ] || { echo "SKIP $NAME: no v1 memory controller"; exit 0; }
+command -v tmux >/dev/null || { fail tmux-missing; exit 1; }
+export THRASHTOP_STATE_DIR=$TMP/state
+sw0=$(cat /proc/sys/vm/swappiness)
+sw1=$([ "$sw0" = 77 ] && echo 78 || echo 77)
+cleanup "echo $sw0 >/proc/sys/vm/swappiness"
+# Only what this test started: kill it, then a start undoes what it left
+# (the state file is this test's own).
+started() { echo "$1" >>"$TMP/pids"; }
+kill_ours() {
+	local p
+	for p in $(cat "$TMP/pids" 2>/dev/null); do
+		case "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" in "$T "*) kill -9 "$p" ;; esac
+	done
+	sleep 0.5
+	"$T" -b -n 1000 -p 1 --no-history
+}
+cleanup kill_ours
+S="thrashtop-e2e-$$"
+cleanup "tmux kill-session -t $S"
+
+# Pin 256 MiB in a balloon: leave the rest of RAM to the machine.
+total_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+TUNE="--mem 32M --swap 64M --global $((total_kib - 262144))K --sysctl vm.swappiness=$sw1"
+WL="-n 20000000 -p 1 --no-history"
+
+balloon_of() {	# the child with oom_score_adj 1000
+	local c
+	for c in $(pgrep -P "$1"); do
+		[ "$(cat /proc/$c/oom_score_adj 2>/dev/null)" = 1000 ] && echo "$c"
+	done
+}
+running() {	# pid: set up and sorting in its cgroup
+	grep -qs . "/sys/fs/cgroup/memory/thrashtop-$1/cgroup.procs" &&
+		grep -q "thrashtop-swap-$1" /proc/swaps && [ -n "$(balloon_of "$1")" ]
+}
+changed() { [ "$(cat /proc/sys/vm/swappiness)" = "$sw1" ]; }
+# pid [balloon]: nothing of that session is left
+clean() {
+	[ ! -e "/sys/fs/cgroup/memory/thrashtop-$1" ] && ! grep -q "thrashtop-swap-$1" /proc/swaps &&
+		[ ! -e "/var/tmp/thrashtop-swap-$1" ] && [ "$(cat /proc/sys/vm/swappiness)" = "$sw0" ] &&
+		! grep -qs "^$1 " "$THRASHTOP_STATE_DIR/state" && { [ -z "${2:-}" ] || ! kill -0 "$2" 2>/dev/null; }
+}
+main_pid() { pgrep -o -f "^$T .*$1"; }
+
+# q, Ctrl-C and SIGHUP (the terminal goes away) in the monitor.
+for path in q ctrl-c sighup; do
+	tmux new-session -d -s "$S" -x 80 -y 24 "$T $WL $TUNE -L safety-$path 2>$TMP/err-$path; sleep 30"
+	wait_for 10 main_pid "safety-$path" >/dev/null
+	pid=$(main_pid "safety-$path")
+	started "$pid"
+	if ! expect "$path-set-up" wait_for 20 running "$pid"; then
+		tmux kill-session -t "$S"
+		continue
+	fi
+	b=$(balloon_of "$pid")
+	expect "$path-sysctl-set" changed
+	case $path in
+	q) tmux send-keys -t "$S" q ;;
+	ctrl-c) tmux send-keys -t "$S" C-c ;;
+	sighup) tmux kill-session -t "$S" ;;
+	esac
+	expect "$path-exits" wait_for 20 bash -c "! kill -0 $pid 2>/dev/null"
+	expect "$path-nothing-left" clean "$pid" "$b"
+	expect "$path-no-complaint" bash -c "! grep -q 'could not undo' $TMP/err-$path"
+	tmux kill-session -t "$S" 2>/dev/null
+done
+
+# SIGTERM in batch mode.
+"$T" -b $WL $TUNE >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+started $pid
+expect sigterm-set-up wait_for 20 running $pid
+b=$(balloon_of $pid)
+kill -TERM $pid
+wait $pid; rc=$?
+expect sigterm-exit-143 test $rc -eq 143
+expect sigterm-nothing-left clean $pid "$b"
+
+# SIGKILL: everything stays (workers and balloon die with the monitor),
+# and the next start undoes it.
+"$T" -b $WL $TUNE >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+started $pid
+expect sigkill-set-up wait_for 20 running $pid
+b=$(balloon_of $pid)
+kill -KILL $pid
+wait $pid 2>/dev/null
+expect sigkill-balloon-dies wait_for 10 bash -c "! kill -0 $b 2>/dev/null"
+expect sigkill-left-recorded grep -q "^$pid .* cgroup " "$THRASHTOP_STATE_DIR/state"
+expect sigkill-left-swap grep -q "thrashtop-swap-$pid" /proc/swaps
+expect sigkill-left-sysctl changed
+"$T" -b -n 1000 -p 1 --no-history >"$TMP/out" 2>"$TMP/err"; rc=$?
+expect next-start-runs test $rc -eq 0 -a "$(grep -c 'pf+0w' "$TMP/out")" -eq 1
+expect next-start-says-what grep -q "thrashtop-$pid" "$TMP/err"
+expect next-start-cleans clean $pid "$b"
+
+# A set-up failure half-way: swap and cgroup made, then the kernel refuses
+# the sysctl. One line, exit 2, nothing left.
+"$T" -b $WL --mem 32M --swap 64M --sysctl vm.swappiness=999 >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+started $pid
+wait $pid; rc=$?
+expect halfway-exit-2 test $rc -eq 2
+expect halfway-one-line test "$(wc -l <"$TMP/err")" -eq 1 -a "$(grep -c 'vm.swappiness=999' "$TMP/err")" -eq 1
+expect halfway-nothing-left clean $pid
+"$T" -b $WL --mem 32M --global 1M >"$TMP/out" 2>"$TMP/err"; rc=$?
+expect global-refused-one-line test $rc -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1
+
+# A normal user: one line naming root for each tuning option; the rest works.
+nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups env THRASHTOP_STATE_DIR=/nonexistent "$@"; }
+for opt in "--mem 64M" "--swap 64M" "--global $((total_kib - 262144))K" "--sysctl vm.swappiness=$sw1"; do
+	# shellcheck disable=SC2086
+	nobody "$T" -b -n 100000 -p 1 --no-history $opt >"$TMP/out" 2>"$TMP/err"; rc=$?
+	expect "user[$opt]-one-line" test $rc -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1 -a ! -s "$TMP/out"
+	expect "user[$opt]-says-root" grep -q root "$TMP/err"
+done
+expect user-nothing-changed test "$(cat /proc/sys/vm/swappiness)" = "$sw0"
+nobody "$T" -b -n 100000 -p 1 --no-history >"$TMP/out" 2>"$TMP/err"; rc=$?
+expect user-plain-run test $rc -eq 0 -a "$(grep -c 'pf+0w' "$TMP/out")" -eq 1 -a ! -s "$TMP/err"
+nobody "$T" -b --no-history -- sh -c 'sleep 0.5 & wait' >"$TMP/out" 2>"$TMP/err"; rc=$?
+expect user-command-run test $rc -eq 0 -a "$(grep -c 'pf+0w' "$TMP/out")" -eq 1
+# The monitor's s key as a normal user: one line on the status, no change.
+tmux new-session -d -s "$S" -x 80 -y 24 "setpriv --reuid=nobody --regid=nogroup --clear-groups $T -n 30000000 -p 1 --no-history -L safety-user; sleep 30"
+expect user-monitor-up wait_for 10 bash -c "tmux capture-pane -p -t $S | grep -q 'major faults'"
+tmux send-keys -t "$S" s
+expect user-s-needs-root wait_for 5 bash -c "tmux capture-pane -p -t $S | grep -q 'vm.swappiness (needs root)'"
+expect user-s-no-change test "$(cat /proc/sys/vm/swappiness)" = "$sw0"
+tmux send-keys -t "$S" q
+tmux kill-session -t "$S"
