@@ -12,32 +12,8 @@
 
 #include "balloon.h"
 #include "check.h"
+#include "statedir.h"
 #include "undo.h"
-
-static char bstate[64];
-
-static void bstate_begin(void)
-{
-	snprintf(bstate, sizeof bstate, "/tmp/thrashtop-balloon-test-XXXXXX");
-	if (!mkdtemp(bstate)) {
-		perror("mkdtemp");
-		abort();
-	}
-	setenv("THRASHTOP_STATE_DIR", bstate, 1);
-}
-
-static void bstate_end(void)
-{
-	const char *names[] = { "state", "state.tmp", "lock" };
-	char p[128];
-
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-		snprintf(p, sizeof p, "%s/%s", bstate, names[i]);
-		unlink(p);
-	}
-	rmdir(bstate);
-	unsetenv("THRASHTOP_STATE_DIR");
-}
 
 /* A /proc/meminfo or /proc/PID/status line's kB, or -1. */
 static long long kb(const char *file, const char *key)
@@ -75,7 +51,7 @@ TEST(balloon_pin_256m)
 	pid_t pid;
 	FILE *f;
 
-	bstate_begin();
+	statedir_begin("balloon");
 	avail0 = kb("/proc/meminfo", "MemAvailable");
 	mlocked0 = kb("/proc/meminfo", "Mlocked");
 	if (balloon_start_pin(&b, 256LL << 20, err, sizeof err) < 0) {
@@ -114,7 +90,7 @@ TEST(balloon_pin_256m)
 	CHECK_INT(b.pid, 0);
 out:
 	balloon_stop(&b, err, sizeof err);
-	bstate_end();
+	statedir_end();
 }
 
 TEST(balloon_global_leaves_size)
@@ -123,7 +99,7 @@ TEST(balloon_global_leaves_size)
 	long long total = kb("/proc/meminfo", "MemTotal") * 1024;
 	struct balloon b;
 
-	bstate_begin();
+	statedir_begin("balloon");
 	/* leave all but 128 MiB: a 128 MiB pin */
 	if (balloon_start_global(&b, total - (128LL << 20), err, sizeof err) < 0) {
 		CHECK_STR(err, "");
@@ -134,7 +110,7 @@ TEST(balloon_global_leaves_size)
 out:
 	CHECK_INT(balloon_stop(&b, err, sizeof err), 0);
 	CHECK(access(undo_state_file(), F_OK) < 0);
-	bstate_end();
+	statedir_end();
 }
 
 TEST(balloon_refusals)
@@ -143,7 +119,7 @@ TEST(balloon_refusals)
 	long long avail = kb("/proc/meminfo", "MemAvailable") * 1024;
 	struct balloon b;
 
-	bstate_begin();
+	statedir_begin("balloon");
 	CHECK_INT(balloon_start_global(&b, 100LL << 20, err, sizeof err), -1);
 	CHECK_STR(err, "--global 100 MiB leaves too little: the machine needs at least "
 		  "256 MiB");
@@ -162,7 +138,7 @@ TEST(balloon_refusals)
 	/* the undo code never kills pid 1, nor a pid whose start time differs */
 	CHECK_INT(balloon_kill(1, 0, err, sizeof err), -1);
 	CHECK_INT(balloon_kill(getpid(), 1, err, sizeof err), 0);
-	bstate_end();
+	statedir_end();
 }
 
 /* The balloon dies with the process that started it (PR_SET_PDEATHSIG),
@@ -173,7 +149,7 @@ TEST(balloon_dies_with_parent)
 	int fds[2], status = 0;
 	pid_t mid, bpid = 0;
 
-	bstate_begin();
+	statedir_begin("balloon");
 	CHECK(pipe(fds) == 0);
 	mid = fork();
 	if (mid == 0) {
@@ -214,7 +190,7 @@ TEST(balloon_dies_with_parent)
 	CHECK_STR(msg, want);
 	if (bpid > 0)
 		kill(bpid, SIGKILL);
-	bstate_end();
+	statedir_end();
 }
 
 TEST(balloon_not_root_one_line)
@@ -259,7 +235,7 @@ TEST(balloon_partial_pin_reported)
 	ssize_t n;
 	pid_t pid;
 
-	bstate_begin();
+	statedir_begin("balloon");
 	CHECK(pipe(fds) == 0);
 	pid = fork();
 	if (pid == 0) {
@@ -292,5 +268,5 @@ TEST(balloon_partial_pin_reported)
 	CHECK_STR(err, "balloon pinned only 8 MiB of 16 MiB: mlock: Cannot allocate "
 		  "memory (RLIMIT_MEMLOCK, or RAM ran out)");
 	CHECK(access(undo_state_file(), F_OK) < 0);
-	bstate_end();
+	statedir_end();
 }

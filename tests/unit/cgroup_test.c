@@ -12,33 +12,9 @@
 
 #include "cgroup.h"
 #include "check.h"
+#include "statedir.h"
 #include "swapfile.h"
 #include "undo.h"
-
-static char cstate[64];
-
-static void cstate_begin(void)
-{
-	snprintf(cstate, sizeof cstate, "/tmp/thrashtop-cgroup-test-XXXXXX");
-	if (!mkdtemp(cstate)) {
-		perror("mkdtemp");
-		abort();
-	}
-	setenv("THRASHTOP_STATE_DIR", cstate, 1);
-}
-
-static void cstate_end(void)
-{
-	const char *names[] = { "state", "state.tmp", "lock" };
-	char p[128];
-
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-		snprintf(p, sizeof p, "%s/%s", cstate, names[i]);
-		unlink(p);
-	}
-	rmdir(cstate);
-	unsetenv("THRASHTOP_STATE_DIR");
-}
 
 static void cg_name(char *buf, size_t len, const char *what)
 {
@@ -117,7 +93,7 @@ TEST(cgroup_limit_pushes_to_swap)
 	pid_t child = -1;
 	struct stat sb;
 
-	cstate_begin();
+	statedir_begin("cgroup");
 	cg_name(name, sizeof name, "swap");
 	if (swapfile_create(&sw, NULL, 128LL << 20, -1, err, sizeof err) < 0) {
 		CHECK_STR(err, "");
@@ -181,7 +157,7 @@ out:
 	if (sw.path[0])
 		CHECK_INT(swapfile_remove(&sw, err, sizeof err), 0);
 	CHECK(access(undo_state_file(), F_OK) < 0);
-	cstate_end();
+	statedir_end();
 }
 
 /* No swap allowed: 64 MiB under 32 MiB is an OOM kill, counted. */
@@ -193,7 +169,7 @@ TEST(cgroup_oom_kill_counted)
 	int status = 0, rc;
 	pid_t child;
 
-	cstate_begin();
+	statedir_begin("cgroup");
 	cg_name(name, sizeof name, "oom");
 	rc = cgroup_create(&cg, name, 32LL << 20, 0, err, sizeof err);
 	if (rc < 0) {
@@ -216,7 +192,7 @@ TEST(cgroup_oom_kill_counted)
 out:
 	if (cg.path[0])
 		cgroup_remove(&cg, err, sizeof err);
-	cstate_end();
+	statedir_end();
 }
 
 /* v1 memsw must stay >= the limit whichever way the limits move. */
@@ -234,7 +210,7 @@ TEST(cgroup_set_limit_both_ways)
 		{ 48LL << 20, 0 },
 	};
 
-	cstate_begin();
+	statedir_begin("cgroup");
 	cg_name(name, sizeof name, "limits");
 	if (cgroup_create(&cg, name, 64LL << 20, 64LL << 20, err, sizeof err) < 0) {
 		CHECK(strstr(err, "swap accounting") != NULL);
@@ -259,7 +235,7 @@ TEST(cgroup_set_limit_both_ways)
 out:
 	if (cg.path[0])
 		cgroup_remove(&cg, err, sizeof err);
-	cstate_end();
+	statedir_end();
 }
 
 static void put(const char *dir, const char *file, const char *text)
@@ -339,7 +315,7 @@ TEST(cgroup_refusals)
 	char err[256] = "";
 	struct cgroup cg;
 
-	cstate_begin();
+	statedir_begin("cgroup");
 	CHECK_INT(cgroup_create(&cg, "workload", 1 << 30, -1, err, sizeof err), -1);
 	CHECK_STR(err, "bad cgroup name \"workload\" (want thrashtop-SOMETHING, no '/', "
 		  "spaces or '..')");
@@ -353,7 +329,7 @@ TEST(cgroup_refusals)
 	CHECK_INT(cgroup_remove_path("/sys/fs/cgroup/memory/thrashtop-none-here", err,
 				     sizeof err), 0);
 	CHECK(access(undo_state_file(), F_OK) < 0);
-	cstate_end();
+	statedir_end();
 }
 
 TEST(cgroup_not_root_one_line)

@@ -10,33 +10,9 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "statedir.h"
 #include "swapfile.h"
 #include "undo.h"
-
-static char wstate[64];
-
-static void wstate_begin(void)
-{
-	snprintf(wstate, sizeof wstate, "/tmp/thrashtop-swap-test-XXXXXX");
-	if (!mkdtemp(wstate)) {
-		perror("mkdtemp");
-		abort();
-	}
-	setenv("THRASHTOP_STATE_DIR", wstate, 1);
-}
-
-static void wstate_end(void)
-{
-	const char *names[] = { "state", "state.tmp", "lock" };
-	char p[128];
-
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-		snprintf(p, sizeof p, "%s/%s", wstate, names[i]);
-		unlink(p);
-	}
-	rmdir(wstate);
-	unsetenv("THRASHTOP_STATE_DIR");
-}
 
 /* The /proc/swaps line of path: size and priority; 0 if found. */
 static int proc_swaps(const char *path, long long *kib, int *prio)
@@ -119,7 +95,7 @@ TEST(swapfile_create_remove)
 	long long kib = 0;
 	int prio = 0, rc;
 
-	wstate_begin();
+	statedir_begin("swapfile");
 	rc = swapfile_create(&sw, NULL, (64LL << 20) + 100, 7, err, sizeof err);
 	CHECK_INT(rc, 0);
 	if (rc)
@@ -142,7 +118,7 @@ TEST(swapfile_create_remove)
 		swapoff(sw.path);
 		unlink(sw.path);
 	}
-	wstate_end();
+	statedir_end();
 }
 
 static int leftovers(const char *dir)
@@ -166,7 +142,7 @@ TEST(swapfile_refusals)
 	struct swapfile sw;
 	int before = leftovers("/dev/shm");
 
-	wstate_begin();
+	statedir_begin("swapfile");
 	CHECK_INT(swapfile_create(&sw, "/dev/shm", 64LL << 20, -1, err, sizeof err), -1);
 	CHECK_STR(err, "/dev/shm is on tmpfs, which cannot hold a swap file: choose a "
 		  "directory on a disk file system (e.g. ext4, xfs)");
@@ -188,7 +164,7 @@ TEST(swapfile_refusals)
 	/* nothing there: nothing to do */
 	CHECK_INT(swapfile_remove_path("/var/tmp/thrashtop-swap-none", err, sizeof err), 0);
 	CHECK(access(undo_state_file(), F_OK) < 0);
-	wstate_end();
+	statedir_end();
 }
 
 TEST(swapfile_not_root_one_line)

@@ -6,33 +6,9 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "statedir.h"
 #include "sysctl.h"
 #include "undo.h"
-
-static char sstate[64];
-
-static void sstate_begin(void)
-{
-	snprintf(sstate, sizeof sstate, "/tmp/thrashtop-sysctl-test-XXXXXX");
-	if (!mkdtemp(sstate)) {
-		perror("mkdtemp");
-		abort();
-	}
-	setenv("THRASHTOP_STATE_DIR", sstate, 1);
-}
-
-static void sstate_end(void)
-{
-	const char *names[] = { "state", "state.tmp", "lock" };
-	char p[128];
-
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-		snprintf(p, sizeof p, "%s/%s", sstate, names[i]);
-		unlink(p);
-	}
-	rmdir(sstate);
-	unsetenv("THRASHTOP_STATE_DIR");
-}
 
 /* The file's text up to its first newline, read here apart from sysctl_get. */
 static void read_proc(const char *path, char *buf, size_t len)
@@ -108,7 +84,7 @@ TEST(sysctl_set_restore)
 	char orig[64] = "", now[64], rec[64], err[256] = "", arg[64];
 	const char *v1, *v2;
 
-	sstate_begin();
+	statedir_begin("sysctl");
 	read_proc("/proc/sys/vm/swappiness", orig, sizeof orig);
 	CHECK(orig[0] != '\0');
 	v1 = strcmp(orig, "63") ? "63" : "64";
@@ -154,7 +130,7 @@ TEST(sysctl_set_restore)
 
 	if (orig[0])
 		sysctl_write("vm.swappiness", orig, err, sizeof err);
-	sstate_end();
+	statedir_end();
 }
 
 TEST(sysctl_not_root_one_line)

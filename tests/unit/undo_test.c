@@ -12,35 +12,10 @@
 
 #include "cgroup.h"
 #include "check.h"
+#include "statedir.h"
 #include "swapfile.h"
 #include "sysctl.h"
 #include "undo.h"
-
-static char ustate[64];
-
-/* Each test keeps its records in a directory of its own. */
-static void ustate_begin(void)
-{
-	snprintf(ustate, sizeof ustate, "/tmp/thrashtop-undo-test-XXXXXX");
-	if (!mkdtemp(ustate)) {
-		perror("mkdtemp");
-		abort();
-	}
-	setenv("THRASHTOP_STATE_DIR", ustate, 1);
-}
-
-static void ustate_end(void)
-{
-	const char *names[] = { "state", "state.tmp", "lock" };
-	char p[128];
-
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-		snprintf(p, sizeof p, "%s/%s", ustate, names[i]);
-		unlink(p);
-	}
-	rmdir(ustate);
-	unsetenv("THRASHTOP_STATE_DIR");
-}
 
 static size_t slurp(const char *path, char *buf, size_t len)
 {
@@ -93,7 +68,7 @@ TEST(undo_roundtrip_format)
 	char err[256] = "", file[16384], want[2048], boot[64], val[64];
 	unsigned long long st = starttime(getpid());
 
-	ustate_begin();
+	statedir_begin("undo");
 	slurp("/proc/sys/kernel/random/boot_id", boot, sizeof boot);
 	boot[strcspn(boot, "\n")] = '\0';
 	CHECK(st > 0);
@@ -138,7 +113,7 @@ TEST(undo_roundtrip_format)
 			      sizeof err), 0);
 	/* no records: no file */
 	CHECK(access(undo_state_file(), F_OK) < 0 && errno == ENOENT);
-	ustate_end();
+	statedir_end();
 }
 
 /* Writers in several processes at once keep every record (flock). */
@@ -149,7 +124,7 @@ TEST(undo_concurrent_writers)
 	pid_t pids[PROCS];
 	int ok = 1;
 
-	ustate_begin();
+	statedir_begin("undo");
 	for (int p = 0; p < PROCS; p++) {
 		pids[p] = fork();
 		if (pids[p] == 0) {
@@ -183,7 +158,7 @@ TEST(undo_concurrent_writers)
 		snprintf(needle, sizeof needle, " sysctl vm.k%d_%d 1\n", p, EACH - 1);
 		CHECK(strstr(file, needle) != NULL);
 	}
-	ustate_end();
+	statedir_end();
 }
 
 /* What the crashing child made. */
@@ -208,7 +183,7 @@ TEST(undo_recover_dead_owner)
 	pid_t child;
 
 	memset(&m, 0, sizeof m);
-	ustate_begin();
+	statedir_begin("undo");
 	/* the task left in the cgroup is reparented to us, so we can reap it */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	CHECK_INT(sysctl_get("vm.swappiness", orig, sizeof orig, err, sizeof err), 0);
@@ -304,7 +279,7 @@ TEST(undo_recover_dead_owner)
 	if (orig[0])
 		sysctl_write("vm.swappiness", orig, err, sizeof err);
 	undo_forget(UNDO_SWAP, "/var/tmp/thrashtop-swap-live-test", err, sizeof err);
-	ustate_end();
+	statedir_end();
 }
 
 /* Records from before a reboot are dropped without acting on them; a live
@@ -316,7 +291,7 @@ TEST(undo_recover_reboot_and_pid_reuse)
 	unsigned long long st = starttime(getpid());
 	FILE *f;
 
-	ustate_begin();
+	statedir_begin("undo");
 	CHECK_INT(sysctl_get("vm.swappiness", cur, sizeof cur, err, sizeof err), 0);
 	slurp("/proc/sys/kernel/random/boot_id", boot, sizeof boot);
 	boot[strcspn(boot, "\n")] = '\0';
@@ -344,14 +319,14 @@ TEST(undo_recover_reboot_and_pid_reuse)
 	CHECK_STR(text, "this line is not a record\n");
 	if (cur[0])
 		sysctl_write("vm.swappiness", cur, err, sizeof err);
-	ustate_end();
+	statedir_end();
 }
 
 TEST(undo_all_restores_own)
 {
 	char orig[64] = "", now[64] = "", err[256] = "", msg[1024] = "";
 
-	ustate_begin();
+	statedir_begin("undo");
 	CHECK_INT(undo_recover(msg, sizeof msg), 0);	/* no state file yet */
 	CHECK_STR(msg, "");
 	CHECK_INT(sysctl_get("vm.swappiness", orig, sizeof orig, err, sizeof err), 0);
@@ -364,7 +339,7 @@ TEST(undo_all_restores_own)
 	CHECK(access(undo_state_file(), F_OK) < 0);
 	if (orig[0])
 		sysctl_write("vm.swappiness", orig, err, sizeof err);
-	ustate_end();
+	statedir_end();
 }
 
 /* Without write access to the state directory the error is one line. */
