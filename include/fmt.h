@@ -48,4 +48,11 @@ int fmt_parse_size(const char *s, int64_t *bytes);
  * own minimum. Returns 0 or -1 (errno EINVAL, ERANGE above 1e9). */
 int fmt_parse_seconds(const char *s, double *seconds);
 
+/* Display columns of a UTF-8 string: one per code point (the screen draws
+ * nothing wider). */
+int fmt_text_cols(const char *s);
+
+/* Bytes of s that fill at most cols display columns. */
+int fmt_cut_bytes(const char *s, int cols);
+
 #endif

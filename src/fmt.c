@@ -207,3 +207,24 @@ inval:
 	errno = EINVAL;
 	return -1;
 }
+
+int fmt_text_cols(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+int fmt_cut_bytes(const char *s, int cols)
+{
+	int i = 0, n = 0;
+
+	if (cols <= 0)
+		return 0;
+	for (; s[i]; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80 && n++ == cols)
+			break;
+	return i;
+}

@@ -26,30 +26,6 @@ static int imax(int a, int b)
 	return a > b ? a : b;
 }
 
-/* ---- text helpers (UTF-8, one column per code point) ---- */
-
-static int text_cols(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
-}
-
-/* Bytes of s that fill at most cols columns. */
-static int cut_bytes(const char *s, int cols)
-{
-	int i = 0, n = 0;
-
-	if (cols <= 0)
-		return 0;
-	for (; s[i]; i++)
-		if (((unsigned char)s[i] & 0xC0) != 0x80 && n++ == cols)
-			break;
-	return i;
-}
-
 /* Columns of the first nb bytes of s. */
 static int cols_n(const char *s, int nb)
 {
@@ -76,7 +52,7 @@ static size_t field(char *buf, size_t len, size_t o, const char *s, int w, bool 
 		    bool utf8)
 {
 	const char *mark = utf8 ? "\u2026" : "...";
-	int mw = utf8 ? 1 : 3, nb, n = text_cols(s);
+	int mw = utf8 ? 1 : 3, nb, n = fmt_text_cols(s);
 	bool gap = false;
 	size_t mb = 0;
 
@@ -85,10 +61,10 @@ static size_t field(char *buf, size_t len, size_t o, const char *s, int w, bool 
 	if (n <= w) {
 		nb = (int)strlen(s);
 	} else if (w <= mw) {
-		nb = cut_bytes(s, w);
+		nb = fmt_cut_bytes(s, w);
 		n = w;
 	} else {
-		nb = cut_bytes(s, w - mw);
+		nb = fmt_cut_bytes(s, w - mw);
 		if (isdigit((unsigned char)s[nb]))
 			while (nb > 0 && (isdigit((unsigned char)s[nb - 1]) || s[nb - 1] == '.'))
 				nb--;
@@ -212,11 +188,11 @@ void histui_want_run(struct histui_want *want, const struct run_record *r)
 	int v;
 
 	want->id = imax(want->id, digits(r->id));
-	want->label = imax(want->label, r->label[0] ? text_cols(r->label) : 1);
-	want->kernel = imax(want->kernel, r->kernel_release[0] ? text_cols(r->kernel_release) : 1);
+	want->label = imax(want->label, r->label[0] ? fmt_text_cols(r->label) : 1);
+	want->kernel = imax(want->kernel, r->kernel_release[0] ? fmt_text_cols(r->kernel_release) : 1);
 	v = (int)strspn(r->kernel_release, "0123456789.");
 	want->kernel_min = imax(want->kernel_min, r->kernel_release[v] ? v + 2 : v);
-	want->params = imax(want->params, text_cols(histui_params(r, p, sizeof(p))));
+	want->params = imax(want->params, fmt_text_cols(histui_params(r, p, sizeof(p))));
 	if (r->wall_us < 0)
 		snprintf(p, sizeof(p), "n/a");
 	else
@@ -334,10 +310,10 @@ char *histui_format_run(const struct run_record *r, bool marked, const struct hi
 	o = field(buf, len, o, " ", 1, false, utf8);
 	o = field(buf, len, o, stat, c->status, false, utf8);
 	/* exactly width: pad a short row, cut one the minimums overflow */
-	if (text_cols(buf) < width)
-		field(buf, len, o, "", width - text_cols(buf), false, utf8);
+	if (fmt_text_cols(buf) < width)
+		field(buf, len, o, "", width - fmt_text_cols(buf), false, utf8);
 	else
-		buf[cut_bytes(buf, width)] = '\0';
+		buf[fmt_cut_bytes(buf, width)] = '\0';
 	return buf;
 }
 
@@ -472,7 +448,7 @@ static int text_take(struct histui_text *t, int attr, char *s)
 	sanitize(s);
 	t->v[t->n].text = s;
 	t->v[t->n++].attr = attr;
-	t->cols = imax(t->cols, text_cols(s));
+	t->cols = imax(t->cols, fmt_text_cols(s));
 	return 0;
 }
 
@@ -514,7 +490,7 @@ static int text_kv(struct histui_text *t, int width, const char *key, const char
 			if (col && col + 1 + wc > room)
 				break;
 			if (wc > room) {
-				nb = cut_bytes(p, room);
+				nb = fmt_cut_bytes(p, room);
 				wc = room;
 			}
 			if (col) {
@@ -864,7 +840,7 @@ static int detail_plot(const struct run_record *r, int k, int width, int plot_h,
 	}
 	value_text(id, scale, a, sizeof(a));
 	snprintf(right, sizeof(right), "scale 0..%s", a);
-	rc |= text_add(t, HA_TITLE, "%s%*s", left, imax(width - text_cols(left), text_cols(right) + 1),
+	rc |= text_add(t, HA_TITLE, "%s%*s", left, imax(width - fmt_text_cols(left), fmt_text_cols(right) + 1),
 		       right);
 	rows = malloc(PLOT_ROW_BYTES(width) * (size_t)plot_h);
 	if (!rows || resample(r, id, n, &s)) {
@@ -879,7 +855,7 @@ static int detail_plot(const struct run_record *r, int k, int width, int plot_h,
 	}
 	secs_text(a, sizeof(a), r->series[RS_T][0]);
 	secs_text(b, sizeof(b), r->series[RS_T][r->npoints - 1]);
-	rc |= text_add(t, HA_DIM, "%s%*s", a, imax(width - text_cols(a), 1), b);
+	rc |= text_add(t, HA_DIM, "%s%*s", a, imax(width - fmt_text_cols(a), 1), b);
 	series_free(&s);
 	free(rows);
 	return rc;
@@ -984,7 +960,7 @@ static void put(struct hs *s, int y, int x, int w, const char *text)
 
 	if (w <= 0)
 		return;
-	if (text_cols(text) <= w) {
+	if (fmt_text_cols(text) <= w) {
 		mvwaddstr(s->w, y, x, text);
 		return;
 	}
@@ -995,7 +971,7 @@ static void put(struct hs *s, int y, int x, int w, const char *text)
 /* left at x, right flush with the edge; left gives way. */
 static void put_lr(struct hs *s, int y, int w, const char *left, const char *right)
 {
-	int rn = imin(text_cols(right), w);
+	int rn = imin(fmt_text_cols(right), w);
 
 	put(s, y, 0, w - rn - (rn ? 1 : 0), left);
 	put(s, y, w - rn, rn, right);
@@ -1003,7 +979,7 @@ static void put_lr(struct hs *s, int y, int w, const char *left, const char *rig
 
 static void centre(struct hs *s, int y, const char *text, int attr)
 {
-	int n = imin(text_cols(text), COLS);
+	int n = imin(fmt_text_cols(text), COLS);
 
 	wattron(s->w, attr);
 	put(s, y, (COLS - n) / 2, COLS, text);
@@ -1177,7 +1153,7 @@ static void draw_pane(struct hs *s)
 		int attr = 0;
 
 		for (int k = 0; k < s->hscroll && *t; k++)
-			t += cut_bytes(t, 1);
+			t += fmt_cut_bytes(t, 1);
 		if (l->attr == HA_TITLE)
 			attr = A_BOLD;
 		else if (l->attr == HA_BAD)

@@ -144,30 +144,6 @@ void ui_layout(int cols, int rows, int nworkers, int ndone,
 	l->runs = (struct ui_rect){ y, 0, runs ? runs + 1 : 0, cols };
 }
 
-/* Display columns of a UTF-8 string (one per code point). */
-static int text_cols(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
-}
-
-/* Bytes of s that fill at most cols display columns. */
-static int cut_bytes(const char *s, int cols)
-{
-	int i = 0, n = 0;
-
-	if (cols <= 0)
-		return 0;
-	for (; s[i]; i++) {
-		if (((unsigned char)s[i] & 0xC0) != 0x80 && n++ == cols)
-			break;
-	}
-	return i;
-}
-
 char *ui_format_bar(double frac, int width, bool utf8, char *buf, size_t len)
 {
 	int cells = width - 2, eighths, o = 0;
@@ -307,8 +283,8 @@ static void format_progress(const struct ui_worker *w, int width, bool utf8,
 static size_t put_field(char *buf, size_t len, size_t o, const char *s,
 			int width, bool right)
 {
-	int n = text_cols(s), pad = width > n ? width - n : 0;
-	int nb = cut_bytes(s, width);
+	int n = fmt_text_cols(s), pad = width > n ? width - n : 0;
+	int nb = fmt_cut_bytes(s, width);
 
 	if (o + (size_t)nb + (size_t)pad + 1 > len)
 		return o;
@@ -373,7 +349,7 @@ char *ui_format_worker(const struct ui_worker *w, int width, bool utf8,
 	if (c.rss)
 		o = put_field(buf, len, o, rss, 7, true);
 	o = put_field(buf, len, o, swp, 7, true);
-	put_field(buf, len, o, "", width - text_cols(buf), false);
+	put_field(buf, len, o, "", width - fmt_text_cols(buf), false);
 	return buf;
 }
 
@@ -414,15 +390,15 @@ static void put(int y, int x, int w, const char *s)
 		exp[o] = '\0';
 		s = exp;
 	}
-	if (text_cols(s) <= w) {
+	if (fmt_text_cols(s) <= w) {
 		mvaddstr(y, x, s);
 		return;
 	}
 	if (w <= mw) {
-		mvaddnstr(y, x, mark, cut_bytes(mark, w));
+		mvaddnstr(y, x, mark, fmt_cut_bytes(mark, w));
 		return;
 	}
-	nb = cut_bytes(s, w - mw);
+	nb = fmt_cut_bytes(s, w - mw);
 	if (nb > 0 && isdigit((unsigned char)s[nb]) &&
 	    (isdigit((unsigned char)s[nb - 1]) || s[nb - 1] == '.')) {
 		for (sp = nb; sp > 0 && s[sp - 1] != ' '; sp--)
@@ -436,7 +412,7 @@ static void put(int y, int x, int w, const char *s)
 /* left at x, right flush with x + w; left gives way when both do not fit. */
 static void put_lr(int y, int x, int w, const char *left, const char *right)
 {
-	int rn = imin(text_cols(right), w);
+	int rn = imin(fmt_text_cols(right), w);
 
 	put(y, x, w - rn - (rn ? 1 : 0), left);
 	put(y, x + w - rn, rn, right);
@@ -509,7 +485,7 @@ static bool ensure_buffers(int w, int h)
 
 static void centre(struct ui_rect r, int dy, const char *s, int attr)
 {
-	int n = imin(text_cols(s), r.w);
+	int n = imin(fmt_text_cols(s), r.w);
 
 	attron(attr);
 	put(r.y + dy, r.x + (r.w - n) / 2, r.w, s);
@@ -542,7 +518,7 @@ static void draw_plot(const struct ui_model *m, int id, struct ui_rect r)
 	fmt_value(id, pl->na ? NAN : v, p.ymax, val, sizeof(val));
 	snprintf(right, sizeof(right), sc[0] ? "0..%s" : "%s", sc);
 	snprintf(left, sizeof(left), "%s %s", plot_info[id].title, val);
-	if (text_cols(left) + text_cols(right) + 1 > r.w)
+	if (fmt_text_cols(left) + fmt_text_cols(right) + 1 > r.w)
 		snprintf(left, sizeof(left), "%s %s", plot_info[id].shorter, val);
 
 	attron(A_BOLD);
@@ -620,13 +596,13 @@ static void draw_header(const struct ui_model *m, const struct ui_layout *l)
 	snprintf(right, sizeof(right), "RAM %s  swap %s  swappiness %s", a, b,
 		 m->swappiness ? m->swappiness : "n/a");
 	if (m->swapdevs && m->swapdevs[0] &&
-	    text_cols(right) + text_cols(m->swapdevs) + 40 <= w)
+	    fmt_text_cols(right) + fmt_text_cols(m->swapdevs) + 40 <= w)
 		snprintf(right, sizeof(right),
 			 "RAM %s  swap %s (%s)  swappiness %s", a, b,
 			 m->swapdevs, m->swappiness ? m->swappiness : "n/a");
 	snprintf(left, sizeof(left), "thrashtop  %s  %s",
 		 m->host ? m->host : "?", m->kernel ? m->kernel : "?");
-	if (text_cols(left) + text_cols(right) + 1 > w)
+	if (fmt_text_cols(left) + fmt_text_cols(right) + 1 > w)
 		memmove(left, left + 11, strlen(left + 11) + 1);
 	attron(A_BOLD);
 	put_lr(0, 0, w, left, right);
@@ -642,19 +618,19 @@ static void draw_header(const struct ui_model *m, const struct ui_layout *l)
 		 m->paused ? "PAUSED  " : "", c, a, b);
 	put_lr(1, 0, w, m->workload ? m->workload : "", right);
 	if (m->paused)
-		mvchgat(1, imax(w - text_cols(right), 0), 6, A_REVERSE | A_BOLD,
+		mvchgat(1, imax(w - fmt_text_cols(right), 0), 6, A_REVERSE | A_BOLD,
 			0, NULL);
 
 	fmt_minsec(a, sizeof(a), plot_span(m, l->plot[0].w));
 	snprintf(right, sizeof(right), "plots: last %s", a);
-	if (m->status && text_cols(m->status) + text_cols(right) + 1 > w)
+	if (m->status && fmt_text_cols(m->status) + fmt_text_cols(right) + 1 > w)
 		right[0] = '\0';
 	if (m->status_error)
 		attron(A_BOLD | attr_pair(CP_BAD));
 	put_lr(2, 0, w, m->status ? m->status : "", right);
 	if (m->status_error)
 		attroff(A_BOLD | attr_pair(CP_BAD));
-	mvchgat(2, w - text_cols(right), text_cols(right), A_NORMAL,
+	mvchgat(2, w - fmt_text_cols(right), fmt_text_cols(right), A_NORMAL,
 		CP_DIM * U.colour, NULL);
 }
 
@@ -678,7 +654,7 @@ static void draw_workers(const struct ui_model *m, const struct ui_layout *l)
 	attroff(A_REVERSE);
 	for (int i = U.scroll; i < U.scroll + l->worker_rows; i++, y++) {
 		const struct ui_worker *w = &m->workers[i];
-		int prog = text_cols(end_text(w, t, sizeof(t)));
+		int prog = fmt_text_cols(end_text(w, t, sizeof(t)));
 
 		mvaddstr(y, r.x, ui_format_worker(w, r.w, U.utf8, line,
 						  sizeof(line)));

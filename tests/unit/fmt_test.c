@@ -258,3 +258,16 @@ TEST(fmt_parse_seconds_values)
 	CHECK_INT(fmt_parse_seconds("99999999999999999999", &s), -1);
 	CHECK_INT(errno, ERANGE);
 }
+
+TEST(fmt_text_width)
+{
+	const char *s = "ab⣿⣀c";	/* braille cells are 3 bytes, 1 column */
+
+	CHECK_INT(fmt_text_cols(""), 0);
+	CHECK_INT(fmt_text_cols(s), 5);
+	CHECK_INT(fmt_cut_bytes(s, 0), 0);
+	CHECK_INT(fmt_cut_bytes(s, 2), 2);
+	CHECK_INT(fmt_cut_bytes(s, 3), 5);	/* never inside a character */
+	CHECK_INT(fmt_cut_bytes(s, 4), 8);
+	CHECK_INT(fmt_cut_bytes(s, 99), (long long)strlen(s));
+}
