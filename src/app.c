@@ -12,6 +12,7 @@
 
 #include "app.h"
 #include "fmt.h"
+#include "histui.h"
 #include "history.h"
 #include "record.h"
 #include "result.h"
@@ -657,8 +658,9 @@ static void fill_model(struct session *s)
 	m->elapsed = s->running ? now - s->wl.t_start :
 		     s->wl.n ? s->wl.t_end - s->wl.t_start : 0;
 	m->interval = s->o->interval;
-	m->run = s->run_no;
-	m->nruns = s->o->repeat > 1 ? s->o->repeat : 0;
+	/* run k of this batch of repeats (of this sweep cell) */
+	m->run = s->repeat_k;
+	m->nruns = s->repeat_n > 1 ? s->repeat_n : 0;
 	m->plot[UI_PLOT_SWAP].scale = (double)s->cur.mem[MI_SWAP_TOTAL];
 	m->plot[UI_PLOT_SWAP].na = s->cur.mem[MI_SWAP_TOTAL] == NA ? "swap n/a" :
 				   s->cur.mem[MI_SWAP_TOTAL] == 0 ? "no swap" : NULL;
@@ -1189,6 +1191,15 @@ static int loop(struct session *s, const sigset_t *wait_mask, char *err, size_t 
 				case UI_KNOB_UP:
 					step_knob(s, s->knob, a == UI_KNOB_DOWN ? -1 : 1);
 					break;
+				case UI_HISTORY: {
+					/* The monitor waits meanwhile; a run that ends or a
+					 * signal is taken once the screen closes. */
+					char e[256];
+					if (histui_run(s->hist, e, sizeof(e)))
+						set_status(s, true, "history screen: %s", e);
+					next = now_monotonic();
+					break;
+				}
 				default:
 					break;
 				}
