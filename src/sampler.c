@@ -546,7 +546,8 @@ int sampler_descendants(pid_t root, pid_t *out, int max)
 			return -1;
 		}
 	}
-	memcpy(out, v, (size_t)(n < max ? n : max) * sizeof(*out));
+	if (n > 0)
+		memcpy(out, v, (size_t)(n < max ? n : max) * sizeof(*out));
 	free(v);
 	return n;
 }

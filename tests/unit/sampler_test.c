@@ -456,3 +456,20 @@ TEST(sampler_rates_live)
 	CHECK(r.kswapd_pct >= 0 && r.kswapd_pct <= 100);
 	sampler_free(s);
 }
+
+TEST(sampler_descendants_none)
+{
+	pid_t out[4] = { 0 };
+	pid_t c = fork();
+
+	if (c == 0) {
+		pause();
+		_exit(0);
+	}
+	CHECK(c > 0);
+	usleep(20000);
+	CHECK_INT(sampler_descendants(c, out, 4), 0);
+	CHECK_INT(out[0], 0);
+	kill(c, SIGKILL);
+	waitpid(c, NULL, 0);
+}
