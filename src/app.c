@@ -277,10 +277,7 @@ static void sample_tree(struct session *s)
 		untrack_tree(s);
 		return;
 	}
-	/* Walked from this process, whose unreaped command keeps the list from
-	 * being empty (an empty walk passes NULL to memcpy in the sampler);
-	 * the command itself and the balloon are not its descendants. */
-	n = sampler_descendants(getpid(), now, TREE_MAX);
+	n = sampler_descendants(s->wl.w[0].pid, now, TREE_MAX);
 	if (n < 0)
 		n = 0;
 	if (n > TREE_MAX)
@@ -288,8 +285,6 @@ static void sample_tree(struct session *s)
 	for (int i = 0; i < n; i++) {
 		int j = 0;
 
-		if (now[i] == s->wl.w[0].pid || (s->tun.have_balloon && now[i] == s->tun.bl.pid))
-			continue;
 		while (j < s->ntree && s->tree[j] != now[i])
 			j++;
 		if (sampler_proc(s->smp, now[i], &ps[k]) < 0 || !ps[k].alive) {
