@@ -20,6 +20,14 @@ enum ui_plot_id {
 	UI_PLOT_MAJFLT,		/* major faults/s; scale 0 = auto */
 	UI_PLOT_MINFLT,		/* minor faults/s; scale 0 = auto */
 	UI_PLOT_KSWAPD,		/* kswapd CPU, % of one CPU; scale 100 */
+	/* The workload's memory cgroup, each beside its system counterpart in
+	 * a third column; laid out and drawn only while one of their series
+	 * is set (ui_cgroup_shown). */
+	UI_PLOT_CG_MEM,		/* usage, KiB; scale = its limit, <= 0 auto */
+	UI_PLOT_CG_SWAP,	/* swap, KiB; scale = system swap total, or
+				   the cgroup's swap limit if lower */
+	UI_PLOT_CG_MAJFLT,	/* major faults/s; scale 0 = the auto scale
+				   shared with UI_PLOT_MAJFLT */
 	UI_NPLOTS
 };
 
@@ -30,6 +38,8 @@ struct ui_plot {
 	const char *na;		/* non-NULL: the figure cannot be read; drawn
 				   instead of the plot, e.g. "kswapd not
 				   visible (n/a)" or "no swap" */
+	const char *extra;	/* appended to the title when there is room,
+				   e.g. "failcnt 1.2k/s"; may be NULL */
 };
 
 struct ui_worker {
@@ -52,6 +62,9 @@ struct ui_model {
 	const char *swapdevs;		/* e.g. "/tmp/swap.img 512Mi"; may be NULL */
 	const char *swappiness;		/* as the kernel prints it, "n/a" */
 	const char *workload;		/* "qsbench -n 90000000 -p 1 -s 140175100" */
+	const char *tuning;		/* "mem 128M, swap +512M": after the
+					   workload, or on a header line of its
+					   own when both do not fit; may be NULL */
 	int run, nruns;			/* run k of N; nruns 0: no count shown */
 	double elapsed;			/* seconds into this run */
 	double interval;		/* sampling interval, seconds */
@@ -88,14 +101,20 @@ enum ui_action {
 
 #define UI_MIN_COLS 60
 #define UI_MIN_ROWS 16
-#define UI_HEADER_ROWS 3
+#define UI_HEADER_ROWS 3		/* 4 with a line for the tuning */
 
 struct ui_rect {
 	int y, x, h, w;
 };
 
 /* Where each panel goes. A plot rect includes its title row (the graph is
- * the h - 1 rows below it). The worker rect holds the column header,
+ * the h - 1 rows below it); plots not shown have h 0. Plots sit in three
+ * rows of two columns (memory left, rates right), or with a cgroup of
+ * three: system, cgroup, other:
+ *   swap used (system)    cgroup swap          kswapd CPU
+ *   major faults (system) cgroup major faults  minor faults (system)
+ *   available (system)    cgroup memory        free (system)
+ * The worker rect holds the column header,
  * worker_rows workers, and one "N more" row when they do not all fit. The
  * runs rect holds a title row and runs_rows lines (h 0 when none). */
 struct ui_layout {
@@ -109,16 +128,31 @@ struct ui_layout {
 	int runs_rows;
 };
 
-/* Pure: lays out a cols x rows screen for nworkers workers and ndone
- * completed runs. Sets too_small below UI_MIN_COLS x UI_MIN_ROWS. */
-void ui_layout(int cols, int rows, int nworkers, int ndone,
+/* Pure: lays out m (its workers, completed runs, cgroup plots and header
+ * texts) on a cols x rows screen. Sets too_small below UI_MIN_COLS x
+ * UI_MIN_ROWS. */
+void ui_layout(int cols, int rows, const struct ui_model *m,
 	       struct ui_layout *l);
+
+/* Whether m has cgroup plots to show: any UI_PLOT_CG_* series set. */
+bool ui_cgroup_shown(const struct ui_model *m);
 
 /* Pure: one worker table row (or the column header for w == NULL) of
  * exactly width display columns (>= UI_MIN_COLS) into buf. utf8 picks the
  * progress bar glyphs. Returns buf. */
 char *ui_format_worker(const struct ui_worker *w, int width, bool utf8,
 		       char *buf, size_t len);
+
+/* Pure: plot id's title row for a plot width columns wide: its name
+ * ("(system)" on system-wide figures beside cgroup plots), the newest
+ * value ("n/a" for a gap), the plot's extra text, and the scale "0..X"
+ * flush right, exactly width columns. Longer forms give way to shorter
+ * ones until it fits: the extra text, then short names ("sys swap",
+ * "cg majflt"), then "219M 21%" for "219M (21%)" and "1.6k" for "1.6k/s",
+ * then the scale. mode sets how many samples an auto scale looks at.
+ * Returns buf. */
+char *ui_format_title(const struct ui_model *m, int id, int width,
+		      enum plot_mode mode, char *buf, size_t len);
 
 /* Pure: "[#####     ]" with width cells in total, frac clamped to 0..1,
  * eighth blocks when utf8. Returns buf. */

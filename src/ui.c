@@ -11,28 +11,51 @@
 #include "fmt.h"
 #include "ui.h"
 
-/* Colour pairs; 0 is the terminal default. */
-enum {
-	CP_SWAP = 1, CP_FREE, CP_AVAIL, CP_MAJFLT, CP_MINFLT, CP_KSWAPD,
-	CP_MARK, CP_BAD, CP_GOOD, CP_DIM,
-};
+/* Colour pairs; 0 is the terminal default. Plot id gets CP_PLOT + id. */
+enum { CP_MARK = 1, CP_BAD, CP_GOOD, CP_DIM, CP_PLOT };
 
+/* Titles alone, and beside cgroup plots, where every system-wide figure
+ * says so. A cgroup plot has its counterpart's colour. */
 static const struct {
 	const char *title, *shorter;
+	const char *sys, *sys_short;
 	short fg;
 } plot_info[UI_NPLOTS] = {
-	[UI_PLOT_SWAP] = { "swap used", "swap", COLOR_MAGENTA },
-	[UI_PLOT_FREE] = { "free", "free", COLOR_GREEN },
-	[UI_PLOT_AVAIL] = { "available", "avail", COLOR_CYAN },
-	[UI_PLOT_MAJFLT] = { "major faults", "majflt", COLOR_RED },
-	[UI_PLOT_MINFLT] = { "minor faults", "minflt", COLOR_YELLOW },
-	[UI_PLOT_KSWAPD] = { "kswapd CPU", "kswapd", COLOR_BLUE },
+	[UI_PLOT_SWAP] = { "swap used", "swap", "swap used (system)", "sys swap",
+			   COLOR_MAGENTA },
+	[UI_PLOT_FREE] = { "free", "free", "free (system)", "sys free", COLOR_GREEN },
+	[UI_PLOT_AVAIL] = { "available", "avail", "available (system)", "sys avail",
+			    COLOR_CYAN },
+	[UI_PLOT_MAJFLT] = { "major faults", "majflt", "major faults (system)",
+			     "sys majflt", COLOR_RED },
+	[UI_PLOT_MINFLT] = { "minor faults", "minflt", "minor faults (system)",
+			     "sys minflt", COLOR_YELLOW },
+	[UI_PLOT_KSWAPD] = { "kswapd CPU", "kswapd", "kswapd CPU", "kswapd",
+			     COLOR_BLUE },
+	[UI_PLOT_CG_MEM] = { "cgroup memory", "cg mem", "cgroup memory", "cg mem",
+			     COLOR_WHITE },
+	[UI_PLOT_CG_SWAP] = { "cgroup swap", "cg swap", "cgroup swap", "cg swap",
+			      COLOR_MAGENTA },
+	[UI_PLOT_CG_MAJFLT] = { "cgroup major faults", "cg majflt",
+				"cgroup major faults", "cg majflt", COLOR_RED },
 };
 
-/* Left column memory, right column rates: the panel each plot takes. */
-static const int plot_slot[UI_NPLOTS] = {
-	[UI_PLOT_SWAP] = 0, [UI_PLOT_FREE] = 2, [UI_PLOT_AVAIL] = 4,
-	[UI_PLOT_MAJFLT] = 1, [UI_PLOT_MINFLT] = 3, [UI_PLOT_KSWAPD] = 5,
+/* Row and column of each plot: alone (left memory, right rates; no cgroup
+ * plots), and with the cgroup's beside their counterparts. */
+static const struct {
+	signed char row, col;
+} slot2[UI_NPLOTS] = {
+	[UI_PLOT_SWAP] = { 0, 0 }, [UI_PLOT_FREE] = { 1, 0 },
+	[UI_PLOT_AVAIL] = { 2, 0 }, [UI_PLOT_MAJFLT] = { 0, 1 },
+	[UI_PLOT_MINFLT] = { 1, 1 }, [UI_PLOT_KSWAPD] = { 2, 1 },
+	[UI_PLOT_CG_MEM] = { -1, -1 }, [UI_PLOT_CG_SWAP] = { -1, -1 },
+	[UI_PLOT_CG_MAJFLT] = { -1, -1 },
+}, slot3[UI_NPLOTS] = {
+	[UI_PLOT_SWAP] = { 0, 0 }, [UI_PLOT_CG_SWAP] = { 0, 1 },
+	[UI_PLOT_KSWAPD] = { 0, 2 }, [UI_PLOT_MAJFLT] = { 1, 0 },
+	[UI_PLOT_CG_MAJFLT] = { 1, 1 }, [UI_PLOT_MINFLT] = { 1, 2 },
+	[UI_PLOT_AVAIL] = { 2, 0 }, [UI_PLOT_CG_MEM] = { 2, 1 },
+	[UI_PLOT_FREE] = { 2, 2 },
 };
 
 static struct {
@@ -83,11 +106,66 @@ static void grow_workers(int nw, int target, int *wr, int *rem)
 	}
 }
 
-void ui_layout(int cols, int rows, int nworkers, int ndone,
+bool ui_cgroup_shown(const struct ui_model *m)
+{
+	return m->plot[UI_PLOT_CG_MEM].s || m->plot[UI_PLOT_CG_SWAP].s ||
+	       m->plot[UI_PLOT_CG_MAJFLT].s;
+}
+
+/* Whole seconds as [h:]m:ss, truncated; n/a for NAN or negative. */
+static void fmt_minsec(char *buf, size_t len, double sec)
+{
+	long long s;
+
+	if (isnan(sec) || sec < 0 || sec > 9e12) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	s = (long long)sec;
+	if (s >= 3600)
+		snprintf(buf, len, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60,
+			 s % 60);
+	else
+		snprintf(buf, len, "%lld:%02lld", s / 60, s % 60);
+}
+
+/* The right side of the workload line. */
+static void header_right(const struct ui_model *m, bool paused, double elapsed,
+			 char *buf, size_t len)
+{
+	char a[32], b[32], c[32];
+
+	fmt_minsec(a, sizeof(a), elapsed);
+	snprintf(b, sizeof(b), "%.3g", m->interval);
+	if (m->nruns > 0)
+		snprintf(c, sizeof(c), "run %d/%d ", m->run, m->nruns);
+	else
+		c[0] = '\0';
+	snprintf(buf, len, "%s%s%s elapsed  interval %ss  ? help",
+		 paused ? "PAUSED  " : "", c, a, b);
+}
+
+/* Whether the tuning needs a line of its own: judged with the widest right
+ * side a run can show (paused, ten hours in), so the layout does not
+ * change as the clock runs. */
+static bool tuning_needs_line(const struct ui_model *m, int cols)
+{
+	char right[128];
+
+	if (!m->tuning || !m->tuning[0])
+		return false;
+	header_right(m, true, 36000, right, sizeof(right));
+	return fmt_text_cols(m->workload ? m->workload : "") + 3 +
+	       fmt_text_cols(m->tuning) + 1 + fmt_text_cols(right) > cols;
+}
+
+void ui_layout(int cols, int rows, const struct ui_model *m,
 	       struct ui_layout *l)
 {
-	const int prow = 3;	/* plot rows, two plots each */
-	int rem, gh = 2, wr, runs = 0, y, lw, maxruns;
+	const int prow = 3;	/* plot rows */
+	bool cg = ui_cgroup_shown(m);
+	int ncol = cg ? 3 : 2, nworkers = m->nworkers, ndone = m->ndone;
+	int rem, hdr = UI_HEADER_ROWS, gh = 2, wr, runs = 0, y, cw, maxruns;
 
 	memset(l, 0, sizeof(*l));
 	if (cols < UI_MIN_COLS || rows < UI_MIN_ROWS) {
@@ -96,15 +174,18 @@ void ui_layout(int cols, int rows, int nworkers, int ndone,
 	}
 	if (nworkers < 0)
 		nworkers = 0;
-	l->header = (struct ui_rect){ 0, 0, UI_HEADER_ROWS, cols };
 
-	/* Essentials first: small plots, two workers, the last run; then
-	 * grow in order of what a reader misses most. */
+	/* Essentials first: small plots, two workers, the last run, the
+	 * tuning in full; then grow in order of what a reader misses most. */
 	wr = imin(nworkers, 2);
-	rem = rows - UI_HEADER_ROWS - prow * (gh + 1) - table_rows(nworkers, wr);
+	rem = rows - hdr - prow * (gh + 1) - table_rows(nworkers, wr);
 	if (ndone > 0 && rem >= 2) {
 		runs = 1;
 		rem -= 2;
+	}
+	if (rem >= 1 && tuning_needs_line(m, cols)) {
+		hdr++;
+		rem--;
 	}
 	if (rem >= prow) {
 		gh = 3;
@@ -126,14 +207,19 @@ void ui_layout(int cols, int rows, int nworkers, int ndone,
 		rem -= prow;
 	}
 
-	y = UI_HEADER_ROWS;
-	lw = (cols - 1) / 2;
+	l->header = (struct ui_rect){ 0, 0, hdr, cols };
+	y = hdr;
+	/* equal columns one apart; the last takes what is left over */
+	cw = (cols - (ncol - 1)) / ncol;
 	for (int id = 0; id < UI_NPLOTS; id++) {
-		int slot = plot_slot[id], right = slot % 2;
+		int row = cg ? slot3[id].row : slot2[id].row;
+		int col = cg ? slot3[id].col : slot2[id].col;
+		int x = col * (cw + 1);
 
-		l->plot[id] = (struct ui_rect){
-			y + slot / 2 * (gh + 1), right ? lw + 1 : 0,
-			gh + 1, right ? cols - lw - 1 : lw };
+		if (row < 0)
+			continue;
+		l->plot[id] = (struct ui_rect){ y + row * (gh + 1), x, gh + 1,
+						col == ncol - 1 ? cols - x : cw };
 	}
 	y += prow * (gh + 1);
 	l->worker_rows = wr;
@@ -353,6 +439,157 @@ char *ui_format_worker(const struct ui_worker *w, int width, bool utf8,
 	return buf;
 }
 
+static bool is_kib(int id)
+{
+	return id == UI_PLOT_SWAP || id == UI_PLOT_FREE || id == UI_PLOT_AVAIL ||
+	       id == UI_PLOT_CG_MEM || id == UI_PLOT_CG_SWAP;
+}
+
+static bool is_rate(int id)
+{
+	return id == UI_PLOT_MAJFLT || id == UI_PLOT_MINFLT ||
+	       id == UI_PLOT_CG_MAJFLT;
+}
+
+/* The plot whose auto scale id shares, -1 for none. */
+static int scale_partner(const struct ui_model *m, int id)
+{
+	if (!ui_cgroup_shown(m))
+		return -1;
+	if (id == UI_PLOT_MAJFLT)
+		return UI_PLOT_CG_MAJFLT;
+	if (id == UI_PLOT_CG_MAJFLT)
+		return UI_PLOT_MAJFLT;
+	return -1;
+}
+
+/* Top of plot id's y axis, w cells wide: the model's scale, else a nice
+ * maximum of the visible window (of both plots sharing it); <= 0 before
+ * there is a series. */
+static double plot_ymax(const struct ui_model *m, int id, int w,
+			enum plot_mode mode)
+{
+	const struct ui_plot *pl = &m->plot[id];
+	int n = w * plot_samples_per_cell(mode), o = scale_partner(m, id);
+	double lo, hi = NAN, hi2 = NAN;
+
+	if (pl->scale > 0 || !pl->s)
+		return pl->scale;
+	series_minmax(pl->s, n, &lo, &hi);
+	if (o >= 0 && m->plot[o].s && !(m->plot[o].scale > 0))
+		series_minmax(m->plot[o].s, n, &lo, &hi2);
+	hi = fmax(hi, hi2);	/* NAN only if both are */
+	return is_kib(id) ? plot_nice_kib(hi) : plot_nice_max(hi);
+}
+
+static void fmt_kibd(char *buf, size_t len, double kib)
+{
+	if (isnan(kib))
+		snprintf(buf, len, "n/a");
+	else
+		fmt_kib(buf, len, (int64_t)llround(kib));
+}
+
+/* A rate scale (1, 2 or 5 x 10^k) without a needless decimal: "2k/s". */
+static void fmt_rate_scale(char *buf, size_t len, double v)
+{
+	static const char *const unit[] = { "", "k", "M", "G", "T" };
+	int u = 0;
+
+	while (v >= 1000 && u < 4) {
+		v /= 1000;
+		u++;
+	}
+	snprintf(buf, len, "%.3g%s/s", v, unit[u]);
+}
+
+/* The newest value of plot id in its unit; share of the model's scale
+ * for sizes that fill up. compact: "219M 21%" for "219M (21%)", "1.6k"
+ * for "1.6k/s" (the scale names the unit). */
+static void fmt_value(const struct ui_model *m, int id, bool compact,
+		      char *buf, size_t len)
+{
+	const struct ui_plot *pl = &m->plot[id];
+	double v = pl->s && !pl->na ? series_last(pl->s) : NAN;
+	char a[32];
+
+	if (is_kib(id)) {
+		fmt_kibd(a, sizeof(a), v);
+		if (!isnan(v) && pl->scale > 0 && id != UI_PLOT_FREE &&
+		    id != UI_PLOT_AVAIL) {
+			/* truncated: 99.6% full is not "100%" */
+			int pct = (int)(fmin(fmax(v / pl->scale, 0), 1) * 100);
+
+			snprintf(buf, len, compact ? "%s %d%%" : "%s (%d%%)", a, pct);
+		} else {
+			snprintf(buf, len, "%s", a);
+		}
+	} else if (is_rate(id)) {
+		size_t n = fmt_rate(buf, len, v);
+
+		if (compact && n >= 2 && n < len && !strcmp(buf + n - 2, "/s"))
+			buf[n - 2] = '\0';
+	} else {
+		fmt_pct(buf, len, v);
+	}
+}
+
+char *ui_format_title(const struct ui_model *m, int id, int width,
+		      enum plot_mode mode, char *buf, size_t len)
+{
+	const struct ui_plot *pl = &m->plot[id];
+	bool cg = ui_cgroup_shown(m);
+	const char *name[2] = { cg ? plot_info[id].sys : plot_info[id].title,
+				cg ? plot_info[id].sys_short : plot_info[id].shorter };
+	const char *extra = pl->extra && pl->extra[0] && !pl->na ? pl->extra : NULL;
+	double ymax = plot_ymax(m, id, width, mode);
+	char val[2][48], sc[48] = "", left[192];
+	/* name, compact value, with extra, with scale: longest first */
+	static const struct { int name; bool compact, extra, scale; } form[] = {
+		{ 0, false, true, true }, { 1, false, true, true },
+		{ 0, false, false, true }, { 1, false, false, true },
+		{ 1, true, false, true }, { 1, true, false, false },
+	};
+	int nf = (int)(sizeof(form) / sizeof(form[0])), f, lw, sw = 0;
+
+	if (!len)
+		return buf;
+	if (pl->na || !(ymax > 0))
+		sc[0] = '\0';
+	else if (is_kib(id))
+		fmt_kibd(sc, sizeof(sc), ymax);
+	else if (is_rate(id))
+		fmt_rate_scale(sc, sizeof(sc), ymax);
+	else
+		snprintf(sc, sizeof(sc), "%g%%", ymax);
+	if (sc[0]) {
+		char t[48];
+
+		snprintf(t, sizeof(t), "0..%s", sc);
+		snprintf(sc, sizeof(sc), "%s", t);
+	}
+	fmt_value(m, id, false, val[0], sizeof(val[0]));
+	fmt_value(m, id, true, val[1], sizeof(val[1]));
+	for (f = 0; f < nf; f++) {
+		if (form[f].extra && !extra)
+			continue;
+		snprintf(left, sizeof(left), "%s %s%s%s", name[form[f].name],
+			 val[form[f].compact], form[f].extra ? "  " : "",
+			 form[f].extra ? extra : "");
+		sw = form[f].scale && sc[0] ? fmt_text_cols(sc) + 1 : 0;
+		if (fmt_text_cols(left) + sw <= width || f == nf - 1)
+			break;
+	}
+	lw = fmt_text_cols(left);
+	if (lw + sw > width) {
+		snprintf(buf, len, "%s", left);
+		return buf;
+	}
+	snprintf(buf, len, "%s%*s%s", left, width - lw - (sw ? sw - 1 : 0), "",
+		 sw ? sc : "");
+	return buf;
+}
+
 /* ---- drawing --------------------------------------------------------- */
 
 static int attr_pair(int pair)
@@ -418,48 +655,6 @@ static void put_lr(int y, int x, int w, const char *left, const char *right)
 	put(y, x + w - rn, rn, right);
 }
 
-static void fmt_kibd(char *buf, size_t len, double kib)
-{
-	if (isnan(kib))
-		snprintf(buf, len, "n/a");
-	else
-		fmt_kib(buf, len, (int64_t)llround(kib));
-}
-
-/* Value of plot id in its unit; with pct also the share of scale. */
-static void fmt_value(int id, double v, double scale, char *buf, size_t len)
-{
-	char a[32];
-
-	switch (id) {
-	case UI_PLOT_SWAP:
-		fmt_kibd(a, sizeof(a), v);
-		if (!isnan(v) && scale > 0)
-			/* truncated: 99.6% full is not "100%" */
-			snprintf(buf, len, "%s (%d%%)", a,
-				 (int)(fmin(fmax(v / scale, 0), 1) * 100));
-		else
-			snprintf(buf, len, "%s", a);
-		return;
-	case UI_PLOT_FREE:
-	case UI_PLOT_AVAIL:
-		fmt_kibd(buf, len, v);
-		return;
-	case UI_PLOT_MAJFLT:
-	case UI_PLOT_MINFLT:
-		fmt_rate(buf, len, v);
-		return;
-	case UI_PLOT_KSWAPD:
-		fmt_pct(buf, len, v);
-		return;
-	}
-}
-
-static bool is_kib(int id)
-{
-	return id == UI_PLOT_SWAP || id == UI_PLOT_FREE || id == UI_PLOT_AVAIL;
-}
-
 static bool ensure_buffers(int w, int h)
 {
 	size_t need = PLOT_ROW_BYTES(w) * (size_t)h;
@@ -496,33 +691,16 @@ static void draw_plot(const struct ui_model *m, int id, struct ui_rect r)
 {
 	const struct ui_plot *pl = &m->plot[id];
 	struct ui_rect g = { r.y + 1, r.x, r.h - 1, r.w };
-	char val[48], sc[48], left[96], right[64];
+	char title[512];
 	struct plot p = { .w = r.w, .h = r.h - 1, .mode = U.mode,
 			  .marks = m->marks, .nmarks = m->nmarks };
-	double lo, hi, v = pl->s ? series_last(pl->s) : NAN;
-	int k = plot_samples_per_cell(U.mode);
 
-	p.ymax = pl->scale;
-	if (!(p.ymax > 0) && pl->s) {
-		series_minmax(pl->s, r.w * k, &lo, &hi);
-		p.ymax = is_kib(id) ? plot_nice_kib(hi) : plot_nice_max(hi);
-	}
-	if (pl->na || !(p.ymax > 0))
-		snprintf(sc, sizeof(sc), "%s", "");
-	else if (is_kib(id))
-		fmt_kibd(sc, sizeof(sc), p.ymax);
-	else if (id == UI_PLOT_KSWAPD)
-		snprintf(sc, sizeof(sc), "%g%%", p.ymax);
-	else
-		fmt_rate(sc, sizeof(sc), p.ymax);
-	fmt_value(id, pl->na ? NAN : v, p.ymax, val, sizeof(val));
-	snprintf(right, sizeof(right), sc[0] ? "0..%s" : "%s", sc);
-	snprintf(left, sizeof(left), "%s %s", plot_info[id].title, val);
-	if (fmt_text_cols(left) + fmt_text_cols(right) + 1 > r.w)
-		snprintf(left, sizeof(left), "%s %s", plot_info[id].shorter, val);
-
+	if (r.h < 1)
+		return;
+	p.ymax = plot_ymax(m, id, r.w, U.mode);
 	attron(A_BOLD);
-	put_lr(r.y, r.x, r.w, left, right);
+	put(r.y, r.x, r.w, ui_format_title(m, id, r.w, U.mode, title,
+					   sizeof(title)));
 	attroff(A_BOLD);
 	if (g.h < 1)
 		return;
@@ -539,10 +717,10 @@ static void draw_plot(const struct ui_model *m, int id, struct ui_rect r)
 		centre(g, g.h / 2, "cannot draw", attr_pair(CP_BAD));
 		return;
 	}
-	attron(attr_pair(CP_SWAP + id));
+	attron(attr_pair(CP_PLOT + id));
 	for (int row = 0; row < p.h; row++)
 		mvaddstr(g.y + row, g.x, U.buf + (size_t)row * PLOT_ROW_BYTES(p.w));
-	attroff(attr_pair(CP_SWAP + id));
+	attroff(attr_pair(CP_PLOT + id));
 	for (int c = 0; c < p.w && m->nmarks; c++)
 		if (U.markcol[c])
 			for (int row = 0; row < p.h; row++)
@@ -569,27 +747,12 @@ static double plot_span(const struct ui_model *m, int w)
 	return NAN;
 }
 
-/* Whole seconds as [h:]m:ss, truncated; n/a for NAN or negative. */
-static void fmt_minsec(char *buf, size_t len, double sec)
-{
-	long long s;
-
-	if (isnan(sec) || sec < 0 || sec > 9e12) {
-		snprintf(buf, len, "n/a");
-		return;
-	}
-	s = (long long)sec;
-	if (s >= 3600)
-		snprintf(buf, len, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60,
-			 s % 60);
-	else
-		snprintf(buf, len, "%lld:%02lld", s / 60, s % 60);
-}
-
 static void draw_header(const struct ui_model *m, const struct ui_layout *l)
 {
-	int w = l->header.w;
-	char left[512], right[512], a[32], b[32], c[32];
+	int w = l->header.w, st = l->header.h - 1;
+	bool own = l->header.h > UI_HEADER_ROWS;	/* the tuning's own line */
+	char left[1024], right[512], a[32], b[32];
+	const char *wl = m->workload ? m->workload : "";
 
 	fmt_kib(a, sizeof(a), m->ram_kib);
 	fmt_kib(b, sizeof(b), m->swap_kib);
@@ -608,18 +771,19 @@ static void draw_header(const struct ui_model *m, const struct ui_layout *l)
 	put_lr(0, 0, w, left, right);
 	attroff(A_BOLD);
 
-	fmt_minsec(a, sizeof(a), m->elapsed);
-	snprintf(b, sizeof(b), "%.3g", m->interval);
-	if (m->nruns > 0)
-		snprintf(c, sizeof(c), "run %d/%d ", m->run, m->nruns);
+	header_right(m, m->paused, m->elapsed, right, sizeof(right));
+	if (m->tuning && m->tuning[0] && !own)
+		snprintf(left, sizeof(left), "%s | %s", wl, m->tuning);
 	else
-		c[0] = '\0';
-	snprintf(right, sizeof(right), "%s%s%s elapsed  interval %ss  ? help",
-		 m->paused ? "PAUSED  " : "", c, a, b);
-	put_lr(1, 0, w, m->workload ? m->workload : "", right);
+		snprintf(left, sizeof(left), "%s", wl);
+	put_lr(1, 0, w, left, right);
 	if (m->paused)
 		mvchgat(1, imax(w - fmt_text_cols(right), 0), 6, A_REVERSE | A_BOLD,
 			0, NULL);
+	if (own) {
+		snprintf(left, sizeof(left), "tuning: %s", m->tuning);
+		put(2, 0, w, left);
+	}
 
 	fmt_minsec(a, sizeof(a), plot_span(m, l->plot[0].w));
 	snprintf(right, sizeof(right), "plots: last %s", a);
@@ -627,10 +791,10 @@ static void draw_header(const struct ui_model *m, const struct ui_layout *l)
 		right[0] = '\0';
 	if (m->status_error)
 		attron(A_BOLD | attr_pair(CP_BAD));
-	put_lr(2, 0, w, m->status ? m->status : "", right);
+	put_lr(st, 0, w, m->status ? m->status : "", right);
 	if (m->status_error)
 		attroff(A_BOLD | attr_pair(CP_BAD));
-	mvchgat(2, w - fmt_text_cols(right), fmt_text_cols(right), A_NORMAL,
+	mvchgat(st, w - fmt_text_cols(right), fmt_text_cols(right), A_NORMAL,
 		CP_DIM * U.colour, NULL);
 }
 
@@ -769,7 +933,7 @@ void ui_draw(const struct ui_model *m)
 		return;
 	U.need_full = false;
 	erase();
-	ui_layout(COLS, LINES, m->nworkers, m->ndone, &l);
+	ui_layout(COLS, LINES, m, &l);
 	if (l.too_small) {
 		draw_too_small();
 	} else {
@@ -850,8 +1014,7 @@ enum ui_action ui_key(struct ui_model *m, int ch)
 		return UI_NONE;
 	}
 
-	ui_layout(U.active ? COLS : 80, U.active ? LINES : 24, m->nworkers,
-		  m->ndone, &l);
+	ui_layout(U.active ? COLS : 80, U.active ? LINES : 24, m, &l);
 	page = l.worker_rows > 1 ? l.worker_rows - 1 : 1;
 	switch (ch) {
 	case KEY_UP:
@@ -929,7 +1092,7 @@ static void init_colours(void)
 	if (use_default_colors() == OK)
 		bg = -1;
 	for (int id = 0; id < UI_NPLOTS; id++)
-		init_pair((short)(CP_SWAP + id), plot_info[id].fg, bg);
+		init_pair((short)(CP_PLOT + id), plot_info[id].fg, bg);
 	init_pair(CP_MARK, COLOR_YELLOW, bg);
 	init_pair(CP_BAD, COLOR_RED, bg);
 	init_pair(CP_GOOD, COLOR_GREEN, bg);
