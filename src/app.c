@@ -54,6 +54,8 @@ static void on_child(int sig)
 }
 
 enum { S_SWAP, S_FREE, S_AVAIL, S_MAJ, S_MIN, S_KSWAPD, NSERIES };
+/* the workload's cgroup, for the monitor only */
+enum { C_MEM, C_SWAP, C_MAJ, NCG };
 
 struct session {
 	struct options *o;
@@ -74,6 +76,8 @@ struct session {
 	struct sys_rates rates;
 	struct series view[NSERIES];
 	struct series run[NSERIES];	/* this run's samples, for the history */
+	struct series cgview[NCG];
+	char cg_extra[2][128];		/* cgroup plot titles' extra text */
 	time_t started;			/* wall clock at this run's start */
 	int repeat_k, repeat_n;		/* run k of n in the current batch of repeats */
 
@@ -96,7 +100,7 @@ struct session {
 	char note[256];
 	bool note_error;
 	double note_until;
-	char wl_line[1024];		/* header: sweep cell and ETA, workload, tuning */
+	char wl_line[1024];		/* header: sweep cell and ETA, workload */
 
 	struct tuning tun;
 	char tune_desc[256];
@@ -311,10 +315,12 @@ static void sample_tree(struct session *s)
 static int sample(struct session *s)
 {
 	char err[256];
+	bool cg_ok;
 
 	if (sampler_sys(s->smp, &s->cur))
 		return -1;
-	if (tuning_sample(&s->tun, s->cur.t) < 0 && s->tun.have_cg)
+	cg_ok = tuning_sample(&s->tun, s->cur.t) == 0;
+	if (!cg_ok && s->tun.have_cg)
 		set_status(s, true, "cannot read cgroup %s: %s", s->tun.cg.path, strerror(errno));
 	if (!tuning_balloon_alive(&s->tun, err, sizeof(err))) {
 		if (s->tui)
@@ -345,6 +351,17 @@ static int sample(struct session *s)
 		series_push(&s->view[i], t, v[i]);
 		if (s->running)
 			series_push(&s->run[i], t, v[i]);
+	}
+	if (s->tun.have_cg) {
+		const struct cgroup_stat *c = &s->tun.cur;
+		struct tuning_rates tr;
+
+		tuning_rates(&s->tun, &tr);
+		series_push(&s->cgview[C_MEM], t, cg_ok && c->usage != CGROUP_NA ?
+			    (double)c->usage / 1024 : NAN);
+		series_push(&s->cgview[C_SWAP], t, cg_ok && c->swap_usage != CGROUP_NA ?
+			    (double)c->swap_usage / 1024 : NAN);
+		series_push(&s->cgview[C_MAJ], t, cg_ok ? tr.majflt : NAN);
 	}
 
 	if (s->running) {
@@ -628,10 +645,62 @@ static void fill_workload_line(struct session *s, double now)
 		off += (size_t)snprintf(s->wl_line, len, "cell %d/%d %s ETA %s | ", s->cell + 1,
 					s->sw.ncells, s->cell_text, eta);
 	}
-	off += (size_t)snprintf(s->wl_line + off, len - off, "%s", s->workload_desc);
-	if (s->tune_desc[0] && off < len)
-		snprintf(s->wl_line + off, len - off, " | %s", s->tune_desc);
+	if (off < len)
+		snprintf(s->wl_line + off, len - off, "%s", s->workload_desc);
 	s->m.workload = s->wl_line;
+	s->m.tuning = s->tune_desc[0] ? s->tune_desc : NULL;
+}
+
+static bool cg_limited(long long v)
+{
+	return v != CGROUP_NA && v != CGROUP_UNLIMITED;
+}
+
+/* The cgroup's plots beside the system's: usage against the limit with the
+ * limit hits, OOM kills and pressure; swap on the system swap's scale
+ * (or the cgroup's swap limit if lower); major faults with refaults. */
+static void fill_cgroup_plots(struct session *s)
+{
+	struct ui_model *m = &s->m;
+	struct ui_plot *mem = &m->plot[UI_PLOT_CG_MEM], *sw = &m->plot[UI_PLOT_CG_SWAP];
+	const struct cgroup_stat *c = &s->tun.cur;
+	bool on = s->tun.have_cg, seen = on && s->tun.t_cur > 0;
+	double swap_total = (double)s->cur.mem[MI_SWAP_TOTAL];
+	struct tuning_rates tr;
+	int64_t oom = tuning_run_oom(&s->tun);
+	char a[32];
+	size_t off;
+
+	mem->s = on ? &s->cgview[C_MEM] : NULL;
+	sw->s = on ? &s->cgview[C_SWAP] : NULL;
+	m->plot[UI_PLOT_CG_MAJFLT].s = on ? &s->cgview[C_MAJ] : NULL;
+	mem->extra = sw->extra = m->plot[UI_PLOT_CG_MAJFLT].extra = NULL;
+	if (!on)
+		return;
+	mem->scale = cg_limited(c->limit) ? (double)c->limit / 1024 : 0;
+	sw->scale = swap_total > 0 ? swap_total : 0;
+	if (cg_limited(c->swap_limit) && (double)c->swap_limit / 1024 < sw->scale)
+		sw->scale = (double)c->swap_limit / 1024;
+	sw->na = s->cur.mem[MI_SWAP_TOTAL] == 0 ? "no swap" :
+		 seen && c->swap_usage == CGROUP_NA ? "swap not accounted (n/a)" : NULL;
+
+	tuning_rates(&s->tun, &tr);
+	fmt_rate(a, sizeof(a), tr.failcnt);
+	/* v1 memory.failcnt (+ memsw), v2 memory.events "max" */
+	off = (size_t)snprintf(s->cg_extra[0], sizeof(s->cg_extra[0]), "%s %s",
+			       s->tun.cg.version == 2 ? "max events" : "failcnt", a);
+	if (oom > 0 && off < sizeof(s->cg_extra[0]))
+		off += (size_t)snprintf(s->cg_extra[0] + off, sizeof(s->cg_extra[0]) - off,
+					"  OOM kills %lld", (long long)oom);
+	if (!isnan(c->psi_some10) && off < sizeof(s->cg_extra[0]))
+		snprintf(s->cg_extra[0] + off, sizeof(s->cg_extra[0]) - off,
+			 "  psi some %.0f%%", c->psi_some10);
+	fmt_rate(a, sizeof(a), tr.refault);
+	snprintf(s->cg_extra[1], sizeof(s->cg_extra[1]), "refaults %s", a);
+	if (seen) {
+		mem->extra = s->cg_extra[0];
+		m->plot[UI_PLOT_CG_MAJFLT].extra = s->cg_extra[1];
+	}
 }
 
 static void fill_row_proc(struct ui_worker *r, const struct proc_sample *p, long tck)
@@ -664,6 +733,7 @@ static void fill_model(struct session *s)
 	m->marks = s->marks;
 	m->nmarks = s->nmarks;
 	fill_workload_line(s, now);
+	fill_cgroup_plots(s);
 	update_status(s);
 
 	for (int i = 0; i < s->wl.n; i++) {
@@ -811,6 +881,9 @@ static int setup(struct session *s, char *err, size_t errlen)
 	}
 	for (int i = 0; i < NSERIES; i++)
 		if (series_init(&s->view[i], VIEW_CAP) || series_init(&s->run[i], RUN_CAP))
+			return snprintf(err, errlen, "out of memory"), -1;
+	for (int i = 0; i < NCG; i++)
+		if (series_init(&s->cgview[i], VIEW_CAP))
 			return snprintf(err, errlen, "out of memory"), -1;
 	if (!o->no_history)
 		open_history(s);
@@ -1052,6 +1125,8 @@ static void teardown(struct session *s)
 		series_free(&s->view[i]);
 		series_free(&s->run[i]);
 	}
+	for (int i = 0; i < NCG; i++)
+		series_free(&s->cgview[i]);
 	if (s->hist)
 		history_close(s->hist);
 	for (int i = 0; i < s->ndone; i++)
