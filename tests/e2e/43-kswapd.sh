@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# kswapd's CPU as thrashtop reports it (the "0:01 kswapd" line and the
+# history's kswapd_s) against the kernel's own count in /proc/PID/stat,
+# under real global pressure: all but ROOM of free memory taken, a
+# workload bigger than ROOM, a temporary swap file.
+#
+# The pressure comes from a hugetlb pool (thrashtop's own --sysctl
+# vm.nr_hugepages=N, so its undo state restores it even after a crash), not
+# from --global: the balloon has to fault in and zero 22 GiB, which took
+# 16 to 94 s on this virtual machine, while reserving 20 GiB of huge pages
+# touches no page and took 37 ms. Either way
+# the zones' free memory falls to the watermarks and kswapd works as on a
+# small machine; a memory cgroup would not wake it (direct reclaim only).
+. "$(dirname "$0")/lib.sh"
+need_root
+exec 9>/tmp/thrashtop-e2e-tuning.lock
+flock -w 200 9 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
+export THRASHTOP_STATE_DIR=$TMP/state
+DB=$TMP/h.db
+TCK=$(getconf CLK_TCK)
+ROOM_KIB=$((768 * 1024))	# free memory left beside the pool
+read -r -a KPIDS <<<"$(pgrep -x 'kswapd[0-9]+' | tr '\n' ' ')"
+NK=${#KPIDS[@]}
+[ "$NK" -gt 0 ] || { echo "SKIP $NAME: no kswapd thread visible"; exit 0; }
+hp_kib=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
+[ -n "$hp_kib" ] && [ -w /proc/sys/vm/nr_hugepages ] ||
+	{ echo "SKIP $NAME: no hugetlb pool to take memory with"; exit 0; }
+nr0=$(cat /proc/sys/vm/nr_hugepages)
+cleanup "echo $nr0 >/proc/sys/vm/nr_hugepages"
+kill_ours() {
+	[ -n "${pid:-}" ] && kill -9 "$pid"
+	sleep 0.5
+	"$T" -b -n 1000 -p 1 --no-history
+}
+cleanup kill_ours
+
+# utime + stime of every kswapd thread, in ticks (fields 14 and 15; the
+# comm field "(kswapd0)" has no blanks, so awk's fields are the kernel's)
+ticks() {
+	local p s=0
+	for p in "${KPIDS[@]}"; do s=$((s + $(awk '{ print $14 + $15 }' "/proc/$p/stat"))); done
+	echo "$s"
+}
+
+# Page cache would be reclaimed first and cheaply; without it the workload's
+# own pages go to swap.
+sync
+echo 3 >/proc/sys/vm/drop_caches
+free_kib=$(awk '/^MemFree:/ { print $2 }' /proc/meminfo)
+nr=$(((free_kib - ROOM_KIB) / hp_kib))
+[ "$nr" -gt 0 ] || { fail pool-size "only $free_kib KiB free"; exit 1; }
+# 1 GiB through ROOM twice: each pass faults back what the last one
+# pushed out.
+p0=$(ticks)
+"$T" -b --swap 2G --sysctl "vm.nr_hugepages=$nr" --history "$DB" -L kswapd \
+	-- dd if=/dev/zero of=/dev/null bs=1G count=2 status=none >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+# Bracket the run as closely as a shell can: the tuning line on stderr comes
+# just before the run's first sample, the kswapd line on stdout just after
+# its last one; each is seen within one 10 ms poll.
+poll() {	# PATTERN FILE SECONDS
+	local end=$((SECONDS + $3))
+	until grep -q "$1" "$2"; do
+		kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $end ] || return 1
+		sleep 0.01
+	done
+}
+poll "^thrashtop: .*vm.nr_hugepages=$nr" "$TMP/err" 20; started=$?
+a=$(ticks)
+pool=$(awk '/^HugePages_Total:/ { print $2 }' /proc/meminfo)
+poll 'kswapd$' "$TMP/out" 40
+b=$(ticks)
+wait "$pid"; rc=$?
+pid=
+p1=$(ticks)
+expect run-started test "$started" -eq 0
+expect exit-0 test "$rc" -eq 0
+expect no-stderr-but-tuning test "$(grep -vc '^thrashtop: ' "$TMP/err")" -eq 0
+expect pool-taken test "${pool:-0}" -ge $((nr * 9 / 10))
+expect pool-restored test "$(cat /proc/sys/vm/nr_hugepages)" -eq "$nr0"
+
+line=$(grep 'kswapd$' "$TMP/out")
+printed=$(awk '{ split($1, t, ":"); print t[1] * 60 + t[2] }' <<<"$line")
+ks=$("$T" history --history "$DB" show 1 | awk '$1 == "kswapd_s" { print $2 }')
+d=$((b - a))
+echo "  kswapd: $NK thread(s), /proc delta $d ticks over the run ($((p1 - p0)) over the" \
+     "whole process), thrashtop \"$line\", history kswapd_s $ks, CLK_TCK $TCK, pool $pool x ${hp_kib}K"
+
+# The test can fail: kswapd must have worked.
+expect kswapd-ran test "$d" -gt 0
+# The tolerance, per thread. /proc/PID/stat's utime and stime are the
+# thread's sum_exec_runtime (the same nanoseconds thrashtop reads in
+# /proc/PID/schedstat) split in two and each truncated to ticks: a reading
+# is up to 2 ticks below the true time, so a difference of two readings is
+# off by less than 2 ticks either way. The bracket reads lag the run's
+# first and last samples by at most one poll (10 ms plus a grep), in which
+# a thread runs for at most that long: 2 ticks more. Anything beyond
+# 4 ticks per thread is a wrong figure.
+tol=$((4 * NK))
+near() { awk -v x="$1" -v y="$2" -v t="$3" 'BEGIN { d = x - y; exit !(d <= t && -d <= t) }'; }
+expect history-matches-proc near "$(awk -v k="$ks" -v c="$TCK" 'BEGIN { print k * c }')" "$d" "$tol"
+# m:ss is truncated, as ps's TIME: the line is kswapd_s's whole seconds,
+# and lies between the whole seconds of the /proc delta's bounds.
+expect line-is-history-truncated test "$printed" -eq "$(awk -v k="$ks" 'BEGIN { print int(k) }')"
+lo=$(((d - tol) / TCK)); hi=$(((d + tol) / TCK))
+expect line-matches-proc test "$printed" -ge "$lo" -a "$printed" -le "$hi"
+# Nothing thrashtop counts lies outside the process's lifetime.
+expect within-process-delta awk -v k="$ks" -v c="$TCK" -v p="$((p1 - p0))" -v t="$((2 * NK))" \
+	'BEGIN { exit !(k * c <= p + t) }'
