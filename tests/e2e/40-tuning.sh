@@ -25,7 +25,7 @@ started() { echo "$1" >>"$TMP/pids"; }
 kill_ours() {
 	local p
 	for p in $(cat "$TMP/pids" 2>/dev/null); do
-		case "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" in "$T "*) kill -9 "$p" ;; esac
+		case "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" in "$T "*|"$TP "*) kill -9 "$p" ;; esac
 	done
 	sleep 0.5
 	"$T" -b -n 1000 -p 1 --no-history
@@ -38,8 +38,9 @@ left_behind() {	# pid: its cgroup, swap file, or a state record still there
 nothing_left() { ! left_behind "$1"; }
 
 # The first seed: qsbench -n 90000000 -p 1 -s 140175100 three times on a box
-# that swaps. Here 23 MiB of sort in a 16 MiB cgroup with 256 MiB of swap.
-"$T" -b -n 6000000 -p 1 -s 140175100 --mem 16M --swap 256M -r 3 --history "$DB" -L seed1 \
+# that swaps. Here 61 MiB of sort in a 48 MiB cgroup with 256 MiB of swap
+# (a v1 cgroup of 16 MiB OOM-killed a run in three with swap free).
+"$TP" -b -n 16000000 -p 1 -s 140175100 --mem 48M --swap 256M -r 3 --history "$DB" -L seed1 \
 	>"$TMP/out" 2>"$TMP/err" &
 pid=$!
 started $pid
@@ -48,7 +49,7 @@ expect seed-cgroup-made test -d "/sys/fs/cgroup/memory/thrashtop-$pid" -o -d "/s
 wait $pid; rc=$?
 expect seed-exit-0 test $rc -eq 0
 expect seed-three-lines test "$(grep -c 'pf+0w$' "$TMP/out")" -eq 3
-expect seed-stderr-says-setup grep -q "^thrashtop: mem 16M, swap +256M in " "$TMP/err"
+expect seed-stderr-says-setup grep -q "^thrashtop: mem 48M, swap +256M in " "$TMP/err"
 expect seed-stderr-one-line test "$(wc -l <"$TMP/err")" -eq 1
 expect seed-nothing-left nothing_left $pid
 H export --format=json -L seed1 >"$TMP/json"
@@ -70,13 +71,13 @@ expect seed-history-3-ok test "$(get runs)" = "3 ok 3"
 # 23 MiB through a 16 MiB limit: thousands of pages come back from swap.
 expect seed-majflt-each-run test "$(get majflt_min)" -gt 500
 expect seed-swap-use-each-run test "$(get swap_rise_min)" -gt 2048
-expect seed-mem-limit-kept test "$(get mem_limit)" = "[16384]"
+expect seed-mem-limit-kept test "$(get mem_limit)" = "[49152]"
 expect seed-tmp-swap-kept test "$(get tmp_swap)" = "[262144]"
 expect seed-one-session test "$(get sessions)" = "1 empty 0"
 expect seed-repeats test "$(get repeats)" = "[(1, 3), (2, 3), (3, 3)]"
 id=$(H list -L seed1 | awk 'NR == 2 { print $1 }')
 H show "$id" >"$TMP/show"
-expect seed-show-limit grep -Eq '^mem_limit_kib +16M \(16384 KiB\)$' "$TMP/show"
+expect seed-show-limit grep -Eq '^mem_limit_kib +48M \(49152 KiB\)$' "$TMP/show"
 pf=$(awk '$1 == "majflt" { print $2 }' "$TMP/show")
 expect seed-show-majflt test "${pf:-0}" -gt 500
 
@@ -88,8 +89,8 @@ cleanup "tmux kill-session -t $S"
 screen() { tmux capture-pane -p -t "$S"; }
 has() { screen | grep -q -- "$1"; }
 tmux new-session -d -s "$S" -x 80 -y 24 \
-	"$T -n 40000000 -p 1 --mem 32M --swap 128M --knob vm.page-cluster --history $DB -L live 2>$TMP/err2; echo EXIT=\$? >$TMP/rc2; sleep 30"
-wait_for 10 pgrep -o -f "^$T .*-L live" >/dev/null && started "$(pgrep -o -f "^$T .*-L live")"
+	"$TP -n 40000000 -p 1 --mem 32M --swap 256M --knob vm.page-cluster --history $DB -L live 2>$TMP/err2; echo EXIT=\$? >$TMP/rc2; sleep 30"
+wait_for 10 pgrep -o -f "^$TP .*-L live" >/dev/null && started "$(pgrep -o -f "^$TP .*-L live")"
 expect live-status-cgroup wait_for 15 has 'cgroup [0-9.]*[KMG]*/32M swap'
 expect live-status-reclaim wait_for 15 has 'reclaim: direct (cgroup), kswapd idle'
 tmux send-keys -t "$S" s

@@ -56,7 +56,7 @@ cleanup "echo $sw0 >/proc/sys/vm/swappiness"
 cleanup "kill -9 \$(cat $TMP/pid) 2>/dev/null; sleep 0.5; $T -b -n 1000 -p 1 --no-history"
 # 23 MiB of sort against 16 MiB (it swaps) and 48 MiB (it fits). A memory
 # cgroup this small may OOM-kill a run now and then: the table marks it.
-"$T" -b -n 6000000 -p 1 --swap 128M --sweep mem=16M,48M --sweep swappiness=60,100 \
+"$TP" -b -n 6000000 -p 1 --swap 128M --sweep mem=16M,48M --sweep swappiness=60,100 \
 	--history "$DB" -L seed3 >"$TMP/out" 2>"$TMP/err" &
 echo $! >"$TMP/pid"
 wait "$(cat "$TMP/pid")"; rc=$?

@@ -3,6 +3,11 @@
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 T=${THRASHTOP:-$ROOT/build/thrashtop-san}
+# Runs squeezed by a tight memory cgroup use the release build: ASan's shadow
+# memory makes a worker's footprint bigger and harder to reclaim, and a v1
+# cgroup OOM-killed the ASan build about half the time with swap still free
+# (the release build: never, in the same set-up).
+TP=${THRASHTOP_PRESSURE:-$ROOT/thrashtop}
 NAME=$(basename "$0" .sh)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
