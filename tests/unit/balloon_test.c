@@ -192,34 +192,18 @@ TEST(balloon_dies_with_parent)
 	statedir_end();
 }
 
+static int pin_256m(char *err, size_t errlen)
+{
+	struct balloon b;
+
+	return balloon_start_pin(&b, 256LL << 20, err, errlen);
+}
+
 TEST(balloon_not_root_one_line)
 {
-	char err[256] = "";
-	int fds[2], status = 0;
-	ssize_t n;
-	pid_t pid;
+	char err[256];
 
-	CHECK(pipe(fds) == 0);
-	pid = fork();
-	if (pid == 0) {
-		struct balloon b;
-		char cerr[256] = "";
-
-		close(fds[0]);
-		if (setgroups(0, NULL) < 0 || setgid(65534) < 0 || setuid(65534) < 0)
-			_exit(2);
-		if (balloon_start_pin(&b, 256LL << 20, cerr, sizeof cerr) == 0)
-			_exit(3);
-		if (write(fds[1], cerr, strlen(cerr)) < 0)
-			_exit(2);
-		_exit(0);
-	}
-	close(fds[1]);
-	n = read(fds[0], err, sizeof err - 1);
-	err[n > 0 ? n : 0] = '\0';
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK_INT(as_nobody(pin_256m, err, sizeof err), 0);
 	CHECK(strstr(err, "--global needs root: locking 256 MiB exceeds RLIMIT_MEMLOCK (") ==
 	      err);
 	CHECK(strchr(err, '\n') == NULL);

@@ -1,5 +1,8 @@
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "statedir.h"
@@ -27,4 +30,35 @@ void statedir_end(void)
 	}
 	rmdir(dir);
 	unsetenv("THRASHTOP_STATE_DIR");
+}
+
+int as_nobody(int (*fn)(char *err, size_t errlen), char *err, size_t errlen)
+{
+	int fds[2], status = 0;
+	ssize_t n;
+	pid_t pid;
+
+	err[0] = '\0';
+	if (pipe(fds) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		char cerr[256] = "";
+
+		close(fds[0]);
+		if (setgroups(0, NULL) < 0 || setgid(65534) < 0 || setuid(65534) < 0)
+			_exit(2);
+		if (fn(cerr, sizeof cerr) == 0)
+			_exit(3);
+		if (write(fds[1], cerr, strlen(cerr)) < 0)
+			_exit(2);
+		_exit(0);
+	}
+	close(fds[1]);
+	n = pid > 0 ? read(fds[0], err, errlen - 1) : -1;
+	err[n > 0 ? n : 0] = '\0';
+	close(fds[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }

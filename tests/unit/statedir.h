@@ -1,5 +1,6 @@
-/* A private undo-state directory per test, so tests that change the machine
- * never touch a real session's records. */
+/* Fixtures for tests that change the machine: a private undo-state directory
+ * per test, so they never touch a real session's records, and a way to try
+ * a call as a normal user. */
 #ifndef THRASHTOP_TEST_STATEDIR_H
 #define THRASHTOP_TEST_STATEDIR_H
 
@@ -8,5 +9,12 @@ void statedir_begin(const char *tag);
 
 /* Removes it (state, state.tmp, lock) and unsets THRASHTOP_STATE_DIR. */
 void statedir_end(void);
+
+#include <stddef.h>
+
+/* Runs fn in a child as uid/gid nobody with no groups, and copies the error
+ * line it fills into err. Returns 0 when fn failed (returned non-zero) and
+ * said why, -1 when the child could not drop root or fn succeeded. */
+int as_nobody(int (*fn)(char *err, size_t errlen), char *err, size_t errlen);
 
 #endif

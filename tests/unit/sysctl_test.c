@@ -133,33 +133,16 @@ TEST(sysctl_set_restore)
 	statedir_end();
 }
 
+static int set_swappiness(char *err, size_t errlen)
+{
+	return sysctl_set("vm.swappiness", "10", err, errlen);
+}
+
 TEST(sysctl_not_root_one_line)
 {
-	char err[256] = "";
-	int fds[2], status = 0;
-	ssize_t n;
-	pid_t pid;
+	char err[256];
 
-	CHECK(pipe(fds) == 0);
-	pid = fork();
-	if (pid == 0) {
-		char cerr[256] = "";
-
-		close(fds[0]);
-		if (setgroups(0, NULL) < 0 || setgid(65534) < 0 || setuid(65534) < 0)
-			_exit(2);
-		if (sysctl_set("vm.swappiness", "10", cerr, sizeof cerr) == 0)
-			_exit(3);
-		if (write(fds[1], cerr, strlen(cerr)) < 0)
-			_exit(2);
-		_exit(0);
-	}
-	close(fds[1]);
-	n = read(fds[0], err, sizeof err - 1);
-	err[n > 0 ? n : 0] = '\0';
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK_INT(as_nobody(set_swappiness, err, sizeof err), 0);
 	CHECK_STR(err, "cannot set vm.swappiness (needs root): /proc/sys/vm/swappiness: "
 		  "Permission denied");
 }
