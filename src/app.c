@@ -364,14 +364,15 @@ static int sample(struct session *s)
 		series_push(&s->cgview[C_MAJ], t, cg_ok ? tr.majflt : NAN);
 	}
 
-	if (s->running) {
+	if (s->running)
 		result_observe(&s->res, &s->cur);
-		for (int i = 0; i < s->wl.n; i++)
-			if (s->wl.w[i].end == END_RUNNING &&
-			    sampler_proc(s->smp, s->wl.w[i].pid, &s->ps[i]) == 0)
-				s->ps[i].alive = true;
+	/* Per-process figures only feed the screen; batch runs skip the reads. */
+	if (s->tui) {
+		for (int i = 0; s->running && i < s->wl.n; i++)
+			if (s->wl.w[i].end == END_RUNNING)
+				sampler_proc(s->smp, s->wl.w[i].pid, &s->ps[i]);
+		sample_tree(s);
 	}
-	sample_tree(s);
 	return 0;
 }
 
@@ -462,7 +463,9 @@ static int start_run(struct session *s, char *err, size_t errlen)
 	for (int i = 0; i < s->wl.n; i++) {
 		s->ps[i].pid = s->wl.w[i].pid;
 		s->ps[i].rss_kib = s->ps[i].swap_kib = s->ps[i].majflt = s->ps[i].minflt = NA;
-		sampler_watch(s->smp, s->wl.w[i].pid);
+		/* Opened now, while the pid is surely the worker's. */
+		if (s->tui)
+			sampler_watch(s->smp, s->wl.w[i].pid);
 	}
 	s->running = true;
 	s->run_no++;
