@@ -767,7 +767,8 @@ static void fill_model(struct session *s)
 			r->rss_kib = r->swap_kib = NA;
 		}
 	}
-	for (int i = 0; i < s->ntree && s->wl.n + i < s->nrows_cap; i++) {
+	/* start_run sized rows for the command plus TREE_MAX descendants */
+	for (int i = 0; i < s->ntree; i++) {
 		struct ui_worker *r = &s->rows[s->wl.n + i];
 
 		memset(r, 0, sizeof(*r));
@@ -778,7 +779,7 @@ static void fill_model(struct session *s)
 		fill_row_proc(r, &s->tps[i], tck);
 	}
 	m->workers = s->rows;
-	m->nworkers = s->wl.n + (s->wl.n + s->ntree <= s->nrows_cap ? s->ntree : 0);
+	m->nworkers = s->wl.n + s->ntree;
 	m->done = (const char *const *)s->done;
 	m->ndone = s->ndone;
 }
