@@ -2,49 +2,49 @@
 # The real monitor in tmux: plots and bars show, a run completes and its
 # line appears, keys work, resize relayouts, q mid-run leaves no worker.
 . "$(dirname "$0")/lib.sh"
-command -v tmux >/dev/null || { fail tmux-missing; exit 1; }
+need_tmux
 
 S="thrashtop-e2e-$$"
-cleanup "tmux kill-session -t $S"
-screen() { tmux capture-pane -p -t "$S"; }
+cleanup "tm kill-session -t $S"
+screen() { tm capture-pane -p -t "$S"; }
 has() { screen | grep -q -- "$1"; }
 
-tmux new-session -d -s "$S" -x 80 -y 24 "$T -n 2000000 -p 2 -d 0.2 --no-history 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 30"
+tm new-session -d -s "$S" -x 80 -y 24 "$T -n 2000000 -p 2 -d 0.2 --no-history 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 30"
 expect plots-show wait_for 10 has 'major faults'
 expect kswapd-plot has 'kswapd'
 expect swap-plot has 'swap'
-expect worker-rows wait_for 5 bash -c "tmux capture-pane -p -t $S | grep -Eq '^ *[0-9]+ [RSDZ] '"
+expect worker-rows wait_for 5 bash -c "tm capture-pane -p -t $S | grep -Eq '^ *[0-9]+ [RSDZ] '"
 expect run-line-appears wait_for 60 has '#1 .*pf+0w'
-tmux send-keys -t "$S" r
+tm send-keys -t "$S" r
 expect rerun-line-appears wait_for 60 has '#2 .*pf+0w'
-tmux send-keys -t "$S" '?'
+tm send-keys -t "$S" '?'
 expect help-overlay wait_for 3 has 'thrashtop keys'
-tmux send-keys -t "$S" '?'
-tmux send-keys -t "$S" ' '
+tm send-keys -t "$S" '?'
+tm send-keys -t "$S" ' '
 expect pause-shows wait_for 3 has 'PAUSED'
-tmux send-keys -t "$S" ' '
-tmux resize-window -t "$S" -x 200 -y 60
-expect resize-200x60 wait_for 5 bash -c "tmux capture-pane -p -t $S | awk 'length > 150' | grep -q ."
-tmux resize-window -t "$S" -x 50 -y 12
+tm send-keys -t "$S" ' '
+tm resize-window -t "$S" -x 200 -y 60
+expect resize-200x60 wait_for 5 bash -c "tm capture-pane -p -t $S | awk 'length > 150' | grep -q ."
+tm resize-window -t "$S" -x 50 -y 12
 expect too-small-message wait_for 5 has 'terminal too small'
-tmux resize-window -t "$S" -x 80 -y 24
+tm resize-window -t "$S" -x 80 -y 24
 expect back-to-80x24 wait_for 5 has 'major faults'
-tmux send-keys -t "$S" q
+tm send-keys -t "$S" q
 expect quit-exit-0 wait_for 10 grep -qs EXIT=0 "$TMP/rc"
 expect no-stderr test ! -s "$TMP/err"
-tmux kill-session -t "$S"
+tm kill-session -t "$S"
 
 # q in mid-run: the workers are killed and reaped.
-tmux new-session -d -s "$S" -x 80 -y 24 "$T -n 400000000 -p 2 --no-history 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 30"
-expect midrun-workers-running wait_for 10 bash -c "tmux capture-pane -p -t $S | grep -Eq ' (fill|sort) '"
+tm new-session -d -s "$S" -x 80 -y 24 "$T -n 400000000 -p 2 --no-history 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 30"
+expect midrun-workers-running wait_for 10 bash -c "tm capture-pane -p -t $S | grep -Eq ' (fill|sort) '"
 main=$(pgrep -o -f "^$T -n 400000000")
 pids=$(pgrep -P "$main" | tr '\n' ' ')
 expect midrun-workers-found test "$(wc -w <<<"$pids")" -eq 2
-tmux send-keys -t "$S" q
+tm send-keys -t "$S" q
 expect midrun-quit wait_for 10 grep -qs EXIT=0 "$TMP/rc"
 sleep 0.5
 left=""
 for p in $pids; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
 expect midrun-no-worker-left test -z "$left"
 # The alternate screen is gone: nothing of the monitor is left on the pane.
-expect terminal-restored bash -c "! tmux capture-pane -p -t $S | grep -q 'major faults'"
+expect terminal-restored bash -c "! tm capture-pane -p -t $S | grep -q 'major faults'"

@@ -4,14 +4,14 @@
 # groups compare, filters narrow the list, it works at 80x24 and 200x60,
 # says when the terminal is too small, and h gives the monitor back.
 . "$(dirname "$0")/lib.sh"
-command -v tmux >/dev/null || { fail tmux-missing; exit 1; }
+need_tmux
 
 S="thrashtop-e2e-$$"
 DB="$TMP/h.db"
-cleanup "tmux kill-session -t $S"
-screen() { tmux capture-pane -p -t "$S"; }
+cleanup "tm kill-session -t $S"
+screen() { tm capture-pane -p -t "$S"; }
 has() { screen | grep -q -- "$1"; }
-key() { tmux send-keys -t "$S" "$@"; sleep 0.3; }
+key() { tm send-keys -t "$S" "$@"; sleep 0.3; }
 
 for l in a b; do
 	"$T" -b -n 2000000 -p 2 -r 3 --history "$DB" -L "$l" >/dev/null 2>"$TMP/batch-$l"
@@ -21,15 +21,15 @@ done
 # Runs of the monitor's own session are in the list too: wait for it to end
 # so the screen has 7 runs, newest first.
 export LANG=C.UTF-8
-tmux new-session -d -s "$S" -x 80 -y 24 "$T -n 200000 -p 1 -d 0.2 --history $DB -L c 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 60"
+tm new-session -d -s "$S" -x 80 -y 24 "$T -n 200000 -p 1 -d 0.2 --history $DB -L c 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 60"
 expect monitor-up wait_for 10 has 'major faults'
 expect run-done wait_for 60 has '#1 .*pf+0w'
 key h
 expect opens wait_for 5 has 'thrashtop history  7 runs'
 expect header has ' ID STARTED .*LABEL .*KERNEL .*WORKLOAD .*WALL MAJFLT KSWAPD STATUS'
-expect newest-first bash -c "tmux capture-pane -p -t $S | sed -n 3p | grep -Eq '^ +7 .* c '"
-expect oldest-last bash -c "tmux capture-pane -p -t $S | sed -n 9p | grep -Eq '^ +1 .* a .*-n 2000000'"
-expect rows-80-wide bash -c "tmux capture-pane -p -t $S | sed -n 2p | awk '{ exit length > 80 }'"
+expect newest-first bash -c "tm capture-pane -p -t $S | sed -n 3p | grep -Eq '^ +7 .* c '"
+expect oldest-last bash -c "tm capture-pane -p -t $S | sed -n 9p | grep -Eq '^ +1 .* a .*-n 2000000'"
+expect rows-80-wide bash -c "tm capture-pane -p -t $S | sed -n 2p | awk '{ exit length > 80 }'"
 expect cursor-line has '^#7 .*  c  .*qsbench -n 200000 -p 1'
 
 # A run's details and its recorded plots.
@@ -39,7 +39,7 @@ expect detail-csh has '^time (csh)  [0-9.]*u [0-9.]*s '
 expect detail-gnu has '^time (GNU)  [0-9.]*user '
 expect detail-kswapd has '^kswapd  '
 key End
-expect detail-plots bash -c "tmux capture-pane -p -t $S | grep -Eq '^(kswapd CPU|minor faults/s)'"
+expect detail-plots bash -c "tm capture-pane -p -t $S | grep -Eq '^(kswapd CPU|minor faults/s)'"
 key q
 expect detail-back wait_for 3 has 'thrashtop history  7 runs'
 
@@ -58,7 +58,7 @@ key q
 key g
 key c
 expect compare-groups wait_for 5 has '^compare 2 groups'
-expect group-stats bash -c "tmux capture-pane -p -t $S | grep -Eq 'g:6 b +g:3 a'"
+expect group-stats bash -c "tm capture-pane -p -t $S | grep -Eq 'g:6 b +g:3 a'"
 key q
 
 # Filters: a label, a kernel substring, and an empty answer clears each.
@@ -76,12 +76,12 @@ key Enter
 expect kernel-cleared wait_for 3 has 'thrashtop history  7 runs'
 
 # Sizes.
-tmux resize-window -t "$S" -x 200 -y 60
-expect at-200x60 wait_for 5 bash -c "tmux capture-pane -p -t $S | head -1 | awk '{ exit length != 200 }'"
+tm resize-window -t "$S" -x 200 -y 60
+expect at-200x60 wait_for 5 bash -c "tm capture-pane -p -t $S | head -1 | awk '{ exit length != 200 }'"
 expect long-dates has '^ *7 [0-9]\{4\}-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9] '
-tmux resize-window -t "$S" -x 50 -y 12
+tm resize-window -t "$S" -x 50 -y 12
 expect too-small wait_for 5 has 'terminal too small'
-tmux resize-window -t "$S" -x 80 -y 24
+tm resize-window -t "$S" -x 80 -y 24
 expect back-to-80x24 wait_for 5 has 'thrashtop history  7 runs'
 
 # h leaves; the monitor is drawn again and quits cleanly.
@@ -90,10 +90,10 @@ expect monitor-back wait_for 5 has 'major faults'
 key q
 expect quit-exit-0 wait_for 10 grep -qs EXIT=0 "$TMP/rc"
 expect no-stderr test ! -s "$TMP/err"
-tmux kill-session -t "$S"
+tm kill-session -t "$S"
 
 # Without a history the screen says so in one line.
-tmux new-session -d -s "$S" -x 80 -y 24 "$T -n 200000 -p 1 --no-history 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 60"
+tm new-session -d -s "$S" -x 80 -y 24 "$T -n 200000 -p 1 --no-history 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 60"
 expect nohist-monitor-up wait_for 10 has 'major faults'
 key h
 expect nohist-message wait_for 5 has '^ *no history: '

@@ -83,26 +83,26 @@ expect seed-show-majflt test "${pf:-0}" -gt 500
 
 # Live keys in the monitor: s lowers vm.swappiness by 10, K raises the
 # chosen knob; both are kept with the run and undone at the end.
-command -v tmux >/dev/null || { fail tmux-missing; exit 1; }
+need_tmux
 S="thrashtop-e2e-$$"
-cleanup "tmux kill-session -t $S"
-screen() { tmux capture-pane -p -t "$S"; }
+cleanup "tm kill-session -t $S"
+screen() { tm capture-pane -p -t "$S"; }
 has() { screen | grep -q -- "$1"; }
-tmux new-session -d -s "$S" -x 80 -y 24 \
+tm new-session -d -s "$S" -x 80 -y 24 \
 	"$TP -n 40000000 -p 1 --mem 32M --swap 256M --knob vm.page-cluster --history $DB -L live 2>$TMP/err2; echo EXIT=\$? >$TMP/rc2; sleep 30"
 wait_for 10 pgrep -o -f "^$TP .*-L live" >/dev/null && started "$(pgrep -o -f "^$TP .*-L live")"
 expect live-status-cgroup wait_for 15 has 'cgroup [0-9.]*[KMG]*/32M swap'
 expect live-status-reclaim wait_for 15 has 'reclaim: direct (cgroup), kswapd idle'
-tmux send-keys -t "$S" s
+tm send-keys -t "$S" s
 expect live-s-status wait_for 5 has "vm.swappiness $swappiness0 -> $((swappiness0 - 10))"
 sw_is() { [ "$(cat /proc/sys/vm/swappiness)" -eq "$1" ]; }
 expect live-s-applied wait_for 3 sw_is $((swappiness0 - 10))
 expect live-header-swappiness has "swappiness $((swappiness0 - 10))"
-tmux send-keys -t "$S" K
+tm send-keys -t "$S" K
 pc_is() { [ "$(cat /proc/sys/vm/page-cluster)" -eq "$1" ]; }
 expect live-K-applied wait_for 5 pc_is $((pagecluster0 + 1))
 expect live-marker-drawn wait_for 3 has '│'
-tmux send-keys -t "$S" q
+tm send-keys -t "$S" q
 expect live-quit wait_for 15 grep -qs EXIT=0 "$TMP/rc2"
 expect live-swappiness-restored test "$(cat /proc/sys/vm/swappiness)" = "$swappiness0"
 expect live-page-cluster-restored test "$(cat /proc/sys/vm/page-cluster)" = "$pagecluster0"
@@ -118,16 +118,16 @@ assert [(c["name"], c["old"], c["new"]) for c in ch] == want, ch
 assert 0 < ch[0]["t_s"] <= ch[1]["t_s"] < 60, ch
 assert runs[0]["status"] == "aborted" and runs[0]["mem_limit_kib"] == 32768
 EOF
-tmux kill-session -t "$S"
+tm kill-session -t "$S"
 
 # Any command: its whole process tree shows, one row a process.
-tmux new-session -d -s "$S" -x 80 -y 24 \
+tm new-session -d -s "$S" -x 80 -y 24 \
 	"$T --no-history --mem 64M -- sh -c 'sleep 3 & sleep 3 & sleep 4; wait' 2>$TMP/err3; echo EXIT=\$? >$TMP/rc3; sleep 30"
 wait_for 10 pgrep -o -f "^$T --no-history --mem 64M --" >/dev/null && started "$(pgrep -o -f "^$T --no-history --mem 64M --")"
-expect tree-rows wait_for 5 bash -c "[ \$(tmux capture-pane -p -t $S | grep -Ec '^ +[0-9]+ S cmd +running') -ge 4 ]"
+expect tree-rows wait_for 5 bash -c "[ \$(tm capture-pane -p -t $S | grep -Ec '^ +[0-9]+ S cmd +running') -ge 4 ]"
 expect tree-elapsed-not-progress has 'running 0:0'
 expect tree-run-line wait_for 10 has '#1 .*pf+0w'
-tmux send-keys -t "$S" q
+tm send-keys -t "$S" q
 expect tree-quit wait_for 10 grep -qs EXIT=0 "$TMP/rc3"
 out=$("$T" -b --no-history --mem 64M -- sh -c 'sleep 1 & sleep 2; wait' 2>/dev/null); rc=$?
 expect command-batch-exit-0 test $rc -eq 0

@@ -10,7 +10,7 @@ need_root
 exec 9>/tmp/thrashtop-e2e-tuning.lock
 flock -w 200 9 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
 [ -d /sys/fs/cgroup/memory ] || { echo "SKIP $NAME: no v1 memory controller"; exit 0; }
-command -v tmux >/dev/null || { fail tmux-missing; exit 1; }
+need_tmux
 export THRASHTOP_STATE_DIR=$TMP/state
 sw0=$(cat /proc/sys/vm/swappiness)
 sw1=$([ "$sw0" = 77 ] && echo 78 || echo 77)
@@ -28,7 +28,7 @@ kill_ours() {
 }
 cleanup kill_ours
 S="thrashtop-e2e-$$"
-cleanup "tmux kill-session -t $S"
+cleanup "tm kill-session -t $S"
 
 # Pin 256 MiB in a balloon: leave the rest of RAM to the machine.
 total_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
@@ -56,25 +56,25 @@ main_pid() { pgrep -o -f "^$T .*$1"; }
 
 # q, Ctrl-C and SIGHUP (the terminal goes away) in the monitor.
 for path in q ctrl-c sighup; do
-	tmux new-session -d -s "$S" -x 80 -y 24 "$T $WL $TUNE -L safety-$path 2>$TMP/err-$path; sleep 30"
+	tm new-session -d -s "$S" -x 80 -y 24 "$T $WL $TUNE -L safety-$path 2>$TMP/err-$path; sleep 30"
 	wait_for 10 main_pid "safety-$path" >/dev/null
 	pid=$(main_pid "safety-$path")
 	started "$pid"
 	if ! expect "$path-set-up" wait_for 20 running "$pid"; then
-		tmux kill-session -t "$S"
+		tm kill-session -t "$S"
 		continue
 	fi
 	b=$(balloon_of "$pid")
 	expect "$path-sysctl-set" changed
 	case $path in
-	q) tmux send-keys -t "$S" q ;;
-	ctrl-c) tmux send-keys -t "$S" C-c ;;
-	sighup) tmux kill-session -t "$S" ;;
+	q) tm send-keys -t "$S" q ;;
+	ctrl-c) tm send-keys -t "$S" C-c ;;
+	sighup) tm kill-session -t "$S" ;;
 	esac
 	expect "$path-exits" wait_for 20 bash -c "! kill -0 $pid 2>/dev/null"
 	expect "$path-nothing-left" clean "$pid" "$b"
 	expect "$path-no-complaint" bash -c "! grep -q 'could not undo' $TMP/err-$path"
-	tmux kill-session -t "$S" 2>/dev/null
+	tm kill-session -t "$S" 2>/dev/null
 done
 
 # SIGTERM in batch mode.
@@ -132,10 +132,10 @@ expect user-plain-run test $rc -eq 0 -a "$(grep -c 'pf+0w' "$TMP/out")" -eq 1 -a
 nobody "$T" -b --no-history -- sh -c 'sleep 0.5 & wait' >"$TMP/out" 2>"$TMP/err"; rc=$?
 expect user-command-run test $rc -eq 0 -a "$(grep -c 'pf+0w' "$TMP/out")" -eq 1
 # The monitor's s key as a normal user: one line on the status, no change.
-tmux new-session -d -s "$S" -x 80 -y 24 "setpriv --reuid=nobody --regid=nogroup --clear-groups $T -n 30000000 -p 1 --no-history -L safety-user; sleep 30"
-expect user-monitor-up wait_for 10 bash -c "tmux capture-pane -p -t $S | grep -q 'major faults'"
-tmux send-keys -t "$S" s
-expect user-s-needs-root wait_for 5 bash -c "tmux capture-pane -p -t $S | grep -q 'vm.swappiness (needs root)'"
+tm new-session -d -s "$S" -x 80 -y 24 "setpriv --reuid=nobody --regid=nogroup --clear-groups $T -n 30000000 -p 1 --no-history -L safety-user; sleep 30"
+expect user-monitor-up wait_for 10 bash -c "tm capture-pane -p -t $S | grep -q 'major faults'"
+tm send-keys -t "$S" s
+expect user-s-needs-root wait_for 5 bash -c "tm capture-pane -p -t $S | grep -q 'vm.swappiness (needs root)'"
 expect user-s-no-change test "$(cat /proc/sys/vm/swappiness)" = "$sw0"
-tmux send-keys -t "$S" q
-tmux kill-session -t "$S"
+tm send-keys -t "$S" q
+tm kill-session -t "$S"

@@ -25,6 +25,19 @@ pass() { echo "PASS $NAME/$1"; }
 fail() { echo "FAIL $NAME/$1${2:+: $2}"; }
 # expect NAME COND-COMMAND... : pass if the command succeeds.
 expect() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "$*"; fi; }
+# Each test runs its own tmux server, as tmux's own regress tests do: a
+# private socket and no configuration, so the user's server and
+# ~/.tmux.conf are never touched. need_tmux kills that server and
+# removes its socket at exit.
+TMUX_SOCKET="thrashtop-$NAME-$$"
+unset TMUX
+tm() { command tmux -L "$TMUX_SOCKET" -f /dev/null "$@"; }
+export TMUX_SOCKET
+export -f tm
+need_tmux() {
+	command -v tmux >/dev/null || { fail tmux-missing; exit 1; }
+	cleanup "tm kill-server; rm -f '${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TMUX_SOCKET'"
+}
 need_root() { [ "$(id -u)" -eq 0 ] || { echo "SKIP $NAME: needs root"; exit 0; }; }
 # wait_for SECONDS COMMAND...: poll until the command succeeds.
 wait_for() {
