@@ -14,6 +14,8 @@
 enum mem_item {		/* /proc/meminfo via libproc2, KiB */
 	MI_TOTAL, MI_FREE, MI_AVAIL, MI_CACHED, MI_BUFFERS, MI_SHARED,
 	MI_SWAP_TOTAL, MI_SWAP_FREE, MI_SWAP_USED, MI_SWAP_CACHED,
+	MI_HUGETLB,		/* every hugetlb pool, all page sizes */
+	MI_MLOCKED,
 	MI_N
 };
 
@@ -22,6 +24,7 @@ enum vm_item {		/* /proc/vmstat via libproc2, cumulative counts */
 	VM_PGSCAN_KSWAPD, VM_PGSTEAL_KSWAPD, VM_PGSCAN_DIRECT, VM_PGSTEAL_DIRECT,
 	VM_ALLOCSTALL,	/* sum of the per-zone allocstall_* */
 	VM_OOM_KILL,
+	VM_REFAULT_ANON, VM_REFAULT_FILE,	/* workingset_refault_*, read by hand */
 	VM_N
 };
 
@@ -54,6 +57,16 @@ struct sys_rates {
 	double kswapd_pct;		/* % of one CPU, NAN if not visible */
 };
 
+/* What this kernel and library let the sampler read, found once at open:
+ * a figure without it is always NA or NAN. */
+struct sampler_caps {
+	bool mem[MI_N];
+	bool vm[VM_N];
+	bool psi, psi_full;		/* /proc/pressure/memory, its "full" line */
+	int nkswapd;			/* 0: kswapd not visible */
+	bool kswapd_ok;			/* every kswapd's schedstat readable */
+};
+
 struct sampler;
 
 /* Opens what every tick reads (libproc2 contexts, PSI, kswapd schedstat).
@@ -63,6 +76,12 @@ void sampler_free(struct sampler *s);
 
 /* One system sample; 0, or -1 with errno if libproc2 could not read. */
 int sampler_sys(struct sampler *s, struct sys_sample *out);
+
+void sampler_caps(const struct sampler *s, struct sampler_caps *out);
+
+/* The /proc/vmstat key behind a vm item ("pgscan_direct"; "allocstall_*"
+ * for the summed VM_ALLOCSTALL). */
+const char *sampler_vm_key(enum vm_item i);
 
 /* The kswapd threads found by sampler_new; returns how many (<= max). */
 int sampler_kswapd_pids(const struct sampler *s, pid_t *out, int max);

@@ -30,6 +30,8 @@ static enum meminfo_item mem_items[] = {
 	[MI_SWAP_FREE] = MEMINFO_SWAP_FREE,
 	[MI_SWAP_USED] = MEMINFO_SWAP_USED,
 	[MI_SWAP_CACHED] = MEMINFO_SWAP_CACHED,
+	[MI_HUGETLB] = MEMINFO_MEM_HUGETBL,
+	[MI_MLOCKED] = MEMINFO_MEM_LOCKED,
 	[MI_N] = MEMINFO_MEM_CACHED_ALL,
 };
 #define N_MEM_ITEMS ((int)(sizeof(mem_items) / sizeof(mem_items[0])))
@@ -46,6 +48,8 @@ static const char *const mem_keys[][2] = {
 	[MI_SWAP_FREE] = { "SwapFree" },
 	[MI_SWAP_USED] = { "SwapTotal", "SwapFree" },
 	[MI_SWAP_CACHED] = { "SwapCached" },
+	[MI_HUGETLB] = { "Hugetlb" },
+	[MI_MLOCKED] = { "Mlocked" },
 	[MI_N] = { "Cached", "SReclaimable" },
 };
 
@@ -81,7 +85,20 @@ static const int vm_from_raw[] = {
 	[VM_PGSCAN_KSWAPD] = RV_PGSCAN_KSWAPD, [VM_PGSTEAL_KSWAPD] = RV_PGSTEAL_KSWAPD,
 	[VM_PGSCAN_DIRECT] = RV_PGSCAN_DIRECT, [VM_PGSTEAL_DIRECT] = RV_PGSTEAL_DIRECT,
 	[VM_ALLOCSTALL] = -1, [VM_OOM_KILL] = RV_OOM_KILL,
+	[VM_REFAULT_ANON] = -1, [VM_REFAULT_FILE] = -1,
 };
+
+/* libproc2 4.0.2 predates the split of workingset_refault into _anon and
+ * _file (kernel 5.9) and reads the old key as 0 forever: these two are
+ * read from /proc/vmstat by hand, through a kept-open fd. */
+static const struct {
+	enum vm_item item;
+	const char *key;
+} vm_hand[] = {
+	{ VM_REFAULT_ANON, "workingset_refault_anon" },
+	{ VM_REFAULT_FILE, "workingset_refault_file" },
+};
+#define N_VM_HAND ((int)(sizeof(vm_hand) / sizeof(vm_hand[0])))
 
 struct watch {
 	pid_t pid;
@@ -95,7 +112,10 @@ struct sampler {
 	enum vmstat_item vm_sel[RV_N];
 	bool mem_ok[N_MEM_ITEMS];
 	bool raw_ok[RV_N];
+	bool hand_ok[N_VM_HAND];
+	int vmstat_fd;		/* for vm_hand; -1 when none of them exists */
 	int psi_fd;
+	bool psi_full;
 	int nkswapd;
 	pid_t kswapd_pid[MAX_KSWAPD];
 	int kswapd_fd[MAX_KSWAPD];
@@ -191,6 +211,9 @@ static int check_keys(struct sampler *s, char *err, size_t errlen)
 		s->vm_sel[i] = vm_raw[i].item;
 		s->raw_ok[i] = has_key(buf, len, vm_raw[i].key, ' ');
 	}
+	for (int i = 0; i < N_VM_HAND; i++)
+		if ((s->hand_ok[i] = has_key(buf, len, vm_hand[i].key, ' ')) && s->vmstat_fd < 0)
+			s->vmstat_fd = open("/proc/vmstat", O_RDONLY | O_CLOEXEC);
 	free(buf);
 	return 0;
 }
@@ -244,7 +267,7 @@ struct sampler *sampler_new(char *err, size_t errlen)
 		snprintf(err, errlen, "sampler: out of memory");
 		return NULL;
 	}
-	s->psi_fd = -1;
+	s->psi_fd = s->vmstat_fd = -1;
 	s->kswapd_ok = true;
 	s->page_kib = sysconf(_SC_PAGESIZE) / 1024;
 	if ((rc = procps_meminfo_new(&s->mi)) < 0 ||
@@ -261,6 +284,14 @@ struct sampler *sampler_new(char *err, size_t errlen)
 	}
 	/* Absent without CONFIG_PSI or with psi=0: the figures are then NA. */
 	s->psi_fd = open("/proc/pressure/memory", O_RDONLY | O_CLOEXEC);
+	if (s->psi_fd >= 0) {
+		char buf[512];
+		struct psi p;
+		ssize_t r = pread(s->psi_fd, buf, sizeof(buf) - 1, 0);
+
+		/* A "full" line the kernel does not print is n/a, never 0. */
+		s->psi_full = r > 0 && procparse_psi(buf, (size_t)r, &p) == 0 && p.has_full;
+	}
 	return s;
 }
 
@@ -273,6 +304,8 @@ void sampler_free(struct sampler *s)
 	procps_stat_unref(&s->si);
 	if (s->psi_fd >= 0)
 		close(s->psi_fd);
+	if (s->vmstat_fd >= 0)
+		close(s->vmstat_fd);
 	for (int i = 0; i < s->nkswapd; i++)
 		if (s->kswapd_fd[i] >= 0)
 			close(s->kswapd_fd[i]);
@@ -283,6 +316,33 @@ void sampler_free(struct sampler *s)
 	}
 	free(s->w);
 	free(s);
+}
+
+void sampler_caps(const struct sampler *s, struct sampler_caps *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (int i = 0; i < MI_N; i++)
+		out->mem[i] = s->mem_ok[i];
+	for (int i = 0; i < VM_N; i++)
+		out->vm[i] = vm_from_raw[i] >= 0 && s->raw_ok[vm_from_raw[i]];
+	for (int i = RV_STALL_DMA; i <= RV_STALL_MOVABLE; i++)
+		out->vm[VM_ALLOCSTALL] |= s->raw_ok[i];
+	for (int i = 0; i < N_VM_HAND; i++)
+		out->vm[vm_hand[i].item] = s->hand_ok[i] && s->vmstat_fd >= 0;
+	out->psi = s->psi_fd >= 0;
+	out->psi_full = s->psi_full;
+	out->nkswapd = s->nkswapd;
+	out->kswapd_ok = s->nkswapd > 0 && s->kswapd_ok;
+}
+
+const char *sampler_vm_key(enum vm_item i)
+{
+	if (i == VM_ALLOCSTALL)
+		return "allocstall_*";
+	for (int k = 0; k < N_VM_HAND; k++)
+		if (vm_hand[k].item == i)
+			return vm_hand[k].key;
+	return (unsigned)i < VM_N && vm_from_raw[i] >= 0 ? vm_raw[vm_from_raw[i]].key : "?";
 }
 
 int sampler_kswapd_pids(const struct sampler *s, pid_t *out, int max)
@@ -317,9 +377,38 @@ static void read_psi(struct sampler *s, struct sys_sample *out)
 		return;
 	out->psi_some10 = p.some.avg10;
 	out->psi_some_us = p.some.total_us;
-	if (p.has_full) {
+	if (p.has_full && s->psi_full) {
 		out->psi_full10 = p.full.avg10;
 		out->psi_full_us = p.full.total_us;
+	}
+}
+
+/* The vm_hand keys from one read of /proc/vmstat. */
+static void read_vm_hand(struct sampler *s, int64_t *vm)
+{
+	char buf[16384];
+	ssize_t r;
+
+	for (int i = 0; i < N_VM_HAND; i++)
+		vm[vm_hand[i].item] = NA;
+	if (s->vmstat_fd < 0 || (r = pread_all(s->vmstat_fd, buf, sizeof(buf))) < 0)
+		return;
+	for (int i = 0; i < N_VM_HAND; i++) {
+		size_t k = strlen(vm_hand[i].key);
+		const char *p = buf;
+
+		if (!s->hand_ok[i])
+			continue;
+		while ((p = strstr(p, vm_hand[i].key))) {
+			if ((p == buf || p[-1] == '\n') && p[k] == ' ') {
+				char *end;
+				long long v = strtoll(p + k + 1, &end, 10);
+				if (end != p + k + 1)
+					vm[vm_hand[i].item] = v;
+				break;
+			}
+			p += k;
+		}
 	}
 }
 
@@ -368,6 +457,7 @@ int sampler_sys(struct sampler *s, struct sys_sample *out)
 		if (raw[i] != NA)
 			out->vm[VM_ALLOCSTALL] = (out->vm[VM_ALLOCSTALL] == NA ? 0 :
 						  out->vm[VM_ALLOCSTALL]) + raw[i];
+	read_vm_hand(s, out->vm);
 
 	out->procs_running = (int64_t)ss->head[0].result.ul_int;
 	out->procs_blocked = (int64_t)ss->head[1].result.ul_int;

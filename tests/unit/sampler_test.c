@@ -43,6 +43,8 @@ static const char *const vm_keys[VM_N] = {
 	[VM_PGSCAN_KSWAPD] = "pgscan_kswapd", [VM_PGSTEAL_KSWAPD] = "pgsteal_kswapd",
 	[VM_PGSCAN_DIRECT] = "pgscan_direct", [VM_PGSTEAL_DIRECT] = "pgsteal_direct",
 	[VM_OOM_KILL] = "oom_kill",
+	[VM_REFAULT_ANON] = "workingset_refault_anon",
+	[VM_REFAULT_FILE] = "workingset_refault_file",
 };
 
 /* Each counter sampled through libproc2 lies between two hand reads. */
