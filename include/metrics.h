@@ -1,0 +1,126 @@
+/* The registry of series: every figure the sampler reads that can be
+ * plotted, stored and replayed, with its name, unit, kind and scale rule,
+ * and whether this machine gives it (with the reason when it does not).
+ * The monitor's plots, --plots and the config file, the history, exports
+ * and replay all go through this one list. Pure: no I/O; values come from
+ * the sampler's samples and the workload cgroup's counters. */
+#ifndef THRASHTOP_METRICS_H
+#define THRASHTOP_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cgroup.h"
+#include "sampler.h"
+
+/* Registry order is listing order; a new series goes before M_N. Names,
+ * not these numbers, are what the history and config files keep. */
+enum metric_id {
+	M_SWAP_USED, M_FREE, M_AVAIL, M_CACHED,
+	M_MAJFLT, M_MINFLT, M_PSWPIN, M_PSWPOUT,
+	M_SCAN_KSWAPD, M_SCAN_DIRECT, M_STEAL_KSWAPD, M_STEAL_DIRECT,
+	M_ALLOCSTALL, M_REFAULT_ANON, M_REFAULT_FILE,
+	M_PSI_SOME, M_PSI_FULL, M_PSI_SOME_RATE, M_PSI_FULL_RATE,
+	M_KSWAPD_CPU, M_PROCS_RUNNING, M_PROCS_BLOCKED,
+	M_CG_MEM, M_CG_SWAP, M_CG_MAJFLT, M_CG_REFAULT, M_CG_PSI_SOME, M_CG_PSI_FULL,
+	M_N
+};
+
+enum metric_kind {
+	MK_GAUGE,	/* a level read as it is now */
+	MK_RATE,	/* a counter's change per second between two samples */
+	MK_PERCENT,	/* a share already in % (kernel averages, CPU share) */
+};
+
+/* Where a plot's y axis ends (metrics_scale). */
+enum metric_scale {
+	MS_RAM,		/* the RAM the kernel can use: MemTotal less hugetlb
+			   pools and mlocked memory (a --global balloon) */
+	MS_SWAP,	/* swap total */
+	MS_PERCENT,	/* 100 */
+	MS_CG_LIMIT,	/* the cgroup's memory limit; auto when unlimited */
+	MS_CG_SWAP,	/* swap total, or the cgroup's swap limit if lower */
+	MS_AUTO,	/* a nice maximum of the window shown */
+};
+
+struct metric_def {
+	const char *name;	/* "scan-kswapd": --plots, config, history */
+	const char *title;	/* "reclaim scan kswapd" */
+	const char *unit;	/* "KiB", "pages/s", "%" ... */
+	enum metric_kind kind;
+	enum metric_scale scale;
+	double quantum;		/* the resolution the history keeps */
+	const char *source;	/* where it is read, for --list-plots */
+};
+
+/* NULL for an id out of range. */
+const struct metric_def *metric_def(int id);
+/* The id of name, or -1. */
+int metric_find(const char *name);
+/* Whether id is one of the workload cgroup's series. */
+bool metric_is_cgroup(int id);
+
+/* The workload's memory cgroup as the availability sees it. */
+struct metric_cgroup_info {
+	bool present;		/* false: no --mem, no cgroup */
+	int version;		/* 1 or 2 */
+	bool swap_accounted;	/* v1: memory.memsw.* exist */
+};
+
+struct metric_avail {
+	bool ok[M_N];
+	char why[M_N][96];	/* for each !ok: "kernel has no pgscan_direct" */
+};
+
+/* What this machine gives, from what the sampler found at start and the
+ * cgroup (NULL: none). */
+void metrics_availability(const struct sampler_caps *caps,
+			  const struct metric_cgroup_info *cg,
+			  struct metric_avail *out);
+
+/* One tick's inputs. prev NULL: the first sample, rates are NAN. cg_cur
+ * NULL: no cgroup; cg_prev NULL or cg_dt <= 0: no cgroup rates yet. */
+struct metric_input {
+	const struct sys_sample *prev, *cur;
+	const struct cgroup_stat *cg_prev, *cg_cur;
+	double cg_dt;
+};
+
+/* Every series' value at this tick, NAN where it cannot be read (never a
+ * made-up 0). Rates are per second whatever the interval. */
+void metrics_values(const struct metric_input *in, double out[M_N]);
+
+/* MemTotal less Hugetlb and Mlocked, KiB; NA when MemTotal is. A figure
+ * the kernel lacks counts as 0 here: MemTotal is the honest upper bound. */
+int64_t metrics_usable_ram_kib(int64_t total, int64_t hugetlb, int64_t mlocked);
+
+/* The top of id's axis now in its unit; 0 when the rule is auto (or the
+ * bound is unknown): a nice maximum of the window shown. cg may be NULL. */
+double metrics_scale(int id, const struct sys_sample *cur, const struct cgroup_stat *cg);
+
+/* A chosen list of plots, in order. */
+#define METRICS_MAX_PLOTS 16
+struct metric_list {
+	int n;
+	int id[METRICS_MAX_PLOTS];
+};
+
+/* The default layout: today's headline figures (swap used, free,
+ * available, major and minor faults, kswapd CPU), then reclaim scanning by
+ * kswapd and by direct reclaim, and memory pressure stall. */
+void metrics_default_list(struct metric_list *l);
+
+/* "swap-used,free,scan-kswapd": names separated by commas (blanks around
+ * them ignored). Returns 0, or -1 with one line in err (an unknown or
+ * repeated name, an empty list, more than METRICS_MAX_PLOTS). */
+int metrics_parse_list(const char *text, struct metric_list *out, char *err, size_t errlen);
+/* The list as metrics_parse_list reads it. Returns the length needed. */
+size_t metrics_list_text(const struct metric_list *l, char *buf, size_t len);
+
+/* --list-plots: one line per series, "name  unit  available" or
+ * "name  unit  n/a: reason", under a header. */
+void metrics_print(FILE *out, const struct metric_avail *av);
+
+#endif

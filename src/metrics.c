@@ -1,0 +1,354 @@
+#include "metrics.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#define KIB 1.0		/* gauges in KiB are whole numbers */
+#define FINE 0.001
+
+static const struct metric_def defs[M_N] = {
+	[M_SWAP_USED] = { "swap-used", "swap used", "KiB", MK_GAUGE, MS_SWAP, KIB,
+			  "/proc/meminfo SwapTotal - SwapFree" },
+	[M_FREE] = { "free", "free", "KiB", MK_GAUGE, MS_RAM, KIB, "/proc/meminfo MemFree" },
+	[M_AVAIL] = { "available", "available", "KiB", MK_GAUGE, MS_RAM, KIB,
+		      "/proc/meminfo MemAvailable" },
+	[M_CACHED] = { "cached", "page cache", "KiB", MK_GAUGE, MS_RAM, KIB,
+		       "/proc/meminfo Cached" },
+	[M_MAJFLT] = { "majflt", "major faults", "faults/s", MK_RATE, MS_AUTO, FINE,
+		       "/proc/vmstat pgmajfault" },
+	[M_MINFLT] = { "minflt", "minor faults", "faults/s", MK_RATE, MS_AUTO, FINE,
+		       "/proc/vmstat pgfault - pgmajfault" },
+	[M_PSWPIN] = { "pswpin", "swap-ins", "pages/s", MK_RATE, MS_AUTO, FINE,
+		       "/proc/vmstat pswpin" },
+	[M_PSWPOUT] = { "pswpout", "swap-outs", "pages/s", MK_RATE, MS_AUTO, FINE,
+			"/proc/vmstat pswpout" },
+	[M_SCAN_KSWAPD] = { "scan-kswapd", "scan kswapd", "pages/s", MK_RATE, MS_AUTO, FINE,
+			    "/proc/vmstat pgscan_kswapd" },
+	[M_SCAN_DIRECT] = { "scan-direct", "scan direct", "pages/s", MK_RATE, MS_AUTO, FINE,
+			    "/proc/vmstat pgscan_direct" },
+	[M_STEAL_KSWAPD] = { "steal-kswapd", "steal kswapd", "pages/s", MK_RATE, MS_AUTO, FINE,
+			     "/proc/vmstat pgsteal_kswapd" },
+	[M_STEAL_DIRECT] = { "steal-direct", "steal direct", "pages/s", MK_RATE, MS_AUTO, FINE,
+			     "/proc/vmstat pgsteal_direct" },
+	[M_ALLOCSTALL] = { "allocstall", "alloc stalls", "stalls/s", MK_RATE, MS_AUTO, FINE,
+			   "/proc/vmstat allocstall_* summed" },
+	[M_REFAULT_ANON] = { "refault-anon", "refaults anon", "pages/s", MK_RATE, MS_AUTO, FINE,
+			     "/proc/vmstat workingset_refault_anon" },
+	[M_REFAULT_FILE] = { "refault-file", "refaults file", "pages/s", MK_RATE, MS_AUTO, FINE,
+			     "/proc/vmstat workingset_refault_file" },
+	[M_PSI_SOME] = { "psi-some", "PSI some avg10", "%", MK_PERCENT, MS_PERCENT, FINE,
+			 "/proc/pressure/memory some avg10" },
+	[M_PSI_FULL] = { "psi-full", "PSI full avg10", "%", MK_PERCENT, MS_PERCENT, FINE,
+			 "/proc/pressure/memory full avg10" },
+	[M_PSI_SOME_RATE] = { "psi-some-rate", "PSI some stall", "% of time", MK_RATE, MS_PERCENT,
+			      FINE, "/proc/pressure/memory some total, per second" },
+	[M_PSI_FULL_RATE] = { "psi-full-rate", "PSI full stall", "% of time", MK_RATE, MS_PERCENT,
+			      FINE, "/proc/pressure/memory full total, per second" },
+	[M_KSWAPD_CPU] = { "kswapd-cpu", "kswapd CPU", "% of a CPU", MK_PERCENT, MS_PERCENT, FINE,
+			   "/proc/PID/schedstat of each kswapd" },
+	[M_PROCS_RUNNING] = { "procs-running", "running", "tasks", MK_GAUGE, MS_AUTO, 1,
+			      "/proc/stat procs_running" },
+	[M_PROCS_BLOCKED] = { "procs-blocked", "blocked (D)", "tasks", MK_GAUGE, MS_AUTO, 1,
+			      "/proc/stat procs_blocked" },
+	[M_CG_MEM] = { "cg-mem", "cgroup memory", "KiB", MK_GAUGE, MS_CG_LIMIT, KIB,
+		       "cgroup memory.current / memory.usage_in_bytes" },
+	[M_CG_SWAP] = { "cg-swap", "cgroup swap", "KiB", MK_GAUGE, MS_CG_SWAP, KIB,
+			"cgroup memory.swap.current / memory.stat swap" },
+	[M_CG_MAJFLT] = { "cg-majflt", "cgroup major faults", "faults/s", MK_RATE, MS_AUTO, FINE,
+			  "cgroup memory.stat pgmajfault" },
+	[M_CG_REFAULT] = { "cg-refault", "cgroup refaults", "pages/s", MK_RATE, MS_AUTO, FINE,
+			   "cgroup memory.stat workingset_refault_anon + _file" },
+	[M_CG_PSI_SOME] = { "cg-psi-some", "cgroup PSI some", "%", MK_PERCENT, MS_PERCENT, FINE,
+			    "cgroup memory.pressure some avg10" },
+	[M_CG_PSI_FULL] = { "cg-psi-full", "cgroup PSI full", "%", MK_PERCENT, MS_PERCENT, FINE,
+			    "cgroup memory.pressure full avg10" },
+};
+
+const struct metric_def *metric_def(int id)
+{
+	return id >= 0 && id < M_N ? &defs[id] : NULL;
+}
+
+int metric_find(const char *name)
+{
+	for (int i = 0; i < M_N; i++)
+		if (!strcmp(defs[i].name, name))
+			return i;
+	return -1;
+}
+
+bool metric_is_cgroup(int id)
+{
+	return id >= M_CG_MEM && id < M_N;
+}
+
+/* The vm item behind each /proc/vmstat series. */
+static const enum vm_item vm_of[M_N] = {
+	[M_MAJFLT] = VM_PGMAJFAULT, [M_MINFLT] = VM_PGFAULT,
+	[M_PSWPIN] = VM_PSWPIN, [M_PSWPOUT] = VM_PSWPOUT,
+	[M_SCAN_KSWAPD] = VM_PGSCAN_KSWAPD, [M_SCAN_DIRECT] = VM_PGSCAN_DIRECT,
+	[M_STEAL_KSWAPD] = VM_PGSTEAL_KSWAPD, [M_STEAL_DIRECT] = VM_PGSTEAL_DIRECT,
+	[M_ALLOCSTALL] = VM_ALLOCSTALL,
+	[M_REFAULT_ANON] = VM_REFAULT_ANON, [M_REFAULT_FILE] = VM_REFAULT_FILE,
+};
+
+static const enum mem_item mem_of[M_N] = {
+	[M_SWAP_USED] = MI_SWAP_USED, [M_FREE] = MI_FREE,
+	[M_AVAIL] = MI_AVAIL, [M_CACHED] = MI_CACHED,
+};
+static const char *const mem_key[M_N] = {
+	[M_SWAP_USED] = "SwapTotal/SwapFree", [M_FREE] = "MemFree",
+	[M_AVAIL] = "MemAvailable", [M_CACHED] = "Cached",
+};
+
+static void no(struct metric_avail *av, int id, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void no(struct metric_avail *av, int id, const char *fmt, ...)
+{
+	va_list ap;
+
+	av->ok[id] = false;
+	va_start(ap, fmt);
+	vsnprintf(av->why[id], sizeof(av->why[id]), fmt, ap);
+	va_end(ap);
+}
+
+void metrics_availability(const struct sampler_caps *caps,
+			  const struct metric_cgroup_info *cg,
+			  struct metric_avail *av)
+{
+	memset(av, 0, sizeof(*av));
+	for (int i = 0; i < M_N; i++)
+		av->ok[i] = true;
+	for (int i = M_SWAP_USED; i <= M_CACHED; i++)
+		if (!caps->mem[mem_of[i]])
+			no(av, i, "kernel has no %s in /proc/meminfo", mem_key[i]);
+	for (int i = M_MAJFLT; i <= M_REFAULT_FILE; i++)
+		if (!caps->vm[vm_of[i]] || (i == M_MINFLT && !caps->vm[VM_PGMAJFAULT]))
+			no(av, i, "kernel has no %s in /proc/vmstat",
+			   sampler_vm_key(caps->vm[vm_of[i]] ? VM_PGMAJFAULT : vm_of[i]));
+	if (!caps->psi) {
+		for (int i = M_PSI_SOME; i <= M_PSI_FULL_RATE; i++)
+			no(av, i, "%s", "no /proc/pressure/memory (kernel without PSI, or psi=0)");
+	} else if (!caps->psi_full) {
+		no(av, M_PSI_FULL, "%s", "kernel prints no \"full\" line in /proc/pressure/memory");
+		no(av, M_PSI_FULL_RATE, "%s", av->why[M_PSI_FULL]);
+	}
+	if (caps->nkswapd == 0)
+		no(av, M_KSWAPD_CPU, "%s", "kswapd not visible (a container, or LIBPROC_HIDE_KERNEL)");
+	else if (!caps->kswapd_ok)
+		no(av, M_KSWAPD_CPU, "%s", "kswapd's /proc/PID/schedstat cannot be read");
+
+	for (int i = M_CG_MEM; i < M_N; i++) {
+		if (!cg || !cg->present)
+			no(av, i, "%s", "only with --mem (the workload's memory cgroup)");
+		else if ((i == M_CG_PSI_SOME || i == M_CG_PSI_FULL) && cg->version == 1)
+			no(av, i, "%s", "cgroup v1 has no memory.pressure");
+		else if (i == M_CG_SWAP && cg->version == 1 && !cg->swap_accounted)
+			no(av, i, "%s", "cgroup v1 without swap accounting (no memory.memsw.*)");
+	}
+}
+
+static double gauge(int64_t v)
+{
+	return v == NA ? NAN : (double)v;
+}
+
+static double rate(int64_t a, int64_t b, double dt)
+{
+	if (a == NA || b == NA || b < a || !(dt > 0))
+		return NAN;
+	return (double)(b - a) / dt;
+}
+
+static double cg_rate(long long a, long long b, double dt)
+{
+	if (a == CGROUP_NA || b == CGROUP_NA || b < a || !(dt > 0))
+		return NAN;
+	return (double)(b - a) / dt;
+}
+
+void metrics_values(const struct metric_input *in, double out[M_N])
+{
+	const struct sys_sample *c = in->cur, *p = in->prev;
+	double dt = p ? c->t - p->t : 0;
+
+	for (int i = 0; i < M_N; i++)
+		out[i] = NAN;
+	for (int i = M_SWAP_USED; i <= M_CACHED; i++)
+		out[i] = gauge(c->mem[mem_of[i]]);
+	if (p) {
+		for (int i = M_MAJFLT; i <= M_REFAULT_FILE; i++)
+			out[i] = rate(p->vm[vm_of[i]], c->vm[vm_of[i]], dt);
+		out[M_MINFLT] -= out[M_MAJFLT];
+		if (out[M_MINFLT] < 0)
+			out[M_MINFLT] = NAN;
+		/* microseconds stalled per second, as % of the time */
+		out[M_PSI_SOME_RATE] = rate(p->psi_some_us, c->psi_some_us, dt) / 1e4;
+		out[M_PSI_FULL_RATE] = rate(p->psi_full_us, c->psi_full_us, dt) / 1e4;
+		/* ns on a CPU per wall ns; a changed thread set is no rate */
+		if (p->nkswapd == c->nkswapd)
+			out[M_KSWAPD_CPU] = rate(p->kswapd_ns, c->kswapd_ns, dt) / 1e7;
+	}
+	out[M_PSI_SOME] = c->psi_some10;
+	out[M_PSI_FULL] = c->psi_full10;
+	out[M_PROCS_RUNNING] = gauge(c->procs_running);
+	out[M_PROCS_BLOCKED] = gauge(c->procs_blocked);
+
+	if (in->cg_cur) {
+		const struct cgroup_stat *g = in->cg_cur, *h = in->cg_prev;
+
+		out[M_CG_MEM] = g->usage == CGROUP_NA ? NAN : (double)g->usage / 1024;
+		out[M_CG_SWAP] = g->swap_usage == CGROUP_NA ? NAN : (double)g->swap_usage / 1024;
+		out[M_CG_PSI_SOME] = g->psi_some10;
+		out[M_CG_PSI_FULL] = g->psi_full10;
+		if (h) {
+			out[M_CG_MAJFLT] = cg_rate(h->pgmajfault, g->pgmajfault, in->cg_dt);
+			if (h->refault_anon != CGROUP_NA && h->refault_file != CGROUP_NA &&
+			    g->refault_anon != CGROUP_NA && g->refault_file != CGROUP_NA)
+				out[M_CG_REFAULT] = cg_rate(h->refault_anon + h->refault_file,
+							    g->refault_anon + g->refault_file,
+							    in->cg_dt);
+		}
+	}
+}
+
+int64_t metrics_usable_ram_kib(int64_t total, int64_t hugetlb, int64_t mlocked)
+{
+	int64_t v = total;
+
+	if (total == NA)
+		return NA;
+	if (hugetlb != NA && hugetlb > 0)
+		v -= hugetlb;
+	if (mlocked != NA && mlocked > 0)
+		v -= mlocked;
+	return v > 0 ? v : total;
+}
+
+static bool limited(long long v)
+{
+	return v != CGROUP_NA && v != CGROUP_UNLIMITED && v > 0;
+}
+
+double metrics_scale(int id, const struct sys_sample *cur, const struct cgroup_stat *cg)
+{
+	double swap = cur && cur->mem[MI_SWAP_TOTAL] > 0 ? (double)cur->mem[MI_SWAP_TOTAL] : 0;
+	int64_t ram;
+
+	if (id < 0 || id >= M_N)
+		return 0;
+	switch (defs[id].scale) {
+	case MS_RAM:
+		if (!cur)
+			return 0;
+		ram = metrics_usable_ram_kib(cur->mem[MI_TOTAL], cur->mem[MI_HUGETLB],
+					     cur->mem[MI_MLOCKED]);
+		return ram > 0 ? (double)ram : 0;
+	case MS_SWAP:
+		return swap;
+	case MS_PERCENT:
+		return 100;
+	case MS_CG_LIMIT:
+		return cg && limited(cg->limit) ? (double)cg->limit / 1024 : 0;
+	case MS_CG_SWAP:
+		if (cg && limited(cg->swap_limit) && (!swap || (double)cg->swap_limit / 1024 < swap))
+			return (double)cg->swap_limit / 1024;
+		return swap;
+	case MS_AUTO:
+		break;
+	}
+	return 0;
+}
+
+void metrics_default_list(struct metric_list *l)
+{
+	static const int ids[] = {
+		M_SWAP_USED, M_FREE, M_AVAIL, M_MAJFLT, M_MINFLT, M_KSWAPD_CPU,
+		M_SCAN_KSWAPD, M_SCAN_DIRECT, M_PSI_SOME,
+	};
+
+	l->n = (int)(sizeof(ids) / sizeof(ids[0]));
+	memcpy(l->id, ids, sizeof(ids));
+}
+
+int metrics_parse_list(const char *text, struct metric_list *out, char *err, size_t errlen)
+{
+	struct metric_list l = { 0 };
+	const char *p = text;
+
+	for (;;) {
+		const char *start, *end;
+		char name[64];
+		int id;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		start = p;
+		while (*p && *p != ',')
+			p++;
+		end = p;
+		while (end > start && (end[-1] == ' ' || end[-1] == '\t'))
+			end--;
+		if (end == start) {
+			snprintf(err, errlen, "%s", *text ? "an empty name in the list of plots"
+							  : "no plots named");
+			return -1;
+		}
+		if ((size_t)(end - start) >= sizeof(name)) {
+			snprintf(err, errlen, "no series '%.40s...' (thrashtop --list-plots lists them)",
+				 start);
+			return -1;
+		}
+		memcpy(name, start, (size_t)(end - start));
+		name[end - start] = '\0';
+		id = metric_find(name);
+		if (id < 0) {
+			snprintf(err, errlen, "no series '%s' (thrashtop --list-plots lists them)", name);
+			return -1;
+		}
+		for (int i = 0; i < l.n; i++)
+			if (l.id[i] == id) {
+				snprintf(err, errlen, "%s is named twice", name);
+				return -1;
+			}
+		if (l.n == METRICS_MAX_PLOTS) {
+			snprintf(err, errlen, "at most %d plots", METRICS_MAX_PLOTS);
+			return -1;
+		}
+		l.id[l.n++] = id;
+		if (!*p)
+			break;
+		p++;
+	}
+	*out = l;
+	return 0;
+}
+
+size_t metrics_list_text(const struct metric_list *l, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0; i < l->n; i++) {
+		const struct metric_def *d = metric_def(l->id[i]);
+		int w = snprintf(off < len ? buf + off : NULL, off < len ? len - off : 0, "%s%s",
+				 i ? "," : "", d ? d->name : "?");
+		off += (size_t)(w > 0 ? w : 0);
+	}
+	return off;
+}
+
+void metrics_print(FILE *out, const struct metric_avail *av)
+{
+	fprintf(out, "%-15s %-11s %-9s %s\n", "NAME", "UNIT", "KIND", "AVAILABLE");
+	for (int i = 0; i < M_N; i++) {
+		static const char *const kinds[] = { "gauge", "rate", "percent" };
+
+		fprintf(out, "%-15s %-11s %-9s %s%s\n", defs[i].name, defs[i].unit,
+			kinds[defs[i].kind], av->ok[i] ? "yes" : "no: ", av->ok[i] ? "" : av->why[i]);
+	}
+}

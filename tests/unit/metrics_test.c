@@ -1,0 +1,267 @@
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "metrics.h"
+#include "sampler.h"
+
+TEST(metrics_registry_names)
+{
+	for (int i = 0; i < M_N; i++) {
+		const struct metric_def *d = metric_def(i);
+
+		CHECK(d && d->name && d->title && d->unit && d->source && d->quantum > 0);
+		if (!d)
+			continue;
+		CHECK_INT(metric_find(d->name), i);
+		CHECK(strlen(d->name) < 16 && !strpbrk(d->name, ", =\t"));
+	}
+	CHECK(metric_def(M_N) == NULL);
+	CHECK(metric_def(-1) == NULL);
+	CHECK_INT(metric_find("nonesuch"), -1);
+	CHECK(metric_is_cgroup(M_CG_MEM));
+	CHECK(!metric_is_cgroup(M_PROCS_BLOCKED));
+	CHECK(M_N >= 20);
+}
+
+TEST(metrics_parse_list_ok)
+{
+	struct metric_list l;
+	char err[256] = "", buf[256];
+
+	CHECK_INT(metrics_parse_list(" scan-kswapd , scan-direct,psi-some ", &l, err, sizeof(err)), 0);
+	CHECK_INT(l.n, 3);
+	CHECK_INT(l.id[0], M_SCAN_KSWAPD);
+	CHECK_INT(l.id[2], M_PSI_SOME);
+	CHECK_INT(metrics_list_text(&l, buf, sizeof(buf)), strlen("scan-kswapd,scan-direct,psi-some"));
+	CHECK_STR(buf, "scan-kswapd,scan-direct,psi-some");
+	/* the text reads back to the same list; a short buffer is cut, not overrun */
+	metrics_default_list(&l);
+	metrics_list_text(&l, buf, sizeof(buf));
+	struct metric_list back;
+	CHECK_INT(metrics_parse_list(buf, &back, err, sizeof(err)), 0);
+	CHECK_INT(back.n, l.n);
+	CHECK(!memcmp(back.id, l.id, sizeof(int) * (size_t)l.n));
+	CHECK(metrics_list_text(&l, buf, 5) > 5);
+	CHECK_INT(strlen(buf), 4);
+}
+
+TEST(metrics_default_list_keeps_headlines)
+{
+	struct metric_list l;
+	int want[] = { M_SWAP_USED, M_FREE, M_AVAIL, M_MAJFLT, M_MINFLT, M_KSWAPD_CPU,
+		       M_SCAN_KSWAPD, M_SCAN_DIRECT, M_PSI_SOME };
+
+	metrics_default_list(&l);
+	CHECK_INT(l.n, (int)(sizeof(want) / sizeof(want[0])));
+	for (int i = 0; i < l.n && i < 9; i++)
+		CHECK_INT(l.id[i], want[i]);
+}
+
+TEST(metrics_parse_list_bad)
+{
+	struct metric_list l = { .n = 7 };
+	char err[256];
+
+	CHECK_INT(metrics_parse_list("free,nonesuch", &l, err, sizeof(err)), -1);
+	CHECK_STR(err, "no series 'nonesuch' (thrashtop --list-plots lists them)");
+	CHECK_INT(l.n, 7);		/* untouched on failure */
+	CHECK_INT(metrics_parse_list("free,,available", &l, err, sizeof(err)), -1);
+	CHECK_STR(err, "an empty name in the list of plots");
+	CHECK_INT(metrics_parse_list("", &l, err, sizeof(err)), -1);
+	CHECK_STR(err, "no plots named");
+	CHECK_INT(metrics_parse_list("free,", &l, err, sizeof(err)), -1);
+	CHECK_INT(metrics_parse_list("free,majflt,free", &l, err, sizeof(err)), -1);
+	CHECK_STR(err, "free is named twice");
+	char many[1024] = "";
+	for (int i = 0; i <= METRICS_MAX_PLOTS && i < M_N; i++)
+		snprintf(many + strlen(many), sizeof(many) - strlen(many), "%s%s", i ? "," : "",
+			 metric_def(i)->name);
+	CHECK_INT(metrics_parse_list(many, &l, err, sizeof(err)), -1);
+	CHECK_STR(err, "at most 16 plots");
+}
+
+TEST(metrics_availability_reasons)
+{
+	struct sampler_caps caps;
+	struct metric_avail av;
+	struct metric_cgroup_info v1 = { .present = true, .version = 1, .swap_accounted = false };
+
+	memset(&caps, 0, sizeof(caps));
+	for (int i = 0; i < MI_N; i++)
+		caps.mem[i] = true;
+	for (int i = 0; i < VM_N; i++)
+		caps.vm[i] = true;
+	caps.vm[VM_REFAULT_ANON] = false;
+	caps.vm[VM_PGMAJFAULT] = false;
+	caps.psi = true;
+	caps.nkswapd = 0;
+	metrics_availability(&caps, NULL, &av);
+	CHECK(!av.ok[M_REFAULT_ANON]);
+	CHECK_STR(av.why[M_REFAULT_ANON], "kernel has no workingset_refault_anon in /proc/vmstat");
+	CHECK(av.ok[M_REFAULT_FILE]);
+	CHECK(!av.ok[M_MAJFLT]);
+	/* minor faults are pgfault - pgmajfault: without the second, none */
+	CHECK(!av.ok[M_MINFLT]);
+	CHECK_STR(av.why[M_MINFLT], "kernel has no pgmajfault in /proc/vmstat");
+	CHECK(!av.ok[M_PSI_FULL]);
+	CHECK(av.ok[M_PSI_SOME]);
+	CHECK(!av.ok[M_KSWAPD_CPU]);
+	CHECK(strstr(av.why[M_KSWAPD_CPU], "not visible") != NULL);
+	CHECK(!av.ok[M_CG_MEM]);
+	CHECK_STR(av.why[M_CG_MEM], "only with --mem (the workload's memory cgroup)");
+
+	caps.psi = false;
+	metrics_availability(&caps, &v1, &av);
+	CHECK(!av.ok[M_PSI_SOME] && !av.ok[M_PSI_SOME_RATE]);
+	CHECK(av.ok[M_CG_MEM] && av.ok[M_CG_MAJFLT]);
+	CHECK(!av.ok[M_CG_PSI_SOME]);
+	CHECK_STR(av.why[M_CG_PSI_SOME], "cgroup v1 has no memory.pressure");
+	CHECK(!av.ok[M_CG_SWAP]);
+}
+
+static struct sys_sample sample_at(double t, int64_t k)
+{
+	struct sys_sample s = { .t = t, .nkswapd = 1 };
+
+	for (int i = 0; i < MI_N; i++)
+		s.mem[i] = 1000 * (i + 1);
+	for (int i = 0; i < VM_N; i++)
+		s.vm[i] = k * (i + 1);
+	s.vm[VM_PGFAULT] = k * 100;
+	s.psi_some10 = 1.5;
+	s.psi_full10 = NAN;
+	s.psi_some_us = k * 1000;
+	s.psi_full_us = NA;
+	s.kswapd_ns = k * 1000000;
+	s.procs_running = 3;
+	s.procs_blocked = NA;
+	return s;
+}
+
+TEST(metrics_values_rates_and_gaps)
+{
+	struct sys_sample a = sample_at(10, 100), b = sample_at(10.5, 300);
+	double v[M_N];
+	struct metric_input in = { .cur = &a };
+
+	/* first sample: gauges only */
+	metrics_values(&in, v);
+	CHECK_NEAR(v[M_FREE], 1000.0 * (MI_FREE + 1), 0);
+	CHECK(isnan(v[M_MAJFLT]) && isnan(v[M_KSWAPD_CPU]) && isnan(v[M_PSI_SOME_RATE]));
+	CHECK(isnan(v[M_CG_MEM]));
+
+	in.prev = &a;
+	in.cur = &b;
+	metrics_values(&in, v);
+	/* 200 * (i + 1) in 0.5 s */
+	CHECK_NEAR(v[M_SCAN_KSWAPD], 400.0 * (VM_PGSCAN_KSWAPD + 1), 1e-9);
+	CHECK_NEAR(v[M_REFAULT_FILE], 400.0 * (VM_REFAULT_FILE + 1), 1e-9);
+	CHECK_NEAR(v[M_MAJFLT], 400.0 * (VM_PGMAJFAULT + 1), 1e-9);
+	CHECK_NEAR(v[M_MINFLT], 400.0 * 100 - 400.0 * (VM_PGMAJFAULT + 1), 1e-9);
+	/* 200 ms stalled in 0.5 s: 40 % of the time */
+	CHECK_NEAR(v[M_PSI_SOME_RATE], 40.0, 1e-9);
+	CHECK(isnan(v[M_PSI_FULL_RATE]));
+	CHECK(isnan(v[M_PSI_FULL]));
+	CHECK_NEAR(v[M_PSI_SOME], 1.5, 0);
+	/* 200 ms on a CPU in 0.5 s */
+	CHECK_NEAR(v[M_KSWAPD_CPU], 40.0, 1e-9);
+	CHECK_NEAR(v[M_PROCS_RUNNING], 3, 0);
+	CHECK(isnan(v[M_PROCS_BLOCKED]));
+
+	/* a counter that went backwards or is NA is a gap, never 0 */
+	b.vm[VM_PSWPIN] = 0;
+	b.vm[VM_PSWPOUT] = NA;
+	b.nkswapd = 2;
+	metrics_values(&in, v);
+	CHECK(isnan(v[M_PSWPIN]) && isnan(v[M_PSWPOUT]) && isnan(v[M_KSWAPD_CPU]));
+}
+
+TEST(metrics_values_cgroup)
+{
+	struct sys_sample a = sample_at(1, 1);
+	struct cgroup_stat g0 = { .usage = 2048, .swap_usage = CGROUP_NA, .pgmajfault = 10,
+				  .refault_anon = 5, .refault_file = 5, .psi_some10 = NAN,
+				  .psi_full10 = NAN },
+			   g1 = g0;
+	double v[M_N];
+	struct metric_input in = { .cur = &a, .cg_cur = &g1 };
+
+	g1.usage = 4096;
+	g1.pgmajfault = 30;
+	g1.refault_anon = 15;
+	g1.psi_some10 = 2.25;
+	metrics_values(&in, v);
+	CHECK_NEAR(v[M_CG_MEM], 4, 0);
+	CHECK(isnan(v[M_CG_SWAP]));
+	CHECK(isnan(v[M_CG_MAJFLT]));	/* no previous sample */
+	in.cg_prev = &g0;
+	in.cg_dt = 2;
+	metrics_values(&in, v);
+	CHECK_NEAR(v[M_CG_MAJFLT], 10, 1e-9);
+	CHECK_NEAR(v[M_CG_REFAULT], 5, 1e-9);
+	CHECK_NEAR(v[M_CG_PSI_SOME], 2.25, 0);
+	g1.refault_file = CGROUP_NA;
+	metrics_values(&in, v);
+	CHECK(isnan(v[M_CG_REFAULT]));
+}
+
+TEST(metrics_scales_are_honest)
+{
+	struct sys_sample s = { 0 };
+	struct cgroup_stat g = { .limit = CGROUP_UNLIMITED, .swap_limit = CGROUP_UNLIMITED };
+
+	s.mem[MI_TOTAL] = 24 * 1024 * 1024;
+	s.mem[MI_HUGETLB] = 21 * 1024 * 1024;
+	s.mem[MI_MLOCKED] = 512 * 1024;
+	s.mem[MI_SWAP_TOTAL] = 4 * 1024 * 1024;
+	/* 24 GiB less a 21 GiB pool less 512 MiB locked */
+	CHECK_NEAR(metrics_scale(M_FREE, &s, NULL), 2.5 * 1024 * 1024, 0);
+	CHECK_NEAR(metrics_scale(M_AVAIL, &s, NULL), 2.5 * 1024 * 1024, 0);
+	CHECK_NEAR(metrics_scale(M_SWAP_USED, &s, NULL), 4 * 1024 * 1024, 0);
+	CHECK_NEAR(metrics_scale(M_PSI_SOME, &s, NULL), 100, 0);
+	CHECK_NEAR(metrics_scale(M_SCAN_DIRECT, &s, NULL), 0, 0);
+	CHECK_NEAR(metrics_scale(M_CG_MEM, &s, &g), 0, 0);
+	CHECK_NEAR(metrics_scale(M_CG_SWAP, &s, &g), 4 * 1024 * 1024, 0);
+	g.limit = 128 << 20;
+	g.swap_limit = 64 << 20;
+	CHECK_NEAR(metrics_scale(M_CG_MEM, &s, &g), 128 * 1024, 0);
+	CHECK_NEAR(metrics_scale(M_CG_SWAP, &s, &g), 64 * 1024, 0);
+	/* an unknown pool or lock is no pool; a nonsense one leaves MemTotal */
+	CHECK_INT(metrics_usable_ram_kib(1000, NA, NA), 1000);
+	CHECK_INT(metrics_usable_ram_kib(1000, 600, 500), 1000);
+	CHECK_INT(metrics_usable_ram_kib(NA, 10, 10), NA);
+}
+
+/* On this machine: at least 20 series, every /proc/vmstat one that is
+ * available moves with the file read by hand. */
+TEST(metrics_on_this_machine)
+{
+	char err[256] = "";
+	struct sampler *smp = sampler_new(err, sizeof(err));
+	struct sampler_caps caps;
+	struct metric_avail av;
+	int n = 0;
+
+	if (!smp) {
+		t_fail(__FILE__, __LINE__, "sampler_new: %s", err);
+		return;
+	}
+	sampler_caps(smp, &caps);
+	metrics_availability(&caps, NULL, &av);
+	for (int i = 0; i < M_N; i++)
+		n += av.ok[i];
+	if (n < 20)
+		t_fail(__FILE__, __LINE__, "only %d series available", n);
+	FILE *f = fopen("/proc/vmstat", "r");
+	char key[128];
+	long long val;
+	bool anon = false;
+	while (f && fscanf(f, "%127s %lld", key, &val) == 2)
+		anon |= !strcmp(key, "workingset_refault_anon");
+	if (f)
+		fclose(f);
+	CHECK_INT(av.ok[M_REFAULT_ANON], anon);
+	sampler_free(smp);
+}
