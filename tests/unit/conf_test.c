@@ -1,0 +1,119 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "conf.h"
+
+static int parse(const char *text, struct conf *c, char *err, size_t errlen)
+{
+	return conf_parse(text, strlen(text), "cfg", c, err, errlen);
+}
+
+TEST(conf_parse_keys_comments_blanks)
+{
+	struct conf c;
+	char err[256] = "";
+
+	CHECK_INT(parse("# my plots\n\n  plots =  scan-kswapd, psi-some  \r\n"
+			"\tdelay=0.25\n   # indented comment\n", &c, err, sizeof(err)), 0);
+	CHECK_STR(err, "");
+	CHECK(c.has_plots && c.has_delay);
+	CHECK_INT(c.plots.n, 2);
+	CHECK_INT(c.plots.id[0], M_SCAN_KSWAPD);
+	CHECK_INT(c.plots.id[1], M_PSI_SOME);
+	CHECK_NEAR(c.delay, 0.25, 1e-12);
+	CHECK_INT(parse("", &c, err, sizeof(err)), 0);
+	CHECK(!c.has_plots && !c.has_delay);
+	CHECK_INT(parse("delay = 2", &c, err, sizeof(err)), 0);	/* no final newline */
+	CHECK_NEAR(c.delay, 2, 0);
+}
+
+TEST(conf_parse_errors_name_the_line)
+{
+	struct conf c = { .has_delay = true, .delay = 9 };
+	char err[256];
+
+	CHECK_INT(parse("plots = free\nthis is not a setting\n", &c, err, sizeof(err)), -1);
+	CHECK_STR(err, "cfg:2: want key = value");
+	CHECK(c.has_delay && c.delay == 9);	/* untouched */
+	CHECK_INT(parse("\n\ncolour = on\n", &c, err, sizeof(err)), -1);
+	CHECK_STR(err, "cfg:3: unknown key 'colour' (keys: plots, delay)");
+	CHECK_INT(parse("plots = free,bogus\n", &c, err, sizeof(err)), -1);
+	CHECK_STR(err, "cfg:1: plots: no series 'bogus' (thrashtop --list-plots lists them)");
+	CHECK_INT(parse("plots =\n", &c, err, sizeof(err)), -1);
+	CHECK_STR(err, "cfg:1: plots: no plots named");
+	CHECK_INT(parse("delay = 0.01\n", &c, err, sizeof(err)), -1);
+	CHECK_STR(err, "cfg:1: delay '0.01': want seconds from 0.05 to 3600");
+	CHECK_INT(parse("delay = 1\ndelay = 2\n", &c, err, sizeof(err)), -1);
+	CHECK_STR(err, "cfg:2: delay given twice");
+	CHECK_INT(parse(" = free\n", &c, err, sizeof(err)), -1);
+	CHECK_STR(err, "cfg:1: want key = value");
+	CHECK_INT(conf_parse("plots = free\n\0x\n", 15, "cfg", &c, err, sizeof(err)), -1);
+	CHECK_STR(err, "cfg:2: not a text line");
+}
+
+TEST(conf_set_text_keeps_the_rest)
+{
+	const char *in = "# top\ndelay = 1\nplots = free\n# end";
+	char *out = conf_set_text(in, strlen(in), "plots", "majflt,minflt");
+
+	CHECK_STR(out, "# top\ndelay = 1\nplots = majflt,minflt\n# end\n");
+	free(out);
+	out = conf_set_text("# nothing\n", 10, "plots", "free");
+	CHECK_STR(out, "# nothing\nplots = free\n");
+	free(out);
+	out = conf_set_text("", 0, "plots", "free");
+	CHECK_STR(out, "plots = free\n");
+	free(out);
+}
+
+TEST(conf_save_and_load)
+{
+	char dir[] = "/tmp/thrashtop-conf-XXXXXX", path[256], err[256] = "";
+	struct conf c;
+
+	if (!mkdtemp(dir)) {
+		t_fail(__FILE__, __LINE__, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/sub/config", dir);
+	CHECK_INT(conf_load(path, &c, err, sizeof(err)), 0);	/* none yet */
+	CHECK(!c.has_plots);
+	CHECK_INT(conf_save(path, "plots", "psi-some,free", err, sizeof(err)), 0);
+	CHECK_INT(conf_save(path, "delay", "0.5", err, sizeof(err)), 0);
+	CHECK_INT(conf_load(path, &c, err, sizeof(err)), 0);
+	CHECK(c.has_plots && c.plots.n == 2 && c.plots.id[0] == M_PSI_SOME);
+	CHECK(c.has_delay && c.delay == 0.5);
+	/* a directory where the file should be */
+	char sub[256];
+	snprintf(sub, sizeof(sub), "%s/sub", dir);
+	CHECK_INT(conf_load(sub, &c, err, sizeof(err)), -1);
+	CHECK(strstr(err, "Is a directory") != NULL);
+	unlink(path);
+	rmdir(sub);
+	rmdir(dir);
+}
+
+TEST(conf_default_path_xdg)
+{
+	char buf[256], err[256];
+	char *old_xdg = getenv("XDG_CONFIG_HOME") ? strdup(getenv("XDG_CONFIG_HOME")) : NULL;
+
+	setenv("XDG_CONFIG_HOME", "/x/conf", 1);
+	CHECK_STR(conf_default_path(buf, sizeof(buf), err, sizeof(err)), "/x/conf/thrashtop/config");
+	setenv("XDG_CONFIG_HOME", "relative", 1);
+	setenv("HOME", getenv("HOME") ? getenv("HOME") : "/root", 1);
+	char want[256];
+	snprintf(want, sizeof(want), "%s/.config/thrashtop/config", getenv("HOME"));
+	if (getenv("HOME")[0] == '/')
+		CHECK_STR(conf_default_path(buf, sizeof(buf), err, sizeof(err)), want);
+	if (old_xdg)
+		setenv("XDG_CONFIG_HOME", old_xdg, 1);
+	else
+		unsetenv("XDG_CONFIG_HOME");
+	free(old_xdg);
+}
