@@ -44,6 +44,10 @@ struct cgroup_stat {
 int cgroup_create(struct cgroup *cg, const char *name, long long limit,
 		  long long swap_limit, char *err, size_t errlen);
 
+/* Which version cgroup_create would use: 2, 1, or 0 when neither offers
+ * the memory controller; *memsw says whether v1 accounts swap. */
+int cgroup_probe(bool *memsw);
+
 /* Changes the limits, keeping v1's memsw >= limit throughout. */
 int cgroup_set_limit(struct cgroup *cg, long long limit, long long swap_limit,
 		     char *err, size_t errlen);

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "metrics.h"
+
 #define THRASHTOP_VERSION "0.1.0"
 #define CLI_MAX_SYSCTL 32
 #define CLI_MAX_SWEEP 8
@@ -26,6 +28,11 @@ struct options {
 	unsigned seed;
 	bool nelems_set, procs_set;
 	double interval;	/* seconds */
+	bool interval_set;	/* -d given: the config file's delay does not apply */
+	bool list_plots;	/* --list-plots: print the registry and exit */
+	bool plots_set;		/* --plots given, else the config's or the default */
+	struct metric_list plots;	/* the plots, in order */
+	const char *config;	/* the config file read, NULL: none */
 	bool batch;		/* -b, or stdout is not a terminal */
 	enum out_format format;
 	int repeat;		/* -r N */

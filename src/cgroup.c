@@ -146,6 +146,19 @@ static const char *v2_root(void)
 	return NULL;
 }
 
+int cgroup_probe(bool *memsw)
+{
+	struct stat sb;
+
+	*memsw = false;
+	if (v2_root())
+		return 2;
+	if (stat(V1_ROOT "/memory.limit_in_bytes", &sb) < 0)
+		return 0;
+	*memsw = stat(V1_ROOT "/memory.memsw.limit_in_bytes", &sb) == 0;
+	return 1;
+}
+
 static void fmt_limit(char *buf, size_t len, long long v, int version)
 {
 	if (v < 0 || v == CGROUP_UNLIMITED)

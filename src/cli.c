@@ -28,6 +28,8 @@ void cli_usage(FILE *out)
 "  -r, --repeat N       run the same configuration N times\n"
 "Monitor:\n"
 "  -d, --delay SECONDS  sampling interval, 0.05 to 3600 (default 1)\n"
+"      --plots=A,B,...  the plots, in order (names from --list-plots)\n"
+"      --list-plots     list every series: name, unit, available or why not\n"
 "  -b, --batch          no screen: print one result line per run\n"
 "      --format=F       batch line format: csh (default), gnu, gnu-full\n"
 "History:\n"
@@ -129,7 +131,7 @@ void cli_free(struct options *o)
 }
 
 enum { OPT_FORMAT = 256, OPT_HISTORY, OPT_NO_HISTORY, OPT_MEM, OPT_GLOBAL,
-       OPT_SWAP, OPT_SYSCTL, OPT_SWEEP, OPT_KNOB };
+       OPT_SWAP, OPT_SYSCTL, OPT_SWEEP, OPT_KNOB, OPT_PLOTS, OPT_LIST_PLOTS };
 
 int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
@@ -153,6 +155,8 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 		{ "sysctl", required_argument, NULL, OPT_SYSCTL },
 		{ "sweep", required_argument, NULL, OPT_SWEEP },
 		{ "knob", required_argument, NULL, OPT_KNOB },
+		{ "plots", required_argument, NULL, OPT_PLOTS },
+		{ "list-plots", no_argument, NULL, OPT_LIST_PLOTS },
 		{ 0, 0, 0, 0 },
 	};
 	long v;
@@ -162,6 +166,7 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 	o->seed = 1;
 	o->interval = 1.0;
 	o->repeat = 1;
+	metrics_default_list(&o->plots);
 	o->batch = !isatty(STDOUT_FILENO);
 	opterr = 0;
 	optind = 1;
@@ -204,6 +209,7 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 			if (fmt_parse_seconds(optarg, &o->interval) || o->interval < 0.05 ||
 			    o->interval > 3600)
 				return fail(err, errlen, "-d '%s': want seconds from 0.05 to 3600", optarg);
+			o->interval_set = true;
 			break;
 		case 'b':
 			o->batch = true;
@@ -263,6 +269,16 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 			    strpbrk(optarg, "=/ \t\n"))
 				return fail(err, errlen, "--knob '%s': want vm.NAME", optarg);
 			o->knob = optarg;
+			break;
+		case OPT_PLOTS: {
+			char e[256];
+			if (metrics_parse_list(optarg, &o->plots, e, sizeof(e)))
+				return fail(err, errlen, "--plots: %s", e);
+			o->plots_set = true;
+			break;
+		}
+		case OPT_LIST_PLOTS:
+			o->list_plots = true;
 			break;
 		case ':':
 			return fail(err, errlen, "option '%s' needs a value", argv[optind - 1]);

@@ -3,13 +3,64 @@
 #include <string.h>
 
 #include "app.h"
+#include "cgroup.h"
 #include "cli.h"
+#include "conf.h"
 #include "histcli.h"
+#include "metrics.h"
+#include "sampler.h"
+
+/* --list-plots: the registry, and what this machine gives. */
+static int list_plots(void)
+{
+	char err[256];
+	struct sampler *smp = sampler_new(err, sizeof(err));
+	struct sampler_caps caps;
+	struct metric_cgroup_info cg = { 0 };
+	struct metric_avail av;
+
+	if (!smp) {
+		fprintf(stderr, "thrashtop: %s\n", err);
+		return 2;
+	}
+	sampler_caps(smp, &caps);
+	sampler_free(smp);
+	cg.version = cgroup_probe(&cg.swap_accounted);
+	metrics_availability(&caps, NULL, &av);
+	metrics_print(stdout, &av);
+	if (cg.version) {
+		cg.present = true;
+		metrics_availability(&caps, &cg, &av);
+		printf("\nThe cg-* series are the workload's memory cgroup (cgroup v%d), with --mem:\n",
+		       cg.version);
+		for (int i = 0; i < M_N; i++)
+			if (metric_is_cgroup(i) && !av.ok[i])
+				printf("%s: %s\n", metric_def(i)->name, av.why[i]);
+	}
+	return 0;
+}
+
+/* The config file under the flags: a flag given wins. */
+static int apply_config(struct options *o, char *path, size_t len, char *err, size_t errlen)
+{
+	struct conf c;
+
+	if (!conf_default_path(path, len, err, errlen))
+		return 0;	/* no home: no config, nothing to refuse */
+	if (conf_load(path, &c, err, errlen))
+		return -1;
+	o->config = path;
+	if (c.has_plots && !o->plots_set)
+		o->plots = c.plots;
+	if (c.has_delay && !o->interval_set)
+		o->interval = c.delay;
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
 	struct options opt;
-	char err[512];
+	char err[512], config[4096];
 	int rc;
 
 	setlocale(LC_ALL, "");
@@ -22,6 +73,15 @@ int main(int argc, char **argv)
 		cli_free(&opt);
 		if (rc > 0)
 			return 0;
+		fprintf(stderr, "thrashtop: %s\n", err);
+		return 2;
+	}
+	if (opt.list_plots) {
+		cli_free(&opt);
+		return list_plots();
+	}
+	if (apply_config(&opt, config, sizeof(config), err, sizeof(err))) {
+		cli_free(&opt);
 		fprintf(stderr, "thrashtop: %s\n", err);
 		return 2;
 	}

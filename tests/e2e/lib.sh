@@ -12,6 +12,8 @@ NAME=$(basename "$0" .sh)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 TMP=$(mktemp -d "/tmp/thrashtop-$NAME.XXXXXX")
+# The user's own config file (plots, delay) must not change what is tested.
+export XDG_CONFIG_HOME=$TMP/config
 CLEANUPS=()
 on_exit() {
 	local i
