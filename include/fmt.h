@@ -5,6 +5,7 @@
 #ifndef THRASHTOP_FMT_H
 #define THRASHTOP_FMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,5 +55,23 @@ int fmt_text_cols(const char *s);
 
 /* Bytes of s that fill at most cols display columns. */
 int fmt_cut_bytes(const char *s, int cols);
+
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if s starts with a
+ * byte that begins none (overlong forms, surrogates, past U+10FFFF, a cut
+ * sequence). *cp gets the code point. */
+int fmt_utf8_len(const char *s, unsigned *cp);
+
+/* True if s is valid UTF-8 without control characters (C0, DEL, C1): text
+ * that is safe to put on a terminal as it is. */
+bool fmt_text_clean(const char *s);
+
+/* s made safe for a terminal: control characters and bytes that are not
+ * UTF-8 become \xHH, backslashes stay. Truncated to fit len; returns buf. */
+char *fmt_escape(char *buf, size_t len, const char *s);
+
+/* Fills err (if any) with one formatted line: the one error-setting helper
+ * for every "err, errlen" interface. Returns -1 so callers can return it. */
+int fmt_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

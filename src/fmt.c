@@ -3,9 +3,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 
 static size_t na(char *buf, size_t len)
@@ -227,4 +229,93 @@ int fmt_cut_bytes(const char *s, int cols)
 		if (((unsigned char)s[i] & 0xC0) != 0x80 && n++ == cols)
 			break;
 	return i;
+}
+
+int fmt_utf8_len(const char *s, unsigned *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned c = u[0], min;
+	int n;
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xC2 && c <= 0xDF) {
+		n = 2, c &= 0x1F, min = 0x80;
+	} else if (c >= 0xE0 && c <= 0xEF) {
+		n = 3, c &= 0x0F, min = 0x800;
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		n = 4, c &= 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	for (int i = 1; i < n; i++) {
+		if ((u[i] & 0xC0) != 0x80)
+			return 0;
+		c = c << 6 | (u[i] & 0x3F);
+	}
+	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+static bool control(unsigned cp)
+{
+	return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F);
+}
+
+bool fmt_text_clean(const char *s)
+{
+	unsigned cp;
+
+	while (*s) {
+		int n = fmt_utf8_len(s, &cp);
+		if (!n || control(cp))
+			return false;
+		s += n;
+	}
+	return true;
+}
+
+char *fmt_escape(char *buf, size_t len, const char *s)
+{
+	size_t o = 0;
+	unsigned cp;
+
+	if (!len)
+		return buf;
+	while (*s) {
+		int n = fmt_utf8_len(s, &cp);
+		if (n && !control(cp)) {
+			if (o + (size_t)n >= len)
+				break;
+			memcpy(buf + o, s, (size_t)n);
+			o += (size_t)n;
+			s += n;
+			continue;
+		}
+		if (!n)
+			n = 1;
+		if (o + 4 * (size_t)n >= len)
+			break;
+		for (int i = 0; i < n; i++)
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", (unsigned char)s[i]);
+		s += n;
+	}
+	buf[o] = 0;
+	return buf;
+}
+
+int fmt_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
 }

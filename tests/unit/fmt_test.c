@@ -271,3 +271,26 @@ TEST(fmt_text_width)
 	CHECK_INT(fmt_cut_bytes(s, 4), 8);
 	CHECK_INT(fmt_cut_bytes(s, 99), (long long)strlen(s));
 }
+
+TEST(fmt_text_clean_utf8_without_controls)
+{
+	CHECK(fmt_text_clean("2.4.14-pre8 \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"));
+	CHECK(!fmt_text_clean("esc \033[31m"));
+	CHECK(!fmt_text_clean("del \x7f"));
+	CHECK(!fmt_text_clean("c1 \xc2\x9b"));
+	CHECK(!fmt_text_clean("cut \xc3"));
+	CHECK(!fmt_text_clean("overlong \xc0\xaf"));
+	CHECK(!fmt_text_clean("surrogate \xed\xa0\x80"));
+	CHECK(!fmt_text_clean("past max \xf4\x90\x80\x80"));
+}
+
+TEST(fmt_escape_makes_text_terminal_safe)
+{
+	char buf[64];
+
+	CHECK_STR(fmt_escape(buf, sizeof(buf), "a\033[2Jb"), "a\\x1b[2Jb");
+	CHECK_STR(fmt_escape(buf, sizeof(buf), "\xff\xc3\xa9"), "\\xff\xc3\xa9");
+	CHECK_STR(fmt_escape(buf, sizeof(buf), "\xc2\x9b"), "\\xc2\\x9b");
+	CHECK_STR(fmt_escape(buf, 6, "ab\033cd"), "ab");
+	CHECK(fmt_text_clean(fmt_escape(buf, sizeof(buf), "\x01\x02\x80\xfe tail")));
+}
