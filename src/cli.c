@@ -51,19 +51,6 @@ void cli_usage(FILE *out)
 		WORKLOAD_MAX_PROCS);
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* Whole decimal number in [lo, hi]; no sign tricks, no trailing junk. */
 static int parse_long(const char *s, long lo, long hi, long *out)
 {
@@ -87,20 +74,20 @@ static int parse_sweep(const char *arg, struct options *o, char *err, size_t err
 	char *copy, *tok, *save;
 
 	if (o->nsweep == CLI_MAX_SWEEP)
-		return fail(err, errlen, "--sweep: at most %d keys", CLI_MAX_SWEEP);
+		return fmt_err(err, errlen, "--sweep: at most %d keys", CLI_MAX_SWEEP);
 	if (!eq || eq == arg || !eq[1])
-		return fail(err, errlen, "--sweep '%s': want KEY=V1,V2,...", arg);
+		return fmt_err(err, errlen, "--sweep '%s': want KEY=V1,V2,...", arg);
 	if ((size_t)(eq - arg) >= sizeof(ax->key))
-		return fail(err, errlen, "--sweep: key too long");
+		return fmt_err(err, errlen, "--sweep: key too long");
 	ax = &o->sweep[o->nsweep];
 	memcpy(ax->key, arg, (size_t)(eq - arg));
 	ax->key[eq - arg] = '\0';
 	for (int i = 0; i < o->nsweep; i++)
 		if (!strcmp(o->sweep[i].key, ax->key))
-			return fail(err, errlen, "--sweep: key '%s' given twice", ax->key);
+			return fmt_err(err, errlen, "--sweep: key '%s' given twice", ax->key);
 	copy = strdup(eq + 1);
 	if (!copy)
-		return fail(err, errlen, "--sweep: out of memory");
+		return fmt_err(err, errlen, "--sweep: out of memory");
 	ax->nvals = 0;
 	ax->vals = NULL;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -108,14 +95,14 @@ static int parse_sweep(const char *arg, struct options *o, char *err, size_t err
 		if (!v || !(v[ax->nvals] = strdup(tok))) {
 			free(v ? v : ax->vals);
 			free(copy);
-			return fail(err, errlen, "--sweep: out of memory");
+			return fmt_err(err, errlen, "--sweep: out of memory");
 		}
 		ax->vals = v;
 		ax->nvals++;
 	}
 	free(copy);
 	if (ax->nvals == 0)
-		return fail(err, errlen, "--sweep '%s': no values", arg);
+		return fmt_err(err, errlen, "--sweep '%s': no values", arg);
 	o->nsweep++;
 	return 0;
 }
@@ -133,7 +120,32 @@ void cli_free(struct options *o)
 enum { OPT_FORMAT = 256, OPT_HISTORY, OPT_NO_HISTORY, OPT_MEM, OPT_GLOBAL,
        OPT_SWAP, OPT_SYSCTL, OPT_SWEEP, OPT_KNOB, OPT_PLOTS, OPT_LIST_PLOTS };
 
-int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
+/* An option getopt_long refused. optopt is the long option's value when a
+ * known long option was misused (--batch=1), 0 for an unknown long option
+ * (then word, argv[optind - 1], is it), else the unknown short option. */
+static int bad_option(const struct option *longopts, const char *word, char *err, size_t errlen)
+{
+	char name[64];
+
+	for (const struct option *lo = longopts; optopt && lo->name; lo++)
+		if (lo->val == optopt && lo->has_arg == no_argument && !strncmp(word, "--", 2))
+			return fmt_err(err, errlen, "option '--%s' takes no value", lo->name);
+	if (!optopt)
+		return fmt_err(err, errlen, "unknown option '%s' (try --help)",
+			       fmt_escape(name, sizeof(name), word));
+	char c[2] = { (char)optopt, 0 };
+	return fmt_err(err, errlen, "unknown option '-%s' (try --help)",
+		       fmt_escape(name, sizeof(name), c));
+}
+
+static int sized_twice(int first, int again, char *err, size_t errlen)
+{
+	if (first == again)
+		return fmt_err(err, errlen, "-%c given twice: give the sorter one size", first);
+	return fmt_err(err, errlen, "-n and -m both size the sorter: give one of them");
+}
+
+static int parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
 	static const struct option longopts[] = {
 		{ "elems", required_argument, NULL, 'n' },
@@ -160,7 +172,7 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 		{ 0, 0, 0, 0 },
 	};
 	long v;
-	int c;
+	int c, sized = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->seed = 1;
@@ -169,27 +181,33 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 	metrics_default_list(&o->plots);
 	o->batch = !isatty(STDOUT_FILENO);
 	opterr = 0;
-	optind = 1;
+	optind = 0;	/* 0, not 1: glibc's full reset, for a second parse */
 	/* '+': stop at the first non-option, so a command's own flags are its. */
 	while ((c = getopt_long(argc, argv, "+:n:m:p:s:r:d:bL:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
+			if (sized)
+				return sized_twice(sized, c, err, errlen);
+			sized = c;
 			if (parse_long(optarg, 1, MAX_ELEMS, &v))
-				return fail(err, errlen, "-n '%s': want a whole number of elements from 1 to %ld",
+				return fmt_err(err, errlen, "-n '%s': want a whole number of elements from 1 to %ld",
 					    optarg, MAX_ELEMS);
 			o->nelems = v;
 			o->nelems_set = true;
 			break;
 		case 'm':
+			if (sized)
+				return sized_twice(sized, c, err, errlen);
+			sized = c;
 			if (parse_long(optarg, 1, MAX_ELEMS / (1 << 18), &v))
-				return fail(err, errlen, "-m '%s': want whole MiB per worker from 1 to %ld",
+				return fmt_err(err, errlen, "-m '%s': want whole MiB per worker from 1 to %ld",
 					    optarg, MAX_ELEMS / (1 << 18));
 			o->nelems = v * (1024 * 1024 / (long)sizeof(int));
 			o->nelems_set = true;
 			break;
 		case 'p':
 			if (parse_long(optarg, 1, WORKLOAD_MAX_PROCS, &v))
-				return fail(err, errlen, "-p '%s': want 1 to %d worker processes",
+				return fmt_err(err, errlen, "-p '%s': want 1 to %d worker processes",
 					    optarg, WORKLOAD_MAX_PROCS);
 			o->procs = (int)v;
 			o->procs_set = true;
@@ -197,26 +215,27 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 		case 's':
 			/* srand() takes an unsigned int; qsbench passed atoi()'s int. */
 			if (parse_long(optarg, INT_MIN, UINT_MAX, &v))
-				return fail(err, errlen, "-s '%s': want a whole number seed", optarg);
+				return fmt_err(err, errlen, "-s '%s': want a whole number seed", optarg);
 			o->seed = (unsigned)v;
 			break;
 		case 'r':
 			if (parse_long(optarg, 1, 10000, &v))
-				return fail(err, errlen, "-r '%s': want 1 to 10000 repeats", optarg);
+				return fmt_err(err, errlen, "-r '%s': want 1 to 10000 repeats", optarg);
 			o->repeat = (int)v;
 			break;
 		case 'd':
 			if (fmt_parse_seconds(optarg, &o->interval) || o->interval < 0.05 ||
 			    o->interval > 3600)
-				return fail(err, errlen, "-d '%s': want seconds from 0.05 to 3600", optarg);
+				return fmt_err(err, errlen, "-d '%s': want seconds from 0.05 to 3600", optarg);
 			o->interval_set = true;
 			break;
 		case 'b':
 			o->batch = true;
 			break;
 		case 'L':
-			if (!*optarg || strlen(optarg) > 200 || strpbrk(optarg, "\n\r\t"))
-				return fail(err, errlen, "-L: want a one-line label of 1 to 200 characters");
+			if (!*optarg || strlen(optarg) > 200 || !fmt_text_clean(optarg))
+				return fmt_err(err, errlen, "-L: want a one-line label of 1 to 200 characters,"
+					       " UTF-8 without control characters");
 			o->label = optarg;
 			break;
 		case 'h':
@@ -233,11 +252,11 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 			else if (!strcmp(optarg, "gnu-full"))
 				o->format = OUT_GNU_FULL;
 			else
-				return fail(err, errlen, "--format '%s': want csh, gnu or gnu-full", optarg);
+				return fmt_err(err, errlen, "--format '%s': want csh, gnu or gnu-full", optarg);
 			break;
 		case OPT_HISTORY:
 			if (!*optarg)
-				return fail(err, errlen, "--history: empty path");
+				return fmt_err(err, errlen, "--history: empty path");
 			o->history = optarg;
 			break;
 		case OPT_NO_HISTORY:
@@ -249,15 +268,15 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 			int64_t bytes;
 			const char *name = c == OPT_MEM ? "--mem" : c == OPT_GLOBAL ? "--global" : "--swap";
 			if (fmt_parse_size(optarg, &bytes) || bytes < 4096)
-				return fail(err, errlen, "%s '%s': want a size such as 512M or 1.5G", name, optarg);
+				return fmt_err(err, errlen, "%s '%s': want a size such as 512M or 1.5G", name, optarg);
 			*(c == OPT_MEM ? &o->mem_limit : c == OPT_GLOBAL ? &o->global_limit : &o->swap_size) = bytes;
 			break;
 		}
 		case OPT_SYSCTL:
 			if (o->nsysctl == CLI_MAX_SYSCTL)
-				return fail(err, errlen, "--sysctl: at most %d", CLI_MAX_SYSCTL);
+				return fmt_err(err, errlen, "--sysctl: at most %d", CLI_MAX_SYSCTL);
 			if (strncmp(optarg, "vm.", 3) || !strchr(optarg, '=') || optarg[3] == '=')
-				return fail(err, errlen, "--sysctl '%s': want vm.NAME=VALUE", optarg);
+				return fmt_err(err, errlen, "--sysctl '%s': want vm.NAME=VALUE", optarg);
 			o->sysctl[o->nsysctl++] = optarg;
 			break;
 		case OPT_SWEEP:
@@ -267,38 +286,48 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 		case OPT_KNOB:
 			if (strncmp(optarg, "vm.", 3) || !optarg[3] || strlen(optarg) >= 64 ||
 			    strpbrk(optarg, "=/ \t\n"))
-				return fail(err, errlen, "--knob '%s': want vm.NAME", optarg);
+				return fmt_err(err, errlen, "--knob '%s': want vm.NAME", optarg);
 			o->knob = optarg;
 			break;
 		case OPT_PLOTS: {
 			char e[256];
 			if (metrics_parse_list(optarg, &o->plots, e, sizeof(e)))
-				return fail(err, errlen, "--plots: %s", e);
+				return fmt_err(err, errlen, "--plots: %s", e);
 			o->plots_set = true;
 			break;
 		}
 		case OPT_LIST_PLOTS:
 			o->list_plots = true;
 			break;
-		case ':':
-			return fail(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+		case ':': {
+			char name[64];
+			return fmt_err(err, errlen, "option '%s' needs a value",
+				       fmt_escape(name, sizeof(name), argv[optind - 1]));
+		}
 		default:
-			if (optopt)
-				return fail(err, errlen, "unknown option '-%c' (try --help)", optopt);
-			return fail(err, errlen, "unknown option '%s' (try --help)", argv[optind - 1]);
+			return bad_option(longopts, argv[optind - 1], err, errlen);
 		}
 	}
 	if (optind < argc) {
 		if (strcmp(argv[optind - 1], "--"))
-			return fail(err, errlen, "unexpected argument '%s' (a command goes after --)",
+			return fmt_err(err, errlen, "unexpected argument '%s' (a command goes after --)",
 				    argv[optind]);
 		o->argv = &argv[optind];
 		if (o->nelems_set || o->procs_set)
-			return fail(err, errlen, "-n, -m and -p size the sorter; they do not apply to a command");
+			return fmt_err(err, errlen, "-n, -m and -p size the sorter; they do not apply to a command");
 	} else if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
-		return fail(err, errlen, "-- must be followed by a command");
+		return fmt_err(err, errlen, "-- must be followed by a command");
 	}
 	o->pressure_default = !o->nelems_set && !o->procs_set && !o->argv &&
 			      !o->mem_limit && !o->global_limit && !o->swap_size && !o->nsweep;
 	return 0;
+}
+
+int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
+{
+	int rc = parse(argc, argv, o, err, errlen);
+
+	if (rc)
+		cli_free(o);
+	return rc;
 }

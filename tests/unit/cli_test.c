@@ -1,0 +1,71 @@
+#include "check.h"
+#include "cli.h"
+
+static int parse(const char *a1, const char *a2, const char *a3, const char *a4,
+		 char *err, size_t errlen)
+{
+	char *argv[6] = { "thrashtop" };
+	int argc = 1;
+	struct options o;
+
+	for (const char *a[] = { a1, a2, a3, a4 }, **p = a; p < a + 4 && *p; p++)
+		argv[argc++] = (char *)*p;
+	argv[argc] = NULL;
+	err[0] = 0;
+	int rc = cli_parse(argc, argv, &o, err, errlen);
+	if (rc == 0)
+		cli_free(&o);
+	return rc;
+}
+
+TEST(cli_long_option_given_a_value)
+{
+	char err[256];
+
+	CHECK_INT(parse("--batch=1", NULL, NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "option '--batch' takes no value");
+	CHECK_INT(parse("--no-history=yes", NULL, NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "option '--no-history' takes no value");
+}
+
+TEST(cli_unknown_options_named_printably)
+{
+	char err[256];
+
+	CHECK_INT(parse("--bogus", NULL, NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "unknown option '--bogus' (try --help)");
+	CHECK_INT(parse("-x", NULL, NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "unknown option '-x' (try --help)");
+	CHECK_INT(parse("--\033[2J", NULL, NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "unknown option '--\\x1b[2J' (try --help)");
+}
+
+TEST(cli_one_size_for_the_sorter)
+{
+	char err[256];
+
+	CHECK_INT(parse("-n", "1000", "-m", "4", err, sizeof(err)), -1);
+	CHECK_STR(err, "-n and -m both size the sorter: give one of them");
+	CHECK_INT(parse("-m", "4", "-m", "8", err, sizeof(err)), -1);
+	CHECK_STR(err, "-m given twice: give the sorter one size");
+	CHECK_INT(parse("-n", "1000", "-p", "2", err, sizeof(err)), 0);
+}
+
+TEST(cli_label_refuses_control_bytes_and_bad_utf8)
+{
+	char err[256];
+
+	CHECK_INT(parse("-L", "a\033]0;x\007", NULL, NULL, err, sizeof(err)), -1);
+	CHECK(strstr(err, "without control characters") != NULL);
+	CHECK_INT(parse("-L", "bad \xff", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_INT(parse("-L", "C1 \xc2\x9b", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_INT(parse("-L", "2.4.14-pre8 \xc3\xa9t\xc3\xa9", NULL, NULL, err, sizeof(err)), 0);
+}
+
+TEST(cli_sweep_freed_on_a_later_error)
+{
+	char err[256];
+
+	/* ASan's leak check fails this test if the sweep values stay. */
+	CHECK_INT(parse("--sweep", "swappiness=0,60", "--bogus", NULL, err, sizeof(err)), -1);
+}
