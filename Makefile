@@ -24,7 +24,7 @@ SAN_MAIN = build/san/main.o
 TEST_OBJ = $(TSRC:tests/unit/%.c=build/san/test_%.o)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all deps run check bench clean unit other-cc
+.PHONY: all deps run check bench clean unit other-cc fuzz fuzz-build
 
 all: thrashtop
 
@@ -77,7 +77,7 @@ unit: build/unit
 	./build/unit
 
 check: deps
-	$(MAKE) --no-print-directory thrashtop build/thrashtop-san build/unit other-cc
+	$(MAKE) --no-print-directory thrashtop build/thrashtop-san build/unit other-cc fuzz-build
 	tests/run.sh
 
 # The code must build warning-free under gcc and clang alike; this compiles
@@ -85,10 +85,42 @@ check: deps
 OTHER_CC = $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null)),gcc,clang)
 other-cc:
 	@if command -v $(OTHER_CC) >/dev/null; then \
-	  for f in $(SRC) $(TSRC); do \
+	  for f in $(SRC) $(TSRC) $(FUZZ_SRC); do \
 	    $(OTHER_CC) $(CSTD) $(WARN) -Iinclude -Itests/unit $(PKG_CFLAGS) -O2 -fsyntax-only $$f || exit 1; \
 	  done; echo "other-cc: $(OTHER_CC) builds every file warning-free"; \
 	fi
+
+# libFuzzer targets, one per parser of outside input (tests/fuzz/fuzz_*.c),
+# built with clang. `make fuzz` runs each for FUZZ_SECONDS from its seed
+# corpus; `make check` runs each for a few seconds.
+FUZZ_CC      := clang
+FUZZ_SECONDS ?= 600
+FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+FUZZ_OBJ      = $(LIBSRC:src/%.c=build/fuzz/%.o)
+FUZZ_FLAGS   := -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+build/fuzz/%.o: src/%.c $(wildcard include/*.h) | build/fuzz
+	@echo "  CC fuzz $<"
+	@$(FUZZ_CC) $(CSTD) $(WARN) -Iinclude $(PKG_CFLAGS) $(FUZZ_FLAGS) \
+	  -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ) | build/fuzz
+	@echo "  LD fuzz $@"
+	@$(FUZZ_CC) $(CSTD) $(WARN) -Iinclude $(PKG_CFLAGS) $(FUZZ_FLAGS) \
+	  -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
+
+.SECONDARY: $(FUZZ_OBJ)
+
+build/fuzz:
+	mkdir -p $@
+
+fuzz-build:
+	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory $(FUZZ_BIN); \
+	else echo "fuzz: no $(FUZZ_CC), fuzz targets not built"; fi
+
+fuzz: deps fuzz-build
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 bench: deps
 	@command -v htop >/dev/null || { echo "bench: installing htop to compare with"; \
