@@ -19,14 +19,18 @@ static int proc_swaps(const char *path, long long *kib, int *prio)
 {
 	char line[512], name[400];
 	FILE *f = fopen("/proc/swaps", "r");
-	int found = -1;
+	int found = -1, p;
+	long long k;
 
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "%399s %*s %lld %*d %d", name, kib, prio) == 3 &&
-		    !strcmp(name, path))
+		if (sscanf(line, "%399s %*s %lld %*d %d", name, &k, &p) == 3 &&
+		    !strcmp(name, path)) {
+			*kib = k;
+			*prio = p;
 			found = 0;
+		}
 	fclose(f);
 	return found;
 }
