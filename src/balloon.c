@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include <unistd.h>
 
 #include "undo.h"
+#include "fmt.h"
 
 /* What the balloon child sends after each chunk and at the end. */
 struct report {
@@ -26,18 +26,6 @@ struct report {
 	long long pinned;	/* bytes locked so far */
 	char step[16];		/* the failed step */
 };
-
-__attribute__((format(printf, 3, 4)))
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static void human(long long b, char *buf, size_t len)
 {
@@ -64,7 +52,7 @@ static int meminfo(long long *total, long long *avail, char *err, size_t errlen)
 
 	*total = *avail = -1;
 	if (!f) {
-		seterr(err, errlen, "cannot read /proc/meminfo: %s", strerror(errno));
+		fmt_err(err, errlen, "cannot read /proc/meminfo: %s", strerror(errno));
 		return -1;
 	}
 	while (fgets(line, sizeof line, f)) {
@@ -75,7 +63,7 @@ static int meminfo(long long *total, long long *avail, char *err, size_t errlen)
 	}
 	fclose(f);
 	if (*total < 0 || *avail < 0) {
-		seterr(err, errlen, "/proc/meminfo lacks MemTotal or MemAvailable");
+		fmt_err(err, errlen, "/proc/meminfo lacks MemTotal or MemAvailable");
 		return -1;
 	}
 	return 0;
@@ -186,7 +174,7 @@ int balloon_start_pin(struct balloon *b, long long bytes, char *err, size_t errl
 
 	memset(b, 0, sizeof *b);
 	if (bytes <= 0) {
-		seterr(err, errlen, "balloon size %lld bytes: must be positive", bytes);
+		fmt_err(err, errlen, "balloon size %lld bytes: must be positive", bytes);
 		return -1;
 	}
 	bytes = (bytes + pagesz - 1) / pagesz * pagesz;
@@ -196,7 +184,7 @@ int balloon_start_pin(struct balloon *b, long long bytes, char *err, size_t errl
 		human(bytes, h1, sizeof h1);
 		human(avail, h2, sizeof h2);
 		human(avail - BALLOON_AVAIL_KEEP, h3, sizeof h3);
-		seterr(err, errlen, "refusing to pin %s: MemAvailable is %s and %lld MiB of "
+		fmt_err(err, errlen, "refusing to pin %s: MemAvailable is %s and %lld MiB of "
 		       "it must stay available (at most %s can be pinned now)", h1, h2,
 		       BALLOON_AVAIL_KEEP >> 20, h3);
 		return -1;
@@ -204,26 +192,26 @@ int balloon_start_pin(struct balloon *b, long long bytes, char *err, size_t errl
 	if (geteuid() != 0 && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 &&
 	    rl.rlim_cur != RLIM_INFINITY && (long long)rl.rlim_cur < bytes) {
 		human(bytes, h1, sizeof h1);
-		seterr(err, errlen, "--global needs root: locking %s exceeds RLIMIT_MEMLOCK "
+		fmt_err(err, errlen, "--global needs root: locking %s exceeds RLIMIT_MEMLOCK "
 		       "(%llu KiB)", h1, (unsigned long long)rl.rlim_cur / 1024);
 		return -1;
 	}
 	/* a socket, so the go byte can be sent with MSG_NOSIGNAL: a balloon that
 	 * died early must not SIGPIPE its parent */
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go) < 0) {
-		seterr(err, errlen, "cannot start the balloon: socketpair: %s",
+		fmt_err(err, errlen, "cannot start the balloon: socketpair: %s",
 		       strerror(errno));
 		return -1;
 	}
 	if (pipe2(ready, O_CLOEXEC) < 0) {
-		seterr(err, errlen, "cannot start the balloon: pipe: %s", strerror(errno));
+		fmt_err(err, errlen, "cannot start the balloon: pipe: %s", strerror(errno));
 		close(go[0]);
 		close(go[1]);
 		return -1;
 	}
 	pid = fork();
 	if (pid < 0) {
-		seterr(err, errlen, "cannot start the balloon: fork: %s", strerror(errno));
+		fmt_err(err, errlen, "cannot start the balloon: fork: %s", strerror(errno));
 		close(go[0]), close(go[1]), close(ready[0]), close(ready[1]);
 		return -1;
 	}
@@ -237,7 +225,7 @@ int balloon_start_pin(struct balloon *b, long long bytes, char *err, size_t errl
 	setpgid(pid, pid);	/* also done by the child: whichever runs first */
 	snprintf(key, sizeof key, "%d", (int)pid);
 	if (undo_proc_start(pid, &b->start, NULL) < 0) {
-		seterr(err, errlen, "cannot read /proc/%d/stat of the balloon: %s", (int)pid,
+		fmt_err(err, errlen, "cannot read /proc/%d/stat of the balloon: %s", (int)pid,
 		       strerror(errno));
 		goto kill;
 	}
@@ -245,7 +233,7 @@ int balloon_start_pin(struct balloon *b, long long bytes, char *err, size_t errl
 	if (undo_add(UNDO_BALLOON, key, val, err, errlen) < 0)
 		goto kill;
 	if (send(go[1], "1", 1, MSG_NOSIGNAL) != 1) {
-		seterr(err, errlen, "cannot start the balloon: %s", strerror(errno));
+		fmt_err(err, errlen, "cannot start the balloon: %s", strerror(errno));
 		goto forget;
 	}
 	close(go[1]);
@@ -260,7 +248,7 @@ int balloon_start_pin(struct balloon *b, long long bytes, char *err, size_t errl
 		if (left <= 0) {
 			human(pinned, h1, sizeof h1);
 			human(bytes, h2, sizeof h2);
-			seterr(err, errlen, "balloon pinned only %s of %s in %d s: gave up",
+			fmt_err(err, errlen, "balloon pinned only %s of %s in %d s: gave up",
 			       h1, h2, BALLOON_TIMEOUT_S);
 			goto forget;
 		}
@@ -281,14 +269,14 @@ int balloon_start_pin(struct balloon *b, long long bytes, char *err, size_t errl
 			describe_death(status, how, sizeof how);
 			human(pinned, h1, sizeof h1);
 			human(bytes, h2, sizeof h2);
-			seterr(err, errlen, "balloon %s after pinning %s of %s", how, h1, h2);
+			fmt_err(err, errlen, "balloon %s after pinning %s of %s", how, h1, h2);
 			goto forget;
 		}
 		pinned = r.pinned;
 		if (r.err) {
 			human(pinned, h1, sizeof h1);
 			human(bytes, h2, sizeof h2);
-			seterr(err, errlen, "balloon pinned only %s of %s: %s: %s%s", h1, h2,
+			fmt_err(err, errlen, "balloon pinned only %s of %s: %s: %s%s", h1, h2,
 			       r.step, strerror(r.err),
 			       r.err == ENOMEM && !strcmp(r.step, "mlock") ?
 			       " (RLIMIT_MEMLOCK, or RAM ran out)" : "");
@@ -331,12 +319,12 @@ int balloon_start_global(struct balloon *b, long long leave, char *err, size_t e
 	human(leave, h1, sizeof h1);
 	human(total, h2, sizeof h2);
 	if (leave < BALLOON_MIN_LEAVE) {
-		seterr(err, errlen, "--global %s leaves too little: the machine needs at "
+		fmt_err(err, errlen, "--global %s leaves too little: the machine needs at "
 		       "least %lld MiB", h1, BALLOON_MIN_LEAVE >> 20);
 		return -1;
 	}
 	if (leave >= total) {
-		seterr(err, errlen, "--global %s is not below MemTotal (%s): nothing to pin",
+		fmt_err(err, errlen, "--global %s is not below MemTotal (%s): nothing to pin",
 		       h1, h2);
 		return -1;
 	}
@@ -345,7 +333,7 @@ int balloon_start_global(struct balloon *b, long long leave, char *err, size_t e
 		human(pin, h3, sizeof h3);
 		human(avail, h4, sizeof h4);
 		human(total - (avail - BALLOON_AVAIL_KEEP), h2, sizeof h2);
-		seterr(err, errlen, "--global %s would pin %s, but MemAvailable is %s and "
+		fmt_err(err, errlen, "--global %s would pin %s, but MemAvailable is %s and "
 		       "%lld MiB of it must stay available: --global must be at least %s now",
 		       h1, h3, h4, BALLOON_AVAIL_KEEP >> 20, h2);
 		return -1;
@@ -359,13 +347,13 @@ int balloon_kill(pid_t pid, unsigned long long start, char *err, size_t errlen)
 	char state;
 
 	if (pid <= 1) {
-		seterr(err, errlen, "refusing to kill balloon pid %d", (int)pid);
+		fmt_err(err, errlen, "refusing to kill balloon pid %d", (int)pid);
 		return -1;
 	}
 	if (undo_proc_start(pid, &st, &state) < 0 || st != start || state == 'Z')
 		return 0;
 	if (kill(pid, SIGKILL) < 0 && errno != ESRCH) {
-		seterr(err, errlen, "cannot kill balloon pid %d: %s", (int)pid, strerror(errno));
+		fmt_err(err, errlen, "cannot kill balloon pid %d: %s", (int)pid, strerror(errno));
 		return -1;
 	}
 	for (int waited = 0; waited <= 5000; waited += 10) {
@@ -379,7 +367,7 @@ int balloon_kill(pid_t pid, unsigned long long start, char *err, size_t errlen)
 			return 0;
 		sleep_ms(10);
 	}
-	seterr(err, errlen, "balloon pid %d still alive 5 s after SIGKILL", (int)pid);
+	fmt_err(err, errlen, "balloon pid %d still alive 5 s after SIGKILL", (int)pid);
 	return -1;
 }
 
@@ -394,7 +382,7 @@ int balloon_check(struct balloon *b, char *err, size_t errlen)
 		return 1;
 	describe_death(status, how, sizeof how);
 	human(b->bytes, h, sizeof h);
-	seterr(err, errlen, "the balloon pinning %s %s: that memory is free again", h, how);
+	fmt_err(err, errlen, "the balloon pinning %s %s: that memory is free again", h, how);
 	snprintf(key, sizeof key, "%d", (int)b->pid);
 	b->pid = 0;
 	b->bytes = 0;

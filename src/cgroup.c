@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "undo.h"
+#include "fmt.h"
 
 #define CG_ROOT "/sys/fs/cgroup/"
 #define V1_ROOT "/sys/fs/cgroup/memory"
@@ -22,18 +22,6 @@
 /* v1 reads "unlimited" back as LONG_MAX rounded down to a page */
 #define V1_UNLIMITED 0x7ffffffffffff000LL
 #define REMOVE_WAIT_MS 5000
-
-__attribute__((format(printf, 3, 4)))
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static void sleep_ms(long ms)
 {
@@ -176,7 +164,7 @@ static int set_one(const struct cgroup *cg, const char *file, long long v,
 	fmt_limit(buf, sizeof buf, v, cg->version);
 	e = write_file(cg->path, file, buf);
 	if (e) {
-		seterr(err, errlen, "cannot write %s to %s/%s: %s%s", buf, cg->path, file,
+		fmt_err(err, errlen, "cannot write %s to %s/%s: %s%s", buf, cg->path, file,
 		       strerror(e),
 		       e == EBUSY ? " (usage is above it and cannot be reclaimed)" : "");
 		return -1;
@@ -194,7 +182,7 @@ int cgroup_set_limit(struct cgroup *cg, long long limit, long long swap_limit,
 
 		snprintf(path, sizeof path, "%s/memory.swap.max", cg->path);
 		if (swap_limit >= 0 && access(path, F_OK) < 0) {
-			seterr(err, errlen, "a swap limit needs swap accounting, which is off: "
+			fmt_err(err, errlen, "a swap limit needs swap accounting, which is off: "
 			       "%s is missing (boot with swapaccount=1)", path);
 			return -1;
 		}
@@ -207,7 +195,7 @@ int cgroup_set_limit(struct cgroup *cg, long long limit, long long swap_limit,
 	}
 	if (!cg->memsw) {
 		if (swap_limit >= 0) {
-			seterr(err, errlen, "a swap limit needs swap accounting, which is off: "
+			fmt_err(err, errlen, "a swap limit needs swap accounting, which is off: "
 			       "%s/memory.memsw.limit_in_bytes is missing (boot with "
 			       "swapaccount=1)", cg->path);
 			return -1;
@@ -252,7 +240,7 @@ int cgroup_create(struct cgroup *cg, const char *name, long long limit,
 		name = own;
 	}
 	if (!valid_name(name)) {
-		seterr(err, errlen, "bad cgroup name \"%s\" (want " NAME_PREFIX "SOMETHING, "
+		fmt_err(err, errlen, "bad cgroup name \"%s\" (want " NAME_PREFIX "SOMETHING, "
 		       "no '/', spaces or '..')", name ? name : "");
 		return -1;
 	}
@@ -262,7 +250,7 @@ int cgroup_create(struct cgroup *cg, const char *name, long long limit,
 		struct stat sb;
 
 		if (stat(V1_ROOT "/memory.limit_in_bytes", &sb) < 0) {
-			seterr(err, errlen, "--mem: no memory cgroup controller (neither "
+			fmt_err(err, errlen, "--mem: no memory cgroup controller (neither "
 			       "cgroup.controllers of the unified hierarchy nor "
 			       V1_ROOT " offers it)");
 			return -1;
@@ -272,7 +260,7 @@ int cgroup_create(struct cgroup *cg, const char *name, long long limit,
 	}
 	snprintf(cg->path, sizeof cg->path, "%s/%s", root, name);
 	if (access(root, W_OK) < 0) {
-		seterr(err, errlen, "--mem needs root: cannot create %s: %s", cg->path,
+		fmt_err(err, errlen, "--mem needs root: cannot create %s: %s", cg->path,
 		       strerror(errno));
 		return -1;
 	}
@@ -281,7 +269,7 @@ int cgroup_create(struct cgroup *cg, const char *name, long long limit,
 	     !has_word(buf, "memory"))) {
 		e = write_file(root, "cgroup.subtree_control", "+memory");
 		if (e) {
-			seterr(err, errlen, "cannot enable the memory controller in "
+			fmt_err(err, errlen, "cannot enable the memory controller in "
 			       "%s/cgroup.subtree_control: %s", root, strerror(e));
 			return -1;
 		}
@@ -290,7 +278,7 @@ int cgroup_create(struct cgroup *cg, const char *name, long long limit,
 		return -1;
 	if (mkdir(cg->path, 0755) < 0) {
 		e = errno;
-		seterr(err, errlen, "cannot create %s: %s%s", cg->path, strerror(e),
+		fmt_err(err, errlen, "cannot create %s: %s%s", cg->path, strerror(e),
 		       e == EEXIST ? " (left by an earlier run? start thrashtop again to "
 				     "clean up, or rmdir it)" : "");
 		undo_forget(UNDO_CGROUP, cg->path, NULL, 0);
@@ -305,7 +293,7 @@ int cgroup_create(struct cgroup *cg, const char *name, long long limit,
 	snprintf(buf, sizeof buf, "%s/cgroup.procs", cg->path);
 	cg->procs_fd = open(buf, O_WRONLY | O_CLOEXEC);
 	if (cg->procs_fd < 0) {
-		seterr(err, errlen, "cannot open %s: %s", buf, strerror(errno));
+		fmt_err(err, errlen, "cannot open %s: %s", buf, strerror(errno));
 		goto fail;
 	}
 	return 0;
@@ -349,7 +337,7 @@ int cgroup_attach_pid(struct cgroup *cg, pid_t pid, char *err, size_t errlen)
 	snprintf(buf, sizeof buf, "%d", (int)pid);
 	e = write_file(cg->path, "cgroup.procs", buf);
 	if (e) {
-		seterr(err, errlen, "cannot move pid %d into %s: %s", (int)pid, cg->path,
+		fmt_err(err, errlen, "cannot move pid %d into %s: %s", (int)pid, cg->path,
 		       strerror(e));
 		return -1;
 	}
@@ -472,7 +460,7 @@ int cgroup_remove_path(const char *path, char *err, size_t errlen)
 
 	if (strncmp(path, CG_ROOT, strlen(CG_ROOT)) != 0 || !base ||
 	    !valid_name(base + 1) || strstr(path, "/../")) {
-		seterr(err, errlen, "refusing to remove %s: not a thrashtop cgroup", path);
+		fmt_err(err, errlen, "refusing to remove %s: not a thrashtop cgroup", path);
 		return -1;
 	}
 	if (stat(path, &sb) < 0 && errno == ENOENT)
@@ -483,7 +471,7 @@ int cgroup_remove_path(const char *path, char *err, size_t errlen)
 		if (left < 0) {
 			if (errno == ENOENT)
 				return 0;
-			seterr(err, errlen, "cannot read %s/cgroup.procs: %s", path,
+			fmt_err(err, errlen, "cannot read %s/cgroup.procs: %s", path,
 			       strerror(errno));
 			return -1;
 		}
@@ -491,7 +479,7 @@ int cgroup_remove_path(const char *path, char *err, size_t errlen)
 			if (rmdir(path) == 0 || errno == ENOENT)
 				return 0;
 			if (errno != EBUSY) {
-				seterr(err, errlen, "cannot remove %s: %s%s", path, strerror(errno),
+				fmt_err(err, errlen, "cannot remove %s: %s%s", path, strerror(errno),
 				       errno == EACCES || errno == EPERM ? " (needs root)" : "");
 				return -1;
 			}
@@ -500,7 +488,7 @@ int cgroup_remove_path(const char *path, char *err, size_t errlen)
 			break;
 		sleep_ms(10);
 	}
-	seterr(err, errlen, "cannot remove %s: %d process(es) still inside %d s after "
+	fmt_err(err, errlen, "cannot remove %s: %d process(es) still inside %d s after "
 	       "SIGKILL (zombies whose parent has not reaped them?)", path, left,
 	       REMOVE_WAIT_MS / 1000);
 	return -1;

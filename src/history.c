@@ -1,12 +1,12 @@
 /* The run history store: SQLite, WAL, one transaction per run. */
 #include "history.h"
+#include "fmt.h"
 
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,22 +160,9 @@ static const char *const migrations[HISTORY_SCHEMA_VERSION] = {
 	 "CREATE INDEX runs_config ON runs(config_hash, started_at);"),
 };
 
-static void seterr(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 static void dberr(struct history *h, char *err, size_t len, const char *what)
 {
-	seterr(err, len, "%s: %s: %s", h->path, what, sqlite3_errmsg(h->db));
+	fmt_err(err, len, "%s: %s: %s", h->path, what, sqlite3_errmsg(h->db));
 }
 
 /* ---- records ---- */
@@ -622,11 +609,11 @@ char *history_default_path(char *buf, size_t len, char *err, size_t errlen)
 	else if (home && home[0] == '/')
 		n = snprintf(buf, len, "%s/.local/share/thrashtop/history.db", home);
 	else {
-		seterr(err, errlen, "history: neither XDG_DATA_HOME nor HOME is an absolute path; use --history PATH");
+		fmt_err(err, errlen, "history: neither XDG_DATA_HOME nor HOME is an absolute path; use --history PATH");
 		return NULL;
 	}
 	if (n < 0 || (size_t)n >= len) {
-		seterr(err, errlen, "history: default path too long");
+		fmt_err(err, errlen, "history: default path too long");
 		return NULL;
 	}
 	return buf;
@@ -640,7 +627,7 @@ static int make_parents(const char *path, char made[][4096], int *nmade, int max
 	char dir[4096];
 
 	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir)) {
-		seterr(err, errlen, "%s: path too long", path);
+		fmt_err(err, errlen, "%s: path too long", path);
 		return -1;
 	}
 	char *slash = strrchr(dir, '/');
@@ -656,7 +643,7 @@ static int make_parents(const char *path, char made[][4096], int *nmade, int max
 			if (*nmade < max)
 				snprintf(made[(*nmade)++], 4096, "%s", dir);
 		} else if (errno != EEXIST) {
-			seterr(err, errlen, "%s: cannot create directory: %s", dir, strerror(errno));
+			fmt_err(err, errlen, "%s: cannot create directory: %s", dir, strerror(errno));
 			return -1;
 		}
 		*p = c;
@@ -671,7 +658,7 @@ static int exec_sql(struct history *h, const char *sql, char *err, size_t errlen
 	char *msg = NULL;
 
 	if (sqlite3_exec(h->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		seterr(err, errlen, "%s: %s", h->path, msg ? msg : sqlite3_errmsg(h->db));
+		fmt_err(err, errlen, "%s: %s", h->path, msg ? msg : sqlite3_errmsg(h->db));
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -726,7 +713,7 @@ fail:
 static int open_db(struct history *h, const char *name, int oflags, char *err, size_t errlen)
 {
 	if (sqlite3_open_v2(name, &h->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		seterr(err, errlen, "%s: cannot open: %s", h->path,
+		fmt_err(err, errlen, "%s: cannot open: %s", h->path,
 		       h->db ? sqlite3_errmsg(h->db) : "out of memory");
 		return -1;
 	}
@@ -746,29 +733,29 @@ struct history *history_open_version(const char *path, int flags, int version,
 	struct history *h;
 
 	if (version < 1 || version > HISTORY_SCHEMA_VERSION) {
-		seterr(err, errlen, "history: no schema version %d", version);
+		fmt_err(err, errlen, "history: no schema version %d", version);
 		return NULL;
 	}
 	h = calloc(1, sizeof(*h));
 	if (!h || !(h->path = strdup(path))) {
 		free(h);
-		seterr(err, errlen, "history: out of memory");
+		fmt_err(err, errlen, "history: out of memory");
 		return NULL;
 	}
 	h->rdonly = rdonly;
 	existed = stat(path, &sb) == 0;
 	if (!existed && rdonly) {
-		seterr(err, errlen, "%s: no history yet (%s)", path, strerror(errno));
+		fmt_err(err, errlen, "%s: no history yet (%s)", path, strerror(errno));
 		goto fail_nodb;
 	}
 	if (existed && !S_ISREG(sb.st_mode)) {
-		seterr(err, errlen, "%s: not a regular file", path);
+		fmt_err(err, errlen, "%s: not a regular file", path);
 		goto fail_nodb;
 	}
 	if (!existed && make_parents(path, made, &nmade, 8, err, errlen))
 		goto fail_nodb;
 	if (!rdonly && existed && access(path, W_OK) != 0) {
-		seterr(err, errlen, "%s: cannot record runs: %s", path, strerror(errno));
+		fmt_err(err, errlen, "%s: cannot record runs: %s", path, strerror(errno));
 		goto fail_nodb;
 	}
 
@@ -776,7 +763,7 @@ struct history *history_open_version(const char *path, int flags, int version,
 	if (open_db(h, path, oflags, err, errlen))
 		goto fail;
 	if (!rdonly && sqlite3_db_readonly(h->db, "main") == 1) {
-		seterr(err, errlen, "%s: cannot record runs: read-only file", path);
+		fmt_err(err, errlen, "%s: cannot record runs: read-only file", path);
 		goto fail;
 	}
 	/* Reading user_version first makes a file that is not a database fail
@@ -799,7 +786,7 @@ struct history *history_open_version(const char *path, int flags, int version,
 		sqlite3_free(uri);
 	}
 	if (v > HISTORY_SCHEMA_VERSION) {
-		seterr(err, errlen, "%s: schema version %d is newer than this thrashtop's (%d)",
+		fmt_err(err, errlen, "%s: schema version %d is newer than this thrashtop's (%d)",
 		       path, v, HISTORY_SCHEMA_VERSION);
 		goto fail;
 	}
@@ -814,7 +801,7 @@ struct history *history_open_version(const char *path, int flags, int version,
 			h->version = v;
 	} else {
 		if (v < HISTORY_SCHEMA_VERSION && v < version) {
-			seterr(err, errlen, "%s: schema version %d needs upgrading: open it once for writing",
+			fmt_err(err, errlen, "%s: schema version %d needs upgrading: open it once for writing",
 			       path, v);
 			goto fail;
 		}
@@ -861,7 +848,7 @@ int history_schema_version(struct history *h)
 int history_begin(struct history *h, char *err, size_t errlen)
 {
 	if (h->rdonly) {
-		seterr(err, errlen, "%s: opened read-only", h->path);
+		fmt_err(err, errlen, "%s: opened read-only", h->path);
 		return -1;
 	}
 	return exec_sql(h, "BEGIN IMMEDIATE", err, errlen);
@@ -1056,23 +1043,23 @@ out:
 static int validate(const struct run_record *r, char *err, size_t errlen)
 {
 	if (r->npoints < 0 || r->npoints > HISTORY_SERIES_MAX) {
-		seterr(err, errlen, "history: %d series points (at most %d)",
+		fmt_err(err, errlen, "history: %d series points (at most %d)",
 		       r->npoints, HISTORY_SERIES_MAX);
 		return -1;
 	}
 	if (r->npoints > 0)
 		for (int s = 0; s < RS_N; s++)
 			if (!r->series[s]) {
-				seterr(err, errlen, "history: series %s missing", series_keys[s]);
+				fmt_err(err, errlen, "history: series %s missing", series_keys[s]);
 				return -1;
 			}
 	if (r->nworkers < 0 || (r->nworkers > 0 && !r->workers) ||
 	    r->nchanges < 0 || (r->nchanges > 0 && !r->changes)) {
-		seterr(err, errlen, "history: inconsistent worker or sysctl change list");
+		fmt_err(err, errlen, "history: inconsistent worker or sysctl change list");
 		return -1;
 	}
 	if ((unsigned)r->status > RUN_ABORTED || (r->kind != RUN_QSBENCH && r->kind != RUN_COMMAND)) {
-		seterr(err, errlen, "history: bad run status or kind");
+		fmt_err(err, errlen, "history: bad run status or kind");
 		return -1;
 	}
 	return 0;
@@ -1085,13 +1072,13 @@ int history_add(struct history *h, struct run_record *r, char *err, size_t errle
 	int64_t id = 0;
 
 	if (h->rdonly) {
-		seterr(err, errlen, "%s: opened read-only", h->path);
+		fmt_err(err, errlen, "%s: opened read-only", h->path);
 		return -1;
 	}
 	if (validate(r, err, errlen))
 		return -1;
 	if (run_record_config(r)) {
-		seterr(err, errlen, "history: out of memory");
+		fmt_err(err, errlen, "history: out of memory");
 		return -1;
 	}
 	if (!r->uuid[0])
@@ -1334,7 +1321,7 @@ int history_list(struct history *h, const struct history_filter *f, int flags,
 	*out = NULL;
 	*n = 0;
 	if (!sql) {
-		seterr(err, errlen, "history: out of memory");
+		fmt_err(err, errlen, "history: out of memory");
 		return -1;
 	}
 	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
@@ -1385,7 +1372,7 @@ oom:
 	if (txn)
 		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
 	run_records_free(v, cnt);
-	seterr(err, errlen, "history: out of memory reading runs");
+	fmt_err(err, errlen, "history: out of memory reading runs");
 	return -1;
 }
 
@@ -1400,7 +1387,7 @@ int64_t history_count(struct history *h, const struct history_filter *f,
 	build_where(h, &q, f);
 	if (q.oom) {
 		free(q.s);
-		seterr(err, errlen, "history: out of memory");
+		fmt_err(err, errlen, "history: out of memory");
 		return -1;
 	}
 	if (sqlite3_prepare_v2(h->db, q.s, -1, &st, NULL) == SQLITE_OK) {
@@ -1450,12 +1437,12 @@ int history_get(struct history *h, int64_t id, struct run_record *r,
 		}
 		if (load_details(h, r)) {
 			run_record_clear(r);
-			seterr(err, errlen, "history: out of memory reading run %" PRId64, id);
+			fmt_err(err, errlen, "history: out of memory reading run %" PRId64, id);
 		} else {
 			ret = 0;
 		}
 	} else if (rc == SQLITE_DONE) {
-		seterr(err, errlen, "%s: no run %" PRId64, h->path, id);
+		fmt_err(err, errlen, "%s: no run %" PRId64, h->path, id);
 		ret = 1;
 	} else {
 		dberr(h, err, errlen, "cannot read run");
@@ -1473,7 +1460,7 @@ int history_rm(struct history *h, int64_t id, char *err, size_t errlen)
 	sqlite3_stmt *st = NULL;
 
 	if (h->rdonly) {
-		seterr(err, errlen, "%s: opened read-only", h->path);
+		fmt_err(err, errlen, "%s: opened read-only", h->path);
 		return -1;
 	}
 	if (sqlite3_prepare_v2(h->db, "DELETE FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK) {
@@ -1488,7 +1475,7 @@ int history_rm(struct history *h, int64_t id, char *err, size_t errlen)
 	}
 	sqlite3_finalize(st);
 	if (sqlite3_changes(h->db) == 0) {
-		seterr(err, errlen, "%s: no run %" PRId64, h->path, id);
+		fmt_err(err, errlen, "%s: no run %" PRId64, h->path, id);
 		return 1;
 	}
 	return 0;

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +22,7 @@
 #include <unistd.h>
 
 #include "undo.h"
+#include "fmt.h"
 
 #define PREFIX "thrashtop-swap-"
 
@@ -39,18 +39,6 @@
 #define FS_RAMFS 0x858458f6L
 #define FS_OVERLAY 0x794c7630L
 #define FS_BTRFS 0x9123683eL
-
-__attribute__((format(printf, 3, 4)))
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static const char *fs_name(long type, char *buf, size_t len)
 {
@@ -111,7 +99,7 @@ static int make_file(const struct swapfile *sw, long fstype, const char *fsname,
 
 	fd = open(sw->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		seterr(err, errlen, "cannot create swap file %s: %s%s", sw->path,
+		fmt_err(err, errlen, "cannot create swap file %s: %s%s", sw->path,
 		       strerror(errno),
 		       errno == EEXIST ? " (left by an earlier run? remove it or start "
 					 "thrashtop again to clean up)" : "");
@@ -123,7 +111,7 @@ static int make_file(const struct swapfile *sw, long fstype, const char *fsname,
 		/* btrfs swaps only to nocow files; the flag sticks only while empty */
 		if (ioctl(fd, FS_IOC_GETFLAGS, &flags) < 0 ||
 		    (flags |= FS_NOCOW_FL, ioctl(fd, FS_IOC_SETFLAGS, &flags) < 0)) {
-			seterr(err, errlen,
+			fmt_err(err, errlen,
 			       "btrfs at %s cannot hold a swap file: cannot make %s nocow: %s",
 			       dir, sw->path, strerror(errno));
 			goto fail;
@@ -132,21 +120,21 @@ static int make_file(const struct swapfile *sw, long fstype, const char *fsname,
 	if (fallocate(fd, 0, 0, sw->bytes) < 0) {
 		e = errno;
 		if (e == EOPNOTSUPP)
-			seterr(err, errlen,
+			fmt_err(err, errlen,
 			       "the %s file system at %s cannot hold a swap file "
 			       "(fallocate: %s)", fsname, dir, strerror(e));
 		else
-			seterr(err, errlen, "cannot allocate %lld bytes for %s: %s", sw->bytes,
+			fmt_err(err, errlen, "cannot allocate %lld bytes for %s: %s", sw->bytes,
 			       sw->path, strerror(e));
 		goto fail;
 	}
 	if (fchmod(fd, 0600) < 0) {
-		seterr(err, errlen, "cannot chmod 600 %s: %s", sw->path, strerror(errno));
+		fmt_err(err, errlen, "cannot chmod 600 %s: %s", sw->path, strerror(errno));
 		goto fail;
 	}
 	hdr = malloc((size_t)pagesz);
 	if (!hdr) {
-		seterr(err, errlen, "cannot write the swap header of %s: %s", sw->path,
+		fmt_err(err, errlen, "cannot write the swap header of %s: %s", sw->path,
 		       strerror(ENOMEM));
 		goto fail;
 	}
@@ -154,14 +142,14 @@ static int make_file(const struct swapfile *sw, long fstype, const char *fsname,
 	if (pwrite(fd, hdr, (size_t)pagesz, 0) != (ssize_t)pagesz || fsync(fd) < 0) {
 		e = errno;
 		free(hdr);
-		seterr(err, errlen, "cannot write the swap header of %s: %s", sw->path,
+		fmt_err(err, errlen, "cannot write the swap header of %s: %s", sw->path,
 		       strerror(e));
 		goto fail;
 	}
 	free(hdr);
 	if (close(fd) < 0) {
 		fd = -1;
-		seterr(err, errlen, "cannot write %s: %s", sw->path, strerror(errno));
+		fmt_err(err, errlen, "cannot write %s: %s", sw->path, strerror(errno));
 		goto fail;
 	}
 	return 0;
@@ -189,33 +177,33 @@ int swapfile_create(struct swapfile *sw, const char *dir, long long bytes, int p
 	if (!dir)
 		dir = SWAPFILE_DIR;
 	if (bytes < SWAPFILE_MIN_BYTES) {
-		seterr(err, errlen, "--swap %lld bytes is too small (at least 1 MiB)", bytes);
+		fmt_err(err, errlen, "--swap %lld bytes is too small (at least 1 MiB)", bytes);
 		return -1;
 	}
 	if (prio < -1 || prio > 32767) {
-		seterr(err, errlen, "swap priority %d out of range (0..32767, or -1)", prio);
+		fmt_err(err, errlen, "swap priority %d out of range (0..32767, or -1)", prio);
 		return -1;
 	}
 	if (geteuid() != 0) {
-		seterr(err, errlen, "--swap needs root: swapon(2) requires CAP_SYS_ADMIN");
+		fmt_err(err, errlen, "--swap needs root: swapon(2) requires CAP_SYS_ADMIN");
 		return -1;
 	}
 	if (stat(dir, &sb) < 0) {
-		seterr(err, errlen, "swap directory %s: %s", dir, strerror(errno));
+		fmt_err(err, errlen, "swap directory %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	if (!S_ISDIR(sb.st_mode)) {
-		seterr(err, errlen, "swap directory %s: not a directory", dir);
+		fmt_err(err, errlen, "swap directory %s: not a directory", dir);
 		return -1;
 	}
 	if (statfs(dir, &sfs) < 0 || statvfs(dir, &vfs) < 0) {
-		seterr(err, errlen, "cannot check the file system of %s: %s", dir,
+		fmt_err(err, errlen, "cannot check the file system of %s: %s", dir,
 		       strerror(errno));
 		return -1;
 	}
 	fsname = fs_name((long)sfs.f_type, fsbuf, sizeof fsbuf);
 	if (sfs.f_type == FS_TMPFS || sfs.f_type == FS_RAMFS || sfs.f_type == FS_OVERLAY) {
-		seterr(err, errlen,
+		fmt_err(err, errlen,
 		       "%s is on %s, which cannot hold a swap file: choose a directory on "
 		       "a disk file system (e.g. ext4, xfs)", dir, fsname);
 		return -1;
@@ -225,7 +213,7 @@ int swapfile_create(struct swapfile *sw, const char *dir, long long bytes, int p
 	    SWAPFILE_KEEP_FREE) {
 		human(sw->bytes, h1, sizeof h1);
 		human((long long)vfs.f_bavail * (long long)vfs.f_frsize, h2, sizeof h2);
-		seterr(err, errlen, "no room for a %s swap file in %s: %s free, and %d MiB "
+		fmt_err(err, errlen, "no room for a %s swap file in %s: %s free, and %d MiB "
 		       "must stay free", h1, dir, h2, (int)(SWAPFILE_KEEP_FREE >> 20));
 		return -1;
 	}
@@ -244,13 +232,13 @@ int swapfile_create(struct swapfile *sw, const char *dir, long long bytes, int p
 		int e = errno;
 
 		if (e == EINVAL)
-			seterr(err, errlen, "swapon %s: %s: the %s file system at %s cannot "
+			fmt_err(err, errlen, "swapon %s: %s: the %s file system at %s cannot "
 			       "hold a swap file", sw->path, strerror(e), fsname, dir);
 		else if (e == EPERM)
-			seterr(err, errlen, "swapon %s: %s (needs CAP_SYS_ADMIN, or all swap "
+			fmt_err(err, errlen, "swapon %s: %s (needs CAP_SYS_ADMIN, or all swap "
 			       "areas the kernel allows are in use)", sw->path, strerror(e));
 		else
-			seterr(err, errlen, "swapon %s: %s", sw->path, strerror(e));
+			fmt_err(err, errlen, "swapon %s: %s", sw->path, strerror(e));
 		unlink(sw->path);
 		goto forget;
 	}
@@ -268,22 +256,22 @@ int swapfile_remove_path(const char *path, char *err, size_t errlen)
 
 	if (path[0] != '/' || !base || strncmp(base + 1, PREFIX, strlen(PREFIX)) != 0 ||
 	    strstr(path, "/../")) {
-		seterr(err, errlen, "refusing to remove %s: not a thrashtop swap file", path);
+		fmt_err(err, errlen, "refusing to remove %s: not a thrashtop swap file", path);
 		return -1;
 	}
 	if (swapoff(path) < 0 && errno != EINVAL && errno != ENOENT) {
 		int e = errno;
 
 		if (e == ENOMEM)
-			seterr(err, errlen, "swapoff %s: %s (RAM cannot take back the pages "
+			fmt_err(err, errlen, "swapoff %s: %s (RAM cannot take back the pages "
 			       "swapped there; free memory and try again)", path, strerror(e));
 		else
-			seterr(err, errlen, "swapoff %s: %s%s", path, strerror(e),
+			fmt_err(err, errlen, "swapoff %s: %s%s", path, strerror(e),
 			       e == EPERM ? " (needs root)" : "");
 		return -1;
 	}
 	if (unlink(path) < 0 && errno != ENOENT) {
-		seterr(err, errlen, "cannot remove swap file %s (now off): %s", path,
+		fmt_err(err, errlen, "cannot remove swap file %s (now off): %s", path,
 		       strerror(errno));
 		return -1;
 	}

@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,19 +14,6 @@
 /* Past this a single worker's array would not fit any machine this runs on
  * (the same bound as -n). */
 #define MAX_ELEMS (1LL << 36)
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static int parse_count(const char *s, long long lo, long long hi, long long *out)
 {
@@ -77,11 +63,11 @@ static int set_kind(struct sweep_dim *d, const char *key, char *err, size_t errl
 	} else if (!strncmp(key, "vm.", 3)) {
 		char e[256];
 		if (sysctl_path(key, path, sizeof(path), e, sizeof(e)) < 0)
-			return fail(err, errlen, "--sweep %s: %s", key, e);
+			return fmt_err(err, errlen, "--sweep %s: %s", key, e);
 		d->kind = SWEEP_SYSCTL;
 		snprintf(d->sysctl, sizeof(d->sysctl), "%s", key);
 	} else {
-		return fail(err, errlen, "--sweep: unknown key '%s' (swappiness, mem, swap, procs, "
+		return fmt_err(err, errlen, "--sweep: unknown key '%s' (swappiness, mem, swap, procs, "
 			    "elems, or vm.NAME)", key);
 	}
 	snprintf(d->key, sizeof(d->key), "%s", key);
@@ -92,29 +78,29 @@ static int parse_value(struct sweep_dim *d, const char *s, struct sweep_value *v
 		       char *err, size_t errlen)
 {
 	if (strlen(s) >= sizeof(v->text) || strpbrk(s, " \t\n=") || !*s)
-		return fail(err, errlen, "--sweep %s: bad value '%s'", d->key, s);
+		return fmt_err(err, errlen, "--sweep %s: bad value '%s'", d->key, s);
 	snprintf(v->text, sizeof(v->text), "%s", s);
 	v->num = 0;
 	switch (d->kind) {
 	case SWEEP_SYSCTL:
 		if (!strcmp(d->sysctl, "vm.swappiness") && parse_count(s, 0, 200, &v->num))
-			return fail(err, errlen, "--sweep %s: '%s' is not 0 to 200", d->key, s);
+			return fmt_err(err, errlen, "--sweep %s: '%s' is not 0 to 200", d->key, s);
 		v->num = 0;
 		return 0;
 	case SWEEP_MEM:
 	case SWEEP_SWAP:
 		if (parse_size_or_none(s, &v->num))
-			return fail(err, errlen, "--sweep %s: '%s' is not a size such as 128M "
+			return fmt_err(err, errlen, "--sweep %s: '%s' is not a size such as 128M "
 				    "(or none)", d->key, s);
 		return 0;
 	case SWEEP_PROCS:
 		if (parse_count(s, 1, WORKLOAD_MAX_PROCS, &v->num))
-			return fail(err, errlen, "--sweep procs: '%s' is not 1 to %d", s,
+			return fmt_err(err, errlen, "--sweep procs: '%s' is not 1 to %d", s,
 				    WORKLOAD_MAX_PROCS);
 		return 0;
 	case SWEEP_ELEMS:
 		if (parse_count(s, 1, MAX_ELEMS, &v->num))
-			return fail(err, errlen, "--sweep %s: '%s' is not a whole number of "
+			return fmt_err(err, errlen, "--sweep %s: '%s' is not a whole number of "
 				    "elements from 1 to %lld", d->key, s, MAX_ELEMS);
 		return 0;
 	}
@@ -136,7 +122,7 @@ int sweep_init(struct sweep *sw, const struct sweep_axis *axes, int naxes,
 
 	memset(sw, 0, sizeof(*sw));
 	if (naxes > CLI_MAX_SWEEP)
-		return fail(err, errlen, "--sweep: at most %d keys", CLI_MAX_SWEEP);
+		return fmt_err(err, errlen, "--sweep: at most %d keys", CLI_MAX_SWEEP);
 	for (int i = 0; i < naxes; i++) {
 		struct sweep_dim *d = &sw->dim[i];
 
@@ -145,14 +131,14 @@ int sweep_init(struct sweep *sw, const struct sweep_axis *axes, int naxes,
 		for (int j = 0; j < i; j++)
 			if (sw->dim[j].kind == d->kind &&
 			    (d->kind != SWEEP_SYSCTL || !strcmp(sw->dim[j].sysctl, d->sysctl))) {
-				fail(err, errlen, "--sweep: '%s' and '%s' set the same thing",
+				fmt_err(err, errlen, "--sweep: '%s' and '%s' set the same thing",
 				     sw->dim[j].key, d->key);
 				goto bad;
 			}
 		d->vals = calloc((size_t)(axes[i].nvals ? axes[i].nvals : 1), sizeof(*d->vals));
 		sw->ndims = i + 1;
 		if (!d->vals) {
-			fail(err, errlen, "--sweep: out of memory");
+			fmt_err(err, errlen, "--sweep: out of memory");
 			goto bad;
 		}
 		for (int j = 0; j < axes[i].nvals; j++) {
@@ -161,19 +147,19 @@ int sweep_init(struct sweep *sw, const struct sweep_axis *axes, int naxes,
 			for (int m = 0; m < j; m++)
 				if (!strcmp(d->vals[m].text, d->vals[j].text) ||
 				    (d->kind != SWEEP_SYSCTL && d->vals[m].num == d->vals[j].num)) {
-					fail(err, errlen, "--sweep %s: value '%s' given twice", d->key,
+					fmt_err(err, errlen, "--sweep %s: value '%s' given twice", d->key,
 					     axes[i].vals[j]);
 					goto bad;
 				}
 			d->nvals = j + 1;
 		}
 		if (d->nvals == 0) {
-			fail(err, errlen, "--sweep %s: no values", d->key);
+			fmt_err(err, errlen, "--sweep %s: no values", d->key);
 			goto bad;
 		}
 		cells *= d->nvals;
 		if (cells > SWEEP_MAX_CELLS) {
-			fail(err, errlen, "--sweep: more than %d combinations", SWEEP_MAX_CELLS);
+			fmt_err(err, errlen, "--sweep: more than %d combinations", SWEEP_MAX_CELLS);
 			goto bad;
 		}
 	}
@@ -337,7 +323,7 @@ int sweep_table(FILE *f, const struct run_record *runs, size_t n, char *err, siz
 	bool *shown;
 
 	if (!sub)
-		return fail(err, errlen, "table: out of memory");
+		return fmt_err(err, errlen, "table: out of memory");
 	for (size_t i = 0; i < n; i++)
 		if (runs[i].cell[0]) {
 			if (!nkeys)
@@ -346,7 +332,7 @@ int sweep_table(FILE *f, const struct run_record *runs, size_t n, char *err, siz
 		}
 	if (!k || !nkeys) {
 		free(sub);
-		return fail(err, errlen, "table: no runs of a sweep among these");
+		return fmt_err(err, errlen, "table: no runs of a sweep among these");
 	}
 	report_opts_default(&o);
 	split = nkeys > 2 ? 2 : nkeys;
@@ -372,7 +358,7 @@ int sweep_table(FILE *f, const struct run_record *runs, size_t n, char *err, siz
 		free(shown);
 		free(part);
 		free(sub);
-		return fail(err, errlen, "table: out of memory");
+		return fmt_err(err, errlen, "table: out of memory");
 	}
 	for (size_t i = 0; i < k && rc == 0; i++) {
 		if (shown[i])

@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,20 +9,9 @@
 #include <unistd.h>
 
 #include "undo.h"
+#include "fmt.h"
 
 #define PROC_VM "/proc/sys/vm/"
-
-__attribute__((format(printf, 3, 4)))
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 int sysctl_path(const char *name, char *path, size_t pathlen, char *err, size_t errlen)
 {
@@ -31,20 +19,20 @@ int sysctl_path(const char *name, char *path, size_t pathlen, char *err, size_t 
 	struct stat sb;
 
 	if (!name || !*name) {
-		seterr(err, errlen, "empty sysctl name (want vm.NAME, e.g. vm.swappiness)");
+		fmt_err(err, errlen, "empty sysctl name (want vm.NAME, e.g. vm.swappiness)");
 		return -1;
 	}
 	if (strncmp(name, "vm.", 3) != 0) {
-		seterr(err, errlen, "sysctl %s is not a vm.* sysctl (only vm.NAME is allowed)",
+		fmt_err(err, errlen, "sysctl %s is not a vm.* sysctl (only vm.NAME is allowed)",
 		       name);
 		return -1;
 	}
 	if (strchr(name, '/') || strstr(name, "..")) {
-		seterr(err, errlen, "sysctl name %s must not hold '/' or '..'", name);
+		fmt_err(err, errlen, "sysctl name %s must not hold '/' or '..'", name);
 		return -1;
 	}
 	if (!name[3]) {
-		seterr(err, errlen, "sysctl name vm. lacks a NAME (e.g. vm.swappiness)");
+		fmt_err(err, errlen, "sysctl name vm. lacks a NAME (e.g. vm.swappiness)");
 		return -1;
 	}
 	for (p = name + 3; *p; p++) {
@@ -52,26 +40,26 @@ int sysctl_path(const char *name, char *path, size_t pathlen, char *err, size_t 
 			  (*p >= '0' && *p <= '9') || *p == '_' || *p == '-';
 
 		if (!ok) {
-			seterr(err, errlen,
+			fmt_err(err, errlen,
 			       "sysctl name %s holds '%c' (letters, digits, '_' and '-' only)",
 			       name, *p);
 			return -1;
 		}
 	}
 	if ((size_t)snprintf(path, pathlen, PROC_VM "%s", name + 3) >= pathlen) {
-		seterr(err, errlen, "sysctl name %s is too long", name);
+		fmt_err(err, errlen, "sysctl name %s is too long", name);
 		return -1;
 	}
 	if (stat(path, &sb) < 0) {
 		if (errno == ENOENT)
-			seterr(err, errlen, "unknown sysctl %s (no %s on this kernel)", name, path);
+			fmt_err(err, errlen, "unknown sysctl %s (no %s on this kernel)", name, path);
 		else
-			seterr(err, errlen, "cannot check sysctl %s: %s: %s", name, path,
+			fmt_err(err, errlen, "cannot check sysctl %s: %s: %s", name, path,
 			       strerror(errno));
 		return -1;
 	}
 	if (!S_ISREG(sb.st_mode)) {
-		seterr(err, errlen, "sysctl %s: %s is not a file", name, path);
+		fmt_err(err, errlen, "sysctl %s: %s is not a file", name, path);
 		return -1;
 	}
 	return 0;
@@ -87,19 +75,19 @@ int sysctl_get(const char *name, char *val, size_t vallen, char *err, size_t err
 		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		seterr(err, errlen, "cannot read %s: %s: %s%s", name, path, strerror(errno),
+		fmt_err(err, errlen, "cannot read %s: %s: %s%s", name, path, strerror(errno),
 		       errno == EACCES ? " (it is write-only)" : "");
 		return -1;
 	}
 	n = read(fd, buf, sizeof buf);
 	if (n < 0) {
-		seterr(err, errlen, "cannot read %s: %s: %s", name, path, strerror(errno));
+		fmt_err(err, errlen, "cannot read %s: %s: %s", name, path, strerror(errno));
 		close(fd);
 		return -1;
 	}
 	close(fd);
 	if ((size_t)n == sizeof buf) {
-		seterr(err, errlen, "value of %s is longer than %d bytes", name,
+		fmt_err(err, errlen, "value of %s is longer than %d bytes", name,
 		       SYSCTL_VALUE_MAX);
 		return -1;
 	}
@@ -107,7 +95,7 @@ int sysctl_get(const char *name, char *val, size_t vallen, char *err, size_t err
 	while (n > 0 && buf[n - 1] == '\n')
 		buf[--n] = '\0';
 	if ((size_t)n >= vallen) {
-		seterr(err, errlen, "value of %s (%zd bytes) does not fit the buffer", name, n);
+		fmt_err(err, errlen, "value of %s (%zd bytes) does not fit the buffer", name, n);
 		return -1;
 	}
 	memcpy(val, buf, (size_t)n + 1);
@@ -125,13 +113,13 @@ int sysctl_write(const char *name, const char *val, char *err, size_t errlen)
 		return -1;
 	len = strlen(val);
 	if (!len || strchr(val, '\n')) {
-		seterr(err, errlen, "bad value \"%s\" for %s (want one line, not empty)", val,
+		fmt_err(err, errlen, "bad value \"%s\" for %s (want one line, not empty)", val,
 		       name);
 		return -1;
 	}
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0) {
-		seterr(err, errlen, "cannot set %s%s: %s: %s", name,
+		fmt_err(err, errlen, "cannot set %s%s: %s: %s", name,
 		       errno == EACCES || errno == EPERM ? " (needs root)" : "", path,
 		       strerror(errno));
 		return -1;
@@ -142,12 +130,12 @@ int sysctl_write(const char *name, const char *val, char *err, size_t errlen)
 		int e = n < 0 ? errno : EIO;
 
 		close(fd);
-		seterr(err, errlen, "cannot set %s to %s: %s%s", name, val, strerror(e),
+		fmt_err(err, errlen, "cannot set %s to %s: %s%s", name, val, strerror(e),
 		       e == EINVAL ? " (the kernel refuses this value)" : "");
 		return -1;
 	}
 	if (close(fd) < 0) {
-		seterr(err, errlen, "cannot set %s to %s: %s", name, val, strerror(errno));
+		fmt_err(err, errlen, "cannot set %s to %s: %s", name, val, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -161,12 +149,12 @@ int sysctl_set(const char *name, const char *val, char *err, size_t errlen)
 	if (sysctl_path(name, path, sizeof path, err, errlen) < 0)
 		return -1;
 	if (!*val || strchr(val, '\n')) {
-		seterr(err, errlen, "bad value \"%s\" for %s (want one line, not empty)", val,
+		fmt_err(err, errlen, "bad value \"%s\" for %s (want one line, not empty)", val,
 		       name);
 		return -1;
 	}
 	if (access(path, W_OK) < 0) {
-		seterr(err, errlen, "cannot set %s%s: %s: %s", name,
+		fmt_err(err, errlen, "cannot set %s%s: %s: %s", name,
 		       errno == EACCES ? " (needs root)" : "", path, strerror(errno));
 		return -1;
 	}
@@ -191,11 +179,11 @@ int sysctl_set_arg(const char *arg, char *err, size_t errlen)
 	const char *eq = strchr(arg, '=');
 
 	if (!eq || eq == arg || !eq[1]) {
-		seterr(err, errlen, "--sysctl %s: want vm.NAME=VALUE", arg);
+		fmt_err(err, errlen, "--sysctl %s: want vm.NAME=VALUE", arg);
 		return -1;
 	}
 	if ((size_t)(eq - arg) >= sizeof name) {
-		seterr(err, errlen, "--sysctl %s: name too long", arg);
+		fmt_err(err, errlen, "--sysctl %s: name too long", arg);
 		return -1;
 	}
 	memcpy(name, arg, (size_t)(eq - arg));

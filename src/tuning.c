@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,20 +10,6 @@
 #include "fmt.h"
 #include "sysctl.h"
 #include "undo.h"
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static void msg_add(char *msg, size_t msglen, const char *line)
 {
@@ -116,7 +101,7 @@ int tuning_sysctl(struct tuning *t, const char *name, const char *val,
 		if (!strcmp(t->set[i], name))
 			break;
 	if (i == t->nset && (i == TUNING_MAX_SYSCTL || strlen(name) >= sizeof(t->set[0]))) {
-		seterr(err, errlen, "%s: too many sysctls changed in one session", name);
+		fmt_err(err, errlen, "%s: too many sysctls changed in one session", name);
 		return -1;
 	}
 	if (sysctl_set(name, val, err, errlen) < 0)

@@ -16,6 +16,7 @@
 #include "cgroup.h"
 #include "swapfile.h"
 #include "sysctl.h"
+#include "fmt.h"
 
 #define DEFAULT_DIR "/run/thrashtop"
 #define LINE_MAX_LEN 1024
@@ -47,18 +48,6 @@ static struct {
 	unsigned long long start;
 	char boot[BOOT_ID_LEN];
 } self;
-
-__attribute__((format(printf, 3, 4)))
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 __attribute__((format(printf, 3, 4)))
 static void msg_add(char *msg, size_t msglen, const char *fmt, ...)
@@ -157,11 +146,11 @@ static int self_id(char *err, size_t errlen)
 	if (self.pid == pid)
 		return 0;
 	if (undo_proc_start(pid, &self.start, NULL) < 0) {
-		seterr(err, errlen, "cannot read /proc/%d/stat: %s", (int)pid, strerror(errno));
+		fmt_err(err, errlen, "cannot read /proc/%d/stat: %s", (int)pid, strerror(errno));
 		return -1;
 	}
 	if (!self.boot[0] && read_boot_id(self.boot, sizeof self.boot) < 0) {
-		seterr(err, errlen, "cannot read /proc/sys/kernel/random/boot_id: %s",
+		fmt_err(err, errlen, "cannot read /proc/sys/kernel/random/boot_id: %s",
 		       strerror(errno));
 		return -1;
 	}
@@ -254,7 +243,7 @@ static int state_open(struct state *s, char *err, size_t errlen)
 	s->e = NULL;
 	s->n = 0;
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		seterr(err, errlen, "cannot create state directory %s: %s", dir, strerror(errno));
+		fmt_err(err, errlen, "cannot create state directory %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	snprintf(lock, sizeof lock, "%s/lock", dir);
@@ -262,12 +251,12 @@ static int state_open(struct state *s, char *err, size_t errlen)
 	if (s->lockfd < 0 && errno == EACCES)
 		s->lockfd = open(lock, O_RDONLY | O_CLOEXEC);
 	if (s->lockfd < 0) {
-		seterr(err, errlen, "cannot open %s: %s", lock, strerror(errno));
+		fmt_err(err, errlen, "cannot open %s: %s", lock, strerror(errno));
 		return -1;
 	}
 	while (flock(s->lockfd, LOCK_EX) < 0) {
 		if (errno != EINTR) {
-			seterr(err, errlen, "cannot lock %s: %s", lock, strerror(errno));
+			fmt_err(err, errlen, "cannot lock %s: %s", lock, strerror(errno));
 			state_close(s);
 			return -1;
 		}
@@ -276,7 +265,7 @@ static int state_open(struct state *s, char *err, size_t errlen)
 	if (!f) {
 		if (errno == ENOENT)
 			return 0;
-		seterr(err, errlen, "cannot read %s: %s", undo_state_file(), strerror(errno));
+		fmt_err(err, errlen, "cannot read %s: %s", undo_state_file(), strerror(errno));
 		state_close(s);
 		return -1;
 	}
@@ -291,7 +280,7 @@ static int state_open(struct state *s, char *err, size_t errlen)
 			struct entry *ne = realloc(s->e, (size_t)ncnt * sizeof *ne);
 
 			if (!ne) {
-				seterr(err, errlen, "cannot read %s: %s", undo_state_file(),
+				fmt_err(err, errlen, "cannot read %s: %s", undo_state_file(),
 				       strerror(ENOMEM));
 				free(line);
 				fclose(f);
@@ -332,7 +321,7 @@ static int state_save(const struct state *s, char *err, size_t errlen)
 
 	if (!s->n) {
 		if (unlink(path) < 0 && errno != ENOENT) {
-			seterr(err, errlen, "cannot remove %s: %s", path, strerror(errno));
+			fmt_err(err, errlen, "cannot remove %s: %s", path, strerror(errno));
 			return -1;
 		}
 		sync_dir(dir_buf);
@@ -341,12 +330,12 @@ static int state_save(const struct state *s, char *err, size_t errlen)
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		seterr(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		fmt_err(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
 		return -1;
 	}
 	f = fdopen(fd, "w");
 	if (!f) {
-		seterr(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		fmt_err(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
 		close(fd);
 		unlink(tmp);
 		return -1;
@@ -354,18 +343,18 @@ static int state_save(const struct state *s, char *err, size_t errlen)
 	for (int i = 0; i < s->n; i++)
 		fprintf(f, "%s\n", s->e[i].line);
 	if (fflush(f) != 0 || fsync(fd) < 0) {
-		seterr(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		fmt_err(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
 		fclose(f);
 		unlink(tmp);
 		return -1;
 	}
 	if (fclose(f) != 0) {
-		seterr(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		fmt_err(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
 		unlink(tmp);
 		return -1;
 	}
 	if (rename(tmp, path) < 0) {
-		seterr(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+		fmt_err(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
 		unlink(tmp);
 		return -1;
 	}
@@ -412,7 +401,7 @@ int undo_add(enum undo_kind kind, const char *key, const char *val,
 	if ((unsigned)kind > UNDO_SYSCTL || !key || !*key || !val ||
 	    !valid_field(key, key_spaces) || !valid_field(val, kind == UNDO_SYSCTL) ||
 	    (kind != UNDO_SWAP && !*val)) {
-		seterr(err, errlen, "cannot record %s \"%s\" in the undo state: malformed",
+		fmt_err(err, errlen, "cannot record %s \"%s\" in the undo state: malformed",
 		       (unsigned)kind > UNDO_SYSCTL ? "change" : kind_names[kind], key ? key : "");
 		return -1;
 	}
@@ -424,7 +413,7 @@ int undo_add(enum undo_kind kind, const char *key, const char *val,
 	}
 	e = realloc(s.e, (size_t)(s.n + 1) * sizeof *e);
 	if (!e) {
-		seterr(err, errlen, "cannot record %s %s: %s", kind_names[kind], key,
+		fmt_err(err, errlen, "cannot record %s %s: %s", kind_names[kind], key,
 		       strerror(ENOMEM));
 		state_close(&s);
 		return -1;
@@ -441,7 +430,7 @@ int undo_add(enum undo_kind kind, const char *key, const char *val,
 	snprintf(e->val, sizeof e->val, "%s", val);
 	if (strlen(key) >= sizeof e->key || strlen(val) >= sizeof e->val ||
 	    format_entry(e) < 0) {
-		seterr(err, errlen, "cannot record %s %s: too long", kind_names[kind], key);
+		fmt_err(err, errlen, "cannot record %s %s: too long", kind_names[kind], key);
 		state_close(&s);
 		return -1;
 	}
