@@ -1,7 +1,7 @@
 /* Reports over recorded runs: groups and their statistics, comparisons,
  * and the output formats of `thrashtop history` (text for a mailing-list
- * post, csv, json, time lines, cross tables), plus reading our own csv/json
- * exports and posted time/free lines back. Writes to a FILE; never exits. */
+ * post, time lines, cross tables); export.h has csv and json. Writes to a
+ * FILE; never exits. */
 #ifndef THRASHTOP_REPORT_H
 #define THRASHTOP_REPORT_H
 
@@ -64,8 +64,6 @@ void report_stats(FILE *f, const struct run_record *runs, size_t n,
  * allocation failure, or with err filled on bad options (table keys). */
 int report_text(FILE *f, const struct run_record *runs, size_t n,
 		const struct report_opts *o, char *err, size_t errlen);
-int report_csv(FILE *f, const struct run_record *runs, size_t n);
-int report_json(FILE *f, const struct run_record *runs, size_t n);
 int report_time(FILE *f, const struct run_record *runs, size_t n,
 		const struct report_opts *o);
 int report_table(FILE *f, const struct run_record *runs, size_t n,
@@ -80,22 +78,5 @@ int report_compare(FILE *f, const struct run_record *runs, size_t n, const int *
 /* A table key ("kernel", "swappiness", any history_fields name) to the
  * field, NULL if unknown. Aliases: kernel, mem, global, swap, host, ram. */
 const struct hist_field *report_key(const char *name);
-
-/* Reading back. Each returns a malloc'd array (run_records_free) and 0, or
- * -1 with one line in err naming the line or record at fault. */
-int report_read_json(const char *text, struct run_record **out, size_t *n,
-		     char *err, size_t errlen);
-int report_read_csv(const char *text, struct run_record **out, size_t *n,
-		    char *err, size_t errlen);
-
-/* Posted text: csh and GNU time lines, free(1) blocks, "0:01 kswapd" lines,
- * "Out of Memory: Killed process" lines (the next run is an OOM), a
- * "time ./qsbench -n N -p P -s S" prompt (the workload), and any other
- * non-blank line as the header naming the runs below it (a group, as the
- * seeds post them). Lines quoted with '>' repeat other posts and are
- * skipped. A free block before a run is its "before", one after it its
- * "after". label, if given, comes before each header. */
-int report_read_posted(const char *text, const char *label,
-		       struct run_record **out, size_t *n, char *err, size_t errlen);
 
 #endif

@@ -10,7 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "export.h"
 #include "history.h"
+#include "import.h"
+#include "posted.h"
 #include "report.h"
 #include "sweep.h"
 
@@ -251,8 +254,8 @@ static int output(enum fmt fmt, struct run_record *runs, size_t n, const struct 
 	if (fmt == F_TABLE && sweep_keys && any_cell(runs, n))
 		rc = sweep_table(stdout, runs, n, err, sizeof(err));
 	else switch (fmt) {
-	case F_CSV: rc = report_csv(stdout, runs, n); break;
-	case F_JSON: rc = report_json(stdout, runs, n); break;
+	case F_CSV: rc = export_csv(stdout, runs, n); break;
+	case F_JSON: rc = export_json(stdout, runs, n); break;
 	case F_TIME: rc = report_time(stdout, runs, n, ro); break;
 	case F_TABLE: rc = report_table(stdout, runs, n, ro, err, sizeof(err)); break;
 	default: rc = report_text(stdout, runs, n, ro, err, sizeof(err)); break;
@@ -376,11 +379,11 @@ static int cmd_import(struct hargs *a, const char *path)
 		s++;
 	int rc;
 	if (*s == '{')
-		rc = report_read_json(text, &runs, &n, err, sizeof(err));
+		rc = import_json(text, &runs, &n, err, sizeof(err));
 	else if (!strncmp(text, "id,uuid,", 8))
-		rc = report_read_csv(text, &runs, &n, err, sizeof(err));
+		rc = import_csv(text, &runs, &n, err, sizeof(err));
 	else
-		rc = report_read_posted(text, a->import_label, &runs, &n, err, sizeof(err));
+		rc = posted_read(text, a->import_label, &runs, &n, err, sizeof(err));
 	free(text);
 	if (rc) {
 		fprintf(stderr, "thrashtop: history: %s: %s\n", a->pos[0], err);

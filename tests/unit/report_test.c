@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "export.h"
+#include "import.h"
+#include "posted.h"
 #include "report.h"
 
 #define GOLDEN_DIR "tests/golden/"
@@ -244,13 +247,13 @@ static int w_text(FILE *f, const struct run_record *v, size_t n, void *a)
 static int w_csv(FILE *f, const struct run_record *v, size_t n, void *a)
 {
 	(void)a;
-	return report_csv(f, v, n);
+	return export_csv(f, v, n);
 }
 
 static int w_json(FILE *f, const struct run_record *v, size_t n, void *a)
 {
 	(void)a;
-	return report_json(f, v, n);
+	return export_json(f, v, n);
 }
 
 static int w_time(FILE *f, const struct run_record *v, size_t n, void *a)
@@ -426,7 +429,7 @@ TEST(report_json_and_csv_round_trip)
 
 	fixture_runs(v, &n);
 	char *json = render(w_json, v, n, NULL);
-	CHECK_INT(report_read_json(json, &back, &nb, err, sizeof(err)), 0);
+	CHECK_INT(import_json(json, &back, &nb, err, sizeof(err)), 0);
 	CHECK_INT(nb, n);
 	for (size_t i = 0; i < nb; i++)
 		back[i].id = v[i].id;
@@ -436,7 +439,7 @@ TEST(report_json_and_csv_round_trip)
 	run_records_free(back, nb);
 
 	char *csv = render(w_csv, v, n, NULL);
-	CHECK_INT(report_read_csv(csv, &back, &nb, err, sizeof(err)), 0);
+	CHECK_INT(import_csv(csv, &back, &nb, err, sizeof(err)), 0);
 	CHECK_INT(nb, n);
 	for (size_t i = 0; i < nb; i++)
 		back[i].id = v[i].id;
@@ -462,23 +465,23 @@ TEST(report_readers_reject_bad_input)
 	size_t n = 0;
 	char err[256];
 
-	CHECK_INT(report_read_json("{\"runs\": [", &v, &n, err, sizeof(err)), -1);
+	CHECK_INT(import_json("{\"runs\": [", &v, &n, err, sizeof(err)), -1);
 	CHECK_STR(err, "JSON: not valid JSON");
-	CHECK_INT(report_read_json("{\"thrashtop_history\": 1, \"runs\": [{\"wall_us\": \"x\"}]}",
+	CHECK_INT(import_json("{\"thrashtop_history\": 1, \"runs\": [{\"wall_us\": \"x\"}]}",
 				   &v, &n, err, sizeof(err)), -1);
 	CHECK_STR(err, "run 1: bad value for \"wall_us\": x");
-	CHECK_INT(report_read_json("{\"thrashtop_history\": 1, \"runs\": [{\"walls\": 1}]}",
+	CHECK_INT(import_json("{\"thrashtop_history\": 1, \"runs\": [{\"walls\": 1}]}",
 				   &v, &n, err, sizeof(err)), -1);
 	CHECK_STR(err, "run 1: unknown field \"walls\"");
-	CHECK_INT(report_read_csv("id,uuid,label\n1,a,x\n2,b\n", &v, &n, err, sizeof(err)), -1);
+	CHECK_INT(import_csv("id,uuid,label\n1,a,x\n2,b\n", &v, &n, err, sizeof(err)), -1);
 	CHECK_STR(err, "CSV record 3: 2 fields, the header has 3");
-	CHECK_INT(report_read_csv("id,uuid,colour\n", &v, &n, err, sizeof(err)), -1);
+	CHECK_INT(import_csv("id,uuid,colour\n", &v, &n, err, sizeof(err)), -1);
 	CHECK_STR(err, "CSV line 1: unknown column \"colour\"");
-	CHECK_INT(report_read_csv("id,uuid\n1,\"open\n", &v, &n, err, sizeof(err)), -1);
+	CHECK_INT(import_csv("id,uuid\n1,\"open\n", &v, &n, err, sizeof(err)), -1);
 	CHECK(strstr(err, "unterminated quote") != NULL);
-	CHECK_INT(report_read_posted("nothing to see\nhere\n", NULL, &v, &n, err, sizeof(err)), -1);
+	CHECK_INT(posted_read("nothing to see\nhere\n", NULL, &v, &n, err, sizeof(err)), -1);
 	CHECK_STR(err, "no csh or GNU time lines found");
-	CHECK_INT(report_read_posted("1.00user 2.00system 0:03.00elapsed 200%CPU (0avgtext+0avgdata\n"
+	CHECK_INT(posted_read("1.00user 2.00system 0:03.00elapsed 200%CPU (0avgtext+0avgdata\n"
 				     "garbage\n", NULL, &v, &n, err, sizeof(err)), -1);
 	CHECK(strstr(err, "line 1: looks like GNU time output") != NULL);
 	CHECK(v == NULL && n == 0);
@@ -515,7 +518,7 @@ TEST(report_posted_seed_lines)
 	size_t n;
 	char err[256];
 
-	CHECK_INT(report_read_posted(text, "lkml", &v, &n, err, sizeof(err)), 0);
+	CHECK_INT(posted_read(text, "lkml", &v, &n, err, sizeof(err)), 0);
 	CHECK_INT(n, 4);
 	if (n != 4)
 		return;
@@ -549,7 +552,7 @@ TEST(report_posted_seed_lines)
 	/* The same text twice gives the same ids, other text other ids. */
 	struct run_record *w;
 	size_t m;
-	CHECK_INT(report_read_posted(text, "lkml", &w, &m, err, sizeof(err)), 0);
+	CHECK_INT(posted_read(text, "lkml", &w, &m, err, sizeof(err)), 0);
 	for (size_t i = 0; i < n && i < m; i++)
 		CHECK_STR(w[i].uuid, v[i].uuid);
 	CHECK(strcmp(v[0].uuid, v[1].uuid) != 0);

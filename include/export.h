@@ -1,0 +1,28 @@
+/* The history's runs as JSON and CSV: every field of history_fields, the
+ * free(1) snapshots, the workers, the sysctl changes and the series, in a
+ * form import.h reads back to the same records. Writes to a FILE; never
+ * exits. */
+#ifndef THRASHTOP_EXPORT_H
+#define THRASHTOP_EXPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "history.h"
+
+/* Runs in the order given. Return 0, or -1 (errno) on a write failure. */
+int export_json(FILE *f, const struct run_record *runs, size_t n);
+int export_csv(FILE *f, const struct run_record *runs, size_t n);
+
+/* A free(1) snapshot's fields by index, in export order, under their keys
+ * ("total", "used", ..., "swap_free"). */
+#define EXPORT_SNAP_N 10
+const char *export_snap_key(int j);
+int64_t export_snap_get(const struct mem_snapshot *m, int j);
+void export_snap_set(struct mem_snapshot *m, int j, int64_t v);
+/* True if any field of m is known. */
+bool export_snap_taken(const struct mem_snapshot *m);
+
+#endif

@@ -1,0 +1,269 @@
+/* The history's runs as JSON and CSV. */
+#include "export.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_field(FILE *f, const struct run_record *r, const struct hist_field *fl)
+{
+	char buf[64];
+
+	if (fl->type == HF_PSTR) {
+		const char *s = *(char *const *)((const char *)r + fl->off);
+		if (s)
+			json_str(f, s);
+		else
+			fputs("null", f);
+		return;
+	}
+	if (fl->type == HF_STR || fl->type == HF_KIND || fl->type == HF_STATUS) {
+		char big[512];
+		hist_field_get(r, fl, big, sizeof(big));
+		json_str(f, big);
+		return;
+	}
+	hist_field_get(r, fl, buf, sizeof(buf));
+	fputs(buf[0] ? buf : "null", f);
+}
+
+static void json_i64(FILE *f, int64_t v)
+{
+	if (v == HIST_NA)
+		fputs("null", f);
+	else
+		fprintf(f, "%" PRId64, v);
+}
+
+static const char *const snap_keys[EXPORT_SNAP_N] = {
+	"total", "used", "free", "shared", "buffers", "cache", "avail",
+	"swap_total", "swap_used", "swap_free",
+};
+
+const char *export_snap_key(int j)
+{
+	return snap_keys[j];
+}
+
+int64_t export_snap_get(const struct mem_snapshot *m, int j)
+{
+	const int64_t v[10] = { m->total, m->used, m->free, m->shared, m->buffers, m->cache,
+				m->avail, m->swap_total, m->swap_used, m->swap_free };
+	return v[j];
+}
+
+void export_snap_set(struct mem_snapshot *m, int j, int64_t v)
+{
+	int64_t *p[10] = { &m->total, &m->used, &m->free, &m->shared, &m->buffers, &m->cache,
+			   &m->avail, &m->swap_total, &m->swap_used, &m->swap_free };
+	*p[j] = v;
+}
+
+bool export_snap_taken(const struct mem_snapshot *m)
+{
+	for (int j = 0; j < 10; j++)
+		if (export_snap_get(m, j) != HIST_NA)
+			return true;
+	return false;
+}
+
+static void json_snap(FILE *f, const struct mem_snapshot *m)
+{
+	if (!export_snap_taken(m)) {
+		fputs("null", f);
+		return;
+	}
+	fputc('{', f);
+	for (int j = 0; j < 10; j++) {
+		fprintf(f, "%s\"%s\": ", j ? ", " : "", snap_keys[j]);
+		json_i64(f, export_snap_get(m, j));
+	}
+	fputc('}', f);
+}
+
+static void json_workers(FILE *f, const struct run_record *r)
+{
+	fputc('[', f);
+	for (int i = 0; i < r->nworkers; i++) {
+		const struct run_worker *w = &r->workers[i];
+		fprintf(f, "%s{\"pid\": %d, \"end\": ", i ? ", " : "", w->pid);
+		json_str(f, w->end);
+		fputs(", \"exit_code\": ", f);
+		json_i64(f, w->exit_code);
+		fprintf(f, ", \"signal\": %d, \"user_us\": ", w->signal);
+		json_i64(f, w->user_us);
+		fputs(", \"sys_us\": ", f);
+		json_i64(f, w->sys_us);
+		fputs(", \"majflt\": ", f);
+		json_i64(f, w->majflt);
+		fputs(", \"minflt\": ", f);
+		json_i64(f, w->minflt);
+		fputs(", \"verify_errors\": ", f);
+		json_i64(f, w->verify_errors);
+		fputs(", \"first_bad\": ", f);
+		json_i64(f, w->first_bad);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
+static void json_changes(FILE *f, const struct run_record *r)
+{
+	char t[32];
+
+	fputc('[', f);
+	for (int i = 0; i < r->nchanges; i++) {
+		const struct run_sysctl_change *c = &r->changes[i];
+		/* shortest text that reads back to the same double */
+		for (int prec = 15; prec <= 17; prec++) {
+			snprintf(t, sizeof(t), "%.*g", prec, c->t_s);
+			if (strtod(t, NULL) == c->t_s)
+				break;
+		}
+		fprintf(f, "%s{\"t_s\": %s, \"name\": ", i ? ", " : "", t);
+		json_str(f, c->name);
+		fputs(", \"old\": ", f);
+		json_str(f, c->old_val);
+		fputs(", \"new\": ", f);
+		json_str(f, c->new_val);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
+/* Floats as %.9g, which reads back to the same float. */
+static void json_series(FILE *f, const struct run_record *r)
+{
+	fprintf(f, "{\"npoints\": %d", r->npoints);
+	for (int s = 0; s < RS_N && r->npoints > 0; s++) {
+		fprintf(f, ", \"%s\": [", run_series_key((enum run_series_id)s));
+		for (int i = 0; i < r->npoints; i++) {
+			float v = r->series[s][i];
+			if (isnan(v))
+				fprintf(f, "%snull", i ? "," : "");
+			else
+				fprintf(f, "%s%.9g", i ? "," : "", (double)v);
+		}
+		fputc(']', f);
+	}
+	fputc('}', f);
+}
+
+int export_json(FILE *f, const struct run_record *runs, size_t n)
+{
+	fprintf(f, "{\"thrashtop_history\": 1, \"runs\": [");
+	for (size_t i = 0; i < n; i++) {
+		const struct run_record *r = &runs[i];
+		fprintf(f, "%s\n  {\"id\": %" PRId64, i ? "," : "", r->id);
+		for (size_t k = 0; k < history_nfields; k++) {
+			fprintf(f, ",\n   \"%s\": ", history_fields[k].name);
+			json_field(f, r, &history_fields[k]);
+		}
+		fputs(",\n   \"free_before\": ", f);
+		json_snap(f, &r->free_before);
+		fputs(",\n   \"free_after\": ", f);
+		json_snap(f, &r->free_after);
+		fputs(",\n   \"workers\": ", f);
+		json_workers(f, r);
+		fputs(",\n   \"sysctl_changes\": ", f);
+		json_changes(f, r);
+		fputs(",\n   \"series\": ", f);
+		json_series(f, r);
+		fputc('}', f);
+	}
+	fprintf(f, "\n]}\n");
+	return ferror(f) ? -1 : 0;
+}
+
+static void csv_cell(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\n\r")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+}
+
+/* The nested parts as JSON text in one cell each. */
+static void csv_nested(FILE *f, const struct run_record *r, void (*fn)(FILE *, const struct run_record *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return;
+	fn(m, r);
+	fclose(m);
+	fputc(',', f);
+	csv_cell(f, buf ? buf : "");
+	free(buf);
+}
+
+int export_csv(FILE *f, const struct run_record *runs, size_t n)
+{
+	fputs("id", f);
+	for (size_t k = 0; k < history_nfields; k++)
+		fprintf(f, ",%s", history_fields[k].name);
+	for (int b = 0; b < 2; b++)
+		for (int j = 0; j < 10; j++)
+			fprintf(f, ",free_%s_%s", b ? "after" : "before", snap_keys[j]);
+	fputs(",workers,sysctl_changes,series\n", f);
+	for (size_t i = 0; i < n; i++) {
+		const struct run_record *r = &runs[i];
+		fprintf(f, "%" PRId64, r->id);
+		for (size_t k = 0; k < history_nfields; k++) {
+			const struct hist_field *fl = &history_fields[k];
+			fputc(',', f);
+			if (fl->type == HF_PSTR) {
+				const char *s = *(char *const *)((const char *)r + fl->off);
+				csv_cell(f, s ? s : "");
+			} else {
+				char buf[512];
+				hist_field_get(r, fl, buf, sizeof(buf));
+				csv_cell(f, buf);
+			}
+		}
+		for (int b = 0; b < 2; b++)
+			for (int j = 0; j < 10; j++) {
+				int64_t v = export_snap_get(b ? &r->free_after : &r->free_before, j);
+				if (v == HIST_NA)
+					fputc(',', f);
+				else
+					fprintf(f, ",%" PRId64, v);
+			}
+		csv_nested(f, r, json_workers);
+		csv_nested(f, r, json_changes);
+		csv_nested(f, r, json_series);
+		fputc('\n', f);
+	}
+	return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,556 @@
+/* Our own JSON and CSV exports read back into runs. */
+#include "import.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "export.h"
+#include "fmt.h"
+
+/* ---- reading JSON (through SQLite's JSON functions) ---- */
+
+struct jctx {
+	sqlite3 *db;
+	char *err;
+	size_t errlen;
+};
+
+/* Calls fn for each key of the JSON object text: key, SQL type name
+ * ("null", "true", "false", "integer", "real", "text", "array", "object"),
+ * and the value as text (JSON text for arrays and objects). */
+static int json_each_kv(struct jctx *j, const char *obj,
+			int (*fn)(void *arg, const char *key, const char *type, const char *val),
+			void *arg)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(j->db, "SELECT key, type, CASE WHEN type = 'real' THEN"
+			       " printf('%!.17g', atom) ELSE value END FROM json_each(?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, obj, -1, SQLITE_STATIC);
+	int s;
+	while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *val = (const char *)sqlite3_column_text(st, 2);
+		rc = fn(arg, (const char *)sqlite3_column_text(st, 0),
+			(const char *)sqlite3_column_text(st, 1), val ? val : "");
+	}
+	if (rc == 0 && s != SQLITE_DONE) {
+		fmt_err(j->err, j->errlen, "JSON: %s", sqlite3_errmsg(j->db));
+		rc = -1;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The elements of a JSON array, each as JSON text (or its value). */
+static int json_elems(struct jctx *j, const char *arr, char ***out, int *n)
+{
+	sqlite3_stmt *st;
+	int k = 0, s;
+	char **v = NULL;
+
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(j->db, "SELECT CASE WHEN type = 'null' THEN NULL WHEN type = 'real'"
+			       " THEN printf('%!.17g', atom) ELSE value END FROM json_each(?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, arr, -1, SQLITE_STATIC);
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		char **nv = realloc(v, sizeof(*v) * (size_t)(k + 1));
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+		if (!nv)
+			break;
+		v = nv;
+		v[k] = t ? strdup(t) : NULL;
+		k++;
+	}
+	sqlite3_finalize(st);
+	*out = v;
+	*n = k;
+	if (s != SQLITE_DONE) {
+		fmt_err(j->err, j->errlen, "JSON: %s", s == SQLITE_ROW ? "out of memory" : sqlite3_errmsg(j->db));
+		return -1;
+	}
+	return 0;
+}
+
+static void free_elems(char **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+struct rctx {
+	struct jctx *j;
+	struct run_record *r;
+	int which;		/* snapshot 0/1, worker index */
+	const char *where;
+};
+
+static int parse_i64_or_null(const char *type, const char *val, int64_t *out)
+{
+	char *end;
+
+	if (!strcmp(type, "null")) {
+		*out = HIST_NA;
+		return 0;
+	}
+	if (strcmp(type, "integer"))
+		return -1;
+	errno = 0;
+	*out = strtoll(val, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
+static int snap_kv(void *arg, const char *key, const char *type, const char *val)
+{
+	struct rctx *c = arg;
+	struct mem_snapshot *m = c->which ? &c->r->free_after : &c->r->free_before;
+	int64_t v;
+
+	for (int j = 0; j < 10; j++)
+		if (!strcmp(key, export_snap_key(j))) {
+			if (parse_i64_or_null(type, val, &v))
+				break;
+			export_snap_set(m, j, v);
+			return 0;
+		}
+	fmt_err(c->j->err, c->j->errlen, "%s: free snapshot: bad \"%s\"", c->where, key);
+	return -1;
+}
+
+static int worker_kv(void *arg, const char *key, const char *type, const char *val)
+{
+	struct rctx *c = arg;
+	struct run_worker *w = &c->r->workers[c->which];
+	int64_t v = 0;
+	int64_t *dst = NULL;
+
+	if (!strcmp(key, "end") && !strcmp(type, "text") && strlen(val) < sizeof(w->end)) {
+		snprintf(w->end, sizeof(w->end), "%s", val);
+		return 0;
+	}
+	if (!strcmp(key, "user_us")) dst = &w->user_us;
+	else if (!strcmp(key, "sys_us")) dst = &w->sys_us;
+	else if (!strcmp(key, "majflt")) dst = &w->majflt;
+	else if (!strcmp(key, "minflt")) dst = &w->minflt;
+	else if (!strcmp(key, "verify_errors")) dst = &w->verify_errors;
+	else if (!strcmp(key, "first_bad")) dst = &w->first_bad;
+	if (!parse_i64_or_null(type, val, &v)) {
+		if (dst) {
+			*dst = v;
+			return 0;
+		}
+		if (!strcmp(key, "pid") && v >= 0 && v <= INT32_MAX) {
+			w->pid = (int)v;
+			return 0;
+		}
+		if (!strcmp(key, "exit_code") && v >= HIST_NA && v <= 255) {
+			w->exit_code = (int)v;
+			return 0;
+		}
+		if (!strcmp(key, "signal") && v >= 0 && v < 128) {
+			w->signal = (int)v;
+			return 0;
+		}
+	}
+	fmt_err(c->j->err, c->j->errlen, "%s: worker %d: bad \"%s\"", c->where, c->which, key);
+	return -1;
+}
+
+static int change_kv(void *arg, const char *key, const char *type, const char *val)
+{
+	struct rctx *c = arg;
+	struct run_sysctl_change *ch = &c->r->changes[c->which];
+	char *dst = NULL;
+
+	if (!strcmp(key, "t_s") && (!strcmp(type, "real") || !strcmp(type, "integer"))) {
+		ch->t_s = strtod(val, NULL);
+		return 0;
+	}
+	if (!strcmp(key, "name")) dst = ch->name;
+	else if (!strcmp(key, "old")) dst = ch->old_val;
+	else if (!strcmp(key, "new")) dst = ch->new_val;
+	if (dst && !strcmp(type, "text") && strlen(val) < sizeof(ch->name)) {
+		memcpy(dst, val, strlen(val) + 1);
+		return 0;
+	}
+	fmt_err(c->j->err, c->j->errlen, "%s: sysctl change %d: bad \"%s\"", c->where, c->which, key);
+	return -1;
+}
+
+static int series_kv(void *arg, const char *key, const char *type, const char *val)
+{
+	struct rctx *c = arg;
+	struct run_record *r = c->r;
+
+	if (!strcmp(key, "npoints")) {
+		int64_t v;
+		if (parse_i64_or_null(type, val, &v) || v < 0 || v > HISTORY_SERIES_MAX ||
+		    run_record_alloc_series(r, (int)v)) {
+			fmt_err(c->j->err, c->j->errlen, "%s: series: bad npoints", c->where);
+			return -1;
+		}
+		return 0;
+	}
+	for (int s = 0; s < RS_N; s++) {
+		if (strcmp(key, run_series_key((enum run_series_id)s)))
+			continue;
+		char **v;
+		int n;
+		if (strcmp(type, "array") || json_elems(c->j, val, &v, &n))
+			break;
+		if (n != r->npoints) {
+			free_elems(v, n);
+			break;
+		}
+		for (int i = 0; i < n; i++)
+			r->series[s][i] = v[i] ? strtof(v[i], NULL) : NAN;
+		free_elems(v, n);
+		return 0;
+	}
+	fmt_err(c->j->err, c->j->errlen, "%s: series: bad \"%s\" (npoints must come first)",
+	       c->where, key);
+	return -1;
+}
+
+static int array_of(struct rctx *c, const char *arr, bool workers)
+{
+	char **v;
+	int n;
+
+	if (json_elems(c->j, arr, &v, &n))
+		return -1;
+	if (workers) {
+		free(c->r->workers);
+		c->r->workers = calloc((size_t)(n ? n : 1), sizeof(struct run_worker));
+		c->r->nworkers = c->r->workers ? n : 0;
+	} else {
+		free(c->r->changes);
+		c->r->changes = calloc((size_t)(n ? n : 1), sizeof(struct run_sysctl_change));
+		c->r->nchanges = c->r->changes ? n : 0;
+	}
+	int rc = (workers ? (void *)c->r->workers : (void *)c->r->changes) ? 0 : -1;
+	for (int i = 0; rc == 0 && i < n; i++) {
+		c->which = i;
+		if (workers) {
+			c->r->workers[i].exit_code = HIST_NA;
+			c->r->workers[i].first_bad = HIST_NA;
+		}
+		rc = json_each_kv(c->j, v[i] ? v[i] : "{}", workers ? worker_kv : change_kv, c);
+	}
+	free_elems(v, n);
+	return rc;
+}
+
+static int run_kv(void *arg, const char *key, const char *type, const char *val)
+{
+	struct rctx *c = arg;
+
+	if (!strcmp(key, "id"))
+		return 0;
+	if (!strcmp(key, "free_before") || !strcmp(key, "free_after")) {
+		c->which = !strcmp(key, "free_after");
+		return !strcmp(type, "null") ? 0 : json_each_kv(c->j, val, snap_kv, c);
+	}
+	if (!strcmp(key, "workers") || !strcmp(key, "sysctl_changes"))
+		return array_of(c, val, key[0] == 'w');
+	if (!strcmp(key, "series"))
+		return json_each_kv(c->j, val, series_kv, c);
+	const struct hist_field *f = hist_field_find(key);
+	if (!f) {
+		fmt_err(c->j->err, c->j->errlen, "%s: unknown field \"%s\"", c->where, key);
+		return -1;
+	}
+	if (!strcmp(type, "null")) {
+		if (f->type == HF_STR || f->type == HF_PSTR || !hist_field_set(c->r, f, ""))
+			return 0;
+	} else if (!strcmp(type, "array") || !strcmp(type, "object")) {
+		/* no scalar field takes these */
+	} else if (!hist_field_set(c->r, f, val)) {
+		return 0;
+	}
+	fmt_err(c->j->err, c->j->errlen, "%s: bad value for \"%s\": %.40s", c->where, key, val);
+	return -1;
+}
+
+static int read_runs_json(struct jctx *j, const char *arr, struct run_record **out, size_t *n)
+{
+	char **v;
+	int k;
+
+	*out = NULL;
+	*n = 0;
+	if (json_elems(j, arr, &v, &k))
+		return -1;
+	struct run_record *runs = calloc((size_t)(k ? k : 1), sizeof(*runs));
+	if (!runs) {
+		free_elems(v, k);
+		fmt_err(j->err, j->errlen, "JSON: out of memory");
+		return -1;
+	}
+	for (int i = 0; i < k; i++) {
+		char where[32];
+		struct rctx c = { j, &runs[i], 0, where };
+		run_record_init(&runs[i]);
+		snprintf(where, sizeof(where), "run %d", i + 1);
+		if (!v[i] || json_each_kv(j, v[i], run_kv, &c)) {
+			if (!v[i])
+				fmt_err(j->err, j->errlen, "%s: not an object", where);
+			run_records_free(runs, (size_t)k);
+			free_elems(v, k);
+			return -1;
+		}
+	}
+	free_elems(v, k);
+	*out = runs;
+	*n = (size_t)k;
+	return 0;
+}
+
+static int jctx_open(struct jctx *j, char *err, size_t errlen)
+{
+	j->err = err;
+	j->errlen = errlen;
+	if (sqlite3_open_v2(":memory:", &j->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		fmt_err(err, errlen, "JSON: cannot start SQLite");
+		sqlite3_close(j->db);
+		return -1;
+	}
+	return 0;
+}
+
+int import_json(const char *text, struct run_record **out, size_t *n,
+		     char *err, size_t errlen)
+{
+	struct jctx j;
+	sqlite3_stmt *st;
+	int rc = -1;
+
+	*out = NULL;
+	*n = 0;
+	if (jctx_open(&j, err, errlen))
+		return -1;
+	if (sqlite3_prepare_v2(j.db, "SELECT json_valid(?1)", -1, &st, NULL) != SQLITE_OK ||
+	    (sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC), sqlite3_step(st)) != SQLITE_ROW ||
+	    !sqlite3_column_int(st, 0)) {
+		fmt_err(err, errlen, "JSON: not valid JSON");
+		sqlite3_finalize(st);
+		sqlite3_close(j.db);
+		return -1;
+	}
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(j.db, "SELECT 1, json_type(?1, '$.runs'),"
+			       " json_extract(?1, '$.thrashtop_history'), json_extract(?1, '$.runs')",
+			       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			const char *type = (const char *)sqlite3_column_text(st, 1);
+			if (sqlite3_column_int(st, 2) != 1 || !type || strcmp(type, "array"))
+				fmt_err(err, errlen, "JSON: not a thrashtop history export (version 1)");
+			else
+				rc = read_runs_json(&j, (const char *)sqlite3_column_text(st, 3), out, n);
+		} else {
+			fmt_err(err, errlen, "JSON: %s", sqlite3_errmsg(j.db));
+		}
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(j.db);
+	return rc;
+}
+
+/* ---- reading CSV ---- */
+
+/* One RFC 4180 record; *p advances past it. Fields are malloc'd. */
+static int csv_record(const char **p, char ***fields, int *n)
+{
+	char **v = NULL;
+	int k = 0;
+	const char *s = *p;
+
+	for (;;) {
+		size_t cap = 64, len = 0;
+		char *cell = malloc(cap);
+		if (!cell)
+			goto fail;
+		if (*s == '"') {
+			s++;
+			for (;;) {
+				if (!*s) {
+					free(cell);
+					goto fail;
+				}
+				if (*s == '"' && s[1] == '"') {
+					s += 2;
+					cell[len++] = '"';
+				} else if (*s == '"') {
+					s++;
+					break;
+				} else {
+					cell[len++] = *s++;
+				}
+				if (len + 1 >= cap) {
+					char *c2 = realloc(cell, cap *= 2);
+					if (!c2) {
+						free(cell);
+						goto fail;
+					}
+					cell = c2;
+				}
+			}
+		} else {
+			while (*s && *s != ',' && *s != '\n' && *s != '\r') {
+				cell[len++] = *s++;
+				if (len + 1 >= cap) {
+					char *c2 = realloc(cell, cap *= 2);
+					if (!c2) {
+						free(cell);
+						goto fail;
+					}
+					cell = c2;
+				}
+			}
+		}
+		cell[len] = 0;
+		char **nv = realloc(v, sizeof(*v) * (size_t)(k + 1));
+		if (!nv) {
+			free(cell);
+			goto fail;
+		}
+		v = nv;
+		v[k++] = cell;
+		if (*s == ',') {
+			s++;
+			continue;
+		}
+		if (*s == '\r')
+			s++;
+		if (*s == '\n')
+			s++;
+		else if (*s)
+			goto fail;	/* junk after a closing quote */
+		break;
+	}
+	*p = s;
+	*fields = v;
+	*n = k;
+	return 0;
+fail:
+	free_elems(v, k);
+	return -1;
+}
+
+int import_csv(const char *text, struct run_record **out, size_t *n,
+		    char *err, size_t errlen)
+{
+	const char *p = text;
+	char **hdr = NULL, **row = NULL;
+	int nh = 0, nr = 0, line = 1;
+	struct run_record *runs = NULL;
+	size_t k = 0;
+	struct jctx j = { 0 };
+
+	*out = NULL;
+	*n = 0;
+	if (csv_record(&p, &hdr, &nh) || nh < 2 || strcmp(hdr[0], "id") || strcmp(hdr[1], "uuid")) {
+		fmt_err(err, errlen, "CSV line 1: not a thrashtop history export header");
+		free_elems(hdr, nh);
+		return -1;
+	}
+	for (int c = 1; c < nh; c++) {
+		if (hist_field_find(hdr[c]) || !strcmp(hdr[c], "workers") ||
+		    !strcmp(hdr[c], "sysctl_changes") || !strcmp(hdr[c], "series") ||
+		    !strncmp(hdr[c], "free_before_", 12) || !strncmp(hdr[c], "free_after_", 11))
+			continue;
+		fmt_err(err, errlen, "CSV line 1: unknown column \"%s\"", hdr[c]);
+		free_elems(hdr, nh);
+		return -1;
+	}
+	if (jctx_open(&j, err, errlen)) {
+		free_elems(hdr, nh);
+		return -1;
+	}
+	while (*p) {
+		line++;
+		if (csv_record(&p, &row, &nr)) {
+			fmt_err(err, errlen, "CSV record %d: unterminated quote or junk after a quote", line);
+			goto fail;
+		}
+		if (nr == 1 && !row[0][0]) {
+			free_elems(row, nr);
+			row = NULL;
+			continue;
+		}
+		if (nr != nh) {
+			fmt_err(err, errlen, "CSV record %d: %d fields, the header has %d", line, nr, nh);
+			goto fail;
+		}
+		struct run_record *nv = realloc(runs, sizeof(*runs) * (k + 1));
+		if (!nv) {
+			fmt_err(err, errlen, "CSV: out of memory");
+			goto fail;
+		}
+		runs = nv;
+		struct run_record *r = &runs[k++];
+		char where[40];
+		struct rctx c = { &j, r, 0, where };
+		run_record_init(r);
+		snprintf(where, sizeof(where), "CSV record %d", line);
+		for (int col = 1; col < nh; col++) {
+			const char *h = hdr[col], *v = row[col];
+			const struct hist_field *f = hist_field_find(h);
+			int rc = 0;
+			if (f) {
+				if (hist_field_set(r, f, v)) {
+					fmt_err(err, errlen, "%s: bad value for \"%s\": %.40s", where, h, v);
+					rc = -1;
+				}
+			} else if (!strncmp(h, "free_", 5)) {
+				int b = !strncmp(h, "free_after_", 11);
+				const char *key = h + (b ? 11 : 12);
+				int64_t x = HIST_NA;
+				char *end;
+				for (int jj = 0; jj < 10; jj++) {
+					if (strcmp(key, export_snap_key(jj)))
+						continue;
+					if (*v) {
+						errno = 0;
+						x = strtoll(v, &end, 10);
+						if (errno || *end) {
+							fmt_err(err, errlen, "%s: bad value for \"%s\"", where, h);
+							rc = -1;
+						}
+					}
+					export_snap_set(b ? &r->free_after : &r->free_before, jj, x);
+				}
+			} else if (*v && (!strcmp(h, "workers") || !strcmp(h, "sysctl_changes"))) {
+				rc = array_of(&c, v, h[0] == 'w');
+			} else if (*v && !strcmp(h, "series")) {
+				rc = json_each_kv(&j, v, series_kv, &c);
+			}
+			if (rc)
+				goto fail;
+		}
+		free_elems(row, nr);
+		row = NULL;
+	}
+	free_elems(hdr, nh);
+	sqlite3_close(j.db);
+	*out = runs;
+	*n = k;
+	return 0;
+fail:
+	free_elems(hdr, nh);
+	free_elems(row, nr);
+	run_records_free(runs, k);
+	sqlite3_close(j.db);
+	return -1;
+}

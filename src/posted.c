@@ -1,0 +1,665 @@
+/* Posted text read back into runs, and free(1) blocks parsed and printed. */
+#include "posted.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "export.h"
+#include "fmt.h"
+
+struct out {
+	char *buf;
+	size_t len, n;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	size_t room = o->n < o->len ? o->len - o->n : 0;
+	int k;
+
+	va_start(ap, fmt);
+	k = vsnprintf(room ? o->buf + o->n : NULL, room, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		o->n += (size_t)k;
+}
+
+static size_t done(struct out *o)
+{
+	if (o->len && o->n < o->len)
+		o->buf[o->n] = '\0';
+	else if (o->len)
+		o->buf[o->len - 1] = '\0';
+	return o->n;
+}
+
+/* ---- free(1) blocks ---- */
+
+/* A decimal number of at most 15 digits (more would not be KiB). */
+static bool num(const char **p, int64_t *v)
+{
+	const char *s = *p;
+	int64_t x = 0;
+
+	while (isdigit((unsigned char)*s) && s - *p < 15)
+		x = x * 10 + (*s++ - '0');
+	if (s == *p || isdigit((unsigned char)*s))
+		return false;
+	*v = x;
+	*p = s;
+	return true;
+}
+
+
+static const char *next_token(const char *p, const char **end)
+{
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*p)
+		return NULL;
+	*end = p;
+	while (**end && !isspace((unsigned char)**end))
+		(*end)++;
+	return p;
+}
+
+static bool tok_is(const char **p, const char *word)
+{
+	const char *b, *e;
+	size_t n = strlen(word);
+
+	b = next_token(*p, &e);
+	if (!b || (size_t)(e - b) != n || strncmp(b, word, n))
+		return false;
+	*p = e;
+	return true;
+}
+
+/* A KiB integer, or free -h's value with a unit ("8.7Mi", "23Gi", "0B",
+ * procps 3.3's "1.9G"), converted to KiB rounded to nearest. */
+static bool tok_kib(const char **p, int64_t *kib, bool *human)
+{
+	const char *b, *e, *s;
+	int64_t whole, frac = 0, scale = 1;
+	int shift = -1;
+
+	b = next_token(*p, &e);
+	if (!b)
+		return false;
+	s = b;
+	if (!num(&s, &whole))
+		return false;
+	if (s == e) {
+		*kib = whole;
+		*p = e;
+		return true;
+	}
+	if (*s == '.') {
+		s++;
+		while (isdigit((unsigned char)*s) && scale < 1000000) {
+			frac = frac * 10 + (*s++ - '0');
+			scale *= 10;
+		}
+		if (scale == 1)
+			return false;
+	}
+	switch (*s) {
+	case 'B': shift = -10; break;
+	case 'K': shift = 0; break;
+	case 'M': shift = 10; break;
+	case 'G': shift = 20; break;
+	case 'T': shift = 30; break;
+	case 'P': shift = 40; break;
+	default: return false;
+	}
+	s++;
+	if (*s == 'i' && shift >= 0)
+		s++;
+	if (s != e || whole > (INT64_C(1) << 20))
+		return false;
+	{
+		/* (whole + frac / scale) * 2^shift KiB, in long double: exact
+		 * enough for the 2 or 3 digits free prints */
+		long double v = (long double)whole + (long double)frac / scale;
+
+		v = ldexpl(v, shift);
+		*kib = (int64_t)llroundl(v);
+	}
+	*human = true;
+	*p = e;
+	return true;
+}
+
+static bool tok_nums(const char **p, int n, int64_t *v, bool *human)
+{
+	for (int i = 0; i < n; i++)
+		if (!tok_kib(p, &v[i], human))
+			return false;
+	return true;
+}
+
+static int parse_free_at(const char *text, const char *p, struct free_parsed *f)
+{
+	int64_t v[7], tot[3] = { 0, 0, 0 };
+	bool human = false;
+
+	memset(f, 0, sizeof(*f));
+	f->buffers = f->cached = f->buff_cache = f->available = -1;
+	f->bc_used = f->bc_free = -1;
+	if (!tok_is(&p, "total") || !tok_is(&p, "used") || !tok_is(&p, "free") ||
+	    !tok_is(&p, "shared"))
+		return -1;
+	if (tok_is(&p, "buff/cache")) {
+		if (!tok_is(&p, "available"))
+			return -1;
+		f->layout = FREE_NG;
+	} else if (tok_is(&p, "buffers")) {
+		if (tok_is(&p, "cached"))
+			f->layout = FREE_OLD;
+		else if (tok_is(&p, "cache") && tok_is(&p, "available"))
+			f->layout = FREE_NG_WIDE;
+		else
+			return -1;
+	} else {
+		return -1;
+	}
+	if (!tok_is(&p, "Mem:") ||
+	    !tok_nums(&p, f->layout == FREE_NG_WIDE ? 7 : 6, v, &human))
+		return -1;
+	f->total = v[0];
+	f->used = v[1];
+	f->free = v[2];
+	f->shared = v[3];
+	switch (f->layout) {
+	case FREE_OLD:
+		f->buffers = v[4];
+		f->cached = v[5];
+		f->buff_cache = v[4] + v[5];
+		if (tok_is(&p, "-/+")) {
+			if (!tok_is(&p, "buffers/cache:") ||
+			    !tok_nums(&p, 2, v, &human))
+				return -1;
+			f->bc_used = v[0];
+			f->bc_free = v[1];
+		}
+		break;
+	case FREE_NG:
+		f->buff_cache = v[4];
+		f->available = v[5];
+		break;
+	case FREE_NG_WIDE:
+		f->buffers = v[4];
+		f->cached = v[5];
+		f->buff_cache = v[4] + v[5];
+		f->available = v[6];
+		break;
+	}
+	if (!tok_is(&p, "Swap:") || !tok_nums(&p, 3, v, &human))
+		return -1;
+	f->swap_total = v[0];
+	f->swap_used = v[1];
+	f->swap_free = v[2];
+	{
+		const char *q = p;
+
+		if (tok_is(&q, "Total:")) {
+			if (!tok_nums(&q, 3, tot, &human))
+				return -1;
+			f->has_total_line = true;
+			p = q;
+		}
+	}
+	f->human = human;
+	if (!human) {
+		if (f->swap_total != f->swap_used + f->swap_free)
+			return -1;
+		if (f->layout == FREE_OLD &&
+		    (f->used != f->total - f->free ||
+		     (f->bc_used >= 0 &&
+		      (f->bc_used != f->used - f->buff_cache ||
+		       f->bc_free != f->free + f->buff_cache))))
+			return -1;
+		/* procps-ng 4 counts used as total - available, 3.3.10 to
+		 * 3.3.17 as total - free - buff/cache */
+		if (f->layout != FREE_OLD &&
+		    f->used != f->total - f->available &&
+		    f->used != f->total - f->free - f->buff_cache)
+			return -1;
+		if (f->has_total_line &&
+		    (tot[0] != f->total + f->swap_total ||
+		     tot[1] != f->used + f->swap_used ||
+		     tot[2] != f->free + f->swap_free))
+			return -1;
+	}
+	return (int)(p - text);
+}
+
+int posted_parse_free(const char *text, struct free_parsed *out)
+{
+	struct free_parsed f;
+
+	if (text) {
+		for (const char *p = strstr(text, "total"); p;
+		     p = strstr(p + 1, "total")) {
+			int n;
+
+			if (p != text && !isspace((unsigned char)p[-1]))
+				continue;
+			n = parse_free_at(text, p, &f);
+			if (n > 0) {
+				*out = f;
+				return n;
+			}
+		}
+	}
+	errno = EINVAL;
+	return -1;
+}
+
+size_t posted_print_free(char *buf, size_t len, const struct free_parsed *f)
+{
+	struct out o = { buf, len, 0 };
+
+	if (f->layout == FREE_OLD) {
+		/* procps 2.0: "%-7s" labels, " %10Lu" columns */
+		put(&o, "%-7s %10s %10s %10s %10s %10s %10s\n", "", "total",
+		    "used", "free", "shared", "buffers", "cached");
+		put(&o, "%-7s %10lld %10lld %10lld %10lld %10lld %10lld\n",
+		    "Mem:", (long long)f->total, (long long)f->used,
+		    (long long)f->free, (long long)f->shared,
+		    (long long)f->buffers, (long long)f->cached);
+		if (f->bc_used >= 0)
+			put(&o, "-/+ buffers/cache: %10lld %10lld\n",
+			    (long long)f->bc_used, (long long)f->bc_free);
+		put(&o, "%-7s %10lld %10lld %10lld", "Swap:",
+		    (long long)f->swap_total, (long long)f->swap_used,
+		    (long long)f->swap_free);
+		if (f->has_total_line)
+			put(&o, "\n%-7s %10lld %10lld %10lld", "Total:",
+			    (long long)(f->total + f->swap_total),
+			    (long long)(f->used + f->swap_used),
+			    (long long)(f->free + f->swap_free));
+		return done(&o);
+	}
+	/* procps-ng: 8-wide labels, " %11" columns */
+	put(&o, "%-8s %11s %11s %11s %11s", "", "total", "used", "free",
+	    "shared");
+	if (f->layout == FREE_NG)
+		put(&o, " %11s", "buff/cache");
+	else
+		put(&o, " %11s %11s", "buffers", "cache");
+	put(&o, " %11s\n", "available");
+	put(&o, "%-8s %11lld %11lld %11lld %11lld", "Mem:", (long long)f->total,
+	    (long long)f->used, (long long)f->free, (long long)f->shared);
+	if (f->layout == FREE_NG)
+		put(&o, " %11lld", (long long)f->buff_cache);
+	else
+		put(&o, " %11lld %11lld", (long long)f->buffers,
+		    (long long)f->cached);
+	put(&o, " %11lld\n", (long long)f->available);
+	put(&o, "%-8s %11lld %11lld %11lld", "Swap:", (long long)f->swap_total,
+	    (long long)f->swap_used, (long long)f->swap_free);
+	if (f->has_total_line)
+		put(&o, "\n%-8s %11lld %11lld %11lld", "Total:",
+		    (long long)(f->total + f->swap_total),
+		    (long long)(f->used + f->swap_used),
+		    (long long)(f->free + f->swap_free));
+	return done(&o);
+}
+
+static bool blank_line(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!isspace((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+static bool rule_line(const char *s, size_t len)
+{
+	bool any = false;
+	for (size_t i = 0; i < len; i++) {
+		if (strchr("=-_*", s[i]))
+			any = true;
+		else if (!isspace((unsigned char)s[i]))
+			return false;
+	}
+	return any;
+}
+
+static bool kswapd_line(const char *s)
+{
+	unsigned m, sec;
+	char word[16];
+	return sscanf(s, " %u:%2u %15s", &m, &sec, word) == 3 && !strcmp(word, "kswapd");
+}
+
+/* "... time ./qsbench -n 90000000 -p 1 -s 140175100" */
+static bool prompt_line(const char *s, size_t len, char *cmd, size_t cmdlen)
+{
+	char line[1024];
+	snprintf(line, sizeof(line), "%.*s", (int)len, s);
+	char *t = strstr(line, "time ");
+	if (!t || (t > line && !isspace((unsigned char)t[-1]) && t[-1] != '>'))
+		return false;
+	t += 5;
+	while (*t == ' ')
+		t++;
+	if (!*t)
+		return false;
+	char *e = t + strlen(t);
+	while (e > t && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	snprintf(cmd, cmdlen, "%s", t);
+	return true;
+}
+
+/* "host:~/dir> free", "$ sync": a shell prompt with some other command. */
+static bool shell_prompt(const char *s)
+{
+	size_t w = strcspn(s, " \t");
+	return w > 0 && strchr(">$#", s[w - 1]) && s[w] == ' ' && s[w + 1] && s[w + 1] != ' ';
+}
+
+static void workload_from_command(struct run_record *r, const char *cmd)
+{
+	char copy[1024], *save = NULL;
+	snprintf(copy, sizeof(copy), "%s", cmd);
+	char *prog = strtok_r(copy, " \t", &save);
+	const char *base = prog ? strrchr(prog, '/') : NULL;
+	base = base ? base + 1 : prog;
+	r->kind = RUN_COMMAND;
+	free(r->command);
+	r->command = strdup(cmd);
+	if (!base || (strcmp(base, "qsbench") && strcmp(base, "qs")))
+		return;
+	/* qsbench's defaults: -n 1000000 -p 1 -s 1 */
+	long long nel = 1000000, procs = 1, seed = 1;
+	for (char *a = strtok_r(NULL, " \t", &save); a; a = strtok_r(NULL, " \t", &save)) {
+		char *v = strtok_r(NULL, " \t", &save), *end;
+		long long *dst = !strcmp(a, "-n") ? &nel : !strcmp(a, "-p") ? &procs :
+				 !strcmp(a, "-s") ? &seed : NULL;
+		if (!dst || !v)
+			return;
+		*dst = strtoll(v, &end, 10);
+		if (*end)
+			return;
+	}
+	if (nel < 1 || procs < 1 || procs > 1024 || seed < 0 || seed > UINT32_MAX)
+		return;
+	r->kind = RUN_QSBENCH;
+	r->nelems = nel;
+	r->procs = (int)procs;
+	r->seed = (unsigned)seed;
+	free(r->command);
+	r->command = NULL;
+}
+
+/* A header's kernel: "Linux-2.4.14-pre8" or a leading "2.4.0+blk-13B,..." */
+static void kernel_from_header(const char *h, char *out, size_t len)
+{
+	out[0] = 0;
+	if (!strncasecmp(h, "linux-", 6) && isdigit((unsigned char)h[6]))
+		h += 6;
+	else if (!(isdigit((unsigned char)h[0]) && h[1] == '.' && isdigit((unsigned char)h[2])))
+		return;
+	size_t n = strcspn(h, " ,:;\t");
+	snprintf(out, len, "%.*s", (int)n, h);
+}
+
+static void snap_from_free(struct mem_snapshot *m, const struct free_parsed *fp)
+{
+	m->total = fp->total;
+	m->used = fp->used;
+	m->free = fp->free;
+	m->shared = fp->shared;
+	m->buffers = fp->buffers;
+	m->cache = fp->cached;
+	m->avail = fp->available;
+	m->swap_total = fp->swap_total;
+	m->swap_used = fp->swap_used;
+	m->swap_free = fp->swap_free;
+}
+
+struct posted {
+	struct run_record *runs;
+	size_t n;
+	const char *label;
+	char header[256];
+	size_t group_start;
+	struct mem_snapshot pending_free;
+	bool have_free;
+	bool oom_next;
+	enum run_status status_next;
+	char command[1024];
+	int ordinal;
+	bool fresh_header;	/* a header came after the last run */
+};
+
+static void close_group(struct posted *ps)
+{
+	for (size_t i = ps->group_start; i < ps->n; i++) {
+		ps->runs[i].repeat_k = (int)(i - ps->group_start) + 1;
+		ps->runs[i].repeat_n = (int)(ps->n - ps->group_start);
+	}
+	ps->group_start = ps->n;
+}
+
+static int posted_run(struct posted *ps, const struct timeline *t, bool csh, const char *raw,
+		      size_t rawlen, bool oom_here)
+{
+	struct run_record *nv = realloc(ps->runs, sizeof(*nv) * (ps->n + 1));
+	if (!nv)
+		return -1;
+	ps->runs = nv;
+	struct run_record *r = &nv[ps->n++];
+	run_record_init(r);
+	if (ps->label && ps->header[0])
+		snprintf(r->label, sizeof(r->label), "%.63s %.62s", ps->label, ps->header);
+	else
+		snprintf(r->label, sizeof(r->label), "%.127s", ps->label ? ps->label : ps->header);
+	kernel_from_header(ps->header, r->kernel_release, sizeof(r->kernel_release));
+	r->kind = RUN_COMMAND;
+	if (ps->command[0])
+		workload_from_command(r, ps->command);
+	r->wall_us = t->wall_us;
+	r->user_us = t->user_us;
+	r->sys_us = t->sys_us;
+	r->majflt = t->majflt;
+	r->minflt = csh ? HIST_NA : t->minflt;	/* csh's line has no minor faults */
+	r->inblock = csh ? t->inblock : HIST_NA;
+	r->oublock = csh ? t->oublock : HIST_NA;
+	if (t->pct_src == TIMEFMT_CSH)
+		r->cpu_pct = t->pct_posted / 10.0;
+	else if (t->pct_src == TIMEFMT_GNU && t->pct_posted >= 0)
+		r->cpu_pct = t->pct_posted;
+	r->status = oom_here || ps->oom_next ? RUN_OOM : ps->status_next;
+	if (t->term_signal) {
+		r->status = r->status == RUN_OK ? RUN_FAILED : r->status;
+	} else if (t->exit_code && r->status == RUN_OK) {
+		r->status = RUN_FAILED;
+	}
+	ps->oom_next = false;
+	ps->status_next = RUN_OK;
+	ps->fresh_header = false;
+	if (ps->have_free) {
+		r->free_before = ps->pending_free;
+		ps->have_free = false;
+	}
+	const struct mem_snapshot *fs = export_snap_taken(&r->free_before) ? &r->free_before : NULL;
+	if (fs) {
+		r->ram_kib = fs->total;
+		r->swap_total_kib = fs->swap_total;
+		r->swap_before_kib = fs->swap_used;
+	}
+	/* The content id: the same line under the same header in the same
+	 * place is the same run, however often the text is imported. */
+	char idtext[1400];
+	snprintf(idtext, sizeof(idtext), "posted\n%s\n%s\n%d\n%.*s", r->label, ps->command,
+		 ps->ordinal++, (int)rawlen, raw);
+	uint64_t h1 = 0xcbf29ce484222325ULL, h2 = 0x84222325cbf29ce4ULL;
+	for (const char *c = idtext; *c; c++) {
+		h1 = (h1 ^ (unsigned char)*c) * 0x100000001b3ULL;
+		h2 = (h2 ^ (unsigned char)*c) * 0x100000001b3ULL;
+	}
+	snprintf(r->uuid, sizeof(r->uuid), "%016" PRIx64 "%016" PRIx64, h1, h2);
+	return 0;
+}
+
+int posted_read(const char *text, const char *label,
+		       struct run_record **out, size_t *n, char *err, size_t errlen)
+{
+	struct posted ps = { .label = label && *label ? label : NULL, .status_next = RUN_OK };
+	const char *p = text;
+	int lineno = 0, lastrun_line = 0;
+	size_t lastrun = (size_t)-1;
+
+	*out = NULL;
+	*n = 0;
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		const char *next = eol ? eol + 1 : p + len;
+		char line[2048];
+		struct timeline t;
+		struct free_parsed fp;
+
+		lineno++;
+		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1), p);
+		const char *s = line;
+		while (isspace((unsigned char)*s))
+			s++;
+		if (*s == '>' || blank_line(line, strlen(line)) || rule_line(line, strlen(line))) {
+			p = next;
+			continue;
+		}
+		bool oom_here = strstr(line, "Out of Memory") || strstr(line, "Killed process");
+		if (timefmt_parse_csh(line, &t) == 0) {
+			if (posted_run(&ps, &t, true, line, strlen(line), oom_here))
+				goto oom;
+			lastrun = ps.n - 1;
+			lastrun_line = lineno;
+			p = next;
+			continue;
+		}
+		if (strstr(line, "user") && strstr(line, "system")) {
+			/* GNU's default output is two lines; mailers wrap it further. */
+			char two[4096];
+			const char *eol2 = *next ? strchr(next, '\n') : NULL;
+			size_t len2 = eol2 ? (size_t)(eol2 - next) : strlen(next);
+			int used = 1;
+			if (timefmt_parse_gnu(line, &t) != 0) {
+				snprintf(two, sizeof(two), "%s\n%.*s", line, (int)len2, next);
+				if (timefmt_parse_gnu(two, &t) != 0) {
+					fmt_err(err, errlen, "line %d: looks like GNU time output but does not parse: %.40s",
+					       lineno, s);
+					goto fail;
+				}
+				used = 2;
+			}
+			if (posted_run(&ps, &t, false, line, strlen(line), oom_here))
+				goto oom;
+			lastrun = ps.n - 1;
+			lastrun_line = lineno;
+			if (used == 2) {
+				lineno++;
+				next = eol2 ? eol2 + 1 : next + len2;
+			}
+			p = next;
+			continue;
+		}
+		if (strstr(line, "total") && strstr(line, "used") && strstr(line, "free")) {
+			int used = posted_parse_free(p, &fp);
+			if (used <= 0) {
+				fmt_err(err, errlen, "line %d: a free(1) header without a block that adds up", lineno);
+				goto fail;
+			}
+			struct mem_snapshot m;
+			snap_from_free(&m, &fp);
+			/* After a run it is that run's "after"; it is also the next
+			 * run's "before" unless another free comes first. */
+			if (lastrun != (size_t)-1 && lastrun == ps.n - 1 && lastrun_line > 0 &&
+			    !export_snap_taken(&ps.runs[lastrun].free_after)) {
+				struct run_record *r = &ps.runs[lastrun];
+				r->free_after = m;
+				r->swap_after_kib = m.swap_used;
+			}
+			ps.pending_free = m;
+			ps.have_free = true;
+			for (const char *q = p; q < p + used; q++)
+				if (*q == '\n')
+					lineno++;
+			p += used;
+			while (*p && *p != '\n')
+				p++;
+			if (*p == '\n')
+				p++;
+			continue;
+		}
+		if (kswapd_line(s)) {
+			p = next;
+			continue;
+		}
+		if (strstr(line, "Out of Memory") || strstr(line, "Killed process")) {
+			ps.oom_next = true;
+			p = next;
+			continue;
+		}
+		if (!strncmp(s, "thrashtop: run ", 15)) {
+			enum run_status st;
+			if (!run_status_parse(s + 15, &st))
+				ps.status_next = st;
+			p = next;
+			continue;
+		}
+		char cmd[1024];
+		if (prompt_line(line, strlen(line), cmd, sizeof(cmd))) {
+			snprintf(ps.command, sizeof(ps.command), "%s", cmd);
+			p = next;
+			continue;
+		}
+		if (shell_prompt(s)) {
+			p = next;
+			continue;
+		}
+		/* Any other line names the runs below it: one ending in ':'
+		 * always, another only if no header came since the last run
+		 * (so "Throughput ..." under "pre4:" stays out). */
+		char *h = line + (s - line);
+		size_t hl = strlen(h);
+		while (hl && isspace((unsigned char)h[hl - 1]))
+			h[--hl] = 0;
+		bool colon = hl && h[hl - 1] == ':';
+		if (colon || !ps.fresh_header) {
+			close_group(&ps);
+			while (hl && (isspace((unsigned char)h[hl - 1]) || h[hl - 1] == ':'))
+				h[--hl] = 0;
+			snprintf(ps.header, sizeof(ps.header), "%.255s", h);
+			ps.fresh_header = true;
+			ps.command[0] = 0;
+			lastrun = (size_t)-1;
+		}
+		p = next;
+	}
+	close_group(&ps);
+	if (!ps.n) {
+		fmt_err(err, errlen, "no csh or GNU time lines found");
+		goto fail;
+	}
+	*out = ps.runs;
+	*n = ps.n;
+	return 0;
+oom:
+	fmt_err(err, errlen, "out of memory");
+fail:
+	run_records_free(ps.runs, ps.n);
+	return -1;
+}
