@@ -134,7 +134,7 @@ int main(int argc, char **argv)
 	for (int r = 0; r < rounds; r++)
 		for (int i = 0; i < NKIDS; i++) {
 			struct proc_sample p;
-			if (sampler_proc(s, kids[i], &p) < 0)
+			if (sampler_proc(s, kids[i], true, &p) < 0)
 				return 1;
 			sink += p.minflt;
 		}

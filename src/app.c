@@ -291,7 +291,7 @@ static void sample_tree(struct session *s)
 
 		while (j < s->ntree && s->tree[j] != now[i])
 			j++;
-		if (sampler_proc(s->smp, now[i], &ps[k]) < 0 || !ps[k].alive) {
+		if (sampler_proc(s->smp, now[i], true, &ps[k]) < 0 || !ps[k].alive) {
 			sampler_unwatch(s->smp, now[i]);
 			continue;
 		}
@@ -370,7 +370,7 @@ static int sample(struct session *s)
 	if (s->tui) {
 		for (int i = 0; s->running && i < s->wl.n; i++)
 			if (s->wl.w[i].end == END_RUNNING)
-				sampler_proc(s->smp, s->wl.w[i].pid, &s->ps[i]);
+				sampler_proc(s->smp, s->wl.w[i].pid, true, &s->ps[i]);
 		sample_tree(s);
 	}
 	return 0;

@@ -102,7 +102,7 @@ static const struct {
 
 struct watch {
 	pid_t pid;
-	int stat_fd, status_fd;
+	int stat_fd, status_fd;		/* status: -1 until first read */
 };
 
 struct sampler {
@@ -123,6 +123,7 @@ struct sampler {
 	int64_t page_kib;
 	struct watch *w;
 	int nw, capw;
+	int hint;		/* where the next lookup looks first */
 };
 
 static double now_mono(void)
@@ -295,6 +296,13 @@ struct sampler *sampler_new(char *err, size_t errlen)
 	return s;
 }
 
+static void close_watch(struct watch *w)
+{
+	close(w->stat_fd);
+	if (w->status_fd >= 0)
+		close(w->status_fd);
+}
+
 void sampler_free(struct sampler *s)
 {
 	if (!s)
@@ -309,11 +317,8 @@ void sampler_free(struct sampler *s)
 	for (int i = 0; i < s->nkswapd; i++)
 		if (s->kswapd_fd[i] >= 0)
 			close(s->kswapd_fd[i]);
-	for (int i = 0; i < s->nw; i++) {
-		close(s->w[i].stat_fd);
-		if (s->w[i].status_fd >= 0)
-			close(s->w[i].status_fd);
-	}
+	for (int i = 0; i < s->nw; i++)
+		close_watch(&s->w[i]);
 	free(s->w);
 	free(s);
 }
@@ -467,11 +472,20 @@ int sampler_sys(struct sampler *s, struct sys_sample *out)
 	return 0;
 }
 
+/* Callers sample the same pids in the same order every tick: looking
+ * first just after the previous hit makes a tick linear, not quadratic. */
 static struct watch *find_watch(struct sampler *s, pid_t pid)
 {
-	for (int i = 0; i < s->nw; i++)
-		if (s->w[i].pid == pid)
+	int h = s->hint < s->nw ? s->hint : 0;
+
+	for (int k = 0; k < s->nw; k++) {
+		int i = h + k < s->nw ? h + k : h + k - s->nw;
+
+		if (s->w[i].pid == pid) {
+			s->hint = i + 1;
 			return &s->w[i];
+		}
+	}
 	return NULL;
 }
 
@@ -508,9 +522,6 @@ int sampler_watch(struct sampler *s, pid_t pid)
 	w.stat_fd = open_proc(pid, "stat");
 	if (w.stat_fd < 0)
 		return -1;
-	/* status can vanish in the gap only if the task was reaped: then
-	 * sampler_proc reports ESRCH through the stat fd anyway. */
-	w.status_fd = open_proc(pid, "status");
 	s->w[s->nw++] = w;
 	return 0;
 }
@@ -521,13 +532,11 @@ void sampler_unwatch(struct sampler *s, pid_t pid)
 
 	if (!w)
 		return;
-	close(w->stat_fd);
-	if (w->status_fd >= 0)
-		close(w->status_fd);
+	close_watch(w);
 	*w = s->w[--s->nw];
 }
 
-int sampler_proc(struct sampler *s, pid_t pid, struct proc_sample *out)
+int sampler_proc(struct sampler *s, pid_t pid, bool swap, struct proc_sample *out)
 {
 	char buf[4096];
 	struct watch *w;
@@ -538,9 +547,11 @@ int sampler_proc(struct sampler *s, pid_t pid, struct proc_sample *out)
 	*out = (struct proc_sample){ .pid = pid, .alive = false, .state = '?',
 		.utime_ticks = NA, .stime_ticks = NA, .majflt = NA, .minflt = NA,
 		.rss_kib = NA, .swap_kib = NA };
-	if (sampler_watch(s, pid) < 0)
-		return -1;
-	w = find_watch(s, pid);
+	if (!(w = find_watch(s, pid))) {
+		if (sampler_watch(s, pid) < 0)
+			return -1;
+		w = &s->w[s->nw - 1];
+	}
 	r = pread_all(w->stat_fd, buf, sizeof(buf));
 	if (r < 0)
 		return -1;
@@ -553,6 +564,13 @@ int sampler_proc(struct sampler *s, pid_t pid, struct proc_sample *out)
 	out->majflt = ps.majflt;
 	out->minflt = ps.minflt;
 	out->rss_kib = ps.rss_pages * s->page_kib;
+	if (!swap)
+		return 0;
+	/* Opened once the stat fd proved the task alive: a status that
+	 * vanished since means it was reaped, and the next stat read says
+	 * ESRCH. */
+	if (w->status_fd < 0)
+		w->status_fd = open_proc(pid, "status");
 	if (w->status_fd < 0 || (r = pread_all(w->status_fd, buf, sizeof(buf))) < 0)
 		return 0;
 	/* stat's rss is a per-CPU counter read without summing (off by

@@ -272,9 +272,9 @@ TEST(sampler_proc_child_touching_memory)
 	CHECK_INT(sampler_watch(s, pid), 0);
 	CHECK_INT(read(fd, &c, 1), 1);
 	/* after its write the child still runs on to pause(): wait for it */
-	for (int i = 0; i < 1000 && sampler_proc(s, pid, &p) == 0 && p.state != 'S'; i++)
+	for (int i = 0; i < 1000 && sampler_proc(s, pid, true, &p) == 0 && p.state != 'S'; i++)
 		usleep(1000);
-	CHECK_INT(sampler_proc(s, pid, &p), 0);
+	CHECK_INT(sampler_proc(s, pid, true, &p), 0);
 	CHECK(p.alive);
 	CHECK_INT(p.pid, pid);
 	CHECK_INT(p.state, 'S');
@@ -285,9 +285,16 @@ TEST(sampler_proc_child_touching_memory)
 	CHECK_INT(p.rss_kib, status_kib(pid, "VmRSS"));
 	CHECK_INT(p.swap_kib, status_kib(pid, "VmSwap"));
 
+	/* stat alone: the batched rss, and no swap figure rather than a 0 */
+	CHECK_INT(sampler_proc(s, pid, false, &p), 0);
+	CHECK(p.alive);
+	CHECK(p.rss_kib >= 32 * 1024);
+	CHECK(p.minflt >= 32 * 256);
+	CHECK_INT(p.swap_kib, NA);
+
 	/* zombie: readable, no longer alive, no VmSwap */
 	kill(pid, SIGKILL);
-	for (int i = 0; i < 1000 && sampler_proc(s, pid, &p) == 0 && p.state != 'Z'; i++)
+	for (int i = 0; i < 1000 && sampler_proc(s, pid, true, &p) == 0 && p.state != 'Z'; i++)
 		usleep(1000);
 	CHECK_INT(p.state, 'Z');
 	CHECK(!p.alive);
@@ -296,7 +303,7 @@ TEST(sampler_proc_child_touching_memory)
 	/* reaped: the kept-open fd says ESRCH */
 	waitpid(pid, NULL, 0);
 	errno = 0;
-	CHECK_INT(sampler_proc(s, pid, &p), -1);
+	CHECK_INT(sampler_proc(s, pid, true, &p), -1);
 	CHECK_INT(errno, ESRCH);
 	CHECK(!p.alive);
 	CHECK_INT(p.rss_kib, NA);
@@ -317,7 +324,7 @@ TEST(sampler_proc_unknown_pid)
 	waitpid(pid, NULL, 0);	/* a pid that existed and is gone */
 	if (s) {
 		errno = 0;
-		CHECK_INT(sampler_proc(s, pid, &p), -1);
+		CHECK_INT(sampler_proc(s, pid, true, &p), -1);
 		CHECK_INT(errno, ESRCH);
 		CHECK_INT(sampler_watch(s, 0), -1);
 		sampler_free(s);
