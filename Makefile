@@ -122,11 +122,21 @@ fuzz-build:
 fuzz: deps fuzz-build
 	tests/fuzz/run.sh $(FUZZ_SECONDS)
 
+BENCH_PKGS := htop btop sqlite3
 bench: deps
-	@command -v htop >/dev/null || { echo "bench: installing htop to compare with"; \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq htop >/dev/null; }
-	$(MAKE) --no-print-directory thrashtop
-	bench/run.sh
+	@missing=""; for c in $(BENCH_PKGS); do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
+	if [ -n "$$missing" ]; then echo "bench: installing$$missing to compare with"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; fi
+	$(MAKE) --no-print-directory thrashtop build/sample_cost build/firstframe
+	bench/run.sh $(SECTIONS)
+
+build/sample_cost: bench/sample_cost.c $(filter-out build/rel/main.o,$(OBJ)) $(wildcard include/*.h)
+	@echo "  LD      $@"
+	@$(CC) $(ALL_CFLAGS) -o $@ bench/sample_cost.c $(filter-out build/rel/main.o,$(OBJ)) $(LDLIBS)
+
+build/firstframe: bench/firstframe.c | build/rel
+	@echo "  LD      $@"
+	@$(CC) $(ALL_CFLAGS) -o $@ $< -lutil
 
 clean:
 	rm -rf build thrashtop

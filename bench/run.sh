@@ -1,11 +1,43 @@
 #!/usr/bin/env bash
-# `make bench`: ratios side by side in one run, never absolute times.
+# `make bench`: every figure side by side in one run. Sections can be
+# picked by name: bench/run.sh [sort] [faults] [sampling] [start] [monitor] [history]
 set -u
 cd "$(dirname "$0")"
 rc=0
-echo "== sorter against qsbench 0.93 (same compiler, flags, N and seed; alternating runs; medians)"
-./sort.sh || rc=1
-echo
-echo "== sampling and drawing cost against top and htop"
-./monitor.sh || rc=1
+SECTIONS=" ${*:-sort faults sampling start monitor history} "
+want() { [[ $SECTIONS == *" $1 "* ]]; }
+if want sort; then
+	echo "== sorter CPU against qsbench 0.93 (same compiler, flags, N and seed; alternating runs; medians)"
+	./sort.sh || rc=1
+	echo
+fi
+if want faults; then
+	echo "== fault fidelity against qsbench 0.93"
+	./faults.sh || rc=1
+	echo
+fi
+if want sampling; then
+	echo "== sampling cost per tick (system sample + every worker's /proc/PID/stat; CPU time, median of 200 ticks)"
+	../build/sample_cost 200 || rc=1
+	echo
+fi
+if want start; then
+	echo "== first frame after exec, 200x60 pseudo-terminal"
+	d=$(mktemp -d)
+	printf '%-40s ' "thrashtop -p 2 -n 20000000"
+	../build/firstframe 9 ../thrashtop --history "$d/h.db" -p 2 -n 20000000 -d 1 || rc=1
+	printf '%-40s ' "thrashtop (default workload)"
+	../build/firstframe 5 ../thrashtop --history "$d/h.db" -d 1 || rc=1
+	rm -rf "$d"
+	echo
+fi
+if want monitor; then
+	echo "== the monitor's own CPU against top, htop and btop"
+	./monitor.sh || rc=1
+	echo
+fi
+if want history; then
+	echo "== history"
+	./history.sh || rc=1
+fi
 exit $rc

@@ -1,0 +1,168 @@
+/* The monitor's sampling cost per tick, through the real sampler, at
+ * several worker counts: one system sample plus what the monitor reads,
+ * /proc/PID/stat of the rows a 200x60 screen shows (the layout's own
+ * count), and status too while swap is in use; and, for scale, stat of
+ * every worker. The workers
+ * are sleeping children (the kernel formats their /proc files the same
+ * way whatever they run). Cost is this thread's CPU time (user + kernel),
+ * median over the rounds, so other load on the machine does not count.
+ * Also prints the kernel's own cost of each per-process file, the floor
+ * under any reader. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sampler.h"
+#include "ui.h"
+
+#define MAXW 1024
+
+static double cpu_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Median CPU us of one kept-open pread of FILE over the first n pids. */
+static double file_cost(const pid_t *pids, int n, const char *file, int rounds)
+{
+	static int fds[MAXW];
+	double *t = calloc((size_t)rounds, sizeof(*t)), m;
+	char buf[8192], path[64];
+
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/%s", (int)pids[i], file);
+		fds[i] = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	for (int r = 0; r < rounds; r++) {
+		double t0 = cpu_us();
+		for (int i = 0; i < n; i++)
+			if (pread(fds[i], buf, sizeof(buf), 0) < 0)
+				perror(path);
+		t[r] = (cpu_us() - t0) / n;
+	}
+	for (int i = 0; i < n; i++)
+		close(fds[i]);
+	m = median(t, rounds);
+	free(t);
+	return m;
+}
+
+int main(int argc, char **argv)
+{
+	static pid_t pids[MAXW];
+	static struct proc_sample ps[MAXW];
+	const int counts[] = { 64, 256, 1024 };
+	int rounds = argc > 1 ? atoi(argv[1]) : 200, rc = 0;
+	double *t, sys_us;
+	struct sys_sample ss;
+	char err[256];
+	struct sampler *s;
+
+	if (rounds < 1) {
+		fprintf(stderr, "usage: sample_cost [ROUNDS]\n");
+		return 2;
+	}
+	t = calloc((size_t)rounds, sizeof(*t));
+	for (int i = 0; i < MAXW; i++) {
+		pid_t p = fork();
+		if (p < 0) {
+			perror("fork");
+			return 1;
+		}
+		if (p == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			pause();
+			_exit(0);
+		}
+		pids[i] = p;
+	}
+	s = sampler_new(err, sizeof(err));
+	if (!s) {
+		fprintf(stderr, "sample_cost: %s\n", err);
+		return 1;
+	}
+	for (int r = 0; r < rounds; r++) {
+		double t0 = cpu_us();
+		sampler_sys(s, &ss);
+		t[r] = cpu_us() - t0;
+	}
+	sys_us = median(t, rounds);
+	printf("%-8s %5s %10s %14s %10s %8s %16s %10s\n", "workers", "rows", "tick us",
+	       "swapping us", "budget us", "verdict", "all stat us/tick", "us/worker");
+	printf("%-8d %5d %10.1f %14s %10d %8s\n", 0, 0, sys_us, "", 100,
+	       sys_us <= 100 ? "ok" : "OVER");
+	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		int n = counts[c], rows;
+		double tick = 0, swapping = 0, all, budget = 100 + 5.0 * n;
+		struct ui_model m = { .nworkers = n };
+		struct ui_layout l;
+
+		ui_layout(200, 60, &m, &l);
+		rows = l.worker_rows;
+		for (int i = 0; i < n; i++)
+			if (sampler_watch(s, pids[i]) < 0) {
+				perror("sampler_watch");
+				return 1;
+			}
+		for (int sw = 0; sw < 2; sw++) {
+			for (int r = 0; r < rounds; r++) {
+				double t0 = cpu_us();
+				sampler_sys(s, &ss);
+				for (int i = 0; i < rows; i++)
+					sampler_proc(s, pids[i], sw, &ps[i]);
+				t[r] = cpu_us() - t0;
+			}
+			*(sw ? &swapping : &tick) = median(t, rounds);
+		}
+		for (int r = 0; r < rounds; r++) {
+			double t0 = cpu_us();
+			sampler_sys(s, &ss);
+			for (int i = 0; i < n; i++)
+				sampler_proc(s, pids[i], false, &ps[i]);
+			t[r] = cpu_us() - t0;
+		}
+		all = median(t, rounds);
+		for (int i = 0; i < n; i++)
+			if (!ps[i].alive || ps[i].rss_kib == NA) {
+				fprintf(stderr, "sample_cost: worker %d not read\n", (int)pids[i]);
+				rc = 1;
+			}
+		printf("%-8d %5d %10.1f %14.1f %10.0f %8s %16.1f %10.2f\n", n, rows, tick, swapping,
+		       budget, swapping <= budget ? "ok" : tick <= budget ? "swapping OVER" : "OVER", all,
+		       (all - sys_us) / n);
+	}
+	sampler_free(s);
+	printf("kernel cost of one kept-open pread per worker (us, %d workers):", MAXW);
+	for (const char *const *f = (const char *const[]){ "stat", "statm", "status", NULL }; *f; f++)
+		printf(" %s %.2f", *f, file_cost(pids, MAXW, *f, rounds / 4 + 1));
+	printf("\n");
+	for (int i = 0; i < MAXW; i++)
+		kill(pids[i], SIGKILL);
+	while (wait(NULL) > 0 || errno == EINTR)
+		;
+	free(t);
+	return rc;
+}
