@@ -191,7 +191,9 @@ struct history_filter {
 };
 
 enum {
-	HISTORY_DETAIL = 1,	/* also load workers, changes, free snapshots, series */
+	HISTORY_WORKERS = 1,	/* also load workers, sysctl changes, free snapshots */
+	HISTORY_SERIES = 2,	/* also load the sampled series */
+	HISTORY_DETAIL = HISTORY_WORKERS | HISTORY_SERIES,
 };
 
 /* Newest first (started_at, then id). *out is malloc'd (run_records_free). */

@@ -476,9 +476,11 @@ int histcli_main(int argc, char **argv, const char *db_path)
 		if (a.npos) {
 			rc = bad("unexpected argument \"%s\"", a.pos[0]);
 		} else {
-			bool full = !strcmp(a.cmd, "export") || a.fmt == F_TEXT || a.fmt == F_CSV ||
-				    a.fmt == F_JSON;
-			rc = load(path, &a.filt, full ? HISTORY_DETAIL : 0, &runs, &n);
+			/* Series only where they are printed or charted. */
+			enum fmt fmt = a.fmt == F_DEFAULT && !strcmp(a.cmd, "export") ? F_JSON : a.fmt;
+			int flags = fmt == F_TEXT || fmt == F_CSV || fmt == F_JSON ? HISTORY_DETAIL :
+				    fmt == F_TIME || fmt == F_TABLE ? HISTORY_WORKERS : 0;
+			rc = load(path, &a.filt, flags, &runs, &n);
 			if (rc == 0) {
 				if (!strcmp(a.cmd, "list") && a.fmt == F_DEFAULT) {
 					if (n)

@@ -1209,104 +1209,135 @@ static char *list_sql(struct history *h, const struct history_filter *f)
 	return q.s;
 }
 
-static int load_details(struct history *h, struct run_record *r)
+/* The statements that read a run's rows in the other tables, prepared
+ * once per listing rather than once per run. */
+struct detail_stmts {
+	sqlite3_stmt *workers, *snaps, *changes, *series;
+};
+
+static void detail_finalize(struct detail_stmts *d)
 {
-	sqlite3_stmt *st = NULL;
-	int n;
+	sqlite3_finalize(d->workers);
+	sqlite3_finalize(d->snaps);
+	sqlite3_finalize(d->changes);
+	sqlite3_finalize(d->series);
+	memset(d, 0, sizeof(*d));
+}
 
-	if (sqlite3_prepare_v2(h->db,
-			       "SELECT pid, end_state, exit_code, signal, user_us, sys_us, majflt,"
-			       " minflt, verify_errors, first_bad FROM workers WHERE run_id = ?"
-			       " ORDER BY idx", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, r->id);
-	n = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		struct run_worker *w = realloc(r->workers, sizeof(*w) * (size_t)(n + 1));
-		if (!w)
-			goto fail;
-		r->workers = w;
-		w = &w[n++];
-		r->nworkers = n;
-		memset(w, 0, sizeof(*w));
-		w->pid = sqlite3_column_int(st, 0);
-		snprintf(w->end, sizeof(w->end), "%s", (const char *)sqlite3_column_text(st, 1));
-		int64_t *dst[] = { NULL, NULL, NULL, NULL, &w->user_us, &w->sys_us, &w->majflt,
-				   &w->minflt, &w->verify_errors, &w->first_bad };
-		w->exit_code = sqlite3_column_type(st, 2) == SQLITE_NULL ? HIST_NA : sqlite3_column_int(st, 2);
-		w->signal = sqlite3_column_int(st, 3);
-		for (int c = 4; c < 10; c++)
-			*dst[c] = sqlite3_column_type(st, c) == SQLITE_NULL ? HIST_NA
-									    : sqlite3_column_int64(st, c);
-	}
-	sqlite3_finalize(st);
-
-	if (sqlite3_prepare_v2(h->db,
-			       "SELECT phase, total, used, free, shared, buffers, cache, avail,"
-			       " swap_total, swap_used, swap_free FROM free_snaps WHERE run_id = ?",
-			       -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, r->id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *ph = (const char *)sqlite3_column_text(st, 0);
-		struct mem_snapshot *m = !strcmp(ph, "after") ? &r->free_after : &r->free_before;
-		for (int j = 0; j < 10; j++)
-			*snap_field(m, j) = sqlite3_column_type(st, 1 + j) == SQLITE_NULL ? HIST_NA
-									     : sqlite3_column_int64(st, 1 + j);
-	}
-	sqlite3_finalize(st);
-
-	if (sqlite3_prepare_v2(h->db,
-			       "SELECT t_s, name, old_val, new_val FROM sysctl_changes"
-			       " WHERE run_id = ? ORDER BY idx", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, r->id);
-	n = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		struct run_sysctl_change *c = realloc(r->changes, sizeof(*c) * (size_t)(n + 1));
-		if (!c)
-			goto fail;
-		r->changes = c;
-		c = &c[n++];
-		r->nchanges = n;
-		c->t_s = sqlite3_column_double(st, 0);
-		snprintf(c->name, sizeof(c->name), "%s", (const char *)sqlite3_column_text(st, 1));
-		snprintf(c->old_val, sizeof(c->old_val), "%s", (const char *)sqlite3_column_text(st, 2));
-		snprintf(c->new_val, sizeof(c->new_val), "%s", (const char *)sqlite3_column_text(st, 3));
-	}
-	sqlite3_finalize(st);
-
-	if (sqlite3_prepare_v2(h->db, "SELECT name, data FROM series WHERE run_id = ?",
-			       -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, r->id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
-		const unsigned char *blob = sqlite3_column_blob(st, 1);
-		int bytes = sqlite3_column_bytes(st, 1);
-		int s;
-
-		for (s = 0; s < RS_N; s++)
-			if (!strcmp(name, series_keys[s]))
-				break;
-		if (s == RS_N || bytes % 4 || bytes / 4 > HISTORY_SERIES_MAX)
-			continue;
-		if (!r->npoints && run_record_alloc_series(r, bytes / 4))
-			goto fail;
-		if (bytes / 4 != r->npoints)
-			continue;
-		for (int i = 0; i < r->npoints; i++) {
-			uint32_t u;
-			memcpy(&u, blob + 4 * i, 4);
-			u = le32toh(u);
-			memcpy(&r->series[s][i], &u, 4);
-		}
-	}
-	sqlite3_finalize(st);
+static int detail_prepare(struct history *h, int flags, struct detail_stmts *d)
+{
+	memset(d, 0, sizeof(*d));
+	if ((flags & HISTORY_WORKERS) &&
+	    (sqlite3_prepare_v2(h->db,
+				"SELECT pid, end_state, exit_code, signal, user_us, sys_us, majflt,"
+				" minflt, verify_errors, first_bad FROM workers WHERE run_id = ?"
+				" ORDER BY idx", -1, &d->workers, NULL) != SQLITE_OK ||
+	     sqlite3_prepare_v2(h->db,
+				"SELECT phase, total, used, free, shared, buffers, cache, avail,"
+				" swap_total, swap_used, swap_free FROM free_snaps WHERE run_id = ?",
+				-1, &d->snaps, NULL) != SQLITE_OK ||
+	     sqlite3_prepare_v2(h->db,
+				"SELECT t_s, name, old_val, new_val FROM sysctl_changes"
+				" WHERE run_id = ? ORDER BY idx", -1, &d->changes, NULL) != SQLITE_OK))
+		goto fail;
+	if ((flags & HISTORY_SERIES) &&
+	    sqlite3_prepare_v2(h->db, "SELECT name, data FROM series WHERE run_id = ?",
+			       -1, &d->series, NULL) != SQLITE_OK)
+		goto fail;
 	return 0;
 fail:
-	sqlite3_finalize(st);
+	detail_finalize(d);
 	return -1;
+}
+
+/* Binds run id to st for a new pass; st may be NULL (not asked for). */
+static sqlite3_stmt *detail_bind(sqlite3_stmt *st, int64_t id)
+{
+	if (st) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, id);
+	}
+	return st;
+}
+
+static int load_details(struct detail_stmts *d, struct run_record *r)
+{
+	sqlite3_stmt *st;
+	int n;
+
+	if ((st = detail_bind(d->workers, r->id))) {
+		n = 0;
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			struct run_worker *w = realloc(r->workers, sizeof(*w) * (size_t)(n + 1));
+			if (!w)
+				return -1;
+			r->workers = w;
+			w = &w[n++];
+			r->nworkers = n;
+			memset(w, 0, sizeof(*w));
+			w->pid = sqlite3_column_int(st, 0);
+			snprintf(w->end, sizeof(w->end), "%s", (const char *)sqlite3_column_text(st, 1));
+			int64_t *dst[] = { NULL, NULL, NULL, NULL, &w->user_us, &w->sys_us, &w->majflt,
+					   &w->minflt, &w->verify_errors, &w->first_bad };
+			w->exit_code = sqlite3_column_type(st, 2) == SQLITE_NULL ? HIST_NA : sqlite3_column_int(st, 2);
+			w->signal = sqlite3_column_int(st, 3);
+			for (int c = 4; c < 10; c++)
+				*dst[c] = sqlite3_column_type(st, c) == SQLITE_NULL ? HIST_NA
+										    : sqlite3_column_int64(st, c);
+		}
+	}
+
+	if ((st = detail_bind(d->snaps, r->id))) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *ph = (const char *)sqlite3_column_text(st, 0);
+			struct mem_snapshot *m = !strcmp(ph, "after") ? &r->free_after : &r->free_before;
+			for (int j = 0; j < 10; j++)
+				*snap_field(m, j) = sqlite3_column_type(st, 1 + j) == SQLITE_NULL ? HIST_NA
+										     : sqlite3_column_int64(st, 1 + j);
+		}
+	}
+
+	if ((st = detail_bind(d->changes, r->id))) {
+		n = 0;
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			struct run_sysctl_change *c = realloc(r->changes, sizeof(*c) * (size_t)(n + 1));
+			if (!c)
+				return -1;
+			r->changes = c;
+			c = &c[n++];
+			r->nchanges = n;
+			c->t_s = sqlite3_column_double(st, 0);
+			snprintf(c->name, sizeof(c->name), "%s", (const char *)sqlite3_column_text(st, 1));
+			snprintf(c->old_val, sizeof(c->old_val), "%s", (const char *)sqlite3_column_text(st, 2));
+			snprintf(c->new_val, sizeof(c->new_val), "%s", (const char *)sqlite3_column_text(st, 3));
+		}
+	}
+
+	if ((st = detail_bind(d->series, r->id))) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *name = (const char *)sqlite3_column_text(st, 0);
+			const unsigned char *blob = sqlite3_column_blob(st, 1);
+			int bytes = sqlite3_column_bytes(st, 1);
+			int s;
+
+			for (s = 0; s < RS_N; s++)
+				if (!strcmp(name, series_keys[s]))
+					break;
+			if (s == RS_N || bytes % 4 || bytes / 4 > HISTORY_SERIES_MAX)
+				continue;
+			if (!r->npoints && run_record_alloc_series(r, bytes / 4))
+				return -1;
+			if (bytes / 4 != r->npoints)
+				continue;
+			for (int i = 0; i < r->npoints; i++) {
+				uint32_t u;
+				memcpy(&u, blob + 4 * i, 4);
+				u = le32toh(u);
+				memcpy(&r->series[s][i], &u, 4);
+			}
+		}
+	}
+	return 0;
 }
 
 int history_list(struct history *h, const struct history_filter *f, int flags,
@@ -1315,6 +1346,7 @@ int history_list(struct history *h, const struct history_filter *f, int flags,
 	char *sql = list_sql(h, f);
 	sqlite3_stmt *st = NULL;
 	struct run_record *v = NULL;
+	struct detail_stmts d;
 	size_t cnt = 0, cap = 0;
 	int rc;
 
@@ -1324,7 +1356,9 @@ int history_list(struct history *h, const struct history_filter *f, int flags,
 		fmt_err(err, errlen, "history: out of memory");
 		return -1;
 	}
-	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK ||
+	    detail_prepare(h, flags, &d)) {
+		sqlite3_finalize(st);
 		free(sql);
 		dberr(h, err, errlen, "cannot list runs");
 		return -1;
@@ -1353,10 +1387,11 @@ int history_list(struct history *h, const struct history_filter *f, int flags,
 				continue;
 			column_field(st, col++, r, &history_fields[i]);
 		}
-		if ((flags & HISTORY_DETAIL) && load_details(h, r))
+		if (load_details(&d, r))
 			goto oom;
 	}
 	sqlite3_finalize(st);
+	detail_finalize(&d);
 	if (txn)
 		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
 	if (rc != SQLITE_DONE) {
@@ -1369,6 +1404,7 @@ int history_list(struct history *h, const struct history_filter *f, int flags,
 	return 0;
 oom:
 	sqlite3_finalize(st);
+	detail_finalize(&d);
 	if (txn)
 		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
 	run_records_free(v, cnt);
@@ -1407,6 +1443,7 @@ int history_get(struct history *h, int64_t id, struct run_record *r,
 {
 	struct sbuf q = { 0 };
 	sqlite3_stmt *st = NULL;
+	struct detail_stmts d = { 0 };
 	int ret = -1;
 
 	run_record_init(r);
@@ -1418,7 +1455,8 @@ int history_get(struct history *h, int64_t id, struct run_record *r,
 		sb_puts(&q, history_fields[i].name);
 	}
 	sb_puts(&q, " FROM runs WHERE id = ?");
-	if (q.oom || sqlite3_prepare_v2(h->db, q.s, -1, &st, NULL) != SQLITE_OK) {
+	if (q.oom || sqlite3_prepare_v2(h->db, q.s, -1, &st, NULL) != SQLITE_OK ||
+	    detail_prepare(h, HISTORY_DETAIL, &d)) {
 		dberr(h, err, errlen, "cannot read run");
 		goto out;
 	}
@@ -1435,7 +1473,7 @@ int history_get(struct history *h, int64_t id, struct run_record *r,
 				continue;
 			column_field(st, col++, r, &history_fields[i]);
 		}
-		if (load_details(h, r)) {
+		if (load_details(&d, r)) {
 			run_record_clear(r);
 			fmt_err(err, errlen, "history: out of memory reading run %" PRId64, id);
 		} else {
@@ -1451,6 +1489,7 @@ int history_get(struct history *h, int64_t id, struct run_record *r,
 		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
 out:
 	sqlite3_finalize(st);
+	detail_finalize(&d);
 	free(q.s);
 	return ret;
 }
