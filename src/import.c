@@ -369,13 +369,16 @@ int import_json(const char *text, struct run_record **out, size_t *n,
 
 /* ---- reading CSV ---- */
 
-/* One RFC 4180 record; *p advances past it. Fields are malloc'd. */
+/* One RFC 4180 record; *p advances past it. Fields are malloc'd; on
+ * failure there are none (*fields NULL, *n 0). */
 static int csv_record(const char **p, char ***fields, int *n)
 {
 	char **v = NULL;
 	int k = 0;
 	const char *s = *p;
 
+	*fields = NULL;
+	*n = 0;
 	for (;;) {
 		size_t cap = 64, len = 0;
 		char *cell = malloc(cap);

@@ -559,3 +559,30 @@ TEST(report_posted_seed_lines)
 	run_records_free(w, m);
 	run_records_free(v, n);
 }
+
+/* A cut or broken CSV is refused with its record, never a crash. */
+TEST(import_csv_cut_anywhere)
+{
+	struct run_record v[8], *back = NULL;
+	size_t n, nb = 0;
+	char err[256];
+
+	CHECK_INT(import_csv("id,uuid,label\n\n\"x", &back, &nb, err, sizeof(err)), -1);
+	CHECK_STR(err, "CSV record 3: unterminated quote or junk after a quote");
+	CHECK(back == NULL && nb == 0);
+	fixture_runs(v, &n);
+	char *csv = render(w_csv, v, n, NULL);
+	size_t len = strlen(csv);
+	for (size_t cut = 1; cut < len; cut += 97) {
+		char *part = strndup(csv, cut);
+		err[0] = 0;
+		int rc = import_csv(part, &back, &nb, err, sizeof(err));
+		CHECK(rc == 0 || (rc == -1 && err[0] && back == NULL));
+		if (rc == 0)
+			run_records_free(back, nb);
+		free(part);
+	}
+	free(csv);
+	for (size_t i = 0; i < n; i++)
+		run_record_clear(&v[i]);
+}
