@@ -8,10 +8,28 @@
 
 #include "history.h"
 
-/* Each returns a malloc'd array (run_records_free) and 0, or -1 with err. */
-int import_json(const char *text, struct run_record **out, size_t *n,
-		char *err, size_t errlen);
-int import_csv(const char *text, struct run_record **out, size_t *n,
-	       char *err, size_t errlen);
+/* Where the runs go, one at a time: run gets each record (cleared after
+ * it returns; copy what must stay) and returns 0, or -1 with err filled to
+ * stop the import. skipped, if set, gets one line for each bad line a
+ * reader was told to skip (posted.h). */
+struct import_sink {
+	int (*run)(void *arg, struct run_record *r, char *err, size_t errlen);
+	void (*skipped)(void *arg, const char *line);
+	void *arg;
+};
+
+/* Read the whole text once to check it, then again to give each run to
+ * sink: nothing reaches the sink from input that does not read in full.
+ * Return 0, or -1 with err (from the reader or the sink). Memory stays one
+ * run's worth beside the text. */
+int import_json(const char *text, const struct import_sink *sink, char *err, size_t errlen);
+int import_csv(const char *text, const struct import_sink *sink, char *err, size_t errlen);
+
+/* A sink's run function that keeps copies in a growing array. */
+struct import_runs {
+	struct run_record *runs;	/* run_records_free */
+	size_t n;
+};
+int import_collect(void *arg, struct run_record *r, char *err, size_t errlen);
 
 #endif

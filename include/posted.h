@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "history.h"
+#include "import.h"
 
 /* Posted text: csh and GNU time lines, free(1) blocks, "0:01 kswapd" lines,
  * "Out of Memory: Killed process" lines (the next run is an OOM), a
@@ -17,10 +18,14 @@
  * non-blank line as the header naming the runs below it (a group, as the
  * seeds post them). Lines quoted with '>' repeat other posts and are
  * skipped. A free block before a run is its "before", one after it its
- * "after". label, if given, comes before each header. Returns a malloc'd
- * array (run_records_free) and 0, or -1 with one line in err. */
-int posted_read(const char *text, const char *label,
-		struct run_record **out, size_t *n, char *err, size_t errlen);
+ * "after". label, if given, comes before each header. A line that looks
+ * like a time line and does not parse is an error naming its line, unless
+ * skip_bad: then it is left out and named to sink->skipped. As import.h's
+ * readers: the text is read once to check it, then again to give each run
+ * to sink, so a bad line means no run reached the sink; memory is one run
+ * and a count per group beside the text. Returns 0, or -1 with err. */
+int posted_read(const char *text, const char *label, bool skip_bad,
+		const struct import_sink *sink, char *err, size_t errlen);
 
 enum free_layout {
 	FREE_OLD,	/* procps 2/3.3.9: total used free shared buffers cached,

@@ -8,9 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "export.h"
+#include "fmt.h"
 #include "history.h"
 #include "import.h"
 #include "posted.h"
@@ -27,6 +32,7 @@ struct hargs {
 	struct history_filter filt;
 	struct report_opts ro;
 	const char *import_label;
+	bool skip_bad;		/* import: leave out time lines that do not parse */
 	const char *db;
 	bool keys_set;		/* --rows or --cols given */
 };
@@ -50,6 +56,8 @@ static void usage(FILE *f)
 		"  --outlier-z=Z        outlier when the modified z-score passes Z (3.5)\n"
 		"  --history=PATH       the database (default $XDG_DATA_HOME/thrashtop/history.db)\n"
 		"compare takes run IDs, g:ID (the group of run ID) or label:TEXT.\n"
+		"  --skip-bad           import: leave out posted time lines that do not\n"
+		"                       parse (named on stderr) instead of refusing the file\n"
 		"import reads our csv and json exports, or posted csh/GNU time lines and\n"
 		"free(1) output (FILE - is standard input).\n");
 }
@@ -126,6 +134,8 @@ static int parse_args(int argc, char **argv, struct hargs *a)
 				return bad("unknown format \"%s\" (text, csv, json, time, table)", v);
 		} else if ((v = optval(arg, "--label", &i, argc, argv)) ||
 			   (v = optval(arg, "-L", &i, argc, argv))) {
+			if (!fmt_text_clean(v))
+				return bad("%s", "--label: want UTF-8 without control characters");
 			a->filt.label = v;
 			a->import_label = v;
 		} else if ((v = optval(arg, "--kernel", &i, argc, argv))) {
@@ -142,6 +152,8 @@ static int parse_args(int argc, char **argv, struct hargs *a)
 		} else if ((v = optval(arg, "--cols", &i, argc, argv))) {
 			a->ro.cols = v;
 			a->keys_set = true;
+		} else if (!strcmp(arg, "--skip-bad")) {
+			a->skip_bad = true;
 		} else if (!strcmp(arg, "--gnu")) {
 			a->ro.gnu = true;
 		} else if ((v = optval(arg, "--cov", &i, argc, argv))) {
@@ -155,7 +167,9 @@ static int parse_args(int argc, char **argv, struct hargs *a)
 		} else if ((v = optval(arg, "--history", &i, argc, argv))) {
 			a->db = v;
 		} else if (arg[0] == '-' && arg[1]) {
-			return bad("unknown option \"%s\" (see thrashtop history --help)", arg);
+			char name[64];
+			return bad("unknown option \"%s\" (see thrashtop history --help)",
+				   fmt_escape(name, sizeof(name), arg));
 		} else if (!a->cmd) {
 			a->cmd = arg;
 		} else {
@@ -167,49 +181,70 @@ static int parse_args(int argc, char **argv, struct hargs *a)
 	return 0;
 }
 
-static char *slurp(const char *path, char *err, size_t errlen)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
+/* The input's text, mapped rather than read so that a large import costs
+ * page cache, not memory, and NUL-terminated by a zero page reserved after
+ * it. Standard input is copied to an unnamed temporary file first. */
+struct input {
+	char *text;
+	size_t len, maplen;
+};
 
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
+static int map_input(const char *path, struct input *in, char *err, size_t errlen)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(STDIN_FILENO);
+	struct stat sb;
+	long page = sysconf(_SC_PAGESIZE);
+
+	memset(in, 0, sizeof(*in));
+	if (fd < 0 || fstat(fd, &sb)) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return fmt_err(err, errlen, "%s: %s", path, strerror(e));
 	}
-	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				snprintf(err, errlen, "%s: out of memory", path);
+	if (S_ISDIR(sb.st_mode)) {
+		close(fd);
+		return fmt_err(err, errlen, "%s: a directory, not a file", path);
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		/* a pipe or a terminal: copied to a file that can be mapped */
+		FILE *tmp = tmpfile();
+		char buf[65536];
+		ssize_t k = 0;
+		while (tmp && (k = read(fd, buf, sizeof(buf))) > 0)
+			if (fwrite(buf, 1, (size_t)k, tmp) != (size_t)k)
 				break;
-			}
-			buf = nb;
+		int e = errno;
+		close(fd);
+		if (!tmp || k < 0 || fflush(tmp) || ferror(tmp)) {
+			if (tmp)
+				fclose(tmp);
+			return fmt_err(err, errlen, "%s: %s", path, strerror(e ? e : EIO));
 		}
-		size_t k = fread(buf + len, 1, 4096, f);
-		len += k;
-		if (k < 4096) {
-			if (ferror(f)) {
-				snprintf(err, errlen, "%s: %s", path, strerror(errno));
-				free(buf);
-				buf = NULL;
-			}
-			break;
-		}
+		fd = dup(fileno(tmp));
+		fclose(tmp);
+		if (fd < 0 || fstat(fd, &sb))
+			return fmt_err(err, errlen, "%s: %s", path, strerror(errno));
 	}
-	if (buf) {
-		buf[len] = 0;
-		if (strlen(buf) != len) {
-			snprintf(err, errlen, "%s: binary data, not an export or posted text", path);
-			free(buf);
-			buf = NULL;
-		}
+	in->len = (size_t)sb.st_size;
+	in->maplen = (in->len / (size_t)page + 1) * (size_t)page;
+	in->text = mmap(NULL, in->maplen, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (in->text == MAP_FAILED ||
+	    (in->len && mmap(in->text, in->len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED)) {
+		int e = errno;
+		if (in->text != MAP_FAILED)
+			munmap(in->text, in->maplen);
+		in->text = NULL;
+		close(fd);
+		return fmt_err(err, errlen, "%s: %s", path, strerror(e));
 	}
-	if (f != stdin)
-		fclose(f);
-	return buf;
+	close(fd);
+	if (strlen(in->text) != in->len) {
+		munmap(in->text, in->maplen);
+		in->text = NULL;
+		return fmt_err(err, errlen, "%s: binary data, not an export or posted text", path);
+	}
+	return 0;
 }
 
 /* Loads the filtered runs; a history that does not exist yet is empty. */
@@ -361,63 +396,107 @@ static int cmd_compare(struct hargs *a, const char *path)
 	return rc ? 1 : 0;
 }
 
+/* Imported runs go in short transactions, so that a run finishing beside
+ * a long import waits a moment for the lock, never long enough to fail. */
+#define IMPORT_BATCH_MS 200
+
+struct importer {
+	struct history *h;
+	const char *file;
+	size_t added, dup, inbatch;
+	struct timespec batch_start;
+};
+
+static double ms_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) * 1e3 + (double)(now.tv_nsec - t->tv_nsec) / 1e6;
+}
+
+static int import_run(void *arg, struct run_record *r, char *err, size_t errlen)
+{
+	struct importer *im = arg;
+
+	if (!im->inbatch) {
+		if (history_begin(im->h, err, errlen))
+			return -1;
+		clock_gettime(CLOCK_MONOTONIC, &im->batch_start);
+	}
+	int k = history_add(im->h, r, err, errlen);
+	if (k < 0) {
+		history_rollback(im->h);
+		im->inbatch = 0;
+		return -1;
+	}
+	k == 1 ? im->dup++ : im->added++;
+	im->inbatch++;
+	if (ms_since(&im->batch_start) >= IMPORT_BATCH_MS) {
+		im->inbatch = 0;
+		if (history_commit(im->h, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+static void import_skipped(void *arg, const char *line)
+{
+	struct importer *im = arg;
+	char file[128];
+
+	fprintf(stderr, "thrashtop: history: %s: skipped %s\n",
+		fmt_escape(file, sizeof(file), im->file), line);
+}
+
 static int cmd_import(struct hargs *a, const char *path)
 {
 	char err[512];
-	struct run_record *runs = NULL;
-	size_t n = 0, added = 0, dup = 0;
+	struct input in;
 
 	if (a->npos != 1)
 		return bad("%s", "import needs one FILE (- for standard input)");
-	char *text = slurp(a->pos[0], err, sizeof(err));
-	if (!text) {
+	if (map_input(a->pos[0], &in, err, sizeof(err))) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);
 		return 2;
 	}
-	const char *s = text;
+	struct importer im = { .file = a->pos[0] };
+	const struct import_sink sink = { import_run, import_skipped, &im };
+	im.h = history_open(path, 0, err, sizeof(err));
+	if (!im.h) {
+		fprintf(stderr, "thrashtop: history: %s\n", err);
+		munmap(in.text, in.maplen);
+		return 1;
+	}
+	const char *s = in.text;
 	while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
 		s++;
 	int rc;
 	if (*s == '{')
-		rc = import_json(text, &runs, &n, err, sizeof(err));
-	else if (!strncmp(text, "id,uuid,", 8))
-		rc = import_csv(text, &runs, &n, err, sizeof(err));
+		rc = import_json(in.text, &sink, err, sizeof(err));
+	else if (!strncmp(in.text, "id,uuid,", 8))
+		rc = import_csv(in.text, &sink, err, sizeof(err));
 	else
-		rc = posted_read(text, a->import_label, &runs, &n, err, sizeof(err));
-	free(text);
-	if (rc) {
-		fprintf(stderr, "thrashtop: history: %s: %s\n", a->pos[0], err);
+		rc = posted_read(in.text, a->import_label, a->skip_bad, &sink, err, sizeof(err));
+	if (rc == 0 && im.inbatch)
+		rc = history_commit(im.h, err, sizeof(err));
+	else if (rc && im.inbatch)
+		history_rollback(im.h);
+	history_close(im.h);
+	munmap(in.text, in.maplen);
+	char file[256];
+	fmt_escape(file, sizeof(file), a->pos[0]);
+	if (rc && !im.added && !im.dup) {
+		fprintf(stderr, "thrashtop: history: %s: %s; nothing imported\n", file, err);
 		return 2;
 	}
-	struct history *h = history_open(path, 0, err, sizeof(err));
-	if (!h) {
-		fprintf(stderr, "thrashtop: history: %s\n", err);
-		run_records_free(runs, n);
-		return 1;
-	}
-	rc = history_begin(h, err, sizeof(err));
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		int k = history_add(h, &runs[i], err, sizeof(err));
-		if (k < 0)
-			rc = -1;
-		else if (k == 1)
-			dup++;
-		else
-			added++;
-	}
-	if (rc == 0)
-		rc = history_commit(h, err, sizeof(err));
-	else
-		history_rollback(h);
-	history_close(h);
-	run_records_free(runs, n);
 	if (rc) {
-		fprintf(stderr, "thrashtop: history: import of %s failed, nothing imported: %s\n",
-			a->pos[0], err);
+		fprintf(stderr, "thrashtop: history: import of %s stopped after %zu runs, which are kept"
+			" (importing again skips them): %s\n", file, im.added + im.dup, err);
 		return 1;
 	}
-	printf("imported %zu run%s from %s (%zu already present)\n", added, added == 1 ? "" : "s",
-	       a->pos[0], dup);
+	printf("imported %zu run%s from %s (%zu already present)\n", im.added,
+	       im.added == 1 ? "" : "s", file, im.dup);
 	return 0;
 }
 

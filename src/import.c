@@ -282,38 +282,35 @@ static int run_kv(void *arg, const char *key, const char *type, const char *val)
 	return -1;
 }
 
-static int read_runs_json(struct jctx *j, const char *arr, struct run_record **out, size_t *n)
+/* Each run of the export, read and given to emit (NULL: only checked). */
+static int read_runs_json(struct jctx *j, const char *text, const struct import_sink *emit)
 {
-	char **v;
-	int k;
+	sqlite3_stmt *st;
+	int rc = 0, s, i = 0;
 
-	*out = NULL;
-	*n = 0;
-	if (json_elems(j, arr, &v, &k))
-		return -1;
-	struct run_record *runs = calloc((size_t)(k ? k : 1), sizeof(*runs));
-	if (!runs) {
-		free_elems(v, k);
-		fmt_err(j->err, j->errlen, "JSON: out of memory");
-		return -1;
-	}
-	for (int i = 0; i < k; i++) {
+	if (sqlite3_prepare_v2(j->db, "SELECT type, value FROM json_each(?1, '$.runs')",
+			       -1, &st, NULL) != SQLITE_OK)
+		return fmt_err(j->err, j->errlen, "JSON: %s", sqlite3_errmsg(j->db));
+	sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+	while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
 		char where[32];
-		struct rctx c = { j, &runs[i], 0, where };
-		run_record_init(&runs[i]);
-		snprintf(where, sizeof(where), "run %d", i + 1);
-		if (!v[i] || json_each_kv(j, v[i], run_kv, &c)) {
-			if (!v[i])
-				fmt_err(j->err, j->errlen, "%s: not an object", where);
-			run_records_free(runs, (size_t)k);
-			free_elems(v, k);
-			return -1;
-		}
+		struct run_record r;
+		struct rctx c = { j, &r, 0, where };
+		const char *type = (const char *)sqlite3_column_text(st, 0);
+		run_record_init(&r);
+		snprintf(where, sizeof(where), "run %d", ++i);
+		if (!type || strcmp(type, "object"))
+			rc = fmt_err(j->err, j->errlen, "%s: not an object", where);
+		else
+			rc = json_each_kv(j, (const char *)sqlite3_column_text(st, 1), run_kv, &c);
+		if (rc == 0 && emit)
+			rc = emit->run(emit->arg, &r, j->err, j->errlen);
+		run_record_clear(&r);
 	}
-	free_elems(v, k);
-	*out = runs;
-	*n = (size_t)k;
-	return 0;
+	if (rc == 0 && s != SQLITE_DONE)
+		rc = fmt_err(j->err, j->errlen, "JSON: %s", sqlite3_errmsg(j->db));
+	sqlite3_finalize(st);
+	return rc;
 }
 
 static int jctx_open(struct jctx *j, char *err, size_t errlen)
@@ -328,15 +325,12 @@ static int jctx_open(struct jctx *j, char *err, size_t errlen)
 	return 0;
 }
 
-int import_json(const char *text, struct run_record **out, size_t *n,
-		     char *err, size_t errlen)
+int import_json(const char *text, const struct import_sink *sink, char *err, size_t errlen)
 {
 	struct jctx j;
 	sqlite3_stmt *st;
 	int rc = -1;
 
-	*out = NULL;
-	*n = 0;
 	if (jctx_open(&j, err, errlen))
 		return -1;
 	if (sqlite3_prepare_v2(j.db, "SELECT json_valid(?1)", -1, &st, NULL) != SQLITE_OK ||
@@ -349,15 +343,14 @@ int import_json(const char *text, struct run_record **out, size_t *n,
 	}
 	sqlite3_finalize(st);
 	if (sqlite3_prepare_v2(j.db, "SELECT 1, json_type(?1, '$.runs'),"
-			       " json_extract(?1, '$.thrashtop_history'), json_extract(?1, '$.runs')",
-			       -1, &st, NULL) == SQLITE_OK) {
+			       " json_extract(?1, '$.thrashtop_history')", -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
 		if (sqlite3_step(st) == SQLITE_ROW) {
 			const char *type = (const char *)sqlite3_column_text(st, 1);
 			if (sqlite3_column_int(st, 2) != 1 || !type || strcmp(type, "array"))
 				fmt_err(err, errlen, "JSON: not a thrashtop history export (version 1)");
-			else
-				rc = read_runs_json(&j, (const char *)sqlite3_column_text(st, 3), out, n);
+			else if ((rc = read_runs_json(&j, text, NULL)) == 0)
+				rc = read_runs_json(&j, text, sink);
 		} else {
 			fmt_err(err, errlen, "JSON: %s", sqlite3_errmsg(j.db));
 		}
@@ -451,18 +444,16 @@ fail:
 	return -1;
 }
 
-int import_csv(const char *text, struct run_record **out, size_t *n,
-		    char *err, size_t errlen)
+/* Each record read and given to emit (NULL: only checked). */
+static int read_csv(const char *text, const struct import_sink *emit, char *err, size_t errlen)
 {
 	const char *p = text;
 	char **hdr = NULL, **row = NULL;
 	int nh = 0, nr = 0, line = 1;
-	struct run_record *runs = NULL;
-	size_t k = 0;
+	struct run_record r;
 	struct jctx j = { 0 };
 
-	*out = NULL;
-	*n = 0;
+	run_record_init(&r);
 	if (csv_record(&p, &hdr, &nh) || nh < 2 || strcmp(hdr[0], "id") || strcmp(hdr[1], "uuid")) {
 		fmt_err(err, errlen, "CSV line 1: not a thrashtop history export header");
 		free_elems(hdr, nh);
@@ -496,23 +487,16 @@ int import_csv(const char *text, struct run_record **out, size_t *n,
 			fmt_err(err, errlen, "CSV record %d: %d fields, the header has %d", line, nr, nh);
 			goto fail;
 		}
-		struct run_record *nv = realloc(runs, sizeof(*runs) * (k + 1));
-		if (!nv) {
-			fmt_err(err, errlen, "CSV: out of memory");
-			goto fail;
-		}
-		runs = nv;
-		struct run_record *r = &runs[k++];
 		char where[40];
-		struct rctx c = { &j, r, 0, where };
-		run_record_init(r);
+		struct rctx c = { &j, &r, 0, where };
+		run_record_clear(&r);
 		snprintf(where, sizeof(where), "CSV record %d", line);
 		for (int col = 1; col < nh; col++) {
 			const char *h = hdr[col], *v = row[col];
 			const struct hist_field *f = hist_field_find(h);
 			int rc = 0;
 			if (f) {
-				if (hist_field_set(r, f, v)) {
+				if (hist_field_set(&r, f, v)) {
 					fmt_err(err, errlen, "%s: bad value for \"%s\": %.40s", where, h, v);
 					rc = -1;
 				}
@@ -532,7 +516,7 @@ int import_csv(const char *text, struct run_record **out, size_t *n,
 							rc = -1;
 						}
 					}
-					export_snap_set(b ? &r->free_after : &r->free_before, jj, x);
+					export_snap_set(b ? &r.free_after : &r.free_before, jj, x);
 				}
 			} else if (*v && (!strcmp(h, "workers") || !strcmp(h, "sysctl_changes"))) {
 				rc = array_of(&c, v, h[0] == 'w');
@@ -542,18 +526,40 @@ int import_csv(const char *text, struct run_record **out, size_t *n,
 			if (rc)
 				goto fail;
 		}
+		if (emit && emit->run(emit->arg, &r, err, errlen))
+			goto fail;
 		free_elems(row, nr);
 		row = NULL;
+		nr = 0;
 	}
 	free_elems(hdr, nh);
 	sqlite3_close(j.db);
-	*out = runs;
-	*n = k;
+	run_record_clear(&r);
 	return 0;
 fail:
 	free_elems(hdr, nh);
 	free_elems(row, nr);
-	run_records_free(runs, k);
+	run_record_clear(&r);
 	sqlite3_close(j.db);
 	return -1;
+}
+
+int import_csv(const char *text, const struct import_sink *sink, char *err, size_t errlen)
+{
+	return read_csv(text, NULL, err, errlen) ? -1 : read_csv(text, sink, err, errlen);
+}
+
+int import_collect(void *arg, struct run_record *r, char *err, size_t errlen)
+{
+	struct import_runs *c = arg;
+	struct run_record *nv = realloc(c->runs, sizeof(*nv) * (c->n + 1));
+
+	if (!nv || run_record_copy(&nv[c->n], r)) {
+		if (nv)
+			c->runs = nv;
+		return fmt_err(err, errlen, "out of memory");
+	}
+	c->runs = nv;
+	c->n++;
+	return 0;
 }

@@ -430,11 +430,10 @@ static void snap_from_free(struct mem_snapshot *m, const struct free_parsed *fp)
 }
 
 struct posted {
-	struct run_record *runs;
-	size_t n;
+	const struct import_sink *emit;	/* NULL on the checking pass */
 	const char *label;
+	bool skip_bad;
 	char header[256];
-	size_t group_start;
 	struct mem_snapshot pending_free;
 	bool have_free;
 	bool oom_next;
@@ -442,26 +441,65 @@ struct posted {
 	char command[1024];
 	int ordinal;
 	bool fresh_header;	/* a header came after the last run */
+	/* The newest run, held until it is known whether a free block
+	 * follows it (its "after"). */
+	struct run_record last;
+	bool have_last, last_open;
+	size_t nruns;
+	/* Runs per group: counted on the checking pass, used on the second
+	 * for "run k of N". */
+	size_t *sizes, nsizes, cap;
+	size_t group_runs, gi;
 };
 
-static void close_group(struct posted *ps)
+static int flush_last(struct posted *ps, char *err, size_t errlen)
 {
-	for (size_t i = ps->group_start; i < ps->n; i++) {
-		ps->runs[i].repeat_k = (int)(i - ps->group_start) + 1;
-		ps->runs[i].repeat_n = (int)(ps->n - ps->group_start);
+	int rc = 0;
+
+	if (ps->have_last && ps->emit)
+		rc = ps->emit->run(ps->emit->arg, &ps->last, err, errlen);
+	run_record_clear(&ps->last);
+	ps->have_last = false;
+	return rc;
+}
+
+static int close_group(struct posted *ps, char *err, size_t errlen)
+{
+	if (flush_last(ps, err, errlen))
+		return -1;
+	ps->last_open = false;
+	if (!ps->group_runs)
+		return 0;
+	if (!ps->emit) {
+		if (ps->nsizes == ps->cap) {
+			size_t cap = ps->cap ? ps->cap * 2 : 64;
+			size_t *nv = realloc(ps->sizes, cap * sizeof(*nv));
+			if (!nv)
+				return fmt_err(err, errlen, "out of memory");
+			ps->sizes = nv;
+			ps->cap = cap;
+		}
+		ps->sizes[ps->nsizes++] = ps->group_runs;
+	} else {
+		ps->gi++;
 	}
-	ps->group_start = ps->n;
+	ps->group_runs = 0;
+	return 0;
 }
 
 static int posted_run(struct posted *ps, const struct timeline *t, bool csh, const char *raw,
-		      size_t rawlen, bool oom_here)
+		      size_t rawlen, bool oom_here, char *err, size_t errlen)
 {
-	struct run_record *nv = realloc(ps->runs, sizeof(*nv) * (ps->n + 1));
-	if (!nv)
+	if (flush_last(ps, err, errlen))
 		return -1;
-	ps->runs = nv;
-	struct run_record *r = &nv[ps->n++];
-	run_record_init(r);
+	struct run_record *r = &ps->last;
+	ps->have_last = ps->last_open = true;
+	ps->nruns++;
+	ps->group_runs++;
+	if (ps->emit) {
+		r->repeat_k = (int)ps->group_runs;
+		r->repeat_n = (int)(ps->gi < ps->nsizes ? ps->sizes[ps->gi] : ps->group_runs);
+	}
 	if (ps->label && ps->header[0])
 		snprintf(r->label, sizeof(r->label), "%.63s %.62s", ps->label, ps->header);
 	else
@@ -514,16 +552,45 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 	return 0;
 }
 
-int posted_read(const char *text, const char *label,
-		       struct run_record **out, size_t *n, char *err, size_t errlen)
+/* "70.270u 7.330s ...": the start of a csh time line. */
+static bool looks_like_csh(const char *s)
 {
-	struct posted ps = { .label = label && *label ? label : NULL, .status_next = RUN_OK };
-	const char *p = text;
-	int lineno = 0, lastrun_line = 0;
-	size_t lastrun = (size_t)-1;
+	for (int k = 0; k < 2; k++) {
+		if (!isdigit((unsigned char)*s))
+			return false;
+		while (isdigit((unsigned char)*s) || *s == '.')
+			s++;
+		if (*s++ != "us"[k])
+			return false;
+		if (k == 0 && *s != ' ' && *s != '\t')
+			return false;
+		while (*s == ' ' || *s == '\t')
+			s++;
+	}
+	return true;
+}
 
-	*out = NULL;
-	*n = 0;
+/* A line that looks like a time line and does not parse: an error, or with
+ * skip_bad one line to the sink's skipped on the second pass. */
+static int bad_line(struct posted *ps, int lineno, const char *what, const char *s,
+		    char *err, size_t errlen)
+{
+	char text[64], msg[160];
+
+	snprintf(msg, sizeof(msg), "line %d: looks like %s but does not parse: %s", lineno, what,
+		 fmt_escape(text, sizeof(text), s));
+	if (!ps->skip_bad)
+		return fmt_err(err, errlen, "%s (--skip-bad imports the rest)", msg);
+	if (ps->emit && ps->emit->skipped)
+		ps->emit->skipped(ps->emit->arg, msg);
+	return 0;
+}
+
+static int read_pass(struct posted *ps, const char *text, char *err, size_t errlen)
+{
+	const char *p = text;
+	int lineno = 0;
+
 	while (*p) {
 		const char *eol = strchr(p, '\n');
 		size_t len = eol ? (size_t)(eol - p) : strlen(p);
@@ -543,10 +610,14 @@ int posted_read(const char *text, const char *label,
 		}
 		bool oom_here = strstr(line, "Out of Memory") || strstr(line, "Killed process");
 		if (timefmt_parse_csh(line, &t) == 0) {
-			if (posted_run(&ps, &t, true, line, strlen(line), oom_here))
-				goto oom;
-			lastrun = ps.n - 1;
-			lastrun_line = lineno;
+			if (posted_run(ps, &t, true, line, strlen(line), oom_here, err, errlen))
+				return -1;
+			p = next;
+			continue;
+		}
+		if (looks_like_csh(s)) {
+			if (bad_line(ps, lineno, "a csh time line", s, err, errlen))
+				return -1;
 			p = next;
 			continue;
 		}
@@ -559,16 +630,15 @@ int posted_read(const char *text, const char *label,
 			if (timefmt_parse_gnu(line, &t) != 0) {
 				snprintf(two, sizeof(two), "%s\n%.*s", line, (int)len2, next);
 				if (timefmt_parse_gnu(two, &t) != 0) {
-					fmt_err(err, errlen, "line %d: looks like GNU time output but does not parse: %.40s",
-					       lineno, s);
-					goto fail;
+					if (bad_line(ps, lineno, "GNU time output", s, err, errlen))
+						return -1;
+					p = next;
+					continue;
 				}
 				used = 2;
 			}
-			if (posted_run(&ps, &t, false, line, strlen(line), oom_here))
-				goto oom;
-			lastrun = ps.n - 1;
-			lastrun_line = lineno;
+			if (posted_run(ps, &t, false, line, strlen(line), oom_here, err, errlen))
+				return -1;
 			if (used == 2) {
 				lineno++;
 				next = eol2 ? eol2 + 1 : next + len2;
@@ -578,22 +648,19 @@ int posted_read(const char *text, const char *label,
 		}
 		if (strstr(line, "total") && strstr(line, "used") && strstr(line, "free")) {
 			int used = posted_parse_free(p, &fp);
-			if (used <= 0) {
-				fmt_err(err, errlen, "line %d: a free(1) header without a block that adds up", lineno);
-				goto fail;
-			}
+			if (used <= 0)
+				return fmt_err(err, errlen, "line %d: a free(1) header without a block that adds up",
+					       lineno);
 			struct mem_snapshot m;
 			snap_from_free(&m, &fp);
 			/* After a run it is that run's "after"; it is also the next
 			 * run's "before" unless another free comes first. */
-			if (lastrun != (size_t)-1 && lastrun == ps.n - 1 && lastrun_line > 0 &&
-			    !export_snap_taken(&ps.runs[lastrun].free_after)) {
-				struct run_record *r = &ps.runs[lastrun];
-				r->free_after = m;
-				r->swap_after_kib = m.swap_used;
+			if (ps->have_last && ps->last_open && !export_snap_taken(&ps->last.free_after)) {
+				ps->last.free_after = m;
+				ps->last.swap_after_kib = m.swap_used;
 			}
-			ps.pending_free = m;
-			ps.have_free = true;
+			ps->pending_free = m;
+			ps->have_free = true;
 			for (const char *q = p; q < p + used; q++)
 				if (*q == '\n')
 					lineno++;
@@ -608,21 +675,21 @@ int posted_read(const char *text, const char *label,
 			p = next;
 			continue;
 		}
-		if (strstr(line, "Out of Memory") || strstr(line, "Killed process")) {
-			ps.oom_next = true;
+		if (oom_here) {
+			ps->oom_next = true;
 			p = next;
 			continue;
 		}
 		if (!strncmp(s, "thrashtop: run ", 15)) {
 			enum run_status st;
 			if (!run_status_parse(s + 15, &st))
-				ps.status_next = st;
+				ps->status_next = st;
 			p = next;
 			continue;
 		}
 		char cmd[1024];
 		if (prompt_line(line, strlen(line), cmd, sizeof(cmd))) {
-			snprintf(ps.command, sizeof(ps.command), "%s", cmd);
+			snprintf(ps->command, sizeof(ps->command), "%s", cmd);
 			p = next;
 			continue;
 		}
@@ -638,28 +705,52 @@ int posted_read(const char *text, const char *label,
 		while (hl && isspace((unsigned char)h[hl - 1]))
 			h[--hl] = 0;
 		bool colon = hl && h[hl - 1] == ':';
-		if (colon || !ps.fresh_header) {
-			close_group(&ps);
+		if (colon || !ps->fresh_header) {
+			if (close_group(ps, err, errlen))
+				return -1;
 			while (hl && (isspace((unsigned char)h[hl - 1]) || h[hl - 1] == ':'))
 				h[--hl] = 0;
-			snprintf(ps.header, sizeof(ps.header), "%.255s", h);
-			ps.fresh_header = true;
-			ps.command[0] = 0;
-			lastrun = (size_t)-1;
+			char clean[256];
+			snprintf(ps->header, sizeof(ps->header), "%s", fmt_escape(clean, sizeof(clean), h));
+			ps->fresh_header = true;
+			ps->command[0] = 0;
 		}
 		p = next;
 	}
-	close_group(&ps);
-	if (!ps.n) {
-		fmt_err(err, errlen, "no csh or GNU time lines found");
-		goto fail;
+	return close_group(ps, err, errlen);
+}
+
+static void pass_init(struct posted *ps, const char *label, bool skip_bad)
+{
+	ps->label = label && *label ? label : NULL;
+	ps->skip_bad = skip_bad;
+	ps->header[0] = 0;
+	ps->have_free = ps->oom_next = ps->fresh_header = false;
+	ps->status_next = RUN_OK;
+	ps->command[0] = 0;
+	ps->ordinal = 0;
+	run_record_init(&ps->last);
+	ps->have_last = ps->last_open = false;
+	ps->nruns = ps->group_runs = ps->gi = 0;
+}
+
+int posted_read(const char *text, const char *label, bool skip_bad,
+		const struct import_sink *sink, char *err, size_t errlen)
+{
+	struct posted ps = { 0 };
+	int rc;
+
+	pass_init(&ps, label, skip_bad);
+	rc = read_pass(&ps, text, err, errlen);
+	run_record_clear(&ps.last);
+	if (rc == 0 && !ps.nruns)
+		rc = fmt_err(err, errlen, "no csh or GNU time lines found");
+	if (rc == 0) {
+		pass_init(&ps, label, skip_bad);
+		ps.emit = sink;
+		rc = read_pass(&ps, text, err, errlen);
+		run_record_clear(&ps.last);
 	}
-	*out = ps.runs;
-	*n = ps.n;
-	return 0;
-oom:
-	fmt_err(err, errlen, "out of memory");
-fail:
-	run_records_free(ps.runs, ps.n);
-	return -1;
+	free(ps.sizes);
+	return rc;
 }

@@ -16,6 +16,41 @@
 
 /* Two configurations (swappiness 60 and 100) of three runs each, the
  * second with an OOM kill; then a command run. Deterministic. */
+/* The readers' runs collected into an array, as before they streamed. */
+static int collected(int rc, struct import_runs *c, struct run_record **v, size_t *n)
+{
+	if (rc) {
+		run_records_free(c->runs, c->n);
+		c->runs = NULL;
+		c->n = 0;
+	}
+	*v = c->runs;
+	*n = c->n;
+	return rc;
+}
+
+static int read_json(const char *text, struct run_record **v, size_t *n, char *err, size_t len)
+{
+	struct import_runs c = { 0 };
+	const struct import_sink s = { import_collect, NULL, &c };
+	return collected(import_json(text, &s, err, len), &c, v, n);
+}
+
+static int read_csv(const char *text, struct run_record **v, size_t *n, char *err, size_t len)
+{
+	struct import_runs c = { 0 };
+	const struct import_sink s = { import_collect, NULL, &c };
+	return collected(import_csv(text, &s, err, len), &c, v, n);
+}
+
+static int read_posted(const char *text, const char *label, struct run_record **v, size_t *n,
+		       char *err, size_t len)
+{
+	struct import_runs c = { 0 };
+	const struct import_sink s = { import_collect, NULL, &c };
+	return collected(posted_read(text, label, false, &s, err, len), &c, v, n);
+}
+
 static const struct {
 	int64_t wall_ms, user_ms, sys_ms, majflt;
 	double kswapd;
@@ -429,7 +464,7 @@ TEST(report_json_and_csv_round_trip)
 
 	fixture_runs(v, &n);
 	char *json = render(w_json, v, n, NULL);
-	CHECK_INT(import_json(json, &back, &nb, err, sizeof(err)), 0);
+	CHECK_INT(read_json(json, &back, &nb, err, sizeof(err)), 0);
 	CHECK_INT(nb, n);
 	for (size_t i = 0; i < nb; i++)
 		back[i].id = v[i].id;
@@ -439,7 +474,7 @@ TEST(report_json_and_csv_round_trip)
 	run_records_free(back, nb);
 
 	char *csv = render(w_csv, v, n, NULL);
-	CHECK_INT(import_csv(csv, &back, &nb, err, sizeof(err)), 0);
+	CHECK_INT(read_csv(csv, &back, &nb, err, sizeof(err)), 0);
 	CHECK_INT(nb, n);
 	for (size_t i = 0; i < nb; i++)
 		back[i].id = v[i].id;
@@ -465,23 +500,23 @@ TEST(report_readers_reject_bad_input)
 	size_t n = 0;
 	char err[256];
 
-	CHECK_INT(import_json("{\"runs\": [", &v, &n, err, sizeof(err)), -1);
+	CHECK_INT(read_json("{\"runs\": [", &v, &n, err, sizeof(err)), -1);
 	CHECK_STR(err, "JSON: not valid JSON");
-	CHECK_INT(import_json("{\"thrashtop_history\": 1, \"runs\": [{\"wall_us\": \"x\"}]}",
+	CHECK_INT(read_json("{\"thrashtop_history\": 1, \"runs\": [{\"wall_us\": \"x\"}]}",
 				   &v, &n, err, sizeof(err)), -1);
 	CHECK_STR(err, "run 1: bad value for \"wall_us\": x");
-	CHECK_INT(import_json("{\"thrashtop_history\": 1, \"runs\": [{\"walls\": 1}]}",
+	CHECK_INT(read_json("{\"thrashtop_history\": 1, \"runs\": [{\"walls\": 1}]}",
 				   &v, &n, err, sizeof(err)), -1);
 	CHECK_STR(err, "run 1: unknown field \"walls\"");
-	CHECK_INT(import_csv("id,uuid,label\n1,a,x\n2,b\n", &v, &n, err, sizeof(err)), -1);
+	CHECK_INT(read_csv("id,uuid,label\n1,a,x\n2,b\n", &v, &n, err, sizeof(err)), -1);
 	CHECK_STR(err, "CSV record 3: 2 fields, the header has 3");
-	CHECK_INT(import_csv("id,uuid,colour\n", &v, &n, err, sizeof(err)), -1);
+	CHECK_INT(read_csv("id,uuid,colour\n", &v, &n, err, sizeof(err)), -1);
 	CHECK_STR(err, "CSV line 1: unknown column \"colour\"");
-	CHECK_INT(import_csv("id,uuid\n1,\"open\n", &v, &n, err, sizeof(err)), -1);
+	CHECK_INT(read_csv("id,uuid\n1,\"open\n", &v, &n, err, sizeof(err)), -1);
 	CHECK(strstr(err, "unterminated quote") != NULL);
-	CHECK_INT(posted_read("nothing to see\nhere\n", NULL, &v, &n, err, sizeof(err)), -1);
+	CHECK_INT(read_posted("nothing to see\nhere\n", NULL, &v, &n, err, sizeof(err)), -1);
 	CHECK_STR(err, "no csh or GNU time lines found");
-	CHECK_INT(posted_read("1.00user 2.00system 0:03.00elapsed 200%CPU (0avgtext+0avgdata\n"
+	CHECK_INT(read_posted("1.00user 2.00system 0:03.00elapsed 200%CPU (0avgtext+0avgdata\n"
 				     "garbage\n", NULL, &v, &n, err, sizeof(err)), -1);
 	CHECK(strstr(err, "line 1: looks like GNU time output") != NULL);
 	CHECK(v == NULL && n == 0);
@@ -518,7 +553,7 @@ TEST(report_posted_seed_lines)
 	size_t n;
 	char err[256];
 
-	CHECK_INT(posted_read(text, "lkml", &v, &n, err, sizeof(err)), 0);
+	CHECK_INT(read_posted(text, "lkml", &v, &n, err, sizeof(err)), 0);
 	CHECK_INT(n, 4);
 	if (n != 4)
 		return;
@@ -552,7 +587,7 @@ TEST(report_posted_seed_lines)
 	/* The same text twice gives the same ids, other text other ids. */
 	struct run_record *w;
 	size_t m;
-	CHECK_INT(posted_read(text, "lkml", &w, &m, err, sizeof(err)), 0);
+	CHECK_INT(read_posted(text, "lkml", &w, &m, err, sizeof(err)), 0);
 	for (size_t i = 0; i < n && i < m; i++)
 		CHECK_STR(w[i].uuid, v[i].uuid);
 	CHECK(strcmp(v[0].uuid, v[1].uuid) != 0);
@@ -567,7 +602,7 @@ TEST(import_csv_cut_anywhere)
 	size_t n, nb = 0;
 	char err[256];
 
-	CHECK_INT(import_csv("id,uuid,label\n\n\"x", &back, &nb, err, sizeof(err)), -1);
+	CHECK_INT(read_csv("id,uuid,label\n\n\"x", &back, &nb, err, sizeof(err)), -1);
 	CHECK_STR(err, "CSV record 3: unterminated quote or junk after a quote");
 	CHECK(back == NULL && nb == 0);
 	fixture_runs(v, &n);
@@ -576,7 +611,7 @@ TEST(import_csv_cut_anywhere)
 	for (size_t cut = 1; cut < len; cut += 97) {
 		char *part = strndup(csv, cut);
 		err[0] = 0;
-		int rc = import_csv(part, &back, &nb, err, sizeof(err));
+		int rc = read_csv(part, &back, &nb, err, sizeof(err));
 		CHECK(rc == 0 || (rc == -1 && err[0] && back == NULL));
 		if (rc == 0)
 			run_records_free(back, nb);
@@ -585,4 +620,54 @@ TEST(import_csv_cut_anywhere)
 	free(csv);
 	for (size_t i = 0; i < n; i++)
 		run_record_clear(&v[i]);
+}
+
+struct skips {
+	struct import_runs c;
+	int n;
+	char last[160];
+};
+
+static int skips_run(void *arg, struct run_record *r, char *err, size_t errlen)
+{
+	return import_collect(&((struct skips *)arg)->c, r, err, errlen);
+}
+
+static void skips_note(void *arg, const char *line)
+{
+	struct skips *k = arg;
+	k->n++;
+	snprintf(k->last, sizeof(k->last), "%s", line);
+}
+
+/* A line that looks like a time line and does not parse is named by its
+ * number and nothing is imported, unless the reader is told to skip it. */
+TEST(posted_bad_time_line_refused_or_skipped)
+{
+	static const char *const bad[] = {
+		"70.100u 7.100s 2:30.00 51.4%% 0+0k 0+0io 18000pf+0w\n",
+		"70.100u 7.100s 2:30.00 99.9% 0+0k 0+0io 18000pf+0w\n",	/* % disagrees */
+	};
+	for (size_t i = 0; i < 2; i++) {
+		char text[512], err[256] = "";
+		struct run_record *v;
+		size_t n;
+		snprintf(text, sizeof(text), "2.4.14-pre8:\n"
+			 "70.270u 7.330s 2:33.29 50.6%% 0+0k 0+0io 19670pf+0w\n%s"
+			 "70.120u 7.560s 2:45.04 47.0%% 0+0k 0+0io 20403pf+0w\n", bad[i]);
+		CHECK_INT(read_posted(text, NULL, &v, &n, err, sizeof(err)), -1);
+		CHECK(!strncmp(err, "line 3: looks like a csh time line but does not parse: 70.100u", 62));
+		CHECK(strstr(err, "--skip-bad") != NULL);
+		CHECK_INT(n, 0);
+
+		struct skips k = { { 0 }, 0, "" };
+		const struct import_sink s = { skips_run, skips_note, &k };
+		CHECK_INT(posted_read(text, NULL, true, &s, err, sizeof(err)), 0);
+		CHECK_INT(k.c.n, 2);
+		CHECK(k.c.n == 2 && !strcmp(k.c.runs[1].label, "2.4.14-pre8"));
+		CHECK(k.c.n == 2 && k.c.runs[1].repeat_k == 2 && k.c.runs[1].repeat_n == 2);
+		CHECK_INT(k.n, 1);
+		CHECK(!strncmp(k.last, "line 3: looks like a csh time line", 34));
+		run_records_free(k.c.runs, k.c.n);
+	}
 }
