@@ -16,6 +16,10 @@
 
 enum out_format { OUT_CSH, OUT_GNU, OUT_GNU_FULL };
 
+/* --global-with: a hugetlb pool where the kernel has one, else a balloon
+ * (auto); or one of them only. */
+enum global_with { GLOBAL_AUTO, GLOBAL_HUGETLB, GLOBAL_BALLOON };
+
 struct sweep_axis {
 	char key[64];		/* swappiness, mem, swap, procs, elems, vm.NAME */
 	int nvals;
@@ -41,6 +45,7 @@ struct options {
 	bool no_history;
 	int64_t mem_limit;	/* --mem, bytes; 0 = none */
 	int64_t global_limit;	/* --global, bytes; 0 = none */
+	enum global_with global_with;
 	int64_t swap_size;	/* --swap, bytes; 0 = none */
 	int nsysctl;
 	char *sysctl[CLI_MAX_SYSCTL];	/* "vm.NAME=VALUE" */

@@ -89,6 +89,8 @@ struct run_record {
 	int zswap;			/* 1 on, 0 off, HIST_NA unknown */
 	int64_t mem_limit_kib;		/* memory cgroup limit, HIST_NA none */
 	int64_t global_limit_kib;	/* mem= or balloon limit, HIST_NA none */
+	char global_by[16];		/* "hugetlb", "balloon", "hugetlb+balloon", "":
+					 * kept in the config text, no column */
 	int64_t tmp_swap_kib;		/* temporary swap added for the run, 0 none */
 	char version[32];		/* thrashtop's */
 

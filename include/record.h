@@ -20,6 +20,7 @@ struct record_input {
 	int repeat_k, repeat_n;
 	const char *session, *cell;	/* NULL: not part of a sweep */
 	int64_t mem_limit_kib, global_limit_kib, tmp_swap_kib;	/* HIST_NA / 0: none */
+	const char *global_by;		/* what held --global's memory; NULL, "": none */
 	/* The run's samples, oldest first, one series per RS_* after RS_T. */
 	const struct series *series[RS_N];
 	const struct run_sysctl_change *changes;

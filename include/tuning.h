@@ -1,5 +1,6 @@
 /* The session's changes to the machine: a temporary swap file (--swap), a
- * memory cgroup for the workload (--mem), a balloon (--global) and vm
+ * memory cgroup for the workload (--mem), a hugetlb pool or a balloon
+ * (--global) and vm
  * sysctls (--sysctl, the monitor's keys, sweep cells). Each goes through
  * the primitives that record it in the undo state before making it, and
  * tuning_end undoes them all; what a crash or SIGKILL leaves is undone by
@@ -14,6 +15,8 @@
 
 #include "balloon.h"
 #include "cgroup.h"
+#include "cli.h"
+#include "hugepool.h"
 #include "sampler.h"
 #include "swapfile.h"
 #include "workload.h"
@@ -29,6 +32,7 @@ struct tuning {
 	bool have_swap;
 	struct balloon bl;
 	bool have_balloon;
+	struct hugepool pool;		/* pool.active: --global holds a pool */
 	long long global_leave;		/* bytes left to the machine, 0 = none */
 	bool touched;			/* anything recorded in the undo state */
 	int nset;			/* sysctls written, restored at the end */
@@ -62,8 +66,17 @@ int tuning_set_swap(struct tuning *t, long long bytes, char *err, size_t errlen)
  * Only between runs. Returns 0, or -1 with err filled. */
 int tuning_set_mem(struct tuning *t, long long bytes, char *err, size_t errlen);
 
-/* Leaves only bytes of RAM to the machine (0: stop the balloon). */
-int tuning_set_global(struct tuning *t, long long bytes, char *err, size_t errlen);
+/* Leaves only bytes of RAM to the machine (0: give everything back). A
+ * hugetlb pool is tried first, unless with says balloon, and a balloon
+ * pins what the kernel could not give as huge pages; a pool the kernel gives no
+ * page for is dropped for the balloon (GLOBAL_AUTO) or refused
+ * (GLOBAL_HUGETLB). Returns 0, or -1 with err filled and nothing held. */
+int tuning_set_global(struct tuning *t, long long bytes, enum global_with with,
+		      char *err, size_t errlen);
+
+/* What holds --global's memory: "hugetlb", "balloon", "hugetlb+balloon",
+ * or "" when nothing does. */
+const char *tuning_global_by(const struct tuning *t);
 
 /* Writes vm.NAME = val (restored at the end); old gets the value before.
  * Returns 0, or -1 with err filled. */
@@ -88,8 +101,8 @@ int64_t tuning_run_oom(const struct tuning *t);
  * it ended (e.g. the OOM killer took it). */
 int tuning_balloon_alive(struct tuning *t, char *err, size_t errlen);
 
-/* Undoes everything in the required order (balloon, cgroup, swap file,
- * sysctls, then undo_all for anything left): the workload must have been
+/* Undoes everything in the required order (balloon and pool, cgroup, swap
+ * file, sysctls, then undo_all for anything left): the workload must have been
  * stopped. msg gets one line per failure. Returns 0, or -1 if anything
  * could not be undone (it stays recorded for the next start). */
 int tuning_end(struct tuning *t, char *msg, size_t msglen);

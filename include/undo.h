@@ -20,7 +20,8 @@
 
 /* In the order undo_all() and undo_recover() undo them: the balloon and the
  * workload's cgroup first frees memory, so swapoff has room to take pages
- * back; sysctls last. */
+ * back; sysctls last, but vm.nr_hugepages (a hugetlb pool) with the
+ * balloons. */
 enum undo_kind { UNDO_BALLOON, UNDO_CGROUP, UNDO_SWAP, UNDO_SYSCTL };
 
 /* Records a change this process is about to make. key names it (cgroup

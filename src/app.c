@@ -236,10 +236,10 @@ static void describe_tuning(struct session *s)
 		off += (size_t)snprintf(s->tune_desc + off, len - off, "%sswap +%s",
 					off ? ", " : "", a);
 	}
-	if (s->tun.have_balloon && off < len) {
+	if (tuning_global_by(&s->tun)[0] && off < len) {
 		fmt_kib(a, sizeof(a), s->tun.global_leave / 1024);
-		off += (size_t)snprintf(s->tune_desc + off, len - off, "%sglobal %s",
-					off ? ", " : "", a);
+		off += (size_t)snprintf(s->tune_desc + off, len - off, "%sglobal %s (%s)",
+					off ? ", " : "", a, tuning_global_by(&s->tun));
 	}
 	for (int i = 0; i < s->o->nsysctl && off < len; i++)
 		off += (size_t)snprintf(s->tune_desc + off, len - off, "%s%s", off ? ", " : "",
@@ -540,7 +540,8 @@ static void store_run(struct session *s)
 		.session = s->session_id[0] ? s->session_id : NULL,
 		.cell = s->cell >= 0 ? s->cell_text : NULL,
 		.mem_limit_kib = s->tun.have_cg && s->tun.mem_limit ? s->tun.mem_limit / 1024 : HIST_NA,
-		.global_limit_kib = s->tun.have_balloon ? s->tun.global_leave / 1024 : HIST_NA,
+		.global_limit_kib = tuning_global_by(&s->tun)[0] ? s->tun.global_leave / 1024 : HIST_NA,
+		.global_by = tuning_global_by(&s->tun),
 		.tmp_swap_kib = s->tun.have_swap ? s->tun.sw.bytes / 1024 : 0,
 		.series = {
 			[RS_SWAP_USED] = &s->run[S_SWAP],
@@ -1054,7 +1055,7 @@ static int apply_tuning(struct session *s, char *err, size_t errlen)
 
 	if (o->swap_size && tuning_set_swap(&s->tun, o->swap_size, err, errlen))
 		return -1;
-	if (o->global_limit && tuning_set_global(&s->tun, o->global_limit, err, errlen))
+	if (o->global_limit && tuning_set_global(&s->tun, o->global_limit, o->global_with, err, errlen))
 		return -1;
 	if (o->mem_limit && tuning_set_mem(&s->tun, o->mem_limit, err, errlen))
 		return -1;

@@ -38,7 +38,9 @@ void cli_usage(FILE *out)
 "      --no-history     keep no history\n"
 "Tuning (root):\n"
 "      --mem SIZE       run the workload in a memory cgroup limited to SIZE\n"
-"      --global SIZE    leave only SIZE of RAM to the whole machine (mlock balloon)\n"
+"      --global SIZE    leave only SIZE of RAM to the whole machine (a hugetlb\n"
+"                       pool where the kernel has one, else an mlock balloon)\n"
+"      --global-with auto|hugetlb|balloon   how --global takes the memory\n"
 "      --swap SIZE      add a temporary swap file of SIZE for the session\n"
 "      --sysctl vm.NAME=VALUE   set for the session, restored afterwards\n"
 "      --sweep KEY=V1,V2,...    run every combination (keys: swappiness, mem,\n"
@@ -118,7 +120,8 @@ void cli_free(struct options *o)
 }
 
 enum { OPT_FORMAT = 256, OPT_HISTORY, OPT_NO_HISTORY, OPT_MEM, OPT_GLOBAL,
-       OPT_SWAP, OPT_SYSCTL, OPT_SWEEP, OPT_KNOB, OPT_PLOTS, OPT_LIST_PLOTS };
+       OPT_SWAP, OPT_SYSCTL, OPT_SWEEP, OPT_KNOB, OPT_PLOTS, OPT_LIST_PLOTS,
+       OPT_GLOBAL_WITH };
 
 /* An option getopt_long refused. optopt is the long option's value when a
  * known long option was misused (--batch=1), 0 for an unknown long option
@@ -163,6 +166,7 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 		{ "no-history", no_argument, NULL, OPT_NO_HISTORY },
 		{ "mem", required_argument, NULL, OPT_MEM },
 		{ "global", required_argument, NULL, OPT_GLOBAL },
+		{ "global-with", required_argument, NULL, OPT_GLOBAL_WITH },
 		{ "swap", required_argument, NULL, OPT_SWAP },
 		{ "sysctl", required_argument, NULL, OPT_SYSCTL },
 		{ "sweep", required_argument, NULL, OPT_SWEEP },
@@ -172,6 +176,7 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 		{ 0, 0, 0, 0 },
 	};
 	long v;
+	bool global_with_set = false;
 	int c, sized = 0;
 
 	memset(o, 0, sizeof(*o));
@@ -272,6 +277,17 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			*(c == OPT_MEM ? &o->mem_limit : c == OPT_GLOBAL ? &o->global_limit : &o->swap_size) = bytes;
 			break;
 		}
+		case OPT_GLOBAL_WITH:
+			if (!strcmp(optarg, "auto"))
+				o->global_with = GLOBAL_AUTO;
+			else if (!strcmp(optarg, "hugetlb"))
+				o->global_with = GLOBAL_HUGETLB;
+			else if (!strcmp(optarg, "balloon"))
+				o->global_with = GLOBAL_BALLOON;
+			else
+				return fmt_err(err, errlen, "--global-with '%s': want auto, hugetlb or balloon", optarg);
+			global_with_set = true;
+			break;
 		case OPT_SYSCTL:
 			if (o->nsysctl == CLI_MAX_SYSCTL)
 				return fmt_err(err, errlen, "--sysctl: at most %d", CLI_MAX_SYSCTL);
@@ -318,6 +334,12 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 	} else if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
 		return fmt_err(err, errlen, "-- must be followed by a command");
 	}
+	if (global_with_set && !o->global_limit)
+		return fmt_err(err, errlen, "--global-with needs --global SIZE");
+	for (int i = 0; o->global_limit && o->global_with != GLOBAL_BALLOON && i < o->nsysctl; i++)
+		if (!strncmp(o->sysctl[i], "vm.nr_hugepages=", 16))
+			return fmt_err(err, errlen, "--global sizes vm.nr_hugepages itself: drop --sysctl %s "
+				    "or add --global-with balloon", o->sysctl[i]);
 	o->pressure_default = !o->nelems_set && !o->procs_set && !o->argv &&
 			      !o->mem_limit && !o->global_limit && !o->swap_size && !o->nsweep;
 	return 0;

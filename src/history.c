@@ -549,6 +549,8 @@ int run_record_config(struct run_record *r)
 	sb_kv_i64(&b, "zswap", r->zswap);
 	sb_kv_i64(&b, "mem_limit_kib", r->mem_limit_kib);
 	sb_kv_i64(&b, "global_limit_kib", r->global_limit_kib);
+	if (r->global_by[0])
+		sb_kv(&b, "global_by", r->global_by);
 	sb_kv_i64(&b, "swap_total_kib", r->swap_total_kib);
 	sb_kv_i64(&b, "tmp_swap_kib", r->tmp_swap_kib);
 	for (int i = 0; i < r->nchanges; i++) {
@@ -1120,6 +1122,15 @@ rollback:
 
 /* ---- reading ---- */
 
+/* The one field stored only in the config text: its "global_by=" line. */
+static void global_by_from_config(struct run_record *r, const char *config)
+{
+	const char *p = strstr(config, "\nglobal_by=");
+
+	if (p)
+		sscanf(p + 11, "%15[^\n]", r->global_by);
+}
+
 static void column_field(sqlite3_stmt *st, int col, struct run_record *r,
 			 const struct hist_field *f)
 {
@@ -1133,7 +1144,11 @@ static void column_field(sqlite3_stmt *st, int col, struct run_record *r,
 	case HF_UINT: *(unsigned *)p = (unsigned)sqlite3_column_int64(st, col); break;
 	case HF_DBL: *(double *)p = null ? NAN : sqlite3_column_double(st, col); break;
 	case HF_STR: snprintf(p, f->size, "%s", txt ? txt : ""); break;
-	case HF_PSTR: *(char **)p = txt ? strdup(txt) : NULL; break;
+	case HF_PSTR:
+		*(char **)p = txt ? strdup(txt) : NULL;
+		if (txt && p == &r->config)
+			global_by_from_config(r, txt);
+		break;
 	case HF_KIND:
 	case HF_STATUS: hist_field_set(r, f, txt ? txt : ""); break;
 	}

@@ -445,6 +445,8 @@ void report_show(FILE *f, const struct run_record *r)
 			fprintf(f, "%-24s %s\n", fl->name, buf);
 		}
 	}
+	if (r->global_by[0])
+		fprintf(f, "%-24s %s\n", "global_by", r->global_by);
 	run_line(r, false, buf, sizeof(buf));
 	fprintf(f, "%-24s %s\n", "time (csh)", buf);
 	run_line(r, true, buf, sizeof(buf));

@@ -71,23 +71,80 @@ int tuning_set_mem(struct tuning *t, long long bytes, char *err, size_t errlen)
 	return 0;
 }
 
-int tuning_set_global(struct tuning *t, long long bytes, char *err, size_t errlen)
+static int global_stop(struct tuning *t, char *err, size_t errlen)
 {
-	if (t->have_balloon) {
+	if (t->have_balloon && balloon_stop(&t->bl, err, errlen) < 0)
+		return -1;
+	t->have_balloon = false;
+	if (hugepool_stop(&t->pool, err, errlen) < 0)
+		return -1;
+	t->global_leave = 0;
+	return 0;
+}
+
+/* The pool, with a balloon for what the kernel did not give. */
+static int global_pool(struct tuning *t, long long bytes, enum global_with with,
+		       char *err, size_t errlen)
+{
+	char e[256];
+	long long gap;
+
+	if (hugepool_start(&t->pool, bytes, err, errlen) < 0)
+		return -1;
+	t->touched = true;
+	if (t->pool.nr == t->pool.nr0) {
+		if (hugepool_stop(&t->pool, e, sizeof e) < 0) {
+			fmt_err(err, errlen, "%s", e);
+			return -1;
+		}
+		if (with == GLOBAL_AUTO)
+			return 1;
+		fmt_err(err, errlen, "--global: the kernel gave none of the %ld huge pages asked "
+		       "for (try --global-with balloon)", t->pool.want - t->pool.nr0);
+		return -1;
+	}
+	gap = hugepool_short(&t->pool);
+	if (gap > 0 && balloon_start_pin(&t->bl, gap, err, errlen) < 0) {
+		hugepool_stop(&t->pool, e, sizeof e);
+		return -1;
+	}
+	t->have_balloon = gap > 0;
+	return 0;
+}
+
+int tuning_set_global(struct tuning *t, long long bytes, enum global_with with,
+		      char *err, size_t errlen)
+{
+	int rc = 1;
+
+	if (t->have_balloon || t->pool.active) {
 		if (t->global_leave == bytes)
 			return 0;
-		if (balloon_stop(&t->bl, err, errlen) < 0)
+		if (global_stop(t, err, errlen) < 0)
 			return -1;
-		t->have_balloon = false;
-		t->global_leave = 0;
 	}
 	if (bytes <= 0)
 		return 0;
-	if (balloon_start_global(&t->bl, bytes, err, errlen) < 0)
-		return -1;
-	t->have_balloon = t->touched = true;
+	if (with != GLOBAL_BALLOON && (with == GLOBAL_HUGETLB || hugepool_usable())) {
+		rc = global_pool(t, bytes, with, err, errlen);
+		if (rc < 0)
+			return -1;
+	}
+	if (rc > 0) {
+		if (balloon_start_global(&t->bl, bytes, err, errlen) < 0)
+			return -1;
+		t->have_balloon = true;
+	}
+	t->touched = true;
 	t->global_leave = bytes;
 	return 0;
+}
+
+const char *tuning_global_by(const struct tuning *t)
+{
+	if (t->pool.active)
+		return t->have_balloon ? "hugetlb+balloon" : "hugetlb";
+	return t->have_balloon ? "balloon" : "";
 }
 
 int tuning_sysctl(struct tuning *t, const char *name, const char *val,
@@ -200,6 +257,13 @@ int tuning_end(struct tuning *t, char *msg, size_t msglen)
 		}
 		t->have_balloon = false;
 	}
+	/* before swapoff, which needs the room to take pages back */
+	if (hugepool_stop(&t->pool, err, sizeof(err)) < 0) {
+		msg_add(msg, msglen, err);
+		rc = -1;
+	}
+	t->pool.active = false;
+	t->global_leave = 0;
 	if (t->have_cg) {
 		if (cgroup_remove(&t->cg, err, sizeof(err)) < 0) {
 			msg_add(msg, msglen, err);

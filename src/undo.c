@@ -537,6 +537,14 @@ static bool owner_gone(const struct entry *e, bool *prev_boot)
 	return start != e->ostart || st == 'Z' || st == 'X';
 }
 
+/* A hugetlb pool holds memory as a balloon does: it goes back with the
+ * balloons, before swapoff needs the room. */
+static int undo_rank(const struct entry *e)
+{
+	return e->kind == UNDO_SYSCTL && !strcmp(e->key, "vm.nr_hugepages") ? UNDO_BALLOON :
+	       (int)e->kind;
+}
+
 /* Undoes this process's records (mine) or those of owners that are gone, in
  * undo_kind order and, within a kind, newest first. */
 static int undo_selected(bool mine, char *msg, size_t msglen)
@@ -569,7 +577,7 @@ static int undo_selected(bool mine, char *msg, size_t msglen)
 			char who[96];
 			bool prev_boot = false;
 
-			if (!e->ok || (int)e->kind != kind)
+			if (!e->ok || undo_rank(e) != kind)
 				continue;
 			if (mine) {
 				if (!is_mine(e))

@@ -32,7 +32,7 @@ cleanup "tm kill-session -t $S"
 
 # Pin 256 MiB in a balloon: leave the rest of RAM to the machine.
 total_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
-TUNE="--mem 32M --swap 64M --global $((total_kib - 262144))K --sysctl vm.swappiness=$sw1"
+TUNE="--mem 32M --swap 64M --global $((total_kib - 262144))K --global-with balloon --sysctl vm.swappiness=$sw1"
 WL="-n 20000000 -p 1 --no-history"
 
 balloon_of() {	# the child with oom_score_adj 1000

@@ -302,6 +302,40 @@ TEST(history_config_groups_equal_configs)
 	run_record_clear(&b);
 }
 
+/* What held --global's memory lives in the config text: it groups apart
+ * and comes back with the run. */
+TEST(history_global_by_in_config)
+{
+	char path[256], err[256];
+	struct run_record a, b, got;
+
+	tpath(path, sizeof(path), "gb.db");
+	struct history *h = history_open(path, 0, err, sizeof(err));
+	CHECK(h);
+	if (!h)
+		return;
+	fixture(&a, 0);
+	fixture(&b, 1);
+	a.global_limit_kib = b.global_limit_kib = 2097152;
+	snprintf(a.global_by, sizeof(a.global_by), "hugetlb");
+	snprintf(b.global_by, sizeof(b.global_by), "balloon");
+	CHECK_INT(history_add(h, &a, err, sizeof(err)), 0);
+	CHECK_INT(history_add(h, &b, err, sizeof(err)), 0);
+	CHECK(strcmp(a.config_hash, b.config_hash) != 0);
+	CHECK(a.config && strstr(a.config, "\nglobal_by=hugetlb\n"));
+	CHECK_INT(history_get(h, a.id, &got, err, sizeof(err)), 0);
+	CHECK_STR(got.global_by, "hugetlb");
+	CHECK_STR(got.config_hash, a.config_hash);
+	run_record_clear(&got);
+	CHECK_INT(history_get(h, b.id, &got, err, sizeof(err)), 0);
+	CHECK_STR(got.global_by, "balloon");
+	run_record_clear(&got);
+	run_record_clear(&a);
+	run_record_clear(&b);
+	history_close(h);
+	rm_db(path);
+}
+
 TEST(history_list_filters_and_order)
 {
 	char path[256], err[256];
