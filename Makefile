@@ -24,7 +24,7 @@ SAN_MAIN = build/san/main.o
 TEST_OBJ = $(TSRC:tests/unit/%.c=build/san/test_%.o)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all deps run check bench clean unit other-cc fuzz fuzz-build
+.PHONY: all deps check-deps run check bench clean unit other-cc fuzz fuzz-build
 
 all: thrashtop
 
@@ -76,7 +76,20 @@ run: deps
 unit: build/unit
 	./build/unit
 
-check: deps
+# Tools only the tests use, as command:package.
+CHECK_TOOLS := man:man-db
+check-deps:
+	@missing=""; for t in $(CHECK_TOOLS); do \
+	  command -v $${t%%:*} >/dev/null 2>&1 || missing="$$missing $${t#*:}"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
+	  echo "deps: installing$$missing for the tests"; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null || \
+	  { echo "deps: apt-get failed; install$$missing by hand" >&2; exit 1; }; \
+	fi
+
+check: deps check-deps
 	$(MAKE) --no-print-directory thrashtop build/thrashtop-san build/unit other-cc fuzz-build
 	tests/run.sh
 
