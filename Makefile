@@ -24,7 +24,7 @@ SAN_MAIN = build/san/main.o
 TEST_OBJ = $(TSRC:tests/unit/%.c=build/san/test_%.o)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all deps check-deps run check bench clean unit other-cc fuzz fuzz-build
+.PHONY: all deps check-deps install uninstall run check bench clean unit other-cc fuzz fuzz-build
 
 all: thrashtop
 
@@ -150,6 +150,24 @@ build/sample_cost: bench/sample_cost.c $(filter-out build/rel/main.o,$(OBJ)) $(w
 build/firstframe: bench/firstframe.c | build/rel
 	@echo "  LD      $@"
 	@$(CC) $(ALL_CFLAGS) -o $@ $< -lutil
+
+# `make install PREFIX=/usr DESTDIR=/tmp/pkg` for a package.
+PREFIX  ?= /usr/local
+BINDIR   = $(DESTDIR)$(PREFIX)/bin
+MANDIR   = $(DESTDIR)$(PREFIX)/share/man/man1
+COMPDIR  = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+DOCDIR   = $(DESTDIR)$(PREFIX)/share/doc/thrashtop
+
+install: thrashtop
+	install -d $(BINDIR) $(MANDIR) $(COMPDIR) $(DOCDIR)
+	install -m 755 thrashtop $(BINDIR)/thrashtop
+	install -m 644 thrashtop.1 $(MANDIR)/thrashtop.1
+	install -m 644 thrashtop.bash $(COMPDIR)/thrashtop
+	install -m 644 LICENSE $(DOCDIR)/LICENSE
+
+uninstall:
+	rm -f $(BINDIR)/thrashtop $(MANDIR)/thrashtop.1 $(COMPDIR)/thrashtop $(DOCDIR)/LICENSE
+	-rmdir $(DOCDIR) 2>/dev/null
 
 clean:
 	rm -rf build thrashtop

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# make install and uninstall into a scratch DESTDIR: the files in their
+# places, the installed binary runs, the installed completion completes.
+. "$(dirname "$0")/lib.sh"
+D=$TMP/dest
+M() { make -s --no-print-directory -C "$ROOT" "$@"; }
+
+expect default-prefix-usr-local bash -c "make -n --no-print-directory -C '$ROOT' install DESTDIR=/x |
+	grep -q ' /x/usr/local/bin/thrashtop\$'"
+M install DESTDIR="$D" PREFIX=/usr >"$TMP/out" 2>&1; rc=$?
+expect install-ok test "$rc" -eq 0
+[ "$rc" -eq 0 ] || sed 's/^/  /' "$TMP/out"
+B=$D/usr/bin/thrashtop
+C=$D/usr/share/bash-completion/completions/thrashtop
+expect binary-executable test -x "$B"
+expect man-page test -f "$D/usr/share/man/man1/thrashtop.1"
+expect completion test -f "$C"
+expect licence cmp -s "$ROOT/LICENSE" "$D/usr/share/doc/thrashtop/LICENSE"
+expect nothing-else test "$(find "$D" -type f | wc -l)" -eq 4
+
+"$B" --version >"$TMP/out" 2>&1; rc=$?
+expect installed-runs-version test "$rc" -eq 0 -a -s "$TMP/out"
+"$B" -b -n 100000 -p 1 --history "$TMP/h.db" -L installed >"$TMP/out" 2>"$TMP/err"; rc=$?
+expect installed-runs-a-run test "$rc" -eq 0 -a "$(grep -c 'pf+0w' "$TMP/out")" -eq 1
+"$B" -b -n 100000 -p 1 --history "$TMP/h.db" -L installed >/dev/null 2>&1
+expect installed-man-renders bash -c "MANWIDTH=80 man -l '$D/usr/share/man/man1/thrashtop.1' 2>/dev/null |
+	grep -q 'thrashtop history'"
+
+# The completion, as bash-completion would load it; the installed binary
+# first in PATH.
+comp() {	# WORDS...: the last one is being completed; prints COMPREPLY
+	PATH="$D/usr/bin:$PATH" bash --norc --noprofile -c '
+		. "$0"
+		COMP_WORDS=("${@}"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=()
+		_thrashtop
+		printf "%s\n" "${COMPREPLY[@]}"' "$C" "$@"
+}
+has() {	# WANT WORDS...: WANT is among the completions of WORDS
+	local want=$1; shift
+	comp "$@" | grep -qx -- "$want" || { echo "  completions of [$*]: $(comp "$@" | tr '\n' ' ')"; return 1; }
+}
+expect complete-registered bash --norc -c ". '$C'; complete -p thrashtop | grep -q _thrashtop"
+expect complete-option has --global-with thrashtop --glo
+expect complete-option-with-value has --format= thrashtop --form
+expect complete-history-option has --skip-bad thrashtop history --sk
+expect complete-subcommand has history thrashtop hi
+expect complete-history-command has compare thrashtop history com
+expect complete-every-subcommand test "$(comp thrashtop history "" | wc -l)" -ge 7
+expect complete-format-value has gnu-full thrashtop --format = gnu
+expect complete-global-with has hugetlb thrashtop --global-with h
+if "$B" --list-plots >/dev/null 2>&1; then
+	expect complete-plot-name has swap-used thrashtop --plots = swap-u
+	expect complete-second-plot has free,majflt thrashtop --plots = free,maj
+fi
+expect complete-run-id has 2 thrashtop history --history "$TMP/h.db" show ""
+expect complete-run-ids-only test "$(comp thrashtop history --history "$TMP/h.db" rm "" | tr '\n' ' ')" = "2 1 "
+expect complete-command-after-dashes has bash thrashtop -- bas
+
+M uninstall DESTDIR="$D" PREFIX=/usr >"$TMP/out" 2>&1; rc=$?
+expect uninstall-ok test "$rc" -eq 0
+expect uninstall-removes-all test "$(find "$D" -type f | wc -l)" -eq 0

@@ -1,0 +1,92 @@
+# bash completion for thrashtop: options and subcommands as --help prints
+# them, plot names from --list-plots, run IDs from `history list`.
+
+_thrashtop_opts()
+{
+	"$1" "${@:2}" --help 2>/dev/null |
+		grep -oE -- '(^|[ ,[])--?[a-zA-Z][a-zA-Z-]*=?' | sed 's/^[ ,[]//' | sort -u
+}
+
+# The run IDs of the history the command line names (--history PATH).
+_thrashtop_ids()
+{
+	local prog=$1 db="" i
+	for ((i = 1; i < ${#COMP_WORDS[@]} - 1; i++)); do
+		case ${COMP_WORDS[i]} in
+		--history) db=${COMP_WORDS[i + 1]} ;;
+		--history=*) db=${COMP_WORDS[i]#--history=} ;;
+		esac
+	done
+	"$prog" history ${db:+--history="$db"} list --limit=100 2>/dev/null |
+		awk '$1 ~ /^[0-9]+$/ { print $1 }'
+}
+
+_thrashtop()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+	local prog=${COMP_WORDS[0]} i sub="" words
+
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		[ "${COMP_WORDS[i]}" = -- ] && { COMPREPLY=($(compgen -c -- "$cur")); return; }
+	done
+	[ "${COMP_WORDS[1]}" = history ] && [ "$COMP_CWORD" -gt 1 ] && sub=history
+	# "--opt=value" arrives as "--opt" "=" "value" with the default COMP_WORDBREAKS
+	if [ "$cur" = = ]; then
+		prev=${COMP_WORDS[COMP_CWORD - 1]}
+		cur=""
+	elif [ "$prev" = = ]; then
+		prev=${COMP_WORDS[COMP_CWORD - 2]}
+	fi
+	case $prev in
+	--plots)
+		words=$("$prog" --list-plots 2>/dev/null | awk 'NR > 1 && $4 == "yes" { print $1 }')
+		local pre=${cur%"${cur##*,}"}
+		COMPREPLY=($(compgen -P "$pre" -W "$words" -- "${cur##*,}"))
+		return ;;
+	--format)
+		if [ -n "$sub" ]; then words="text csv json time table"; else words="csh gnu gnu-full"; fi
+		COMPREPLY=($(compgen -W "$words" -- "$cur"))
+		return ;;
+	--global-with)
+		COMPREPLY=($(compgen -W "auto hugetlb balloon" -- "$cur"))
+		return ;;
+	--history)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return ;;
+	--knob|--sysctl)
+		words=$(cd /proc/sys/vm 2>/dev/null && printf 'vm.%s\n' *)
+		COMPREPLY=($(compgen -W "$words" -- "$cur"))
+		return ;;
+	-n|--elems|-m|--mb|-p|--procs|-s|--seed|-r|--repeat|-d|--delay|-L|--label|--mem|--global|\
+	--swap|--sweep|--kernel|--session|--limit|--rows|--cols|--cov|--outlier-z)
+		return ;;
+	esac
+	if [ -z "$sub" ]; then
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "$(_thrashtop_opts "$prog")" -- "$cur"))
+		elif [ "$COMP_CWORD" -eq 1 ]; then
+			COMPREPLY=($(compgen -W "history $(_thrashtop_opts "$prog")" -- "$cur"))
+		fi
+		[[ ${COMPREPLY[0]-} == *= ]] && compopt -o nospace 2>/dev/null
+		return
+	fi
+	local cmd=""
+	for ((i = 2; i < COMP_CWORD; i++)); do
+		[[ ${COMP_WORDS[i]} != -* && ${COMP_WORDS[i - 1]} != --history ]] &&
+			{ cmd=${COMP_WORDS[i]}; break; }
+	done
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$(_thrashtop_opts "$prog" history)" -- "$cur"))
+		[[ ${COMPREPLY[0]-} == *= ]] && compopt -o nospace 2>/dev/null
+	elif [ -z "$cmd" ]; then
+		words=$("$prog" --help 2>/dev/null | sed -n 's/^ *thrashtop history \[\(.*\)\]$/\1/p' |
+			tr '|' '\n' | awk '{ print $1 }')
+		COMPREPLY=($(compgen -W "$words" -- "$cur"))
+	else
+		case $cmd in
+		show|rm|compare|plot) COMPREPLY=($(compgen -W "$(_thrashtop_ids "$prog")" -- "$cur")) ;;
+		import) COMPREPLY=($(compgen -f -- "$cur")) ;;
+		esac
+	fi
+}
+complete -F _thrashtop thrashtop
