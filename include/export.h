@@ -16,6 +16,16 @@
 int export_json(FILE *f, const struct run_record *runs, size_t n);
 int export_csv(FILE *f, const struct run_record *runs, size_t n);
 
+/* The same a run at a time, for exports that stream from the history:
+ * begin, each run (first true for the first), then end, which returns as
+ * above. */
+void export_json_begin(FILE *f);
+void export_json_run(FILE *f, const struct run_record *r, bool first);
+int export_json_end(FILE *f);
+void export_csv_begin(FILE *f);
+void export_csv_run(FILE *f, const struct run_record *r);
+int export_csv_end(FILE *f);
+
 /* A free(1) snapshot's fields by index, in export order, under their keys
  * ("total", "used", ..., "swap_free"). */
 #define EXPORT_SNAP_N 10

@@ -153,63 +153,100 @@ static void json_changes(FILE *f, const struct run_record *r)
 	fputc(']', f);
 }
 
-/* Floats as %.9g, which reads back to the same float. */
+/* Floats as %.9g, which reads back to the same float, gathered in a block
+ * and written a block at a time: a history holds millions. */
 static void json_series(FILE *f, const struct run_record *r)
 {
-	fprintf(f, "{\"npoints\": %d", r->npoints);
+	char buf[8192];
+	size_t o;
+
+	o = (size_t)snprintf(buf, sizeof(buf), "{\"npoints\": %d", r->npoints);
 	for (int s = 0; s < RS_N && r->npoints > 0; s++) {
-		fprintf(f, ", \"%s\": [", run_series_key((enum run_series_id)s));
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, ", \"%s\": [",
+				      run_series_key((enum run_series_id)s));
 		for (int i = 0; i < r->npoints; i++) {
 			float v = r->series[s][i];
-			if (isnan(v))
-				fprintf(f, "%snull", i ? "," : "");
-			else
-				fprintf(f, "%s%.9g", i ? "," : "", (double)v);
+
+			if (o > sizeof(buf) - FMT_G9_LEN - 4) {
+				fwrite(buf, 1, o, f);
+				o = 0;
+			}
+			if (i)
+				buf[o++] = ',';
+			if (isnan(v)) {
+				memcpy(buf + o, "null", 4);
+				o += 4;
+			} else {
+				o += fmt_g9(buf + o, v);
+			}
 		}
-		fputc(']', f);
+		buf[o++] = ']';
 	}
+	buf[o++] = '}';
+	fwrite(buf, 1, o, f);
+}
+
+void export_json_begin(FILE *f)
+{
+	fputs("{\"thrashtop_history\": 1, \"runs\": [", f);
+}
+
+void export_json_run(FILE *f, const struct run_record *r, bool first)
+{
+	fprintf(f, "%s\n  {\"id\": %" PRId64, first ? "" : ",", r->id);
+	for (size_t k = 0; k < history_nfields; k++) {
+		fprintf(f, ",\n   \"%s\": ", history_fields[k].name);
+		json_field(f, r, &history_fields[k]);
+	}
+	fputs(",\n   \"free_before\": ", f);
+	json_snap(f, &r->free_before);
+	fputs(",\n   \"free_after\": ", f);
+	json_snap(f, &r->free_after);
+	fputs(",\n   \"workers\": ", f);
+	json_workers(f, r);
+	fputs(",\n   \"sysctl_changes\": ", f);
+	json_changes(f, r);
+	fputs(",\n   \"series\": ", f);
+	json_series(f, r);
 	fputc('}', f);
+}
+
+int export_json_end(FILE *f)
+{
+	fputs("\n]}\n", f);
+	return ferror(f) ? -1 : 0;
 }
 
 int export_json(FILE *f, const struct run_record *runs, size_t n)
 {
-	fprintf(f, "{\"thrashtop_history\": 1, \"runs\": [");
-	for (size_t i = 0; i < n; i++) {
-		const struct run_record *r = &runs[i];
-		fprintf(f, "%s\n  {\"id\": %" PRId64, i ? "," : "", r->id);
-		for (size_t k = 0; k < history_nfields; k++) {
-			fprintf(f, ",\n   \"%s\": ", history_fields[k].name);
-			json_field(f, r, &history_fields[k]);
-		}
-		fputs(",\n   \"free_before\": ", f);
-		json_snap(f, &r->free_before);
-		fputs(",\n   \"free_after\": ", f);
-		json_snap(f, &r->free_after);
-		fputs(",\n   \"workers\": ", f);
-		json_workers(f, r);
-		fputs(",\n   \"sysctl_changes\": ", f);
-		json_changes(f, r);
-		fputs(",\n   \"series\": ", f);
-		json_series(f, r);
-		fputc('}', f);
+	export_json_begin(f);
+	for (size_t i = 0; i < n; i++)
+		export_json_run(f, &runs[i], i == 0);
+	return export_json_end(f);
+}
+
+/* Quoted when needed; the text between quotes goes out in runs. */
+static void csv_cell_n(FILE *f, const char *s, size_t len)
+{
+	const char *end = s + len, *q;
+
+	if (!memchr(s, ',', len) && !memchr(s, '"', len) && !memchr(s, '\n', len) &&
+	    !memchr(s, '\r', len)) {
+		fwrite(s, 1, len, f);
+		return;
 	}
-	fprintf(f, "\n]}\n");
-	return ferror(f) ? -1 : 0;
+	fputc('"', f);
+	for (; (q = memchr(s, '"', (size_t)(end - s))); s = q + 1) {
+		fwrite(s, 1, (size_t)(q - s + 1), f);
+		fputc('"', f);
+	}
+	fwrite(s, 1, (size_t)(end - s), f);
+	fputc('"', f);
 }
 
 static void csv_cell(FILE *f, const char *s)
 {
-	if (strpbrk(s, ",\"\n\r")) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
+	csv_cell_n(f, s, strlen(s));
 }
 
 /* The nested parts as JSON text in one cell each. */
@@ -224,11 +261,11 @@ static void csv_nested(FILE *f, const struct run_record *r, void (*fn)(FILE *, c
 	fn(m, r);
 	fclose(m);
 	fputc(',', f);
-	csv_cell(f, buf ? buf : "");
+	csv_cell_n(f, buf ? buf : "", buf ? len : 0);
 	free(buf);
 }
 
-int export_csv(FILE *f, const struct run_record *runs, size_t n)
+void export_csv_begin(FILE *f)
 {
 	fputs("id", f);
 	for (size_t k = 0; k < history_nfields; k++)
@@ -237,33 +274,46 @@ int export_csv(FILE *f, const struct run_record *runs, size_t n)
 		for (int j = 0; j < 10; j++)
 			fprintf(f, ",free_%s_%s", b ? "after" : "before", snap_keys[j]);
 	fputs(",workers,sysctl_changes,series\n", f);
-	for (size_t i = 0; i < n; i++) {
-		const struct run_record *r = &runs[i];
-		fprintf(f, "%" PRId64, r->id);
-		for (size_t k = 0; k < history_nfields; k++) {
-			const struct hist_field *fl = &history_fields[k];
-			fputc(',', f);
-			if (fl->type == HF_PSTR) {
-				const char *s = *(char *const *)((const char *)r + fl->off);
-				csv_cell(f, s ? s : "");
-			} else {
-				char buf[512];
-				hist_field_get(r, fl, buf, sizeof(buf));
-				csv_cell(f, buf);
-			}
+}
+
+void export_csv_run(FILE *f, const struct run_record *r)
+{
+	fprintf(f, "%" PRId64, r->id);
+	for (size_t k = 0; k < history_nfields; k++) {
+		const struct hist_field *fl = &history_fields[k];
+		fputc(',', f);
+		if (fl->type == HF_PSTR) {
+			const char *s = *(char *const *)((const char *)r + fl->off);
+			csv_cell(f, s ? s : "");
+		} else {
+			char buf[512];
+			hist_field_get(r, fl, buf, sizeof(buf));
+			csv_cell(f, buf);
 		}
-		for (int b = 0; b < 2; b++)
-			for (int j = 0; j < 10; j++) {
-				int64_t v = export_snap_get(b ? &r->free_after : &r->free_before, j);
-				if (v == HIST_NA)
-					fputc(',', f);
-				else
-					fprintf(f, ",%" PRId64, v);
-			}
-		csv_nested(f, r, json_workers);
-		csv_nested(f, r, json_changes);
-		csv_nested(f, r, json_series);
-		fputc('\n', f);
 	}
+	for (int b = 0; b < 2; b++)
+		for (int j = 0; j < 10; j++) {
+			int64_t v = export_snap_get(b ? &r->free_after : &r->free_before, j);
+			if (v == HIST_NA)
+				fputc(',', f);
+			else
+				fprintf(f, ",%" PRId64, v);
+		}
+	csv_nested(f, r, json_workers);
+	csv_nested(f, r, json_changes);
+	csv_nested(f, r, json_series);
+	fputc('\n', f);
+}
+
+int export_csv_end(FILE *f)
+{
 	return ferror(f) ? -1 : 0;
+}
+
+int export_csv(FILE *f, const struct run_record *runs, size_t n)
+{
+	export_csv_begin(f);
+	for (size_t i = 0; i < n; i++)
+		export_csv_run(f, &runs[i]);
+	return export_csv_end(f);
 }

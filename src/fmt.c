@@ -319,3 +319,88 @@ int fmt_err(char *err, size_t errlen, const char *fmt, ...)
 	}
 	return -1;
 }
+
+size_t fmt_g9(char *buf, float f)
+{
+	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+		1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+	double v = f, a = fabs(v), x, frac;
+	char dig[10], *o = buf;
+	int d, k, s;
+	long n;
+
+	if (!isfinite(v) || (a != 0 && a < 1e-13) || a >= 1e30)
+		return (size_t)snprintf(buf, FMT_G9_LEN, "%.9g", v);
+	if (a < 1e9 && a == (double)(long)a) {	/* whole numbers print as such */
+		n = (long)a;
+		if (signbit(v))
+			*o++ = '-';
+		k = 0;
+		do
+			dig[k++] = (char)('0' + n % 10);
+		while ((n /= 10));
+		while (k)
+			*o++ = dig[--k];
+		*o = '\0';
+		return (size_t)(o - buf);
+	}
+	/* log10(2) times the binary exponent: off by at most one, fixed below */
+	d = (int)floor(ilogb(a) * 0.30102999566398120);
+	for (int tries = 0;; tries++) {
+		k = 8 - d;
+		/* 10^k is exact for |k| <= 22: one rounding, relative error
+		 * below 2^-52, so x is within 2e-7 of the exact scaled value */
+		x = k >= 0 ? a * p10[k] : a / p10[-k];
+		if (x >= 1e9 && tries < 2)
+			d++;
+		else if (x < 1e8 && tries < 2)
+			d--;
+		else
+			break;
+	}
+	n = (long)x;
+	frac = x - (double)n;
+	/* A float times 10^k, k <= 8, fits a double's 53 bits: x is exact and
+	 * a tie is a tie, rounded to even as printf does. Otherwise too near a
+	 * tie to round by hand (or log10 off twice): printf decides. */
+	if (k >= 0 && k <= 8 && frac == 0.5)
+		frac = n & 1 ? 1 : 0;
+	else if (fabs(frac - 0.5) < 1e-6 || n < 100000000L || n > 999999999L)
+		return (size_t)snprintf(buf, FMT_G9_LEN, "%.9g", v);
+	if (frac > 0.5 && ++n == 1000000000L) {
+		n = 100000000L;
+		d++;
+	}
+	for (int i = 8; i >= 0; i--, n /= 10)
+		dig[i] = (char)('0' + n % 10);
+	for (s = 9; s > 1 && dig[s - 1] == '0'; s--)
+		;
+	if (v < 0)
+		*o++ = '-';
+	if (d < -4 || d >= 9) {
+		*o++ = dig[0];
+		if (s > 1) {
+			*o++ = '.';
+			memcpy(o, dig + 1, (size_t)s - 1);
+			o += s - 1;
+		}
+		o += sprintf(o, "e%c%02d", d < 0 ? '-' : '+', d < 0 ? -d : d);
+	} else if (d >= 0) {
+		memcpy(o, dig, (size_t)d + 1);
+		o += d + 1;
+		if (s > d + 1) {
+			*o++ = '.';
+			memcpy(o, dig + d + 1, (size_t)(s - d - 1));
+			o += s - d - 1;
+		}
+	} else {
+		*o++ = '0';
+		*o++ = '.';
+		for (int i = 0; i < -d - 1; i++)
+			*o++ = '0';
+		memcpy(o, dig, (size_t)s);
+		o += s;
+	}
+	*o = '\0';
+	return (size_t)(o - buf);
+}

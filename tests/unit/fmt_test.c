@@ -294,3 +294,37 @@ TEST(fmt_escape_makes_text_terminal_safe)
 	CHECK_STR(fmt_escape(buf, 6, "ab\033cd"), "ab");
 	CHECK(fmt_text_clean(fmt_escape(buf, sizeof(buf), "\x01\x02\x80\xfe tail")));
 }
+
+/* fmt_g9 is printf's %.9g, byte for byte: edge values, ties that round to
+ * even, and a sweep of bit patterns across the float range. */
+TEST(fmt_g9_is_printf)
+{
+	const float edge[] = { 0.0f, -0.0f, 1.0f, -1.0f, 0.05f, 54224.90625f, 0.5f, 2.5f,
+			       123456789.0f, 999999999.0f, 1e9f, 1e-4f, 9.9999999e-5f, 1e-5f,
+			       3.4028235e38f, 1.17549435e-38f, 1.4e-45f, 16777217.0f,
+			       1234567.25f, 0.1f, 1e29f, 1e31f, NAN, INFINITY, -INFINITY };
+	char a[FMT_G9_LEN], b[64];
+	uint32_t x = 2463534242u;
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+		fmt_g9(a, edge[i]);
+		snprintf(b, sizeof(b), "%.9g", (double)edge[i]);
+		CHECK_STR(a, b);
+	}
+	for (int i = 0; i < 300000 && bad < 5; i++) {
+		float f;
+
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		memcpy(&f, &x, sizeof(f));
+		if (isnan(f))
+			continue;
+		CHECK_INT(fmt_g9(a, f), (long long)snprintf(b, sizeof(b), "%.9g", (double)f));
+		if (strcmp(a, b)) {
+			CHECK_STR(a, b);
+			bad++;
+		}
+	}
+}
