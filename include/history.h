@@ -198,6 +198,14 @@ enum {
 	HISTORY_DETAIL = HISTORY_WORKERS | HISTORY_SERIES,
 };
 
+/* Calls fn for each run history_list would give, one at a time, so that
+ * memory stays bounded whatever the count. fn may take the record over
+ * (leaving it run_record_init'ed); it is cleared after the call. fn
+ * returns 0 to go on, or nonzero to stop, returned. Returns 0, fn's value,
+ * or -1 (err filled). */
+int history_each(struct history *h, const struct history_filter *f, int flags,
+		 int (*fn)(struct run_record *r, void *arg), void *arg,
+		 char *err, size_t errlen);
 /* Newest first (started_at, then id). *out is malloc'd (run_records_free). */
 int history_list(struct history *h, const struct history_filter *f, int flags,
 		 struct run_record **out, size_t *n, char *err, size_t errlen);

@@ -271,6 +271,52 @@ static int load(const char *path, const struct history_filter *f, int flags,
 	return 0;
 }
 
+struct stream {
+	bool json, first;
+};
+
+static int stream_run(struct run_record *r, void *arg)
+{
+	struct stream *st = arg;
+
+	if (st->json)
+		export_json_run(stdout, r, st->first);
+	else
+		export_csv_run(stdout, r);
+	st->first = false;
+	return ferror(stdout) ? -1 : 0;
+}
+
+/* CSV and JSON go out a run at a time, in bounded memory at any count. */
+static int stream_export(const char *path, const struct history_filter *f, bool json)
+{
+	struct stream st = { json, true };
+	struct history *h = NULL;
+	char err[512] = "";
+	int rc = 0;
+
+	if (!(access(path, F_OK) != 0 && errno == ENOENT) &&
+	    !(h = history_open(path, HISTORY_RDONLY, err, sizeof(err)))) {
+		fprintf(stderr, "thrashtop: history: %s\n", err);
+		return 1;
+	}
+	if (json)
+		export_json_begin(stdout);
+	else
+		export_csv_begin(stdout);
+	if (h) {
+		rc = history_each(h, f, HISTORY_DETAIL, stream_run, &st, err, sizeof(err));
+		history_close(h);
+	}
+	if (!rc)
+		rc = json ? export_json_end(stdout) : export_csv_end(stdout);
+	if (rc) {
+		fprintf(stderr, "thrashtop: history: %s\n", err[0] ? err : strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 static bool any_cell(const struct run_record *runs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -557,8 +603,13 @@ int histcli_main(int argc, char **argv, const char *db_path)
 		} else {
 			/* Series only where they are printed or charted. */
 			enum fmt fmt = a.fmt == F_DEFAULT && !strcmp(a.cmd, "export") ? F_JSON : a.fmt;
-			int flags = fmt == F_TEXT || fmt == F_CSV || fmt == F_JSON ? HISTORY_DETAIL :
+			int flags = fmt == F_TEXT ? HISTORY_DETAIL :
 				    fmt == F_TIME || fmt == F_TABLE ? HISTORY_WORKERS : 0;
+			if (fmt == F_CSV || fmt == F_JSON) {
+				rc = stream_export(path, &a.filt, fmt == F_JSON);
+				free(a.pos);
+				return rc;
+			}
 			rc = load(path, &a.filt, flags, &runs, &n);
 			if (rc == 0) {
 				if (!strcmp(a.cmd, "list") && a.fmt == F_DEFAULT) {

@@ -1355,18 +1355,16 @@ static int load_details(struct detail_stmts *d, struct run_record *r)
 	return 0;
 }
 
-int history_list(struct history *h, const struct history_filter *f, int flags,
-		 struct run_record **out, size_t *n, char *err, size_t errlen)
+int history_each(struct history *h, const struct history_filter *f, int flags,
+		 int (*fn)(struct run_record *r, void *arg), void *arg,
+		 char *err, size_t errlen)
 {
 	char *sql = list_sql(h, f);
 	sqlite3_stmt *st = NULL;
-	struct run_record *v = NULL;
 	struct detail_stmts d;
-	size_t cnt = 0, cap = 0;
-	int rc;
+	struct run_record r;
+	int rc, ret = 0;
 
-	*out = NULL;
-	*n = 0;
 	if (!sql) {
 		fmt_err(err, errlen, "history: out of memory");
 		return -1;
@@ -1385,46 +1383,76 @@ int history_list(struct history *h, const struct history_filter *f, int flags,
 	if (txn)
 		sqlite3_exec(h->db, "BEGIN", NULL, NULL, NULL);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (cnt == cap) {
-			size_t ncap = cap ? cap * 2 : 64;
-			struct run_record *nv = realloc(v, sizeof(*v) * ncap);
-			if (!nv)
-				goto oom;
-			v = nv;
-			cap = ncap;
-		}
-		struct run_record *r = &v[cnt++];
-		run_record_init(r);
-		r->id = sqlite3_column_int64(st, 0);
+		run_record_init(&r);
+		r.id = sqlite3_column_int64(st, 0);
 		int col = 1;
 		for (size_t i = 0; i < history_nfields; i++) {
 			if (history_fields[i].since > h->version)
 				continue;
-			column_field(st, col++, r, &history_fields[i]);
+			column_field(st, col++, &r, &history_fields[i]);
 		}
-		if (load_details(&d, r))
-			goto oom;
+		if (load_details(&d, &r)) {
+			run_record_clear(&r);
+			fmt_err(err, errlen, "history: out of memory reading runs");
+			ret = -1;
+			break;
+		}
+		ret = fn(&r, arg);
+		run_record_clear(&r);
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE) {
+		dberr(h, err, errlen, "cannot list runs");
+		ret = -1;
 	}
 	sqlite3_finalize(st);
 	detail_finalize(&d);
 	if (txn)
 		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
-	if (rc != SQLITE_DONE) {
-		run_records_free(v, cnt);
-		dberr(h, err, errlen, "cannot list runs");
+	return ret;
+}
+
+struct collect {
+	struct run_record *v;
+	size_t n, cap;
+};
+
+/* Takes the record over: r is left cleared for history_each. */
+static int collect_run(struct run_record *r, void *arg)
+{
+	struct collect *c = arg;
+
+	if (c->n == c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 64;
+		struct run_record *nv = realloc(c->v, sizeof(*nv) * ncap);
+		if (!nv)
+			return 1;
+		c->v = nv;
+		c->cap = ncap;
+	}
+	c->v[c->n++] = *r;
+	run_record_init(r);
+	return 0;
+}
+
+int history_list(struct history *h, const struct history_filter *f, int flags,
+		 struct run_record **out, size_t *n, char *err, size_t errlen)
+{
+	struct collect c = { 0 };
+	int rc = history_each(h, f, flags, collect_run, &c, err, errlen);
+
+	*out = NULL;
+	*n = 0;
+	if (rc) {
+		if (rc > 0)
+			fmt_err(err, errlen, "history: out of memory reading runs");
+		run_records_free(c.v, c.n);
 		return -1;
 	}
-	*out = v;
-	*n = cnt;
+	*out = c.v;
+	*n = c.n;
 	return 0;
-oom:
-	sqlite3_finalize(st);
-	detail_finalize(&d);
-	if (txn)
-		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
-	run_records_free(v, cnt);
-	fmt_err(err, errlen, "history: out of memory reading runs");
-	return -1;
 }
 
 int64_t history_count(struct history *h, const struct history_filter *f,
