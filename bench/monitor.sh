@@ -47,7 +47,6 @@ phase() {
 	btop_conf "$ms"
 	$T new-session -d -s bench -x 200 -y 60 -n thrashtop \
 		"exec ./thrashtop --no-history -p $P -n $N -d $d"
-	$T set-option -g -t bench window-size manual 2>/dev/null || true
 	$T new-window -t bench -n top "exec top -d $d"
 	$T new-window -t bench -n htop "exec htop -d $tenths"
 	$T new-window -t bench -n btop "XDG_CONFIG_HOME=$CONF exec btop"
