@@ -196,6 +196,7 @@ enum {
 	HISTORY_WORKERS = 1,	/* also load workers, sysctl changes, free snapshots */
 	HISTORY_SERIES = 2,	/* also load the sampled series */
 	HISTORY_DETAIL = HISTORY_WORKERS | HISTORY_SERIES,
+	HISTORY_BRIEF = 4,	/* only what `history list` shows; the rest unknown */
 };
 
 /* Calls fn for each run history_list would give, one at a time, so that

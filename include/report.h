@@ -53,6 +53,9 @@ void report_timeline(const struct run_record *r, struct timeline *t);
 
 /* `history list`: one line a run, newest first as given. */
 void report_list(FILE *f, const struct run_record *runs, size_t n);
+/* The same a run at a time: the header, then each row. */
+void report_list_header(FILE *f);
+void report_list_row(FILE *f, const struct run_record *r);
 /* `history show`: everything recorded for one run. */
 void report_show(FILE *f, const struct run_record *r);
 /* `history stats`: per group, the runs and their statistics. */

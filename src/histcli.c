@@ -317,6 +317,40 @@ static int stream_export(const char *path, const struct history_filter *f, bool 
 	return 0;
 }
 
+static int list_run(struct run_record *r, void *arg)
+{
+	if (!*(bool *)arg)
+		report_list_header(stdout);
+	*(bool *)arg = true;
+	report_list_row(stdout, r);
+	return ferror(stdout) ? -1 : 0;
+}
+
+/* `history list` a row at a time, reading only the columns it shows. */
+static int stream_list(const char *path, const struct history_filter *f)
+{
+	struct history *h = NULL;
+	char err[512] = "";
+	bool any = false;
+	int rc = 0;
+
+	if (!(access(path, F_OK) != 0 && errno == ENOENT)) {
+		if (!(h = history_open(path, HISTORY_RDONLY, err, sizeof(err)))) {
+			fprintf(stderr, "thrashtop: history: %s\n", err);
+			return 1;
+		}
+		rc = history_each(h, f, HISTORY_BRIEF, list_run, &any, err, sizeof(err));
+		history_close(h);
+	}
+	if (!rc && !any)
+		printf("no runs recorded in %s\n", path);
+	if (rc || fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "thrashtop: history: %s\n", err[0] ? err : strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 static bool any_cell(const struct run_record *runs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -605,8 +639,9 @@ int histcli_main(int argc, char **argv, const char *db_path)
 			enum fmt fmt = a.fmt == F_DEFAULT && !strcmp(a.cmd, "export") ? F_JSON : a.fmt;
 			int flags = fmt == F_TEXT ? HISTORY_DETAIL :
 				    fmt == F_TIME || fmt == F_TABLE ? HISTORY_WORKERS : 0;
-			if (fmt == F_CSV || fmt == F_JSON) {
-				rc = stream_export(path, &a.filt, fmt == F_JSON);
+			if (fmt == F_CSV || fmt == F_JSON || (!strcmp(a.cmd, "list") && fmt == F_DEFAULT)) {
+				rc = fmt == F_DEFAULT ? stream_list(path, &a.filt) :
+				     stream_export(path, &a.filt, fmt == F_JSON);
 				free(a.pos);
 				return rc;
 			}

@@ -1201,13 +1201,30 @@ static void bind_filter(sqlite3_stmt *st, const struct history_filter *f)
 		sqlite3_bind_int64(st, i, f->offset > 0 ? f->offset : 0);
 }
 
-static char *list_sql(struct history *h, const struct history_filter *f)
+/* Whether a listing with flags reads field i. */
+static bool field_read(const struct history *h, int flags, size_t i)
+{
+	static const char *const brief[] = { "started_at", "label", "kind", "nelems", "procs",
+		"seed", "command", "status", "wall_us", "majflt", "kswapd_s", "kernel_release" };
+	const struct hist_field *fl = &history_fields[i];
+
+	if (fl->since > h->version)
+		return false;
+	if (!(flags & HISTORY_BRIEF))
+		return true;
+	for (size_t k = 0; k < sizeof(brief) / sizeof(brief[0]); k++)
+		if (!strcmp(fl->name, brief[k]))
+			return true;
+	return false;
+}
+
+static char *list_sql(struct history *h, const struct history_filter *f, int flags)
 {
 	struct sbuf q = { 0 };
 
 	sb_puts(&q, "SELECT id");
 	for (size_t i = 0; i < history_nfields; i++) {
-		if (history_fields[i].since > h->version)
+		if (!field_read(h, flags, i))
 			continue;
 		sb_putc(&q, ',');
 		sb_puts(&q, history_fields[i].name);
@@ -1359,20 +1376,26 @@ int history_each(struct history *h, const struct history_filter *f, int flags,
 		 int (*fn)(struct run_record *r, void *arg), void *arg,
 		 char *err, size_t errlen)
 {
-	char *sql = list_sql(h, f);
+	char *sql = list_sql(h, f, flags);
+	bool *rd = malloc(history_nfields * sizeof(*rd));
 	sqlite3_stmt *st = NULL;
 	struct detail_stmts d;
 	struct run_record r;
 	int rc, ret = 0;
 
-	if (!sql) {
+	if (!sql || !rd) {
+		free(sql);
+		free(rd);
 		fmt_err(err, errlen, "history: out of memory");
 		return -1;
 	}
+	for (size_t i = 0; i < history_nfields; i++)
+		rd[i] = field_read(h, flags, i);
 	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK ||
 	    detail_prepare(h, flags, &d)) {
 		sqlite3_finalize(st);
 		free(sql);
+		free(rd);
 		dberr(h, err, errlen, "cannot list runs");
 		return -1;
 	}
@@ -1386,11 +1409,9 @@ int history_each(struct history *h, const struct history_filter *f, int flags,
 		run_record_init(&r);
 		r.id = sqlite3_column_int64(st, 0);
 		int col = 1;
-		for (size_t i = 0; i < history_nfields; i++) {
-			if (history_fields[i].since > h->version)
-				continue;
-			column_field(st, col++, &r, &history_fields[i]);
-		}
+		for (size_t i = 0; i < history_nfields; i++)
+			if (rd[i])
+				column_field(st, col++, &r, &history_fields[i]);
 		if (load_details(&d, &r)) {
 			run_record_clear(&r);
 			fmt_err(err, errlen, "history: out of memory reading runs");
@@ -1408,6 +1429,7 @@ int history_each(struct history *h, const struct history_filter *f, int flags,
 	}
 	sqlite3_finalize(st);
 	detail_finalize(&d);
+	free(rd);
 	if (txn)
 		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
 	return ret;
@@ -1566,7 +1588,7 @@ int history_rm(struct history *h, int64_t id, char *err, size_t errlen)
 int history_list_plan(struct history *h, const struct history_filter *f,
 		      char *buf, size_t len, char *err, size_t errlen)
 {
-	char *sql = list_sql(h, f);
+	char *sql = list_sql(h, f, 0);
 	char *q = sql ? sqlite3_mprintf("EXPLAIN QUERY PLAN %s", sql) : NULL;
 	sqlite3_stmt *st = NULL;
 	size_t used = 0;

@@ -362,30 +362,38 @@ static void short_date(const char *iso, char *buf, size_t len)
 		snprintf(buf, len, "%s", iso[0] ? iso : "-");
 }
 
-void report_list(FILE *f, const struct run_record *runs, size_t n)
+void report_list_header(FILE *f)
 {
 	fprintf(f, "%6s  %-16s  %-14s  %-16s  %-22s  %9s  %8s  %6s  %s\n", "ID", "STARTED",
 		"LABEL", "KERNEL", "WORKLOAD", "WALL", "MAJFLT", "KSWAPD", "STATUS");
-	for (size_t i = 0; i < n; i++) {
-		const struct run_record *r = &runs[i];
-		char date[24], wl[256], wall[32], mf[32], ks[32], st[16];
+}
 
-		short_date(r->started_at, date, sizeof(date));
-		if (r->kind == RUN_QSBENCH)
-			snprintf(wl, sizeof(wl), "-n %" PRId64 " -p %d -s %u", r->nelems, r->procs, r->seed);
-		else
-			snprintf(wl, sizeof(wl), "%s", r->command ? r->command : "-");
-		dur(wall, sizeof(wall), r->wall_us);
-		i64s(mf, sizeof(mf), r->majflt);
-		if (isnan(r->kswapd_s))
-			snprintf(ks, sizeof(ks), "n/a");
-		else
-			snprintf(ks, sizeof(ks), "%.2f", r->kswapd_s);
-		status_text(r, st, sizeof(st));
-		fprintf(f, "%6" PRId64 "  %-16s  %-14.14s  %-16.16s  %-22.22s  %9s  %8s  %6s  %s\n",
-			r->id, date, r->label[0] ? r->label : "-",
-			r->kernel_release[0] ? r->kernel_release : "-", wl, wall, mf, ks, st);
-	}
+void report_list_row(FILE *f, const struct run_record *r)
+{
+	char date[24], wl[256], wall[32], mf[32], ks[32], st[16];
+
+	short_date(r->started_at, date, sizeof(date));
+	if (r->kind == RUN_QSBENCH)
+		snprintf(wl, sizeof(wl), "-n %" PRId64 " -p %d -s %u", r->nelems, r->procs, r->seed);
+	else
+		snprintf(wl, sizeof(wl), "%s", r->command ? r->command : "-");
+	dur(wall, sizeof(wall), r->wall_us);
+	i64s(mf, sizeof(mf), r->majflt);
+	if (isnan(r->kswapd_s))
+		snprintf(ks, sizeof(ks), "n/a");
+	else
+		snprintf(ks, sizeof(ks), "%.2f", r->kswapd_s);
+	status_text(r, st, sizeof(st));
+	fprintf(f, "%6" PRId64 "  %-16s  %-14.14s  %-16.16s  %-22.22s  %9s  %8s  %6s  %s\n",
+		r->id, date, r->label[0] ? r->label : "-",
+		r->kernel_release[0] ? r->kernel_release : "-", wl, wall, mf, ks, st);
+}
+
+void report_list(FILE *f, const struct run_record *runs, size_t n)
+{
+	report_list_header(f);
+	for (size_t i = 0; i < n; i++)
+		report_list_row(f, &runs[i]);
 }
 
 static void free_table(FILE *f, const struct run_record *r)
