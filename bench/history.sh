@@ -3,8 +3,8 @@
 # database grows as a user's would: a few real runs with their sampled
 # series, then copied (every table, series included) with fresh uuids,
 # earlier start times, and labels cycling through NGROUPS groups. Each
-# command is timed K times (median wall, largest max RSS); exports also
-# give their rate. Then the monitor's `h` is timed on a pseudo-terminal,
+# command is timed K times (median wall and CPU, largest max RSS; on a
+# busy machine CPU is the steadier figure); exports also give their rate. Then the monitor's `h` is timed on a pseudo-terminal,
 # and the import of IMPORT_MB of posted lines.
 # Environment: RUNS, NGROUPS (20), K (3), IMPORT_MB (50), KEEP (a database
 # to keep and reuse between runs, none by default).
@@ -67,24 +67,27 @@ else
 	echo "history: built $RUNS runs in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s"
 fi
 echo "history at $RUNS runs ($(sqlite3 "$DB" "SELECT count(DISTINCT config_hash) FROM runs") groups, $(sqlite3 "$DB" "SELECT count(*) FROM series") series, $(du -m "$DB" | cut -f1) MiB); median of $K, largest max RSS"
-printf '%-34s %9s %10s %12s %10s\n' command "wall ms" "max RSS" "output" "MB/s"
+printf '%-34s %9s %8s %10s %12s %10s\n' command "wall ms" "cpu ms" "max RSS" "output" "MB/s"
 
 # timed NAME ARGS...: thrashtop history ARGS against the database.
 timed() {
 	local name=$1; shift
-	local walls=() rss=0 bytes=0
+	local walls=() cpus=() rss=0 bytes=0
 	for ((k = 0; k < K; k++)); do
-		"$TIME" -f '%e %M' -o "$TMP/t" ./thrashtop history --history="$DB" "$@" >"$TMP/out" 2>"$TMP/err" ||
+		"$TIME" -f '%e %U %S %M' -o "$TMP/t" ./thrashtop history --history="$DB" "$@" >"$TMP/out" 2>"$TMP/err" ||
 			{ echo "  $name failed: $(head -c 300 "$TMP/err")"; return; }
-		read -r w m <"$TMP/t"
+		read -r w u s m <"$TMP/t"
 		walls+=("$w")
+		cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')")
 		[ "$m" -gt "$rss" ] && rss=$m
 		bytes=$(stat -c %s "$TMP/out")
 	done
-	printf '%s\n' "${walls[@]}" | sort -g | awk -v n="$name" -v r="$rss" -v b="$bytes" '
+	local c
+	c=$(printf '%s\n' "${cpus[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+	printf '%s\n' "${walls[@]}" | sort -g | awk -v n="$name" -v r="$rss" -v b="$bytes" -v c="$c" '
 		{ v[NR] = $1 } END {
 			w = v[int((NR + 1) / 2)]
-			printf "%-34s %9.0f %7.1f MiB %12d %10s\n", n, w * 1000, r / 1024, b,
+			printf "%-34s %9.0f %8.0f %6.1f MiB %12d %10s\n", n, w * 1000, c * 1000, r / 1024, b,
 				(w > 0 && b > 1e6 ? sprintf("%.0f", b / 1e6 / w) : "") }'
 }
 
@@ -116,10 +119,11 @@ awk -v mb="$IMPORT_MB" 'BEGIN {
 	}
 }' >"$TMP/posted.txt"
 rm -f "$TMP/import.db"
-if "$TIME" -f '%e %M' -o "$TMP/t" ./thrashtop history import --history="$TMP/import.db" -L posted "$TMP/posted.txt" >/dev/null 2>"$TMP/err"; then
-	read -r w m <"$TMP/t"
+if "$TIME" -f '%e %U %S %M' -o "$TMP/t" ./thrashtop history import --history="$TMP/import.db" -L posted "$TMP/posted.txt" >/dev/null 2>"$TMP/err"; then
+	read -r w u s m <"$TMP/t"
 	awk -v w="$w" -v m="$m" -v b="$(stat -c %s "$TMP/posted.txt")" -v r="$(sqlite3 "$TMP/import.db" "SELECT count(*) FROM runs")" \
-		'BEGIN { printf "%-34s %9.0f %7.1f MiB %12d %10.1f  (%d runs; goal < 10 s, bounded memory)\n", "import posted lines", w * 1000, m / 1024, b, b / 1e6 / w, r }'
+		-v c="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" \
+		'BEGIN { printf "%-34s %9.0f %8.0f %6.1f MiB %12d %10.1f  (%d runs; goal < 10 s, bounded memory)\n", "import posted lines", w * 1000, c * 1000, m / 1024, b, b / 1e6 / w, r }'
 else
 	echo "import posted lines: failed: $(head -c 300 "$TMP/err")"
 fi
