@@ -1136,7 +1136,9 @@ static void column_field(sqlite3_stmt *st, int col, struct run_record *r,
 {
 	void *p = fptr(r, f);
 	bool null = sqlite3_column_type(st, col) == SQLITE_NULL;
-	const char *txt = (const char *)sqlite3_column_text(st, col);
+	/* numbers are read as numbers: asking for text would convert them */
+	const char *txt = f->type == HF_STR || f->type == HF_PSTR || f->type == HF_KIND ||
+			  f->type == HF_STATUS ? (const char *)sqlite3_column_text(st, col) : NULL;
 
 	switch (f->type) {
 	case HF_I64: *(int64_t *)p = null ? HIST_NA : sqlite3_column_int64(st, col); break;
