@@ -1143,6 +1143,11 @@ int ui_init(char *err, size_t errlen)
 	set_escdelay(25);
 	curs_set(0);
 	init_colours();
+	/* Until the screen has been suspended and resumed once, ncurses
+	 * flushes its output at every cursor jump: some sixty writes a frame.
+	 * Once resumed, a frame goes out in one write, or a few. */
+	endwin();
+	doupdate();
 	U.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	U.mode = U.utf8 ? PLOT_BRAILLE : PLOT_ASCII;
 	U.need_full = true;
