@@ -59,7 +59,7 @@ grow() {
 	done
 }
 
-if [ -n "${KEEP:-}" ] && [ -f "$DB" ] && [ "$(sqlite3 "$DB" "SELECT count(*) FROM runs")" -eq "$RUNS" ]; then
+if [ -n "${KEEP:-}" ] && [ -f "$DB" ] && [ "$(sqlite3 "$DB" "SELECT count(*) FROM runs")" -ge "$RUNS" ]; then
 	echo "history: reusing $DB"
 else
 	t0=$(date +%s.%N)
@@ -105,15 +105,19 @@ timed "export --format=json" export --format=json
 k=$(./build/firstframe 3 -k h ./thrashtop --history "$DB" -p 1 -n 20000000 -d 60 | sed -n 's/^key .h. answered in \([0-9.]*\) ms.*/\1/p')
 printf '%-34s %9s\n' "history view (h in the monitor)" "${k:-n/a}"
 
-# Posted lines as the threads carried them: csh time lines under a kernel
-# header, with kswapd lines, repeated to IMPORT_MB.
+# Posted lines as the threads carried them: csh time lines (CPU% as tcsh
+# computes it from the other fields) under a kernel header, with kswapd
+# lines, repeated to IMPORT_MB.
 awk -v mb="$IMPORT_MB" 'BEGIN {
 	srand(1)
 	while (n < mb * 1e6) {
 		l = sprintf("Linux-2.4.%d-pre%d:\n", i % 20, i % 9 + 1); i++
-		for (r = 0; r < 3; r++)
-			l = l sprintf("%.3fu %.3fs %d:%05.2f %.1f%% 0+0k 0+0io %dpf+0w\n",
-				60 + rand() * 20, 5 + rand() * 5, 2, rand() * 59, 40 + rand() * 20, 10000 + int(rand() * 10000))
+		for (r = 0; r < 3; r++) {
+			u = int((60 + rand() * 20) * 1000) / 1000; s = int((5 + rand() * 5) * 1000) / 1000
+			e = int((120 + rand() * 59) * 100) / 100
+			l = l sprintf("%.3fu %.3fs %d:%05.2f %.1f%% 0+0k 0+0io %dpf+0w\n", u, s,
+				int(e / 60), e - 60 * int(e / 60), int((u + s) / e * 1000) / 10, 10000 + int(rand() * 10000))
+		}
 		l = l sprintf("0:%02d kswapd\n\n", int(rand() * 60))
 		printf "%s", l; n += length(l)
 	}
