@@ -637,8 +637,7 @@ int histcli_main(int argc, char **argv, const char *db_path)
 		} else {
 			/* Series only where they are printed or charted. */
 			enum fmt fmt = a.fmt == F_DEFAULT && !strcmp(a.cmd, "export") ? F_JSON : a.fmt;
-			int flags = fmt == F_TEXT ? HISTORY_DETAIL :
-				    fmt == F_TIME || fmt == F_TABLE ? HISTORY_WORKERS : 0;
+			int flags = fmt == F_TEXT ? HISTORY_DETAIL : fmt == F_TIME ? HISTORY_WORKERS : 0;
 			if (fmt == F_CSV || fmt == F_JSON || (!strcmp(a.cmd, "list") && fmt == F_DEFAULT)) {
 				rc = fmt == F_DEFAULT ? stream_list(path, &a.filt) :
 				     stream_export(path, &a.filt, fmt == F_JSON);

@@ -855,21 +855,30 @@ static size_t distinct(const struct run_record *runs, size_t n, const struct his
 	return k;
 }
 
-static void table_cell(const struct run_record *runs, size_t n, const struct hist_field *rf,
-		       const char *rv, const struct hist_field *cf, const char *cv,
-		       char *buf, size_t len)
+/* Where each run falls among the distinct values v[0..k). */
+static void index_of(const struct run_record *runs, size_t n, const struct hist_field *f,
+		     const struct tval *v, size_t k, size_t *idx)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct tval t;
+		tval_of(&runs[i], f, &t);
+		for (idx[i] = 0; idx[i] < k && strcmp(v[idx[i]].text, t.text); idx[i]++)
+			;
+	}
+}
+
+/* The cell of row value r and column value c; ri and ci say each run's. */
+static void table_cell(const struct run_record *runs, size_t n, const size_t *ri, size_t r,
+		       const size_t *ci, size_t c, char *buf, size_t len)
 {
 	double *x = malloc(sizeof(double) * (n ? n : 1));
 	size_t k = 0, oom = 0, failed = 0, total = 0;
-	struct tval a, b;
 
 	buf[0] = 0;
 	if (!x)
 		return;
 	for (size_t i = 0; i < n; i++) {
-		tval_of(&runs[i], rf, &a);
-		tval_of(&runs[i], cf, &b);
-		if (strcmp(a.text, rv) || strcmp(b.text, cv))
+		if (ri[i] != r || ci[i] != c)
 			continue;
 		total++;
 		double w = report_metric(&runs[i], RM_WALL);
@@ -922,20 +931,27 @@ int report_table(FILE *f, const struct run_record *runs, size_t n,
 	char cell[160];
 	int w0 = (int)strlen(o->rows);
 	int *cw = calloc(nc ? nc : 1, sizeof(int));
+	size_t *ri = malloc(sizeof(*ri) * (n ? n : 1)), *ci = malloc(sizeof(*ci) * (n ? n : 1));
 
-	if (!cw) {
+	if (!cw || !ri || !ci) {
+		free(cw);
+		free(ri);
+		free(ci);
 		free(rv);
 		free(cv);
 		fmt_err(err, errlen, "table: out of memory");
 		return -1;
 	}
+	/* each run's row and column found once, not once per cell */
+	index_of(runs, n, rf, rv, nr, ri);
+	index_of(runs, n, cf, cv, nc, ci);
 	for (size_t i = 0; i < nr; i++)
 		if ((int)strlen(rv[i].text) > w0)
 			w0 = (int)strlen(rv[i].text);
 	for (size_t j = 0; j < nc; j++) {
 		cw[j] = (int)strlen(cv[j].text);
 		for (size_t i = 0; i < nr; i++) {
-			table_cell(runs, n, rf, rv[i].text, cf, cv[j].text, cell, sizeof(cell));
+			table_cell(runs, n, ri, i, ci, j, cell, sizeof(cell));
 			if ((int)strlen(cell) > cw[j])
 				cw[j] = (int)strlen(cell);
 		}
@@ -950,12 +966,14 @@ int report_table(FILE *f, const struct run_record *runs, size_t n,
 	for (size_t i = 0; i < nr; i++) {
 		fprintf(f, "%-*s", w0, rv[i].text);
 		for (size_t j = 0; j < nc; j++) {
-			table_cell(runs, n, rf, rv[i].text, cf, cv[j].text, cell, sizeof(cell));
+			table_cell(runs, n, ri, i, ci, j, cell, sizeof(cell));
 			fprintf(f, "  %-*s", j + 1 < nc ? cw[j] : 0, cell);
 		}
 		fputc('\n', f);
 	}
 	free(cw);
+	free(ri);
+	free(ci);
 	free(rv);
 	free(cv);
 	return ferror(f) ? -1 : 0;
