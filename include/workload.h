@@ -41,6 +41,8 @@ struct workload_cfg {
 	int (*in_child)(void *arg);
 	void *in_child_arg;
 	int out_fd;		/* > 0: the child's stdout and stderr; 0 or -1: inherited */
+	bool set_nice;		/* the children run at nice, whatever the monitor's */
+	int nice;
 };
 
 struct workload {
@@ -49,22 +51,46 @@ struct workload {
 	int running;
 	struct worker *w;		/* n entries */
 	struct sort_progress *prog;	/* n entries in shared memory; NULL for a command */
-	double t_start, t_end;		/* monotonic seconds */
+	double t_start, t_end;		/* monotonic seconds; t_start when the
+					   barrier opened (a command: at fork) */
+	bool barrier;			/* bar is open: sorters wait on it */
+	int bar[2];
 	char err[256];			/* why workload_start failed, one line */
 };
 
-/* Forks the workers. Returns 0, or -1 with errno set and wl->err filled
- * (nothing left running). A command that cannot be executed fails here
- * ("cannot run 'cmd': No such file or directory"). Worker exit codes: 0 sorted,
- * 1 allocation failed, 2 verify failed, 126 setup in the child failed (in_child,
- * /dev/null, out_fd). */
+/* Prepares a start: the worker table, the progress array, the start
+ * barrier. Nothing runs yet. Returns 0, or -1 with errno set and wl->err
+ * filled (nothing left allocated). */
+int workload_begin(struct workload *wl, const struct workload_cfg *cfg);
+
+/* Forks workers until all are, or the monotonic clock passes until (at
+ * least one is forked per call). Sorters wait at the barrier, which opens
+ * when the last one is forked, so they start together and the forking is
+ * not slowed by the first ones sorting. A command is forked and exec'd in
+ * one call; one that cannot be executed fails here ("cannot run 'cmd': No
+ * such file or directory"). Returns 1 when everything runs (t_start set),
+ * 0 when more are left to fork, or -1 with errno set and wl->err filled
+ * ("cannot fork worker 513 of 1024: ..."), every worker forked so far
+ * killed and reaped. Worker exit codes: 0 sorted, 1 allocation failed,
+ * 2 verify failed, 126 setup in the child failed (in_child, /dev/null,
+ * out_fd, nice). */
+int workload_fork(struct workload *wl, double until);
+
+/* workload_begin, then workload_fork with no time limit. 0 or -1. */
 int workload_start(struct workload *wl, const struct workload_cfg *cfg);
 
 /* Reaps whatever has exited (never blocks); returns how many still run. When
  * a worker exits, what is left of its process group (a command's background
- * children) is SIGKILLed before the worker is reaped, so nothing outlives it.
+ * children) is SIGKILLed before the worker is reaped, and a command's
+ * strays after it (workload_kill_strays), so nothing outlives it.
  * status is -1 if someone else reaped the worker. */
 int workload_reap(struct workload *wl);
+
+/* Kills and reaps every child of ours that is no running worker: what a
+ * command left behind outside its process group, which reaches us only
+ * when we are the child subreaper (PR_SET_CHILD_SUBREAPER). Called by
+ * workload_reap and workload_stop once a command has ended. */
+void workload_kill_strays(struct workload *wl);
 
 /* Sends sig to every live worker's process group. */
 void workload_signal(struct workload *wl, int sig);

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -76,12 +77,17 @@ static _Noreturn void child_main(const struct workload *wl, int k, pid_t parent,
 {
 	const struct workload_cfg *cfg = &wl->cfg;
 	int fd;
+	char go;
 
 	setpgid(0, 0);
 	/* The parent may have died before the death signal was armed. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 		_exit(126);
 	reset_signals();
+	/* The monitor may run at a raised priority; the workload runs at the
+	 * one it was started with, every worker alike. */
+	if (cfg->set_nice && setpriority(PRIO_PROCESS, 0, cfg->nice) < 0)
+		_exit(126);
 
 	fd = open("/dev/null", O_RDONLY);
 	if (fd < 0 || (fd != STDIN_FILENO && dup2(fd, STDIN_FILENO) < 0))
@@ -106,6 +112,12 @@ static _Noreturn void child_main(const struct workload *wl, int k, pid_t parent,
 		report_and_exit(errfd, STAGE_EXEC, errno, 127);
 	}
 
+	/* The start barrier: every sorter waits here until the last one is
+	 * forked and the write end closes. */
+	close(wl->bar[1]);
+	while (read(wl->bar[0], &go, 1) < 0 && errno == EINTR)
+		;
+	close(wl->bar[0]);
 	switch (sorter_run(cfg->nelems, cfg->seed, &wl->prog[k])) {
 	case 0:
 		_exit(0);
@@ -162,8 +174,65 @@ static void kill_group(pid_t pid, int sig)
 		kill(pid, sig);
 }
 
+static bool is_worker(const struct workload *wl, pid_t pid)
+{
+	for (int k = 0; k < wl->n; k++)
+		if (wl->w[k].pid == pid && wl->w[k].end == END_RUNNING)
+			return true;
+	return false;
+}
+
+/* Our children that are no running worker: a command's descendants that
+ * left its process group (setsid) and came to us, the child subreaper,
+ * when their parent died. The monitor is single-threaded, so its one
+ * task's children file lists them all. */
+static int strays(const struct workload *wl, pid_t *out, int max)
+{
+	char path[64], buf[8192], *p, *end;
+	ssize_t len;
+	int fd, n = 0;
+
+	snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)getpid());
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (len < 0)
+		return -1;
+	buf[len] = '\0';
+	for (p = buf; n < max; p = end) {
+		long v = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (v > 0 && !is_worker(wl, (pid_t)v))
+			out[n++] = (pid_t)v;
+	}
+	return n;
+}
+
+void workload_kill_strays(struct workload *wl)
+{
+	pid_t p[256];
+	int n;
+
+	/* Each round's victims hand their own children to us as they die. */
+	for (int round = 0; round < 64 && (n = strays(wl, p, 256)) > 0; round++) {
+		for (int i = 0; i < n; i++) {
+			kill(-p[i], SIGKILL);
+			kill(p[i], SIGKILL);
+		}
+		for (int i = 0; i < n; i++)
+			while (waitpid(p[i], NULL, 0) < 0 && errno == EINTR)
+				;
+	}
+}
+
 int workload_reap(struct workload *wl)
 {
+	bool ended = false;
+
 	for (int k = 0; k < wl->n; k++) {
 		struct worker *w = &wl->w[k];
 		siginfo_t si;
@@ -182,7 +251,10 @@ int workload_reap(struct workload *wl)
 		 * this reaches only what the worker left behind. */
 		kill(-w->pid, SIGKILL);
 		reap_one(wl, w);
+		ended = true;
 	}
+	if (ended && wl->cfg.argv)
+		workload_kill_strays(wl);
 	return wl->running;
 }
 
@@ -199,12 +271,24 @@ void workload_stop(struct workload *wl)
 	for (int k = 0; k < wl->n; k++)
 		if (wl->w[k].end == END_RUNNING)
 			reap_one(wl, &wl->w[k]);
+	if (wl->cfg.argv)
+		workload_kill_strays(wl);
+}
+
+static void close_barrier(struct workload *wl)
+{
+	if (!wl->barrier)
+		return;
+	close(wl->bar[0]);
+	close(wl->bar[1]);
+	wl->barrier = false;
 }
 
 void workload_free(struct workload *wl)
 {
 	if (wl->running > 0)
 		workload_stop(wl);
+	close_barrier(wl);
 	if (wl->prog)
 		munmap(wl->prog, (size_t)wl->cfg.procs * sizeof *wl->prog);
 	free(wl->w);
@@ -275,11 +359,8 @@ static int wait_exec(struct workload *wl, int rfd)
 	}
 }
 
-int workload_start(struct workload *wl, const struct workload_cfg *cfg)
+int workload_begin(struct workload *wl, const struct workload_cfg *cfg)
 {
-	int pfd[2] = { -1, -1 };
-	pid_t parent = getpid();
-
 	memset(wl, 0, sizeof *wl);
 	if (!cfg) {
 		snprintf(wl->err, sizeof wl->err, "no workload configuration");
@@ -293,54 +374,94 @@ int workload_start(struct workload *wl, const struct workload_cfg *cfg)
 	wl->w = calloc((size_t)cfg->procs, sizeof *wl->w);
 	if (!wl->w)
 		return fail(wl, errno, "cannot allocate the worker table: %s", strerror(errno));
-	if (!cfg->argv) {
-		void *m = mmap(NULL, (size_t)cfg->procs * sizeof *wl->prog, PROT_READ | PROT_WRITE,
-			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (cfg->argv)
+		return 0;
+	void *m = mmap(NULL, (size_t)cfg->procs * sizeof *wl->prog, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
-		if (m == MAP_FAILED)
-			return fail(wl, errno, "cannot map the progress array: %s", strerror(errno));
-		wl->prog = m;
-		for (int k = 0; k < cfg->procs; k++) {
-			wl->prog[k].n = cfg->nelems;
-			atomic_init(&wl->prog[k].phase, PHASE_START);
-			atomic_init(&wl->prog[k].done, 0);
-			atomic_init(&wl->prog[k].errors, 0);
-			atomic_init(&wl->prog[k].first_bad, -1);
-		}
-	} else if (pipe2(pfd, O_CLOEXEC) < 0) {
-		return fail(wl, errno, "cannot create a pipe: %s", strerror(errno));
-	}
-
-	wl->t_start = now_monotonic();
+	if (m == MAP_FAILED)
+		return fail(wl, errno, "cannot map the progress array: %s", strerror(errno));
+	wl->prog = m;
 	for (int k = 0; k < cfg->procs; k++) {
+		wl->prog[k].n = cfg->nelems;
+		atomic_init(&wl->prog[k].phase, PHASE_START);
+		atomic_init(&wl->prog[k].done, 0);
+		atomic_init(&wl->prog[k].errors, 0);
+		atomic_init(&wl->prog[k].first_bad, -1);
+	}
+	if (pipe2(wl->bar, O_CLOEXEC) < 0)
+		return fail(wl, errno, "cannot create the start barrier: %s", strerror(errno));
+	wl->barrier = true;
+	return 0;
+}
+
+/* A command: one process, started at once; its exec is confirmed (or its
+ * failure reported) through a close-on-exec pipe. */
+static int start_command(struct workload *wl, pid_t parent)
+{
+	int pfd[2];
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return fail(wl, errno, "cannot create a pipe: %s", strerror(errno));
+	wl->t_start = now_monotonic();
+	pid = fork();
+	if (pid < 0) {
+		int err = errno;
+
+		close(pfd[0]);
+		close(pfd[1]);
+		return fail(wl, err, "cannot fork '%s': %s", wl->cfg.argv[0], strerror(err));
+	}
+	if (pid == 0) {
+		close(pfd[0]);
+		child_main(wl, 0, parent, pfd[1]);
+	}
+	setpgid(pid, pid);
+	wl->w[0].pid = pid;
+	wl->w[0].end = END_RUNNING;
+	wl->n = wl->running = 1;
+	close(pfd[1]);
+	return wait_exec(wl, pfd[0]);
+}
+
+int workload_fork(struct workload *wl, double until)
+{
+	pid_t parent = getpid();
+
+	if (wl->cfg.argv)
+		return wl->n ? 1 : start_command(wl, parent) < 0 ? -1 : 1;
+	while (wl->n < wl->cfg.procs) {
+		int k = wl->n;
 		pid_t pid = fork();
 
 		if (pid < 0) {
 			int err = errno;
 
-			if (pfd[0] >= 0) {
-				close(pfd[0]);
-				close(pfd[1]);
-			}
-			return fail(wl, err, "cannot fork worker %d of %d: %s", k + 1, cfg->procs,
-				    strerror(err));
+			return fail(wl, err, "cannot fork worker %d of %d: %s", k + 1,
+				    wl->cfg.procs, strerror(err));
 		}
-		if (pid == 0) {
-			if (pfd[0] >= 0)
-				close(pfd[0]);
-			child_main(wl, k, parent, pfd[1]);
-		}
+		if (pid == 0)
+			child_main(wl, k, parent, -1);
 		/* Also here, so the group exists before we return whichever
-		 * runs first; EACCES once the child has exec'd is harmless. */
+		 * runs first. */
 		setpgid(pid, pid);
 		wl->w[k].pid = pid;
 		wl->w[k].end = END_RUNNING;
 		wl->n++;
 		wl->running++;
+		if (wl->n < wl->cfg.procs && now_monotonic() >= until)
+			return 0;
 	}
-	if (cfg->argv) {
-		close(pfd[1]);
-		return wait_exec(wl, pfd[0]);
-	}
-	return 0;
+	/* Every worker waits at the barrier: closing it starts them together. */
+	close_barrier(wl);
+	wl->t_start = now_monotonic();
+	return 1;
+}
+
+int workload_start(struct workload *wl, const struct workload_cfg *cfg)
+{
+	if (workload_begin(wl, cfg) < 0)
+		return -1;
+	return workload_fork(wl, INFINITY) < 0 ? -1 : 0;
 }

@@ -1,4 +1,7 @@
+#include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,8 +237,9 @@ TEST(workload_stop_leaves_no_child)
 		CHECK_INT(wl.w[k].end, END_SIGNAL);
 		CHECK_INT(WTERMSIG(wl.w[k].status), SIGKILL);
 	}
-	/* The shell's background sleeps were in its group and died with it. */
-	CHECK_INT(reap_orphans(2), 2);
+	/* The shell's background sleeps died with its group, and came to us,
+	 * the subreaper, to be reaped by workload_stop. */
+	CHECK_INT(reap_orphans(0.2), 0);
 	prctl(PR_SET_CHILD_SUBREAPER, 0);
 	CHECK(no_children_left());
 	workload_free(&wl);
@@ -254,7 +258,57 @@ TEST(workload_reap_kills_stragglers)
 	CHECK_INT(workload_start(&wl, &cfg), 0);
 	CHECK_INT(reap_until_done(&wl, 5), 0);
 	CHECK_INT(wl.w[0].end, END_OK);
-	CHECK_INT(reap_orphans(2), 1);
+	CHECK_INT(reap_orphans(0.2), 0);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	CHECK(no_children_left());
+	workload_free(&wl);
+}
+
+/* Whether a process with exactly this command line is alive. */
+static bool cmdline_alive(const char *a0, const char *a1)
+{
+	char want[64], path[64], buf[64];
+	size_t wn = (size_t)snprintf(want, sizeof want, "%s%c%s", a0, 0, a1) + 1;
+	bool found = false;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	while (d && !found && (e = readdir(d))) {
+		FILE *f;
+		size_t n;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%.20s/cmdline", e->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		n = fread(buf, 1, sizeof buf, f);
+		fclose(f);
+		found = n == wn && !memcmp(buf, want, wn);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* A descendant that left the command's session and process group
+ * (setsid) is killed with the command all the same. */
+TEST(workload_stop_kills_escaped_descendants)
+{
+	char *argv[] = { "/bin/sh", "-c", "setsid sleep 41.5 & wait", NULL };
+	struct workload_cfg cfg = { .procs = 1, .argv = argv };
+	struct workload wl;
+	double end;
+
+	CHECK_INT(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	CHECK_INT(workload_start(&wl, &cfg), 0);
+	end = now_monotonic() + 5;
+	while (!cmdline_alive("sleep", "41.5") && now_monotonic() < end)
+		sleep_ms(10);
+	CHECK(cmdline_alive("sleep", "41.5"));
+	workload_stop(&wl);
+	CHECK(!cmdline_alive("sleep", "41.5"));
+	CHECK_INT(reap_orphans(0.2), 0);
 	prctl(PR_SET_CHILD_SUBREAPER, 0);
 	CHECK(no_children_left());
 	workload_free(&wl);
@@ -362,4 +416,41 @@ TEST(workload_names_and_clock)
 	CHECK(b - a >= 0.019 && b - a < 1);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	CHECK_NEAR(now_monotonic(), (double)ts.tv_sec + ts.tv_nsec / 1e9, 0.1);
+}
+
+/* Forked a slice at a time, sorters wait at the barrier: none starts
+ * before the last one is forked, then all do. */
+TEST(workload_fork_in_slices_behind_a_barrier)
+{
+	struct workload_cfg cfg = { .nelems = 100000, .procs = 3, .seed = 1 };
+	struct workload wl;
+
+	CHECK_INT(workload_begin(&wl, &cfg), 0);
+	CHECK_INT(wl.n, 0);
+	CHECK_INT(workload_fork(&wl, 0), 0);	/* one per call at least */
+	CHECK_INT(wl.n, 1);
+	sleep_ms(300);
+	CHECK_INT(atomic_load(&wl.prog[0].phase), PHASE_START);
+	CHECK_INT(workload_fork(&wl, 0), 0);
+	CHECK_INT(workload_fork(&wl, 0), 1);
+	CHECK_INT(wl.n, 3);
+	CHECK(wl.t_start > 0);
+	CHECK_INT(reap_until_done(&wl, 20), 0);
+	for (int k = 0; k < wl.n; k++)
+		CHECK_INT(wl.w[k].end, END_OK);
+	workload_free(&wl);
+	CHECK(no_children_left());
+}
+
+/* The workload runs at the nice value it is given, not the monitor's. */
+TEST(workload_children_take_their_nice)
+{
+	char *argv[] = { "/bin/sh", "-c", "test \"$(nice)\" = 7", NULL };
+	struct workload_cfg cfg = { .procs = 1, .argv = argv, .set_nice = true, .nice = 7 };
+	struct workload wl;
+
+	CHECK_INT(workload_start(&wl, &cfg), 0);
+	CHECK_INT(reap_until_done(&wl, 5), 0);
+	CHECK_INT(wl.w[0].end, END_OK);
+	workload_free(&wl);
 }
