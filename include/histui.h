@@ -1,4 +1,4 @@
-/* The history screen: a full-screen browser of recorded runs drawn on the
+/* The history view: a full-screen browser of recorded runs drawn on the
  * terminal the monitor opened (ui_init). It reads only the history store:
  * the run list newest first, loaded a page at a time; a run's details and
  * recorded plots; marked runs or their groups compared with report.c's
@@ -13,14 +13,20 @@
 
 #include "history.h"
 #include "plot.h"
+#include "view.h"
 
-/* Runs the screen until q, Esc or h. The monitor is not drawn meanwhile;
- * on return its last frame is back on the terminal, and a resize seen
- * while open is passed on as a KEY_RESIZE for ui_read_input. h may be NULL
- * (no history kept): the screen says so in one line. Failures of the store
- * are shown on the screen, not returned. Returns 0, or -1 with one line in
- * err when the screen cannot be shown (no ui_init, out of memory). */
-int histui_run(struct history *h, char *err, size_t errlen);
+/* Opens the history view on the terminal ui_init opened, in a window of
+ * its own over the monitor's. It closes (VIEW_CLOSE) on q, Esc or h; the
+ * owner then draws what is below it again, resized if the terminal was.
+ * The filter prompts are a state of the view, fed a key at a time. h may
+ * be NULL (no history kept): the view says so in one line. Failures of the
+ * store are shown in the view, not returned. NULL with one line in err
+ * when it cannot be shown (no ui_init, out of memory). */
+struct view *histui_open(struct history *h, char *err, size_t errlen);
+
+/* A run was added to the history while the view is open: the list is
+ * read again at its next draw, and the footer says so. */
+void histui_added(struct view *v, int64_t id);
 
 /* ---- pure parts ---- */
 

@@ -69,6 +69,8 @@ struct ui_model {
 	double elapsed;			/* seconds into this run */
 	double interval;		/* sampling interval, seconds */
 	bool paused;			/* flipped by ui_key, read by the caller */
+	const char *warning;		/* on the first header line, e.g.
+					   "memory not locked: ..."; may be NULL */
 	const char *status;		/* notice line, NULL for none */
 	bool status_error;		/* draw status as an error */
 
@@ -96,7 +98,7 @@ enum ui_action {
 	UI_SWAPPINESS_UP,	/* S */
 	UI_KNOB_DOWN,		/* k: the caller lowers its chosen vm knob */
 	UI_KNOB_UP,		/* K */
-	UI_HISTORY,		/* h: the caller opens the history screen */
+	UI_HISTORY,		/* h: the caller opens the history view */
 };
 
 #define UI_MIN_COLS 60
@@ -182,9 +184,9 @@ enum ui_action ui_key(struct ui_model *m, int ch);
 /* Index of the first worker row shown (scrolling). */
 int ui_scroll(void);
 
-/* Reads pending keys without blocking and returns the first action the
- * caller must handle, UI_NONE when no key is left. Call in a loop. */
-enum ui_action ui_read_input(struct ui_model *m);
+/* The next pending key without waiting (a getch() value), ERR when none
+ * is left or the terminal is not open. For whichever view is on top. */
+int ui_next_key(void);
 
 /* Restores the terminal. Safe to call more than once, and before ui_init. */
 void ui_end(void);

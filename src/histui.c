@@ -912,6 +912,7 @@ static const short plot_fg[RS_N] = {
 };
 
 struct hs {
+	struct view v;			/* first: the loop's handle */
 	struct history *h;
 	WINDOW *w;
 	bool utf8, colour, resized;
@@ -932,6 +933,12 @@ struct hs {
 	int hscroll;
 	struct run_record run;		/* the run shown, laid out again on resize */
 	bool has_run;
+	/* a line being typed on the bottom row, fed a key at a time */
+	const char *question;		/* NULL: no prompt */
+	char *answer;			/* where Enter puts it */
+	size_t answer_len;
+	char in[128];
+	size_t nin;
 };
 
 static int cattr(const struct hs *s, int pair)
@@ -1188,6 +1195,17 @@ static void draw(struct hs *s)
 		draw_pane(s);
 	} else {
 		draw_list(s);
+	}
+	if (s->question && !too_small()) {
+		char line[512];
+
+		snprintf(line, sizeof(line), "%s%s", s->question, s->in);
+		wmove(s->w, LINES - 1, 0);
+		wclrtoeol(s->w);
+		wattron(s->w, A_BOLD);
+		put(s, LINES - 1, 0, COLS - 1, line);
+		wattroff(s->w, A_BOLD);
+		waddch(s->w, ' ' | A_REVERSE);
 	}
 	wnoutrefresh(s->w);
 	doupdate();
@@ -1452,62 +1470,35 @@ static void on_resize(struct hs *s)
 	}
 }
 
-/* Reads a line on the bottom row. Returns true on Enter (buf set, maybe
- * empty), false on Esc (buf untouched). */
-static bool prompt(struct hs *s, const char *question, char *buf, size_t len)
+/* Starts a prompt on the bottom row; Enter sets the filter it is for. */
+static void ask(struct hs *s, const char *question, char *answer, size_t len)
 {
-	char in[128] = "";
-	size_t n = 0;
-
-	for (;;) {
-		char line[512];
-		int ch;
-
-		draw(s);
-		if (!too_small()) {
-			snprintf(line, sizeof(line), "%s%s", question, in);
-			wmove(s->w, LINES - 1, 0);
-			wclrtoeol(s->w);
-			wattron(s->w, A_BOLD);
-			put(s, LINES - 1, 0, COLS - 1, line);
-			wattroff(s->w, A_BOLD);
-			waddch(s->w, ' ' | A_REVERSE);
-			wnoutrefresh(s->w);
-			doupdate();
-		}
-		errno = 0;
-		ch = wgetch(s->w);
-		if (ch == ERR && errno != EINTR)
-			return false;
-		if (is_enter(ch)) {
-			snprintf(buf, len, "%s", in);
-			return true;
-		}
-		if (ch == 27)
-			return false;
-		if (ch == KEY_RESIZE) {
-			on_resize(s);
-		} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-			while (n > 0 && ((unsigned char)in[--n] & 0xC0) == 0x80)
-				;
-			in[n] = '\0';
-		} else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f && n + 1 < sizeof(in) &&
-			   n + 1 < len) {
-			in[n++] = (char)ch;
-			in[n] = '\0';
-		}
-	}
+	s->question = question;
+	s->answer = answer;
+	s->answer_len = len;
+	s->in[0] = '\0';
+	s->nin = 0;
 }
 
-static void set_filter(struct hs *s, char *which, size_t len, const char *question)
+/* One key typed at the prompt: Enter sets the filter, Esc drops it. */
+static void key_prompt(struct hs *s, int ch)
 {
-	char v[128];
-
-	if (!prompt(s, question, v, sizeof(v)))
-		return;
-	snprintf(which, len, "%s", v);
-	histui_cache_drop(&s->cache);
-	s->cur = s->top = 0;
+	if (is_enter(ch)) {
+		snprintf(s->answer, s->answer_len, "%s", s->in);
+		histui_cache_drop(&s->cache);
+		s->cur = s->top = 0;
+		s->question = NULL;
+	} else if (ch == 27) {
+		s->question = NULL;
+	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+		while (s->nin > 0 && ((unsigned char)s->in[--s->nin] & 0xC0) == 0x80)
+			;
+		s->in[s->nin] = '\0';
+	} else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f && s->nin + 1 < sizeof(s->in) &&
+		   s->nin + 1 < s->answer_len) {
+		s->in[s->nin++] = (char)ch;
+		s->in[s->nin] = '\0';
+	}
 }
 
 enum { STAY, LEAVE };
@@ -1534,11 +1525,11 @@ static int key_list(struct hs *s, int ch)
 		break;
 	case 'c': compare(s); break;
 	case '/':
-		set_filter(s, s->label, sizeof(s->label),
-			   "label (exact, or a pattern with * ? [ ]; empty clears): ");
+		ask(s, "label (exact, or a pattern with * ? [ ]; empty clears): ", s->label,
+		    sizeof(s->label));
 		break;
 	case 'k':
-		set_filter(s, s->kernel, sizeof(s->kernel), "kernel contains (empty clears): ");
+		ask(s, "kernel contains (empty clears): ", s->kernel, sizeof(s->kernel));
 		break;
 	default:
 		if (is_enter(ch))
@@ -1589,63 +1580,90 @@ static void init_colours(struct hs *s)
 		init_pair((short)(HP_PLOT + i), plot_fg[i] ? plot_fg[i] : COLOR_WHITE, bg);
 }
 
-int histui_run(struct history *h, char *err, size_t errlen)
+static void hv_draw(struct view *v)
 {
-	struct hs s = { .h = h, .cache = { .total = -1 } };
-	int ch;
+	struct hs *s = (struct hs *)v;
 
-	if (ui_fd() < 0) {
-		snprintf(err, errlen, "history screen: the terminal is not set up (ui_init)");
-		return -1;
+	if (s->h && !s->pane && !too_small())
+		load(s);
+	draw(s);
+}
+
+static int hv_key(struct view *v, int ch)
+{
+	struct hs *s = (struct hs *)v;
+
+	s->msg[0] = '\0';
+	if (ch == KEY_RESIZE) {
+		on_resize(s);
+		return VIEW_STAY;
 	}
-	s.w = newwin(LINES, COLS, 0, 0);
-	if (!s.w) {
-		snprintf(err, errlen, "history screen: cannot create a window");
-		return -1;
+	if (ch == 12) {	/* Ctrl-L */
+		clearok(curscr, TRUE);
+		return VIEW_STAY;
 	}
-	keypad(s.w, TRUE);
-	wtimeout(s.w, -1);
-	s.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
-	s.mode = ui_mode();
-	run_record_init(&s.run);
-	init_colours(&s);
-	for (;;) {
-		if (s.h && !s.pane && !too_small())
-			load(&s);
-		draw(&s);
-		s.msg[0] = '\0';
-		errno = 0;
-		ch = wgetch(s.w);
-		if (ch == ERR) {
-			if (errno == EINTR)
-				continue;
-			break;	/* the terminal is gone */
-		}
-		if (ch == KEY_RESIZE) {
-			on_resize(&s);
-			continue;
-		}
-		if (ch == 12) {	/* Ctrl-L */
-			clearok(curscr, TRUE);
-			continue;
-		}
-		if (too_small() || !s.h) {
-			if (ch == 'q' || ch == 'Q' || ch == 27 || ch == 'h')
-				break;
-			continue;
-		}
-		if ((s.pane ? key_pane(&s, ch) : key_list(&s, ch)) == LEAVE)
-			break;
+	if (s->question) {
+		key_prompt(s, ch);
+		return VIEW_STAY;
 	}
-	delwin(s.w);
-	histui_cache_drop(&s.cache);
-	histui_text_free(&s.text);
-	run_record_clear(&s.run);
-	free(s.marks);
+	if (too_small() || !s->h)
+		return ch == 'q' || ch == 'Q' || ch == 27 || ch == 'h' ? VIEW_CLOSE : VIEW_STAY;
+	return (s->pane ? key_pane(s, ch) : key_list(s, ch)) == LEAVE ? VIEW_CLOSE : VIEW_STAY;
+}
+
+static void hv_close(struct view *v)
+{
+	struct hs *s = (struct hs *)v;
+
+	delwin(s->w);
+	histui_cache_drop(&s->cache);
+	histui_text_free(&s->text);
+	run_record_clear(&s->run);
+	free(s->marks);
+	free(s);
 	touchwin(stdscr);
 	wnoutrefresh(stdscr);
-	doupdate();
-	if (s.resized)
-		ungetch(KEY_RESIZE);
-	return 0;
+}
+
+static const struct view_ops histui_ops = {
+	.name = "history", .key = hv_key, .draw = hv_draw, .close = hv_close,
+};
+
+struct view *histui_open(struct history *h, char *err, size_t errlen)
+{
+	struct hs *s;
+
+	if (ui_fd() < 0) {
+		snprintf(err, errlen, "history view: the terminal is not set up (ui_init)");
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "history view: out of memory");
+		return NULL;
+	}
+	s->w = newwin(LINES, COLS, 0, 0);
+	if (!s->w) {
+		free(s);
+		snprintf(err, errlen, "history view: cannot create a window");
+		return NULL;
+	}
+	s->v.ops = &histui_ops;
+	s->h = h;
+	s->cache.total = -1;
+	keypad(s->w, TRUE);
+	s->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	s->mode = ui_mode();
+	run_record_init(&s->run);
+	init_colours(s);
+	return &s->v;
+}
+
+void histui_added(struct view *v, int64_t id)
+{
+	struct hs *s = (struct hs *)v;
+
+	histui_cache_drop(&s->cache);
+	if (!s->question)
+		setmsg(s, false, "run %" PRId64 " added to the history", id);
 }

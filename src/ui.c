@@ -770,6 +770,13 @@ static void draw_header(const struct ui_model *m, const struct ui_layout *l)
 	attron(A_BOLD);
 	put_lr(0, 0, w, left, right);
 	attroff(A_BOLD);
+	if (m->warning) {
+		int x = fmt_text_cols(left) + 2, room = w - fmt_text_cols(right) - 1 - x;
+
+		attron(attr_pair(CP_BAD));
+		put(0, x, room, m->warning);
+		attroff(attr_pair(CP_BAD));
+	}
 
 	header_right(m, m->paused, m->elapsed, right, sizeof(right));
 	if (m->tuning && m->tuning[0] && !own)
@@ -875,7 +882,7 @@ static const char *const help_lines[] = {
 	"+ / -     longer / shorter interval",
 	"s / S     swappiness -10 / +10 (root)",
 	"k / K     other vm knob down / up (root)",
-	"h         history of runs (monitor waits)",
+	"h         history of runs (sampling goes on)",
 	"Up/Down   scroll the workers",
 	"PgUp/PgDn scroll a page of workers",
 	"Ctrl-L    redraw the screen",
@@ -1051,19 +1058,9 @@ int ui_scroll(void)
 	return U.scroll;
 }
 
-enum ui_action ui_read_input(struct ui_model *m)
+int ui_next_key(void)
 {
-	int ch;
-
-	if (!U.active)
-		return UI_NONE;
-	while ((ch = getch()) != ERR) {
-		enum ui_action a = ui_key(m, ch);
-
-		if (a != UI_NONE)
-			return a;
-	}
-	return UI_NONE;
+	return U.active ? getch() : ERR;
 }
 
 void ui_set_mode(enum plot_mode mode)

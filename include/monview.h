@@ -1,0 +1,45 @@
+/* The monitor view: the live screen of ui.c as a view of the one loop. It
+ * fills ui.c's model from the session's state (the plots' series, the
+ * workers' rows, the header and status texts) and turns keys into the
+ * session's actions; it reads no /proc and changes nothing itself. */
+#ifndef THRASHTOP_MONVIEW_H
+#define THRASHTOP_MONVIEW_H
+
+#include "session.h"
+#include "ui.h"
+#include "view.h"
+
+/* The monitor's own actions, for the owner of the loop. */
+enum monview_action {
+	MV_QUIT = VIEW_ACTION,
+	MV_RERUN,
+	MV_FASTER,
+	MV_SLOWER,
+	MV_SWAPPINESS_DOWN,
+	MV_SWAPPINESS_UP,
+	MV_KNOB_DOWN,
+	MV_KNOB_UP,
+	MV_HISTORY,
+};
+
+struct monview {
+	struct view v;
+	const struct session *s;
+	struct ui_model m;
+	struct ui_worker *rows;
+	int nrows_cap;
+	char status[256];
+	char wl_line[1024];		/* header: sweep cell and ETA, workload */
+	char cg_extra[2][128];		/* cgroup plot titles' extra text */
+};
+
+/* Sets the view up over s (kept by pointer). 0, or -1 (out of memory). */
+int monview_init(struct monview *mv, const struct session *s);
+
+/* Fills the model from the session as it is now. 0, or -1 (out of memory:
+ * the previous rows are kept). */
+int monview_fill(struct monview *mv);
+
+void monview_free(struct monview *mv);
+
+#endif

@@ -1,0 +1,155 @@
+/* A session: sets the machine up as the options ask (swap, limits,
+ * sysctls, sweeps), samples the system each tick, runs the workload as
+ * often as asked, records each run, and puts everything back. It is driven
+ * by its owner's loop (app.c) one step at a time and never waits itself;
+ * it never draws: the monitor view reads its state. */
+#ifndef THRASHTOP_SESSION_H
+#define THRASHTOP_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli.h"
+#include "guard.h"
+#include "history.h"
+#include "run.h"
+#include "sampler.h"
+#include "series.h"
+#include "sweep.h"
+#include "sysctl.h"
+#include "sysstate.h"
+#include "tuning.h"
+
+#define SESSION_TREE_MAX 255	/* a command's descendants shown as rows */
+
+/* The workload's cgroup figures, for the monitor only. */
+enum { CG_MEM, CG_SWAP, CG_MAJ, CG_N };
+
+/* What the session runs: the options' workload, then sized by the
+ * session (the default size, the root default's pressure, sweep cells)
+ * and the interval keys. The options themselves are never edited. */
+struct session_plan {
+	long nelems;
+	int procs;
+	double interval;
+};
+
+/* A command's descendants, sampled each tick, each with a row. */
+struct session_tree {
+	int n;
+	pid_t pid[SESSION_TREE_MAX];
+	struct proc_sample ps[SESSION_TREE_MAX];
+	double seen[SESSION_TREE_MAX];	/* monotonic start */
+};
+
+/* Progress through a sweep's cells. */
+struct session_sweep {
+	struct sweep sw;
+	int cell;			/* running cell, -1 without a sweep */
+	char cell_text[256];
+	double t0, t_last;		/* start, end of the last finished run */
+	int done;			/* runs finished */
+	struct run_record *runs;	/* kept for the table */
+	size_t nruns;
+};
+
+struct session {
+	const struct options *o;
+	struct session_plan plan;
+	bool tui;
+	struct guard guard;
+	struct sampler *smp;
+	struct sysstate sys;
+	struct history *hist;		/* NULL: --no-history, or not opened */
+	struct tuning tun;
+
+	/* the system, each tick */
+	struct sys_sample prev, cur;
+	bool have_prev;
+	struct sys_rates rates;
+	struct series view[RV_N];	/* the plots' window */
+	struct series cgview[CG_N];
+	bool cg_ok;			/* the cgroup read at the last tick */
+	bool want_procs;		/* per-process figures are on screen */
+	struct proc_sample *ps;		/* per worker, last sample */
+	struct session_tree tree;
+
+	/* runs */
+	struct run run;
+	int run_no;			/* 1-based, counts every run */
+	int batch_left;			/* runs still to start in this batch */
+	int repeat_k, repeat_n;		/* run k of n in the batch */
+	int nfailed_runs;
+	int64_t last_id;		/* the last run stored, 0 none */
+	char **done;			/* each completed run's line, oldest first */
+	int ndone;
+	struct session_sweep sweep;
+
+	/* live tuning */
+	char id[64];			/* "" unless the machine is tuned or swept */
+	char knob[64];			/* the k/K sysctl */
+	char swappiness[SYSCTL_VALUE_MAX];	/* as now, for the header */
+	double *marks;			/* every live change, monotonic */
+	int nmarks;
+
+	/* texts for the header and the record */
+	char workload_desc[512];
+	char swapdevs[256];
+	char tune_desc[256];
+	int out_fd;			/* a command's output under the monitor */
+	char out_path[256];
+
+	/* a notice for the status line (the monitor) or stderr (batch) */
+	char note[256];
+	bool note_error;
+	double note_until;
+};
+
+/* Sets everything up: undoes what an earlier session left, checks the
+ * sweep, opens the sampler and the history, sizes the default workload,
+ * tunes the machine, guards the monitor. 0, or -1 with err (what was set
+ * up stays for session_close). */
+int session_open(struct session *s, const struct options *o, char *err, size_t errlen);
+
+/* One tick: the system sample, the plots' series, the run's samples and,
+ * when want_procs, the workers and a command's tree. 0, or -1 with err. */
+int session_sample(struct session *s, char *err, size_t errlen);
+
+/* Begins the next run: another repeat, else the next cell of a sweep.
+ * Returns 1 when one began, 0 when none is left, -1 with err. */
+int session_next_run(struct session *s, char *err, size_t errlen);
+
+/* Begins one more run of the current configuration (the r key). 1 began,
+ * 0 when one is in progress, -1 with err. */
+int session_rerun(struct session *s, char *err, size_t errlen);
+
+/* Forks workers of the run being started until until; when all run, takes
+ * the run's first sample. Returns 1 when more are left to fork, 0 when
+ * done (or nothing to fork), -1 with err (the run ended). */
+int session_fork(struct session *s, double until, char *err, size_t errlen);
+
+/* After a SIGCHLD: reaps, and when the run is over, finishes, prints or
+ * lists and records it. Returns true when a run finished. */
+bool session_reap(struct session *s);
+
+/* Ends the run in progress as aborted (kept in the history as such). */
+void session_abort_run(struct session *s);
+
+/* One step of a vm sysctl (s/S, k/K): set, recorded with the run, marked
+ * on the plots, restored at exit; the outcome is a notice. */
+void session_step_knob(struct session *s, const char *name, int dir);
+
+/* One step along the interval ladder 0.05 .. 10 s. */
+void session_step_interval(struct session *s, int dir);
+
+/* A notice: on the status line for a while, or stderr in batch mode. */
+void session_note(struct session *s, bool error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Whether s->note is fresh. */
+bool session_note_shown(const struct session *s);
+
+/* Stops what runs, undoes the tuning, prints a sweep's table, frees. */
+void session_close(struct session *s);
+
+#endif

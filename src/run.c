@@ -1,0 +1,139 @@
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+#include "timefmt.h"
+
+int run_init(struct run *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (int i = 0; i < RV_N; i++)
+		if (series_init(&r->ser[i], RUN_SAMPLES))
+			return -1;
+	return 0;
+}
+
+void run_free(struct run *r)
+{
+	workload_free(&r->wl);
+	for (int i = 0; i < RV_N; i++)
+		series_free(&r->ser[i]);
+	free(r->changes);
+	r->changes = NULL;
+	r->nchanges = 0;
+}
+
+int run_begin(struct run *r, const struct workload_cfg *cfg, char *err, size_t errlen)
+{
+	workload_free(&r->wl);	/* the previous run's, kept until now for display */
+	for (int i = 0; i < RV_N; i++)
+		series_clear(&r->ser[i]);
+	r->nchanges = 0;
+	if (workload_begin(&r->wl, cfg)) {
+		snprintf(err, errlen, "%s", r->wl.err);
+		return -1;
+	}
+	r->active = r->forking = true;
+	return 0;
+}
+
+int run_fork(struct run *r, double until, char *err, size_t errlen)
+{
+	int rc = workload_fork(&r->wl, until);
+
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", r->wl.err);
+		r->active = r->forking = false;
+		return -1;
+	}
+	r->forking = rc == 0;
+	return rc;
+}
+
+void run_started(struct run *r, const struct sys_sample *s, const double *v)
+{
+	r->started = time(NULL);
+	result_begin(&r->res, s);
+	for (int i = 0; i < RV_N; i++)
+		series_push(&r->ser[i], s->t, v[i]);
+}
+
+void run_observe(struct run *r, const struct sys_sample *s, const double *v)
+{
+	if (!r->active || r->forking)
+		return;
+	for (int i = 0; i < RV_N; i++)
+		series_push(&r->ser[i], s->t, v[i]);
+	result_observe(&r->res, s);
+}
+
+int run_change(struct run *r, double t, const char *name, const char *old,
+	       const char *new_val)
+{
+	struct run_sysctl_change *c;
+
+	if (!r->active || r->forking)
+		return 0;
+	c = realloc(r->changes, sizeof(*c) * (size_t)(r->nchanges + 1));
+	if (!c)
+		return -1;
+	r->changes = c;
+	c += r->nchanges++;
+	c->t_s = t - r->wl.t_start;
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	snprintf(c->old_val, sizeof(c->old_val), "%.63s", old);
+	snprintf(c->new_val, sizeof(c->new_val), "%.63s", new_val);
+	return 0;
+}
+
+void run_finish(struct run *r, const struct sys_sample *s, int64_t extra_oom, bool aborted)
+{
+	if (aborted)
+		workload_stop(&r->wl);
+	if (r->forking) {
+		/* Stopped before the workers started: nothing ran to count. */
+		r->wl.t_start = r->wl.t_end = s->t;
+		result_begin(&r->res, s);
+		r->started = time(NULL);
+	}
+	result_finish(&r->res, &r->wl, s, extra_oom, aborted);
+	r->active = r->forking = false;
+}
+
+void run_print(const struct run *r, enum out_format f, FILE *out)
+{
+	char line[256], ksw[64];
+	const struct timeline *tl = &r->res.tl;
+
+	for (int i = 0; i < r->wl.n; i++) {
+		const struct worker *w = &r->wl.w[i];
+
+		if (w->end == END_OOM)
+			fprintf(out, "Out of Memory: Killed process %d (thrashtop).\n", (int)w->pid);
+		else if (w->end == END_VERIFY && r->wl.prog)
+			fprintf(stderr, "ERROR: i = %ld\n*** WARNING *** %ld errors.\n",
+				atomic_load(&r->wl.prog[i].first_bad),
+				atomic_load(&r->wl.prog[i].errors));
+	}
+	switch (f) {
+	case OUT_CSH: timefmt_csh(line, sizeof(line), tl); break;
+	case OUT_GNU: timefmt_gnu(line, sizeof(line), tl); break;
+	case OUT_GNU_FULL: timefmt_gnu_default(line, sizeof(line), tl); break;
+	}
+	timefmt_kswapd(ksw, sizeof(ksw), r->res.kswapd_s);
+	/* marked as the history's reports mark it */
+	fprintf(out, "%s%s\n%s\n", line, r->res.status == RUN_ABORTED ? "  aborted" : "", ksw);
+	fflush(out);
+}
+
+char *run_done_line(const struct run *r, int no, const char *cell, char *buf, size_t len)
+{
+	char line[256], ksw[64];
+
+	timefmt_csh(line, sizeof(line), &r->res.tl);
+	timefmt_kswapd(ksw, sizeof(ksw), r->res.kswapd_s);
+	snprintf(buf, len, "#%d %s  %s  %s%s%s", no, line, ksw, run_status_name(r->res.status),
+		 cell ? "  " : "", cell ? cell : "");
+	return buf;
+}

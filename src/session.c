@@ -1,0 +1,849 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "fmt.h"
+#include "record.h"
+#include "session.h"
+#include "sorter.h"
+#include "timefmt.h"
+#include "undo.h"
+
+#define VIEW_CAP 2048		/* the plots' window: wider than any screen */
+#define DEFAULT_SECONDS 60.0	/* the default workload's target length */
+#define NOTE_S 10.0		/* how long a notice holds the status line */
+/* `make run` as root: the sort is sized PRESSURE_RATIO x the cgroup limit,
+ * with swap twice the limit. Measured here with 2 workers: a sort that
+ * takes 14.5 s unlimited took 48 s in such a cgroup (3.3x), so the
+ * default size is divided by PRESSURE_SLOWDOWN to stay near a minute. */
+#define PRESSURE_RATIO 1.5
+#define PRESSURE_SLOWDOWN 3.0
+
+void session_note(struct session *s, bool error, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->note, sizeof(s->note), fmt, ap);
+	va_end(ap);
+	if (!s->tui) {
+		fprintf(stderr, "thrashtop: %s\n", s->note);
+		s->note[0] = '\0';
+		return;
+	}
+	s->note_error = error;
+	s->note_until = now_monotonic() + (error ? 2 * NOTE_S : NOTE_S);
+}
+
+bool session_note_shown(const struct session *s)
+{
+	return s->note[0] && now_monotonic() < s->note_until;
+}
+
+/* Sizes the default workload to last about DEFAULT_SECONDS on this machine:
+ * one short calibration sort, scaled by n log n, capped so all workers
+ * together take at most half of what is available. */
+static long default_nelems(int procs, int64_t avail_kib)
+{
+	const long n1 = 1L << 20;
+	struct sort_progress p = { 0 };
+	double t0 = now_monotonic(), t1, target, n;
+	long cap;
+
+	if (sorter_run(n1, 1, &p))
+		return 10000000;
+	t1 = now_monotonic() - t0;
+	if (t1 <= 0)
+		t1 = 1e-3;
+	target = DEFAULT_SECONDS / t1 * (double)n1 * log((double)n1);
+	n = (double)n1;
+	for (int i = 0; i < 50; i++)	/* solve n log n = target */
+		n = target / log(n);
+	cap = avail_kib > 0 ? (long)(avail_kib * 1024 / 2 / procs / (long)sizeof(int)) : 50000000L;
+	if (n > cap)
+		n = cap;
+	if (n >= 2000000)
+		n = floor(n / 1000000) * 1000000;
+	return n < 1000 ? 1000 : (long)n;
+}
+
+static void describe_workload(struct session *s)
+{
+	const struct options *o = s->o;
+	size_t off = 0;
+
+	if (!o->argv) {
+		snprintf(s->workload_desc, sizeof(s->workload_desc),
+			 "qsbench -n %ld -p %d -s %u", s->plan.nelems, s->plan.procs, o->seed);
+		return;
+	}
+	for (char **a = o->argv; *a && off < sizeof(s->workload_desc) - 1; a++)
+		off += (size_t)snprintf(s->workload_desc + off, sizeof(s->workload_desc) - off,
+					"%s%s", a == o->argv ? "" : " ", *a);
+}
+
+static void describe_swaps(struct session *s)
+{
+	size_t off = 0;
+	char size[32];
+
+	s->swapdevs[0] = '\0';
+	for (int i = 0; i < s->sys.nswaps && off < sizeof(s->swapdevs) - 1; i++) {
+		fmt_kib(size, sizeof(size), s->sys.swaps[i].size_kib);
+		off += (size_t)snprintf(s->swapdevs + off, sizeof(s->swapdevs) - off, "%s%s %s",
+					i ? ", " : "", s->sys.swaps[i].path, size);
+	}
+}
+
+/* "mem 128M, swap +256M, global 4G, vm.page-cluster=0" */
+static void describe_tuning(struct session *s)
+{
+	char a[32];
+	size_t off = 0, len = sizeof(s->tune_desc);
+
+	s->tune_desc[0] = '\0';
+	if (s->tun.have_cg && s->tun.mem_limit) {
+		fmt_kib(a, sizeof(a), s->tun.mem_limit / 1024);
+		off += (size_t)snprintf(s->tune_desc + off, len - off, "mem %s", a);
+	}
+	if (s->tun.have_swap && off < len) {
+		fmt_kib(a, sizeof(a), s->tun.sw.bytes / 1024);
+		off += (size_t)snprintf(s->tune_desc + off, len - off, "%sswap +%s",
+					off ? ", " : "", a);
+	}
+	if (tuning_global_by(&s->tun)[0] && off < len) {
+		fmt_kib(a, sizeof(a), s->tun.global_leave / 1024);
+		off += (size_t)snprintf(s->tune_desc + off, len - off, "%sglobal %s (%s)",
+					off ? ", " : "", a, tuning_global_by(&s->tun));
+	}
+	for (int i = 0; i < s->o->nsysctl && off < len; i++)
+		off += (size_t)snprintf(s->tune_desc + off, len - off, "%s%s", off ? ", " : "",
+					s->o->sysctl[i]);
+}
+
+static void untrack_tree(struct session *s)
+{
+	for (int i = 0; i < s->tree.n; i++)
+		sampler_unwatch(s->smp, s->tree.pid[i]);
+	s->tree.n = 0;
+}
+
+/* When pid started, on the monotonic clock: its /proc start time counts
+ * clock ticks since boot, as CLOCK_BOOTTIME does. fallback if unreadable. */
+static double proc_started(pid_t pid, double fallback)
+{
+	unsigned long long start;
+	struct timespec bt;
+	double t;
+
+	if (undo_proc_start(pid, &start, NULL) < 0 || clock_gettime(CLOCK_BOOTTIME, &bt) < 0)
+		return fallback;
+	t = now_monotonic() - ((double)bt.tv_sec + (double)bt.tv_nsec / 1e9 -
+			       (double)start / (double)sysconf(_SC_CLK_TCK));
+	return t < fallback ? t : fallback;
+}
+
+/* A command's whole process tree: every live descendant of the command
+ * gets a row of its own. */
+static void sample_tree(struct session *s)
+{
+	struct session_tree *tr = &s->tree;
+	pid_t now[SESSION_TREE_MAX];
+	struct proc_sample ps[SESSION_TREE_MAX];
+	double seen[SESSION_TREE_MAX];
+	int n, k = 0;
+
+	if (!s->o->argv || !s->run.active || s->run.forking || s->run.wl.w[0].end != END_RUNNING) {
+		untrack_tree(s);
+		return;
+	}
+	n = sampler_descendants(s->run.wl.w[0].pid, now, SESSION_TREE_MAX);
+	if (n < 0)
+		n = 0;
+	if (n > SESSION_TREE_MAX)
+		n = SESSION_TREE_MAX;
+	for (int i = 0; i < n; i++) {
+		int j = 0;
+
+		while (j < tr->n && tr->pid[j] != now[i])
+			j++;
+		if (sampler_proc(s->smp, now[i], true, &ps[k]) < 0 || !ps[k].alive) {
+			sampler_unwatch(s->smp, now[i]);
+			continue;
+		}
+		seen[k] = j < tr->n ? tr->seen[j] : proc_started(now[i], s->cur.t);
+		now[k++] = now[i];
+	}
+	for (int j = 0; j < tr->n; j++) {
+		int i = 0;
+
+		while (i < k && now[i] != tr->pid[j])
+			i++;
+		if (i == k)
+			sampler_unwatch(s->smp, tr->pid[j]);
+	}
+	memcpy(tr->pid, now, sizeof(pid_t) * (size_t)k);
+	memcpy(tr->ps, ps, sizeof(ps[0]) * (size_t)k);
+	memcpy(tr->seen, seen, sizeof(double) * (size_t)k);
+	tr->n = k;
+}
+
+/* The plotted and recorded figures of the sample just taken. */
+static void sample_values(const struct session *s, double *v)
+{
+	const int64_t *mem = s->cur.mem;
+
+	v[RV_SWAP] = mem[MI_SWAP_TOTAL] > 0 && mem[MI_SWAP_USED] != NA ?
+		     (double)mem[MI_SWAP_USED] : NAN;
+	v[RV_FREE] = mem[MI_FREE] == NA ? NAN : (double)mem[MI_FREE];
+	v[RV_AVAIL] = mem[MI_AVAIL] == NA ? NAN : (double)mem[MI_AVAIL];
+	v[RV_MAJ] = s->rates.majflt;
+	v[RV_MIN] = s->rates.minflt;
+	v[RV_KSWAPD] = s->rates.kswapd_pct;
+}
+
+/* The system sample and its rates, the plots' series. */
+static int sample_sys(struct session *s, double *v)
+{
+	char err[256];
+
+	if (sampler_sys(s->smp, &s->cur))
+		return -1;
+	s->cg_ok = tuning_sample(&s->tun, s->cur.t) == 0;
+	if (!s->cg_ok && s->tun.have_cg && s->tui)
+		session_note(s, true, "cannot read cgroup %s: %s", s->tun.cg.path, strerror(errno));
+	if (!tuning_balloon_alive(&s->tun, err, sizeof(err))) {
+		session_note(s, true, "--global no longer holds: %s", err);
+		describe_tuning(s);
+	}
+	sys_rates_compute(s->have_prev ? &s->prev : &s->cur, &s->cur, &s->rates);
+	s->have_prev = true;
+	s->prev = s->cur;
+	sample_values(s, v);
+	for (int i = 0; i < RV_N; i++)
+		series_push(&s->view[i], s->cur.t, v[i]);
+	if (s->tun.have_cg) {
+		const struct cgroup_stat *c = &s->tun.cur;
+		struct tuning_rates tr;
+		double t = s->cur.t;
+
+		tuning_rates(&s->tun, &tr);
+		series_push(&s->cgview[CG_MEM], t, s->cg_ok && c->usage != CGROUP_NA ?
+			    (double)c->usage / 1024 : NAN);
+		series_push(&s->cgview[CG_SWAP], t, s->cg_ok && c->swap_usage != CGROUP_NA ?
+			    (double)c->swap_usage / 1024 : NAN);
+		series_push(&s->cgview[CG_MAJ], t, s->cg_ok ? tr.majflt : NAN);
+	}
+	return 0;
+}
+
+int session_sample(struct session *s, char *err, size_t errlen)
+{
+	double v[RV_N];
+
+	if (sample_sys(s, v)) {
+		snprintf(err, errlen, "cannot sample the system: %s", strerror(errno));
+		return -1;
+	}
+	run_observe(&s->run, &s->cur, v);
+	if (!s->want_procs || !s->run.active || s->run.forking) {
+		untrack_tree(s);
+		return 0;
+	}
+	for (int i = 0; i < s->run.wl.n; i++)
+		if (s->run.wl.w[i].end == END_RUNNING)
+			sampler_proc(s->smp, s->run.wl.w[i].pid, true, &s->ps[i]);
+	sample_tree(s);
+	return 0;
+}
+
+/* A tuned or swept session's runs share an id: UTC start time and pid. */
+static void new_session_id(struct session *s)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (s->id[0] || !gmtime_r(&now, &tm))
+		return;
+	snprintf(s->id, sizeof(s->id), "%04d%02d%02dT%02d%02d%02dZ-%d",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+		 tm.tm_sec, (int)getpid());
+}
+
+/* The system as it is now, for the header and the record: swap devices (a
+ * temporary file comes and goes), swappiness. */
+static void refresh_sys(struct session *s)
+{
+	char err[256];
+	struct sysstate st;
+
+	if (sysstate_read(&st, err, sizeof(err)) == 0)
+		s->sys = st;
+	describe_swaps(s);
+	if (sysctl_get("vm.swappiness", s->swappiness, sizeof(s->swappiness), err, sizeof(err)))
+		snprintf(s->swappiness, sizeof(s->swappiness), "n/a");
+}
+
+static int begin_run(struct session *s, char *err, size_t errlen)
+{
+	struct workload_cfg cfg = {
+		.nelems = s->plan.nelems,
+		.procs = s->o->argv ? 1 : s->plan.procs,
+		.seed = s->o->seed,
+		.argv = s->o->argv,
+		.out_fd = s->out_fd,
+		.set_nice = s->guard.nice_now != s->guard.nice_was,
+		.nice = s->guard.nice_was,
+	};
+	struct proc_sample *ps;
+
+	refresh_sys(s);
+	ps = realloc(s->ps, sizeof(*ps) * (size_t)cfg.procs);
+	if (!ps) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	s->ps = ps;
+	tuning_workload_cfg(&s->tun, &cfg);
+	if (run_begin(&s->run, &cfg, err, errlen))
+		return -1;
+	s->run_no++;
+	s->batch_left--;
+	s->repeat_k++;
+	return 0;
+}
+
+int session_fork(struct session *s, double until, char *err, size_t errlen)
+{
+	struct run *r = &s->run;
+	double v[RV_N];
+	int rc;
+
+	if (!r->active || !r->forking)
+		return 0;
+	rc = run_fork(r, until, err, errlen);
+	if (rc <= 0)
+		return rc < 0 ? -1 : 1;
+	for (int i = 0; i < r->wl.n; i++) {
+		s->ps[i].pid = r->wl.w[i].pid;
+		s->ps[i].alive = true;
+		s->ps[i].state = 0;
+		s->ps[i].utime_ticks = s->ps[i].stime_ticks = 0;
+		s->ps[i].rss_kib = s->ps[i].swap_kib = s->ps[i].majflt = s->ps[i].minflt = NA;
+	}
+	/* The record keeps the state the run starts in. */
+	if (sample_sys(s, v)) {
+		snprintf(err, errlen, "cannot sample the system: %s", strerror(errno));
+		session_abort_run(s);
+		return -1;
+	}
+	tuning_run_begin(&s->tun);
+	run_started(r, &s->cur, v);
+	return 0;
+}
+
+/* OOM kills inside the cgroup that /proc/vmstat did not count already
+ * (the kernel counts a memcg OOM kill in both). */
+static int64_t cgroup_extra_oom(struct session *s)
+{
+	int64_t cg = tuning_run_oom(&s->tun), sys = NA;
+	const struct run_result *res = &s->run.res;
+
+	if (res->first.vm[VM_OOM_KILL] != NA && s->cur.vm[VM_OOM_KILL] != NA)
+		sys = s->cur.vm[VM_OOM_KILL] - res->first.vm[VM_OOM_KILL];
+	if (cg == NA || cg <= 0)
+		return 0;
+	return sys == NA ? cg : cg > sys ? cg - sys : 0;
+}
+
+static void remember_run(struct session *s)
+{
+	char buf[700];
+	char **d = realloc(s->done, sizeof(*d) * (size_t)(s->ndone + 1));
+
+	if (!d)
+		return;
+	s->done = d;
+	run_done_line(&s->run, s->run_no, s->sweep.cell >= 0 ? s->sweep.cell_text : NULL,
+		      buf, sizeof(buf));
+	if ((d[s->ndone] = strdup(buf)))
+		s->ndone++;
+}
+
+/* Keeps the run in the history, and a sweep's runs for its table. A
+ * failure is said in one line; the result itself has been printed or
+ * shown already. */
+static void store_run(struct session *s)
+{
+	const struct run *rn = &s->run;
+	struct session_sweep *sw = &s->sweep;
+	struct run_record r;
+	struct record_input in = {
+		.res = &rn->res,
+		.wl = &rn->wl,
+		.sys = &s->sys,
+		.started = rn->started,
+		.label = s->o->label,
+		.command = s->o->argv ? s->workload_desc : NULL,
+		.repeat_k = s->repeat_k,
+		.repeat_n = s->repeat_n,
+		.session = s->id[0] ? s->id : NULL,
+		.cell = sw->cell >= 0 ? sw->cell_text : NULL,
+		.mem_limit_kib = s->tun.have_cg && s->tun.mem_limit ? s->tun.mem_limit / 1024 : HIST_NA,
+		.global_limit_kib = tuning_global_by(&s->tun)[0] ? s->tun.global_leave / 1024 : HIST_NA,
+		.global_by = tuning_global_by(&s->tun),
+		.tmp_swap_kib = s->tun.have_swap ? s->tun.sw.bytes / 1024 : 0,
+		.series = {
+			[RS_SWAP_USED] = &rn->ser[RV_SWAP],
+			[RS_MEM_FREE] = &rn->ser[RV_FREE],
+			[RS_MEM_AVAIL] = &rn->ser[RV_AVAIL],
+			[RS_MAJFLT] = &rn->ser[RV_MAJ],
+			[RS_MINFLT] = &rn->ser[RV_MIN],
+			[RS_KSWAPD] = &rn->ser[RV_KSWAPD],
+		},
+		.changes = rn->changes,
+		.nchanges = rn->nchanges,
+	};
+	char err[512] = "";
+
+	if (!s->hist && sw->cell < 0)
+		return;
+	run_record_init(&r);
+	if (record_build(&r, &in))
+		snprintf(err, sizeof(err), "out of memory");
+	else if (s->hist && history_add(s->hist, &r, err, sizeof(err)) >= 0)
+		err[0] = '\0';
+	if (s->hist && !err[0])
+		s->last_id = r.id;
+	if (!err[0] && sw->cell >= 0) {
+		struct run_record *v = realloc(sw->runs, sizeof(*v) * (sw->nruns + 1));
+		if (v) {
+			sw->runs = v;
+			if (run_record_copy(&v[sw->nruns], &r) == 0)
+				sw->nruns++;
+		}
+	}
+	run_record_clear(&r);
+	if (err[0])
+		session_note(s, true, "history: %s (run %d not kept)", err, s->run_no);
+}
+
+static void finish_run(struct session *s, bool aborted)
+{
+	struct run *r = &s->run;
+	double v[RV_N];
+
+	if (aborted)
+		workload_stop(&r->wl);
+	if (sample_sys(s, v) == 0)
+		run_observe(r, &s->cur, v);
+	else
+		session_note(s, true, "cannot sample the system: %s", strerror(errno));
+	run_finish(r, &s->cur, cgroup_extra_oom(s), aborted);
+	for (int i = 0; i < r->wl.n; i++)
+		sampler_unwatch(s->smp, r->wl.w[i].pid);
+	untrack_tree(s);
+	if (r->res.status != RUN_OK && r->res.status != RUN_ABORTED)
+		s->nfailed_runs++;
+	remember_run(s);
+	if (!s->tui)
+		run_print(r, s->o->format, stdout);
+	store_run(s);
+	if (s->sweep.cell >= 0) {
+		s->sweep.done++;
+		s->sweep.t_last = now_monotonic();
+	}
+}
+
+void session_abort_run(struct session *s)
+{
+	if (s->run.active)
+		finish_run(s, true);
+}
+
+bool session_reap(struct session *s)
+{
+	if (!s->run.active || s->run.forking || workload_reap(&s->run.wl) > 0)
+		return false;
+	finish_run(s, false);
+	return true;
+}
+
+/* Sets cell c up: its swap file, memory limit and sysctls, its workload
+ * size. In batch mode a header line names it above its runs. */
+static int apply_cell(struct session *s, int c, char *err, size_t errlen)
+{
+	struct session_sweep *sw = &s->sweep;
+	int idx[CLI_MAX_SWEEP];
+	char e[512], old[SYSCTL_VALUE_MAX];
+
+	sweep_cell(&sw->sw, c, idx);
+	for (int k = 0; k < sw->sw.ndims; k++) {
+		const struct sweep_dim *d = &sw->sw.dim[sw->sw.order[k]];
+		const struct sweep_value *v = &d->vals[idx[sw->sw.order[k]]];
+		int rc = 0;
+
+		switch (d->kind) {
+		case SWEEP_SWAP: rc = tuning_set_swap(&s->tun, v->num, e, sizeof(e)); break;
+		case SWEEP_MEM: rc = tuning_set_mem(&s->tun, v->num, e, sizeof(e)); break;
+		case SWEEP_SYSCTL:
+			rc = tuning_sysctl(&s->tun, d->sysctl, v->text, old, sizeof(old), e, sizeof(e));
+			break;
+		case SWEEP_PROCS: s->plan.procs = (int)v->num; break;
+		case SWEEP_ELEMS: s->plan.nelems = v->num; break;
+		}
+		if (rc) {
+			snprintf(err, errlen, "sweep %s=%s: %.400s", d->key, v->text, e);
+			return -1;
+		}
+	}
+	sw->cell = c;
+	sweep_cell_text(&sw->sw, c, sw->cell_text, sizeof(sw->cell_text));
+	s->batch_left = s->repeat_n = s->o->repeat;
+	s->repeat_k = 0;
+	describe_workload(s);
+	describe_tuning(s);
+	if (!s->tui) {
+		printf("cell %d/%d: %s\n", c + 1, sw->sw.ncells, sw->cell_text);
+		fflush(stdout);
+	}
+	return 0;
+}
+
+int session_next_run(struct session *s, char *err, size_t errlen)
+{
+	if (s->batch_left <= 0) {
+		if (s->sweep.cell < 0 || s->sweep.cell + 1 >= s->sweep.sw.ncells)
+			return 0;
+		if (apply_cell(s, s->sweep.cell + 1, err, errlen))
+			return -1;
+	}
+	return begin_run(s, err, errlen) ? -1 : 1;
+}
+
+int session_rerun(struct session *s, char *err, size_t errlen)
+{
+	if (s->run.active)
+		return 0;
+	s->batch_left = s->repeat_n = 1;
+	s->repeat_k = 0;
+	return begin_run(s, err, errlen) ? -1 : 1;
+}
+
+void session_step_knob(struct session *s, const char *name, int dir)
+{
+	char cur[SYSCTL_VALUE_MAX], next[SYSCTL_VALUE_MAX], old[SYSCTL_VALUE_MAX], err[512];
+	double t = now_monotonic(), *mk;
+	int rc;
+
+	if (sysctl_get(name, cur, sizeof(cur), err, sizeof(err))) {
+		session_note(s, true, "%s", err);
+		return;
+	}
+	rc = tuning_knob_step(name, cur, dir, next, sizeof(next));
+	if (rc < 0) {
+		session_note(s, true, "%s is %s: not one number to step", name, cur);
+		return;
+	}
+	if (rc > 0) {
+		session_note(s, false, "%s is already %s, the end of its range", name, cur);
+		return;
+	}
+	if (tuning_sysctl(&s->tun, name, next, old, sizeof(old), err, sizeof(err))) {
+		session_note(s, true, "%s", err);
+		return;
+	}
+	new_session_id(s);
+	mk = realloc(s->marks, sizeof(*mk) * (size_t)(s->nmarks + 1));
+	if (mk) {
+		s->marks = mk;
+		mk[s->nmarks++] = t;
+	}
+	run_change(&s->run, t, name, old, next);
+	if (sysctl_get("vm.swappiness", cur, sizeof(cur), err, sizeof(err)) == 0)
+		snprintf(s->swappiness, sizeof(s->swappiness), "%s", cur);
+	session_note(s, false, "%s %s -> %s (restored at exit)", name, old, next);
+}
+
+void session_step_interval(struct session *s, int dir)
+{
+	static const double steps[] = { 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10 };
+	const int n = (int)(sizeof(steps) / sizeof(steps[0]));
+	int i = 0;
+
+	while (i < n - 1 && steps[i] < s->plan.interval - 1e-9)
+		i++;
+	i += dir;
+	if (i < 0)
+		i = 0;
+	if (i >= n)
+		i = n - 1;
+	s->plan.interval = steps[i];
+	session_note(s, false, "interval %.2f s", s->plan.interval);
+}
+
+/* A history that cannot be opened costs the history, not the session. */
+static void open_history(struct session *s)
+{
+	char path[4096], err[512];
+	const char *p = s->o->history;
+
+	if (!p && !(p = history_default_path(path, sizeof(path), err, sizeof(err)))) {
+		fprintf(stderr, "thrashtop: history: %s (runs will not be kept)\n", err);
+		return;
+	}
+	s->hist = history_open(p, 0, err, sizeof(err));
+	if (!s->hist) {
+		fprintf(stderr, "thrashtop: history: %s (runs will not be kept)\n", err);
+		if (s->tui)
+			session_note(s, true, "history: %s (runs will not be kept)", err);
+	}
+}
+
+static int setup(struct session *s, char *err, size_t errlen)
+{
+	const struct options *o = s->o;
+
+	s->smp = sampler_new(err, errlen);
+	if (!s->smp)
+		return -1;
+	if (sysstate_read(&s->sys, err, errlen))
+		return -1;
+	if (!s->plan.procs)
+		s->plan.procs = s->sys.cpus_online > 0 ? s->sys.cpus_online : 1;
+	if (!o->argv && !s->plan.nelems) {
+		struct sys_sample now;
+		if (sampler_sys(s->smp, &now))
+			return snprintf(err, errlen, "cannot read memory figures"), -1;
+		s->plan.nelems = default_nelems(s->plan.procs, now.mem[MI_AVAIL]);
+	}
+	for (int i = 0; i < RV_N; i++)
+		if (series_init(&s->view[i], VIEW_CAP))
+			return snprintf(err, errlen, "out of memory"), -1;
+	for (int i = 0; i < CG_N; i++)
+		if (series_init(&s->cgview[i], VIEW_CAP))
+			return snprintf(err, errlen, "out of memory"), -1;
+	if (run_init(&s->run))
+		return snprintf(err, errlen, "out of memory"), -1;
+	if (!o->no_history)
+		open_history(s);
+	describe_workload(s);
+	describe_swaps(s);
+	if (s->tui && o->argv) {
+		/* The command's own output would tear the screen: keep it in a
+		 * file the user is told about. */
+		const char *dir = getenv("TMPDIR");
+		snprintf(s->out_path, sizeof(s->out_path), "%s/thrashtop-%d.log",
+			 dir && *dir ? dir : "/tmp", (int)getpid());
+		s->out_fd = open(s->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (s->out_fd < 0)
+			return snprintf(err, errlen, "cannot create %s: %s", s->out_path,
+					strerror(errno)), -1;
+		session_note(s, false, "command output: %s", s->out_path);
+	}
+	snprintf(s->swappiness, sizeof(s->swappiness), "%s",
+		 sysstate_vm(&s->sys, "vm.swappiness") ? sysstate_vm(&s->sys, "vm.swappiness") : "n/a");
+	return 0;
+}
+
+/* What a sweep sets must not also be set by an option. */
+static int check_sweep(struct session *s, char *err, size_t errlen)
+{
+	const struct options *o = s->o;
+
+	if (sweep_init(&s->sweep.sw, o->sweep, o->nsweep, err, errlen))
+		return -1;
+	for (int d = 0; d < s->sweep.sw.ndims; d++) {
+		const struct sweep_dim *dim = &s->sweep.sw.dim[d];
+		const char *clash = NULL;
+
+		switch (dim->kind) {
+		case SWEEP_MEM: clash = o->mem_limit ? "--mem" : NULL; break;
+		case SWEEP_SWAP: clash = o->swap_size ? "--swap" : NULL; break;
+		case SWEEP_PROCS: clash = o->procs_set ? "-p" : o->argv ? "a command" : NULL; break;
+		case SWEEP_ELEMS: clash = o->nelems_set ? "-n/-m" : o->argv ? "a command" : NULL; break;
+		case SWEEP_SYSCTL:
+			for (int i = 0; i < o->nsysctl; i++) {
+				size_t n = strlen(dim->sysctl);
+				if (!strncmp(o->sysctl[i], dim->sysctl, n) && o->sysctl[i][n] == '=')
+					clash = "--sysctl";
+			}
+			break;
+		}
+		if (clash) {
+			snprintf(err, errlen, "--sweep %s and %s both set %s", dim->key, clash,
+				 dim->kind == SWEEP_SYSCTL ? dim->sysctl : dim->key);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* `make run` as root: the default sort in a cgroup it does not fit, with a
+ * temporary swap file, so the first screen shows the VM at work. Anything
+ * that cannot be set up leaves the plain default and a notice. */
+static void pressure_default(struct session *s)
+{
+	long n = (long)((double)s->plan.nelems / PRESSURE_SLOWDOWN);
+	long long total, limit;
+	char err[512], a[32], b[32], c[32];
+
+	if (n >= 2000000)
+		n = n / 1000000 * 1000000;
+	total = (long long)n * s->plan.procs * (long long)sizeof(int);
+	limit = (long long)((double)total / PRESSURE_RATIO) & ~((1LL << 20) - 1);
+	if (limit < (16LL << 20))
+		return;
+	if (tuning_set_swap(&s->tun, 2 * limit, err, sizeof(err)) ||
+	    tuning_set_mem(&s->tun, limit, err, sizeof(err))) {
+		char msg[512];
+		tuning_end(&s->tun, msg, sizeof(msg));
+		tuning_init(&s->tun);
+		session_note(s, true, "no pressure set-up: %s", err);
+		return;
+	}
+	s->plan.nelems = n;
+	fmt_kib(a, sizeof(a), total / 1024);
+	fmt_kib(b, sizeof(b), limit / 1024);
+	fmt_kib(c, sizeof(c), 2 * limit / 1024);
+	session_note(s, false, "root default: %s of sort in a %s cgroup, %s temporary swap (q undoes it)",
+		     a, b, c);
+}
+
+/* The options' machine changes, before the first run: swap first (room
+ * for what the limit pushes out), the balloon, the limit, the sysctls. */
+static int apply_tuning(struct session *s, char *err, size_t errlen)
+{
+	const struct options *o = s->o;
+	char e[512], old[SYSCTL_VALUE_MAX];
+
+	if (o->swap_size && tuning_set_swap(&s->tun, o->swap_size, err, errlen))
+		return -1;
+	if (o->global_limit && tuning_set_global(&s->tun, o->global_limit, o->global_with, err, errlen))
+		return -1;
+	if (o->mem_limit && tuning_set_mem(&s->tun, o->mem_limit, err, errlen))
+		return -1;
+	for (int i = 0; i < o->nsysctl; i++) {
+		char name[128];
+		const char *eq = strchr(o->sysctl[i], '=');
+
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - o->sysctl[i]), o->sysctl[i]);
+		if (tuning_sysctl(&s->tun, name, eq + 1, old, sizeof(old), e, sizeof(e))) {
+			snprintf(err, errlen, "--sysctl %.80s: %.400s", o->sysctl[i], e);
+			return -1;
+		}
+	}
+	if (s->tui && o->pressure_default && geteuid() == 0)
+		pressure_default(s);
+	if (o->nsweep && apply_cell(s, 0, err, errlen))
+		return -1;
+	if (s->tun.touched || o->nsweep) {
+		new_session_id(s);
+		s->sweep.t0 = s->sweep.t_last = now_monotonic();
+	}
+	describe_workload(s);
+	describe_tuning(s);
+	if (!s->tui && s->tune_desc[0])
+		fprintf(stderr, "thrashtop: %s%s%s\n", s->tune_desc,
+			s->tun.have_cg ? " in " : "", s->tun.have_cg ? s->tun.cg.path : "");
+	return 0;
+}
+
+static void recover(void)
+{
+	char msg[4096];
+	int rc = tuning_recover(msg, sizeof(msg));
+
+	for (char *line = strtok(msg, "\n"); line; line = strtok(NULL, "\n"))
+		fprintf(stderr, "thrashtop: %s\n", line);
+	if (rc < 0 && !msg[0])
+		fprintf(stderr, "thrashtop: cannot use %s to undo an earlier run's changes\n",
+			undo_state_file());
+}
+
+int session_open(struct session *s, const struct options *o, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	s->o = o;
+	s->tui = !o->batch;
+	s->out_fd = -1;
+	s->sweep.cell = -1;
+	s->plan.nelems = o->nelems;
+	s->plan.procs = o->procs;
+	s->plan.interval = o->interval;
+	tuning_init(&s->tun);
+	snprintf(s->knob, sizeof(s->knob), "%s", o->knob ? o->knob : TUNING_DEFAULT_KNOB);
+	/* What a command leaves behind outside its process group comes to us
+	 * when its parent dies, to be killed with the rest of the run. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	recover();
+	if (o->nsweep && check_sweep(s, err, errlen))
+		return -1;
+	if (setup(s, err, errlen) || apply_tuning(s, err, errlen))
+		return -1;
+	if (s->sweep.cell < 0)
+		s->batch_left = s->repeat_n = o->repeat;
+	/* Last, so the calibration sort and the set-up are not locked in. */
+	guard_apply(&s->guard);
+	return 0;
+}
+
+/* Puts the machine back; says in one line each what could not be. */
+static void untune(struct session *s)
+{
+	char msg[2048];
+
+	if (tuning_end(&s->tun, msg, sizeof(msg)) == 0)
+		return;
+	for (char *line = strtok(msg, "\n"); line; line = strtok(NULL, "\n"))
+		fprintf(stderr, "thrashtop: could not undo: %s\n", line);
+	fprintf(stderr, "thrashtop: what is left is recorded in %s; the next start undoes it\n",
+		undo_state_file());
+}
+
+static void print_sweep_table(struct session *s)
+{
+	char err[256];
+
+	if (!s->sweep.nruns)
+		return;
+	printf("\n");
+	if (sweep_table(stdout, s->sweep.runs, s->sweep.nruns, err, sizeof(err)))
+		fprintf(stderr, "thrashtop: %s\n", err);
+	if (s->hist)
+		printf("\nsession %s: thrashtop history export --format=table --session %s\n",
+		       s->id, s->id);
+	fflush(stdout);
+}
+
+void session_close(struct session *s)
+{
+	workload_stop(&s->run.wl);
+	untrack_tree(s);
+	run_free(&s->run);
+	untune(s);
+	print_sweep_table(s);
+	run_records_free(s->sweep.runs, s->sweep.nruns);
+	sweep_free(&s->sweep.sw);
+	for (int i = 0; i < RV_N; i++)
+		series_free(&s->view[i]);
+	for (int i = 0; i < CG_N; i++)
+		series_free(&s->cgview[i]);
+	if (s->hist)
+		history_close(s->hist);
+	for (int i = 0; i < s->ndone; i++)
+		free(s->done[i]);
+	free(s->done);
+	free(s->ps);
+	free(s->marks);
+	if (s->out_fd >= 0)
+		close(s->out_fd);
+	if (s->smp)
+		sampler_free(s->smp);
+}

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The one loop goes on whatever view is open: with the history view open
+# the run is sampled, reaped and stored with its true wall time, and a
+# signal ends the session; with 1024 workers on this machine, SIGTERM,
+# SIGHUP (the terminal going away) and q end it, every worker reaped,
+# within 2 s at any moment of the start; the monitor guards itself.
+. "$(dirname "$0")/lib.sh"
+need_tmux
+
+screen() { tm capture-pane -p -t "$1"; }
+has() { screen "$1" | grep -q -- "$2"; }
+now() { date +%s.%N; }
+# main_of PATTERN: the oldest process whose command line starts with it.
+main_of() { pgrep -o -f "^$1"; }
+gone() { ! kill -0 "$1" 2>/dev/null; }
+all_gone() { local p; for p in $1; do kill -0 "$p" 2>/dev/null && return 1; done; return 0; }
+
+# ---- the history view does not stop the monitor ----
+H=$TMP/h.db
+t_launch=$(now)
+tm new-session -d -s hv -x 100 -y 30 \
+	"$T -n 30000000 -p 1 -d 0.5 --history $H 2>$TMP/hv.err; echo EXIT=\$? >$TMP/hv.rc; sleep 60"
+expect hv-monitor-up wait_for 20 has hv 'major faults'
+main=$(main_of "$T -n 30000000")
+worker=$(pgrep -P "$main" | head -1)
+expect hv-worker-found test -n "$worker"
+tm send-keys -t hv h
+expect hv-history-open wait_for 5 has hv 'thrashtop history'
+# The worker ends while the history view is open: it is reaped and its run
+# stored at once, and the view says so.
+expect hv-worker-ends wait_for 120 gone "$worker"
+t_exit=$(now)
+expect hv-run-stored-while-open wait_for 5 has hv 'run 1 added to the history'
+sleep 4
+expect hv-still-open has hv 'thrashtop history'
+tm send-keys -t hv q
+expect hv-monitor-back wait_for 5 has hv 'major faults'
+tm send-keys -t hv q
+expect hv-exit-0 wait_for 10 grep -qs EXIT=0 "$TMP/hv.rc"
+"$T" history export --format=json --history "$H" >"$TMP/hv.json" 2>&1
+# The stored wall time ends when the worker did, not when the view closed
+# 4 s later; and the samples go on to the end of the run.
+if python3 - "$TMP/hv.json" "$t_launch" "$t_exit" >"$TMP/hv.check" 2>&1 <<'EOF'
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+launch, exit_ = float(sys.argv[2]), float(sys.argv[3])
+wall = run["wall_us"] / 1e6
+t = run["series"]["t"]
+print(f"wall {wall:.2f} s, launch to worker exit {exit_ - launch:.2f} s, "
+      f"{len(t)} samples, the last at {t[-1]:.2f} s")
+sys.exit(0 if wall <= exit_ - launch + 0.5 and t[-1] >= wall - 1.0 else 1)
+EOF
+then pass hv-wall-and-samples; else fail hv-wall-and-samples "$(cat "$TMP/hv.check")"; fi
+
+# A signal while the history view is open ends the session at once.
+tm new-session -d -s hs -x 100 -y 30 \
+	"$T -n 400000000 -p 2 -d 0.5 --no-history 2>$TMP/hs.err; echo EXIT=\$? >$TMP/hs.rc; sleep 60"
+expect hs-monitor-up wait_for 20 has hs 'major faults'
+main=$(main_of "$T -n 400000000")
+workers=$(pgrep -P "$main" | tr '\n' ' ')
+tm send-keys -t hs h
+expect hs-history-open wait_for 5 has hs 'thrashtop history'
+kill -TERM "$main"
+expect hs-sigterm-ends wait_for 3 grep -qs EXIT=143 "$TMP/hs.rc"
+expect hs-workers-reaped all_gone "$workers"
+
+# ---- the monitor guards itself (root): a raised priority that its
+# workers do not inherit, and its memory locked ----
+if [ "$(id -u)" -eq 0 ]; then
+	tm new-session -d -s g -x 100 -y 30 "$TP -n 400000000 -p 2 -d 0.5 --no-history 2>$TMP/g.err; sleep 60"
+	expect guard-up wait_for 20 has g 'major faults'
+	main=$(main_of "$TP -n 400000000")
+	worker=$(pgrep -P "$main" | head -1)
+	nice_of() { awk '{ print $19 }' "/proc/$1/stat"; }
+	expect guard-monitor-nice test "$(nice_of "$main")" -eq -20
+	expect guard-worker-nice test "$(nice_of "$worker")" -eq "$(nice)"
+	lck=$(awk '/^VmLck/ { print $2 }' "/proc/$main/status")
+	expect guard-memory-locked test "${lck:-0}" -gt 0
+	expect guard-worker-unlocked test "$(awk '/^VmLck/ { print $2 }' "/proc/$worker/status")" -eq 0
+	expect guard-header-quiet bash -c "! tm capture-pane -p -t g | grep -q 'not locked'"
+	tm send-keys -t g q
+	tm kill-session -t g 2>/dev/null
+else
+	echo "SKIP $NAME/guard: needs root"
+fi
+
+# ---- 1024 workers on 2 CPUs: every way out works during the start ----
+# The release build: ASan's shadow makes 1024 forks needlessly heavy.
+W="$TP -p 1024 -n 500000 -d 0.5 --no-history"
+# stop_at NAME DELAY HOW: starts the monitor, and DELAY s after its first
+# frame ends it by HOW (term, hup, q); the session must be over, every
+# worker gone, within 2 s.
+stop_at() {
+	local name=$1 delay=$2 how=$3 main workers t0 end rc
+	rm -f "$TMP/$name.rc"
+	tm new-session -d -s "$name" -x 80 -y 24 "$W 2>$TMP/$name.err; echo EXIT=\$? >$TMP/$name.rc; sleep 60"
+	if ! wait_for 20 has "$name" 'thrashtop'; then
+		fail "$name-up" "$(screen "$name"; cat "$TMP/$name.err")"
+		return
+	fi
+	main=$(main_of "$W")
+	sleep "$delay"
+	workers=$(pgrep -P "$main" | tr '\n' ' ')
+	t0=$(now)
+	case $how in
+	term) kill -TERM "$main" ;;
+	hup) tm kill-session -t "$name" ;;
+	q) tm send-keys -t "$name" q ;;
+	esac
+	end=$((SECONDS + 10))
+	while kill -0 "$main" 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 0.05; done
+	while ! all_gone "$workers" && [ $SECONDS -lt $end ]; do sleep 0.05; done
+	took=$(python3 -c "print(f'{$(now) - $t0:.2f}')")
+	if gone "$main" && all_gone "$workers" && python3 -c "import sys; sys.exit(0 if $took <= 2.0 else 1)"; then
+		pass "$name"
+	else
+		fail "$name" "$how after ${delay}s: $(wc -w <<<"$workers") workers, over after ${took}s, main $(gone "$main" && echo gone || echo alive)"
+	fi
+	case $how in
+	term) rc=143 ;; hup) rc=129 ;; q) rc=0 ;;
+	esac
+	[ "$how" = hup ] || expect "$name-exit" wait_for 5 grep -qs "EXIT=$rc" "$TMP/$name.rc"
+	tm kill-session -t "$name" 2>/dev/null
+}
+stop_at p1024-term-early 0 term
+stop_at p1024-hup-early 0.1 hup
+stop_at p1024-q-early 0.2 q
+stop_at p1024-term-later 2 term
+stop_at p1024-q-later 3 q
