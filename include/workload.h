@@ -95,7 +95,8 @@ void workload_kill_strays(struct workload *wl);
 /* Sends sig to every live worker's process group. */
 void workload_signal(struct workload *wl, int sig);
 
-/* SIGKILLs, then reaps every worker (blocking). */
+/* SIGKILLs, then reaps every worker (blocking). The workers are first
+ * given the caller's priority, where it may, so they exit promptly. */
 void workload_stop(struct workload *wl);
 
 /* Stops whatever still runs, then frees. */

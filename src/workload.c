@@ -267,7 +267,19 @@ void workload_signal(struct workload *wl, int sig)
 
 void workload_stop(struct workload *wl)
 {
+	int prio;
+
 	workload_signal(wl, SIGKILL);
+	/* A killed worker still has to be scheduled to exit: at the monitor's
+	 * priority it is not kept waiting behind the rest of a loaded
+	 * machine. Only once killed, or it would sort on at that priority;
+	 * allowed only as root, harmless otherwise. */
+	errno = 0;
+	prio = getpriority(PRIO_PROCESS, 0);
+	if (prio != -1 || errno == 0)
+		for (int k = 0; k < wl->n; k++)
+			if (wl->w[k].end == END_RUNNING)
+				setpriority(PRIO_PGRP, (id_t)wl->w[k].pid, prio);
 	for (int k = 0; k < wl->n; k++)
 		if (wl->w[k].end == END_RUNNING)
 			reap_one(wl, &wl->w[k]);
