@@ -119,20 +119,19 @@ expect halfway-nothing-left clean $pid
 expect global-refused-one-line test $rc -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1
 
 # A normal user: one line naming root for each tuning option; the rest works.
-nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups env THRASHTOP_STATE_DIR=/nonexistent "$@"; }
 for opt in "--mem 64M" "--swap 64M" "--global $((total_kib - 262144))K" "--sysctl vm.swappiness=$sw1"; do
 	# shellcheck disable=SC2086
-	nobody "$T" -b -n 100000 -p 1 --no-history $opt >"$TMP/out" 2>"$TMP/err"; rc=$?
+	as_nobody "$T" -b -n 100000 -p 1 --no-history $opt >"$TMP/out" 2>"$TMP/err"; rc=$?
 	expect "user[$opt]-one-line" test $rc -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1 -a ! -s "$TMP/out"
 	expect "user[$opt]-says-root" grep -q root "$TMP/err"
 done
 expect user-nothing-changed test "$(cat /proc/sys/vm/swappiness)" = "$sw0"
-nobody "$T" -b -n 100000 -p 1 --no-history >"$TMP/out" 2>"$TMP/err"; rc=$?
+as_nobody "$T" -b -n 100000 -p 1 --no-history >"$TMP/out" 2>"$TMP/err"; rc=$?
 expect user-plain-run test $rc -eq 0 -a "$(grep -c 'pf+0w' "$TMP/out")" -eq 1 -a ! -s "$TMP/err"
-nobody "$T" -b --no-history -- sh -c 'sleep 0.5 & wait' >"$TMP/out" 2>"$TMP/err"; rc=$?
+as_nobody "$T" -b --no-history -- sh -c 'sleep 0.5 & wait' >"$TMP/out" 2>"$TMP/err"; rc=$?
 expect user-command-run test $rc -eq 0 -a "$(grep -c 'pf+0w' "$TMP/out")" -eq 1
 # The monitor's s key as a normal user: one line on the status, no change.
-tm new-session -d -s "$S" -x 80 -y 24 "setpriv --reuid=nobody --regid=nogroup --clear-groups $T -n 30000000 -p 1 --no-history -L safety-user; sleep 30"
+tm new-session -d -s "$S" -x 80 -y 24 "setpriv --reuid=nobody --regid=nogroup --clear-groups env XDG_CONFIG_HOME=/nonexistent $T -n 30000000 -p 1 --no-history -L safety-user; sleep 30"
 expect user-monitor-up wait_for 10 bash -c "tm capture-pane -p -t $S | grep -q 'major faults'"
 tm send-keys -t "$S" s
 expect user-s-needs-root wait_for 5 bash -c "tm capture-pane -p -t $S | grep -q 'vm.swappiness (needs root)'"

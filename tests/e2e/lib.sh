@@ -40,6 +40,12 @@ need_tmux() {
 	command -v tmux >/dev/null || { fail tmux-missing; exit 1; }
 	cleanup "tm kill-server; rm -f '${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TMUX_SOCKET'"
 }
+# as_nobody CMD...: runs CMD as the user nobody, with a state directory and
+# a configuration that a normal user cannot have ($TMP is root's alone).
+as_nobody() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		env THRASHTOP_STATE_DIR=/nonexistent XDG_CONFIG_HOME=/nonexistent "$@"
+}
 need_root() { [ "$(id -u)" -eq 0 ] || { echo "SKIP $NAME: needs root"; exit 0; }; }
 # wait_for SECONDS COMMAND...: poll until the command succeeds.
 wait_for() {
