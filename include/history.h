@@ -162,6 +162,12 @@ const char *run_series_key(enum run_series_id id);
  * Returns buf, or NULL (err filled) when neither variable is usable. */
 char *history_default_path(char *buf, size_t len, char *err, size_t errlen);
 
+/* Whether --history PATH can hold a history, before anything starts: an
+ * existing regular file, or a name whose nearest existing directory takes
+ * files and may be written (its missing directories are made on open).
+ * Refuses directories, devices, /proc and /sys. Returns 0, or -1 with err. */
+int history_check_path(const char *path, char *err, size_t errlen);
+
 /* Opens (creating the file and its parent directories unless
  * HISTORY_RDONLY) and migrates to HISTORY_SCHEMA_VERSION. A file that is
  * not a database, or a newer schema, is refused and left untouched. */

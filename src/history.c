@@ -1,6 +1,5 @@
 /* The run history store: SQLite, WAL, one transaction per run. */
 #include "history.h"
-#include "fmt.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -10,10 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
+
+#include "fmt.h"
 
 struct history {
 	sqlite3 *db;
@@ -724,6 +727,89 @@ static int open_db(struct history *h, const char *name, int oflags, char *err, s
 	return 0;
 }
 
+int history_check_path(const char *path, char *err, size_t errlen)
+{
+	char dir[4096];
+	struct stat sb;
+	struct statfs fs;
+
+	if (!*path)
+		return fmt_err(err, errlen, "--history: empty path");
+	if (stat(path, &sb) == 0) {
+		if (S_ISDIR(sb.st_mode))
+			return fmt_err(err, errlen, "--history %s: a directory, not a file", path);
+		if (!S_ISREG(sb.st_mode))
+			return fmt_err(err, errlen, "--history %s: not a regular file", path);
+		if (statfs(path, &fs) == 0 && (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC))
+			return fmt_err(err, errlen, "--history %s: not a file that keeps data", path);
+		return 0;
+	}
+	if (errno != ENOENT)
+		return fmt_err(err, errlen, "--history %s: %s", path, strerror(errno));
+	/* Not there yet: its nearest existing directory must take files. */
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return fmt_err(err, errlen, "--history: path too long");
+	for (;;) {
+		char *slash = strrchr(dir, '/');
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else if (slash == dir)
+			dir[1] = 0;
+		else
+			*slash = 0;
+		if (stat(dir, &sb) == 0)
+			break;
+		if (errno != ENOENT || !slash)
+			return fmt_err(err, errlen, "--history %s: %s: %s", path, dir, strerror(errno));
+	}
+	if (!S_ISDIR(sb.st_mode))
+		return fmt_err(err, errlen, "--history %s: %s is not a directory", path, dir);
+	if (statfs(dir, &fs) == 0 && (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC))
+		return fmt_err(err, errlen, "--history %s: %s takes no files", path, dir);
+	if (access(dir, W_OK | X_OK) != 0)
+		return fmt_err(err, errlen, "--history %s: cannot create it in %s: %s", path, dir,
+			       strerror(errno));
+	return 0;
+}
+
+/* Reading leaves nothing behind. SQLite's read-only connection creates a
+ * missing -wal and -shm with the database's mode: from a 0444 file they
+ * stay 0444 and refuse every later writer, and in a read-only directory
+ * the open fails. So without a -wal (every commit is in the file itself)
+ * the file is read as immutable: no locks, no side files. With one, the
+ * shared files are used (a writer is at work, or died before its
+ * checkpoint) when the -shm is there or may be made with a mode writers
+ * can use; else the commits in the -wal cannot be read and the file is
+ * read as it was at its last checkpoint. */
+static int open_readonly(struct history *h, const char *path, int *v, char *err, size_t errlen)
+{
+	char side[4200];
+	bool wal, shm;
+
+	snprintf(side, sizeof(side), "%s-wal", path);
+	wal = access(side, F_OK) == 0;
+	snprintf(side, sizeof(side), "%s-shm", path);
+	shm = access(side, F_OK) == 0;
+	if (wal && (shm || access(path, W_OK) == 0)) {
+		if (open_db(h, path, SQLITE_OPEN_READONLY, err, errlen) == 0 &&
+		    read_user_version(h, v, err, errlen) == 0)
+			return 0;
+		sqlite3_close(h->db);
+		h->db = NULL;
+	}
+	/* a URI: '%', '?' and '#' in the path are escaped */
+	char uri[3 * 4096 + 32];
+	size_t o = (size_t)snprintf(uri, sizeof(uri), "file:");
+	for (const char *p = path; *p && o + 4 < sizeof(uri); p++)
+		o += (size_t)(strchr("%?#", *p) ? snprintf(uri + o, sizeof(uri) - o, "%%%02X", *p)
+				 : snprintf(uri + o, sizeof(uri) - o, "%c", *p));
+	snprintf(uri + o, sizeof(uri) - o, "?immutable=1");
+	if (open_db(h, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err, errlen) ||
+	    read_user_version(h, v, err, errlen))
+		return -1;
+	return 0;
+}
+
 struct history *history_open_version(const char *path, int flags, int version,
 				     char *err, size_t errlen)
 {
@@ -761,31 +847,21 @@ struct history *history_open_version(const char *path, int flags, int version,
 		goto fail_nodb;
 	}
 
-	int oflags = rdonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-	if (open_db(h, path, oflags, err, errlen))
-		goto fail;
-	if (!rdonly && sqlite3_db_readonly(h->db, "main") == 1) {
-		fmt_err(err, errlen, "%s: cannot record runs: read-only file", path);
-		goto fail;
-	}
-	/* Reading user_version first makes a file that is not a database fail
-	 * before anything is written to it. */
 	int v;
-	if (read_user_version(h, &v, err, errlen)) {
-		/* A WAL file on read-only media cannot get its -shm beside it;
-		 * nothing can change it there, so read it as immutable. */
-		if (!rdonly || (sqlite3_errcode(h->db) & 0xff) != SQLITE_CANTOPEN)
+	if (rdonly) {
+		if (open_readonly(h, path, &v, err, errlen))
 			goto fail;
-		sqlite3_close(h->db);
-		h->db = NULL;
-		char *uri = sqlite3_mprintf("file:%s?immutable=1", path);
-		if (!uri || strpbrk(path, "?#%") ||
-		    open_db(h, uri, oflags | SQLITE_OPEN_URI, err, errlen) ||
-		    read_user_version(h, &v, err, errlen)) {
-			sqlite3_free(uri);
+	} else {
+		if (open_db(h, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err, errlen))
+			goto fail;
+		if (sqlite3_db_readonly(h->db, "main") == 1) {
+			fmt_err(err, errlen, "%s: cannot record runs: read-only file", path);
 			goto fail;
 		}
-		sqlite3_free(uri);
+		/* Reading user_version first makes a file that is not a
+		 * database fail before anything is written to it. */
+		if (read_user_version(h, &v, err, errlen))
+			goto fail;
 	}
 	if (v > HISTORY_SCHEMA_VERSION) {
 		fmt_err(err, errlen, "%s: schema version %d is newer than this thrashtop's (%d)",

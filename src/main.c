@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "conf.h"
 #include "histcli.h"
+#include "history.h"
 #include "metrics.h"
 #include "sampler.h"
 
@@ -80,7 +81,9 @@ int main(int argc, char **argv)
 		cli_free(&opt);
 		return list_plots();
 	}
-	if (apply_config(&opt, config, sizeof(config), err, sizeof(err))) {
+	if ((opt.history && !opt.no_history &&
+	     history_check_path(opt.history, err, sizeof(err))) ||
+	    apply_config(&opt, config, sizeof(config), err, sizeof(err))) {
 		cli_free(&opt);
 		fprintf(stderr, "thrashtop: %s\n", err);
 		return 2;

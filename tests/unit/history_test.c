@@ -775,3 +775,73 @@ TEST(history_transaction_all_or_nothing)
 	history_close(h);
 	rm_db(path);
 }
+
+static bool exists(const char *path, const char *suffix)
+{
+	char p[420];
+	snprintf(p, sizeof(p), "%s%s", path, suffix);
+	return access(p, F_OK) == 0;
+}
+
+/* Reading a history creates no -wal or -shm (SQLite's read-only
+ * connection makes both with the file's mode, and 0444 ones refuse every
+ * later writer), also under a name with URI characters in it; with a
+ * writer at work it reads under the writer's locks and sees its commits. */
+TEST(history_read_leaves_nothing_behind)
+{
+	char path[400], err[256];
+	struct run_record r;
+
+	snprintf(path, sizeof(path), "%s/odd ?#%%name.db", tdir());
+	struct history *w = history_open(path, 0, err, sizeof(err));
+	CHECK(w);
+	if (!w)
+		return;
+	fixture(&r, 1);
+	CHECK_INT(history_add(w, &r, err, sizeof(err)), 0);
+	run_record_clear(&r);
+	history_close(w);
+	CHECK(!exists(path, "-wal") && !exists(path, "-shm"));
+
+	struct history *h = history_open(path, HISTORY_RDONLY, err, sizeof(err));
+	CHECK(h);
+	if (h) {
+		CHECK_INT(history_count(h, NULL, err, sizeof(err)), 1);
+		history_close(h);
+	}
+	CHECK(!exists(path, "-wal"));
+	CHECK(!exists(path, "-shm"));
+
+	w = history_open(path, 0, err, sizeof(err));
+	CHECK(w);
+	fixture(&r, 2);
+	CHECK_INT(history_add(w, &r, err, sizeof(err)), 0);
+	run_record_clear(&r);
+	h = history_open(path, HISTORY_RDONLY, err, sizeof(err));
+	CHECK(h);
+	if (h) {
+		CHECK_INT(history_count(h, NULL, err, sizeof(err)), 2);
+		history_close(h);
+	}
+	history_close(w);
+	CHECK(!exists(path, "-wal") && !exists(path, "-shm"));
+	rm_db(path);
+}
+
+TEST(history_check_path_refuses_what_cannot_hold_a_history)
+{
+	char err[256], path[400];
+
+	CHECK_INT(history_check_path("/tmp", err, sizeof(err)), -1);
+	CHECK_STR(err, "--history /tmp: a directory, not a file");
+	CHECK_INT(history_check_path("/dev/null", err, sizeof(err)), -1);
+	CHECK_STR(err, "--history /dev/null: not a regular file");
+	CHECK_INT(history_check_path("/proc/x", err, sizeof(err)), -1);
+	CHECK_STR(err, "--history /proc/x: /proc takes no files");
+	CHECK_INT(history_check_path("/proc/self/stat", err, sizeof(err)), -1);
+	CHECK_INT(history_check_path("/dev/null/x.db", err, sizeof(err)), -1);
+	CHECK_STR(err, "--history /dev/null/x.db: Not a directory");
+	snprintf(path, sizeof(path), "%s/new/dirs/h.db", tdir());
+	CHECK_INT(history_check_path(path, err, sizeof(err)), 0);
+	CHECK_INT(history_check_path("relative.db", err, sizeof(err)), 0);
+}
