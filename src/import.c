@@ -32,13 +32,17 @@ static int json_each_kv(struct jctx *j, const char *obj,
 	if (sqlite3_prepare_v2(j->db, "SELECT key, type, CASE WHEN type = 'real' THEN"
 			       " printf('%!.17g', atom) ELSE value END FROM json_each(?)",
 			       -1, &st, NULL) != SQLITE_OK)
-		return -1;
+		return fmt_err(j->err, j->errlen, "JSON: %s", sqlite3_errmsg(j->db));
 	sqlite3_bind_text(st, 1, obj, -1, SQLITE_STATIC);
 	int s;
 	while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *key = (const char *)sqlite3_column_text(st, 0);
 		const char *val = (const char *)sqlite3_column_text(st, 2);
-		rc = fn(arg, (const char *)sqlite3_column_text(st, 0),
-			(const char *)sqlite3_column_text(st, 1), val ? val : "");
+		if (!key) {	/* a scalar where an object belongs */
+			rc = fmt_err(j->err, j->errlen, "JSON: %.40s is not an object", obj);
+			break;
+		}
+		rc = fn(arg, key, (const char *)sqlite3_column_text(st, 1), val ? val : "");
 	}
 	if (rc == 0 && s != SQLITE_DONE) {
 		fmt_err(j->err, j->errlen, "JSON: %s", sqlite3_errmsg(j->db));

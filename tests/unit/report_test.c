@@ -671,3 +671,15 @@ TEST(posted_bad_time_line_refused_or_skipped)
 		run_records_free(k.c.runs, k.c.n);
 	}
 }
+
+/* Found by fuzzing: a scalar where a worker object belongs. */
+TEST(import_scalar_where_object_belongs)
+{
+	struct run_record *v;
+	size_t n;
+	char err[256];
+
+	CHECK_INT(read_json("{\"thrashtop_history\": 1, \"runs\": [{\"workers\": [5]}]}",
+			    &v, &n, err, sizeof(err)), -1);
+	CHECK_STR(err, "JSON: 5 is not an object");
+}
