@@ -40,10 +40,10 @@ static long long proc_kb(pid_t pid, const char *key)
 	return kb(path, key);
 }
 
-/* The balloon's VmLck is checked exactly, the machine's Mlocked within the
- * per-CPU counter slack (it read 64 KiB short of 256 MiB here). MemAvailable
- * is only printed: page cache moving under other processes and its per-CPU
- * drift (it came back a second after the stop) made it fail at random. */
+/* The balloon's own VmLck and VmRSS are checked exactly. The machine's
+ * Mlocked and MemAvailable are only printed: other processes lock and free
+ * memory meanwhile (another test's balloon made Mlocked move by 300 MiB
+ * instead of 256), and page cache and per-CPU drift move MemAvailable. */
 TEST(balloon_pin_256m)
 {
 	char err[256] = "", key[24], val[32], path[64], adj[16] = "";
@@ -66,7 +66,7 @@ TEST(balloon_pin_256m)
 	       avail0, avail1, avail0 - avail1, mlocked1 - mlocked0, proc_kb(pid, "VmLck"));
 	CHECK_INT(b.bytes, 256LL << 20);
 	CHECK_INT(proc_kb(pid, "VmLck"), 256 << 10);
-	CHECK_NEAR((double)(mlocked1 - mlocked0), 256 << 10, 1024);
+	CHECK(proc_kb(pid, "VmRSS") >= 256 << 10);
 	CHECK_INT(getpgid(pid), pid);
 	snprintf(path, sizeof path, "/proc/%d/oom_score_adj", (int)pid);
 	if ((f = fopen(path, "r"))) {
@@ -83,7 +83,6 @@ TEST(balloon_pin_256m)
 	mlocked2 = kb("/proc/meminfo", "Mlocked");
 	printf("  after stop: MemAvailable +%lld KiB, Mlocked -%lld KiB\n", avail2 - avail1,
 	       mlocked1 - mlocked2);
-	CHECK_NEAR((double)(mlocked1 - mlocked2), 256 << 10, 1024);
 	CHECK(kill(pid, 0) < 0 && errno == ESRCH);
 	CHECK_INT(undo_lookup(UNDO_BALLOON, key, val, sizeof val, err, sizeof err), 1);
 	CHECK_INT(b.pid, 0);
