@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* KiB as "980K", "512M", "1.5G", "2.0T": binary units, one decimal below 10
  * of a unit, rounded to nearest (1023.6M is "1.0G", never "1024M"). Any
@@ -74,6 +75,11 @@ bool fmt_text_clean(const char *s);
 /* s made safe for a terminal: control characters and bytes that are not
  * UTF-8 become \xHH, backslashes stay. Truncated to fit len; returns buf. */
 char *fmt_escape(char *buf, size_t len, const char *s);
+
+/* A stream over out that writes what it is given with fmt_escape's rules,
+ * newlines and tabs kept: for reports of recorded text bound for a
+ * terminal. Closing it flushes it and leaves out open. NULL on failure. */
+FILE *fmt_escaping_stream(FILE *out);
 
 /* Fills err (if any) with one formatted line: the one error-setting helper
  * for every "err, errlen" interface. Returns -1 so callers can return it. */

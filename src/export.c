@@ -8,21 +8,31 @@
 
 #include "fmt.h"
 
+/* Valid JSON, and valid UTF-8: a byte that begins no UTF-8 sequence
+ * becomes U+FFFD, and DEL and the C1 controls are escaped too. */
 static void json_str(FILE *f, const char *s)
 {
+	unsigned cp;
+
 	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
+	while (s && *s) {
+		int n = fmt_utf8_len(s, &cp);
+		if (!n) {
+			fputs("\\ufffd", f);
+			s++;
+			continue;
+		}
+		if (cp == '"' || cp == '\\')
+			fprintf(f, "\\%c", cp);
+		else if (cp == '\n')
 			fputs("\\n", f);
-		else if (c == '\t')
+		else if (cp == '\t')
 			fputs("\\t", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
+		else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
+			fprintf(f, "\\u%04x", cp);
 		else
-			fputc(c, f);
+			fwrite(s, 1, (size_t)n, f);
+		s += n;
 	}
 	fputc('"', f);
 }

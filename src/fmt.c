@@ -404,3 +404,105 @@ size_t fmt_g9(char *buf, float f)
 	*o = '\0';
 	return (size_t)(o - buf);
 }
+
+/* A UTF-8 sequence may arrive cut between two writes: its start waits in
+ * held until the rest comes. */
+struct escaping {
+	FILE *out;
+	char held[4];
+	size_t nheld;
+};
+
+static void escape_bytes(struct escaping *e, const char *s, size_t n, bool final)
+{
+	unsigned cp;
+	size_t i = 0;
+
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\n' || c == '\t') {
+			fputc(c, e->out);
+			i++;
+			continue;
+		}
+		char seq[5] = { 0 };
+		size_t k = n - i < 4 ? n - i : 4;
+		memcpy(seq, s + i, k);
+		int len = fmt_utf8_len(seq, &cp);
+		if (!len && !final && c >= 0xC2 && c <= 0xF4 && k < 4) {
+			/* possibly a sequence cut by the end of this write */
+			bool prefix = true;
+			for (size_t j = 1; j < k; j++)
+				prefix &= ((unsigned char)seq[j] & 0xC0) == 0x80;
+			size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+			if (prefix && k < need) {
+				memcpy(e->held, seq, k);
+				e->nheld = k;
+				return;
+			}
+		}
+		if (len && !control(cp)) {
+			fwrite(s + i, 1, (size_t)len, e->out);
+			i += (size_t)len;
+		} else {
+			fprintf(e->out, "\\x%02x", c);
+			i++;
+		}
+	}
+}
+
+static ssize_t escaping_write(void *cookie, const char *buf, size_t n)
+{
+	struct escaping *e = cookie;
+	char joined[4 + 4];
+	size_t used = 0;
+
+	if (e->nheld) {
+		size_t take = n < 4 ? n : 4;
+		size_t k = e->nheld;
+		memcpy(joined, e->held, k);
+		memcpy(joined + k, buf, take);
+		e->nheld = 0;
+		/* finish the held sequence (or give its bytes up as bad) */
+		unsigned cp;
+		char seq[9] = { 0 };
+		memcpy(seq, joined, k + take);
+		int len = fmt_utf8_len(seq, &cp);
+		if (len > (int)k && !control(cp)) {
+			fwrite(seq, 1, (size_t)len, e->out);
+			used = (size_t)len - k;
+		} else if (!len && k + take < 4 && take == n) {
+			memcpy(e->held, seq, k + take);
+			e->nheld = k + take;
+			return (ssize_t)n;
+		} else {
+			escape_bytes(e, seq, k, true);
+		}
+	}
+	escape_bytes(e, buf + used, n - used, false);
+	return ferror(e->out) ? -1 : (ssize_t)n;
+}
+
+static int escaping_close(void *cookie)
+{
+	struct escaping *e = cookie;
+
+	escape_bytes(e, e->held, e->nheld, true);
+	int rc = fflush(e->out);
+	free(e);
+	return rc ? EOF : 0;
+}
+
+FILE *fmt_escaping_stream(FILE *out)
+{
+	struct escaping *e = calloc(1, sizeof(*e));
+	cookie_io_functions_t io = { .write = escaping_write, .close = escaping_close };
+	FILE *f;
+
+	if (!e)
+		return NULL;
+	e->out = out;
+	if (!(f = fopencookie(e, "w", io)))
+		free(e);
+	return f;
+}

@@ -22,6 +22,10 @@
 #include "report.h"
 #include "sweep.h"
 
+/* Reports go through an escaping stream: what was recorded reaches the
+ * terminal as text, never as control sequences. */
+static FILE *out;
+
 enum fmt { F_DEFAULT, F_TEXT, F_CSV, F_JSON, F_TIME, F_TABLE };
 
 struct hargs {
@@ -367,13 +371,13 @@ static int output(enum fmt fmt, struct run_record *runs, size_t n, const struct 
 
 	/* A session's runs carry their sweep keys in their cells. */
 	if (fmt == F_TABLE && sweep_keys && any_cell(runs, n))
-		rc = sweep_table(stdout, runs, n, err, sizeof(err));
+		rc = sweep_table(out, runs, n, err, sizeof(err));
 	else switch (fmt) {
-	case F_CSV: rc = export_csv(stdout, runs, n); break;
-	case F_JSON: rc = export_json(stdout, runs, n); break;
-	case F_TIME: rc = report_time(stdout, runs, n, ro); break;
-	case F_TABLE: rc = report_table(stdout, runs, n, ro, err, sizeof(err)); break;
-	default: rc = report_text(stdout, runs, n, ro, err, sizeof(err)); break;
+	case F_CSV: rc = export_csv(out, runs, n); break;
+	case F_JSON: rc = export_json(out, runs, n); break;
+	case F_TIME: rc = report_time(out, runs, n, ro); break;
+	case F_TABLE: rc = report_table(out, runs, n, ro, err, sizeof(err)); break;
+	default: rc = report_text(out, runs, n, ro, err, sizeof(err)); break;
 	}
 	if (rc) {
 		fprintf(stderr, "thrashtop: history: %s\n", err[0] ? err : strerror(errno));
@@ -402,7 +406,7 @@ static int cmd_show(struct hargs *a, const char *path)
 		return rc == 1 ? 2 : 1;
 	}
 	if (a->fmt == F_DEFAULT || a->fmt == F_TEXT)
-		report_show(stdout, &r);
+		report_show(out, &r);
 	else
 		rc = output(a->fmt, &r, 1, &a->ro, false);
 	run_record_clear(&r);
@@ -467,7 +471,7 @@ static int cmd_compare(struct hargs *a, const char *path)
 				   : "compare: no runs match \"%s\"", a->pos[s]);
 		}
 	}
-	rc = report_compare(stdout, runs, n, set, (size_t)a->npos, (const char *const *)a->pos,
+	rc = report_compare(out, runs, n, set, (size_t)a->npos, (const char *const *)a->pos,
 			    err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "thrashtop: history: %s\n", err);
@@ -631,6 +635,8 @@ int histcli_main(int argc, char **argv, const char *db_path)
 	}
 	struct run_record *runs;
 	size_t n;
+	if (!(out = fmt_escaping_stream(stdout)))
+		out = stdout;
 	if (!strcmp(a.cmd, "list") || !strcmp(a.cmd, "stats") || !strcmp(a.cmd, "export")) {
 		if (a.npos) {
 			rc = bad("unexpected argument \"%s\"", a.pos[0]);
@@ -648,11 +654,11 @@ int histcli_main(int argc, char **argv, const char *db_path)
 			if (rc == 0) {
 				if (!strcmp(a.cmd, "list") && a.fmt == F_DEFAULT) {
 					if (n)
-						report_list(stdout, runs, n);
+						report_list(out, runs, n);
 					else
-						printf("no runs recorded in %s\n", path);
+						fprintf(out, "no runs recorded in %s\n", path);
 				} else if (!strcmp(a.cmd, "stats") && a.fmt == F_DEFAULT) {
-					report_stats(stdout, runs, n, &a.ro);
+					report_stats(out, runs, n, &a.ro);
 				} else {
 					rc = output(a.fmt == F_DEFAULT ? F_JSON : a.fmt, runs, n, &a.ro,
 					    a.filt.session && !a.keys_set);
@@ -670,6 +676,10 @@ int histcli_main(int argc, char **argv, const char *db_path)
 		rc = cmd_rm(&a, path);
 	} else {
 		rc = bad("unknown command \"%s\" (list, show, stats, compare, export, import, rm)", a.cmd);
+	}
+	if (out != stdout && fclose(out) && rc == 0) {
+		fprintf(stderr, "thrashtop: history: writing the output: %s\n", strerror(errno));
+		rc = 1;
 	}
 	free(a.pos);
 	return rc;

@@ -328,3 +328,34 @@ TEST(fmt_g9_is_printf)
 		}
 	}
 }
+
+/* However the writes cut the text, the stream escapes it as fmt_escape. */
+TEST(fmt_escaping_stream_any_cut)
+{
+	const char *text = "k\xc3\xa9rnel \xe2\x82\xac \033[2J \xc2\x9b \xff\xf0\x9f\x98\x80 \xe2\x82 end";
+	char want[256];
+	size_t len = strlen(text);
+
+	fmt_escape(want, sizeof(want), text);
+	for (size_t cut = 0; cut <= len; cut++) {
+		char *buf = NULL;
+		size_t blen = 0;
+		FILE *m = open_memstream(&buf, &blen);
+		FILE *f = fmt_escaping_stream(m);
+		CHECK(f != NULL);
+		if (!f)
+			return;
+		fwrite(text, 1, cut, f);
+		fflush(f);
+		fwrite(text + cut, 1, len - cut, f);
+		fputs("\n\tok\n", f);
+		fclose(f);
+		fclose(m);
+		char expect[300];
+		snprintf(expect, sizeof(expect), "%s\n\tok\n", want);
+		if (strcmp(buf, expect))
+			printf("  cut %zu: %s\n", cut, buf);
+		CHECK_STR(buf, expect);
+		free(buf);
+	}
+}

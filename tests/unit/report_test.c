@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "export.h"
+#include "fmt.h"
 #include "import.h"
 #include "posted.h"
 #include "report.h"
@@ -682,4 +683,24 @@ TEST(import_scalar_where_object_belongs)
 	CHECK_INT(read_json("{\"thrashtop_history\": 1, \"runs\": [{\"workers\": [5]}]}",
 			    &v, &n, err, sizeof(err)), -1);
 	CHECK_STR(err, "JSON: 5 is not an object");
+}
+
+/* Recorded text with control bytes and broken UTF-8 (from an old history)
+ * leaves JSON valid UTF-8 with every control escaped. */
+TEST(export_json_stays_valid_utf8)
+{
+	struct run_record v[8];
+	size_t n;
+
+	fixture_runs(v, &n);
+	snprintf(v[0].label, sizeof(v[0].label), "a\033]0;x\007 \xff\xc2\x9b \xc3\xa9");
+	char *json = render(w_json, v, 1, NULL);
+	CHECK(json && strstr(json, "\"a\\u001b]0;x\\u0007 \\ufffd\\u009b \xc3\xa9\""));
+	for (char *p = json; p && *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	CHECK(json && fmt_text_clean(json));
+	free(json);
+	for (size_t i = 0; i < n; i++)
+		run_record_clear(&v[i]);
 }
