@@ -463,12 +463,20 @@ static int cmd_compare(struct hargs *a, const char *path)
 	for (size_t i = 0; i < n; i++)
 		set[i] = -1;
 	for (int s = 0; s < a->npos; s++) {
+		for (int t = 0; t < s; t++)
+			if (!strcmp(a->pos[t], a->pos[s])) {
+				free(set);
+				run_records_free(runs, n);
+				return bad("compare: \"%s\" given twice: compare it with something else",
+					   a->pos[s]);
+			}
 		int k = select_set(a->pos[s], runs, n, s, set);
 		if (k <= 0) {
 			free(set);
 			run_records_free(runs, n);
 			return bad(k < 0 ? "compare: \"%s\" is not ID, g:ID or label:TEXT"
-				   : "compare: no runs match \"%s\"", a->pos[s]);
+				   : "compare: no runs match \"%s\" (or an earlier argument took them all)",
+				   a->pos[s]);
 		}
 	}
 	rc = report_compare(out, runs, n, set, (size_t)a->npos, (const char *const *)a->pos,
@@ -591,9 +599,16 @@ static int cmd_rm(struct hargs *a, const char *path)
 
 	if (a->npos < 1)
 		return bad("%s", "rm needs run IDs");
-	for (int i = 0; i < a->npos; i++)
+	for (int i = 0; i < a->npos; i++) {
 		if (!parse_id(a->pos[i], &id))
 			return bad("rm: \"%s\" is not a run ID", a->pos[i]);
+		for (int j = 0; j < i; j++) {
+			int64_t other;
+			parse_id(a->pos[j], &other);
+			if (other == id)
+				return bad("rm: run %" PRId64 " given twice", id);
+		}
+	}
 	struct history *h = history_open(path, 0, err, sizeof(err));
 	if (!h) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);
