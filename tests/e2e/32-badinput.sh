@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Hostile and careless input: cut and broken imports, posted lines that do
+# not parse, read-only histories, control bytes in labels and recorded
+# text, unusable --history paths, repeated arguments, and an import at
+# scale beside runs that must still be kept.
+source "$(dirname "$0")/lib.sh"
+DB=$TMP/h.db
+H() { "$T" history --history "$DB" "$@"; }
+# one_line RC FILE: the exit status is RC and FILE holds one line
+one_line() { [ "$rc" -eq "$1" ] && [ "$(wc -l <"$2")" -eq 1 ]; }
+csh() { printf '%s\n' "$@"; }
+
+# A CSV cut inside a quote: one line and exit 2, never a crash.
+printf 'id,uuid,label\n\n"x' >"$TMP/t.csv"
+H import "$TMP/t.csv" >"$TMP/o" 2>"$TMP/e"; rc=$?
+expect csv-cut-refused one_line 2 "$TMP/e"
+expect csv-cut-named grep -q 'CSV record 3: unterminated quote' "$TMP/e"
+"$T" -b -n 1000 -p 1 -r 2 -L cut --history "$TMP/src.db" >/dev/null
+"$T" history export --format=csv --history "$TMP/src.db" >"$TMP/full.csv"
+crashed=0
+for n in 300 1000 2500 5000; do
+	head -c $n "$TMP/full.csv" >"$TMP/cut.csv"
+	H import "$TMP/cut.csv" >/dev/null 2>"$TMP/e"; rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 2 ] || { crashed=$rc; echo "head -c $n: exit $rc: $(cat "$TMP/e")"; }
+done
+expect csv-cut-anywhere test $crashed -eq 0
+
+# Three posted lines, the middle one bad: named by line, nothing imported.
+good1='70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w'
+good2='70.120u 7.560s 2:45.04 47.0% 0+0k 0+0io 20403pf+0w'
+for bad in '70.100u 7.100s 2:30.00 51.4%% 0+0k 0+0io 18000pf+0w' \
+	   '70.100u 7.100s 2:30.00 99.9% 0+0k 0+0io 18000pf+0w'; do
+	rm -f "$DB"
+	csh "$good1" "$bad" "$good2" >"$TMP/p.txt"
+	H import "$TMP/p.txt" >"$TMP/o" 2>"$TMP/e"; rc=$?
+	expect "posted-bad-refused[$bad]" one_line 2 "$TMP/e"
+	expect "posted-bad-line-named[$bad]" grep -q 'line 2: looks like a csh time line' "$TMP/e"
+	expect "posted-bad-nothing-kept[$bad]" test ! -s "$TMP/o" -a "$(H list 2>&1 | grep -c 'no runs')" = 1
+	H import --skip-bad "$TMP/p.txt" >"$TMP/o" 2>"$TMP/e"; rc=$?
+	expect "posted-skip-bad[$bad]" grep -q 'imported 2 runs' "$TMP/o"
+	expect "posted-skip-bad-said[$bad]" grep -q 'skipped line 2' "$TMP/e"
+done
+
+# Reading a 0444 history, as a normal user, leaves no -wal or -shm, and a
+# history in a read-only directory lists.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	U() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+	mkdir -p "$TMP/ro" && chmod 777 "$TMP/ro" && chmod 755 "$TMP"
+	cp "$TMP/src.db" "$TMP/ro/h.db" && chown nobody "$TMP/ro/h.db" && chmod 444 "$TMP/ro/h.db"
+	U "$T" history list --history "$TMP/ro/h.db" >"$TMP/o" 2>"$TMP/e"
+	expect ro-file-lists grep -q ' cut ' "$TMP/o"
+	expect ro-file-nothing-left test ! -e "$TMP/ro/h.db-wal" -a ! -e "$TMP/ro/h.db-shm"
+	chmod 644 "$TMP/ro/h.db"
+	U "$T" -b -n 1000 -p 1 -L after --history "$TMP/ro/h.db" >/dev/null 2>"$TMP/e"
+	expect ro-then-run-kept test ! -s "$TMP/e" -a "$("$T" history list --history "$TMP/ro/h.db" | grep -c ' after ')" = 1
+	chmod 555 "$TMP/ro"
+	U "$T" history list --history "$TMP/ro/h.db" >"$TMP/o" 2>"$TMP/e"
+	expect ro-dir-lists grep -q ' after ' "$TMP/o"
+	expect ro-dir-nothing-left test ! -e "$TMP/ro/h.db-wal" -a ! -e "$TMP/ro/h.db-shm"
+	chmod 755 "$TMP/ro"
+else
+	echo "SKIP $NAME/read-only: needs root to act as a normal user"
+fi
+
+# Control bytes: -L refuses them; recorded ones are escaped on output.
+"$T" -b -n 1000 -p 1 -L "$(printf 'x\033[2J')" --no-history >"$TMP/o" 2>"$TMP/e"; rc=$?
+expect label-esc-refused one_line 2 "$TMP/e"
+"$T" -b -n 1000 -p 1 -L "$(printf 'bad\xff')" --no-history >"$TMP/o" 2>"$TMP/e"; rc=$?
+expect label-utf8-refused one_line 2 "$TMP/e"
+rm -f "$DB"
+printf '{"thrashtop_history": 1, "runs": [{"uuid": "e5c", "started_at": "2025-01-01T00:00:00Z", "label": "x\\u001b]0;pwned\\u0007\\u009b", "kind": "qsbench", "status": "ok", "wall_us": 1000000}]}' >"$TMP/esc.json"
+H import "$TMP/esc.json" >/dev/null 2>&1
+H list >"$TMP/o" 2>&1
+expect list-escaped bash -c "grep -q 'x\\\\x1b]0;pwned' '$TMP/o' && ! LC_ALL=C grep -q \$'[\\x01-\\x08\\x0b-\\x1f\\x7f]' '$TMP/o'"
+H export --format=json >"$TMP/o.json"
+expect json-valid-utf8 python3 -c "import json,sys; json.loads(open(sys.argv[1],'rb').read().decode('utf-8'))" "$TMP/o.json"
+printf 'Linux-2.4.14 \xff\033[31m:\n%s\n' "$good1" >"$TMP/p.txt"
+H import "$TMP/p.txt" >/dev/null 2>&1
+H export --format=json >"$TMP/o.json"
+expect posted-header-json-valid python3 -c "import json,sys; json.loads(open(sys.argv[1],'rb').read().decode('utf-8'))" "$TMP/o.json"
+
+# An unusable --history: refused before anything starts.
+for p in "$TMP" /dev/null /proc/x; do
+	"$T" -b -n 1000 -p 1 --history "$p" >"$TMP/o" 2>"$TMP/e"; rc=$?
+	expect "history-unusable[$p]" one_line 2 "$TMP/e"
+	expect "history-unusable-nothing-ran[$p]" test ! -s "$TMP/o"
+done
+
+# Messages.
+msg() { "$T" "$@" >/dev/null 2>"$TMP/e"; rc=$?; one_line 2 "$TMP/e" && grep -qF -- "$want" "$TMP/e"; }
+want="option '--batch' takes no value"; expect msg-batch-value msg --batch=1
+want="option '--no-history' takes no value"; expect msg-no-history-value msg --no-history=yes
+expect msg-no-raw-bytes bash -c "! LC_ALL=C grep -q \$'[\\x01-\\x08]' '$TMP/e'"
+want="-n and -m both size the sorter"; expect msg-n-and-m msg -b -n 1000 -m 4
+want='given twice'; expect msg-compare-twice msg history --history "$TMP/src.db" compare 1 1
+want='run 1 given twice'; expect msg-rm-twice msg history --history "$TMP/src.db" rm 1 1
+
+# Import at scale beside runs: the import holds the lock in short
+# transactions, so runs that end meanwhile are all kept, and its memory
+# does not grow with the file.
+rm -f "$DB"
+python3 - "$TMP/big.txt" <<'PY'
+import sys
+with open(sys.argv[1], 'w') as f:
+    for g in range(2000):
+        f.write('kernel-%d:\n' % g)
+        for k in range(25):
+            ums = (70 + k) * 1000 + g % 1000
+            t = ums // 10 + 733
+            i = t * 1000 // 15329          # tcsh's %P from centiseconds
+            f.write('%d.%03du 7.330s 2:33.29 %d.%d%% 0+0k 0+0io 19670pf+0w\n'
+                    % (ums // 1000, ums % 1000, i // 10, i % 10))
+PY
+"$T" -b -n 1000 -p 1 -L warm --history "$DB" >/dev/null
+/usr/bin/time -f '%M' -o "$TMP/rss" "$TP" history --history "$DB" import "$TMP/big.txt" >"$TMP/imp" 2>"$TMP/impe" &
+imp=$!
+lost=0
+for i in 1 2 3; do
+	"$TP" -b -n 1000 -p 1 -L beside --history "$DB" >/dev/null 2>>"$TMP/beside" || lost=$((lost + 1))
+done
+wait $imp
+expect scale-import-done grep -q 'imported 50000 runs' "$TMP/imp"
+expect scale-runs-beside-kept test "$("$T" history --history "$DB" list -L beside | grep -c ' beside ')" = 3 -a ! -s "$TMP/beside"
+rss=$(cat "$TMP/rss")
+mb=$(($(stat -c %s "$TMP/big.txt") / 1024))
+expect scale-memory-bounded test "${rss:-999999}" -lt $((mb + 100000))
+echo "   (import of $(stat -c %s "$TMP/big.txt") bytes: max RSS ${rss} KiB)"
