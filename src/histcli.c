@@ -284,11 +284,11 @@ static int stream_run(struct run_record *r, void *arg)
 	struct stream *st = arg;
 
 	if (st->json)
-		export_json_run(stdout, r, st->first);
+		export_json_run(out, r, st->first);
 	else
-		export_csv_run(stdout, r);
+		export_csv_run(out, r);
 	st->first = false;
-	return ferror(stdout) ? -1 : 0;
+	return ferror(out) ? -1 : 0;
 }
 
 /* CSV and JSON go out a run at a time, in bounded memory at any count. */
@@ -305,15 +305,15 @@ static int stream_export(const char *path, const struct history_filter *f, bool 
 		return 1;
 	}
 	if (json)
-		export_json_begin(stdout);
+		export_json_begin(out);
 	else
-		export_csv_begin(stdout);
+		export_csv_begin(out);
 	if (h) {
 		rc = history_each(h, f, HISTORY_DETAIL, stream_run, &st, err, sizeof(err));
 		history_close(h);
 	}
 	if (!rc)
-		rc = json ? export_json_end(stdout) : export_csv_end(stdout);
+		rc = json ? export_json_end(out) : export_csv_end(out);
 	if (rc) {
 		fprintf(stderr, "thrashtop: history: %s\n", err[0] ? err : strerror(errno));
 		return 1;
@@ -324,10 +324,10 @@ static int stream_export(const char *path, const struct history_filter *f, bool 
 static int list_run(struct run_record *r, void *arg)
 {
 	if (!*(bool *)arg)
-		report_list_header(stdout);
+		report_list_header(out);
 	*(bool *)arg = true;
-	report_list_row(stdout, r);
-	return ferror(stdout) ? -1 : 0;
+	report_list_row(out, r);
+	return ferror(out) ? -1 : 0;
 }
 
 /* `history list` a row at a time, reading only the columns it shows. */
@@ -347,8 +347,8 @@ static int stream_list(const char *path, const struct history_filter *f)
 		history_close(h);
 	}
 	if (!rc && !any)
-		printf("no runs recorded in %s\n", path);
-	if (rc || fflush(stdout) || ferror(stdout)) {
+		fprintf(out, "no runs recorded in %s\n", path);
+	if (rc || fflush(out) || ferror(out)) {
 		fprintf(stderr, "thrashtop: history: %s\n", err[0] ? err : strerror(errno));
 		return 1;
 	}
@@ -659,14 +659,10 @@ int histcli_main(int argc, char **argv, const char *db_path)
 			/* Series only where they are printed or charted. */
 			enum fmt fmt = a.fmt == F_DEFAULT && !strcmp(a.cmd, "export") ? F_JSON : a.fmt;
 			int flags = fmt == F_TEXT ? HISTORY_DETAIL : fmt == F_TIME ? HISTORY_WORKERS : 0;
-			if (fmt == F_CSV || fmt == F_JSON || (!strcmp(a.cmd, "list") && fmt == F_DEFAULT)) {
+			if (fmt == F_CSV || fmt == F_JSON || (!strcmp(a.cmd, "list") && fmt == F_DEFAULT))
 				rc = fmt == F_DEFAULT ? stream_list(path, &a.filt) :
 				     stream_export(path, &a.filt, fmt == F_JSON);
-				free(a.pos);
-				return rc;
-			}
-			rc = load(path, &a.filt, flags, &runs, &n);
-			if (rc == 0) {
+			else if ((rc = load(path, &a.filt, flags, &runs, &n)) == 0) {
 				if (!strcmp(a.cmd, "list") && a.fmt == F_DEFAULT) {
 					if (n)
 						report_list(out, runs, n);
