@@ -20,6 +20,7 @@ enum monview_action {
 	MV_KNOB_DOWN,
 	MV_KNOB_UP,
 	MV_HISTORY,
+	MV_DUMP,
 };
 
 struct monview {

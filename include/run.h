@@ -63,11 +63,11 @@ int run_change(struct run *r, double t, const char *name, const char *old,
  * takes the result. extra_oom as result_finish. */
 void run_finish(struct run *r, const struct sys_sample *s, int64_t extra_oom, bool aborted);
 
-/* Prints the run as the seeds posted them: any OOM and verify messages, the
- * time line in format f, then the kswapd line. The time line of a run that
+/* Prints the run as the seeds posted them: any OOM messages (to out) and
+ * verify messages (to err), the time line in format f, then the kswapd line. The time line of a run that
  * was stopped (it covers only what ran) ends in "  aborted", as the
  * history's reports mark it. */
-void run_print(const struct run *r, enum out_format f, FILE *out);
+void run_print(const struct run *r, enum out_format f, FILE *out, FILE *err);
 
 /* "#3 4.161u 0.086s 0:04.25 99.9% ...  0:00 kswapd  ok": one line for a
  * list of completed runs; cell may be NULL. Returns buf. */

@@ -83,6 +83,8 @@ struct session {
 	int64_t last_id;		/* the last run stored, 0 none */
 	char **done;			/* each completed run's line, oldest first */
 	int ndone;
+	char **posted;			/* each completed run as run_print */
+	int nposted;			/* prints it, for the monitor's exit */
 	struct session_sweep sweep;
 
 	/* live tuning */

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "plot.h"
@@ -99,6 +100,7 @@ enum ui_action {
 	UI_KNOB_DOWN,		/* k: the caller lowers its chosen vm knob */
 	UI_KNOB_UP,		/* K */
 	UI_HISTORY,		/* h: the caller opens the history view */
+	UI_DUMP,		/* w: the caller writes the screen (ui_dump) */
 };
 
 #define UI_MIN_COLS 60
@@ -176,6 +178,11 @@ int ui_fd(void);
 /* Draws the model. While paused the screen keeps its last frame; only a
  * resize, scrolling or Ctrl-L draw the model as it is then. */
 void ui_draw(const struct ui_model *m);
+
+/* Writes the model as the screen shows it, plots and bars in ASCII, one
+ * line per row with trailing blanks cut, to f. The screen itself keeps
+ * its glyphs. 0, or -1 (no terminal, or a failed write). */
+int ui_dump(const struct ui_model *m, FILE *f);
 
 /* Handles one key (a getch() value). Help, scrolling, pause and resize
  * are handled here and redrawn at once; the rest is for the caller. */

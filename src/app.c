@@ -1,4 +1,9 @@
 #include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -71,6 +76,38 @@ static int next_run(struct app *a)
 	return LOOP_GO;
 }
 
+/* w: the screen as text, plots in ASCII, for a mail or a bug report:
+ * thrashtop-YYYYMMDD-HHMMSS.txt here, else in $TMPDIR or /tmp. */
+static void dump_screen(struct app *a)
+{
+	const char *tmp = getenv("TMPDIR");
+	const char *dirs[] = { ".", tmp && *tmp ? tmp : "/tmp" };
+	char name[64], path[4096];
+	time_t now = time(NULL);
+	struct tm tm;
+	int fd = -1, err = 0;
+	FILE *f;
+
+	localtime_r(&now, &tm);
+	strftime(name, sizeof(name), "thrashtop-%Y%m%d-%H%M%S.txt", &tm);
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && fd < 0; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dirs[i], name);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0 && !err)
+			err = errno;
+	}
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
+		session_note(&a->s, true, "cannot write the screen to %s: %s", name, strerror(err));
+		return;
+	}
+	if ((ui_dump(&a->mon.m, f) | fclose(f)) != 0)
+		session_note(&a->s, true, "cannot write the screen to %s: %s", path, strerror(errno));
+	else
+		session_note(&a->s, false, "screen written to %s", path);
+}
+
 static int act(struct app *a, int action)
 {
 	struct session *s = &a->s;
@@ -105,6 +142,9 @@ static int act(struct app *a, int action)
 			push(a, v);
 		else
 			session_note(s, true, "%s", e);
+		break;
+	case MV_DUMP:
+		dump_screen(a);
 		break;
 	case VIEW_CLOSE:
 		pop(a);
@@ -219,6 +259,11 @@ out:
 		v->ops->close(v);
 	}
 	ui_end();
+	/* The alternate screen took the runs away: they are what goes into a
+	 * reply, so they are printed as the batch mode prints them. */
+	for (int i = 0; a.s.tui && i < a.s.nposted; i++)
+		fputs(a.s.posted[i], stdout);
+	fflush(stdout);
 	session_close(&a.s);
 	if (rc == LOOP_FAIL) {
 		fprintf(stderr, "thrashtop: %s\n", a.err);

@@ -21,6 +21,7 @@ static int mv_key(struct view *v, int ch)
 	case UI_KNOB_DOWN: return MV_KNOB_DOWN;
 	case UI_KNOB_UP: return MV_KNOB_UP;
 	case UI_HISTORY: return MV_HISTORY;
+	case UI_DUMP: return MV_DUMP;
 	default: return VIEW_STAY;
 	}
 }

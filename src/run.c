@@ -101,7 +101,7 @@ void run_finish(struct run *r, const struct sys_sample *s, int64_t extra_oom, bo
 	r->active = r->forking = false;
 }
 
-void run_print(const struct run *r, enum out_format f, FILE *out)
+void run_print(const struct run *r, enum out_format f, FILE *out, FILE *err)
 {
 	char line[256], ksw[64];
 	const struct timeline *tl = &r->res.tl;
@@ -112,7 +112,7 @@ void run_print(const struct run *r, enum out_format f, FILE *out)
 		if (w->end == END_OOM)
 			fprintf(out, "Out of Memory: Killed process %d (thrashtop).\n", (int)w->pid);
 		else if (w->end == END_VERIFY && r->wl.prog)
-			fprintf(stderr, "ERROR: i = %ld\n*** WARNING *** %ld errors.\n",
+			fprintf(err, "ERROR: i = %ld\n*** WARNING *** %ld errors.\n",
 				atomic_load(&r->wl.prog[i].first_bad),
 				atomic_load(&r->wl.prog[i].errors));
 	}

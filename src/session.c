@@ -364,8 +364,10 @@ static int64_t cgroup_extra_oom(struct session *s)
 
 static void remember_run(struct session *s)
 {
-	char buf[700];
+	char buf[700], *text = NULL;
+	size_t len = 0;
 	char **d = realloc(s->done, sizeof(*d) * (size_t)(s->ndone + 1));
+	FILE *f;
 
 	if (!d)
 		return;
@@ -374,6 +376,16 @@ static void remember_run(struct session *s)
 		      buf, sizeof(buf));
 	if ((d[s->ndone] = strdup(buf)))
 		s->ndone++;
+	if (!s->tui || !(d = realloc(s->posted, sizeof(*d) * (size_t)(s->nposted + 1))))
+		return;
+	s->posted = d;
+	if (!(f = open_memstream(&text, &len)))
+		return;
+	run_print(&s->run, s->o->format, f, f);
+	if (fclose(f) == 0)
+		s->posted[s->nposted++] = text;
+	else
+		free(text);
 }
 
 /* Keeps the run in the history, and a sweep's runs for its table. A
@@ -453,7 +465,7 @@ static void finish_run(struct session *s, bool aborted)
 		s->nfailed_runs++;
 	remember_run(s);
 	if (!s->tui)
-		run_print(r, s->o->format, stdout);
+		run_print(r, s->o->format, stdout, stderr);
 	store_run(s);
 	if (s->sweep.cell >= 0) {
 		s->sweep.done++;
@@ -840,6 +852,9 @@ void session_close(struct session *s)
 	for (int i = 0; i < s->ndone; i++)
 		free(s->done[i]);
 	free(s->done);
+	for (int i = 0; i < s->nposted; i++)
+		free(s->posted[i]);
+	free(s->posted);
 	free(s->ps);
 	free(s->marks);
 	if (s->out_fd >= 0)

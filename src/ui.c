@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "fmt.h"
 #include "ui.h"
@@ -883,6 +884,7 @@ static const char *const help_lines[] = {
 	"s / S     swappiness -10 / +10 (root)",
 	"k / K     other vm knob down / up (root)",
 	"h         history of runs (sampling goes on)",
+	"w         write the screen to a text file",
 	"Up/Down   scroll the workers",
 	"PgUp/PgDn scroll a page of workers",
 	"Ctrl-L    redraw the screen",
@@ -932,6 +934,22 @@ static void draw_too_small(void)
 	centre(r, LINES / 2, msg, A_BOLD);
 }
 
+/* The model on stdscr, not yet sent to the terminal. */
+static void paint(const struct ui_model *m, struct ui_layout *l)
+{
+	erase();
+	ui_layout(COLS, LINES, m, l);
+	if (l->too_small) {
+		draw_too_small();
+		return;
+	}
+	draw_header(m, l);
+	for (int id = 0; id < UI_NPLOTS; id++)
+		draw_plot(m, id, l->plot[id]);
+	draw_workers(m, l);
+	draw_runs(m, l);
+}
+
 void ui_draw(const struct ui_model *m)
 {
 	struct ui_layout l;
@@ -939,21 +957,48 @@ void ui_draw(const struct ui_model *m)
 	if (!U.active || (m->paused && !U.need_full))
 		return;
 	U.need_full = false;
-	erase();
-	ui_layout(COLS, LINES, m, &l);
-	if (l.too_small) {
-		draw_too_small();
-	} else {
-		draw_header(m, &l);
-		for (int id = 0; id < UI_NPLOTS; id++)
-			draw_plot(m, id, l.plot[id]);
-		draw_workers(m, &l);
-		draw_runs(m, &l);
-	}
+	paint(m, &l);
 	wnoutrefresh(stdscr);
 	if (U.help && !l.too_small)
 		draw_help();
 	doupdate();
+}
+
+int ui_dump(const struct ui_model *m, FILE *f)
+{
+	enum plot_mode mode = U.mode;
+	bool utf8 = U.utf8;
+	struct ui_layout l;
+	wchar_t line[1024];
+	char out[4096];
+	int rc = 0;
+
+	if (!U.active)
+		return -1;
+	U.mode = PLOT_ASCII;
+	U.utf8 = false;
+	paint(m, &l);
+	for (int y = 0; y < LINES && rc == 0; y++) {
+		int n = mvinnwstr(y, 0, line, COLS < 1023 ? COLS : 1023);
+		size_t len;
+
+		if (n == ERR)
+			n = 0;
+		line[n] = L'\0';
+		len = wcstombs(out, line, sizeof(out) - 1);
+		if (len == (size_t)-1)
+			len = 0;
+		while (len > 0 && out[len - 1] == ' ')
+			len--;
+		out[len] = '\0';
+		if (fprintf(f, "%s\n", out) < 0)
+			rc = -1;
+	}
+	U.mode = mode;
+	U.utf8 = utf8;
+	U.need_full = true;
+	ui_draw(m);
+	return rc;
 }
 
 static void redraw(const struct ui_model *m)
@@ -992,6 +1037,8 @@ enum ui_action ui_key(struct ui_model *m, int ch)
 		return UI_KNOB_UP;
 	case 'h':
 		return UI_HISTORY;
+	case 'w':
+		return UI_DUMP;
 	case '?':
 		U.help = !U.help;
 		if (U.active) {

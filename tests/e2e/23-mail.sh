@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# For the mail: w writes the screen, plots in ASCII, to a text file named
+# in the status line; when the monitor exits, the session's runs are
+# printed as the batch mode prints them (the alternate screen took them).
+. "$(dirname "$0")/lib.sh"
+need_tmux
+
+screen() { tm capture-pane -p -t m; }
+has() { screen | grep -q -- "$1"; }
+cd "$TMP" || exit 1
+tm new-session -d -s m -x 120 -y 40 -c "$TMP" \
+	"$T -n 1000000 -p 2 -d 0.2 -r 2 --no-history 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 60"
+expect runs-done wait_for 60 has '#2 '
+tm send-keys -t m w
+expect status-names-file wait_for 5 has 'screen written to ./thrashtop-[0-9]\{8\}-[0-9]\{6\}\.txt'
+f=$(ls "$TMP"/thrashtop-*.txt 2>/dev/null | head -1)
+expect file-written test -s "$f"
+expect file-ascii-only bash -c "! LC_ALL=C grep -q '[^ -~]' '$f' || { LC_ALL=C grep -n '[^ -~]' '$f' | head -3 >&2; false; }"
+expect file-has-plots grep -q 'major faults' "$f"
+expect file-has-header grep -q '^thrashtop' "$f"
+expect file-has-runs grep -q '^#2 ' "$f"
+expect file-one-line-per-row test "$(wc -l <"$f")" -eq 40
+tm send-keys -t m q
+expect exit-0 wait_for 10 grep -qs EXIT=0 "$TMP/rc"
+# After the alternate screen: two csh time lines, each with its kswapd line.
+screen >"$TMP/after"
+expect time-lines-printed test "$(grep -cE '^[0-9]+\.[0-9]{3}u [0-9]+\.[0-9]{3}s [0-9:.]+ [0-9.]+%' "$TMP/after")" -eq 2
+expect kswapd-lines-printed test "$(grep -cE '^[0-9]+:[0-9]{2} kswapd$' "$TMP/after")" -eq 2
+expect no-stderr test ! -s "$TMP/err"
