@@ -5,6 +5,7 @@
 #ifndef THRASHTOP_HISTORY_H
 #define THRASHTOP_HISTORY_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,7 +14,8 @@
 
 #define HISTORY_SCHEMA_VERSION 3
 #define HISTORY_SERIES_MAX 300		/* points per stored series */
-#define HISTORY_BUSY_MS 5000
+#define HISTORY_BUSY_MS 5000		/* longest wait for another writer's lock */
+#define HISTORY_STOP_GRACE_MS 500	/* longest wait once asked to stop */
 
 /* Unknown integer figures are -1 (HIST_NA), unknown doubles NAN. */
 #define HIST_NA (-1)
@@ -178,6 +180,17 @@ struct history *history_open_version(const char *path, int flags, int version,
 				     char *err, size_t errlen);
 void history_close(struct history *h);
 int history_schema_version(struct history *h);
+
+/* Bounds the waits for another writer's lock (history_begin, history_add,
+ * history_commit, history_rm) by a flag the caller sets, typically from a
+ * signal handler: while *stop is 0 a wait lasts up to HISTORY_BUSY_MS; once
+ * it is nonzero, all the waits of this handle together last at most
+ * HISTORY_STOP_GRACE_MS more, and a write that still cannot get the lock
+ * fails as "database is locked" with nothing written. So a session asked
+ * to end still keeps its run when the lock comes free in time, and ends
+ * within a second when it does not. NULL: no flag. Setting it again
+ * starts a fresh grace. */
+void history_set_stop(struct history *h, const volatile sig_atomic_t *stop);
 
 /* One import or batch as one transaction. history_add inside it joins it. */
 int history_begin(struct history *h, char *err, size_t errlen);

@@ -6,12 +6,14 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/magic.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -23,6 +25,9 @@ struct history {
 	char *path;
 	int version;
 	bool rdonly;
+	const volatile sig_atomic_t *stop;	/* history_set_stop */
+	struct timespec wait_start, stop_seen;
+	bool stopping;
 };
 
 #define F(n, t, since) { #n, t, offsetof(struct run_record, n), \
@@ -715,6 +720,38 @@ fail:
 	return -1;
 }
 
+static double ms_between(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) * 1e3 + (double)(b->tv_nsec - a->tv_nsec) / 1e6;
+}
+
+/* Waits for another writer's lock in 10 ms steps: up to HISTORY_BUSY_MS,
+ * or HISTORY_STOP_GRACE_MS in all once the caller's stop flag is up. */
+static int busy_wait(void *arg, int count)
+{
+	struct history *h = arg;
+	struct timespec now, step = { 0, 10 * 1000000L };
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (count == 0)
+		h->wait_start = now;
+	if (h->stop && *h->stop && !h->stopping) {
+		h->stopping = true;
+		h->stop_seen = now;
+	}
+	if (ms_between(&h->wait_start, &now) >= HISTORY_BUSY_MS ||
+	    (h->stopping && ms_between(&h->stop_seen, &now) >= HISTORY_STOP_GRACE_MS))
+		return 0;
+	nanosleep(&step, NULL);
+	return 1;
+}
+
+void history_set_stop(struct history *h, const volatile sig_atomic_t *stop)
+{
+	h->stop = stop;
+	h->stopping = false;
+}
+
 static int open_db(struct history *h, const char *name, int oflags, char *err, size_t errlen)
 {
 	if (sqlite3_open_v2(name, &h->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
@@ -723,7 +760,7 @@ static int open_db(struct history *h, const char *name, int oflags, char *err, s
 		return -1;
 	}
 	sqlite3_extended_result_codes(h->db, 1);
-	sqlite3_busy_timeout(h->db, HISTORY_BUSY_MS);
+	sqlite3_busy_handler(h->db, busy_wait, h);
 	return 0;
 }
 

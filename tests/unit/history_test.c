@@ -5,9 +5,11 @@
 #include <ftw.h>
 #include <math.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -844,4 +846,40 @@ TEST(history_check_path_refuses_what_cannot_hold_a_history)
 	snprintf(path, sizeof(path), "%s/new/dirs/h.db", tdir());
 	CHECK_INT(history_check_path(path, err, sizeof(err)), 0);
 	CHECK_INT(history_check_path("relative.db", err, sizeof(err)), 0);
+}
+
+/* A stop flag ends the wait for another writer's lock well before the
+ * full HISTORY_BUSY_MS: a write that cannot get the lock fails, whole. */
+TEST(history_stop_bounds_the_lock_wait)
+{
+	char path[400], err[256];
+	struct run_record r;
+	volatile sig_atomic_t stop = 1;
+	struct timespec t0, t1;
+
+	snprintf(path, sizeof(path), "%s/stop.db", tdir());
+	struct history *holder = history_open(path, 0, err, sizeof(err));
+	struct history *h = history_open(path, 0, err, sizeof(err));
+	CHECK(holder && h);
+	if (!holder || !h)
+		return;
+	CHECK_INT(history_begin(holder, err, sizeof(err)), 0);
+	history_set_stop(h, &stop);
+	fixture(&r, 1);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CHECK_INT(history_add(h, &r, err, sizeof(err)), -1);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	CHECK(strstr(err, "locked") != NULL);
+	double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	printf("  gave up after %.0f ms (grace %d ms, full wait %d ms)\n", ms,
+	       HISTORY_STOP_GRACE_MS, HISTORY_BUSY_MS);
+	CHECK(ms < HISTORY_BUSY_MS);
+	history_rollback(holder);
+	/* the lock free: the same handle writes, flag or not */
+	CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
+	CHECK_INT(history_count(h, NULL, err, sizeof(err)), 1);
+	run_record_clear(&r);
+	history_close(h);
+	history_close(holder);
+	rm_db(path);
 }
