@@ -10,10 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "metrics.h"
 #include "result.h"
 
-#define HISTORY_SCHEMA_VERSION 3
-#define HISTORY_SERIES_MAX 300		/* points per stored series */
+#define HISTORY_SCHEMA_VERSION 4
+/* Samples kept per series of a run: every one up to this many (7 h 16 min
+ * at -d 0.1, 3 days at 1 s); a longer run is kept at a coarser step. */
+#define HISTORY_SAMPLES_MAX (1 << 18)
 #define HISTORY_BUSY_MS 5000		/* longest wait for another writer's lock */
 #define HISTORY_STOP_GRACE_MS 500	/* longest wait once asked to stop */
 
@@ -36,18 +39,6 @@ struct run_worker {
 struct run_sysctl_change {
 	double t_s;		/* seconds after the run started */
 	char name[64], old_val[64], new_val[64];
-};
-
-/* Sampled series, all npoints long, time-aligned by RS_T. */
-enum run_series_id {
-	RS_T,			/* seconds since the run started */
-	RS_SWAP_USED,		/* KiB */
-	RS_MEM_FREE,		/* KiB */
-	RS_MEM_AVAIL,		/* KiB */
-	RS_MAJFLT,		/* faults/s */
-	RS_MINFLT,		/* faults/s */
-	RS_KSWAPD,		/* % of one CPU, NAN if not visible */
-	RS_N
 };
 
 struct run_record {
@@ -94,6 +85,10 @@ struct run_record {
 	char global_by[16];		/* "hugetlb", "balloon", "hugetlb+balloon", "":
 					 * kept in the config text, no column */
 	int64_t tmp_swap_kib;		/* temporary swap added for the run, 0 none */
+	int64_t hugetlb_kib;		/* hugetlb pools at the start, HIST_NA unknown */
+	int64_t mlocked_kib;		/* mlocked memory at the start (a balloon's too) */
+	char *sysctls;			/* every sysctl the session set, as it was at
+					   the start: "vm.nr_hugepages=11000\n" (owned) */
 	char version[32];		/* thrashtop's */
 
 	/* free(1)-style (sysstate.h), every field HIST_NA when not taken */
@@ -102,8 +97,11 @@ struct run_record {
 	int nchanges;
 	struct run_sysctl_change *changes;	/* owned */
 
-	int npoints;			/* 0..HISTORY_SERIES_MAX */
-	float *series[RS_N];		/* owned, npoints each */
+	/* The sampled series by registry id (metrics.h), nsamples each,
+	 * time-aligned by t; NULL where a series was not recorded. */
+	int nsamples;			/* 0..HISTORY_SAMPLES_MAX */
+	double *t;			/* seconds since the run started (owned) */
+	double *series[M_N];		/* owned */
 
 	/* Grouping: runs with equal config (workload, host, kernel, sysctls,
 	 * limits, swap, label) form a group. history_add computes both. */
@@ -150,15 +148,21 @@ void run_records_free(struct run_record *v, size_t n);
 /* Deep copy; -1 with errno on allocation failure (dst left cleared). */
 int run_record_copy(struct run_record *dst, const struct run_record *src);
 
-/* Allocates the series arrays for n points (NAN-filled). */
+/* Drops any series and allocates t for n samples (zero-filled). 0, or -1
+ * with errno (EINVAL: n out of range, ENOMEM). */
 int run_record_alloc_series(struct run_record *r, int n);
+/* Series id for the nsamples allocated, NAN-filled (the one there if any);
+ * NULL with errno (EINVAL: no such id, ENOMEM). */
+double *run_record_add_series(struct run_record *r, int id);
 
 /* Computes r->config and r->config_hash from r's fields. */
 int run_record_config(struct run_record *r);
 
 const char *run_status_key(enum run_status s);	/* ok, failed, oom, aborted */
 int run_status_parse(const char *s, enum run_status *out);
-const char *run_series_key(enum run_series_id id);
+/* A series name of an older release ("swap_used_kib"), or a registry
+ * name: the registry id, or -1. "t" is no series. */
+int run_series_id(const char *name);
 
 /* $XDG_DATA_HOME/thrashtop/history.db, else ~/.local/share/thrashtop/history.db.
  * Returns buf, or NULL (err filled) when neither variable is usable. */

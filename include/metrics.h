@@ -100,6 +100,17 @@ int64_t metrics_usable_ram_kib(int64_t total, int64_t hugetlb, int64_t mlocked);
  * bound is unknown): a nice maximum of the window shown. cg may be NULL. */
 double metrics_scale(int id, const struct sys_sample *cur, const struct cgroup_stat *cg);
 
+/* The same rule from figures kept with a run (KiB; NA unknown): usable
+ * RAM from ram, hugetlb and mlocked, swap from swap_total; 0 for auto. */
+double metrics_scale_kept(int id, int64_t ram, int64_t hugetlb, int64_t mlocked,
+			  int64_t swap_total);
+
+/* v in id's unit, short: "219M", "1.2k", "12%", "3" ("n/a" for NAN). */
+size_t metrics_value_text(int id, double v, char *buf, size_t len);
+
+/* A nice top for an auto scale over a window whose highest value is hi. */
+double metrics_nice_max(int id, double hi);
+
 /* A chosen list of plots, in order. */
 #define METRICS_MAX_PLOTS 16
 struct metric_list {

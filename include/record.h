@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "history.h"
+#include "metrics.h"
 #include "result.h"
 #include "series.h"
 #include "sysstate.h"
@@ -21,11 +22,23 @@ struct record_input {
 	const char *session, *cell;	/* NULL: not part of a sweep */
 	int64_t mem_limit_kib, global_limit_kib, tmp_swap_kib;	/* HIST_NA / 0: none */
 	const char *global_by;		/* what held --global's memory; NULL, "": none */
-	/* The run's samples, oldest first, one series per RS_* after RS_T. */
-	const struct series *series[RS_N];
+	/* The run's samples by registry id, oldest first, pushed together
+	 * each tick; NULL for a series not recorded. */
+	const struct series *series[M_N];
+	const char *sysctls;		/* every sysctl the session set, as it is at
+					   the end, one "name=value" a line; NULL: none.
+					   The record keeps them as at the start:
+					   a change made during the run is undone
+					   with its old value. */
 	const struct run_sysctl_change *changes;
 	int nchanges;
 };
+
+/* The sysctls text at the start of a run from the text at its end and the
+ * changes made during it (oldest first). Returns a malloc'd text, or NULL
+ * when out of memory. Pure. */
+char *record_sysctls_at_start(const char *at_end, const struct run_sysctl_change *changes,
+			      int nchanges);
 
 /* Fills r (initialised by the caller with run_record_init). Returns 0, or -1
  * when out of memory. */

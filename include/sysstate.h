@@ -25,6 +25,8 @@ struct sysstate {
 	char cmdline[4096];		/* /proc/cmdline, without the newline */
 	int cpus_online;
 	int64_t mem_total_kib;
+	int64_t hugetlb_kib;		/* every hugetlb pool, NA if not printed */
+	int64_t mlocked_kib;		/* NA if not printed */
 	int nswaps;			/* devices stored in swaps[] */
 	struct swap_dev swaps[SYSSTATE_MAX_SWAPS];
 	int64_t swap_total_kib, swap_used_kib;	/* over every listed device */

@@ -83,6 +83,11 @@ const char *tuning_global_by(const struct tuning *t);
 int tuning_sysctl(struct tuning *t, const char *name, const char *val,
 		  char *old, size_t oldlen, char *err, size_t errlen);
 
+/* Every sysctl written this session (restored at the end), as it is now,
+ * one "name=value" a line in name order, into buf ("" for none; a value
+ * that cannot be read is "n/a"). Returns the length needed. */
+size_t tuning_sysctls_text(const struct tuning *t, char *buf, size_t len);
+
 /* Points cfg's in_child at the cgroup, if there is one. */
 void tuning_workload_cfg(struct tuning *t, struct workload_cfg *cfg);
 

@@ -163,35 +163,47 @@ static void json_changes(FILE *f, const struct run_record *r)
 	fputc(']', f);
 }
 
-/* Floats as %.9g, which reads back to the same float, gathered in a block
- * and written a block at a time: a history holds millions. */
+/* Each value at its quantum's decimals (whole KiB, thousandths of a
+ * rate, milliseconds), which reads back to what the history keeps,
+ * gathered in a block and written a block at a time: a history holds
+ * millions. */
+static void json_values(FILE *f, char *buf, size_t size, size_t *o, const char *name,
+			const double *v, int n, double quantum)
+{
+	int dec = quantum >= 1 ? 0 : quantum >= 0.1 ? 1 : quantum >= 0.01 ? 2 : 3;
+
+	*o += (size_t)snprintf(buf + *o, size - *o, ", \"%s\": [", name);
+	for (int i = 0; i < n; i++) {
+		if (*o > size - 40) {
+			fwrite(buf, 1, *o, f);
+			*o = 0;
+		}
+		if (i)
+			buf[(*o)++] = ',';
+		if (isnan(v[i])) {
+			memcpy(buf + *o, "null", 4);
+			*o += 4;
+		} else {
+			*o += (size_t)snprintf(buf + *o, 32, "%.*f", dec,
+					       fabs(v[i]) < 1e15 ? v[i] : copysign(1e15, v[i]));
+		}
+	}
+	buf[(*o)++] = ']';
+}
+
+/* Each recorded series under its registry name, aligned with t. */
 static void json_series(FILE *f, const struct run_record *r)
 {
 	char buf[8192];
 	size_t o;
 
-	o = (size_t)snprintf(buf, sizeof(buf), "{\"npoints\": %d", r->npoints);
-	for (int s = 0; s < RS_N && r->npoints > 0; s++) {
-		o += (size_t)snprintf(buf + o, sizeof(buf) - o, ", \"%s\": [",
-				      run_series_key((enum run_series_id)s));
-		for (int i = 0; i < r->npoints; i++) {
-			float v = r->series[s][i];
-
-			if (o > sizeof(buf) - FMT_G9_LEN - 4) {
-				fwrite(buf, 1, o, f);
-				o = 0;
-			}
-			if (i)
-				buf[o++] = ',';
-			if (isnan(v)) {
-				memcpy(buf + o, "null", 4);
-				o += 4;
-			} else {
-				o += fmt_g9(buf + o, v);
-			}
-		}
-		buf[o++] = ']';
-	}
+	o = (size_t)snprintf(buf, sizeof(buf), "{\"nsamples\": %d", r->nsamples);
+	if (r->nsamples > 0)
+		json_values(f, buf, sizeof(buf), &o, "t", r->t, r->nsamples, 0.001);
+	for (int s = 0; s < M_N && r->nsamples > 0; s++)
+		if (r->series[s])
+			json_values(f, buf, sizeof(buf), &o, metric_def(s)->name, r->series[s],
+				    r->nsamples, metric_def(s)->quantum);
 	buf[o++] = '}';
 	fwrite(buf, 1, o, f);
 }

@@ -19,6 +19,7 @@
 #include <sqlite3.h>
 
 #include "fmt.h"
+#include "blob.h"
 
 struct history {
 	sqlite3 *db;
@@ -80,6 +81,9 @@ const struct hist_field history_fields[] = {
 	F(mem_limit_kib, HF_I64, 1),
 	F(global_limit_kib, HF_I64, 1),
 	F(tmp_swap_kib, HF_I64, 1),
+	F(hugetlb_kib, HF_I64, 4),
+	F(mlocked_kib, HF_I64, 4),
+	F(sysctls, HF_PSTR, 4),
 	F(version, HF_STR, 1),
 	F(config, HF_PSTR, 1),
 	F(config_hash, HF_STR, 1),
@@ -103,16 +107,32 @@ static int64_t *snap_field(struct mem_snapshot *m, int j)
 }
 
 static const char *const status_keys[] = { "ok", "failed", "oom", "aborted" };
-static const char *const series_keys[RS_N] = {
-	"t", "swap_used_kib", "mem_free_kib", "mem_avail_kib",
-	"majflt_per_s", "minflt_per_s", "kswapd_pct",
+
+/* The six series of releases before schema v4, under their old names. */
+static const struct {
+	const char *old;
+	int id;
+} legacy_series[] = {
+	{ "swap_used_kib", M_SWAP_USED }, { "mem_free_kib", M_FREE },
+	{ "mem_avail_kib", M_AVAIL }, { "majflt_per_s", M_MAJFLT },
+	{ "minflt_per_s", M_MINFLT }, { "kswapd_pct", M_KSWAPD_CPU },
 };
 
-/* Each step takes the schema from version i to i + 1. v1 is the first
- * released schema; v2 adds the sweep/tuning session of a run; v3 adds the
- * indexes that keep label filters and grouping off full scans at 10,000
- * runs. */
-static const char *const migrations[HISTORY_SCHEMA_VERSION] = {
+#define T_QUANTUM 0.001		/* sample times: milliseconds */
+
+static int migrate_samples(struct history *h, char *err, size_t errlen);
+
+/* Each step takes the schema from version i to i + 1: its SQL, then its C
+ * step if any. v1 is the first released schema; v2 adds the sweep/tuning
+ * session of a run; v3 adds the indexes that keep label filters and
+ * grouping off full scans at 10,000 runs; v4 keeps every sample of every
+ * registry series (blob.h) instead of 300 float points of six, and the
+ * hugetlb pools, mlocked memory and sysctls a run started with. */
+static const struct {
+	const char *sql;
+	int (*step)(struct history *h, char *err, size_t errlen);
+} migrations[HISTORY_SCHEMA_VERSION] = {
+	{
 	("CREATE TABLE runs("
 	" id INTEGER PRIMARY KEY,"
 	" uuid TEXT NOT NULL UNIQUE,"
@@ -158,14 +178,24 @@ static const char *const migrations[HISTORY_SCHEMA_VERSION] = {
 	"CREATE TABLE series("
 	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 	" name TEXT NOT NULL, data BLOB NOT NULL,"
-	" PRIMARY KEY (run_id, name)) WITHOUT ROWID;"),
+	" PRIMARY KEY (run_id, name)) WITHOUT ROWID;"), NULL },
 
-	("ALTER TABLE runs ADD COLUMN session TEXT NOT NULL DEFAULT '';"
+	{ ("ALTER TABLE runs ADD COLUMN session TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE runs ADD COLUMN cell TEXT NOT NULL DEFAULT '';"
-	"CREATE INDEX runs_session ON runs(session, started_at) WHERE session <> '';"),
+	"CREATE INDEX runs_session ON runs(session, started_at) WHERE session <> '';"), NULL },
 
-	("CREATE INDEX runs_label ON runs(label, started_at, id);"
-	 "CREATE INDEX runs_config ON runs(config_hash, started_at);"),
+	{ ("CREATE INDEX runs_label ON runs(label, started_at, id);"
+	 "CREATE INDEX runs_config ON runs(config_hash, started_at);"), NULL },
+
+	{ ("ALTER TABLE runs ADD COLUMN hugetlb_kib INTEGER;"
+	"ALTER TABLE runs ADD COLUMN mlocked_kib INTEGER;"
+	"ALTER TABLE runs ADD COLUMN sysctls TEXT;"
+	/* name: a registry name, or "t" for the times; n samples of
+	 * data (blob.h) in steps of quantum */
+	"CREATE TABLE samples("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" name TEXT NOT NULL, n INTEGER NOT NULL, quantum REAL NOT NULL, data BLOB NOT NULL,"
+	" PRIMARY KEY (run_id, name)) WITHOUT ROWID;"), migrate_samples },
 };
 
 static void dberr(struct history *h, char *err, size_t len, const char *what)
@@ -211,7 +241,9 @@ void run_record_clear(struct run_record *r)
 	free(r->config);
 	free(r->workers);
 	free(r->changes);
-	for (int i = 0; i < RS_N; i++)
+	free(r->sysctls);
+	free(r->t);
+	for (int i = 0; i < M_N; i++)
 		free(r->series[i]);
 	run_record_init(r);
 }
@@ -238,16 +270,18 @@ int run_record_copy(struct run_record *dst, const struct run_record *src)
 {
 	*dst = *src;
 	dst->command = dst->kernel_version = dst->proc_cmdline = NULL;
-	dst->swap_devices = dst->config = NULL;
+	dst->swap_devices = dst->config = dst->sysctls = NULL;
 	dst->workers = NULL;
 	dst->changes = NULL;
-	for (int i = 0; i < RS_N; i++)
+	dst->t = NULL;
+	for (int i = 0; i < M_N; i++)
 		dst->series[i] = NULL;
 	if (dup_str(&dst->command, src->command) ||
 	    dup_str(&dst->kernel_version, src->kernel_version) ||
 	    dup_str(&dst->proc_cmdline, src->proc_cmdline) ||
 	    dup_str(&dst->swap_devices, src->swap_devices) ||
-	    dup_str(&dst->config, src->config))
+	    dup_str(&dst->config, src->config) ||
+	    dup_str(&dst->sysctls, src->sysctls))
 		goto fail;
 	if (src->nworkers > 0) {
 		dst->workers = malloc(sizeof(*dst->workers) * (size_t)src->nworkers);
@@ -261,12 +295,18 @@ int run_record_copy(struct run_record *dst, const struct run_record *src)
 			goto fail;
 		memcpy(dst->changes, src->changes, sizeof(*dst->changes) * (size_t)src->nchanges);
 	}
-	if (src->npoints > 0) {
-		for (int i = 0; i < RS_N; i++) {
-			dst->series[i] = malloc(sizeof(float) * (size_t)src->npoints);
-			if (!dst->series[i])
+	if (src->nsamples > 0) {
+		size_t bytes = sizeof(double) * (size_t)src->nsamples;
+
+		if (!(dst->t = malloc(bytes)))
+			goto fail;
+		memcpy(dst->t, src->t, bytes);
+		for (int i = 0; i < M_N; i++) {
+			if (!src->series[i])
+				continue;
+			if (!(dst->series[i] = malloc(bytes)))
 				goto fail;
-			memcpy(dst->series[i], src->series[i], sizeof(float) * (size_t)src->npoints);
+			memcpy(dst->series[i], src->series[i], bytes);
 		}
 	}
 	return 0;
@@ -278,32 +318,42 @@ fail:
 
 int run_record_alloc_series(struct run_record *r, int n)
 {
-	if (n < 0 || n > HISTORY_SERIES_MAX) {
+	if (n < 0 || n > HISTORY_SAMPLES_MAX) {
 		errno = EINVAL;
 		return -1;
 	}
-	for (int i = 0; i < RS_N; i++) {
+	free(r->t);
+	r->t = NULL;
+	for (int i = 0; i < M_N; i++) {
 		free(r->series[i]);
 		r->series[i] = NULL;
 	}
-	r->npoints = 0;
+	r->nsamples = 0;
 	if (n == 0)
 		return 0;
-	for (int i = 0; i < RS_N; i++) {
-		r->series[i] = malloc(sizeof(float) * (size_t)n);
-		if (!r->series[i]) {
-			for (int j = 0; j < i; j++) {
-				free(r->series[j]);
-				r->series[j] = NULL;
-			}
-			errno = ENOMEM;
-			return -1;
-		}
-		for (int k = 0; k < n; k++)
-			r->series[i][k] = NAN;
+	if (!(r->t = calloc((size_t)n, sizeof(double)))) {
+		errno = ENOMEM;
+		return -1;
 	}
-	r->npoints = n;
+	r->nsamples = n;
 	return 0;
+}
+
+double *run_record_add_series(struct run_record *r, int id)
+{
+	if (id < 0 || id >= M_N || r->nsamples < 1) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!r->series[id]) {
+		if (!(r->series[id] = malloc(sizeof(double) * (size_t)r->nsamples))) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		for (int k = 0; k < r->nsamples; k++)
+			r->series[id][k] = NAN;
+	}
+	return r->series[id];
 }
 
 const char *run_status_key(enum run_status s)
@@ -321,9 +371,12 @@ int run_status_parse(const char *s, enum run_status *out)
 	return -1;
 }
 
-const char *run_series_key(enum run_series_id id)
+int run_series_id(const char *name)
 {
-	return (unsigned)id < RS_N ? series_keys[id] : "?";
+	for (size_t i = 0; i < sizeof(legacy_series) / sizeof(legacy_series[0]); i++)
+		if (!strcmp(name, legacy_series[i].old))
+			return legacy_series[i].id;
+	return metric_find(name);
 }
 
 /* Shortest text that reads back to the same double. */
@@ -561,6 +614,23 @@ int run_record_config(struct run_record *r)
 		sb_kv(&b, "global_by", r->global_by);
 	sb_kv_i64(&b, "swap_total_kib", r->swap_total_kib);
 	sb_kv_i64(&b, "tmp_swap_kib", r->tmp_swap_kib);
+	/* Only when there is one, so that runs without a pool, a balloon or a
+	 * sysctl group with those recorded before these were kept. The
+	 * monitor's own locked pages move by a few MiB from run to run: 256
+	 * MiB steps keep those runs together and a balloon apart. */
+	if (r->hugetlb_kib > 0)
+		sb_kv_i64(&b, "hugetlb_kib", r->hugetlb_kib);
+	if (r->mlocked_kib != HIST_NA && (r->mlocked_kib + 128 * 1024) / (256 * 1024) > 0)
+		sb_kv_i64(&b, "mlocked_256m", (r->mlocked_kib + 128 * 1024) / (256 * 1024));
+	for (const char *p = r->sysctls ? r->sysctls : ""; *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t n = eol ? (size_t)(eol - p) : strlen(p);
+
+		snprintf(tmp, sizeof(tmp), "%.*s", (int)(n < sizeof(tmp) ? n : sizeof(tmp) - 1), p);
+		if (*tmp)
+			sb_kv(&b, "sysctl", tmp);
+		p += n + (eol ? 1 : 0);
+	}
 	for (int i = 0; i < r->nchanges; i++) {
 		const struct run_sysctl_change *c = &r->changes[i];
 		snprintf(tmp, sizeof(tmp), "%s=%s@%.3f", c->name, c->new_val, c->t_s);
@@ -705,7 +775,8 @@ static int migrate(struct history *h, int target, char *err, size_t errlen)
 	if (read_user_version(h, &v, err, errlen))
 		goto fail;
 	for (; v < target; v++) {
-		if (exec_sql(h, migrations[v], err, errlen))
+		if (exec_sql(h, migrations[v].sql, err, errlen) ||
+		    (migrations[v].step && migrations[v].step(h, err, errlen)))
 			goto fail;
 		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", v + 1);
 		if (exec_sql(h, sql, err, errlen))
@@ -1061,6 +1132,100 @@ out:
 	return rc;
 }
 
+/* One samples row: n values in steps of quantum. */
+static int put_samples(sqlite3_stmt *st, int64_t id, const char *name, const double *v,
+		       int n, double quantum)
+{
+	struct blob b = { 0 };
+	int rc = 0;
+
+	for (int i = 0; i < n && rc == 0; i++)
+		rc = blob_put(&b, v[i], quantum);
+	if (rc == 0) {
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 3, n);
+		sqlite3_bind_double(st, 4, quantum);
+		sqlite3_bind_blob(st, 5, b.buf, (int)b.len, SQLITE_STATIC);
+		rc = step_done(st);
+	}
+	blob_free(&b);
+	return rc;
+}
+
+static int insert_samples(struct history *h, const struct run_record *r, int64_t id)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = 0;
+
+	if (r->nsamples < 1)
+		return 0;
+	if (sqlite3_prepare_v2(h->db, "INSERT INTO samples VALUES(?,?,?,?,?)", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -1;
+	rc = put_samples(st, id, "t", r->t, r->nsamples, T_QUANTUM);
+	for (int i = 0; i < M_N && rc == 0; i++)
+		if (r->series[i])
+			rc = put_samples(st, id, metric_def(i)->name, r->series[i], r->nsamples,
+					 metric_def(i)->quantum);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* v3 to v4: each run's six float32 series of at most 300 points become
+ * samples rows; the old table goes. */
+static int migrate_samples(struct history *h, char *err, size_t errlen)
+{
+	sqlite3_stmt *sel = NULL, *ins = NULL;
+	double *v = NULL;
+	int rc = -1, step;
+
+	if (sqlite3_prepare_v2(h->db, "SELECT run_id, name, data FROM series", -1, &sel,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(h->db, "INSERT OR REPLACE INTO samples VALUES(?,?,?,?,?)", -1,
+			       &ins, NULL) != SQLITE_OK)
+		goto out;
+	while ((step = sqlite3_step(sel)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(sel, 1);
+		const unsigned char *data = sqlite3_column_blob(sel, 2);
+		int bytes = sqlite3_column_bytes(sel, 2), n = bytes / 4;
+		bool t = name && !strcmp(name, "t");
+		int id = name && !t ? run_series_id(name) : -1;
+		double *nv;
+
+		if (!name || (!t && id < 0) || bytes % 4 || n < 1)
+			continue;
+		if (!(nv = realloc(v, sizeof(*v) * (size_t)n)))
+			goto out;
+		v = nv;
+		for (int i = 0; i < n; i++) {
+			uint32_t u;
+			float f;
+			memcpy(&u, data + 4 * i, 4);
+			u = le32toh(u);
+			memcpy(&f, &u, 4);
+			v[i] = f;
+		}
+		if (put_samples(ins, sqlite3_column_int64(sel, 0), t ? "t" : metric_def(id)->name,
+				v, n, t ? T_QUANTUM : metric_def(id)->quantum))
+			goto out;
+	}
+	if (step != SQLITE_DONE)
+		goto out;
+	sqlite3_finalize(sel);
+	sel = NULL;
+	rc = exec_sql(h, "DROP TABLE series", err, errlen);
+	free(v);
+	sqlite3_finalize(ins);
+	return rc;
+out:
+	dberr(h, err, errlen, "cannot convert the stored series");
+	free(v);
+	sqlite3_finalize(sel);
+	sqlite3_finalize(ins);
+	return rc;
+}
+
 static int insert_details(struct history *h, const struct run_record *r, int64_t id)
 {
 	sqlite3_stmt *st = NULL;
@@ -1125,31 +1290,9 @@ static int insert_details(struct history *h, const struct run_record *r, int64_t
 			goto out;
 	}
 	sqlite3_finalize(st);
+	st = NULL;
 
-	if (sqlite3_prepare_v2(h->db, "INSERT INTO series VALUES(?,?,?)", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (r->npoints > 0) {
-		uint32_t *blob = malloc(sizeof(uint32_t) * (size_t)r->npoints);
-		if (!blob)
-			goto out;
-		for (int s = 0; s < RS_N; s++) {
-			for (int i = 0; i < r->npoints; i++) {
-				uint32_t u;
-				memcpy(&u, &r->series[s][i], sizeof(u));
-				blob[i] = htole32(u);
-			}
-			sqlite3_bind_int64(st, 1, id);
-			sqlite3_bind_text(st, 2, series_keys[s], -1, SQLITE_STATIC);
-			sqlite3_bind_blob(st, 3, blob, (int)(sizeof(uint32_t) * (size_t)r->npoints),
-					  SQLITE_TRANSIENT);
-			if (step_done(st)) {
-				free(blob);
-				goto out;
-			}
-		}
-		free(blob);
-	}
-	rc = 0;
+	rc = h->version >= 4 ? insert_samples(h, r, id) : 0;
 out:
 	sqlite3_finalize(st);
 	return rc;
@@ -1157,17 +1300,11 @@ out:
 
 static int validate(const struct run_record *r, char *err, size_t errlen)
 {
-	if (r->npoints < 0 || r->npoints > HISTORY_SERIES_MAX) {
-		fmt_err(err, errlen, "history: %d series points (at most %d)",
-		       r->npoints, HISTORY_SERIES_MAX);
+	if (r->nsamples < 0 || r->nsamples > HISTORY_SAMPLES_MAX || (r->nsamples > 0 && !r->t)) {
+		fmt_err(err, errlen, "history: %d samples (at most %d), or no times",
+		       r->nsamples, HISTORY_SAMPLES_MAX);
 		return -1;
 	}
-	if (r->npoints > 0)
-		for (int s = 0; s < RS_N; s++)
-			if (!r->series[s]) {
-				fmt_err(err, errlen, "history: series %s missing", series_keys[s]);
-				return -1;
-			}
 	if (r->nworkers < 0 || (r->nworkers > 0 && !r->workers) ||
 	    r->nchanges < 0 || (r->nchanges > 0 && !r->changes)) {
 		fmt_err(err, errlen, "history: inconsistent worker or sysctl change list");
@@ -1387,9 +1524,9 @@ static int detail_prepare(struct history *h, int flags, struct detail_stmts *d)
 				"SELECT t_s, name, old_val, new_val FROM sysctl_changes"
 				" WHERE run_id = ? ORDER BY idx", -1, &d->changes, NULL) != SQLITE_OK))
 		goto fail;
-	if ((flags & HISTORY_SERIES) &&
-	    sqlite3_prepare_v2(h->db, "SELECT name, data FROM series WHERE run_id = ?",
-			       -1, &d->series, NULL) != SQLITE_OK)
+	if ((flags & HISTORY_SERIES) && h->version >= 4 &&
+	    sqlite3_prepare_v2(h->db, "SELECT name, n, quantum, data FROM samples"
+			       " WHERE run_id = ? ORDER BY name <> 't'", -1, &d->series, NULL) != SQLITE_OK)
 		goto fail;
 	return 0;
 fail:
@@ -1460,27 +1597,36 @@ static int load_details(struct detail_stmts *d, struct run_record *r)
 		}
 	}
 
+	/* t first, then each registry series with as many samples; a row of
+	 * another length, or one that does not decode, is skipped, as is a
+	 * name this release does not know. */
 	if ((st = detail_bind(d->series, r->id))) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			const char *name = (const char *)sqlite3_column_text(st, 0);
-			const unsigned char *blob = sqlite3_column_blob(st, 1);
-			int bytes = sqlite3_column_bytes(st, 1);
-			int s;
+			int ns = sqlite3_column_int(st, 1);
+			double q = sqlite3_column_double(st, 2);
+			const unsigned char *data = sqlite3_column_blob(st, 3);
+			size_t bytes = (size_t)sqlite3_column_bytes(st, 3);
+			bool t = name && !strcmp(name, "t");
+			int id = name && !t ? run_series_id(name) : -1;
+			double *dst;
 
-			for (s = 0; s < RS_N; s++)
-				if (!strcmp(name, series_keys[s]))
-					break;
-			if (s == RS_N || bytes % 4 || bytes / 4 > HISTORY_SERIES_MAX)
+			if (!name || !(q > 0) || ns < 1 || ns > HISTORY_SAMPLES_MAX)
 				continue;
-			if (!r->npoints && run_record_alloc_series(r, bytes / 4))
+			if (t) {
+				if (run_record_alloc_series(r, ns))
+					return -1;
+				if (blob_decode(data, bytes, q, r->t, ns) != ns)
+					run_record_alloc_series(r, 0);
+				continue;
+			}
+			if (id < 0 || ns != r->nsamples)
+				continue;
+			if (!(dst = run_record_add_series(r, id)))
 				return -1;
-			if (bytes / 4 != r->npoints)
-				continue;
-			for (int i = 0; i < r->npoints; i++) {
-				uint32_t u;
-				memcpy(&u, blob + 4 * i, 4);
-				u = le32toh(u);
-				memcpy(&r->series[s][i], &u, 4);
+			if (blob_decode(data, bytes, q, dst, ns) != ns) {
+				free(r->series[id]);
+				r->series[id] = NULL;
 			}
 		}
 	}

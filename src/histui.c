@@ -723,33 +723,6 @@ static int detail_workers(const struct run_record *r, struct histui_text *t)
 	return rc;
 }
 
-static const struct {
-	enum run_series_id id;
-	const char *title;
-} plots[] = {
-	{ RS_SWAP_USED, "swap used" },
-	{ RS_MEM_FREE, "free" },
-	{ RS_MEM_AVAIL, "available" },
-	{ RS_MAJFLT, "major faults" },
-	{ RS_MINFLT, "minor faults" },
-	{ RS_KSWAPD, "kswapd CPU" },
-};
-
-static bool is_kib(enum run_series_id id)
-{
-	return id == RS_SWAP_USED || id == RS_MEM_FREE || id == RS_MEM_AVAIL;
-}
-
-static void value_text(enum run_series_id id, double v, char *buf, size_t len)
-{
-	if (is_kib(id))
-		fmt_kib(buf, len, isnan(v) ? -1 : (int64_t)llround(v));
-	else if (id == RS_KSWAPD)
-		fmt_pct(buf, len, v);
-	else
-		fmt_rate(buf, len, v);
-}
-
 static void secs_text(char *buf, size_t len, double s)
 {
 	if (isnan(s))
@@ -764,10 +737,9 @@ static void secs_text(char *buf, size_t len, double s)
 
 /* The run's series as exactly w * k samples spanning the whole run: means
  * of buckets when there are more points, points repeated when fewer. */
-static int resample(const struct run_record *r, enum run_series_id id, int n,
-		    struct series *out)
+static int resample(const struct run_record *r, int id, int n, struct series *out)
 {
-	int np = r->npoints;
+	int np = r->nsamples;
 
 	if (series_init(out, n))
 		return -1;
@@ -781,7 +753,7 @@ static int resample(const struct run_record *r, enum run_series_id id, int n,
 			return -1;
 		}
 		for (int i = 0; i < np; i++)
-			series_push(&all, r->series[RS_T][i], r->series[id][i]);
+			series_push(&all, r->t[i], r->series[id][i]);
 		series_downsample(&all, n, tt, tt + n);
 		for (int i = 0; i < n; i++)
 			series_push(out, tt[i], tt[n + i]);
@@ -791,16 +763,18 @@ static int resample(const struct run_record *r, enum run_series_id id, int n,
 		for (int i = 0; i < n; i++) {
 			int j = (int)((long)i * np / n);
 
-			series_push(out, r->series[RS_T][j], r->series[id][j]);
+			series_push(out, r->t[j], r->series[id][j]);
 		}
 	}
 	return 0;
 }
 
-static int detail_plot(const struct run_record *r, int k, int width, int plot_h,
+/* One recorded series, on the scale its registry rule gives with the
+ * figures kept with the run. */
+static int detail_plot(const struct run_record *r, int id, int width, int plot_h,
 		       enum plot_mode mode, const double *marks, struct histui_text *t)
 {
-	enum run_series_id id = plots[k].id;
+	const struct metric_def *d = metric_def(id);
 	double lo = NAN, hi = NAN, scale;
 	char left[128], right[64], a[32], b[32];
 	struct plot p = { .w = width, .h = plot_h, .mode = mode, .marks = marks,
@@ -809,7 +783,7 @@ static int detail_plot(const struct run_record *r, int k, int width, int plot_h,
 	char *rows;
 	int rc = 0, n = width * plot_samples_per_cell(mode);
 
-	for (int i = 0; i < r->npoints; i++) {
+	for (int i = 0; i < r->nsamples; i++) {
 		double v = r->series[id][i];
 
 		if (isnan(v))
@@ -817,28 +791,23 @@ static int detail_plot(const struct run_record *r, int k, int width, int plot_h,
 		lo = isnan(lo) || v < lo ? v : lo;
 		hi = isnan(hi) || v > hi ? v : hi;
 	}
-	if (isnan(hi)) {
-		return text_add(t, HA_TITLE, "%s  n/a (%s)", plots[k].title,
-				id == RS_KSWAPD ? "kswapd was not visible" : "not recorded");
-	}
-	if (id == RS_SWAP_USED && r->swap_total_kib > 0)
-		scale = (double)r->swap_total_kib;
-	else if ((id == RS_MEM_FREE || id == RS_MEM_AVAIL) && r->ram_kib > 0)
-		scale = (double)r->ram_kib;
-	else
-		scale = is_kib(id) ? plot_nice_kib(hi) : plot_nice_max(hi);
-	if (hi > scale)
-		scale = is_kib(id) ? plot_nice_kib(hi) : plot_nice_max(hi);
+	if (isnan(hi))
+		return text_add(t, HA_TITLE, "%s  n/a (%s)", d->title,
+				id == M_KSWAPD_CPU ? "kswapd was not visible" : "not recorded");
+	scale = metrics_scale_kept(id, r->ram_kib, r->hugetlb_kib, r->mlocked_kib,
+				   r->swap_total_kib);
+	if (!(scale > 0) || hi > scale)
+		scale = metrics_nice_max(id, hi);
 	p.ymax = scale;
-	value_text(id, hi, b, sizeof(b));
-	if (id == RS_MEM_FREE || id == RS_MEM_AVAIL) {
-		value_text(id, lo, a, sizeof(a));
-		snprintf(left, sizeof(left), "%s  lowest %s  highest %s", plots[k].title, a, b);
+	metrics_value_text(id, hi, b, sizeof(b));
+	if (d->scale == MS_RAM) {	/* what is left matters: its low */
+		metrics_value_text(id, lo, a, sizeof(a));
+		snprintf(left, sizeof(left), "%s  lowest %s  highest %s", d->title, a, b);
 	} else {
-		snprintf(left, sizeof(left), "%s%s  peak %s", plots[k].title,
-			 id == RS_MAJFLT || id == RS_MINFLT ? "/s" : "", b);
+		snprintf(left, sizeof(left), "%s%s  peak %s", d->title,
+			 d->kind == MK_RATE && d->unit[0] != '%' ? "/s" : "", b);
 	}
-	value_text(id, scale, a, sizeof(a));
+	metrics_value_text(id, scale, a, sizeof(a));
 	snprintf(right, sizeof(right), "scale 0..%s", a);
 	rc |= text_add(t, HA_TITLE, "%s%*s", left, imax(width - fmt_text_cols(left), fmt_text_cols(right) + 1),
 		       right);
@@ -849,12 +818,12 @@ static int detail_plot(const struct run_record *r, int k, int width, int plot_h,
 	}
 	if (plot_render(&p, &s, rows, PLOT_ROW_BYTES(width), NULL) == 0) {
 		for (int y = 0; y < plot_h; y++)
-			rc |= text_add(t, HA_PLOT + (int)id, "%s", rows + (size_t)y * PLOT_ROW_BYTES(width));
+			rc |= text_add(t, HA_PLOT + id, "%s", rows + (size_t)y * PLOT_ROW_BYTES(width));
 	} else {
 		rc |= text_add(t, HA_BAD, "%s", "cannot draw this plot");
 	}
-	secs_text(a, sizeof(a), r->series[RS_T][0]);
-	secs_text(b, sizeof(b), r->series[RS_T][r->npoints - 1]);
+	secs_text(a, sizeof(a), r->t[0]);
+	secs_text(b, sizeof(b), r->t[r->nsamples - 1]);
 	rc |= text_add(t, HA_DIM, "%s%*s", a, imax(width - fmt_text_cols(a), 1), b);
 	series_free(&s);
 	free(rows);
@@ -875,7 +844,7 @@ int histui_detail(const struct run_record *r, int width, int plot_h, enum plot_m
 	rc |= detail_free(r, t);
 	rc |= detail_workers(r, t);
 	rc |= text_add(t, HA_TEXT, "%s", "");
-	if (r->npoints < 1) {
+	if (r->nsamples < 1) {
 		rc |= text_add(t, HA_DIM, "%s", "no samples recorded for this run: nothing to plot");
 	} else {
 		if (r->nchanges) {
@@ -885,10 +854,12 @@ int histui_detail(const struct run_record *r, int width, int plot_h, enum plot_m
 			for (int i = 0; marks && i < r->nchanges; i++)
 				marks[i] = r->changes[i].t_s;
 		}
-		for (size_t k = 0; !rc && k < sizeof(plots) / sizeof(plots[0]); k++) {
-			if (k)
+		for (int id = 0, k = 0; !rc && id < M_N; id++) {
+			if (!r->series[id])
+				continue;
+			if (k++)
 				rc |= text_add(t, HA_TEXT, "%s", "");
-			rc |= detail_plot(r, (int)k, width, plot_h, mode, marks, t);
+			rc |= detail_plot(r, id, width, plot_h, mode, marks, t);
 		}
 		free(marks);
 	}
@@ -905,11 +876,11 @@ int histui_detail(const struct run_record *r, int width, int plot_h, enum plot_m
 /* Colour pairs, above the monitor's own. */
 enum { HP_BASE = 40, HP_TITLE = HP_BASE, HP_BAD, HP_DIM, HP_PLOT };
 
-static const short plot_fg[RS_N] = {
-	[RS_SWAP_USED] = COLOR_MAGENTA, [RS_MEM_FREE] = COLOR_GREEN,
-	[RS_MEM_AVAIL] = COLOR_CYAN, [RS_MAJFLT] = COLOR_RED,
-	[RS_MINFLT] = COLOR_YELLOW, [RS_KSWAPD] = COLOR_BLUE,
+/* A plot's colour by registry id, cycling. */
+static const short plot_fg[] = {
+	COLOR_MAGENTA, COLOR_GREEN, COLOR_CYAN, COLOR_RED, COLOR_YELLOW, COLOR_BLUE,
 };
+#define PLOT_FG(id) plot_fg[(id) % (int)(sizeof(plot_fg) / sizeof(plot_fg[0]))]
 
 struct hs {
 	struct view v;			/* first: the loop's handle */
@@ -1568,7 +1539,7 @@ static void init_colours(struct hs *s)
 {
 	short bg = COLOR_BLACK;
 
-	s->colour = has_colors() && COLOR_PAIRS > HP_PLOT + RS_N;
+	s->colour = has_colors() && COLOR_PAIRS > HP_PLOT + M_N;
 	if (!s->colour)
 		return;
 	if (use_default_colors() == OK)
@@ -1576,8 +1547,8 @@ static void init_colours(struct hs *s)
 	init_pair(HP_TITLE, COLOR_CYAN, bg);
 	init_pair(HP_BAD, COLOR_RED, bg);
 	init_pair(HP_DIM, COLOR_CYAN, bg);
-	for (int i = 0; i < RS_N; i++)
-		init_pair((short)(HP_PLOT + i), plot_fg[i] ? plot_fg[i] : COLOR_WHITE, bg);
+	for (int i = 0; i < M_N; i++)
+		init_pair((short)(HP_PLOT + i), PLOT_FG(i), bg);
 }
 
 static void hv_draw(struct view *v)

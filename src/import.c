@@ -191,38 +191,47 @@ static int change_kv(void *arg, const char *key, const char *type, const char *v
 	return -1;
 }
 
+/* "nsamples" (older exports: "npoints") first, then "t" and each series
+ * by its registry name or its name before the registry. */
 static int series_kv(void *arg, const char *key, const char *type, const char *val)
 {
 	struct rctx *c = arg;
 	struct run_record *r = c->r;
+	double *dst = NULL;
 
-	if (!strcmp(key, "npoints")) {
+	if (!strcmp(key, "nsamples") || !strcmp(key, "npoints")) {
 		int64_t v;
-		if (parse_i64_or_null(type, val, &v) || v < 0 || v > HISTORY_SERIES_MAX ||
+		if (parse_i64_or_null(type, val, &v) || v < 0 || v > HISTORY_SAMPLES_MAX ||
 		    run_record_alloc_series(r, (int)v)) {
-			fmt_err(c->j->err, c->j->errlen, "%s: series: bad npoints", c->where);
+			fmt_err(c->j->err, c->j->errlen, "%s: series: bad %s", c->where, key);
 			return -1;
 		}
 		return 0;
 	}
-	for (int s = 0; s < RS_N; s++) {
-		if (strcmp(key, run_series_key((enum run_series_id)s)))
-			continue;
+	if (r->nsamples > 0) {
+		int id = run_series_id(key);
+
+		if (!strcmp(key, "t"))
+			dst = r->t;
+		else if (id >= 0)
+			dst = run_record_add_series(r, id);
+	}
+	if (dst && !strcmp(type, "array")) {
 		char **v;
 		int n;
-		if (strcmp(type, "array") || json_elems(c->j, val, &v, &n))
-			break;
-		if (n != r->npoints) {
+
+		if (json_elems(c->j, val, &v, &n) == 0) {
+			if (n == r->nsamples) {
+				for (int i = 0; i < n; i++)
+					dst[i] = v[i] ? strtod(v[i], NULL) : NAN;
+				free_elems(v, n);
+				return 0;
+			}
 			free_elems(v, n);
-			break;
 		}
-		for (int i = 0; i < n; i++)
-			r->series[s][i] = v[i] ? strtof(v[i], NULL) : NAN;
-		free_elems(v, n);
-		return 0;
 	}
-	fmt_err(c->j->err, c->j->errlen, "%s: series: bad \"%s\" (npoints must come first)",
-	       c->where, key);
+	fmt_err(c->j->err, c->j->errlen, "%s: series: bad \"%s\" (nsamples must come first)",
+		c->where, key);
 	return -1;
 }
 

@@ -4,6 +4,9 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "fmt.h"
+#include "plot.h"
+
 #define KIB 1.0		/* gauges in KiB are whole numbers */
 #define FINE 0.001
 
@@ -261,6 +264,50 @@ double metrics_scale(int id, const struct sys_sample *cur, const struct cgroup_s
 		break;
 	}
 	return 0;
+}
+
+double metrics_scale_kept(int id, int64_t ram, int64_t hugetlb, int64_t mlocked,
+			  int64_t swap_total)
+{
+	int64_t usable;
+
+	if (id < 0 || id >= M_N)
+		return 0;
+	switch (defs[id].scale) {
+	case MS_RAM:
+		usable = metrics_usable_ram_kib(ram, hugetlb, mlocked);
+		return usable > 0 ? (double)usable : 0;
+	case MS_SWAP:
+	case MS_CG_SWAP:
+		return swap_total > 0 ? (double)swap_total : 0;
+	case MS_PERCENT:
+		return 100;
+	case MS_CG_LIMIT:
+	case MS_AUTO:
+		break;
+	}
+	return 0;
+}
+
+static bool is_kib(int id)
+{
+	return id >= 0 && id < M_N && !strcmp(defs[id].unit, "KiB");
+}
+
+size_t metrics_value_text(int id, double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		return (size_t)snprintf(buf, len, "n/a");
+	if (is_kib(id))
+		return fmt_kib(buf, len, (int64_t)llround(v));
+	if (id >= 0 && id < M_N && defs[id].unit[0] == '%')
+		return fmt_pct(buf, len, v);
+	return fmt_rate(buf, len, v);
+}
+
+double metrics_nice_max(int id, double hi)
+{
+	return is_kib(id) ? plot_nice_kib(hi) : plot_nice_max(hi);
 }
 
 void metrics_default_list(struct metric_list *l)

@@ -57,16 +57,20 @@ static void fill_workers(struct run_record *r, const struct workload *wl)
 	}
 }
 
+/* Every sample, or HISTORY_SAMPLES_MAX means of equal runs of them. */
 static int fill_series(struct run_record *r, const struct record_input *in)
 {
-	const struct series *base = in->series[RS_SWAP_USED];
-	int n = base ? series_len(base) : 0;
+	const struct series *base = NULL;
+	int n = 0, got;
 	double *t, *v;
 
+	for (int id = 0; id < M_N && !base; id++)
+		base = in->series[id];
+	n = base ? series_len(base) : 0;
 	if (n == 0)
 		return 0;
-	if (n > HISTORY_SERIES_MAX)
-		n = HISTORY_SERIES_MAX;
+	if (n > HISTORY_SAMPLES_MAX)
+		n = HISTORY_SAMPLES_MAX;
 	t = malloc(sizeof(*t) * (size_t)n);
 	v = malloc(sizeof(*v) * (size_t)n);
 	if (!t || !v || run_record_alloc_series(r, n)) {
@@ -74,18 +78,60 @@ static int fill_series(struct run_record *r, const struct record_input *in)
 		free(v);
 		return -1;
 	}
-	for (int id = RS_SWAP_USED; id < RS_N; id++) {
-		int got = series_downsample(in->series[id], n, t, v);
+	got = series_downsample(base, n, t, v);
+	for (int i = 0; i < got && i < n; i++)
+		r->t[i] = t[i] - in->wl->t_start;
+	for (int id = 0; id < M_N; id++) {
+		double *dst;
 
-		for (int i = 0; i < got && i < n; i++) {
-			r->series[id][i] = (float)v[i];
-			if (id == RS_SWAP_USED)
-				r->series[RS_T][i] = (float)(t[i] - in->wl->t_start);
+		if (!in->series[id] || series_len(in->series[id]) != series_len(base))
+			continue;
+		if (!(dst = run_record_add_series(r, id))) {
+			free(t);
+			free(v);
+			return -1;
 		}
+		got = series_downsample(in->series[id], n, t, v);
+		for (int i = 0; i < got && i < n; i++)
+			dst[i] = v[i];
 	}
 	free(t);
 	free(v);
 	return 0;
+}
+
+char *record_sysctls_at_start(const char *at_end, const struct run_sysctl_change *changes,
+			      int nchanges)
+{
+	size_t cap = strlen(at_end) + 2, off = 0, most = 0;
+	char *out;
+
+	for (int i = 0; i < nchanges; i++)
+		if (strlen(changes[i].old_val) > most)
+			most = strlen(changes[i].old_val);
+	for (const char *p = at_end; *p; p++)	/* each line may take the longest */
+		cap += *p == '\n' ? most + 1 : 0;
+	cap += most;
+	if (!(out = malloc(cap)))
+		return NULL;
+	for (const char *p = at_end; *p;) {
+		const char *eol = strchr(p, '\n'), *eq = strchr(p, '=');
+		size_t n = eol ? (size_t)(eol - p) : strlen(p);
+		const char *val = NULL;
+
+		if (eq && eq < p + n)
+			for (int i = 0; i < nchanges && !val; i++)
+				if (strlen(changes[i].name) == (size_t)(eq - p) &&
+				    !strncmp(changes[i].name, p, (size_t)(eq - p)))
+					val = changes[i].old_val;
+		if (val)
+			off += (size_t)sprintf(out + off, "%.*s%s\n", (int)(eq - p + 1), p, val);
+		else
+			off += (size_t)sprintf(out + off, "%.*s\n", (int)n, p);
+		p += n + (eol ? 1 : 0);
+	}
+	out[off] = '\0';
+	return out;
 }
 
 int record_build(struct run_record *r, const struct record_input *in)
@@ -157,6 +203,11 @@ int record_build(struct run_record *r, const struct record_input *in)
 	r->global_limit_kib = in->global_limit_kib;
 	snprintf(r->global_by, sizeof(r->global_by), "%s", in->global_by ? in->global_by : "");
 	r->tmp_swap_kib = in->tmp_swap_kib;
+	r->hugetlb_kib = sys->hugetlb_kib;
+	r->mlocked_kib = sys->mlocked_kib;
+	if (in->sysctls && *in->sysctls &&
+	    !(r->sysctls = record_sysctls_at_start(in->sysctls, in->changes, in->nchanges)))
+		return -1;
 	snprintf(r->version, sizeof(r->version), "%s", THRASHTOP_VERSION);
 
 	if (in->nchanges > 0) {

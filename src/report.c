@@ -424,7 +424,7 @@ static void free_table(FILE *f, const struct run_record *r)
 	}
 }
 
-static void chart(FILE *f, const struct run_record *r, enum run_series_id id, const char *title);
+static void chart(FILE *f, const struct run_record *r, int id, const char *title);
 
 void report_show(FILE *f, const struct run_record *r)
 {
@@ -438,7 +438,14 @@ void report_show(FILE *f, const struct run_record *r)
 			continue;
 		if (fl->type == HF_PSTR) {
 			const char *s = *(char *const *)((const char *)r + fl->off);
-			fprintf(f, "%-24s %s\n", fl->name, s ? s : "-");
+			fprintf(f, "%-24s ", fl->name);
+			/* one line: the sysctls' lines joined */
+			for (const char *p = s && *s ? s : "-"; *p; p++)
+				if (*p != '\n')
+					fputc(*p, f);
+				else if (p[1])
+					fputs(", ", f);
+			fputc('\n', f);
 			continue;
 		}
 		key_text(r, fl, buf, sizeof(buf));
@@ -486,12 +493,12 @@ void report_show(FILE *f, const struct run_record *r)
 	for (int i = 0; i < r->nchanges; i++)
 		fprintf(f, "sysctl at %.2fs: %s %s -> %s\n", r->changes[i].t_s, r->changes[i].name,
 			r->changes[i].old_val, r->changes[i].new_val);
-	if (r->npoints > 0) {
-		chart(f, r, RS_SWAP_USED, "Swap used");
-		chart(f, r, RS_MEM_FREE, "Free memory");
-		chart(f, r, RS_MAJFLT, "Major faults/s");
-		chart(f, r, RS_MINFLT, "Minor faults/s");
-		chart(f, r, RS_KSWAPD, "kswapd CPU %");
+	if (r->nsamples > 0) {
+		chart(f, r, M_SWAP_USED, "Swap used");
+		chart(f, r, M_FREE, "Free memory");
+		chart(f, r, M_MAJFLT, "Major faults/s");
+		chart(f, r, M_MINFLT, "Minor faults/s");
+		chart(f, r, M_KSWAPD_CPU, "kswapd CPU %");
 	}
 }
 
@@ -500,17 +507,17 @@ void report_show(FILE *f, const struct run_record *r)
 #define CHART_W 60
 #define CHART_H 5
 
-static void chart(FILE *f, const struct run_record *r, enum run_series_id id, const char *title)
+static void chart(FILE *f, const struct run_record *r, int id, const char *title)
 {
 	struct series s, d;
 	double tt[CHART_W], vv[CHART_W], lo, hi;
 	char rows[CHART_H][PLOT_ROW_BYTES(CHART_W)], top[16], end[16];
-	bool kib = id == RS_SWAP_USED || id == RS_MEM_FREE || id == RS_MEM_AVAIL;
+	bool kib = !strcmp(metric_def(id)->unit, "KiB");
 
-	if (r->npoints < 2 || series_init(&s, r->npoints))
+	if (r->nsamples < 2 || !r->series[id] || series_init(&s, r->nsamples))
 		return;
-	for (int i = 0; i < r->npoints; i++)
-		series_push(&s, r->series[RS_T][i], r->series[id][i]);
+	for (int i = 0; i < r->nsamples; i++)
+		series_push(&s, r->t[i], r->series[id][i]);
 	int np = series_downsample(&s, CHART_W, tt, vv);
 	series_free(&s);
 	if (np < 1 || series_init(&d, np))
@@ -526,7 +533,7 @@ static void chart(FILE *f, const struct run_record *r, enum run_series_id id, co
 	p.ymax = kib ? plot_nice_kib(hi) : plot_nice_max(hi);
 	if (kib)
 		fmt_kib(top, sizeof(top), (int64_t)p.ymax);
-	else if (id == RS_KSWAPD)
+	else if (id == M_KSWAPD_CPU)
 		snprintf(top, sizeof(top), "%g%%", p.ymax);
 	else
 		fmt_rate(top, sizeof(top), p.ymax);
@@ -534,7 +541,7 @@ static void chart(FILE *f, const struct run_record *r, enum run_series_id id, co
 		char peak[24];
 		if (kib)
 			fmt_kib(peak, sizeof(peak), (int64_t)hi);
-		else if (id == RS_KSWAPD)
+		else if (id == M_KSWAPD_CPU)
 			fmt_pct(peak, sizeof(peak), hi);
 		else
 			fmt_rate(peak, sizeof(peak), hi);
@@ -548,7 +555,7 @@ static void chart(FILE *f, const struct run_record *r, enum run_series_id id, co
 		fprintf(f, "%7s +", "");
 		for (int x = 0; x < np; x++)
 			fputc('-', f);
-		snprintf(end, sizeof(end), "%.0fs", (double)r->series[RS_T][r->npoints - 1]);
+		snprintf(end, sizeof(end), "%.0fs", r->t[r->nsamples - 1]);
 		fprintf(f, "\n%8s %-*s%s\n", "", np - (int)strlen(end) > 2 ? np - (int)strlen(end) : 2,
 			"0s", end);
 	}
@@ -744,15 +751,15 @@ int report_text(FILE *f, const struct run_record *runs, size_t n,
 		for (size_t i = 0; i < g[j].n; i++) {
 			const struct run_record *r = &runs[g[j].idx[i]];
 			double d = fabs(report_metric(r, RM_WALL) - med);
-			if (r->npoints >= 2 && (d < best || !rep)) {
+			if (r->nsamples >= 2 && (d < best || !rep)) {
 				best = d;
 				rep = r;
 			}
 		}
 		if (rep) {
-			chart(f, rep, RS_SWAP_USED, "Swap used");
-			chart(f, rep, RS_MAJFLT, "Major faults/s");
-			chart(f, rep, RS_MINFLT, "Minor faults/s");
+			chart(f, rep, M_SWAP_USED, "Swap used");
+			chart(f, rep, M_MAJFLT, "Major faults/s");
+			chart(f, rep, M_MINFLT, "Minor faults/s");
 		}
 	}
 	report_groups_free(g, ng);

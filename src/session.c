@@ -393,6 +393,7 @@ static void remember_run(struct session *s)
  * shown already. */
 static void store_run(struct session *s)
 {
+	char sysctls[TUNING_MAX_SYSCTL * 128];
 	const struct run *rn = &s->run;
 	struct session_sweep *sw = &s->sweep;
 	struct run_record r;
@@ -412,17 +413,20 @@ static void store_run(struct session *s)
 		.global_by = tuning_global_by(&s->tun),
 		.tmp_swap_kib = s->tun.have_swap ? s->tun.sw.bytes / 1024 : 0,
 		.series = {
-			[RS_SWAP_USED] = &rn->ser[RV_SWAP],
-			[RS_MEM_FREE] = &rn->ser[RV_FREE],
-			[RS_MEM_AVAIL] = &rn->ser[RV_AVAIL],
-			[RS_MAJFLT] = &rn->ser[RV_MAJ],
-			[RS_MINFLT] = &rn->ser[RV_MIN],
-			[RS_KSWAPD] = &rn->ser[RV_KSWAPD],
+			[M_SWAP_USED] = &rn->ser[RV_SWAP],
+			[M_FREE] = &rn->ser[RV_FREE],
+			[M_AVAIL] = &rn->ser[RV_AVAIL],
+			[M_MAJFLT] = &rn->ser[RV_MAJ],
+			[M_MINFLT] = &rn->ser[RV_MIN],
+			[M_KSWAPD_CPU] = &rn->ser[RV_KSWAPD],
 		},
 		.changes = rn->changes,
 		.nchanges = rn->nchanges,
+		.sysctls = sysctls,
 	};
 	char err[512] = "";
+
+	tuning_sysctls_text(&s->tun, sysctls, sizeof(sysctls));
 
 	if (!s->hist && sw->cell < 0)
 		return;

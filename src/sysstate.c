@@ -99,6 +99,10 @@ int sysstate_read(struct sysstate *st, char *err, size_t errlen)
 		snprintf(err, errlen, "/proc/meminfo MemTotal: %s", strerror(errno));
 		return -1;
 	}
+	if (procparse_kib(buf, (size_t)n, "Hugetlb", &st->hugetlb_kib) < 0)
+		st->hugetlb_kib = NA;
+	if (procparse_kib(buf, (size_t)n, "Mlocked", &st->mlocked_kib) < 0)
+		st->mlocked_kib = NA;
 
 	if ((n = read_small("/proc/swaps", buf, sizeof(buf))) < 0 ||
 	    (k = procparse_swaps(buf, (size_t)n, st->swaps, SYSSTATE_MAX_SWAPS)) < 0) {

@@ -169,6 +169,37 @@ int tuning_sysctl(struct tuning *t, const char *name, const char *val,
 	return 0;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+size_t tuning_sysctls_text(const struct tuning *t, char *buf, size_t len)
+{
+	const char *names[TUNING_MAX_SYSCTL];
+	size_t off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0; i < t->nset; i++)
+		names[i] = t->set[i];
+	qsort(names, (size_t)t->nset, sizeof(names[0]), cmp_name);
+	for (int i = 0; i < t->nset; i++) {
+		char val[SYSCTL_VALUE_MAX], err[256];
+		int w;
+
+		if (sysctl_get(names[i], val, sizeof(val), err, sizeof(err)))
+			snprintf(val, sizeof(val), "n/a");
+		for (char *p = val; *p; p++)	/* a multi-value sysctl's tabs */
+			if (*p == '\t' || *p == '\n')
+				*p = ' ';
+		w = snprintf(off < len ? buf + off : NULL, off < len ? len - off : 0, "%s=%s\n",
+			     names[i], val);
+		off += (size_t)(w > 0 ? w : 0);
+	}
+	return off;
+}
+
 void tuning_workload_cfg(struct tuning *t, struct workload_cfg *cfg)
 {
 	cfg->in_child = t->have_cg ? cgroup_attach_child : NULL;

@@ -128,15 +128,46 @@ static void fixture(struct run_record *r, int i)
 	snprintf(r->changes[0].name, sizeof(r->changes[0].name), "vm.swappiness");
 	snprintf(r->changes[0].old_val, sizeof(r->changes[0].old_val), "60");
 	snprintf(r->changes[0].new_val, sizeof(r->changes[0].new_val), "100");
+	r->hugetlb_kib = i % 2 ? 22528000 : 0;
+	r->mlocked_kib = 10576;
+	r->sysctls = i % 2 == 0 ? NULL : strdup("vm.nr_hugepages=11000\nvm.page-cluster=0\n");
 	run_record_alloc_series(r, 5);
+	for (int id = 0; id < M_N; id++)
+		if (id != M_PSI_FULL)	/* one series not recorded */
+			run_record_add_series(r, id);
 	for (int k = 0; k < 5; k++) {
-		r->series[RS_T][k] = (float)k * 1.5f;
-		r->series[RS_SWAP_USED][k] = 1000.0f * (float)k;
-		r->series[RS_MEM_FREE][k] = 200000.0f - 3.25f * (float)k;
-		r->series[RS_MEM_AVAIL][k] = 210000.0f;
-		r->series[RS_MAJFLT][k] = 0.1f * (float)k;
-		r->series[RS_MINFLT][k] = 7.0f;
-		r->series[RS_KSWAPD][k] = k == 2 ? NAN : 3.5f;
+		r->t[k] = k * 1.5;
+		for (int id = 0; id < M_N; id++)
+			if (r->series[id])
+				r->series[id][k] = 1000.0 * id + 17 * k;
+		r->series[M_FREE][k] = 200000 - 3 * k;
+		r->series[M_MAJFLT][k] = 0.125 * k;
+		r->series[M_KSWAPD_CPU][k] = k == 2 ? NAN : 3.5;
+	}
+}
+
+/* Each series kept to within half its quantum, gaps as gaps. */
+static void check_series(const struct run_record *a, const struct run_record *b)
+{
+	CHECK_INT(a->nsamples, b->nsamples);
+	if (a->nsamples != b->nsamples)
+		return;
+	for (int k = 0; k < a->nsamples; k++)
+		CHECK_NEAR(a->t[k], b->t[k], 0.0005);
+	for (int s = 0; s < M_N; s++) {
+		double q = metric_def(s)->quantum / 2 + 1e-9;
+
+		if (!a->series[s] != !b->series[s]) {
+			t_fail(__FILE__, __LINE__, "series %s: recorded %d, read back %d",
+			       metric_def(s)->name, !!a->series[s], !!b->series[s]);
+			continue;
+		}
+		for (int k = 0; a->series[s] && k < a->nsamples; k++) {
+			double x = a->series[s][k], y = b->series[s][k];
+			if (isnan(x) != isnan(y) || (!isnan(x) && fabs(x - y) > q))
+				t_fail(__FILE__, __LINE__, "series %s[%d]: %g != %g",
+				       metric_def(s)->name, k, x, y);
+		}
 	}
 }
 
@@ -174,13 +205,7 @@ static void check_same(const struct run_record *a, const struct run_record *b)
 		CHECK_STR(a->changes[i].old_val, b->changes[i].old_val);
 		CHECK_STR(a->changes[i].new_val, b->changes[i].new_val);
 	}
-	CHECK_INT(a->npoints, b->npoints);
-	for (int s = 0; s < RS_N && a->npoints == b->npoints; s++)
-		for (int k = 0; k < a->npoints; k++)
-			if (memcmp(&a->series[s][k], &b->series[s][k], sizeof(float)))
-				t_fail(__FILE__, __LINE__, "series %s[%d]: %g != %g",
-				       run_series_key((enum run_series_id)s), k,
-				       (double)a->series[s][k], (double)b->series[s][k]);
+	check_series(a, b);
 }
 
 static int raw_int(const char *path, const char *sql)
@@ -253,7 +278,10 @@ TEST(history_roundtrip_every_field)
 	CHECK(isnan(got.kswapd_s) == isnan(r.kswapd_s));
 	CHECK_INT(got.global_limit_kib, HIST_NA);
 	CHECK_INT(got.workers[0].first_bad, HIST_NA);
-	CHECK(isnan(got.series[RS_KSWAPD][2]));
+	CHECK(isnan(got.series[M_KSWAPD_CPU][2]));
+	CHECK(got.series[M_PSI_FULL] == NULL);
+	CHECK_STR(got.sysctls, "vm.nr_hugepages=11000\nvm.page-cluster=0\n");
+	CHECK_INT(got.hugetlb_kib, 22528000);
 	/* The same content again is the same run. */
 	struct run_record again;
 	fixture(&again, 7);
@@ -286,6 +314,27 @@ TEST(history_config_groups_equal_configs)
 	CHECK_INT(run_record_config(&b), 0);
 	CHECK(strcmp(a.config_hash, b.config_hash) != 0);
 	b.swappiness = 60;
+	/* A hugetlb pool, a balloon's locked memory and a session's sysctls
+	 * are configuration; the monitor's own few locked MiB are not. */
+	b.hugetlb_kib = 22528000;
+	CHECK_INT(run_record_config(&b), 0);
+	CHECK(strcmp(a.config_hash, b.config_hash) != 0);
+	CHECK(strstr(b.config, "hugetlb_kib=22528000\n") != NULL);
+	b.hugetlb_kib = 0;
+	b.mlocked_kib = 10576 + 40000;
+	CHECK_INT(run_record_config(&b), 0);
+	CHECK_STR(a.config_hash, b.config_hash);
+	b.mlocked_kib = 21 * 1024 * 1024;
+	CHECK_INT(run_record_config(&b), 0);
+	CHECK(strstr(b.config, "mlocked_256m=84\n") != NULL);
+	b.mlocked_kib = 10576;
+	b.sysctls = strdup("vm.nr_hugepages=11000\n");
+	CHECK_INT(run_record_config(&b), 0);
+	CHECK(strstr(b.config, "sysctl=vm.nr_hugepages=11000\n") != NULL);
+	free(b.sysctls);
+	b.sysctls = NULL;
+	CHECK_INT(run_record_config(&b), 0);
+	CHECK_STR(a.config_hash, b.config_hash);
 	free(b.kernel_version);
 	b.kernel_version = strdup("#2 SMP");
 	CHECK_INT(run_record_config(&b), 0);
@@ -368,7 +417,7 @@ TEST(history_list_filters_and_order)
 	for (size_t i = 0; i < n; i++) {
 		CHECK_STR(v[i].label, "odd");
 		CHECK_INT(v[i].nworkers, 2);
-		CHECK_INT(v[i].npoints, 5);
+		CHECK_INT(v[i].nsamples, 5);
 	}
 	run_records_free(v, n);
 
@@ -393,7 +442,8 @@ TEST(history_list_filters_and_order)
 	history_close(h);
 	/* Details go with their run (ON DELETE CASCADE). */
 	CHECK_INT(raw_int(path, "SELECT count(*) FROM workers WHERE run_id = 3"), 0);
-	CHECK_INT(raw_int(path, "SELECT count(*) FROM series WHERE run_id = 3"), 0);
+	CHECK_INT(raw_int(path, "SELECT count(*) FROM samples WHERE run_id = 3"), 0);
+	CHECK(raw_int(path, "SELECT count(*) FROM samples") > 11 * M_N / 2);
 	CHECK_INT(raw_int(path, "SELECT count(*) FROM workers"), 22);
 	CHECK_INT(raw_int(path, "SELECT count(*) FROM free_snaps"), 22);
 	rm_db(path);
@@ -472,10 +522,19 @@ TEST(history_migrations_from_every_version)
 				return;
 			CHECK_INT(history_schema_version(h), to);
 			CHECK_INT(history_get(h, r.id, &got, err, sizeof(err)), 0);
-			/* The session column arrived in v2. */
+			/* The session column arrived in v2, samples and the
+			 * start's pools and sysctls in v4. */
 			CHECK_STR(got.session, from >= 2 ? "s" : "");
 			r.session[0] = 0;
 			got.session[0] = 0;
+			if (from < 4) {
+				CHECK_INT(got.nsamples, 0);
+				CHECK_INT(got.hugetlb_kib, HIST_NA);
+				run_record_alloc_series(&r, 0);
+				r.hugetlb_kib = r.mlocked_kib = HIST_NA;
+				free(r.sysctls);
+				r.sysctls = NULL;
+			}
 			check_same(&r, &got);
 			run_record_clear(&got);
 			run_record_clear(&r);
@@ -767,10 +826,10 @@ TEST(history_transaction_all_or_nothing)
 	}
 	/* A bad record fails alone (its savepoint), the others stay pending. */
 	fixture(&r, 5);
-	r.npoints = HISTORY_SERIES_MAX + 1;
+	r.nsamples = HISTORY_SAMPLES_MAX + 1;
 	CHECK_INT(history_add(h, &r, err, sizeof(err)), -1);
-	CHECK(strstr(err, "series points") != NULL);
-	r.npoints = 5;
+	CHECK(strstr(err, "samples (at most") != NULL);
+	r.nsamples = 5;
 	run_record_clear(&r);
 	history_rollback(h);
 	CHECK_INT(history_count(h, NULL, err, sizeof(err)), 0);
@@ -881,5 +940,99 @@ TEST(history_stop_bounds_the_lock_wait)
 	run_record_clear(&r);
 	history_close(h);
 	history_close(holder);
+}
+
+/* A v3 file's 300-point float series, as the release before wrote them,
+ * become samples of the registry's series when it is opened, and the old
+ * table goes. */
+TEST(history_v3_series_convert)
+{
+	char path[256], err[256], sql[512];
+	struct run_record r, got;
+	static const char *const old[] = { "t", "swap_used_kib", "mem_free_kib", "mem_avail_kib",
+					   "majflt_per_s", "minflt_per_s", "kswapd_pct" };
+	const int ids[] = { -1, M_SWAP_USED, M_FREE, M_AVAIL, M_MAJFLT, M_MINFLT, M_KSWAPD_CPU };
+
+	tpath(path, sizeof(path), "v3.db");
+	struct history *h = history_open_version(path, 0, 3, err, sizeof(err));
+	CHECK(h);
+	if (!h)
+		return;
+	fixture(&r, 3);
+	CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
+	history_close(h);
+	/* float32 little-endian, 4 points: 2k + series index */
+	for (int s = 0; s < 7; s++) {
+		char hex[64] = "";
+		for (int k = 0; k < 4; k++) {
+			float f = (float)(2 * k + s);
+			uint32_t u;
+			memcpy(&u, &f, 4);
+			snprintf(hex + strlen(hex), sizeof(hex) - strlen(hex), "%02x%02x%02x%02x",
+				 u & 0xff, (u >> 8) & 0xff, (u >> 16) & 0xff, u >> 24);
+		}
+		if (s == 6)	/* kswapd not visible: a NAN point */
+			memcpy(hex + 8, "0000c07f", 8);
+		snprintf(sql, sizeof(sql), "INSERT INTO series VALUES(%lld, '%s', x'%s')",
+			 (long long)r.id, old[s], hex);
+		CHECK_INT(raw_exec(path, sql), 0);
+	}
+	CHECK_INT(raw_int(path, "SELECT count(*) FROM series"), 7);
+
+	h = history_open(path, 0, err, sizeof(err));
+	CHECK(h);
+	if (!h)
+		return;
+	CHECK_INT(history_schema_version(h), 4);
+	CHECK_INT(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'series'"), 0);
+	CHECK_INT(raw_int(path, "SELECT count(*) FROM samples"), 7);
+	CHECK_INT(history_get(h, r.id, &got, err, sizeof(err)), 0);
+	CHECK_INT(got.nsamples, 4);
+	for (int s = 0; s < 7 && got.nsamples == 4; s++) {
+		const double *v = s ? got.series[ids[s]] : got.t;
+		CHECK(v != NULL);
+		for (int k = 0; v && k < 4; k++) {
+			if (s == 6 && k == 1)
+				CHECK(isnan(v[k]));
+			else
+				CHECK_NEAR(v[k], 2 * k + s, 1e-9);
+		}
+	}
+	CHECK(got.series[M_PSI_SOME] == NULL);
+	run_record_clear(&got);
+	run_record_clear(&r);
+	history_close(h);
+	rm_db(path);
+}
+
+/* A 60 s run at -d 0.1 keeps all its 600 samples of every series. */
+TEST(history_keeps_every_sample)
+{
+	char path[256], err[256];
+	struct run_record r, got;
+	const int n = 601;
+
+	tpath(path, sizeof(path), "full.db");
+	struct history *h = history_open(path, 0, err, sizeof(err));
+	CHECK(h);
+	if (!h)
+		return;
+	fixture(&r, 4);
+	CHECK_INT(run_record_alloc_series(&r, n), 0);
+	for (int id = 0; id < M_N; id++) {
+		double *v = run_record_add_series(&r, id);
+		for (int k = 0; v && k < n; k++)
+			v[k] = id == M_FREE ? 1000000 - 37 * k : (k * 7919 % 1000) * 0.5;
+	}
+	for (int k = 0; k < n; k++)
+		r.t[k] = k * 0.1;
+	CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
+	CHECK_INT(history_get(h, r.id, &got, err, sizeof(err)), 0);
+	check_series(&r, &got);
+	/* at most three bytes a sample for these, against eight for a double */
+	CHECK(raw_int(path, "SELECT max(length(data)) FROM samples") <= 3 * n + 1);
+	run_record_clear(&got);
+	run_record_clear(&r);
+	history_close(h);
 	rm_db(path);
 }

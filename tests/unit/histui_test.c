@@ -374,15 +374,19 @@ TEST(histui_detail_lines_and_plots)
 	r.swappiness = 100;
 	r.zswap = 0;
 	CHECK_INT(run_record_alloc_series(&r, np), 0);
+	for (int id = 0; id < M_N; id++)
+		if (id <= M_MINFLT || id == M_KSWAPD_CPU)
+			run_record_add_series(&r, id);
 	for (int i = 0; i < np; i++) {
-		r.series[RS_T][i] = (float)i * 5;
+		r.t[i] = i * 5;
 		/* swap fills linearly up to the swap total at the end */
-		r.series[RS_SWAP_USED][i] = (float)(100000.0 * i / (np - 1));
-		r.series[RS_MEM_FREE][i] = 5000;
-		r.series[RS_MEM_AVAIL][i] = 9000;
-		r.series[RS_MAJFLT][i] = (float)(i * 10);
-		r.series[RS_MINFLT][i] = 3;
-		r.series[RS_KSWAPD][i] = NAN;
+		r.series[M_SWAP_USED][i] = 100000.0 * i / (np - 1);
+		r.series[M_FREE][i] = 5000;
+		r.series[M_AVAIL][i] = 9000;
+		r.series[M_CACHED][i] = 4000;
+		r.series[M_MAJFLT][i] = i * 10;
+		r.series[M_MINFLT][i] = 3;
+		r.series[M_KSWAPD_CPU][i] = NAN;
 	}
 	CHECK_INT(histui_detail(&r, w, ph, PLOT_ASCII, &t), 0);
 	l = find_line(&t, "time (csh)");
@@ -403,9 +407,9 @@ TEST(histui_detail_lines_and_plots)
 	CHECK(any_line(&t, "            dirty_background_ratio=n/a zswap=off"));	/* wrapped */
 	CHECK(find_line(&t, "kswapd CPU  n/a (kswapd was not visible)") != NULL);
 	/* five plots of ph rows, each row exactly the width */
-	CHECK_INT(count_attr(&t, HA_PLOT + RS_SWAP_USED), ph);
-	CHECK_INT(count_attr(&t, HA_PLOT + RS_MAJFLT), ph);
-	CHECK_INT(count_attr(&t, HA_PLOT + RS_KSWAPD), 0);
+	CHECK_INT(count_attr(&t, HA_PLOT + M_SWAP_USED), ph);
+	CHECK_INT(count_attr(&t, HA_PLOT + M_MAJFLT), ph);
+	CHECK_INT(count_attr(&t, HA_PLOT + M_KSWAPD_CPU), 0);
 	for (size_t i = 0; i < t.n; i++) {
 		if (t.v[i].attr >= HA_PLOT)
 			CHECK_INT(cols_of(t.v[i].text), w);
@@ -413,7 +417,7 @@ TEST(histui_detail_lines_and_plots)
 	}
 	/* the swap plot spans the run: empty top-left, full top-right */
 	for (size_t i = 0; i < t.n; i++) {
-		if (t.v[i].attr != HA_PLOT + RS_SWAP_USED)
+		if (t.v[i].attr != HA_PLOT + M_SWAP_USED)
 			continue;
 		CHECK(t.v[i].text[0] == ' ');
 		CHECK(t.v[i].text[w - 1] != ' ');
@@ -429,7 +433,7 @@ TEST(histui_detail_lines_and_plots)
 	seed_run(&r, 43);
 	CHECK_INT(histui_detail(&r, 80, 4, PLOT_BRAILLE, &t), 0);
 	CHECK(find_line(&t, "no samples recorded") != NULL);
-	CHECK_INT(count_attr(&t, HA_PLOT + RS_SWAP_USED), 0);
+	CHECK_INT(count_attr(&t, HA_PLOT + M_SWAP_USED), 0);
 	histui_text_free(&t);
 	run_record_clear(&r);
 }

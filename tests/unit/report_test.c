@@ -152,15 +152,19 @@ static void fixture_runs(struct run_record *v, size_t *n)
 		/* A ramp of swap and a burst of faults, with one gap. */
 		int np = 40;
 		run_record_alloc_series(r, np);
+		for (int id = 0; id < M_N; id++)
+			if (id <= M_MINFLT || id == M_KSWAPD_CPU || id == M_SCAN_KSWAPD)
+				run_record_add_series(r, id);
 		for (int p = 0; p < np; p++) {
-			double t = (double)p * (double)r->wall_us / 1e6 / (np - 1);
-			r->series[RS_T][p] = (float)t;
-			r->series[RS_SWAP_USED][p] = (float)(p < 30 ? 6000 * p : 180000);
-			r->series[RS_MEM_FREE][p] = (float)(200000 - 4000 * (p % 20));
-			r->series[RS_MEM_AVAIL][p] = (float)(210000 - 4000 * (p % 20));
-			r->series[RS_MAJFLT][p] = (float)(p > 10 && p < 30 ? 250 + 10 * (p % 7) : 0);
-			r->series[RS_MINFLT][p] = (float)(5000 - 100 * p);
-			r->series[RS_KSWAPD][p] = p == 5 ? NAN : (float)(p % 4);
+			r->t[p] = (double)p * (double)r->wall_us / 1e6 / (np - 1);
+			r->series[M_SWAP_USED][p] = p < 30 ? 6000 * p : 180000;
+			r->series[M_FREE][p] = 200000 - 4000 * (p % 20);
+			r->series[M_AVAIL][p] = 210000 - 4000 * (p % 20);
+			r->series[M_CACHED][p] = 1000;
+			r->series[M_MAJFLT][p] = p > 10 && p < 30 ? 250 + 10 * (p % 7) : 0;
+			r->series[M_MINFLT][p] = 5000 - 100 * p;
+			r->series[M_SCAN_KSWAPD][p] = p * 0.25;
+			r->series[M_KSWAPD_CPU][p] = p == 5 ? NAN : p % 4;
 		}
 		run_record_config(r);
 	}
@@ -484,7 +488,7 @@ TEST(report_json_and_csv_round_trip)
 	/* and across formats: csv in, json out */
 	json2 = render(w_json, back, nb, NULL);
 	CHECK_STR(json2, json);
-	CHECK(nb == n && isnan(back[3].series[RS_KSWAPD][5]));
+	CHECK(nb == n && isnan(back[3].series[M_KSWAPD_CPU][5]));
 	CHECK(nb == n && back[6].command && !strcmp(back[6].command, "make -j4 \"KCFLAGS=-O2, -g\""));
 	free(json2);
 	free(csv2);

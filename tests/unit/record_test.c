@@ -1,0 +1,35 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "record.h"
+
+TEST(record_sysctls_at_start_undoes_live_changes)
+{
+	struct run_sysctl_change ch[3] = {
+		{ 1.0, "vm.swappiness", "60", "70" },
+		{ 2.0, "vm.swappiness", "70", "80" },
+		{ 3.0, "vm.page-cluster", "3", "2" },
+	};
+	char *s;
+
+	s = record_sysctls_at_start("vm.nr_hugepages=11000\nvm.page-cluster=2\nvm.swappiness=80\n",
+				    ch, 3);
+	/* the first change of a name holds its value at the start */
+	CHECK_STR(s, "vm.nr_hugepages=11000\nvm.page-cluster=3\nvm.swappiness=60\n");
+	free(s);
+	s = record_sysctls_at_start("vm.swappiness=80", NULL, 0);
+	CHECK_STR(s, "vm.swappiness=80\n");
+	free(s);
+	s = record_sysctls_at_start("vm.swappiness=80", ch, 1);
+	CHECK_STR(s, "vm.swappiness=60\n");
+	free(s);
+	/* a name that only starts like another is not it */
+	struct run_sysctl_change d = { 1.0, "vm.dirty_ratio", "20", "30" };
+	s = record_sysctls_at_start("vm.dirty_ratio_x=5\nvm.dirty_ratio=30\n", &d, 1);
+	CHECK_STR(s, "vm.dirty_ratio_x=5\nvm.dirty_ratio=20\n");
+	free(s);
+	s = record_sysctls_at_start("", &d, 1);
+	CHECK_STR(s, "");
+	free(s);
+}
