@@ -126,10 +126,13 @@ TEST(cgroup_limit_pushes_to_swap)
 	/* 64 MiB touched under 32 MiB: at least the difference went to swap */
 	CHECK(st.swap_usage >= 30LL << 20);
 	CHECK(swap_kib >= 30LL << 10);
-	/* the task's VmSwap also counts pages that swap-in readahead brought
+	/* The task's VmSwap also counts pages that swap-in readahead brought
 	 * back (their PTEs still point to swap) which the cgroup charges to
-	 * memory again: the two agree within a readahead margin */
-	CHECK_NEAR((double)st.swap_usage / 1024, (double)swap_kib, 0.15 * (double)swap_kib);
+	 * memory again: VmSwap is at least the cgroup's swap, and exceeds it
+	 * by at most what the cgroup holds in memory. A fixed margin would
+	 * depend on how much readahead the run happened to do. */
+	CHECK((double)st.swap_usage / 1024 <= (double)swap_kib + 64);
+	CHECK((double)swap_kib - (double)st.swap_usage / 1024 <= (double)st.usage / 1024);
 	/* the second pass faulted swapped pages back in */
 	CHECK(st.pgmajfault > 0 && majflt > 0);
 	CHECK(st.pgmajfault >= majflt);
