@@ -71,6 +71,8 @@ struct session {
 	struct series cgview[CG_N];
 	bool cg_ok;			/* the cgroup read at the last tick */
 	bool want_procs;		/* per-process figures are on screen */
+	int rows_first, rows_shown;	/* the worker rows on screen, the only
+					   ones read; rows_shown < 0: all */
 	struct proc_sample *ps;		/* per worker, last sample */
 	struct session_tree tree;
 
@@ -116,6 +118,10 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 /* One tick: the system sample, the plots' series, the run's samples and,
  * when want_procs, the workers and a command's tree. 0, or -1 with err. */
 int session_sample(struct session *s, char *err, size_t errlen);
+
+/* The workers of rows_first..rows_shown alone, as a tick reads them: for
+ * rows a scroll has just brought on screen. */
+void session_sample_rows(struct session *s);
 
 /* Begins the next run: another repeat, else the next cell of a sweep.
  * Returns 1 when one began, 0 when none is left, -1 with err. */

@@ -191,6 +191,10 @@ enum ui_action ui_key(struct ui_model *m, int ch);
 /* Index of the first worker row shown (scrolling). */
 int ui_scroll(void);
 
+/* How many worker rows the last frame showed from ui_scroll() on; -1 when
+ * no frame has been drawn (or no screen): the caller cannot know which. */
+int ui_rows_shown(void);
+
 /* The next pending key without waiting (a getch() value), ERR when none
  * is left or the terminal is not open. For whichever view is on top. */
 int ui_next_key(void);

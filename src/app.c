@@ -170,6 +170,14 @@ static int on_input(void *arg)
 	a->s.want_procs = top(a) == &a->mon.v;
 	if (n)
 		draw_top(a);
+	/* a scroll or a resize brought rows on screen that no tick has read */
+	if (a->s.want_procs && (ui_scroll() != a->s.rows_first ||
+				ui_rows_shown() != a->s.rows_shown)) {
+		a->s.rows_first = ui_scroll();
+		a->s.rows_shown = ui_rows_shown();
+		session_sample_rows(&a->s);
+		draw_top(a);
+	}
 	return LOOP_GO;
 }
 
@@ -192,6 +200,9 @@ static int on_tick(void *arg)
 {
 	struct app *a = arg;
 
+	/* per-worker files only for the rows the last frame showed */
+	a->s.rows_first = ui_scroll();
+	a->s.rows_shown = ui_rows_shown();
 	if (session_sample(&a->s, a->err, sizeof(a->err)))
 		return LOOP_FAIL;
 	/* Only the monitor changes with time; a view above it is drawn when

@@ -256,11 +256,30 @@ int session_sample(struct session *s, char *err, size_t errlen)
 		untrack_tree(s);
 		return 0;
 	}
-	for (int i = 0; i < s->run.wl.n; i++)
-		if (s->run.wl.w[i].end == END_RUNNING)
-			sampler_proc(s->smp, s->run.wl.w[i].pid, true, &s->ps[i]);
+	session_sample_rows(s);
 	sample_tree(s);
 	return 0;
+}
+
+void session_sample_rows(struct session *s)
+{
+	/* status, twice stat's cost, only while anything is swapped: else
+	 * every worker's VmSwap is 0 */
+	bool swap = s->cur.mem[MI_SWAP_USED] != 0;
+	int lo = s->rows_shown < 0 ? 0 : s->rows_first;
+	int hi = s->rows_shown < 0 ? s->run.wl.n : s->rows_first + s->rows_shown;
+
+	if (!s->want_procs || !s->run.active || s->run.forking)
+		return;
+	for (int i = lo < 0 ? 0 : lo; i < hi && i < s->run.wl.n; i++) {
+		struct proc_sample *p = &s->ps[i];
+
+		if (s->run.wl.w[i].end != END_RUNNING)
+			continue;
+		sampler_proc(s->smp, s->run.wl.w[i].pid, swap, p);
+		if (!swap && p->alive)
+			p->swap_kib = 0;
+	}
 }
 
 /* A tuned or swept session's runs share an id: UTC start time and pid. */

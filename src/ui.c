@@ -70,11 +70,12 @@ static struct {
 	bool help;
 	bool need_full;		/* draw even when paused */
 	int scroll;		/* first worker shown */
+	int shown;		/* worker rows the last frame showed, -1 before one */
 	char *buf;		/* plot rows, grown on resize only */
 	size_t bufsize;
 	unsigned char *markcol;
 	size_t marksize;
-} U = { .mode = PLOT_ASCII, .need_full = true };
+} U = { .mode = PLOT_ASCII, .need_full = true, .shown = -1 };
 
 /* ---- pure parts ------------------------------------------------------ */
 
@@ -958,6 +959,7 @@ void ui_draw(const struct ui_model *m)
 		return;
 	U.need_full = false;
 	paint(m, &l);
+	U.shown = l.too_small ? 0 : l.worker_rows;
 	wnoutrefresh(stdscr);
 	if (U.help && !l.too_small)
 		draw_help();
@@ -1105,6 +1107,11 @@ int ui_scroll(void)
 	return U.scroll;
 }
 
+int ui_rows_shown(void)
+{
+	return U.active ? U.shown : -1;
+}
+
 int ui_next_key(void)
 {
 	return U.active ? getch() : ERR;
@@ -1197,6 +1204,7 @@ int ui_init(char *err, size_t errlen)
 	U.need_full = true;
 	U.help = false;
 	U.scroll = 0;
+	U.shown = -1;
 	return 0;
 }
 
