@@ -218,12 +218,14 @@ static int on_tick(void *arg)
 static int on_work(void *arg, bool *more)
 {
 	struct app *a = arg;
+	bool forking = a->s.run.active && a->s.run.forking;
 	int rc = session_fork(&a->s, now_monotonic() + FORK_SLICE_S, a->err, sizeof(a->err));
 
 	if (rc < 0)
 		return LOOP_FAIL;
 	*more = rc > 0;
-	if (!*more && a->nviews == 1)
+	/* drawn once when the last worker is forked, not at every turn */
+	if (forking && !*more && a->nviews == 1)
 		draw_top(a);
 	return LOOP_GO;
 }
