@@ -25,6 +25,11 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 DB=${KEEP:-$TMP/history.db}
 
+# child_cols TABLE OFF: its columns with run_id shifted by OFF.
+child_cols() {
+	sqlite3 "$DB" "SELECT group_concat(CASE name WHEN 'run_id' THEN 'run_id + $2' ELSE name END, ', ') FROM pragma_table_info('$1')"
+}
+
 grow() {
 	local n m cols sel
 	rm -f "$DB" "$DB-wal" "$DB-shm"
@@ -43,18 +48,19 @@ grow() {
 		else c = $1
 		printf "%s%s", (NR > 1 ? ", " : ""), c
 	}')
+	# every table that hangs off a run, series and samples included
+	children=$(sqlite3 "$DB" "SELECT m.name FROM sqlite_master m WHERE m.type = 'table' AND m.name <> 'runs' AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) WHERE name = 'run_id')")
 	n=$(sqlite3 "$DB" "SELECT count(*) FROM runs")
 	while [ "$n" -lt "$RUNS" ]; do
 		m=$(sqlite3 "$DB" "SELECT max(id) FROM runs")
-		sqlite3 "$DB" <<-EOF
-		BEGIN;
-		INSERT INTO runs($cols) SELECT ${sel//@OFF@/$m} FROM runs WHERE id <= $RUNS - $n;
-		INSERT INTO workers SELECT run_id + $m, idx, pid, end_state, exit_code, signal, user_us, sys_us, majflt, minflt, verify_errors, first_bad FROM workers WHERE run_id <= $RUNS - $n;
-		INSERT INTO free_snaps SELECT run_id + $m, phase, total, used, free, shared, buffers, cache, avail, swap_total, swap_used, swap_free FROM free_snaps WHERE run_id <= $RUNS - $n;
-		INSERT INTO sysctl_changes SELECT run_id + $m, idx, t_s, name, old_val, new_val FROM sysctl_changes WHERE run_id <= $RUNS - $n;
-		INSERT INTO series SELECT run_id + $m, name, data FROM series WHERE run_id <= $RUNS - $n;
-		COMMIT;
-		EOF
+		{
+			echo "BEGIN;"
+			echo "INSERT INTO runs($cols) SELECT ${sel//@OFF@/$m} FROM runs WHERE id <= $RUNS - $n;"
+			for t in $children; do
+				echo "INSERT INTO $t SELECT $(child_cols "$t" "$m") FROM $t WHERE run_id <= $RUNS - $n;"
+			done
+			echo "COMMIT;"
+		} | sqlite3 "$DB"
 		n=$(sqlite3 "$DB" "SELECT count(*) FROM runs")
 	done
 }
@@ -66,7 +72,7 @@ else
 	grow
 	echo "history: built $RUNS runs in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s"
 fi
-echo "history at $RUNS runs ($(sqlite3 "$DB" "SELECT count(DISTINCT config_hash) FROM runs") groups, $(sqlite3 "$DB" "SELECT count(*) FROM series") series, $(du -m "$DB" | cut -f1) MiB); median of $K, largest max RSS"
+echo "history at $RUNS runs ($(sqlite3 "$DB" "SELECT count(DISTINCT config_hash) FROM runs") groups, $(sqlite3 "$DB" "SELECT count(*) FROM $(sqlite3 "$DB" "SELECT name FROM sqlite_master WHERE name IN ('samples', 'series') ORDER BY name LIMIT 1")") stored series, $(du -m "$DB" | cut -f1) MiB); median of $K, largest max RSS"
 printf '%-34s %9s %8s %10s %12s %10s\n' command "wall ms" "cpu ms" "max RSS" "output" "MB/s"
 
 # timed NAME ARGS...: thrashtop history ARGS against the database.
