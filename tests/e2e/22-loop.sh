@@ -85,13 +85,16 @@ else
 fi
 
 # ---- 1024 workers on 2 CPUs: every way out works during the start ----
-# A dying worker still needs the CPU to exit, so another 1024 busy
-# processes beside ours would double the time: wait for a quiet machine.
+# A dying worker still needs the CPU to exit, and its memory must not be
+# in swap: another thousand busy processes beside ours, or another test's
+# hugetlb pool, would time the machine rather than the monitor. Wait for
+# a quiet machine: few runnable tasks and 4 GiB available for 3 s.
 quiet() {
-	local i r
+	local i r a
 	for i in 1 2 3; do
 		r=$(awk '{ split($4, a, "/"); print a[1] }' /proc/loadavg)
-		[ "$r" -le 6 ] || return 1
+		a=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+		[ "$r" -le 6 ] && [ "$a" -ge $((4 << 20)) ] || return 1
 		sleep 1
 	done
 }
@@ -148,7 +151,7 @@ if wait_for 180 quiet; then
 	stop_at p1024-term-later 2 term
 	stop_at p1024-q-later 3 q
 else
-	echo "SKIP $NAME/p1024: the machine stayed busy for 3 min ($(cat /proc/loadavg))"
+	echo "SKIP $NAME/p1024: the machine stayed busy for 3 min (loadavg $(cat /proc/loadavg), $(grep MemAvailable /proc/meminfo))"
 fi
 
 # ---- a worker that cannot be forked ends the run with one line, and
