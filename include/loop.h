@@ -9,6 +9,7 @@
 #ifndef THRASHTOP_LOOP_H
 #define THRASHTOP_LOOP_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 /* What a callback returns: go on, end the loop, or end it with a failure. */
@@ -44,6 +45,13 @@ int loop_signal(void);
 /* Whether an ending signal has come or is pending: for work outside the
  * loop that should give up early (a history write waiting on a lock). */
 bool loop_interrupted(void);
+
+/* The flag an ending signal sets, for a wait outside the loop that takes
+ * one (history_set_stop). Such a wait must run between loop_let_end(true)
+ * and loop_let_end(false): the ending signals are let in meanwhile, so
+ * one that comes during the wait cuts it short. */
+const volatile sig_atomic_t *loop_stop_flag(void);
+void loop_let_end(bool on);
 
 /* The next tick comes now (the interval was changed). */
 void loop_tick_now(void);

@@ -98,6 +98,19 @@ bool loop_interrupted(void)
 	       sigismember(&pend, SIGHUP) == 1;
 }
 
+const volatile sig_atomic_t *loop_stop_flag(void)
+{
+	return &got_signal;
+}
+
+void loop_let_end(bool on)
+{
+	sigset_t set;
+
+	ending_set(&set);
+	sigprocmask(on ? SIG_UNBLOCK : SIG_BLOCK, &set, NULL);
+}
+
 void loop_tick_now(void)
 {
 	next_tick = now();

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fmt.h"
+#include "loop.h"
 #include "record.h"
 #include "session.h"
 #include "sorter.h"
@@ -452,8 +453,14 @@ static void store_run(struct session *s)
 	run_record_init(&r);
 	if (record_build(&r, &in))
 		snprintf(err, sizeof(err), "out of memory");
-	else if (s->hist && history_add(s->hist, &r, err, sizeof(err)) >= 0)
-		err[0] = '\0';
+	else if (s->hist) {
+		/* A signal during a wait for another writer's lock ends the
+		 * wait within HISTORY_STOP_GRACE_MS. */
+		loop_let_end(true);
+		if (history_add(s->hist, &r, err, sizeof(err)) >= 0)
+			err[0] = '\0';
+		loop_let_end(false);
+	}
 	if (s->hist && !err[0])
 		s->last_id = r.id;
 	if (!err[0] && sw->cell >= 0) {
@@ -634,6 +641,8 @@ static void open_history(struct session *s)
 		return;
 	}
 	s->hist = history_open(p, 0, err, sizeof(err));
+	if (s->hist)
+		history_set_stop(s->hist, loop_stop_flag());
 	if (!s->hist) {
 		fprintf(stderr, "thrashtop: history: %s (runs will not be kept)\n", err);
 		if (s->tui)
