@@ -7,7 +7,7 @@
 #include "history.h"
 #include "metrics.h"
 #include "result.h"
-#include "series.h"
+#include "runlog.h"
 #include "sysstate.h"
 #include "workload.h"
 
@@ -22,9 +22,7 @@ struct record_input {
 	const char *session, *cell;	/* NULL: not part of a sweep */
 	int64_t mem_limit_kib, global_limit_kib, tmp_swap_kib;	/* HIST_NA / 0: none */
 	const char *global_by;		/* what held --global's memory; NULL, "": none */
-	/* The run's samples by registry id, oldest first, pushed together
-	 * each tick; NULL for a series not recorded. */
-	const struct series *series[M_N];
+	const struct runlog *log;	/* the run's samples; NULL: none */
 	const char *sysctls;		/* every sysctl the session set, as it is at
 					   the end, one "name=value" a line; NULL: none.
 					   The record keeps them as at the start:

@@ -16,27 +16,22 @@
 #include "history.h"
 #include "result.h"
 #include "sampler.h"
-#include "series.h"
+#include "runlog.h"
 #include "workload.h"
 
-/* The figures sampled each tick for the plots and the record. */
-enum run_value { RV_SWAP, RV_FREE, RV_AVAIL, RV_MAJ, RV_MIN, RV_KSWAPD, RV_N };
-
-#define RUN_SAMPLES 65536	/* one run's samples kept: 18 h at 1 s */
 
 struct run {
 	struct workload wl;
 	bool active;		/* begun and not finished */
 	bool forking;		/* workers still being forked */
 	struct run_result res;
-	struct series ser[RV_N];	/* since the start, for the record */
+	struct runlog log;	/* every registry series since the start, for the record */
 	time_t started;		/* wall clock when the workers started */
 	struct run_sysctl_change *changes;
 	int nchanges;
 };
 
-/* Allocates the series. 0, or -1 (out of memory). */
-int run_init(struct run *r);
+void run_init(struct run *r);
 void run_free(struct run *r);
 
 /* Begins a run: the previous one's workers are freed, nothing is forked
@@ -49,8 +44,10 @@ int run_begin(struct run *r, const struct workload_cfg *cfg, char *err, size_t e
  * longer active). */
 int run_fork(struct run *r, double until, char *err, size_t errlen);
 
-/* The workers run: s is the first sample, v its RV_N values. */
-void run_started(struct run *r, const struct sys_sample *s, const double *v);
+/* The workers run: s is the first sample, v its value of each registry
+ * series; the series on[] are recorded. */
+void run_started(struct run *r, const struct sys_sample *s, const double *v,
+		 const bool *on);
 
 /* One more sample while the run is active. */
 void run_observe(struct run *r, const struct sys_sample *s, const double *v);

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "guard.h"
 #include "history.h"
+#include "metrics.h"
 #include "run.h"
 #include "sampler.h"
 #include "series.h"
@@ -67,7 +68,8 @@ struct session {
 	struct sys_sample prev, cur;
 	bool have_prev;
 	struct sys_rates rates;
-	struct series view[RV_N];	/* the plots' window */
+	struct series view[M_N];	/* the plots' window, by registry id */
+	struct metric_avail avail;	/* what this machine gives, at the run's start */
 	struct series cgview[CG_N];
 	bool cg_ok;			/* the cgroup read at the last tick */
 	bool want_procs;		/* per-process figures are on screen */

@@ -240,7 +240,9 @@ int monview_fill(struct monview *mv)
 	m->plot[UI_PLOT_SWAP].scale = (double)s->cur.mem[MI_SWAP_TOTAL];
 	m->plot[UI_PLOT_SWAP].na = s->cur.mem[MI_SWAP_TOTAL] == NA ? "swap n/a" :
 				   s->cur.mem[MI_SWAP_TOTAL] == 0 ? "no swap" : NULL;
-	m->plot[UI_PLOT_FREE].scale = m->plot[UI_PLOT_AVAIL].scale = (double)s->cur.mem[MI_TOTAL];
+	/* the RAM the kernel can use: a hugetlb pool or a balloon is not */
+	m->plot[UI_PLOT_FREE].scale = metrics_scale(M_FREE, &s->cur, NULL);
+	m->plot[UI_PLOT_AVAIL].scale = metrics_scale(M_AVAIL, &s->cur, NULL);
 	m->plot[UI_PLOT_KSWAPD].na = s->cur.nkswapd > 0 ? NULL : "kswapd not visible (n/a)";
 	m->marks = s->marks;
 	m->nmarks = s->nmarks;
@@ -279,12 +281,12 @@ int monview_init(struct monview *mv, const struct session *s)
 	m->swapdevs = s->swapdevs;
 	m->swappiness = s->swappiness;
 	m->warning = s->guard.why[0] ? s->guard.why : NULL;
-	m->plot[UI_PLOT_SWAP].s = &s->view[RV_SWAP];
-	m->plot[UI_PLOT_FREE].s = &s->view[RV_FREE];
-	m->plot[UI_PLOT_AVAIL].s = &s->view[RV_AVAIL];
-	m->plot[UI_PLOT_MAJFLT].s = &s->view[RV_MAJ];
-	m->plot[UI_PLOT_MINFLT].s = &s->view[RV_MIN];
-	m->plot[UI_PLOT_KSWAPD].s = &s->view[RV_KSWAPD];
+	m->plot[UI_PLOT_SWAP].s = &s->view[M_SWAP_USED];
+	m->plot[UI_PLOT_FREE].s = &s->view[M_FREE];
+	m->plot[UI_PLOT_AVAIL].s = &s->view[M_AVAIL];
+	m->plot[UI_PLOT_MAJFLT].s = &s->view[M_MAJFLT];
+	m->plot[UI_PLOT_MINFLT].s = &s->view[M_MINFLT];
+	m->plot[UI_PLOT_KSWAPD].s = &s->view[M_KSWAPD_CPU];
 	m->plot[UI_PLOT_KSWAPD].scale = 100;
 	return monview_fill(mv);
 }

@@ -57,49 +57,6 @@ static void fill_workers(struct run_record *r, const struct workload *wl)
 	}
 }
 
-/* Every sample, or HISTORY_SAMPLES_MAX means of equal runs of them. */
-static int fill_series(struct run_record *r, const struct record_input *in)
-{
-	const struct series *base = NULL;
-	int n = 0, got;
-	double *t, *v;
-
-	for (int id = 0; id < M_N && !base; id++)
-		base = in->series[id];
-	n = base ? series_len(base) : 0;
-	if (n == 0)
-		return 0;
-	if (n > HISTORY_SAMPLES_MAX)
-		n = HISTORY_SAMPLES_MAX;
-	t = malloc(sizeof(*t) * (size_t)n);
-	v = malloc(sizeof(*v) * (size_t)n);
-	if (!t || !v || run_record_alloc_series(r, n)) {
-		free(t);
-		free(v);
-		return -1;
-	}
-	got = series_downsample(base, n, t, v);
-	for (int i = 0; i < got && i < n; i++)
-		r->t[i] = t[i] - in->wl->t_start;
-	for (int id = 0; id < M_N; id++) {
-		double *dst;
-
-		if (!in->series[id] || series_len(in->series[id]) != series_len(base))
-			continue;
-		if (!(dst = run_record_add_series(r, id))) {
-			free(t);
-			free(v);
-			return -1;
-		}
-		got = series_downsample(in->series[id], n, t, v);
-		for (int i = 0; i < got && i < n; i++)
-			dst[i] = v[i];
-	}
-	free(t);
-	free(v);
-	return 0;
-}
-
 char *record_sysctls_at_start(const char *at_end, const struct run_sysctl_change *changes,
 			      int nchanges)
 {
@@ -217,5 +174,5 @@ int record_build(struct run_record *r, const struct record_input *in)
 		memcpy(r->changes, in->changes, sizeof(*r->changes) * (size_t)in->nchanges);
 		r->nchanges = in->nchanges;
 	}
-	return fill_series(r, in);
+	return in->log ? runlog_record(in->log, in->wl->t_start, r) : 0;
 }

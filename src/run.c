@@ -5,20 +5,15 @@
 #include "run.h"
 #include "timefmt.h"
 
-int run_init(struct run *r)
+void run_init(struct run *r)
 {
 	memset(r, 0, sizeof(*r));
-	for (int i = 0; i < RV_N; i++)
-		if (series_init(&r->ser[i], RUN_SAMPLES))
-			return -1;
-	return 0;
 }
 
 void run_free(struct run *r)
 {
 	workload_free(&r->wl);
-	for (int i = 0; i < RV_N; i++)
-		series_free(&r->ser[i]);
+	runlog_free(&r->log);
 	free(r->changes);
 	r->changes = NULL;
 	r->nchanges = 0;
@@ -27,8 +22,7 @@ void run_free(struct run *r)
 int run_begin(struct run *r, const struct workload_cfg *cfg, char *err, size_t errlen)
 {
 	workload_free(&r->wl);	/* the previous run's, kept until now for display */
-	for (int i = 0; i < RV_N; i++)
-		series_clear(&r->ser[i]);
+	runlog_free(&r->log);
 	r->nchanges = 0;
 	if (workload_begin(&r->wl, cfg)) {
 		snprintf(err, errlen, "%s", r->wl.err);
@@ -51,20 +45,20 @@ int run_fork(struct run *r, double until, char *err, size_t errlen)
 	return rc;
 }
 
-void run_started(struct run *r, const struct sys_sample *s, const double *v)
+void run_started(struct run *r, const struct sys_sample *s, const double *v,
+		 const bool *on)
 {
 	r->started = time(NULL);
 	result_begin(&r->res, s);
-	for (int i = 0; i < RV_N; i++)
-		series_push(&r->ser[i], s->t, v[i]);
+	runlog_begin(&r->log, on, HISTORY_SAMPLES_MAX);
+	runlog_push(&r->log, s->t, v);
 }
 
 void run_observe(struct run *r, const struct sys_sample *s, const double *v)
 {
 	if (!r->active || r->forking)
 		return;
-	for (int i = 0; i < RV_N; i++)
-		series_push(&r->ser[i], s->t, v[i]);
+	runlog_push(&r->log, s->t, v);
 	result_observe(&r->res, s);
 }
 

@@ -195,18 +195,35 @@ static void sample_tree(struct session *s)
 	tr->n = k;
 }
 
-/* The plotted and recorded figures of the sample just taken. */
+/* Every registry series' value at the sample just taken (s->prev still
+ * the one before). */
 static void sample_values(const struct session *s, double *v)
 {
-	const int64_t *mem = s->cur.mem;
+	const struct tuning *t = &s->tun;
+	struct metric_input in = {
+		.prev = s->have_prev ? &s->prev : NULL,
+		.cur = &s->cur,
+		.cg_cur = t->have_cg && s->cg_ok ? &t->cur : NULL,
+		.cg_prev = t->have_cg && s->cg_ok && t->t_prev > 0 ? &t->prev : NULL,
+		.cg_dt = t->t_cur - t->t_prev,
+	};
 
-	v[RV_SWAP] = mem[MI_SWAP_TOTAL] > 0 && mem[MI_SWAP_USED] != NA ?
-		     (double)mem[MI_SWAP_USED] : NAN;
-	v[RV_FREE] = mem[MI_FREE] == NA ? NAN : (double)mem[MI_FREE];
-	v[RV_AVAIL] = mem[MI_AVAIL] == NA ? NAN : (double)mem[MI_AVAIL];
-	v[RV_MAJ] = s->rates.majflt;
-	v[RV_MIN] = s->rates.minflt;
-	v[RV_KSWAPD] = s->rates.kswapd_pct;
+	metrics_values(&in, v);
+}
+
+/* Which series this machine gives now: the cgroup comes and goes with
+ * --mem and sweeps. */
+static void update_avail(struct session *s)
+{
+	struct sampler_caps caps;
+	struct metric_cgroup_info cg = {
+		.present = s->tun.have_cg,
+		.version = s->tun.cg.version,
+		.swap_accounted = s->tun.cg.version == 2 || s->tun.cg.memsw,
+	};
+
+	sampler_caps(s->smp, &caps);
+	metrics_availability(&caps, &cg, &s->avail);
 }
 
 /* The system sample and its rates, the plots' series. */
@@ -224,10 +241,10 @@ static int sample_sys(struct session *s, double *v)
 		describe_tuning(s);
 	}
 	sys_rates_compute(s->have_prev ? &s->prev : &s->cur, &s->cur, &s->rates);
+	sample_values(s, v);
 	s->have_prev = true;
 	s->prev = s->cur;
-	sample_values(s, v);
-	for (int i = 0; i < RV_N; i++)
+	for (int i = 0; i < M_N; i++)
 		series_push(&s->view[i], s->cur.t, v[i]);
 	if (s->tun.have_cg) {
 		const struct cgroup_stat *c = &s->tun.cur;
@@ -246,7 +263,7 @@ static int sample_sys(struct session *s, double *v)
 
 int session_sample(struct session *s, char *err, size_t errlen)
 {
-	double v[RV_N];
+	double v[M_N];
 
 	if (sample_sys(s, v)) {
 		snprintf(err, errlen, "cannot sample the system: %s", strerror(errno));
@@ -342,7 +359,7 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 int session_fork(struct session *s, double until, char *err, size_t errlen)
 {
 	struct run *r = &s->run;
-	double v[RV_N];
+	double v[M_N];
 	int rc;
 
 	if (!r->active || !r->forking)
@@ -364,7 +381,8 @@ int session_fork(struct session *s, double until, char *err, size_t errlen)
 		return -1;
 	}
 	tuning_run_begin(&s->tun);
-	run_started(r, &s->cur, v);
+	update_avail(s);
+	run_started(r, &s->cur, v, s->avail.ok);
 	return 0;
 }
 
@@ -432,14 +450,7 @@ static void store_run(struct session *s)
 		.global_limit_kib = tuning_global_by(&s->tun)[0] ? s->tun.global_leave / 1024 : HIST_NA,
 		.global_by = tuning_global_by(&s->tun),
 		.tmp_swap_kib = s->tun.have_swap ? s->tun.sw.bytes / 1024 : 0,
-		.series = {
-			[M_SWAP_USED] = &rn->ser[RV_SWAP],
-			[M_FREE] = &rn->ser[RV_FREE],
-			[M_AVAIL] = &rn->ser[RV_AVAIL],
-			[M_MAJFLT] = &rn->ser[RV_MAJ],
-			[M_MINFLT] = &rn->ser[RV_MIN],
-			[M_KSWAPD_CPU] = &rn->ser[RV_KSWAPD],
-		},
+		.log = &rn->log,
 		.changes = rn->changes,
 		.nchanges = rn->nchanges,
 		.sysctls = sysctls,
@@ -479,7 +490,7 @@ static void store_run(struct session *s)
 static void finish_run(struct session *s, bool aborted)
 {
 	struct run *r = &s->run;
-	double v[RV_N];
+	double v[M_N];
 
 	if (aborted)
 		workload_stop(&r->wl);
@@ -667,14 +678,14 @@ static int setup(struct session *s, char *err, size_t errlen)
 			return snprintf(err, errlen, "cannot read memory figures"), -1;
 		s->plan.nelems = default_nelems(s->plan.procs, now.mem[MI_AVAIL]);
 	}
-	for (int i = 0; i < RV_N; i++)
+	update_avail(s);
+	for (int i = 0; i < M_N; i++)
 		if (series_init(&s->view[i], VIEW_CAP))
 			return snprintf(err, errlen, "out of memory"), -1;
 	for (int i = 0; i < CG_N; i++)
 		if (series_init(&s->cgview[i], VIEW_CAP))
 			return snprintf(err, errlen, "out of memory"), -1;
-	if (run_init(&s->run))
-		return snprintf(err, errlen, "out of memory"), -1;
+	run_init(&s->run);
 	if (!o->no_history)
 		open_history(s);
 	describe_workload(s);
@@ -875,7 +886,7 @@ void session_close(struct session *s)
 	print_sweep_table(s);
 	run_records_free(s->sweep.runs, s->sweep.nruns);
 	sweep_free(&s->sweep.sw);
-	for (int i = 0; i < RV_N; i++)
+	for (int i = 0; i < M_N; i++)
 		series_free(&s->view[i]);
 	for (int i = 0; i < CG_N; i++)
 		series_free(&s->cgview[i]);
