@@ -158,8 +158,6 @@ double *run_record_add_series(struct run_record *r, int id);
 /* Computes r->config and r->config_hash from r's fields. */
 int run_record_config(struct run_record *r);
 
-const char *run_status_key(enum run_status s);	/* ok, failed, oom, aborted */
-int run_status_parse(const char *s, enum run_status *out);
 /* A series name of an older release ("swap_used_kib"), or a registry
  * name: the registry id, or -1. "t" is no series. */
 int run_series_id(const char *name);

@@ -40,6 +40,11 @@ void result_observe(struct run_result *r, const struct sys_sample *s);
 void result_finish(struct run_result *r, struct workload *wl,
 		   const struct sys_sample *s, int64_t extra_oom, bool aborted);
 
+/* ok, failed, oom, aborted: as printed, stored and exported, and back
+ * (parse returns 0, or -1 for any other text). */
 const char *run_status_name(enum run_status st);
+int run_status_parse(const char *s, enum run_status *out);
+/* The same as the screens show it: "OOM" stands out. */
+const char *run_status_title(enum run_status st);
 
 #endif

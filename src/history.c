@@ -106,8 +106,6 @@ static int64_t *snap_field(struct mem_snapshot *m, int j)
 	return (int64_t *)((char *)m + snap_off[j]);
 }
 
-static const char *const status_keys[] = { "ok", "failed", "oom", "aborted" };
-
 /* The six series of releases before schema v4, under their old names. */
 static const struct {
 	const char *old;
@@ -356,21 +354,6 @@ double *run_record_add_series(struct run_record *r, int id)
 	return r->series[id];
 }
 
-const char *run_status_key(enum run_status s)
-{
-	return (unsigned)s < 4 ? status_keys[s] : "?";
-}
-
-int run_status_parse(const char *s, enum run_status *out)
-{
-	for (int i = 0; i < 4; i++)
-		if (!strcmp(s, status_keys[i])) {
-			*out = (enum run_status)i;
-			return 0;
-		}
-	return -1;
-}
-
 int run_series_id(const char *name)
 {
 	for (size_t i = 0; i < sizeof(legacy_series) / sizeof(legacy_series[0]); i++)
@@ -421,7 +404,7 @@ int hist_field_get(const struct run_record *r, const struct hist_field *f,
 		snprintf(buf, len, "%s", *(const enum run_kind *)p == RUN_COMMAND ? "command" : "qsbench");
 		break;
 	case HF_STATUS:
-		snprintf(buf, len, "%s", run_status_key(*(const enum run_status *)p));
+		snprintf(buf, len, "%s", run_status_name(*(const enum run_status *)p));
 		break;
 	}
 	return 0;
@@ -1082,7 +1065,7 @@ static int bind_field(sqlite3_stmt *st, int i, const struct run_record *r,
 		return sqlite3_bind_text(st, i, *(const enum run_kind *)p == RUN_COMMAND ? "command" : "qsbench",
 					 -1, SQLITE_STATIC);
 	case HF_STATUS:
-		return sqlite3_bind_text(st, i, run_status_key(*(const enum run_status *)p), -1, SQLITE_STATIC);
+		return sqlite3_bind_text(st, i, run_status_name(*(const enum run_status *)p), -1, SQLITE_STATIC);
 	}
 	return SQLITE_MISUSE;
 }

@@ -163,21 +163,6 @@ static void kswapd_text(char *buf, size_t len, double s, int width)
 		snprintf(buf, len, "%.0fs", s);
 }
 
-static const char *status_text(enum run_status st)
-{
-	switch (st) {
-	case RUN_OK:
-		return "ok";
-	case RUN_FAILED:
-		return "failed";
-	case RUN_OOM:
-		return "OOM";
-	case RUN_ABORTED:
-		return "aborted";
-	}
-	return "?";
-}
-
 #define COL_MIN 5
 #define PARAMS_BONUS 8	/* the parameters give way after the others */
 #define MAJFLT_MAX 8
@@ -201,7 +186,7 @@ void histui_want_run(struct histui_want *want, const struct run_record *r)
 	want->majflt = imax(want->majflt, r->majflt < 0 ? 3 : imin(digits(r->majflt), MAJFLT_MAX));
 	kswapd_text(p, sizeof(p), r->kswapd_s, 7);
 	want->kswapd = imax(want->kswapd, (int)strlen(p));
-	want->status = imax(want->status, (int)strlen(status_text(r->status)));
+	want->status = imax(want->status, (int)strlen(run_status_title(r->status)));
 }
 
 void histui_columns(int width, const struct histui_want *want, struct histui_cols *c)
@@ -287,7 +272,7 @@ char *histui_format_run(const struct run_record *r, bool marked, const struct hi
 			fmt_duration(wall, sizeof(wall), (double)r->wall_us / 1e6);
 		count_text(mf, sizeof(mf), r->majflt, c->majflt);
 		kswapd_text(ks, sizeof(ks), r->kswapd_s, c->kswapd);
-		stat = status_text(r->status);
+		stat = run_status_title(r->status);
 	}
 	o = field(buf, len, o, marked ? "*" : " ", 1, false, utf8);
 	o = field(buf, len, o, id, c->id, true, utf8);

@@ -349,7 +349,7 @@ static void wrap(FILE *f, const char *first, int indent, const char *text)
 
 static void status_text(const struct run_record *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", run_status_key(r->status));
+	snprintf(buf, len, "%s", run_status_name(r->status));
 }
 
 /* ---- list and show ---- */
@@ -798,7 +798,7 @@ int report_time(FILE *f, const struct run_record *runs, size_t n, const struct r
 				else
 					fprintf(f, "Out of Memory: Killed process (%s).\n", oom_command(r));
 			} else if (r->status != RUN_OK) {
-				fprintf(f, "thrashtop: run %s\n", run_status_key(r->status));
+				fprintf(f, "thrashtop: run %s\n", run_status_name(r->status));
 			}
 			if (o->gnu) {
 				struct timeline t;

@@ -111,13 +111,32 @@ void result_finish(struct run_result *r, struct workload *wl,
 	}
 }
 
+/* The one table of run status names: as stored, exported and printed in
+ * result lines, and as the screens title them. */
+static const struct { const char *name, *title; } statuses[] = {
+	[RUN_OK] = { "ok", "ok" },
+	[RUN_FAILED] = { "failed", "failed" },
+	[RUN_OOM] = { "oom", "OOM" },
+	[RUN_ABORTED] = { "aborted", "aborted" },
+};
+#define NSTATUS (sizeof(statuses) / sizeof(statuses[0]))
+
 const char *run_status_name(enum run_status st)
 {
-	switch (st) {
-	case RUN_OK: return "ok";
-	case RUN_FAILED: return "failed";
-	case RUN_OOM: return "oom";
-	case RUN_ABORTED: return "aborted";
-	}
-	return "?";
+	return (unsigned)st < NSTATUS ? statuses[st].name : "?";
+}
+
+const char *run_status_title(enum run_status st)
+{
+	return (unsigned)st < NSTATUS ? statuses[st].title : "?";
+}
+
+int run_status_parse(const char *s, enum run_status *out)
+{
+	for (unsigned i = 0; i < NSTATUS; i++)
+		if (!strcmp(s, statuses[i].name)) {
+			*out = (enum run_status)i;
+			return 0;
+		}
+	return -1;
 }
