@@ -20,7 +20,14 @@ mkdir "$CG" && echo 48M >"$CG/memory.limit_in_bytes" || { fail cgroup; exit 1; }
 # in the cgroup too).
 ( echo $BASHPID >"$CG/cgroup.procs" && exec "$TP" -b -n 16000000 -p 1 -s 3 --history "$TMP/h.db" -L pressure ) >"$TMP/out" 2>"$TMP/err"
 rc=$?
-expect run-completes test $rc -eq 0
+if [ $rc -eq 0 ]; then
+	pass run-completes
+else
+	# the evidence: what the run said and what the cgroup saw
+	fail run-completes "exit $rc; stderr: $(tr '\n' ' ' <"$TMP/err" | cut -c1-300);\
+ oom_control: $(tr '\n' ' ' <"$CG/memory.oom_control"); failcnt $(cat "$CG/memory.failcnt");\
+ swap free $(awk '/^SwapFree:/ { print $2 }' /proc/meminfo) KiB"
+fi
 expect no-stderr test ! -s "$TMP/err"
 pf=$(sed -nE 's/.* ([0-9]+)pf\+[0-9]+w$/\1/p' "$TMP/out")
 expect major-faults-rise test "${pf:-0}" -gt 500
