@@ -3,14 +3,20 @@
 # runs in a 200x60 tmux pane under global pressure (a hugetlb pool leaving
 # ROOM_MIB of RAM, a swap file, a sort of PROCS x SORT_MIB), and the run's
 # stored sample times are compared with the nominal interval: p50, p99 and
-# max of the intervals between samples, as multiples of it.
+# max of the intervals between samples, as multiples of it. A session ends
+# with its run, or with q after PACE_SECONDS (90), the run then kept as
+# aborted with every sample taken so far.
 # Usage: bench/pace.sh [NAME ROOM_MIB SWAP_GIB PROCS SORT_MIB INTERVAL]...
-# (root; the defaults are two sessions, "moderate" and "hard").
+# (root; the defaults are two sessions, "moderate" and "hard"). It takes
+# the tuning tests' machine lock, so it never presses a machine they use.
 set -u
 cd "$(dirname "$0")/.."
 T=${THRASHTOP:-./thrashtop}
 [ "$(id -u)" -eq 0 ] || { echo "pace: needs root (a hugetlb pool and a swap file)"; exit 0; }
 [ -w /proc/sys/vm/nr_hugepages ] || { echo "pace: no hugetlb pool here"; exit 0; }
+SECS=${PACE_SECONDS:-90}
+exec 9>/tmp/thrashtop-e2e-tuning.lock
+flock -w 600 9 || { echo "pace: the tuning tests' lock stayed taken for 10 min"; exit 1; }
 TMP=$(mktemp -d /tmp/thrashtop-pace.XXXXXX)
 SOCK=thrashtop-pace-$$
 tm() { command tmux -L "$SOCK" -f /dev/null "$@"; }
@@ -26,14 +32,16 @@ one() {	# one NAME ROOM_MIB SWAP_GIB PROCS SORT_MIB INTERVAL
 	local cmd="$T -n $n -p $procs -d $iv --swap ${swap}G --sysctl vm.nr_hugepages=$pages --history $db"
 	echo "$name: $cmd"
 	tm new-session -d -s "$name" -x 200 -y 60 "$cmd 2>$TMP/$name.err"
-	local end=$((SECONDS + 900))
+	local end=$((SECONDS + SECS))
 	until [ -s "$db" ] && "$T" history list --history "$db" 2>/dev/null | grep -q '^ *1 '; do
-		[ $SECONDS -ge $end ] && { echo "$name: no run stored in 900 s"; break; }
+		[ $SECONDS -ge $end ] && break
 		tm has-session -t "$name" 2>/dev/null || { echo "$name: monitor ended: $(cat "$TMP/$name.err")"; break; }
 		sleep 1
 	done
 	tm send-keys -t "$name" q
-	sleep 2
+	while tm has-session -t "$name" 2>/dev/null && pgrep -f "^$T -n $n -p $procs" >/dev/null; do
+		sleep 0.5
+	done
 	"$T" history export --format=json --history "$db" 2>/dev/null | python3 -c '
 import json, sys
 iv = float(sys.argv[1])
@@ -48,8 +56,9 @@ d = sorted((b - a) / iv for a, b in zip(t[1:-2], t[2:-1]))
 if not d:
     sys.exit("  too few samples")
 q = lambda p: d[min(len(d) - 1, int(p * len(d)))]
-print(f"  {len(t)} samples over {r[\"wall_us\"] / 1e6:.1f} s, kswapd {r[\"kswapd_s\"]} s, "
-      f"majflt {r[\"majflt\"]}: interval p50 {q(0.5):.2f}x  p99 {q(0.99):.2f}x  max {d[-1]:.2f}x nominal")
+wall, status, ksw, maj = r["wall_us"] / 1e6, r["status"], r["kswapd_s"], r["majflt"]
+print(f"  {len(t)} samples over {wall:.1f} s ({status}), kswapd {ksw} s, majflt {maj}: "
+      f"interval p50 {q(0.5):.2f}x  p99 {q(0.99):.2f}x  max {d[-1]:.2f}x nominal")
 ' "$iv"
 }
 
