@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "chart.h"
 #include "export.h"
 #include "fmt.h"
 #include "history.h"
@@ -26,7 +27,7 @@
  * terminal as text, never as control sequences. */
 static FILE *out;
 
-enum fmt { F_DEFAULT, F_TEXT, F_CSV, F_JSON, F_TIME, F_TABLE };
+enum fmt { F_DEFAULT, F_TEXT, F_CSV, F_JSON, F_TIME, F_TABLE, F_SVG, F_GNUPLOT };
 
 struct hargs {
 	const char *cmd;
@@ -39,14 +40,20 @@ struct hargs {
 	bool skip_bad;		/* import: leave out time lines that do not parse */
 	const char *db;
 	bool keys_set;		/* --rows or --cols given */
+	const char *svg;	/* plot: --svg FILE */
+	const char *series;	/* plot: --series LIST */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: thrashtop history [list | show ID | stats | compare A B... | export |\n"
-		"                          import FILE | rm ID...] [options]\n"
+		"                          import FILE | rm ID... | plot ID...] [options]\n"
 		"  --format=text|csv|json|time|table   output (list, show, stats, export)\n"
+		"  --format=svg|gnuplot  plot: an SVG, or the data with a gnuplot script\n"
+		"  --svg=FILE           plot: write the SVG to FILE\n"
+		"  --series=LIST        plot: the series, from swap, free, avail, majflt,\n"
+		"                       minflt, kswapd (default swap,free,majflt,kswapd)\n"
 		"  -L, --label=TEXT     only runs with this label (* ? [ as a glob);\n"
 		"                       for import: the label given to posted lines\n"
 		"  --kernel=TEXT        only runs whose kernel release or version has TEXT\n"
@@ -129,13 +136,15 @@ static int parse_args(int argc, char **argv, struct hargs *a)
 			return 1;
 		}
 		if ((v = optval(arg, "--format", &i, argc, argv))) {
-			static const char *const names[] = { "", "text", "csv", "json", "time", "table" };
+			static const char *const names[] = { "", "text", "csv", "json", "time", "table",
+							     "svg", "gnuplot" };
 			a->fmt = F_DEFAULT;
-			for (int k = 1; k < 6; k++)
+			for (int k = 1; k < 8; k++)
 				if (!strcmp(v, names[k]))
 					a->fmt = (enum fmt)k;
 			if (a->fmt == F_DEFAULT)
-				return bad("unknown format \"%s\" (text, csv, json, time, table)", v);
+				return bad("unknown format \"%s\" (text, csv, json, time, table, svg, "
+					   "gnuplot)", v);
 		} else if ((v = optval(arg, "--label", &i, argc, argv)) ||
 			   (v = optval(arg, "-L", &i, argc, argv))) {
 			if (!fmt_text_clean(v))
@@ -170,6 +179,12 @@ static int parse_args(int argc, char **argv, struct hargs *a)
 			a->ro.outlier_z = d;
 		} else if ((v = optval(arg, "--history", &i, argc, argv))) {
 			a->db = v;
+		} else if ((v = optval(arg, "--svg", &i, argc, argv))) {
+			if (!*v)
+				return bad("%s", "--svg: empty file name");
+			a->svg = v;
+		} else if ((v = optval(arg, "--series", &i, argc, argv))) {
+			a->series = v;
 		} else if (arg[0] == '-' && arg[1]) {
 			char name[64];
 			return bad("unknown option \"%s\" (see thrashtop history --help)",
@@ -632,6 +647,84 @@ static int cmd_rm(struct hargs *a, const char *path)
 	return 0;
 }
 
+/* Writes the chart to path through a temporary file renamed over it, so
+ * that a failure leaves no half chart. */
+static int write_chart(const char *path, bool svg, const struct run_record *runs, size_t n,
+		       const struct chart_spec *spec)
+{
+	char tmp[4096];
+	FILE *f;
+	int rc;
+
+	if (!strcmp(path, "-"))
+		return svg ? chart_svg(stdout, runs, n, spec) : chart_gnuplot(stdout, runs, n, spec);
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid()) >= (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (!(f = fopen(tmp, "we")))
+		return -1;
+	rc = svg ? chart_svg(f, runs, n, spec) : chart_gnuplot(f, runs, n, spec);
+	if (fclose(f) || rc || rename(tmp, path)) {
+		int e = errno;
+		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_plot(struct hargs *a, const char *path)
+{
+	char err[512];
+	struct chart_spec spec;
+	struct run_record *runs;
+	int64_t id;
+	int rc = 0;
+
+	if (!a->npos)
+		return bad("%s", "plot needs one or more run IDs");
+	if (a->svg && a->fmt != F_DEFAULT && a->fmt != F_SVG)
+		return bad("%s", "plot: --svg writes an SVG; drop --format or use --format=svg");
+	if (!a->svg && a->fmt != F_SVG && a->fmt != F_GNUPLOT)
+		return bad("%s", "plot: want --svg FILE, --format=svg or --format=gnuplot");
+	if (chart_parse_series(a->series ? a->series : CHART_DEFAULT_SERIES, &spec, err,
+			       sizeof(err)))
+		return bad("%s", err);
+	for (int i = 0; i < a->npos; i++)
+		if (!parse_id(a->pos[i], &id))
+			return bad("plot: \"%s\" is not a run ID", a->pos[i]);
+	struct history *h = history_open(path, HISTORY_RDONLY, err, sizeof(err));
+	if (!h) {
+		fprintf(stderr, "thrashtop: history: %s\n", err);
+		return 1;
+	}
+	runs = calloc((size_t)a->npos, sizeof(*runs));
+	if (!runs) {
+		history_close(h);
+		return bad("%s", "out of memory");
+	}
+	for (int i = 0; i < a->npos && !rc; i++) {
+		parse_id(a->pos[i], &id);
+		rc = history_get(h, id, &runs[i], err, sizeof(err));
+		if (rc) {
+			fprintf(stderr, "thrashtop: history: %s\n", err);
+			rc = rc == 1 ? 2 : 1;
+		} else if (runs[i].npoints == 0) {
+			rc = bad("plot: run %" PRId64 " has no recorded series", id);
+		}
+	}
+	history_close(h);
+	if (!rc && write_chart(a->svg ? a->svg : "-", a->svg || a->fmt == F_SVG, runs,
+			       (size_t)a->npos, &spec)) {
+		fprintf(stderr, "thrashtop: history: cannot write %s: %s\n",
+			a->svg ? a->svg : "the chart", strerror(errno));
+		rc = 1;
+	}
+	run_records_free(runs, (size_t)a->npos);
+	return rc;
+}
+
 int histcli_main(int argc, char **argv, const char *db_path)
 {
 	struct hargs a;
@@ -650,6 +743,10 @@ int histcli_main(int argc, char **argv, const char *db_path)
 	}
 	struct run_record *runs;
 	size_t n;
+	if ((a.fmt == F_SVG || a.fmt == F_GNUPLOT) && strcmp(a.cmd, "plot")) {
+		free(a.pos);
+		return bad("--format=%s is for plot", a.fmt == F_SVG ? "svg" : "gnuplot");
+	}
 	if (!(out = fmt_escaping_stream(stdout)))
 		out = stdout;
 	if (!strcmp(a.cmd, "list") || !strcmp(a.cmd, "stats") || !strcmp(a.cmd, "export")) {
@@ -685,8 +782,10 @@ int histcli_main(int argc, char **argv, const char *db_path)
 		rc = cmd_import(&a, path);
 	} else if (!strcmp(a.cmd, "rm")) {
 		rc = cmd_rm(&a, path);
+	} else if (!strcmp(a.cmd, "plot")) {
+		rc = cmd_plot(&a, path);
 	} else {
-		rc = bad("unknown command \"%s\" (list, show, stats, compare, export, import, rm)", a.cmd);
+		rc = bad("unknown command \"%s\" (list, show, stats, compare, export, import, rm, plot)", a.cmd);
 	}
 	if (out != stdout && fclose(out) && rc == 0) {
 		fprintf(stderr, "thrashtop: history: writing the output: %s\n", strerror(errno));
