@@ -1,5 +1,6 @@
 /* Our own exports (export.h) read back into runs: JSON through SQLite's
- * JSON functions, CSV as RFC 4180 records whose nested cells hold JSON.
+ * JSON functions, CSV as RFC 4180 records whose nested cells hold JSON;
+ * and the runs of another history database.
  * Never exits; failures fill err with one line naming the record at fault. */
 #ifndef THRASHTOP_IMPORT_H
 #define THRASHTOP_IMPORT_H
@@ -24,6 +25,13 @@ struct import_sink {
  * run's worth beside the text. */
 int import_json(const char *text, const struct import_sink *sink, char *err, size_t errlen);
 int import_csv(const char *text, const struct import_sink *sink, char *err, size_t errlen);
+
+/* Another machine's history database, opened read-only (any schema this
+ * build reads): every run with its workers, changes and series, oldest
+ * first, a page at a time. The runs keep their uuid, so a history that
+ * already has one skips it. Returns 0, or -1 with err. */
+#define IMPORT_DB_PAGE 200
+int import_db(const char *path, const struct import_sink *sink, char *err, size_t errlen);
 
 /* A sink's run function that keeps copies in a growing array. */
 struct import_runs {

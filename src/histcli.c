@@ -70,7 +70,8 @@ static void usage(FILE *f)
 		"  --skip-bad           import: leave out posted time lines that do not\n"
 		"                       parse (named on stderr) instead of refusing the file\n"
 		"import reads our csv and json exports, or posted csh/GNU time lines and\n"
-		"free(1) output (FILE - is standard input).\n");
+		"free(1) output (FILE - is standard input), or another machine's history\n"
+		"database (each run once, by its uuid).\n");
 }
 
 __attribute__((format(printf, 1, 2)))
@@ -556,6 +557,26 @@ static void import_skipped(void *arg, const char *line)
 		fmt_escape(file, sizeof(file), im->file), line);
 }
 
+/* An SQLite file by its header; standard input never is one. */
+static bool is_database(const char *path)
+{
+	char head[16];
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	bool yes = fd >= 0 && read(fd, head, sizeof(head)) == (ssize_t)sizeof(head) &&
+		   !memcmp(head, "SQLite format 3", 16);
+
+	if (fd >= 0)
+		close(fd);
+	return yes;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 static int cmd_import(struct hargs *a, const char *path)
 {
 	char err[512];
@@ -563,7 +584,12 @@ static int cmd_import(struct hargs *a, const char *path)
 
 	if (a->npos != 1)
 		return bad("%s", "import needs one FILE (- for standard input)");
-	if (map_input(a->pos[0], &in, err, sizeof(err))) {
+	bool db = is_database(a->pos[0]);
+	if (db && same_file(a->pos[0], path))
+		return bad("import: %s is this history itself", a->pos[0]);
+	if (db) {
+		in.text = NULL;
+	} else if (map_input(a->pos[0], &in, err, sizeof(err))) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);
 		return 2;
 	}
@@ -572,14 +598,17 @@ static int cmd_import(struct hargs *a, const char *path)
 	im.h = history_open(path, 0, err, sizeof(err));
 	if (!im.h) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);
-		munmap(in.text, in.maplen);
+		if (in.text)
+			munmap(in.text, in.maplen);
 		return 1;
 	}
-	const char *s = in.text;
+	const char *s = db ? "" : in.text;
 	while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
 		s++;
 	int rc;
-	if (*s == '{')
+	if (db)
+		rc = import_db(a->pos[0], &sink, err, sizeof(err));
+	else if (*s == '{')
 		rc = import_json(in.text, &sink, err, sizeof(err));
 	else if (!strncmp(in.text, "id,uuid,", 8))
 		rc = import_csv(in.text, &sink, err, sizeof(err));
@@ -590,7 +619,8 @@ static int cmd_import(struct hargs *a, const char *path)
 	else if (rc && im.inbatch)
 		history_rollback(im.h);
 	history_close(im.h);
-	munmap(in.text, in.maplen);
+	if (in.text)
+		munmap(in.text, in.maplen);
 	char file[256];
 	fmt_escape(file, sizeof(file), a->pos[0]);
 	if (rc && !im.added && !im.dup) {

@@ -576,3 +576,35 @@ int import_collect(void *arg, struct run_record *r, char *err, size_t errlen)
 	c->n++;
 	return 0;
 }
+
+int import_db(const char *path, const struct import_sink *sink, char *err, size_t errlen)
+{
+	struct history *h = history_open(path, HISTORY_RDONLY, err, errlen);
+	int64_t total;
+	int rc = 0;
+
+	if (!h)
+		return -1;
+	total = history_count(h, NULL, err, errlen);
+	if (total < 0)
+		rc = -1;
+	/* history_list gives newest first: the oldest page left each time,
+	 * given to the sink backwards */
+	for (int64_t left = total; rc == 0 && left > 0;) {
+		int64_t cnt = left < IMPORT_DB_PAGE ? left : IMPORT_DB_PAGE;
+		struct history_filter f = { .limit = (long)cnt, .offset = (long)(left - cnt) };
+		struct run_record *runs;
+		size_t n;
+
+		if (history_list(h, &f, HISTORY_DETAIL, &runs, &n, err, errlen)) {
+			rc = -1;
+			break;
+		}
+		for (size_t i = n; rc == 0 && i-- > 0;)
+			rc = sink->run(sink->arg, &runs[i], err, errlen);
+		run_records_free(runs, n);
+		left -= cnt;
+	}
+	history_close(h);
+	return rc;
+}

@@ -364,8 +364,8 @@ static void short_date(const char *iso, char *buf, size_t len)
 
 void report_list_header(FILE *f)
 {
-	fprintf(f, "%6s  %-16s  %-14s  %-16s  %-22s  %9s  %8s  %6s  %s\n", "ID", "STARTED",
-		"LABEL", "KERNEL", "WORKLOAD", "WALL", "MAJFLT", "KSWAPD", "STATUS");
+	fprintf(f, "%6s  %-16s  %-14s  %-12s  %-16s  %-22s  %9s  %8s  %6s  %s\n", "ID", "STARTED",
+		"LABEL", "HOST", "KERNEL", "WORKLOAD", "WALL", "MAJFLT", "KSWAPD", "STATUS");
 }
 
 void report_list_row(FILE *f, const struct run_record *r)
@@ -384,8 +384,8 @@ void report_list_row(FILE *f, const struct run_record *r)
 	else
 		snprintf(ks, sizeof(ks), "%.2f", r->kswapd_s);
 	status_text(r, st, sizeof(st));
-	fprintf(f, "%6" PRId64 "  %-16s  %-14.14s  %-16.16s  %-22.22s  %9s  %8s  %6s  %s\n",
-		r->id, date, r->label[0] ? r->label : "-",
+	fprintf(f, "%6" PRId64 "  %-16s  %-14.14s  %-12.12s  %-16.16s  %-22.22s  %9s  %8s  %6s  %s\n",
+		r->id, date, r->label[0] ? r->label : "-", r->hostname[0] ? r->hostname : "-",
 		r->kernel_release[0] ? r->kernel_release : "-", wl, wall, mf, ks, st);
 }
 
