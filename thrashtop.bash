@@ -38,19 +38,24 @@ _thrashtop()
 		prev=${COMP_WORDS[COMP_CWORD - 2]}
 	fi
 	case $prev in
-	--plots)
-		words=$("$prog" --list-plots 2>/dev/null | awk 'NR > 1 && $4 == "yes" { print $1 }')
+	--plots|--series)
+		if [ "$prev" = --plots ]; then
+			words=$("$prog" --list-plots 2>/dev/null | awk 'NR > 1 && $4 == "yes" { print $1 }')
+		else
+			words=$("$prog" history --help 2>/dev/null | sed -n 's/.*plot: the series, from //p;
+				s/^ *\(minflt.*\) (default.*/\1/p' | tr -d ',' | tr ' ' '\n' | grep .)
+		fi
 		local pre=${cur%"${cur##*,}"}
 		COMPREPLY=($(compgen -P "$pre" -W "$words" -- "${cur##*,}"))
 		return ;;
 	--format)
-		if [ -n "$sub" ]; then words="text csv json time table"; else words="csh gnu gnu-full"; fi
+		if [ -n "$sub" ]; then words="text csv json time table svg gnuplot"; else words="csh gnu gnu-full"; fi
 		COMPREPLY=($(compgen -W "$words" -- "$cur"))
 		return ;;
 	--global-with)
 		COMPREPLY=($(compgen -W "auto hugetlb balloon" -- "$cur"))
 		return ;;
-	--history)
+	--history|--svg)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--knob|--sysctl)
