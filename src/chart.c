@@ -247,7 +247,7 @@ static void svg_panel(FILE *f, const struct run_record *runs, size_t n, const st
 				snprintf(buf, sizeof(buf), "%s %s\xe2\x86\x92%s", ch->name, ch->old_val,
 					 ch->new_val);
 				snprintf(tick, sizeof(tick), "fill=\"%s\" font-size=\"11\"", c);
-				svg_text(f, x + 3, y0 + 12 + 12 * (double)((r + (size_t)i) % 4), tick, buf);
+				svg_text(f, x + 3, y0 + 12 + 12 * (double)(i % 4), tick, buf);
 			}
 		}
 		fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" d=\"", c);
