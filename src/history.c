@@ -1440,7 +1440,8 @@ static void bind_filter(sqlite3_stmt *st, const struct history_filter *f)
 static bool field_read(const struct history *h, int flags, size_t i)
 {
 	static const char *const brief[] = { "started_at", "label", "kind", "nelems", "procs",
-		"seed", "command", "status", "wall_us", "majflt", "kswapd_s", "kernel_release" };
+		"seed", "command", "status", "wall_us", "majflt", "kswapd_s", "kernel_release",
+		"hostname" };
 	const struct hist_field *fl = &history_fields[i];
 
 	if (fl->since > h->version)
