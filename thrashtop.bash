@@ -42,8 +42,7 @@ _thrashtop()
 		if [ "$prev" = --plots ]; then
 			words=$("$prog" --list-plots 2>/dev/null | awk 'NR > 1 && $4 == "yes" { print $1 }')
 		else
-			words=$("$prog" history --help 2>/dev/null | sed -n 's/.*plot: the series, from //p;
-				s/^ *\(minflt.*\) (default.*/\1/p' | tr -d ',' | tr ' ' '\n' | grep .)
+			words=$("$prog" --list-plots 2>/dev/null | awk 'NR > 1 && NF >= 4 { print $1 }')
 		fi
 		local pre=${cur%"${cur##*,}"}
 		COMPREPLY=($(compgen -P "$pre" -W "$words" -- "${cur##*,}"))

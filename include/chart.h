@@ -11,26 +11,24 @@
 #include <stdio.h>
 
 #include "history.h"
+#include "metrics.h"
 
-#define CHART_MAX_SERIES (RS_N - 1)
-#define CHART_DEFAULT_SERIES "swap,free,majflt,kswapd"
+#define CHART_DEFAULT_SERIES "swap-used,free,majflt,kswapd-cpu"
 
+/* The series to draw: registry ids (metrics.h), in order. */
 struct chart_spec {
 	int nseries;
-	enum run_series_id series[CHART_MAX_SERIES];
+	int series[M_N];
 };
 
-/* Parses "swap,free,avail,majflt,minflt,kswapd" (any of them, in the
- * order given, each once). Returns 0, or -1 with err filled. */
+/* Parses registry names as --list-plots prints them ("swap-used,majflt"),
+ * each once, in the order given. Returns 0, or -1 with err filled. */
 int chart_parse_series(const char *list, struct chart_spec *spec, char *err, size_t errlen);
 
-/* Short name, title and unit of a series as the charts print them. */
-const char *chart_series_name(enum run_series_id id);
-
 /* The axis of a series: a divisor that brings its largest value (vmax,
- * in the stored unit) to a readable unit, and that unit ("GiB" for
+ * in the registry's unit) to a readable unit, and that unit ("GiB" for
  * KiB values of a GiB and more). */
-double chart_unit(enum run_series_id id, double vmax, const char **unit);
+double chart_unit(int id, double vmax, const char **unit);
 
 /* A 1, 2 or 5 times a power of ten step that cuts 0..vmax into at most
  * about n intervals, and the axis end it gives (a whole number of steps,

@@ -9,16 +9,6 @@
 #include "report.h"
 #include "timefmt.h"
 
-static const struct {
-	const char *name, *title, *unit;
-} series_info[RS_N] = {
-	[RS_SWAP_USED] = { "swap", "swap used", "KiB" },
-	[RS_MEM_FREE] = { "free", "free memory", "KiB" },
-	[RS_MEM_AVAIL] = { "avail", "available memory", "KiB" },
-	[RS_MAJFLT] = { "majflt", "major faults", "faults/s" },
-	[RS_MINFLT] = { "minflt", "minor faults", "faults/s" },
-	[RS_KSWAPD] = { "kswapd", "kswapd CPU", "% of a CPU" },
-};
 
 static const char *const colours[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
@@ -41,23 +31,21 @@ int chart_parse_series(const char *list, struct chart_spec *spec, char *err, siz
 	spec->nseries = 0;
 	while (*p) {
 		size_t len = strcspn(p, ",");
-		int id = -1;
+		char name[64];
+		int id;
 
-		for (int i = RS_T + 1; i < RS_N; i++)
-			if (strlen(series_info[i].name) == len && !strncmp(p, series_info[i].name, len))
-				id = i;
+		snprintf(name, sizeof(name), "%.*s", (int)(len < 40 ? len : 40), p);
+		id = len < 40 ? metric_find(name) : -1;
 		if (id < 0) {
-			char name[64];
+			char shown[200];
 
-			snprintf(name, sizeof(name), "%.*s", (int)(len < 40 ? len : 40), p);
-			return fmt_err(err, errlen, "--series: unknown series \"%s\" (swap, free, avail, "
-				       "majflt, minflt, kswapd)", fmt_escape(name, sizeof(name), name));
+			return fmt_err(err, errlen, "--series: unknown series \"%s\" (names as "
+				       "--list-plots prints them)", fmt_escape(shown, sizeof(shown), name));
 		}
 		for (int i = 0; i < spec->nseries; i++)
-			if (spec->series[i] == (enum run_series_id)id)
-				return fmt_err(err, errlen, "--series: %s given twice",
-					       series_info[id].name);
-		spec->series[spec->nseries++] = (enum run_series_id)id;
+			if (spec->series[i] == id)
+				return fmt_err(err, errlen, "--series: %s given twice", name);
+		spec->series[spec->nseries++] = id;
 		p += len;
 		if (*p == ',' && *++p == '\0')
 			break;
@@ -67,14 +55,9 @@ int chart_parse_series(const char *list, struct chart_spec *spec, char *err, siz
 	return 0;
 }
 
-const char *chart_series_name(enum run_series_id id)
+double chart_unit(int id, double vmax, const char **unit)
 {
-	return id > RS_T && id < RS_N ? series_info[id].name : "";
-}
-
-double chart_unit(enum run_series_id id, double vmax, const char **unit)
-{
-	*unit = series_info[id].unit;
+	*unit = metric_def(id)->unit;
 	if (strcmp(*unit, "KiB"))
 		return 1;
 	if (vmax >= 1048576) {
@@ -137,8 +120,8 @@ void chart_xml_text(FILE *f, const char *s)
 struct frame {
 	double tmax;			/* seconds, the x axis end */
 	double tstep;
-	double div[RS_N], top[RS_N], step[RS_N];
-	const char *unit[RS_N];
+	double div[M_N], top[M_N], step[M_N];
+	const char *unit[M_N];
 };
 
 static void frame_of(const struct run_record *runs, size_t n, const struct chart_spec *spec,
@@ -148,20 +131,20 @@ static void frame_of(const struct run_record *runs, size_t n, const struct chart
 
 	memset(fr, 0, sizeof(*fr));
 	for (size_t r = 0; r < n; r++) {
-		for (int k = 0; k < runs[r].npoints; k++)
-			if (isfinite(runs[r].series[RS_T][k]) && runs[r].series[RS_T][k] > tmax)
-				tmax = runs[r].series[RS_T][k];
+		for (int k = 0; k < runs[r].nsamples; k++)
+			if (isfinite(runs[r].t[k]) && runs[r].t[k] > tmax)
+				tmax = runs[r].t[k];
 		for (int c = 0; c < runs[r].nchanges; c++)
 			if (runs[r].changes[c].t_s > tmax)
 				tmax = runs[r].changes[c].t_s;
 	}
 	fr->tstep = chart_ticks(tmax, 8, &fr->tmax);
 	for (int i = 0; i < spec->nseries; i++) {
-		enum run_series_id id = spec->series[i];
+		int id = spec->series[i];
 		double vmax = 0;
 
 		for (size_t r = 0; r < n; r++)
-			for (int k = 0; k < runs[r].npoints; k++) {
+			for (int k = 0; runs[r].series[id] && k < runs[r].nsamples; k++) {
 				double v = runs[r].series[id][k];
 				if (isfinite(v) && v > vmax)
 					vmax = v;
@@ -206,12 +189,12 @@ static void svg_text(FILE *f, double x, double y, const char *attrs, const char 
 }
 
 static void svg_panel(FILE *f, const struct run_record *runs, size_t n, const struct frame *fr,
-		      enum run_series_id id, double y0, bool first, bool last)
+		      int id, double y0, bool first, bool last)
 {
 	char buf[256], tick[32];
 	double top = fr->top[id], step = fr->step[id], div = fr->div[id];
 
-	snprintf(buf, sizeof(buf), "%s (%s)", series_info[id].title, fr->unit[id]);
+	snprintf(buf, sizeof(buf), "%s (%s)", metric_def(id)->title, fr->unit[id]);
 	svg_text(f, ML, y0 - 8, "font-weight=\"bold\"", buf);
 	fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"none\" "
 		"stroke=\"#444\"/>\n", ML, y0, PW, PH);
@@ -252,8 +235,8 @@ static void svg_panel(FILE *f, const struct run_record *runs, size_t n, const st
 		}
 		fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" d=\"", c);
 		bool pen = false;
-		for (int k = 0; k < runs[r].npoints; k++) {
-			double t = runs[r].series[RS_T][k], v = runs[r].series[id][k];
+		for (int k = 0; runs[r].series[id] && k < runs[r].nsamples; k++) {
+			double t = runs[r].t[k], v = runs[r].series[id][k];
 
 			if (!isfinite(t) || !isfinite(v)) {
 				pen = false;
@@ -344,12 +327,13 @@ int chart_gnuplot(FILE *f, const struct run_record *runs, size_t n, const struct
 			fputc((unsigned char)*p < 0x20 ? ' ' : *p, f);
 		fprintf(f, "\n$run%" PRId64 " << EOD\n# t_s", runs[r].id);
 		for (int i = 0; i < spec->nseries; i++)
-			fprintf(f, " %s_%s", series_info[spec->series[i]].name, fr.unit[spec->series[i]]);
+			fprintf(f, " %s_%s", metric_def(spec->series[i])->name, fr.unit[spec->series[i]]);
 		fputc('\n', f);
-		for (int k = 0; k < runs[r].npoints; k++) {
-			fprintf(f, "%.3f", (double)runs[r].series[RS_T][k]);
+		for (int k = 0; k < runs[r].nsamples; k++) {
+			fprintf(f, "%.3f", runs[r].t[k]);
 			for (int i = 0; i < spec->nseries; i++) {
-				double v = runs[r].series[spec->series[i]][k];
+				const double *sv = runs[r].series[spec->series[i]];
+				double v = sv ? sv[k] : NAN;
 				if (isfinite(v))
 					fprintf(f, " %.6g", v / fr.div[spec->series[i]]);
 				else
@@ -371,9 +355,9 @@ int chart_gnuplot(FILE *f, const struct run_record *runs, size_t n, const struct
 	gp_string(f, title);
 	fputc('\n', f);
 	for (int i = 0; i < spec->nseries; i++) {
-		enum run_series_id id = spec->series[i];
+		int id = spec->series[i];
 
-		snprintf(buf, sizeof(buf), "%s (%s)", series_info[id].title, fr.unit[id]);
+		snprintf(buf, sizeof(buf), "%s (%s)", metric_def(id)->title, fr.unit[id]);
 		fputs("set ylabel ", f);
 		gp_string(f, buf);
 		fprintf(f, "\nset yrange [0:%g]\n", fr.top[id]);

@@ -52,8 +52,8 @@ static void usage(FILE *f)
 		"  --format=text|csv|json|time|table   output (list, show, stats, export)\n"
 		"  --format=svg|gnuplot  plot: an SVG, or the data with a gnuplot script\n"
 		"  --svg=FILE           plot: write the SVG to FILE\n"
-		"  --series=LIST        plot: the series, from swap, free, avail, majflt,\n"
-		"                       minflt, kswapd (default swap,free,majflt,kswapd)\n"
+		"  --series=LIST        plot: the series, as --list-plots names them\n"
+		"                       (default swap-used,free,majflt,kswapd-cpu)\n"
 		"  -L, --label=TEXT     only runs with this label (* ? [ as a glob);\n"
 		"                       for import: the label given to posted lines\n"
 		"  --kernel=TEXT        only runs whose kernel release or version has TEXT\n"
@@ -740,7 +740,7 @@ static int cmd_plot(struct hargs *a, const char *path)
 		if (rc) {
 			fprintf(stderr, "thrashtop: history: %s\n", err);
 			rc = rc == 1 ? 2 : 1;
-		} else if (runs[i].npoints == 0) {
+		} else if (runs[i].nsamples == 0) {
 			rc = bad("plot: run %" PRId64 " has no recorded series", id);
 		}
 	}

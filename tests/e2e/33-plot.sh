@@ -28,14 +28,14 @@ for id in 1 4 "$real"; do
 	expect "legend-$id" grep -q ">#$id " "$TMP/c.svg"
 done
 expect kswapd-line-in-caption grep -qF '0:00 kswapd</text>' "$TMP/c.svg"
-for axis in 'swap used (MiB)' 'free memory (' 'major faults (faults/s)' 'kswapd CPU (% of a CPU)' \
+for axis in 'swap used (MiB)' 'free (' 'major faults (faults/s)' 'kswapd CPU (% of a CPU)' \
 	'seconds since the run started'; do
 	expect "axis[$axis]" grep -qF "$axis" "$TMP/c.svg"
 done
 expect sysctl-marker grep -qF "vm.swappiness 60→100" "$TMP/c.svg"
 expect one-line-per-run-and-panel test "$(grep -c '<path ' "$TMP/c.svg")" -eq 12
 
-H plot "$real" --series=avail,minflt --format=gnuplot >"$TMP/c.gp" 2>"$TMP/err"; rc=$?
+H plot "$real" --series=available,minflt --format=gnuplot >"$TMP/c.gp" 2>"$TMP/err"; rc=$?
 expect gnuplot-written test "$rc" -eq 0 -a -s "$TMP/c.gp"
 expect gnuplot-has-data grep -q "^\$run$real << EOD" "$TMP/c.gp"
 gnuplot -e "set terminal svg size 900,600; set output '$TMP/g.svg'" "$TMP/c.gp" >"$TMP/gout" 2>&1; rc=$?
@@ -54,7 +54,7 @@ bad() {	# NAME ARGS...
 bad no-id --svg "$TMP/bad.svg"
 bad unknown-id 1 999 --svg "$TMP/bad.svg"
 bad not-an-id 1 x --svg "$TMP/bad.svg"
-bad unknown-series 1 --series=swap,nope --svg "$TMP/bad.svg"
+bad unknown-series 1 --series=swap-used,nope --svg "$TMP/bad.svg"
 bad no-output 1
 bad svg-and-gnuplot 1 --svg "$TMP/bad.svg" --format=gnuplot
 H list --format=svg >"$TMP/out" 2>"$TMP/err"; rc=$?

@@ -55,7 +55,7 @@ fi
 expect complete-run-id has 2 thrashtop history --history "$TMP/h.db" show ""
 expect complete-run-ids-only test "$(comp thrashtop history --history "$TMP/h.db" rm "" | tr '\n' ' ')" = "2 1 "
 expect complete-plot-ids has 1 thrashtop history --history "$TMP/h.db" plot 2 ""
-expect complete-plot-series has swap,majflt thrashtop history plot 1 --series = swap,maj
+expect complete-plot-series has swap-used,majflt thrashtop history plot 1 --series = swap-used,maj
 expect complete-command-after-dashes has bash thrashtop -- bas
 
 M uninstall DESTDIR="$D" PREFIX=/usr >"$TMP/out" 2>&1; rc=$?

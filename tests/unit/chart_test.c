@@ -10,16 +10,15 @@ TEST(chart_series_names_and_refusals)
 
 	CHECK_INT(chart_parse_series(CHART_DEFAULT_SERIES, &s, err, sizeof(err)), 0);
 	CHECK_INT(s.nseries, 4);
-	CHECK_INT(s.series[0], RS_SWAP_USED);
-	CHECK_INT(s.series[3], RS_KSWAPD);
-	CHECK_INT(chart_parse_series("kswapd,avail", &s, err, sizeof(err)), 0);
+	CHECK_INT(s.series[0], M_SWAP_USED);
+	CHECK_INT(s.series[3], M_KSWAPD_CPU);
+	CHECK_INT(chart_parse_series("kswapd-cpu,available", &s, err, sizeof(err)), 0);
 	CHECK_INT(s.nseries, 2);
-	CHECK_INT(s.series[1], RS_MEM_AVAIL);
-	CHECK_STR(chart_series_name(RS_MINFLT), "minflt");
-	CHECK_INT(chart_parse_series("swap,bogus", &s, err, sizeof(err)), -1);
+	CHECK_INT(s.series[1], M_AVAIL);
+	CHECK_INT(chart_parse_series("swap-used,bogus", &s, err, sizeof(err)), -1);
 	CHECK(strstr(err, "unknown series \"bogus\""));
-	CHECK_INT(chart_parse_series("swap,swap", &s, err, sizeof(err)), -1);
-	CHECK_STR(err, "--series: swap given twice");
+	CHECK_INT(chart_parse_series("free,free", &s, err, sizeof(err)), -1);
+	CHECK_STR(err, "--series: free given twice");
 	CHECK_INT(chart_parse_series("", &s, err, sizeof(err)), -1);
 	CHECK_INT(chart_parse_series("t", &s, err, sizeof(err)), -1);
 }
@@ -50,15 +49,15 @@ TEST(chart_units_and_tick_text)
 	const char *u;
 	char buf[32];
 
-	CHECK_NEAR(chart_unit(RS_SWAP_USED, 2 * 1048576.0, &u), 1048576, 0);
+	CHECK_NEAR(chart_unit(M_SWAP_USED, 2 * 1048576.0, &u), 1048576, 0);
 	CHECK_STR(u, "GiB");
-	CHECK_NEAR(chart_unit(RS_MEM_FREE, 5000, &u), 1024, 0);
+	CHECK_NEAR(chart_unit(M_FREE, 5000, &u), 1024, 0);
 	CHECK_STR(u, "MiB");
-	CHECK_NEAR(chart_unit(RS_MEM_FREE, 500, &u), 1, 0);
+	CHECK_NEAR(chart_unit(M_FREE, 500, &u), 1, 0);
 	CHECK_STR(u, "KiB");
-	CHECK_NEAR(chart_unit(RS_MAJFLT, 5e6, &u), 1, 0);
+	CHECK_NEAR(chart_unit(M_MAJFLT, 5e6, &u), 1, 0);
 	CHECK_STR(u, "faults/s");
-	CHECK_NEAR(chart_unit(RS_KSWAPD, 50, &u), 1, 0);
+	CHECK_NEAR(chart_unit(M_KSWAPD_CPU, 50, &u), 1, 0);
 	CHECK_STR(u, "% of a CPU");
 	chart_tick_text(buf, sizeof(buf), 0);
 	CHECK_STR(buf, "0");
@@ -105,10 +104,13 @@ static void fixture(struct run_record *r, int64_t id, const char *label, int npo
 	r->inblock = r->oublock = 0;
 	r->kswapd_s = 1.5;
 	CHECK_INT(run_record_alloc_series(r, npoints), 0);
-	for (int k = 0; k < npoints; k++) {
-		r->series[RS_T][k] = (float)k;
-		r->series[RS_SWAP_USED][k] = (float)(k * 1024 * 10);
-		r->series[RS_MAJFLT][k] = k == 2 ? NAN : (float)(k * 100);
+	double *sw = run_record_add_series(r, M_SWAP_USED);
+	double *mf = run_record_add_series(r, M_MAJFLT);
+	CHECK(sw && mf);
+	for (int k = 0; sw && mf && k < npoints; k++) {
+		r->t[k] = k;
+		sw[k] = k * 1024 * 10;
+		mf[k] = k == 2 ? NAN : k * 100;
 	}
 	r->changes = calloc(1, sizeof(*r->changes));
 	r->nchanges = 1;
@@ -135,7 +137,7 @@ TEST(chart_svg_runs_markers_caption)
 
 	fixture(&r[0], 3, "pre8 & <swap>", 5);
 	fixture(&r[1], 4, "pre7", 4);
-	CHECK_INT(chart_parse_series("swap,majflt", &s, err, sizeof(err)), 0);
+	CHECK_INT(chart_parse_series("swap-used,majflt", &s, err, sizeof(err)), 0);
 	char *svg = capture(chart_svg, r, 2, &s);
 	CHECK(svg);
 	if (!svg)
@@ -160,7 +162,7 @@ TEST(chart_svg_runs_markers_caption)
 	char *gp = capture(chart_gnuplot, r, 2, &s);
 	CHECK(gp);
 	if (gp) {
-		CHECK(strstr(gp, "$run3 << EOD\n# t_s swap_MiB majflt_faults/s\n0.000 0 0\n"));
+		CHECK(strstr(gp, "$run3 << EOD\n# t_s swap-used_MiB majflt_faults/s\n0.000 0 0\n"));
 		CHECK(strstr(gp, "2.000 20 NaN\n"));
 		CHECK_INT(count(gp, "EOD\n"), 4);
 		CHECK(strstr(gp, "set multiplot layout 2,1 title \"#3: 70.270u"));
