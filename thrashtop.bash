@@ -38,12 +38,8 @@ _thrashtop()
 		prev=${COMP_WORDS[COMP_CWORD - 2]}
 	fi
 	case $prev in
-	--plots|--series)
-		if [ "$prev" = --plots ]; then
-			words=$("$prog" --list-plots 2>/dev/null | awk 'NR > 1 && $4 == "yes" { print $1 }')
-		else
-			words=$("$prog" --list-plots 2>/dev/null | awk 'NR > 1 && NF >= 4 { print $1 }')
-		fi
+	--series)
+		words=$("$prog" --list-plots 2>/dev/null | awk 'NR > 1 && NF >= 4 { print $1 }')
 		local pre=${cur%"${cur##*,}"}
 		COMPREPLY=($(compgen -P "$pre" -W "$words" -- "${cur##*,}"))
 		return ;;

@@ -8,7 +8,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "metrics.h"
 
 #define THRASHTOP_VERSION "0.1.0"
 #define CLI_MAX_SYSCTL 32
@@ -34,8 +33,6 @@ struct options {
 	double interval;	/* seconds */
 	bool interval_set;	/* -d given: the config file's delay does not apply */
 	bool list_plots;	/* --list-plots: print the registry and exit */
-	bool plots_set;		/* --plots given, else the config's or the default */
-	struct metric_list plots;	/* the plots, in order */
 	const char *config;	/* the config file read, NULL: none */
 	bool batch;		/* -b, or stdout is not a terminal */
 	enum out_format format;

@@ -111,25 +111,6 @@ size_t metrics_value_text(int id, double v, char *buf, size_t len);
 /* A nice top for an auto scale over a window whose highest value is hi. */
 double metrics_nice_max(int id, double hi);
 
-/* A chosen list of plots, in order. */
-#define METRICS_MAX_PLOTS 16
-struct metric_list {
-	int n;
-	int id[METRICS_MAX_PLOTS];
-};
-
-/* The default layout: today's headline figures (swap used, free,
- * available, major and minor faults, kswapd CPU), then reclaim scanning by
- * kswapd and by direct reclaim, and memory pressure stall. */
-void metrics_default_list(struct metric_list *l);
-
-/* "swap-used,free,scan-kswapd": names separated by commas (blanks around
- * them ignored). Returns 0, or -1 with one line in err (an unknown or
- * repeated name, an empty list, more than METRICS_MAX_PLOTS). */
-int metrics_parse_list(const char *text, struct metric_list *out, char *err, size_t errlen);
-/* The list as metrics_parse_list reads it. Returns the length needed. */
-size_t metrics_list_text(const struct metric_list *l, char *buf, size_t len);
-
 /* --list-plots: one line per series, "name  unit  available" or
  * "name  unit  n/a: reason", under a header. */
 void metrics_print(FILE *out, const struct metric_avail *av);

@@ -28,7 +28,6 @@ void cli_usage(FILE *out)
 "  -r, --repeat N       run the same configuration N times\n"
 "Monitor:\n"
 "  -d, --delay SECONDS  sampling interval, 0.05 to 3600 (default 1)\n"
-"      --plots=A,B,...  the plots, in order (names from --list-plots)\n"
 "      --list-plots     list every series: name, unit, available or why not\n"
 "  -b, --batch          no screen: print one result line per run\n"
 "      --format=F       batch line format: csh (default), gnu, gnu-full\n"
@@ -120,7 +119,7 @@ void cli_free(struct options *o)
 }
 
 enum { OPT_FORMAT = 256, OPT_HISTORY, OPT_NO_HISTORY, OPT_MEM, OPT_GLOBAL,
-       OPT_SWAP, OPT_SYSCTL, OPT_SWEEP, OPT_KNOB, OPT_PLOTS, OPT_LIST_PLOTS,
+       OPT_SWAP, OPT_SYSCTL, OPT_SWEEP, OPT_KNOB, OPT_LIST_PLOTS,
        OPT_GLOBAL_WITH };
 
 /* An option getopt_long refused. optopt is the long option's value when a
@@ -171,7 +170,6 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 		{ "sysctl", required_argument, NULL, OPT_SYSCTL },
 		{ "sweep", required_argument, NULL, OPT_SWEEP },
 		{ "knob", required_argument, NULL, OPT_KNOB },
-		{ "plots", required_argument, NULL, OPT_PLOTS },
 		{ "list-plots", no_argument, NULL, OPT_LIST_PLOTS },
 		{ 0, 0, 0, 0 },
 	};
@@ -183,7 +181,6 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 	o->seed = 1;
 	o->interval = 1.0;
 	o->repeat = 1;
-	metrics_default_list(&o->plots);
 	o->batch = !isatty(STDOUT_FILENO);
 	opterr = 0;
 	optind = 0;	/* 0, not 1: glibc's full reset, for a second parse */
@@ -305,13 +302,6 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 				return fmt_err(err, errlen, "--knob '%s': want vm.NAME", optarg);
 			o->knob = optarg;
 			break;
-		case OPT_PLOTS: {
-			char e[256];
-			if (metrics_parse_list(optarg, &o->plots, e, sizeof(e)))
-				return fmt_err(err, errlen, "--plots: %s", e);
-			o->plots_set = true;
-			break;
-		}
 		case OPT_LIST_PLOTS:
 			o->list_plots = true;
 			break;

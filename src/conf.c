@@ -84,7 +84,7 @@ int conf_parse(const char *text, size_t len, const char *path, struct conf *out,
 
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		char key[32], val[1024], e[256];
+		char key[32], val[1024];
 		int rc;
 
 		if (!eol)
@@ -102,17 +102,7 @@ int conf_parse(const char *text, size_t len, const char *path, struct conf *out,
 			snprintf(err, errlen, "%s:%d: want key = value", path, line);
 			return -1;
 		}
-		if (!strcmp(key, "plots")) {
-			if (c.has_plots) {
-				snprintf(err, errlen, "%s:%d: plots given twice", path, line);
-				return -1;
-			}
-			if (metrics_parse_list(val, &c.plots, e, sizeof(e))) {
-				snprintf(err, errlen, "%s:%d: plots: %s", path, line, e);
-				return -1;
-			}
-			c.has_plots = true;
-		} else if (!strcmp(key, "delay")) {
+		if (!strcmp(key, "delay")) {
 			if (c.has_delay) {
 				snprintf(err, errlen, "%s:%d: delay given twice", path, line);
 				return -1;
@@ -124,7 +114,7 @@ int conf_parse(const char *text, size_t len, const char *path, struct conf *out,
 			}
 			c.has_delay = true;
 		} else {
-			snprintf(err, errlen, "%s:%d: unknown key '%s' (keys: plots, delay)",
+			snprintf(err, errlen, "%s:%d: unknown key '%s' (keys: delay)",
 				 path, line, key);
 			return -1;
 		}
@@ -191,105 +181,4 @@ int conf_load(const char *path, struct conf *out, char *err, size_t errlen)
 	rc = conf_parse(text, len, path, out, err, errlen);
 	free(text);
 	return rc;
-}
-
-char *conf_set_text(const char *text, size_t len, const char *key, const char *value)
-{
-	size_t cap = len + strlen(key) + strlen(value) + 8, off = 0;
-	char *out = malloc(cap);
-	const char *p = text, *end = text + len;
-	bool done = false;
-
-	if (!out)
-		return NULL;
-	while (p < end) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		char k[32], v[1024];
-		size_t n;
-
-		if (!eol)
-			eol = end;
-		n = (size_t)(eol - p);
-		if (!done && split_line(p, eol, k, sizeof(k), v, sizeof(v)) == 1 && !strcmp(k, key)) {
-			off += (size_t)sprintf(out + off, "%s = %s\n", key, value);
-			done = true;
-		} else {
-			memcpy(out + off, p, n);
-			off += n;
-			out[off++] = '\n';
-		}
-		p = eol + 1;
-	}
-	if (!done)
-		off += (size_t)sprintf(out + off, "%s = %s\n", key, value);
-	out[off] = '\0';
-	return out;
-}
-
-/* mkdir -p of path's parent directory. */
-static int make_parents(const char *path, char *err, size_t errlen)
-{
-	char dir[4096];
-
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir)) {
-		snprintf(err, errlen, "%s: path too long", path);
-		return -1;
-	}
-	for (char *p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
-			snprintf(err, errlen, "%s: cannot create directory: %s", dir, strerror(errno));
-			return -1;
-		}
-		*p = '/';
-	}
-	return 0;
-}
-
-int conf_save(const char *path, const char *key, const char *value, char *err, size_t errlen)
-{
-	char tmp[4200];
-	size_t len = 0;
-	char *text = read_all(path, &len), *out;
-	int fd;
-	ssize_t w = 0;
-	size_t n;
-
-	if (!text && errno != ENOENT) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	out = conf_set_text(text ? text : "", text ? len : 0, key, value);
-	free(text);
-	if (!out) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -1;
-	}
-	if (make_parents(path, err, errlen)) {
-		free(out);
-		return -1;
-	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-		free(out);
-		return -1;
-	}
-	n = strlen(out);
-	for (size_t off = 0; off < n; off += (size_t)w)
-		if ((w = write(fd, out + off, n - off)) <= 0)
-			break;
-	free(out);
-	int bad = w < 0 || fsync(fd) < 0;
-	if (close(fd) < 0)
-		bad = 1;
-	if (bad || rename(tmp, path) < 0) {
-		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
 }

@@ -51,8 +51,6 @@ static int apply_config(struct options *o, char *path, size_t len, char *err, si
 	if (conf_load(path, &c, err, errlen))
 		return -1;
 	o->config = path;
-	if (c.has_plots && !o->plots_set)
-		o->plots = c.plots;
 	if (c.has_delay && !o->interval_set)
 		o->interval = c.delay;
 	return 0;

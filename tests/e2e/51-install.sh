@@ -48,10 +48,7 @@ expect complete-history-command has compare thrashtop history com
 expect complete-every-subcommand test "$(comp thrashtop history "" | wc -l)" -ge 7
 expect complete-format-value has gnu-full thrashtop --format = gnu
 expect complete-global-with has hugetlb thrashtop --global-with h
-if "$B" --list-plots >/dev/null 2>&1; then
-	expect complete-plot-name has swap-used thrashtop --plots = swap-u
-	expect complete-second-plot has free,majflt thrashtop --plots = free,maj
-fi
+expect complete-plot-name has swap-used thrashtop history plot 1 --series = swap-u
 expect complete-run-id has 2 thrashtop history --history "$TMP/h.db" show ""
 expect complete-run-ids-only test "$(comp thrashtop history --history "$TMP/h.db" rm "" | tr '\n' ' ')" = "2 1 "
 expect complete-plot-ids has 1 thrashtop history --history "$TMP/h.db" plot 2 ""

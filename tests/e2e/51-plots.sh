@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The series registry from the command line: --list-plots against what
-# /proc offers, --plots and the config file refusing bad input in one line.
+# /proc offers, and the config file refusing bad input in one line.
 . "$(dirname "$0")/lib.sh"
 
 "$T" --list-plots >"$TMP/list" 2>"$TMP/err"; rc=$?
@@ -25,24 +25,16 @@ else
 fi
 expect list-cgroup-needs-mem grep -q '^cg-mem .*no: only with --mem' "$TMP/list"
 
-# Bad --plots: one line on stderr, exit 2, nothing run.
-for bad in "--plots=bogus" "--plots=" "--plots=free,free" "--plots=free,,majflt"; do
-	"$T" -b -n 1000 -p 1 --no-history "$bad" >"$TMP/o" 2>"$TMP/e"; rc=$?
-	expect "bad-plots[$bad]" test $rc -eq 2 -a "$(wc -l <"$TMP/e")" -eq 1 -a ! -s "$TMP/o"
-done
-expect bad-plots-names-it grep -q "no series 'bogus'" <(
-	"$T" -b -n 1000 -p 1 --no-history --plots=free,bogus 2>&1)
-
 # A bad config line: "FILE:LINE: what", exit 2, nothing run.
 mkdir -p "$XDG_CONFIG_HOME/thrashtop"
 cfg=$XDG_CONFIG_HOME/thrashtop/config
-printf '# plots\nplots = free,majflt\ndelay 5\n' >"$cfg"
+printf '# settings\ndelay = 0.5\ndelay 5\n' >"$cfg"
 "$T" -b -n 1000 -p 1 --no-history >"$TMP/o" 2>"$TMP/e"; rc=$?
 expect bad-config-exit-2 test $rc -eq 2 -a ! -s "$TMP/o"
 expect bad-config-file-line grep -qx "thrashtop: $cfg:3: want key = value" "$TMP/e"
-printf 'plots = free,nonesuch\n' >"$cfg"
+printf 'plots = free\n' >"$cfg"
 "$T" -b -n 1000 -p 1 --no-history >/dev/null 2>"$TMP/e"
-expect bad-config-series grep -qx "thrashtop: $cfg:1: plots: no series 'nonesuch' (thrashtop --list-plots lists them)" "$TMP/e"
-printf 'plots = free\ndelay = 0.5\n' >"$cfg"
+expect bad-config-key grep -qx "thrashtop: $cfg:1: unknown key 'plots' (keys: delay)" "$TMP/e"
+printf 'delay = 0.5\n' >"$cfg"
 "$T" -b -n 1000 -p 1 --no-history >"$TMP/o" 2>"$TMP/e"; rc=$?
 expect good-config-runs test $rc -eq 0 -a ! -s "$TMP/e"

@@ -18,16 +18,13 @@ TEST(conf_parse_keys_comments_blanks)
 	struct conf c;
 	char err[256] = "";
 
-	CHECK_INT(parse("# my plots\n\n  plots =  scan-kswapd, psi-some  \r\n"
-			"\tdelay=0.25\n   # indented comment\n", &c, err, sizeof(err)), 0);
+	CHECK_INT(parse("# my settings\n\n\tdelay=0.25  \r\n   # indented comment\n",
+			&c, err, sizeof(err)), 0);
 	CHECK_STR(err, "");
-	CHECK(c.has_plots && c.has_delay);
-	CHECK_INT(c.plots.n, 2);
-	CHECK_INT(c.plots.id[0], M_SCAN_KSWAPD);
-	CHECK_INT(c.plots.id[1], M_PSI_SOME);
+	CHECK(c.has_delay);
 	CHECK_NEAR(c.delay, 0.25, 1e-12);
 	CHECK_INT(parse("", &c, err, sizeof(err)), 0);
-	CHECK(!c.has_plots && !c.has_delay);
+	CHECK(!c.has_delay);
 	CHECK_INT(parse("delay = 2", &c, err, sizeof(err)), 0);	/* no final newline */
 	CHECK_NEAR(c.delay, 2, 0);
 }
@@ -37,41 +34,22 @@ TEST(conf_parse_errors_name_the_line)
 	struct conf c = { .has_delay = true, .delay = 9 };
 	char err[256];
 
-	CHECK_INT(parse("plots = free\nthis is not a setting\n", &c, err, sizeof(err)), -1);
+	CHECK_INT(parse("delay = 1\nthis is not a setting\n", &c, err, sizeof(err)), -1);
 	CHECK_STR(err, "cfg:2: want key = value");
 	CHECK(c.has_delay && c.delay == 9);	/* untouched */
 	CHECK_INT(parse("\n\ncolour = on\n", &c, err, sizeof(err)), -1);
-	CHECK_STR(err, "cfg:3: unknown key 'colour' (keys: plots, delay)");
-	CHECK_INT(parse("plots = free,bogus\n", &c, err, sizeof(err)), -1);
-	CHECK_STR(err, "cfg:1: plots: no series 'bogus' (thrashtop --list-plots lists them)");
-	CHECK_INT(parse("plots =\n", &c, err, sizeof(err)), -1);
-	CHECK_STR(err, "cfg:1: plots: no plots named");
+	CHECK_STR(err, "cfg:3: unknown key 'colour' (keys: delay)");
 	CHECK_INT(parse("delay = 0.01\n", &c, err, sizeof(err)), -1);
 	CHECK_STR(err, "cfg:1: delay '0.01': want seconds from 0.05 to 3600");
 	CHECK_INT(parse("delay = 1\ndelay = 2\n", &c, err, sizeof(err)), -1);
 	CHECK_STR(err, "cfg:2: delay given twice");
-	CHECK_INT(parse(" = free\n", &c, err, sizeof(err)), -1);
+	CHECK_INT(parse(" = 1\n", &c, err, sizeof(err)), -1);
 	CHECK_STR(err, "cfg:1: want key = value");
-	CHECK_INT(conf_parse("plots = free\n\0x\n", 15, "cfg", &c, err, sizeof(err)), -1);
+	CHECK_INT(conf_parse("delay = 1\n\0x\n", 13, "cfg", &c, err, sizeof(err)), -1);
 	CHECK_STR(err, "cfg:2: not a text line");
 }
 
-TEST(conf_set_text_keeps_the_rest)
-{
-	const char *in = "# top\ndelay = 1\nplots = free\n# end";
-	char *out = conf_set_text(in, strlen(in), "plots", "majflt,minflt");
-
-	CHECK_STR(out, "# top\ndelay = 1\nplots = majflt,minflt\n# end\n");
-	free(out);
-	out = conf_set_text("# nothing\n", 10, "plots", "free");
-	CHECK_STR(out, "# nothing\nplots = free\n");
-	free(out);
-	out = conf_set_text("", 0, "plots", "free");
-	CHECK_STR(out, "plots = free\n");
-	free(out);
-}
-
-TEST(conf_save_and_load)
+TEST(conf_load_missing_and_directory)
 {
 	char dir[] = "/tmp/thrashtop-conf-XXXXXX", path[256], err[256] = "";
 	struct conf c;
@@ -80,21 +58,12 @@ TEST(conf_save_and_load)
 		t_fail(__FILE__, __LINE__, "mkdtemp: %s", strerror(errno));
 		return;
 	}
-	snprintf(path, sizeof(path), "%s/sub/config", dir);
-	CHECK_INT(conf_load(path, &c, err, sizeof(err)), 0);	/* none yet */
-	CHECK(!c.has_plots);
-	CHECK_INT(conf_save(path, "plots", "psi-some,free", err, sizeof(err)), 0);
-	CHECK_INT(conf_save(path, "delay", "0.5", err, sizeof(err)), 0);
-	CHECK_INT(conf_load(path, &c, err, sizeof(err)), 0);
-	CHECK(c.has_plots && c.plots.n == 2 && c.plots.id[0] == M_PSI_SOME);
-	CHECK(c.has_delay && c.delay == 0.5);
+	snprintf(path, sizeof(path), "%s/config", dir);
+	CHECK_INT(conf_load(path, &c, err, sizeof(err)), 0);	/* none: empty */
+	CHECK(!c.has_delay);
 	/* a directory where the file should be */
-	char sub[256];
-	snprintf(sub, sizeof(sub), "%s/sub", dir);
-	CHECK_INT(conf_load(sub, &c, err, sizeof(err)), -1);
+	CHECK_INT(conf_load(dir, &c, err, sizeof(err)), -1);
 	CHECK(strstr(err, "Is a directory") != NULL);
-	unlink(path);
-	rmdir(sub);
 	rmdir(dir);
 }
 

@@ -25,63 +25,6 @@ TEST(metrics_registry_names)
 	CHECK(M_N >= 20);
 }
 
-TEST(metrics_parse_list_ok)
-{
-	struct metric_list l;
-	char err[256] = "", buf[256];
-
-	CHECK_INT(metrics_parse_list(" scan-kswapd , scan-direct,psi-some ", &l, err, sizeof(err)), 0);
-	CHECK_INT(l.n, 3);
-	CHECK_INT(l.id[0], M_SCAN_KSWAPD);
-	CHECK_INT(l.id[2], M_PSI_SOME);
-	CHECK_INT(metrics_list_text(&l, buf, sizeof(buf)), strlen("scan-kswapd,scan-direct,psi-some"));
-	CHECK_STR(buf, "scan-kswapd,scan-direct,psi-some");
-	/* the text reads back to the same list; a short buffer is cut, not overrun */
-	metrics_default_list(&l);
-	metrics_list_text(&l, buf, sizeof(buf));
-	struct metric_list back;
-	CHECK_INT(metrics_parse_list(buf, &back, err, sizeof(err)), 0);
-	CHECK_INT(back.n, l.n);
-	CHECK(!memcmp(back.id, l.id, sizeof(int) * (size_t)l.n));
-	CHECK(metrics_list_text(&l, buf, 5) > 5);
-	CHECK_INT(strlen(buf), 4);
-}
-
-TEST(metrics_default_list_keeps_headlines)
-{
-	struct metric_list l;
-	int want[] = { M_SWAP_USED, M_FREE, M_AVAIL, M_MAJFLT, M_MINFLT, M_KSWAPD_CPU,
-		       M_SCAN_KSWAPD, M_SCAN_DIRECT, M_PSI_SOME };
-
-	metrics_default_list(&l);
-	CHECK_INT(l.n, (int)(sizeof(want) / sizeof(want[0])));
-	for (int i = 0; i < l.n && i < 9; i++)
-		CHECK_INT(l.id[i], want[i]);
-}
-
-TEST(metrics_parse_list_bad)
-{
-	struct metric_list l = { .n = 7 };
-	char err[256];
-
-	CHECK_INT(metrics_parse_list("free,nonesuch", &l, err, sizeof(err)), -1);
-	CHECK_STR(err, "no series 'nonesuch' (thrashtop --list-plots lists them)");
-	CHECK_INT(l.n, 7);		/* untouched on failure */
-	CHECK_INT(metrics_parse_list("free,,available", &l, err, sizeof(err)), -1);
-	CHECK_STR(err, "an empty name in the list of plots");
-	CHECK_INT(metrics_parse_list("", &l, err, sizeof(err)), -1);
-	CHECK_STR(err, "no plots named");
-	CHECK_INT(metrics_parse_list("free,", &l, err, sizeof(err)), -1);
-	CHECK_INT(metrics_parse_list("free,majflt,free", &l, err, sizeof(err)), -1);
-	CHECK_STR(err, "free is named twice");
-	char many[1024] = "";
-	for (int i = 0; i <= METRICS_MAX_PLOTS && i < M_N; i++)
-		snprintf(many + strlen(many), sizeof(many) - strlen(many), "%s%s", i ? "," : "",
-			 metric_def(i)->name);
-	CHECK_INT(metrics_parse_list(many, &l, err, sizeof(err)), -1);
-	CHECK_STR(err, "at most 16 plots");
-}
-
 TEST(metrics_availability_reasons)
 {
 	struct sampler_caps caps;
