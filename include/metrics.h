@@ -1,8 +1,8 @@
 /* The registry of series: every figure the sampler reads that can be
  * plotted, stored and replayed, with its name, unit, kind and scale rule,
  * and whether this machine gives it (with the reason when it does not).
- * The monitor's plots, --plots and the config file, the history, exports
- * and replay all go through this one list. Pure: no I/O; values come from
+ * --list-plots, the history, its exports and charts all go through this
+ * one list. Pure: no I/O; values come from
  * the sampler's samples and the workload cgroup's counters. */
 #ifndef THRASHTOP_METRICS_H
 #define THRASHTOP_METRICS_H
@@ -46,7 +46,7 @@ enum metric_scale {
 };
 
 struct metric_def {
-	const char *name;	/* "scan-kswapd": --plots, config, history */
+	const char *name;	/* "scan-kswapd": --list-plots, history */
 	const char *title;	/* "reclaim scan kswapd" */
 	const char *unit;	/* "KiB", "pages/s", "%" ... */
 	enum metric_kind kind;
