@@ -52,6 +52,11 @@ struct tuning_rates {
 
 void tuning_init(struct tuning *t);
 
+/* Tells the undo module how each kind of change is undone (the balloon,
+ * the cgroup, the swap file, a sysctl). tuning_init and tuning_recover do
+ * it; anything else that undoes records calls it first. */
+void tuning_register_undo(void);
+
 /* Undoes what an earlier, dead instance left (undo_recover), when this
  * process may read the state file at all: a normal user without one gets
  * 0 and msg "". Returns as undo_recover. */

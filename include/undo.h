@@ -24,6 +24,13 @@
  * balloons. */
 enum undo_kind { UNDO_BALLOON, UNDO_CGROUP, UNDO_SWAP, UNDO_SYSCTL };
 
+/* How a record of one kind is undone (key and val as undo_add took them):
+ * 0, or -1 with err filled. The owner of the changes (tuning.c) supplies
+ * one per kind, so this module needs none of the modules whose changes it
+ * records; a kind with none is left in the state file, said so. */
+typedef int (*undo_revert_fn)(const char *key, const char *val, char *err, size_t errlen);
+void undo_set_revert(enum undo_kind kind, undo_revert_fn fn);
+
 /* Records a change this process is about to make. key names it (cgroup
  * path, swap file path, sysctl name, balloon pid); val is what undoing it
  * needs (cgroup "v1" or "v2", the sysctl's old value, the balloon's start

@@ -20,10 +20,36 @@ static void msg_add(char *msg, size_t msglen, const char *line)
 	snprintf(msg + used, msglen - used, "%s%s", used ? "\n" : "", line);
 }
 
+static int revert_balloon(const char *key, const char *val, char *err, size_t errlen)
+{
+	return balloon_kill((pid_t)atoi(key), strtoull(val, NULL, 10), err, errlen);
+}
+
+static int revert_cgroup(const char *key, const char *val, char *err, size_t errlen)
+{
+	(void)val;
+	return cgroup_remove_path(key, err, errlen);
+}
+
+static int revert_swap(const char *key, const char *val, char *err, size_t errlen)
+{
+	(void)val;
+	return swapfile_remove_path(key, err, errlen);
+}
+
+void tuning_register_undo(void)
+{
+	undo_set_revert(UNDO_BALLOON, revert_balloon);
+	undo_set_revert(UNDO_CGROUP, revert_cgroup);
+	undo_set_revert(UNDO_SWAP, revert_swap);
+	undo_set_revert(UNDO_SYSCTL, sysctl_write);
+}
+
 void tuning_init(struct tuning *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->cg.procs_fd = -1;
+	tuning_register_undo();
 }
 
 int tuning_recover(char *msg, size_t msglen)
@@ -34,6 +60,7 @@ int tuning_recover(char *msg, size_t msglen)
 	 * lists; with none of its own there is nothing to do. */
 	if (geteuid() != 0 && access(undo_state_file(), R_OK | W_OK) < 0)
 		return 0;
+	tuning_register_undo();
 	return undo_recover(msg, msglen);
 }
 

@@ -12,10 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "balloon.h"
-#include "cgroup.h"
-#include "swapfile.h"
-#include "sysctl.h"
 #include "fmt.h"
 
 #define DEFAULT_DIR "/run/thrashtop"
@@ -471,6 +467,23 @@ int undo_lookup(enum undo_kind kind, const char *key, char *val, size_t vallen,
 	return i >= 0 ? 0 : 1;
 }
 
+static undo_revert_fn reverts[UNDO_SYSCTL + 1];
+
+void undo_set_revert(enum undo_kind kind, undo_revert_fn fn)
+{
+	if ((int)kind >= 0 && kind <= UNDO_SYSCTL)
+		reverts[kind] = fn;
+}
+
+static int revert(const struct entry *e, char *err, size_t errlen)
+{
+	if (!reverts[e->kind]) {
+		snprintf(err, errlen, "nothing here knows how to undo it");
+		return -1;
+	}
+	return reverts[e->kind](e->key, e->val, err, errlen);
+}
+
 /* Undoes one record; prev_boot: made before the last reboot. Returns 0 when
  * the record can go. */
 static int undo_one(const struct entry *e, bool prev_boot, const char *who,
@@ -486,13 +499,12 @@ static int undo_one(const struct entry *e, bool prev_boot, const char *who,
 				who, e->key);
 			return 0;
 		}
-		rc = balloon_kill((pid_t)atoi(e->key), strtoull(e->val, NULL, 10), err,
-				  sizeof err);
+		rc = revert(e, err, sizeof err);
 		if (!rc)
 			msg_add(msg, msglen, "%sballoon pid %s stopped", who, e->key);
 		break;
 	case UNDO_CGROUP:
-		rc = cgroup_remove_path(e->key, err, sizeof err);
+		rc = revert(e, err, sizeof err);
 		if (!rc && prev_boot)
 			msg_add(msg, msglen, "%smemory cgroup %s: record dropped (the reboot "
 				"removed it)", who, e->key);
@@ -500,7 +512,7 @@ static int undo_one(const struct entry *e, bool prev_boot, const char *who,
 			msg_add(msg, msglen, "%smemory cgroup %s removed", who, e->key);
 		break;
 	case UNDO_SWAP:
-		rc = swapfile_remove_path(e->key, err, sizeof err);
+		rc = revert(e, err, sizeof err);
 		if (!rc && prev_boot)
 			msg_add(msg, msglen, "%sswap file %s removed (the reboot had turned it "
 				"off)", who, e->key);
@@ -513,7 +525,7 @@ static int undo_one(const struct entry *e, bool prev_boot, const char *who,
 				e->key, e->val);
 			return 0;
 		}
-		rc = sysctl_write(e->key, e->val, err, sizeof err);
+		rc = revert(e, err, sizeof err);
 		if (!rc)
 			msg_add(msg, msglen, "%s%s restored to %s", who, e->key, e->val);
 		break;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "statedir.h"
+#include "tuning.h"
 
 static char dir[96];
 
@@ -17,6 +18,7 @@ void statedir_begin(const char *tag)
 		abort();
 	}
 	setenv("THRASHTOP_STATE_DIR", dir, 1);
+	tuning_register_undo();
 }
 
 void statedir_end(void)

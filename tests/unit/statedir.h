@@ -4,7 +4,8 @@
 #ifndef THRASHTOP_TEST_STATEDIR_H
 #define THRASHTOP_TEST_STATEDIR_H
 
-/* Creates /tmp/thrashtop-TAG-test-XXXXXX and points THRASHTOP_STATE_DIR at it. */
+/* Creates /tmp/thrashtop-TAG-test-XXXXXX and points THRASHTOP_STATE_DIR at
+ * it; the undo module learns how each kind of record is undone. */
 void statedir_begin(const char *tag);
 
 /* Removes it (state, state.tmp, lock) and unsets THRASHTOP_STATE_DIR. */

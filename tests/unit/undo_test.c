@@ -15,6 +15,7 @@
 #include "statedir.h"
 #include "swapfile.h"
 #include "sysctl.h"
+#include "tuning.h"
 #include "undo.h"
 
 static size_t slurp(const char *path, char *buf, size_t len)
@@ -337,6 +338,28 @@ TEST(undo_all_restores_own)
 	CHECK_INT(sysctl_get("vm.swappiness", now, sizeof now, err, sizeof err), 0);
 	CHECK_STR(now, orig);
 	CHECK(access(undo_state_file(), F_OK) < 0);
+	if (orig[0])
+		sysctl_write("vm.swappiness", orig, err, sizeof err);
+	statedir_end();
+}
+
+/* A kind nobody said how to undo stays recorded, and the message says so;
+ * once the owner registers its reverts, the same record is undone. */
+TEST(undo_kind_without_revert_is_kept)
+{
+	char orig[64] = "", err[256] = "", msg[1024] = "";
+
+	statedir_begin("undo");
+	CHECK_INT(sysctl_get("vm.swappiness", orig, sizeof orig, err, sizeof err), 0);
+	CHECK_INT(sysctl_set("vm.swappiness", strcmp(orig, "62") ? "62" : "63", err,
+			     sizeof err), 0);
+	undo_set_revert(UNDO_SYSCTL, NULL);
+	CHECK_INT(undo_all(msg, sizeof msg), -1);
+	CHECK(strstr(msg, "could not undo: nothing here knows how to undo it") != NULL);
+	CHECK(access(undo_state_file(), F_OK) == 0);
+	tuning_register_undo();
+	CHECK_INT(undo_all(msg, sizeof msg), 1);
+	CHECK(strstr(msg, "vm.swappiness restored to ") != NULL);
 	if (orig[0])
 		sysctl_write("vm.swappiness", orig, err, sizeof err);
 	statedir_end();
