@@ -1076,7 +1076,8 @@ static void draw_list(struct hs *s)
 		else
 			st[0] = '\0';
 		histui_params(r, par, sizeof(par));
-		snprintf(line, sizeof(line), "#%" PRId64 " %s  %s  %s  %s%s%s", r->id, r->started_at,
+		snprintf(line, sizeof(line), "#%" PRId64 " %s  host %s  %s  %s  %s%s%s", r->id,
+			 r->started_at, r->hostname[0] ? r->hostname : "?",
 			 r->label[0] ? r->label : "(no label)",
 			 r->kernel_release[0] ? r->kernel_release : "?",
 			 r->kind == RUN_QSBENCH ? "qsbench " : "", par, st);

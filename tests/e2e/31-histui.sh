@@ -27,6 +27,7 @@ expect run-done wait_for 60 has '#1 .*pf+0w'
 key h
 expect opens wait_for 5 has 'thrashtop history  7 runs'
 expect header has ' ID STARTED .*LABEL .*KERNEL .*WORKLOAD .*WALL MAJFLT KSWAPD STATUS'
+expect cursor-run-host has "^#7 .*  host $(hostname | cut -c1-20)"
 expect newest-first bash -c "tm capture-pane -p -t $S | sed -n 3p | grep -Eq '^ +7 .* c '"
 expect oldest-last bash -c "tm capture-pane -p -t $S | sed -n 9p | grep -Eq '^ +1 .* a .*-n 2000000'"
 expect rows-80-wide bash -c "tm capture-pane -p -t $S | sed -n 2p | awk '{ exit length > 80 }'"
