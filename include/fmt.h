@@ -86,4 +86,15 @@ FILE *fmt_escaping_stream(FILE *out);
 int fmt_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* A bounded text being built: appends past len are counted, not written,
+ * so fmt_buf_done returns the length the whole text needs, as snprintf. */
+struct fmt_buf {
+	char *buf;
+	size_t len, n;
+};
+
+void fmt_buf_put(struct fmt_buf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Terminates the text (cut at len - 1) and returns the length it needs. */
+size_t fmt_buf_done(struct fmt_buf *o);
+
 #endif

@@ -506,3 +506,25 @@ FILE *fmt_escaping_stream(FILE *out)
 		free(e);
 	return f;
 }
+
+void fmt_buf_put(struct fmt_buf *o, const char *fmt, ...)
+{
+	va_list ap;
+	size_t room = o->n < o->len ? o->len - o->n : 0;
+	int k;
+
+	va_start(ap, fmt);
+	k = vsnprintf(room ? o->buf + o->n : NULL, room, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		o->n += (size_t)k;
+}
+
+size_t fmt_buf_done(struct fmt_buf *o)
+{
+	if (o->len && o->n < o->len)
+		o->buf[o->n] = '\0';
+	else if (o->len)
+		o->buf[o->len - 1] = '\0';
+	return o->n;
+}

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -13,33 +12,6 @@
 #include "export.h"
 #include "fmt.h"
 
-struct out {
-	char *buf;
-	size_t len, n;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void put(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	size_t room = o->n < o->len ? o->len - o->n : 0;
-	int k;
-
-	va_start(ap, fmt);
-	k = vsnprintf(room ? o->buf + o->n : NULL, room, fmt, ap);
-	va_end(ap);
-	if (k > 0)
-		o->n += (size_t)k;
-}
-
-static size_t done(struct out *o)
-{
-	if (o->len && o->n < o->len)
-		o->buf[o->n] = '\0';
-	else if (o->len)
-		o->buf[o->len - 1] = '\0';
-	return o->n;
-}
 
 /* ---- free(1) blocks ---- */
 
@@ -266,53 +238,53 @@ int posted_parse_free(const char *text, struct free_parsed *out)
 
 size_t posted_print_free(char *buf, size_t len, const struct free_parsed *f)
 {
-	struct out o = { buf, len, 0 };
+	struct fmt_buf o = { buf, len, 0 };
 
 	if (f->layout == FREE_OLD) {
 		/* procps 2.0: "%-7s" labels, " %10Lu" columns */
-		put(&o, "%-7s %10s %10s %10s %10s %10s %10s\n", "", "total",
+		fmt_buf_put(&o, "%-7s %10s %10s %10s %10s %10s %10s\n", "", "total",
 		    "used", "free", "shared", "buffers", "cached");
-		put(&o, "%-7s %10lld %10lld %10lld %10lld %10lld %10lld\n",
+		fmt_buf_put(&o, "%-7s %10lld %10lld %10lld %10lld %10lld %10lld\n",
 		    "Mem:", (long long)f->total, (long long)f->used,
 		    (long long)f->free, (long long)f->shared,
 		    (long long)f->buffers, (long long)f->cached);
 		if (f->bc_used >= 0)
-			put(&o, "-/+ buffers/cache: %10lld %10lld\n",
+			fmt_buf_put(&o, "-/+ buffers/cache: %10lld %10lld\n",
 			    (long long)f->bc_used, (long long)f->bc_free);
-		put(&o, "%-7s %10lld %10lld %10lld", "Swap:",
+		fmt_buf_put(&o, "%-7s %10lld %10lld %10lld", "Swap:",
 		    (long long)f->swap_total, (long long)f->swap_used,
 		    (long long)f->swap_free);
 		if (f->has_total_line)
-			put(&o, "\n%-7s %10lld %10lld %10lld", "Total:",
+			fmt_buf_put(&o, "\n%-7s %10lld %10lld %10lld", "Total:",
 			    (long long)(f->total + f->swap_total),
 			    (long long)(f->used + f->swap_used),
 			    (long long)(f->free + f->swap_free));
-		return done(&o);
+		return fmt_buf_done(&o);
 	}
 	/* procps-ng: 8-wide labels, " %11" columns */
-	put(&o, "%-8s %11s %11s %11s %11s", "", "total", "used", "free",
+	fmt_buf_put(&o, "%-8s %11s %11s %11s %11s", "", "total", "used", "free",
 	    "shared");
 	if (f->layout == FREE_NG)
-		put(&o, " %11s", "buff/cache");
+		fmt_buf_put(&o, " %11s", "buff/cache");
 	else
-		put(&o, " %11s %11s", "buffers", "cache");
-	put(&o, " %11s\n", "available");
-	put(&o, "%-8s %11lld %11lld %11lld %11lld", "Mem:", (long long)f->total,
+		fmt_buf_put(&o, " %11s %11s", "buffers", "cache");
+	fmt_buf_put(&o, " %11s\n", "available");
+	fmt_buf_put(&o, "%-8s %11lld %11lld %11lld %11lld", "Mem:", (long long)f->total,
 	    (long long)f->used, (long long)f->free, (long long)f->shared);
 	if (f->layout == FREE_NG)
-		put(&o, " %11lld", (long long)f->buff_cache);
+		fmt_buf_put(&o, " %11lld", (long long)f->buff_cache);
 	else
-		put(&o, " %11lld %11lld", (long long)f->buffers,
+		fmt_buf_put(&o, " %11lld %11lld", (long long)f->buffers,
 		    (long long)f->cached);
-	put(&o, " %11lld\n", (long long)f->available);
-	put(&o, "%-8s %11lld %11lld %11lld", "Swap:", (long long)f->swap_total,
+	fmt_buf_put(&o, " %11lld\n", (long long)f->available);
+	fmt_buf_put(&o, "%-8s %11lld %11lld %11lld", "Swap:", (long long)f->swap_total,
 	    (long long)f->swap_used, (long long)f->swap_free);
 	if (f->has_total_line)
-		put(&o, "\n%-8s %11lld %11lld %11lld", "Total:",
+		fmt_buf_put(&o, "\n%-8s %11lld %11lld %11lld", "Total:",
 		    (long long)(f->total + f->swap_total),
 		    (long long)(f->used + f->swap_used),
 		    (long long)(f->free + f->swap_free));
-	return done(&o);
+	return fmt_buf_done(&o);
 }
 
 static bool blank_line(const char *s, size_t len)

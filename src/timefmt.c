@@ -28,69 +28,42 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-struct out {
-	char *buf;
-	size_t len, n;
-};
+#include "fmt.h"
 
-__attribute__((format(printf, 2, 3)))
-static void put(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	size_t room = o->n < o->len ? o->len - o->n : 0;
-	int k;
-
-	va_start(ap, fmt);
-	k = vsnprintf(room ? o->buf + o->n : NULL, room, fmt, ap);
-	va_end(ap);
-	if (k > 0)
-		o->n += (size_t)k;
-}
-
-static size_t done(struct out *o)
-{
-	if (o->len && o->n < o->len)
-		o->buf[o->n] = '\0';
-	else if (o->len)
-		o->buf[o->len - 1] = '\0';
-	return o->n;
-}
-
-static void put_count(struct out *o, int64_t v)
+static void put_count(struct fmt_buf *o, int64_t v)
 {
 	if (v < 0)
-		put(o, "?");
+		fmt_buf_put(o, "?");
 	else
-		put(o, "%lld", (long long)v);
+		fmt_buf_put(o, "%lld", (long long)v);
 }
 
 /* tcsh pdeltat: seconds and milliseconds, truncated. */
-static void put_csh_secs(struct out *o, int64_t us)
+static void put_csh_secs(struct fmt_buf *o, int64_t us)
 {
 	if (us < 0)
-		put(o, "?");
+		fmt_buf_put(o, "?");
 	else
-		put(o, "%lld.%03lld", (long long)(us / 1000000),
+		fmt_buf_put(o, "%lld.%03lld", (long long)(us / 1000000),
 		    (long long)(us % 1000000 / 1000));
 }
 
 /* tcsh pcsecs: l in centiseconds. */
-static void put_pcsecs(struct out *o, int64_t l)
+static void put_pcsecs(struct fmt_buf *o, int64_t l)
 {
 	if (l < 0) {
-		put(o, "?");
+		fmt_buf_put(o, "?");
 		return;
 	}
 	if (l / 360000)
-		put(o, "%lld:%02lld:%02lld.%02lld", (long long)(l / 360000),
+		fmt_buf_put(o, "%lld:%02lld:%02lld.%02lld", (long long)(l / 360000),
 		    (long long)(l % 360000 / 100 / 60),
 		    (long long)(l % 360000 / 100 % 60), (long long)(l % 100));
 	else
-		put(o, "%lld:%02lld.%02lld", (long long)(l / 100 / 60),
+		fmt_buf_put(o, "%lld:%02lld.%02lld", (long long)(l / 100 / 60),
 		    (long long)(l / 100 % 60), (long long)(l % 100));
 }
 
@@ -108,55 +81,55 @@ long timefmt_csh_permille(const struct timeline *t)
 
 size_t timefmt_csh(char *buf, size_t len, const struct timeline *t)
 {
-	struct out o = { buf, len, 0 };
+	struct fmt_buf o = { buf, len, 0 };
 	long i = timefmt_csh_permille(t);
 
 	put_csh_secs(&o, t->user_us);
-	put(&o, "u ");
+	fmt_buf_put(&o, "u ");
 	put_csh_secs(&o, t->sys_us);
-	put(&o, "s ");
+	fmt_buf_put(&o, "s ");
 	put_pcsecs(&o, t->wall_us < 0 ? -1 : t->wall_us / 10000);
 	if (t->pct_src != TIMEFMT_CSH &&
 	    (t->user_us < 0 || t->sys_us < 0 || t->wall_us < 0))
-		put(&o, " ?%% ");
+		fmt_buf_put(&o, " ?%% ");
 	else
-		put(&o, " %ld.%01ld%% ", i / 10, i % 10);
+		fmt_buf_put(&o, " %ld.%01ld%% ", i / 10, i % 10);
 	put_count(&o, t->ixrss);
-	put(&o, "+");
+	fmt_buf_put(&o, "+");
 	put_count(&o, t->idrss);
-	put(&o, "k ");
+	fmt_buf_put(&o, "k ");
 	put_count(&o, t->inblock);
-	put(&o, "+");
+	fmt_buf_put(&o, "+");
 	put_count(&o, t->oublock);
-	put(&o, "io ");
+	fmt_buf_put(&o, "io ");
 	put_count(&o, t->majflt);
-	put(&o, "pf+");
+	fmt_buf_put(&o, "pf+");
 	put_count(&o, t->nswap);
-	put(&o, "w");
-	return done(&o);
+	fmt_buf_put(&o, "w");
+	return fmt_buf_done(&o);
 }
 
 /* GNU %U/%S: seconds and hundredths via milliseconds, truncated. */
-static void put_gnu_secs(struct out *o, int64_t us)
+static void put_gnu_secs(struct fmt_buf *o, int64_t us)
 {
 	if (us < 0)
-		put(o, "?");
+		fmt_buf_put(o, "?");
 	else
-		put(o, "%lld.%02lld", (long long)(us / 1000000),
+		fmt_buf_put(o, "%lld.%02lld", (long long)(us / 1000000),
 		    (long long)(us % 1000000 / 1000 / 10));
 }
 
-static void put_gnu_elapsed(struct out *o, int64_t us)
+static void put_gnu_elapsed(struct fmt_buf *o, int64_t us)
 {
 	int64_t s = us / 1000000;
 
 	if (us < 0)
-		put(o, "?");
+		fmt_buf_put(o, "?");
 	else if (s >= 3600)
-		put(o, "%lld:%02lld:%02lld", (long long)(s / 3600),
+		fmt_buf_put(o, "%lld:%02lld:%02lld", (long long)(s / 3600),
 		    (long long)(s % 3600 / 60), (long long)(s % 60));
 	else
-		put(o, "%lld:%02lld.%02lld", (long long)(s / 60),
+		fmt_buf_put(o, "%lld:%02lld.%02lld", (long long)(s / 60),
 		    (long long)(s % 60), (long long)(us % 1000000 / 10000));
 }
 
@@ -180,83 +153,83 @@ long timefmt_gnu_percent(const struct timeline *t)
 	return -1;
 }
 
-static void put_gnu_percent(struct out *o, const struct timeline *t)
+static void put_gnu_percent(struct fmt_buf *o, const struct timeline *t)
 {
 	long p = timefmt_gnu_percent(t);
 
 	if (p < 0)
-		put(o, "?%%");
+		fmt_buf_put(o, "?%%");
 	else
-		put(o, "%ld%%", p);
+		fmt_buf_put(o, "%ld%%", p);
 }
 
 size_t timefmt_gnu(char *buf, size_t len, const struct timeline *t)
 {
-	struct out o = { buf, len, 0 };
+	struct fmt_buf o = { buf, len, 0 };
 
 	put_gnu_secs(&o, t->user_us);
-	put(&o, "user ");
+	fmt_buf_put(&o, "user ");
 	put_gnu_secs(&o, t->sys_us);
-	put(&o, "system ");
+	fmt_buf_put(&o, "system ");
 	put_gnu_elapsed(&o, t->wall_us);
-	put(&o, " ");
+	fmt_buf_put(&o, " ");
 	put_gnu_percent(&o, t);
-	put(&o, "CPU (");
+	fmt_buf_put(&o, "CPU (");
 	put_count(&o, t->majflt);
-	put(&o, "major+");
+	fmt_buf_put(&o, "major+");
 	put_count(&o, t->minflt);
-	put(&o, "minor)");
-	return done(&o);
+	fmt_buf_put(&o, "minor)");
+	return fmt_buf_done(&o);
 }
 
 size_t timefmt_gnu_default(char *buf, size_t len, const struct timeline *t)
 {
-	struct out o = { buf, len, 0 };
+	struct fmt_buf o = { buf, len, 0 };
 
 	if (t->term_signal)
-		put(&o, "Command terminated by signal %d\n", t->term_signal);
+		fmt_buf_put(&o, "Command terminated by signal %d\n", t->term_signal);
 	else if (t->exit_code)
-		put(&o, "Command exited with non-zero status %d\n", t->exit_code);
+		fmt_buf_put(&o, "Command exited with non-zero status %d\n", t->exit_code);
 	put_gnu_secs(&o, t->user_us);
-	put(&o, "user ");
+	fmt_buf_put(&o, "user ");
 	put_gnu_secs(&o, t->sys_us);
-	put(&o, "system ");
+	fmt_buf_put(&o, "system ");
 	put_gnu_elapsed(&o, t->wall_us);
-	put(&o, "elapsed ");
+	fmt_buf_put(&o, "elapsed ");
 	put_gnu_percent(&o, t);
-	put(&o, "CPU (");
+	fmt_buf_put(&o, "CPU (");
 	put_count(&o, t->ixrss);
-	put(&o, "avgtext+");
+	fmt_buf_put(&o, "avgtext+");
 	put_count(&o, t->idrss);
-	put(&o, "avgdata ");
+	fmt_buf_put(&o, "avgdata ");
 	put_count(&o, t->maxrss_kib);
-	put(&o, "maxresident)k\n");
+	fmt_buf_put(&o, "maxresident)k\n");
 	put_count(&o, t->inblock);
-	put(&o, "inputs+");
+	fmt_buf_put(&o, "inputs+");
 	put_count(&o, t->oublock);
-	put(&o, "outputs (");
+	fmt_buf_put(&o, "outputs (");
 	put_count(&o, t->majflt);
-	put(&o, "major+");
+	fmt_buf_put(&o, "major+");
 	put_count(&o, t->minflt);
-	put(&o, "minor)pagefaults ");
+	fmt_buf_put(&o, "minor)pagefaults ");
 	put_count(&o, t->nswap);
-	put(&o, "swaps");
-	return done(&o);
+	fmt_buf_put(&o, "swaps");
+	return fmt_buf_done(&o);
 }
 
 size_t timefmt_kswapd(char *buf, size_t len, double cpu_s)
 {
-	struct out o = { buf, len, 0 };
+	struct fmt_buf o = { buf, len, 0 };
 
 	if (isnan(cpu_s) || cpu_s < 0 || cpu_s > 9e15)
-		put(&o, "n/a kswapd");
+		fmt_buf_put(&o, "n/a kswapd");
 	else {
 		/* to whole microseconds first so 61.0 is not 60.9999 */
 		long long s = (long long)llround(cpu_s * 1e6) / 1000000;
 
-		put(&o, "%lld:%02lld kswapd", s / 60, s % 60);
+		fmt_buf_put(&o, "%lld:%02lld kswapd", s / 60, s % 60);
 	}
-	return done(&o);
+	return fmt_buf_done(&o);
 }
 
 /* ---- parsing ---- */
