@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "metrics.h"
 
 #define THRASHTOP_VERSION "0.1.0"
 #define CLI_MAX_SYSCTL 32
@@ -33,6 +34,10 @@ struct options {
 	double interval;	/* seconds */
 	bool interval_set;	/* -d given: the config file's delay does not apply */
 	bool list_plots;	/* --list-plots: print the registry and exit */
+	bool plots_set;		/* --plots given: the config's plots do not apply */
+	int nplots;		/* --plots, else the config's; 0: the default */
+	int plots[M_N];		/* registry ids, in screen order */
+	int64_t against;	/* --against ID, 0: none */
 	const char *config;	/* the config file read, NULL: none */
 	bool batch;		/* -b, or stdout is not a terminal */
 	enum out_format format;

@@ -63,6 +63,15 @@ int fmt_text_cols(const char *s);
 /* Bytes of s that fill at most cols display columns. */
 int fmt_cut_bytes(const char *s, int cols);
 
+/* Appends s to buf at offset o as a field of exactly w display columns,
+ * right or left aligned. Text that does not fit ends in an ellipsis ("…",
+ * or "..." without utf8) and is never cut inside a number or an option:
+ * "-n 90000000" must not read as "-n 9000000", so the whole number goes,
+ * and a number before the ellipsis keeps a blank from it. Returns the new
+ * offset (o unchanged when buf has no room). */
+size_t fmt_field(char *buf, size_t len, size_t o, const char *s, int w, bool right,
+		 bool utf8);
+
 /* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if s starts with a
  * byte that begins none (overlong forms, surrogates, past U+10FFFF, a cut
  * sequence). *cp gets the code point. */

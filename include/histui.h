@@ -25,7 +25,8 @@
 struct view *histui_open(struct history *h, char *err, size_t errlen);
 
 /* A run was added to the history while the view is open: the list is
- * read again at its next draw, and the footer says so. */
+ * read again at its next draw, and the footer says so. Any other view is
+ * left alone. */
 void histui_added(struct view *v, int64_t id);
 
 /* ---- pure parts ---- */

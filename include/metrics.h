@@ -47,7 +47,8 @@ enum metric_scale {
 
 struct metric_def {
 	const char *name;	/* "scan-kswapd": --list-plots, history */
-	const char *title;	/* "reclaim scan kswapd" */
+	const char *title;	/* "scan kswapd" */
+	const char *brief;	/* "scan k": a narrow plot's title */
 	const char *unit;	/* "KiB", "pages/s", "%" ... */
 	enum metric_kind kind;
 	enum metric_scale scale;
@@ -105,11 +106,30 @@ double metrics_scale(int id, const struct sys_sample *cur, const struct cgroup_s
 double metrics_scale_kept(int id, int64_t ram, int64_t hugetlb, int64_t mlocked,
 			  int64_t swap_total);
 
-/* v in id's unit, short: "219M", "1.2k", "12%", "3" ("n/a" for NAN). */
+/* v in id's unit, short: "219M", "1.2k/s", "12%", "3" ("n/a" for NAN). */
 size_t metrics_value_text(int id, double v, char *buf, size_t len);
 
 /* A nice top for an auto scale over a window whose highest value is hi. */
 double metrics_nice_max(int id, double hi);
+
+/* The auto-scale group id shares with others shown beside it (scan
+ * kswapd and direct, swap-ins and outs, PSI some and full), -1 none. */
+int metrics_scale_group(int id);
+
+/* The monitor's plots when the user chose none: the five headline figures
+ * (swap used, free, available, major and minor faults) and kswapd CPU,
+ * reclaim scanning by kswapd and direct, and PSI; with a cgroup, its
+ * memory, swap and major faults beside their system counterparts.
+ * Returns how many ids were written. */
+int metrics_default_plots(bool cgroup, int ids[M_N]);
+
+/* "swap-used,majflt,psi-some" as registry ids in that order. Returns how
+ * many, or -1 with err (an unknown or repeated name, an empty one). */
+int metrics_parse_list(const char *text, int ids[M_N], char *err, size_t errlen);
+
+/* The names of ids, comma-separated, as metrics_parse_list reads them.
+ * Returns the length (cut to len). */
+size_t metrics_list_text(const int *ids, int n, char *buf, size_t len);
 
 /* --list-plots: one line per series, "name  unit  available" or
  * "name  unit  n/a: reason", under a header. */

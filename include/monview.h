@@ -21,6 +21,7 @@ enum monview_action {
 	MV_KNOB_UP,
 	MV_HISTORY,
 	MV_DUMP,
+	MV_CHOOSE,
 };
 
 struct monview {
@@ -32,10 +33,18 @@ struct monview {
 	char status[256];
 	char wl_line[1024];		/* header: sweep cell and ETA, workload */
 	char cg_extra[2][128];		/* cgroup plot titles' extra text */
+	int chosen[M_N];		/* the user's plots, registry ids */
+	int nchosen;			/* -1: the default layout */
 };
 
-/* Sets the view up over s (kept by pointer). 0, or -1 (out of memory). */
-int monview_init(struct monview *mv, const struct session *s);
+/* Sets the view up over s (kept by pointer) with the user's plots (NULL:
+ * the default layout). 0, or -1 (out of memory). */
+int monview_init(struct monview *mv, const struct session *s, const int *plots,
+		 int nplots);
+
+/* The plots from now on: registry ids in screen order, NULL for the
+ * default layout. */
+void monview_set_plots(struct monview *mv, const int *plots, int nplots);
 
 /* Fills the model from the session as it is now. 0, or -1 (out of memory:
  * the previous rows are kept). */

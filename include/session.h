@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "against.h"
 #include "cli.h"
 #include "guard.h"
 #include "history.h"
@@ -22,9 +23,6 @@
 #include "tuning.h"
 
 #define SESSION_TREE_MAX 255	/* a command's descendants shown as rows */
-
-/* The workload's cgroup figures, for the monitor only. */
-enum { CG_MEM, CG_SWAP, CG_MAJ, CG_N };
 
 /* What the session runs: the options' workload, then sized by the
  * session (the default size, the root default's pressure, sweep cells)
@@ -70,7 +68,7 @@ struct session {
 	struct sys_rates rates;
 	struct series view[M_N];	/* the plots' window, by registry id */
 	struct metric_avail avail;	/* what this machine gives, at the run's start */
-	struct series cgview[CG_N];
+	struct against against;		/* --against: a stored run behind the plots */
 	bool cg_ok;			/* the cgroup read at the last tick */
 	bool want_procs;		/* per-process figures are on screen */
 	int rows_first, rows_shown;	/* the worker rows on screen, the only

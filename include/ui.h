@@ -10,32 +10,25 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "metrics.h"
 #include "plot.h"
 #include "series.h"
 #include "workload.h"
 
-enum ui_plot_id {
-	UI_PLOT_SWAP,		/* swap used, KiB; scale = swap total */
-	UI_PLOT_FREE,		/* MemFree, KiB; scale = RAM total */
-	UI_PLOT_AVAIL,		/* MemAvailable, KiB; scale = RAM total */
-	UI_PLOT_MAJFLT,		/* major faults/s; scale 0 = auto */
-	UI_PLOT_MINFLT,		/* minor faults/s; scale 0 = auto */
-	UI_PLOT_KSWAPD,		/* kswapd CPU, % of one CPU; scale 100 */
-	/* The workload's memory cgroup, each beside its system counterpart in
-	 * a third column; laid out and drawn only while one of their series
-	 * is set (ui_cgroup_shown). */
-	UI_PLOT_CG_MEM,		/* usage, KiB; scale = its limit, <= 0 auto */
-	UI_PLOT_CG_SWAP,	/* swap, KiB; scale = system swap total, or
-				   the cgroup's swap limit if lower */
-	UI_PLOT_CG_MAJFLT,	/* major faults/s; scale 0 = the auto scale
-				   shared with UI_PLOT_MAJFLT */
-	UI_NPLOTS
-};
+/* Plots drawn at most: each registry series once. */
+#define UI_MAX_PLOTS M_N
 
 struct ui_plot {
+	int id;			/* registry id (metrics.h): title, unit, colour */
 	const struct series *s;	/* NULL: nothing sampled yet */
+	/* A stored run's trace at the same sample times as s (the
+	 * --against run, aligned on the run's start), drawn faint behind it;
+	 * NULL for none. */
+	const struct series *against;
 	double scale;		/* top of the y axis in the series' unit; <= 0:
-				   a nice maximum of the visible window */
+				   a nice maximum of the visible window, shared
+				   with the plots of its scale group
+				   (metrics_scale_group) */
 	const char *na;		/* non-NULL: the figure cannot be read; drawn
 				   instead of the plot, e.g. "kswapd not
 				   visible (n/a)" or "no swap" */
@@ -75,7 +68,10 @@ struct ui_model {
 	const char *status;		/* notice line, NULL for none */
 	bool status_error;		/* draw status as an error */
 
-	struct ui_plot plot[UI_NPLOTS];
+	struct ui_plot plot[UI_MAX_PLOTS];	/* in screen order, row by row */
+	int nplots;
+	const char *against;		/* what the faint traces are, for the
+					   status line: "behind: run 12 ..."; NULL */
 	const double *marks;		/* marker times, ascending (plot.h) */
 	int nmarks;
 
@@ -101,6 +97,7 @@ enum ui_action {
 	UI_KNOB_UP,		/* K */
 	UI_HISTORY,		/* h: the caller opens the history view */
 	UI_DUMP,		/* w: the caller writes the screen (ui_dump) */
+	UI_CHOOSE,		/* c: the caller opens the plot chooser */
 };
 
 #define UI_MIN_COLS 60
@@ -112,19 +109,20 @@ struct ui_rect {
 };
 
 /* Where each panel goes. A plot rect includes its title row (the graph is
- * the h - 1 rows below it); plots not shown have h 0. Plots sit in three
- * rows of two columns (memory left, rates right), or with a cgroup of
- * three: system, cgroup, other:
- *   swap used (system)    cgroup swap          kswapd CPU
- *   major faults (system) cgroup major faults  minor faults (system)
- *   available (system)    cgroup memory        free (system)
- * The worker rect holds the column header,
- * worker_rows workers, and one "N more" row when they do not all fit. The
- * runs rect holds a title row and runs_rows lines (h 0 when none). */
+ * the h - 1 rows below it). The plots fill a grid row by row in the
+ * model's order: two columns, three on a wide screen or when a cgroup
+ * plot is shown (the default layout puts each beside its system
+ * counterpart). Plots that do not fit even two graph rows high are not
+ * shown (h 0) and counted in plots_hidden. The worker rect holds the
+ * column header, worker_rows workers, and one "N more" row when they do
+ * not all fit. The runs rect holds a title row and runs_rows lines (h 0
+ * when none). */
 struct ui_layout {
 	bool too_small;
 	struct ui_rect header;
-	struct ui_rect plot[UI_NPLOTS];
+	struct ui_rect plot[UI_MAX_PLOTS];
+	int plot_cols;
+	int plots_hidden;
 	struct ui_rect workers;
 	int worker_rows;
 	bool worker_more;
@@ -132,13 +130,13 @@ struct ui_layout {
 	int runs_rows;
 };
 
-/* Pure: lays out m (its workers, completed runs, cgroup plots and header
+/* Pure: lays out m (its plots, workers, completed runs and header
  * texts) on a cols x rows screen. Sets too_small below UI_MIN_COLS x
  * UI_MIN_ROWS. */
 void ui_layout(int cols, int rows, const struct ui_model *m,
 	       struct ui_layout *l);
 
-/* Whether m has cgroup plots to show: any UI_PLOT_CG_* series set. */
+/* Whether m has cgroup plots: then system-wide figures say so. */
 bool ui_cgroup_shown(const struct ui_model *m);
 
 /* Pure: one worker table row (or the column header for w == NULL) of
@@ -147,15 +145,15 @@ bool ui_cgroup_shown(const struct ui_model *m);
 char *ui_format_worker(const struct ui_worker *w, int width, bool utf8,
 		       char *buf, size_t len);
 
-/* Pure: plot id's title row for a plot width columns wide: its name
- * ("(system)" on system-wide figures beside cgroup plots), the newest
+/* Pure: the title row of m's plot i for a plot width columns wide: its
+ * name ("(system)" on system-wide figures beside cgroup plots), the newest
  * value ("n/a" for a gap), the plot's extra text, and the scale "0..X"
  * flush right, exactly width columns. Longer forms give way to shorter
  * ones until it fits: the extra text, then short names ("sys swap",
  * "cg majflt"), then "219M 21%" for "219M (21%)" and "1.6k" for "1.6k/s",
  * then the scale. mode sets how many samples an auto scale looks at.
  * Returns buf. */
-char *ui_format_title(const struct ui_model *m, int id, int width,
+char *ui_format_title(const struct ui_model *m, int i, int width,
 		      enum plot_mode mode, char *buf, size_t len);
 
 /* Pure: "[#####     ]" with width cells in total, frac clamped to 0..1,
@@ -175,9 +173,15 @@ enum plot_mode ui_mode(void);
 /* The descriptor keys arrive on, for poll(); -1 before ui_init. */
 int ui_fd(void);
 
-/* Draws the model. While paused the screen keeps its last frame; only a
- * resize, scrolling or Ctrl-L draw the model as it is then. */
+/* Draws the model, then the overlay. While paused the screen keeps its
+ * last frame; only a resize, scrolling or Ctrl-L draw the model as it is
+ * then. */
 void ui_draw(const struct ui_model *m);
+
+/* A window drawn over every frame, after the model and before the
+ * terminal is updated (the plot chooser over the live plots); NULL for
+ * none. The next frame is drawn in full. */
+void ui_set_overlay(void (*draw)(void *arg), void *arg);
 
 /* Writes the model as the screen shows it, plots and bars in ASCII, one
  * line per row with trailing blanks cut, to f. The screen itself keeps

@@ -188,8 +188,8 @@ static int on_child(void *arg)
 
 	if (!session_reap(&a->s))
 		return LOOP_GO;
-	if (a->nviews > 1 && a->s.last_id > 0)
-		histui_added(top(a), a->s.last_id);
+	for (int i = 1; i < a->nviews && a->s.last_id > 0; i++)
+		histui_added(a->views[i], a->s.last_id);
 	rc = next_run(a);
 	if (rc == LOOP_GO && a->nviews > 1)
 		draw_top(a);
@@ -205,9 +205,10 @@ static int on_tick(void *arg)
 	a->s.rows_shown = ui_rows_shown();
 	if (session_sample(&a->s, a->err, sizeof(a->err)))
 		return LOOP_FAIL;
-	/* Only the monitor changes with time; a view above it is drawn when
-	 * a key, a resize or a new run changes it (a SIGWINCH that came
-	 * outside the loop's wait is a key only once curses is asked). */
+	/* Only the monitor and live views change with time; another view is
+	 * drawn when a key, a resize or a new run changes it (a SIGWINCH
+	 * that came outside the loop's wait is a key only once curses is
+	 * asked). */
 	if (a->nviews == 1)
 		draw_top(a);
 	else if (a->s.tui)
@@ -252,7 +253,7 @@ int app_run(struct options *o)
 	if (a.s.tui) {
 		if (ui_init(a.err, sizeof(a.err)))
 			goto out;
-		if (monview_init(&a.mon, &a.s)) {
+		if (monview_init(&a.mon, &a.s, o->nplots ? o->plots : NULL, o->nplots)) {
 			snprintf(a.err, sizeof(a.err), "out of memory");
 			goto out;
 		}

@@ -29,6 +29,13 @@ void cli_usage(FILE *out)
 "Monitor:\n"
 "  -d, --delay SECONDS  sampling interval, 0.05 to 3600 (default 1)\n"
 "      --list-plots     list every series: name, unit, available or why not\n"
+"      --plots=A,B,...  plot these series, in this order (names from --list-plots;\n"
+"                       default: the config file's, else swap, free, faults,\n"
+"                       kswapd, reclaim scanning and PSI; \"default\" for those);\n"
+"                       c in the monitor chooses them and saves them to the\n"
+"                       config file\n"
+"      --against ID     draw stored run ID faintly behind the live plots,\n"
+"                       aligned on each run's start\n"
 "  -b, --batch          no screen: print one result line per run\n"
 "      --format=F       batch line format: csh (default), gnu, gnu-full\n"
 "History:\n"
@@ -120,7 +127,7 @@ void cli_free(struct options *o)
 
 enum { OPT_FORMAT = 256, OPT_HISTORY, OPT_NO_HISTORY, OPT_MEM, OPT_GLOBAL,
        OPT_SWAP, OPT_SYSCTL, OPT_SWEEP, OPT_KNOB, OPT_LIST_PLOTS,
-       OPT_GLOBAL_WITH };
+       OPT_GLOBAL_WITH, OPT_PLOTS, OPT_AGAINST };
 
 /* An option getopt_long refused. optopt is the long option's value when a
  * known long option was misused (--batch=1), 0 for an unknown long option
@@ -171,6 +178,8 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 		{ "sweep", required_argument, NULL, OPT_SWEEP },
 		{ "knob", required_argument, NULL, OPT_KNOB },
 		{ "list-plots", no_argument, NULL, OPT_LIST_PLOTS },
+		{ "plots", required_argument, NULL, OPT_PLOTS },
+		{ "against", required_argument, NULL, OPT_AGAINST },
 		{ 0, 0, 0, 0 },
 	};
 	long v;
@@ -305,6 +314,22 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 		case OPT_LIST_PLOTS:
 			o->list_plots = true;
 			break;
+		case OPT_PLOTS: {
+			char e[256];
+
+			o->plots_set = true;
+			o->nplots = 0;
+			if (strcmp(optarg, "default") &&
+			    (o->nplots = metrics_parse_list(optarg, o->plots, e, sizeof(e))) < 0)
+				return fmt_err(err, errlen, "--plots: %s", e);
+			break;
+		}
+		case OPT_AGAINST:
+			if (parse_long(optarg, 1, LONG_MAX, &v))
+				return fmt_err(err, errlen, "--against '%s': want the ID of a stored run"
+					       " (thrashtop history list)", optarg);
+			o->against = v;
+			break;
 		case ':': {
 			char name[64];
 			return fmt_err(err, errlen, "option '%s' needs a value",
@@ -324,6 +349,10 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 	} else if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
 		return fmt_err(err, errlen, "-- must be followed by a command");
 	}
+	if (o->against && o->batch)
+		return fmt_err(err, errlen, "--against draws behind the monitor's plots: not with -b");
+	if (o->against && o->no_history)
+		return fmt_err(err, errlen, "--against reads the run from the history: not with --no-history");
 	if (global_with_set && !o->global_limit)
 		return fmt_err(err, errlen, "--global-with needs --global SIZE");
 	for (int i = 0; o->global_limit && o->global_with != GLOBAL_BALLOON && i < o->nsysctl; i++)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fmt.h"
+#include "metrics.h"
 
 #define CONF_MAX_BYTES (1 << 20)
 
@@ -81,6 +82,7 @@ int conf_parse(const char *text, size_t len, const char *path, struct conf *out,
 	struct conf c = { 0 };
 	const char *p = text, *end = text + len;
 	int line = 0;
+	bool plots_seen = false;
 
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -113,10 +115,20 @@ int conf_parse(const char *text, size_t len, const char *path, struct conf *out,
 				return -1;
 			}
 			c.has_delay = true;
+		} else if (!strcmp(key, "plots")) {
+			char e[256];
+
+			if (plots_seen)
+				return fmt_err(err, errlen, "%s:%d: plots given twice", path, line);
+			plots_seen = true;
+			if (strcmp(val, "default") &&
+			    (c.nplots = metrics_parse_list(val, c.plots, e, sizeof(e))) < 0)
+				return fmt_err(err, errlen, "%s:%d: %s", path, line, e);
 		} else {
-			snprintf(err, errlen, "%s:%d: unknown key '%s' (keys: delay)",
-				 path, line, key);
-			return -1;
+			char safe[128];
+
+			return fmt_err(err, errlen, "%s:%d: unknown key '%s' (keys: delay, plots)",
+				       path, line, fmt_escape(safe, sizeof(safe), key));
 		}
 	}
 	*out = c;
@@ -181,4 +193,82 @@ int conf_load(const char *path, struct conf *out, char *err, size_t errlen)
 	rc = conf_parse(text, len, path, out, err, errlen);
 	free(text);
 	return rc;
+}
+
+/* Makes the directories above path, as mkdir -p. */
+static int make_parents(const char *path)
+{
+	char dir[4096];
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *p = dir + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return 0;
+}
+
+int conf_set(const char *path, const char *key, const char *value, char *err, size_t errlen)
+{
+	size_t len = 0, klen = strlen(key);
+	char *text = read_all(path, &len), tmp[4200];
+	bool done = false;
+	FILE *f;
+	int fd;
+
+	if (!text && errno != ENOENT)
+		return fmt_err(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	if (make_parents(path) < 0)
+		goto fail;
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	if ((fd = mkstemp(tmp)) < 0)
+		goto fail;
+	if (!(f = fdopen(fd, "w"))) {
+		close(fd);
+		unlink(tmp);
+		goto fail;
+	}
+	/* every other line as it was; the key's own line replaced in place */
+	for (const char *p = text, *end = text ? text + len : NULL; p && p < end;) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *k = skip_blank(p, eol ? eol : end);
+
+		if (!eol)
+			eol = end;
+		if (!done && !strncmp(k, key, klen) && (k[klen] == '=' || k[klen] == ' ' ||
+							k[klen] == '\t')) {
+			fprintf(f, "%s = %s\n", key, value);
+			done = true;
+		} else {
+			fprintf(f, "%.*s\n", (int)(eol - p), p);
+		}
+		p = eol + 1;
+	}
+	if (!done)
+		fprintf(f, "%s = %s\n", key, value);
+	free(text);
+	text = NULL;
+	if (fflush(f) || fsync(fileno(f)) || fclose(f)) {
+		int e = errno;
+
+		unlink(tmp);
+		errno = e;
+		goto fail;
+	}
+	if (rename(tmp, path) < 0) {
+		int e = errno;
+
+		unlink(tmp);
+		errno = e;
+		goto fail;
+	}
+	return 0;
+fail:
+	free(text);
+	return fmt_err(err, errlen, "cannot write %s: %s", path, strerror(errno));
 }

@@ -528,3 +528,77 @@ size_t fmt_buf_done(struct fmt_buf *o)
 		o->buf[o->len - 1] = '\0';
 	return o->n;
 }
+
+/* Columns of the first nb bytes of s. */
+static int cols_n(const char *s, int nb)
+{
+	int n = 0;
+
+	for (int i = 0; i < nb; i++)
+		n += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return n;
+}
+
+size_t fmt_field(char *buf, size_t len, size_t o, const char *s, int w, bool right,
+		    bool utf8)
+{
+	const char *mark = utf8 ? "\u2026" : "...";
+	int mw = utf8 ? 1 : 3, nb, n = fmt_text_cols(s);
+	bool gap = false;
+	size_t mb = 0;
+
+	if (w <= 0)
+		return o;
+	if (n <= w) {
+		nb = (int)strlen(s);
+	} else if (w <= mw) {
+		nb = fmt_cut_bytes(s, w);
+		n = w;
+	} else {
+		nb = fmt_cut_bytes(s, w - mw);
+		if (isdigit((unsigned char)s[nb]))
+			while (nb > 0 && (isdigit((unsigned char)s[nb - 1]) || s[nb - 1] == '.'))
+				nb--;
+		if (s[nb] != ' ') {	/* an option cut short ("-n 5 -…") goes */
+			int b = nb;
+
+			while (b > 0 && s[b - 1] != ' ')
+				b--;
+			if (s[b] == '-')
+				nb = b;
+		}
+		while (nb > 0 && s[nb - 1] == ' ')
+			nb--;
+		/* "-p 2…" would read as a longer number cut: a blank keeps
+		 * them apart, or the number goes */
+		if (nb > 0 && isdigit((unsigned char)s[nb - 1])) {
+			gap = cols_n(s, nb) + 1 + mw <= w;
+			if (!gap) {
+				while (nb > 0 && (isdigit((unsigned char)s[nb - 1]) || s[nb - 1] == '.'))
+					nb--;
+				while (nb > 0 && s[nb - 1] == ' ')
+					nb--;
+			}
+		}
+		mb = strlen(mark);
+		n = cols_n(s, nb) + gap + mw;
+	}
+	if (o + (size_t)nb + gap + mb + (size_t)(w - n) + 1 > len)
+		return o;
+	if (right) {
+		memset(buf + o, ' ', (size_t)(w - n));
+		o += (size_t)(w - n);
+	}
+	memcpy(buf + o, s, (size_t)nb);
+	o += (size_t)nb;
+	if (gap)
+		buf[o++] = ' ';
+	memcpy(buf + o, mark, mb);
+	o += mb;
+	if (!right) {
+		memset(buf + o, ' ', (size_t)(w - n));
+		o += (size_t)(w - n);
+	}
+	buf[o] = '\0';
+	return o;
+}

@@ -2,7 +2,6 @@
 #include <curses.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <langinfo.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +13,7 @@
 #include "report.h"
 #include "series.h"
 #include "timefmt.h"
+#include "tui.h"
 #include "ui.h"
 
 static int imin(int a, int b)
@@ -26,16 +26,6 @@ static int imax(int a, int b)
 	return a > b ? a : b;
 }
 
-/* Columns of the first nb bytes of s. */
-static int cols_n(const char *s, int nb)
-{
-	int n = 0;
-
-	for (int i = 0; i < nb; i++)
-		n += ((unsigned char)s[i] & 0xC0) != 0x80;
-	return n;
-}
-
 /* Control characters (tabs, newlines in a command line) to blanks, so
  * every byte takes its column. */
 static void sanitize(char *s)
@@ -43,73 +33,6 @@ static void sanitize(char *s)
 	for (; *s; s++)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
 			*s = ' ';
-}
-
-/* Appends s as a field of exactly w columns. Text that does not fit ends
- * in an ellipsis and is never cut inside a number: "-n 90000000" must not
- * read as "-n 9000000", so the whole number goes. */
-static size_t field(char *buf, size_t len, size_t o, const char *s, int w, bool right,
-		    bool utf8)
-{
-	const char *mark = utf8 ? "\u2026" : "...";
-	int mw = utf8 ? 1 : 3, nb, n = fmt_text_cols(s);
-	bool gap = false;
-	size_t mb = 0;
-
-	if (w <= 0)
-		return o;
-	if (n <= w) {
-		nb = (int)strlen(s);
-	} else if (w <= mw) {
-		nb = fmt_cut_bytes(s, w);
-		n = w;
-	} else {
-		nb = fmt_cut_bytes(s, w - mw);
-		if (isdigit((unsigned char)s[nb]))
-			while (nb > 0 && (isdigit((unsigned char)s[nb - 1]) || s[nb - 1] == '.'))
-				nb--;
-		if (s[nb] != ' ') {	/* an option cut short ("-n 5 -…") goes */
-			int b = nb;
-
-			while (b > 0 && s[b - 1] != ' ')
-				b--;
-			if (s[b] == '-')
-				nb = b;
-		}
-		while (nb > 0 && s[nb - 1] == ' ')
-			nb--;
-		/* "-p 2…" would read as a longer number cut: a blank keeps
-		 * them apart, or the number goes */
-		if (nb > 0 && isdigit((unsigned char)s[nb - 1])) {
-			gap = cols_n(s, nb) + 1 + mw <= w;
-			if (!gap) {
-				while (nb > 0 && (isdigit((unsigned char)s[nb - 1]) || s[nb - 1] == '.'))
-					nb--;
-				while (nb > 0 && s[nb - 1] == ' ')
-					nb--;
-			}
-		}
-		mb = strlen(mark);
-		n = cols_n(s, nb) + gap + mw;
-	}
-	if (o + (size_t)nb + gap + mb + (size_t)(w - n) + 1 > len)
-		return o;
-	if (right) {
-		memset(buf + o, ' ', (size_t)(w - n));
-		o += (size_t)(w - n);
-	}
-	memcpy(buf + o, s, (size_t)nb);
-	o += (size_t)nb;
-	if (gap)
-		buf[o++] = ' ';
-	memcpy(buf + o, mark, mb);
-	o += mb;
-	if (!right) {
-		memset(buf + o, ' ', (size_t)(w - n));
-		o += (size_t)(w - n);
-	}
-	buf[o] = '\0';
-	return o;
 }
 
 /* ---- list rows ---- */
@@ -274,29 +197,29 @@ char *histui_format_run(const struct run_record *r, bool marked, const struct hi
 		kswapd_text(ks, sizeof(ks), r->kswapd_s, c->kswapd);
 		stat = run_status_title(r->status);
 	}
-	o = field(buf, len, o, marked ? "*" : " ", 1, false, utf8);
-	o = field(buf, len, o, id, c->id, true, utf8);
-	o = field(buf, len, o, " ", 1, false, utf8);
+	o = fmt_field(buf, len, o, marked ? "*" : " ", 1, false, utf8);
+	o = fmt_field(buf, len, o, id, c->id, true, utf8);
+	o = fmt_field(buf, len, o, " ", 1, false, utf8);
 	if (c->started) {
-		o = field(buf, len, o, st, c->started, false, utf8);
-		o = field(buf, len, o, " ", 1, false, utf8);
+		o = fmt_field(buf, len, o, st, c->started, false, utf8);
+		o = fmt_field(buf, len, o, " ", 1, false, utf8);
 	}
-	o = field(buf, len, o, label, c->label, false, utf8);
-	o = field(buf, len, o, " ", 1, false, utf8);
-	o = field(buf, len, o, kern, c->kernel, false, utf8);
-	o = field(buf, len, o, " ", 1, false, utf8);
-	o = field(buf, len, o, par, c->params, false, utf8);
-	o = field(buf, len, o, " ", 1, false, utf8);
-	o = field(buf, len, o, wall, c->wall, true, utf8);
-	o = field(buf, len, o, " ", 1, false, utf8);
-	o = field(buf, len, o, mf, c->majflt, true, utf8);
-	o = field(buf, len, o, " ", 1, false, utf8);
-	o = field(buf, len, o, ks, c->kswapd, true, utf8);
-	o = field(buf, len, o, " ", 1, false, utf8);
-	o = field(buf, len, o, stat, c->status, false, utf8);
+	o = fmt_field(buf, len, o, label, c->label, false, utf8);
+	o = fmt_field(buf, len, o, " ", 1, false, utf8);
+	o = fmt_field(buf, len, o, kern, c->kernel, false, utf8);
+	o = fmt_field(buf, len, o, " ", 1, false, utf8);
+	o = fmt_field(buf, len, o, par, c->params, false, utf8);
+	o = fmt_field(buf, len, o, " ", 1, false, utf8);
+	o = fmt_field(buf, len, o, wall, c->wall, true, utf8);
+	o = fmt_field(buf, len, o, " ", 1, false, utf8);
+	o = fmt_field(buf, len, o, mf, c->majflt, true, utf8);
+	o = fmt_field(buf, len, o, " ", 1, false, utf8);
+	o = fmt_field(buf, len, o, ks, c->kswapd, true, utf8);
+	o = fmt_field(buf, len, o, " ", 1, false, utf8);
+	o = fmt_field(buf, len, o, stat, c->status, false, utf8);
 	/* exactly width: pad a short row, cut one the minimums overflow */
 	if (fmt_text_cols(buf) < width)
-		field(buf, len, o, "", width - fmt_text_cols(buf), false, utf8);
+		fmt_field(buf, len, o, "", width - fmt_text_cols(buf), false, utf8);
 	else
 		buf[fmt_cut_bytes(buf, width)] = '\0';
 	return buf;
@@ -858,20 +781,11 @@ int histui_detail(const struct run_record *r, int width, int plot_h, enum plot_m
 
 /* ---- the screen ---- */
 
-/* Colour pairs, above the monitor's own. */
-enum { HP_BASE = 40, HP_TITLE = HP_BASE, HP_BAD, HP_DIM, HP_PLOT };
-
-/* A plot's colour by registry id, cycling. */
-static const short plot_fg[] = {
-	COLOR_MAGENTA, COLOR_GREEN, COLOR_CYAN, COLOR_RED, COLOR_YELLOW, COLOR_BLUE,
-};
-#define PLOT_FG(id) plot_fg[(id) % (int)(sizeof(plot_fg) / sizeof(plot_fg[0]))]
-
 struct hs {
 	struct view v;			/* first: the loop's handle */
 	struct history *h;
 	WINDOW *w;
-	bool utf8, colour, resized;
+	bool resized;
 	enum plot_mode mode;
 	char label[128], kernel[128];	/* filters, "" none */
 	struct histui_cache cache;
@@ -897,11 +811,6 @@ struct hs {
 	size_t nin;
 };
 
-static int cattr(const struct hs *s, int pair)
-{
-	return s->colour ? (int)COLOR_PAIR(pair) : 0;
-}
-
 static void setmsg(struct hs *s, bool bad, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -914,39 +823,6 @@ static void setmsg(struct hs *s, bool bad, const char *fmt, ...)
 	va_end(ap);
 	sanitize(s->msg);
 	s->msg_bad = bad;
-}
-
-/* s at (y, x) in at most w columns, cut with an ellipsis. */
-static void put(struct hs *s, int y, int x, int w, const char *text)
-{
-	char buf[2048];
-
-	if (w <= 0)
-		return;
-	if (fmt_text_cols(text) <= w) {
-		mvwaddstr(s->w, y, x, text);
-		return;
-	}
-	field(buf, sizeof(buf), 0, text, w, false, s->utf8);
-	mvwaddstr(s->w, y, x, buf);
-}
-
-/* left at x, right flush with the edge; left gives way. */
-static void put_lr(struct hs *s, int y, int w, const char *left, const char *right)
-{
-	int rn = imin(fmt_text_cols(right), w);
-
-	put(s, y, 0, w - rn - (rn ? 1 : 0), left);
-	put(s, y, w - rn, rn, right);
-}
-
-static void centre(struct hs *s, int y, const char *text, int attr)
-{
-	int n = imin(fmt_text_cols(text), COLS);
-
-	wattron(s->w, attr);
-	put(s, y, (COLS - n) / 2, COLS, text);
-	wattroff(s->w, attr);
 }
 
 static bool too_small(void)
@@ -1008,14 +884,14 @@ static void draw_footer(struct hs *s, const char *keys)
 	int y = LINES - 1;
 
 	if (s->msg[0]) {
-		wattron(s->w, s->msg_bad ? A_BOLD | cattr(s, HP_BAD) : A_BOLD);
-		put(s, y, 0, COLS, s->msg);
-		wattroff(s->w, s->msg_bad ? A_BOLD | cattr(s, HP_BAD) : A_BOLD);
+		wattron(s->w, s->msg_bad ? A_BOLD | tui_attr(TP_BAD) : A_BOLD);
+		tui_put(s->w, y, 0, COLS, s->msg);
+		wattroff(s->w, s->msg_bad ? A_BOLD | tui_attr(TP_BAD) : A_BOLD);
 		return;
 	}
-	wattron(s->w, cattr(s, HP_DIM));
-	put(s, y, 0, COLS, keys);
-	wattroff(s->w, cattr(s, HP_DIM));
+	wattron(s->w, tui_attr(TP_DIM));
+	tui_put(s->w, y, 0, COLS, keys);
+	wattroff(s->w, tui_attr(TP_DIM));
 }
 
 static void draw_list(struct hs *s)
@@ -1032,19 +908,19 @@ static void draw_list(struct hs *s)
 	sanitize(left);
 	snprintf(right, sizeof(right), "%zu marked  c compares %s", s->nmarks,
 		 s->groups ? "groups" : "runs");
-	wattron(s->w, A_BOLD | cattr(s, HP_TITLE));
-	put_lr(s, 0, COLS, left, right);
-	wattroff(s->w, A_BOLD | cattr(s, HP_TITLE));
+	wattron(s->w, A_BOLD | tui_attr(TP_TITLE));
+	tui_put_lr(s->w, 0, 0, COLS, left, right);
+	wattroff(s->w, A_BOLD | tui_attr(TP_TITLE));
 
 	for (size_t i = 0; i < s->cache.n; i++)
 		histui_want_run(&want, &s->cache.runs[i]);
 	histui_columns(COLS, &want, &c);
 	wattron(s->w, A_REVERSE);
-	mvwaddstr(s->w, 1, 0, histui_format_run(NULL, false, &c, COLS, s->utf8, line, sizeof(line)));
+	mvwaddstr(s->w, 1, 0, histui_format_run(NULL, false, &c, COLS, tui_utf8(), line, sizeof(line)));
 	wattroff(s->w, A_REVERSE);
 
 	if (s->cache.total <= 0) {
-		centre(s, 2 + n / 2, s->cache.total < 0 ? "the history could not be read" :
+		tui_centre(s->w, 2 + n / 2, 0, COLS, s->cache.total < 0 ? "the history could not be read" :
 		       s->label[0] || s->kernel[0] ? "no runs match the filter (/ or k, then Enter, clears it)"
 		       : "no runs recorded yet", A_BOLD);
 	}
@@ -1054,17 +930,17 @@ static void draw_list(struct hs *s)
 
 		r = row(s, idx);
 		if (!r) {
-			put(s, y, 0, COLS, "  (not loaded)");
+			tui_put(s->w, y, 0, COLS, "  (not loaded)");
 			continue;
 		}
-		histui_format_run(r, mark_index(s, r->id) >= 0, &c, COLS, s->utf8, line, sizeof(line));
+		histui_format_run(r, mark_index(s, r->id) >= 0, &c, COLS, tui_utf8(), line, sizeof(line));
 		wattron(s->w, attr);
 		mvwaddstr(s->w, y, 0, line);
 		wattroff(s->w, attr);
 		if ((r->status == RUN_OOM || r->status == RUN_FAILED) && status_x(&c) < COLS)
 			mvwchgat(s->w, y, status_x(&c), imin(c.status, COLS - status_x(&c)),
-				 A_BOLD | attr | (s->colour ? 0 : A_UNDERLINE),
-				 (short)(s->colour ? HP_BAD : 0), NULL);
+				 A_BOLD | attr | (tui_colour() ? 0 : A_UNDERLINE),
+				 (short)(tui_colour() ? TP_BAD : 0), NULL);
 	}
 
 	r = row(s, s->cur);
@@ -1082,9 +958,9 @@ static void draw_list(struct hs *s)
 			 r->kernel_release[0] ? r->kernel_release : "?",
 			 r->kind == RUN_QSBENCH ? "qsbench " : "", par, st);
 		sanitize(line);
-		wattron(s->w, cattr(s, HP_DIM));
-		put(s, LINES - 2, 0, COLS, line);
-		wattroff(s->w, cattr(s, HP_DIM));
+		wattron(s->w, tui_attr(TP_DIM));
+		tui_put(s->w, LINES - 2, 0, COLS, line);
+		wattroff(s->w, tui_attr(TP_DIM));
 	}
 	draw_footer(s, COLS >= 100 ?
 		    "Enter open  space mark  u unmark all  c compare  g runs/groups  / label  k kernel  q back"
@@ -1108,9 +984,9 @@ static void draw_pane(struct hs *s)
 		s->pscroll = 0;
 	snprintf(right, sizeof(right), "lines %ld-%ld of %zu", s->text.n ? s->pscroll + 1 : 0,
 		 s->pscroll + n < (long)s->text.n ? s->pscroll + n : (long)s->text.n, s->text.n);
-	wattron(s->w, A_BOLD | cattr(s, HP_TITLE));
-	put_lr(s, 0, COLS, s->pane_title, right);
-	wattroff(s->w, A_BOLD | cattr(s, HP_TITLE));
+	wattron(s->w, A_BOLD | tui_attr(TP_TITLE));
+	tui_put_lr(s->w, 0, 0, COLS, s->pane_title, right);
+	wattroff(s->w, A_BOLD | tui_attr(TP_TITLE));
 	for (int i = 0; i < n && s->pscroll + i < (long)s->text.n; i++) {
 		const struct histui_line *l = &s->text.v[s->pscroll + i];
 		const char *t = l->text;
@@ -1121,13 +997,13 @@ static void draw_pane(struct hs *s)
 		if (l->attr == HA_TITLE)
 			attr = A_BOLD;
 		else if (l->attr == HA_BAD)
-			attr = A_BOLD | cattr(s, HP_BAD);
+			attr = A_BOLD | tui_attr(TP_BAD);
 		else if (l->attr == HA_DIM)
-			attr = cattr(s, HP_DIM);
+			attr = tui_attr(TP_DIM);
 		else if (l->attr >= HA_PLOT)
-			attr = cattr(s, HP_PLOT + l->attr - HA_PLOT);
+			attr = tui_attr(tui_series_pair(l->attr - HA_PLOT));
 		wattron(s->w, attr);
-		put(s, 1 + i, 0, COLS, t);
+		tui_put(s->w, 1 + i, 0, COLS, t);
 		wattroff(s->w, attr);
 	}
 	draw_footer(s, s->text.cols > COLS ?
@@ -1144,9 +1020,9 @@ static void draw(struct hs *s)
 		/* the monitor's own words */
 		snprintf(msg, sizeof(msg), "terminal too small: %dx%d, need at least %dx%d",
 			 COLS, LINES, UI_MIN_COLS, UI_MIN_ROWS);
-		centre(s, LINES / 2, msg, A_BOLD);
+		tui_centre(s->w, LINES / 2, 0, COLS, msg, A_BOLD);
 	} else if (!s->h) {
-		centre(s, LINES / 2, "no history: --no-history, or its file could not be opened (q: back)",
+		tui_centre(s->w, LINES / 2, 0, COLS, "no history: --no-history, or its file could not be opened (q: back)",
 		       A_BOLD);
 	} else if (s->pane) {
 		draw_pane(s);
@@ -1160,7 +1036,7 @@ static void draw(struct hs *s)
 		wmove(s->w, LINES - 1, 0);
 		wclrtoeol(s->w);
 		wattron(s->w, A_BOLD);
-		put(s, LINES - 1, 0, COLS - 1, line);
+		tui_put(s->w, LINES - 1, 0, COLS - 1, line);
 		wattroff(s->w, A_BOLD);
 		waddch(s->w, ' ' | A_REVERSE);
 	}
@@ -1521,22 +1397,6 @@ static int key_pane(struct hs *s, int ch)
 	return STAY;
 }
 
-static void init_colours(struct hs *s)
-{
-	short bg = COLOR_BLACK;
-
-	s->colour = has_colors() && COLOR_PAIRS > HP_PLOT + M_N;
-	if (!s->colour)
-		return;
-	if (use_default_colors() == OK)
-		bg = -1;
-	init_pair(HP_TITLE, COLOR_CYAN, bg);
-	init_pair(HP_BAD, COLOR_RED, bg);
-	init_pair(HP_DIM, COLOR_CYAN, bg);
-	for (int i = 0; i < M_N; i++)
-		init_pair((short)(HP_PLOT + i), PLOT_FG(i), bg);
-}
-
 static void hv_draw(struct view *v)
 {
 	struct hs *s = (struct hs *)v;
@@ -1609,10 +1469,8 @@ struct view *histui_open(struct history *h, char *err, size_t errlen)
 	s->h = h;
 	s->cache.total = -1;
 	keypad(s->w, TRUE);
-	s->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	s->mode = ui_mode();
 	run_record_init(&s->run);
-	init_colours(s);
 	return &s->v;
 }
 
@@ -1620,6 +1478,8 @@ void histui_added(struct view *v, int64_t id)
 {
 	struct hs *s = (struct hs *)v;
 
+	if (v->ops != &histui_ops)
+		return;
 	histui_cache_drop(&s->cache);
 	if (!s->question)
 		setmsg(s, false, "run %" PRId64 " added to the history", id);

@@ -53,6 +53,10 @@ static int apply_config(struct options *o, char *path, size_t len, char *err, si
 	o->config = path;
 	if (c.has_delay && !o->interval_set)
 		o->interval = c.delay;
+	if (c.nplots > 0 && !o->plots_set) {
+		o->nplots = c.nplots;
+		memcpy(o->plots, c.plots, sizeof(c.plots));
+	}
 	return 0;
 }
 

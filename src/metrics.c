@@ -11,60 +11,60 @@
 #define FINE 0.001
 
 static const struct metric_def defs[M_N] = {
-	[M_SWAP_USED] = { "swap-used", "swap used", "KiB", MK_GAUGE, MS_SWAP, KIB,
+	[M_SWAP_USED] = { "swap-used", "swap used", "swap", "KiB", MK_GAUGE, MS_SWAP, KIB,
 			  "/proc/meminfo SwapTotal - SwapFree" },
-	[M_FREE] = { "free", "free", "KiB", MK_GAUGE, MS_RAM, KIB, "/proc/meminfo MemFree" },
-	[M_AVAIL] = { "available", "available", "KiB", MK_GAUGE, MS_RAM, KIB,
+	[M_FREE] = { "free", "free", "free", "KiB", MK_GAUGE, MS_RAM, KIB, "/proc/meminfo MemFree" },
+	[M_AVAIL] = { "available", "available", "avail", "KiB", MK_GAUGE, MS_RAM, KIB,
 		      "/proc/meminfo MemAvailable" },
-	[M_CACHED] = { "cached", "page cache", "KiB", MK_GAUGE, MS_RAM, KIB,
+	[M_CACHED] = { "cached", "page cache", "cache", "KiB", MK_GAUGE, MS_RAM, KIB,
 		       "/proc/meminfo Cached" },
-	[M_MAJFLT] = { "majflt", "major faults", "faults/s", MK_RATE, MS_AUTO, FINE,
+	[M_MAJFLT] = { "majflt", "major faults", "majflt", "faults/s", MK_RATE, MS_AUTO, FINE,
 		       "/proc/vmstat pgmajfault" },
-	[M_MINFLT] = { "minflt", "minor faults", "faults/s", MK_RATE, MS_AUTO, FINE,
+	[M_MINFLT] = { "minflt", "minor faults", "minflt", "faults/s", MK_RATE, MS_AUTO, FINE,
 		       "/proc/vmstat pgfault - pgmajfault" },
-	[M_PSWPIN] = { "pswpin", "swap-ins", "pages/s", MK_RATE, MS_AUTO, FINE,
+	[M_PSWPIN] = { "pswpin", "swap-ins", "swpin", "pages/s", MK_RATE, MS_AUTO, FINE,
 		       "/proc/vmstat pswpin" },
-	[M_PSWPOUT] = { "pswpout", "swap-outs", "pages/s", MK_RATE, MS_AUTO, FINE,
+	[M_PSWPOUT] = { "pswpout", "swap-outs", "swpout", "pages/s", MK_RATE, MS_AUTO, FINE,
 			"/proc/vmstat pswpout" },
-	[M_SCAN_KSWAPD] = { "scan-kswapd", "scan kswapd", "pages/s", MK_RATE, MS_AUTO, FINE,
+	[M_SCAN_KSWAPD] = { "scan-kswapd", "scan kswapd", "scan k", "pages/s", MK_RATE, MS_AUTO, FINE,
 			    "/proc/vmstat pgscan_kswapd" },
-	[M_SCAN_DIRECT] = { "scan-direct", "scan direct", "pages/s", MK_RATE, MS_AUTO, FINE,
+	[M_SCAN_DIRECT] = { "scan-direct", "scan direct", "scan d", "pages/s", MK_RATE, MS_AUTO, FINE,
 			    "/proc/vmstat pgscan_direct" },
-	[M_STEAL_KSWAPD] = { "steal-kswapd", "steal kswapd", "pages/s", MK_RATE, MS_AUTO, FINE,
+	[M_STEAL_KSWAPD] = { "steal-kswapd", "steal kswapd", "steal k", "pages/s", MK_RATE, MS_AUTO, FINE,
 			     "/proc/vmstat pgsteal_kswapd" },
-	[M_STEAL_DIRECT] = { "steal-direct", "steal direct", "pages/s", MK_RATE, MS_AUTO, FINE,
+	[M_STEAL_DIRECT] = { "steal-direct", "steal direct", "steal d", "pages/s", MK_RATE, MS_AUTO, FINE,
 			     "/proc/vmstat pgsteal_direct" },
-	[M_ALLOCSTALL] = { "allocstall", "alloc stalls", "stalls/s", MK_RATE, MS_AUTO, FINE,
+	[M_ALLOCSTALL] = { "allocstall", "alloc stalls", "stalls", "stalls/s", MK_RATE, MS_AUTO, FINE,
 			   "/proc/vmstat allocstall_* summed" },
-	[M_REFAULT_ANON] = { "refault-anon", "refaults anon", "pages/s", MK_RATE, MS_AUTO, FINE,
+	[M_REFAULT_ANON] = { "refault-anon", "refaults anon", "rf anon", "pages/s", MK_RATE, MS_AUTO, FINE,
 			     "/proc/vmstat workingset_refault_anon" },
-	[M_REFAULT_FILE] = { "refault-file", "refaults file", "pages/s", MK_RATE, MS_AUTO, FINE,
+	[M_REFAULT_FILE] = { "refault-file", "refaults file", "rf file", "pages/s", MK_RATE, MS_AUTO, FINE,
 			     "/proc/vmstat workingset_refault_file" },
-	[M_PSI_SOME] = { "psi-some", "PSI some avg10", "%", MK_PERCENT, MS_PERCENT, FINE,
+	[M_PSI_SOME] = { "psi-some", "PSI some avg10", "psi some", "%", MK_PERCENT, MS_AUTO, FINE,
 			 "/proc/pressure/memory some avg10" },
-	[M_PSI_FULL] = { "psi-full", "PSI full avg10", "%", MK_PERCENT, MS_PERCENT, FINE,
+	[M_PSI_FULL] = { "psi-full", "PSI full avg10", "psi full", "%", MK_PERCENT, MS_AUTO, FINE,
 			 "/proc/pressure/memory full avg10" },
-	[M_PSI_SOME_RATE] = { "psi-some-rate", "PSI some stall", "% of time", MK_RATE, MS_PERCENT,
+	[M_PSI_SOME_RATE] = { "psi-some-rate", "PSI some stall", "psi some", "% of time", MK_RATE, MS_AUTO,
 			      FINE, "/proc/pressure/memory some total, per second" },
-	[M_PSI_FULL_RATE] = { "psi-full-rate", "PSI full stall", "% of time", MK_RATE, MS_PERCENT,
+	[M_PSI_FULL_RATE] = { "psi-full-rate", "PSI full stall", "psi full", "% of time", MK_RATE, MS_AUTO,
 			      FINE, "/proc/pressure/memory full total, per second" },
-	[M_KSWAPD_CPU] = { "kswapd-cpu", "kswapd CPU", "% of a CPU", MK_PERCENT, MS_PERCENT, FINE,
+	[M_KSWAPD_CPU] = { "kswapd-cpu", "kswapd CPU", "kswapd", "% of a CPU", MK_PERCENT, MS_PERCENT, FINE,
 			   "/proc/PID/schedstat of each kswapd" },
-	[M_PROCS_RUNNING] = { "procs-running", "running", "tasks", MK_GAUGE, MS_AUTO, 1,
+	[M_PROCS_RUNNING] = { "procs-running", "running", "run", "tasks", MK_GAUGE, MS_AUTO, 1,
 			      "/proc/stat procs_running" },
-	[M_PROCS_BLOCKED] = { "procs-blocked", "blocked (D)", "tasks", MK_GAUGE, MS_AUTO, 1,
+	[M_PROCS_BLOCKED] = { "procs-blocked", "blocked (D)", "D", "tasks", MK_GAUGE, MS_AUTO, 1,
 			      "/proc/stat procs_blocked" },
-	[M_CG_MEM] = { "cg-mem", "cgroup memory", "KiB", MK_GAUGE, MS_CG_LIMIT, KIB,
+	[M_CG_MEM] = { "cg-mem", "cgroup memory", "cg mem", "KiB", MK_GAUGE, MS_CG_LIMIT, KIB,
 		       "cgroup memory.current / memory.usage_in_bytes" },
-	[M_CG_SWAP] = { "cg-swap", "cgroup swap", "KiB", MK_GAUGE, MS_CG_SWAP, KIB,
+	[M_CG_SWAP] = { "cg-swap", "cgroup swap", "cg swap", "KiB", MK_GAUGE, MS_CG_SWAP, KIB,
 			"cgroup memory.swap.current / memory.stat swap" },
-	[M_CG_MAJFLT] = { "cg-majflt", "cgroup major faults", "faults/s", MK_RATE, MS_AUTO, FINE,
+	[M_CG_MAJFLT] = { "cg-majflt", "cgroup major faults", "cg majflt", "faults/s", MK_RATE, MS_AUTO, FINE,
 			  "cgroup memory.stat pgmajfault" },
-	[M_CG_REFAULT] = { "cg-refault", "cgroup refaults", "pages/s", MK_RATE, MS_AUTO, FINE,
+	[M_CG_REFAULT] = { "cg-refault", "cgroup refaults", "cg refault", "pages/s", MK_RATE, MS_AUTO, FINE,
 			   "cgroup memory.stat workingset_refault_anon + _file" },
-	[M_CG_PSI_SOME] = { "cg-psi-some", "cgroup PSI some", "%", MK_PERCENT, MS_PERCENT, FINE,
+	[M_CG_PSI_SOME] = { "cg-psi-some", "cgroup PSI some", "cg psi s", "%", MK_PERCENT, MS_AUTO, FINE,
 			    "cgroup memory.pressure some avg10" },
-	[M_CG_PSI_FULL] = { "cg-psi-full", "cgroup PSI full", "%", MK_PERCENT, MS_PERCENT, FINE,
+	[M_CG_PSI_FULL] = { "cg-psi-full", "cgroup PSI full", "cg psi f", "%", MK_PERCENT, MS_AUTO, FINE,
 			    "cgroup memory.pressure full avg10" },
 };
 
@@ -294,20 +294,129 @@ static bool is_kib(int id)
 	return id >= 0 && id < M_N && !strcmp(defs[id].unit, "KiB");
 }
 
+static bool is_pct(int id)
+{
+	return id >= 0 && id < M_N && defs[id].unit[0] == '%';
+}
+
 size_t metrics_value_text(int id, double v, char *buf, size_t len)
 {
 	if (isnan(v))
 		return (size_t)snprintf(buf, len, "n/a");
 	if (is_kib(id))
 		return fmt_kib(buf, len, (int64_t)llround(v));
-	if (id >= 0 && id < M_N && defs[id].unit[0] == '%')
+	if (is_pct(id))
 		return fmt_pct(buf, len, v);
+	if (defs[id].kind == MK_GAUGE)
+		return (size_t)snprintf(buf, len, "%.0f", v);
 	return fmt_rate(buf, len, v);
 }
 
 double metrics_nice_max(int id, double hi)
 {
-	return is_kib(id) ? plot_nice_kib(hi) : plot_nice_max(hi);
+	if (is_kib(id))
+		return plot_nice_kib(hi);
+	/* a share never needs an axis past 100% */
+	if (is_pct(id) && hi <= 100)
+		return fmin(plot_nice_max(hi), 100);
+	return plot_nice_max(hi);
+}
+
+/* Series that share an auto scale when shown together, so that one can be
+ * read against the other: k and direct, in and out, some and full. */
+static const signed char group_of[M_N] = {
+	[M_SWAP_USED] = -1, [M_FREE] = -1, [M_AVAIL] = -1, [M_CACHED] = -1,
+	[M_MAJFLT] = 1, [M_CG_MAJFLT] = 1, [M_MINFLT] = -1,
+	[M_PSWPIN] = 2, [M_PSWPOUT] = 2,
+	[M_SCAN_KSWAPD] = 3, [M_SCAN_DIRECT] = 3,
+	[M_STEAL_KSWAPD] = 4, [M_STEAL_DIRECT] = 4, [M_ALLOCSTALL] = -1,
+	[M_REFAULT_ANON] = 5, [M_REFAULT_FILE] = 5,
+	[M_PSI_SOME] = 6, [M_PSI_FULL] = 6,
+	[M_PSI_SOME_RATE] = 7, [M_PSI_FULL_RATE] = 7,
+	[M_KSWAPD_CPU] = -1, [M_PROCS_RUNNING] = -1, [M_PROCS_BLOCKED] = -1,
+	[M_CG_MEM] = -1, [M_CG_SWAP] = -1, [M_CG_REFAULT] = -1,
+	[M_CG_PSI_SOME] = 8, [M_CG_PSI_FULL] = 8,
+};
+
+int metrics_scale_group(int id)
+{
+	return id >= 0 && id < M_N ? group_of[id] : -1;
+}
+
+/* Row by row in two columns, memory left, rates right; with a cgroup in
+ * three, each cgroup plot beside its system counterpart. */
+static const int layout_sys[] = {
+	M_SWAP_USED, M_MAJFLT, M_FREE, M_MINFLT, M_AVAIL, M_KSWAPD_CPU,
+	M_SCAN_KSWAPD, M_SCAN_DIRECT, M_PSI_SOME, M_PSI_FULL,
+};
+static const int layout_cg[] = {
+	M_SWAP_USED, M_CG_SWAP, M_KSWAPD_CPU, M_MAJFLT, M_CG_MAJFLT, M_MINFLT,
+	M_AVAIL, M_CG_MEM, M_FREE, M_SCAN_KSWAPD, M_SCAN_DIRECT, M_PSI_SOME,
+};
+
+int metrics_default_plots(bool cgroup, int ids[M_N])
+{
+	const int *l = cgroup ? layout_cg : layout_sys;
+	int n = cgroup ? (int)(sizeof(layout_cg) / sizeof(layout_cg[0])) :
+			 (int)(sizeof(layout_sys) / sizeof(layout_sys[0]));
+
+	memcpy(ids, l, sizeof(*l) * (size_t)n);
+	return n;
+}
+
+int metrics_parse_list(const char *text, int ids[M_N], char *err, size_t errlen)
+{
+	char name[64];
+	int n = 0;
+	bool seen[M_N] = { false };
+
+	for (const char *p = text;;) {
+		size_t k = strcspn(p, ",");
+		int id;
+
+		while (k && (*p == ' ' || *p == '\t'))
+			p++, k--;
+		while (k && (p[k - 1] == ' ' || p[k - 1] == '\t'))
+			k--;
+		if (!k) {
+			char safe[256];
+
+			fmt_escape(safe, sizeof(safe), text);
+			return fmt_err(err, errlen, "empty name in the plot list \"%.60s\"", safe);
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)(k < sizeof(name) ? k : sizeof(name) - 1), p);
+		if (k >= sizeof(name) || (id = metric_find(name)) < 0) {
+			char safe[256];
+
+			fmt_escape(safe, sizeof(safe), name);
+			return fmt_err(err, errlen,
+				       "no plot named \"%s\" (thrashtop --list-plots lists them)", safe);
+		}
+		if (seen[id])
+			return fmt_err(err, errlen, "plot \"%s\" is listed twice", name);
+		seen[id] = true;
+		ids[n++] = id;
+		p += strcspn(p, ",");
+		if (!*p)
+			break;
+		p++;
+	}
+	return n;
+}
+
+size_t metrics_list_text(const int *ids, int n, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		const struct metric_def *d = metric_def(ids[i]);
+
+		if (d && o < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "," : "", d->name);
+	}
+	return o;
 }
 
 void metrics_print(FILE *out, const struct metric_avail *av)

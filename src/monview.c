@@ -22,6 +22,7 @@ static int mv_key(struct view *v, int ch)
 	case UI_KNOB_UP: return MV_KNOB_UP;
 	case UI_HISTORY: return MV_HISTORY;
 	case UI_DUMP: return MV_DUMP;
+	case UI_CHOOSE: return MV_CHOOSE;
 	default: return VIEW_STAY;
 	}
 }
@@ -110,40 +111,20 @@ static void fill_workload_line(struct monview *mv, double now)
 	mv->m.tuning = s->tune_desc[0] ? s->tune_desc : NULL;
 }
 
-static bool cg_limited(long long v)
-{
-	return v != CGROUP_NA && v != CGROUP_UNLIMITED;
-}
-
-/* The cgroup's plots beside the system's: usage against the limit with the
- * limit hits, OOM kills and pressure; swap on the system swap's scale
- * (or the cgroup's swap limit if lower); major faults with refaults. */
-static void fill_cgroup_plots(struct monview *mv)
+/* The extra texts of the cgroup's plots: its limit hits, OOM kills and
+ * pressure beside its memory, refaults beside its major faults. */
+static void fill_cgroup_extra(struct monview *mv)
 {
 	const struct session *s = mv->s;
-	struct ui_model *m = &mv->m;
-	struct ui_plot *mem = &m->plot[UI_PLOT_CG_MEM], *sw = &m->plot[UI_PLOT_CG_SWAP];
 	const struct cgroup_stat *c = &s->tun.cur;
-	bool on = s->tun.have_cg, seen = on && s->tun.t_cur > 0;
-	double swap_total = (double)s->cur.mem[MI_SWAP_TOTAL];
 	struct tuning_rates tr;
 	int64_t oom = tuning_run_oom(&s->tun);
 	char a[32];
 	size_t off;
 
-	mem->s = on ? &s->cgview[CG_MEM] : NULL;
-	sw->s = on ? &s->cgview[CG_SWAP] : NULL;
-	m->plot[UI_PLOT_CG_MAJFLT].s = on ? &s->cgview[CG_MAJ] : NULL;
-	mem->extra = sw->extra = m->plot[UI_PLOT_CG_MAJFLT].extra = NULL;
-	if (!on)
+	mv->cg_extra[0][0] = mv->cg_extra[1][0] = '\0';
+	if (!s->tun.have_cg || !(s->tun.t_cur > 0))
 		return;
-	mem->scale = cg_limited(c->limit) ? (double)c->limit / 1024 : 0;
-	sw->scale = swap_total > 0 ? swap_total : 0;
-	if (cg_limited(c->swap_limit) && (double)c->swap_limit / 1024 < sw->scale)
-		sw->scale = (double)c->swap_limit / 1024;
-	sw->na = s->cur.mem[MI_SWAP_TOTAL] == 0 ? "no swap" :
-		 seen && c->swap_usage == CGROUP_NA ? "swap not accounted (n/a)" : NULL;
-
 	tuning_rates(&s->tun, &tr);
 	fmt_rate(a, sizeof(a), tr.failcnt);
 	/* v1 memory.failcnt (+ memsw), v2 memory.events "max" */
@@ -157,10 +138,48 @@ static void fill_cgroup_plots(struct monview *mv)
 			 "  psi some %.0f%%", c->psi_some10);
 	fmt_rate(a, sizeof(a), tr.refault);
 	snprintf(mv->cg_extra[1], sizeof(mv->cg_extra[1]), "refaults %s", a);
-	if (seen) {
-		mem->extra = mv->cg_extra[0];
-		m->plot[UI_PLOT_CG_MAJFLT].extra = mv->cg_extra[1];
+}
+
+/* Why plot id cannot be drawn now, NULL when it can. */
+static const char *plot_na(const struct session *s, int id)
+{
+	if (!s->avail.ok[id])
+		return s->avail.why[id];
+	if (id == M_SWAP_USED && s->cur.mem[MI_SWAP_TOTAL] == NA)
+		return "swap n/a";
+	if ((id == M_SWAP_USED || id == M_CG_SWAP) && s->cur.mem[MI_SWAP_TOTAL] == 0)
+		return "no swap";
+	if (id == M_KSWAPD_CPU && s->cur.nkswapd == 0)
+		return "kswapd not visible (n/a)";
+	return NULL;
+}
+
+/* The chosen plots, else the default layout for the session as it is now
+ * (a sweep or --mem brings the cgroup's plots). */
+static void fill_plots(struct monview *mv)
+{
+	const struct session *s = mv->s;
+	struct ui_model *m = &mv->m;
+	const struct cgroup_stat *cg = s->tun.have_cg ? &s->tun.cur : NULL;
+	int ids[M_N], n = mv->nchosen >= 0 ? mv->nchosen :
+			  metrics_default_plots(s->tun.have_cg, ids);
+
+	if (mv->nchosen >= 0)
+		memcpy(ids, mv->chosen, sizeof(ids[0]) * (size_t)n);
+	fill_cgroup_extra(mv);
+	for (int i = 0; i < n; i++) {
+		int id = ids[i];
+
+		m->plot[i] = (struct ui_plot){
+			.id = id, .s = &s->view[id], .na = plot_na(s, id),
+			.scale = metrics_scale(id, &s->cur, cg),
+			.against = s->against.have ? &s->against.view[id] : NULL,
+			.extra = id == M_CG_MEM && mv->cg_extra[0][0] ? mv->cg_extra[0] :
+				 id == M_CG_MAJFLT && mv->cg_extra[1][0] ? mv->cg_extra[1] : NULL,
+		};
 	}
+	m->nplots = n;
+	m->against = s->against.have ? s->against.legend : NULL;
 }
 
 static void fill_row_proc(struct ui_worker *r, const struct proc_sample *p, long tck)
@@ -237,17 +256,10 @@ int monview_fill(struct monview *mv)
 	/* run k of this batch of repeats (of this sweep cell) */
 	m->run = s->repeat_k;
 	m->nruns = s->repeat_n > 1 ? s->repeat_n : 0;
-	m->plot[UI_PLOT_SWAP].scale = (double)s->cur.mem[MI_SWAP_TOTAL];
-	m->plot[UI_PLOT_SWAP].na = s->cur.mem[MI_SWAP_TOTAL] == NA ? "swap n/a" :
-				   s->cur.mem[MI_SWAP_TOTAL] == 0 ? "no swap" : NULL;
-	/* the RAM the kernel can use: a hugetlb pool or a balloon is not */
-	m->plot[UI_PLOT_FREE].scale = metrics_scale(M_FREE, &s->cur, NULL);
-	m->plot[UI_PLOT_AVAIL].scale = metrics_scale(M_AVAIL, &s->cur, NULL);
-	m->plot[UI_PLOT_KSWAPD].na = s->cur.nkswapd > 0 ? NULL : "kswapd not visible (n/a)";
 	m->marks = s->marks;
 	m->nmarks = s->nmarks;
 	fill_workload_line(mv, now);
-	fill_cgroup_plots(mv);
+	fill_plots(mv);
 	fill_status(mv);
 
 	for (int i = 0; i < nw; i++)
@@ -269,11 +281,13 @@ int monview_fill(struct monview *mv)
 	return 0;
 }
 
-int monview_init(struct monview *mv, const struct session *s)
+int monview_init(struct monview *mv, const struct session *s, const int *plots,
+		  int nplots)
 {
 	struct ui_model *m = &mv->m;
 
 	memset(mv, 0, sizeof(*mv));
+	monview_set_plots(mv, plots, nplots);
 	mv->v.ops = &monview_ops;
 	mv->s = s;
 	m->host = s->sys.hostname;
@@ -281,14 +295,14 @@ int monview_init(struct monview *mv, const struct session *s)
 	m->swapdevs = s->swapdevs;
 	m->swappiness = s->swappiness;
 	m->warning = s->guard.why[0] ? s->guard.why : NULL;
-	m->plot[UI_PLOT_SWAP].s = &s->view[M_SWAP_USED];
-	m->plot[UI_PLOT_FREE].s = &s->view[M_FREE];
-	m->plot[UI_PLOT_AVAIL].s = &s->view[M_AVAIL];
-	m->plot[UI_PLOT_MAJFLT].s = &s->view[M_MAJFLT];
-	m->plot[UI_PLOT_MINFLT].s = &s->view[M_MINFLT];
-	m->plot[UI_PLOT_KSWAPD].s = &s->view[M_KSWAPD_CPU];
-	m->plot[UI_PLOT_KSWAPD].scale = 100;
 	return monview_fill(mv);
+}
+
+void monview_set_plots(struct monview *mv, const int *plots, int nplots)
+{
+	mv->nchosen = plots ? nplots : -1;
+	if (plots)
+		memcpy(mv->chosen, plots, sizeof(plots[0]) * (size_t)nplots);
 }
 
 void monview_free(struct monview *mv)

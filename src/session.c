@@ -246,18 +246,8 @@ static int sample_sys(struct session *s, double *v)
 	s->prev = s->cur;
 	for (int i = 0; i < M_N; i++)
 		series_push(&s->view[i], s->cur.t, v[i]);
-	if (s->tun.have_cg) {
-		const struct cgroup_stat *c = &s->tun.cur;
-		struct tuning_rates tr;
-		double t = s->cur.t;
-
-		tuning_rates(&s->tun, &tr);
-		series_push(&s->cgview[CG_MEM], t, s->cg_ok && c->usage != CGROUP_NA ?
-			    (double)c->usage / 1024 : NAN);
-		series_push(&s->cgview[CG_SWAP], t, s->cg_ok && c->swap_usage != CGROUP_NA ?
-			    (double)c->swap_usage / 1024 : NAN);
-		series_push(&s->cgview[CG_MAJ], t, s->cg_ok ? tr.majflt : NAN);
-	}
+	against_push(&s->against, s->cur.t, s->run.active && !s->run.forking ?
+		     s->run.wl.t_start : NAN);
 	return 0;
 }
 
@@ -682,9 +672,6 @@ static int setup(struct session *s, char *err, size_t errlen)
 	for (int i = 0; i < M_N; i++)
 		if (series_init(&s->view[i], VIEW_CAP))
 			return snprintf(err, errlen, "out of memory"), -1;
-	for (int i = 0; i < CG_N; i++)
-		if (series_init(&s->cgview[i], VIEW_CAP))
-			return snprintf(err, errlen, "out of memory"), -1;
 	run_init(&s->run);
 	if (!o->no_history)
 		open_history(s);
@@ -840,7 +827,12 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 	recover();
 	if (o->nsweep && check_sweep(s, err, errlen))
 		return -1;
-	if (setup(s, err, errlen) || apply_tuning(s, err, errlen))
+	if (setup(s, err, errlen))
+		return -1;
+	/* before anything is changed: a wrong ID is bad input */
+	if (o->against && against_load(&s->against, s->hist, o->against, VIEW_CAP, err, errlen))
+		return -1;
+	if (apply_tuning(s, err, errlen))
 		return -1;
 	if (s->sweep.cell < 0)
 		s->batch_left = s->repeat_n = o->repeat;
@@ -888,8 +880,7 @@ void session_close(struct session *s)
 	sweep_free(&s->sweep.sw);
 	for (int i = 0; i < M_N; i++)
 		series_free(&s->view[i]);
-	for (int i = 0; i < CG_N; i++)
-		series_free(&s->cgview[i]);
+	against_free(&s->against);
 	if (s->hist)
 		history_close(s->hist);
 	for (int i = 0; i < s->ndone; i++)

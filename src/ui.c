@@ -1,7 +1,5 @@
-#include <ctype.h>
 #include <curses.h>
 #include <errno.h>
-#include <langinfo.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,54 +8,8 @@
 #include <wchar.h>
 
 #include "fmt.h"
+#include "tui.h"
 #include "ui.h"
-
-/* Colour pairs; 0 is the terminal default. Plot id gets CP_PLOT + id. */
-enum { CP_MARK = 1, CP_BAD, CP_GOOD, CP_DIM, CP_PLOT };
-
-/* Titles alone, and beside cgroup plots, where every system-wide figure
- * says so. A cgroup plot has its counterpart's colour. */
-static const struct {
-	const char *title, *shorter;
-	const char *sys, *sys_short;
-	short fg;
-} plot_info[UI_NPLOTS] = {
-	[UI_PLOT_SWAP] = { "swap used", "swap", "swap used (system)", "sys swap",
-			   COLOR_MAGENTA },
-	[UI_PLOT_FREE] = { "free", "free", "free (system)", "sys free", COLOR_GREEN },
-	[UI_PLOT_AVAIL] = { "available", "avail", "available (system)", "sys avail",
-			    COLOR_CYAN },
-	[UI_PLOT_MAJFLT] = { "major faults", "majflt", "major faults (system)",
-			     "sys majflt", COLOR_RED },
-	[UI_PLOT_MINFLT] = { "minor faults", "minflt", "minor faults (system)",
-			     "sys minflt", COLOR_YELLOW },
-	[UI_PLOT_KSWAPD] = { "kswapd CPU", "kswapd", "kswapd CPU", "kswapd",
-			     COLOR_BLUE },
-	[UI_PLOT_CG_MEM] = { "cgroup memory", "cg mem", "cgroup memory", "cg mem",
-			     COLOR_WHITE },
-	[UI_PLOT_CG_SWAP] = { "cgroup swap", "cg swap", "cgroup swap", "cg swap",
-			      COLOR_MAGENTA },
-	[UI_PLOT_CG_MAJFLT] = { "cgroup major faults", "cg majflt",
-				"cgroup major faults", "cg majflt", COLOR_RED },
-};
-
-/* Row and column of each plot: alone (left memory, right rates; no cgroup
- * plots), and with the cgroup's beside their counterparts. */
-static const struct {
-	signed char row, col;
-} slot2[UI_NPLOTS] = {
-	[UI_PLOT_SWAP] = { 0, 0 }, [UI_PLOT_FREE] = { 1, 0 },
-	[UI_PLOT_AVAIL] = { 2, 0 }, [UI_PLOT_MAJFLT] = { 0, 1 },
-	[UI_PLOT_MINFLT] = { 1, 1 }, [UI_PLOT_KSWAPD] = { 2, 1 },
-	[UI_PLOT_CG_MEM] = { -1, -1 }, [UI_PLOT_CG_SWAP] = { -1, -1 },
-	[UI_PLOT_CG_MAJFLT] = { -1, -1 },
-}, slot3[UI_NPLOTS] = {
-	[UI_PLOT_SWAP] = { 0, 0 }, [UI_PLOT_CG_SWAP] = { 0, 1 },
-	[UI_PLOT_KSWAPD] = { 0, 2 }, [UI_PLOT_MAJFLT] = { 1, 0 },
-	[UI_PLOT_CG_MAJFLT] = { 1, 1 }, [UI_PLOT_MINFLT] = { 1, 2 },
-	[UI_PLOT_AVAIL] = { 2, 0 }, [UI_PLOT_CG_MEM] = { 2, 1 },
-	[UI_PLOT_FREE] = { 2, 2 },
-};
 
 static struct {
 	bool active;
@@ -66,15 +18,17 @@ static struct {
 	FILE *in;
 	enum plot_mode mode;
 	bool utf8;
-	bool colour;
 	bool help;
 	bool need_full;		/* draw even when paused */
 	int scroll;		/* first worker shown */
 	int shown;		/* worker rows the last frame showed, -1 before one */
 	char *buf;		/* plot rows, grown on resize only */
+	char *buf2;		/* the stored run's rows behind them */
 	size_t bufsize;
 	unsigned char *markcol;
 	size_t marksize;
+	void (*overlay)(void *arg);	/* a window drawn over each frame */
+	void *overlay_arg;
 } U = { .mode = PLOT_ASCII, .need_full = true, .shown = -1 };
 
 /* ---- pure parts ------------------------------------------------------ */
@@ -110,8 +64,22 @@ static void grow_workers(int nw, int target, int *wr, int *rem)
 
 bool ui_cgroup_shown(const struct ui_model *m)
 {
-	return m->plot[UI_PLOT_CG_MEM].s || m->plot[UI_PLOT_CG_SWAP].s ||
-	       m->plot[UI_PLOT_CG_MAJFLT].s;
+	for (int i = 0; i < m->nplots; i++)
+		if (metric_is_cgroup(m->plot[i].id))
+			return true;
+	return false;
+}
+
+/* Grid columns: three beside a cgroup's plots, or on a wide screen when
+ * that leaves no more empty cells than two; else two. */
+static int plot_cols(int cols, const struct ui_model *m)
+{
+	int n = m->nplots, ncol = 2;
+
+	if (ui_cgroup_shown(m) ||
+	    (cols >= 180 && (3 - n % 3) % 3 <= n % 2))
+		ncol = 3;
+	return n < ncol ? imax(n, 1) : ncol;
 }
 
 /* Whole seconds as [h:]m:ss, truncated; n/a for NAN or negative. */
@@ -164,9 +132,9 @@ static bool tuning_needs_line(const struct ui_model *m, int cols)
 void ui_layout(int cols, int rows, const struct ui_model *m,
 	       struct ui_layout *l)
 {
-	const int prow = 3;	/* plot rows */
-	bool cg = ui_cgroup_shown(m);
-	int ncol = cg ? 3 : 2, nworkers = m->nworkers, ndone = m->ndone;
+	int ncol = plot_cols(cols, m), nplots = imax(m->nplots, 0);
+	int prow = (nplots + ncol - 1) / ncol;	/* plot rows */
+	int nworkers = imax(m->nworkers, 0), ndone = m->ndone;
 	int rem, hdr = UI_HEADER_ROWS, gh = 2, wr, runs = 0, y, cw, maxruns;
 
 	memset(l, 0, sizeof(*l));
@@ -174,12 +142,12 @@ void ui_layout(int cols, int rows, const struct ui_model *m,
 		l->too_small = true;
 		return;
 	}
-	if (nworkers < 0)
-		nworkers = 0;
 
 	/* Essentials first: small plots, two workers, the last run, the
 	 * tuning in full; then grow in order of what a reader misses most. */
 	wr = imin(nworkers, 2);
+	while (prow > 0 && hdr + prow * (gh + 1) + table_rows(nworkers, wr) > rows)
+		prow--;
 	rem = rows - hdr - prow * (gh + 1) - table_rows(nworkers, wr);
 	if (ndone > 0 && rem >= 2) {
 		runs = 1;
@@ -189,12 +157,12 @@ void ui_layout(int cols, int rows, const struct ui_model *m,
 		hdr++;
 		rem--;
 	}
-	if (rem >= prow) {
+	if (prow && rem >= prow) {
 		gh = 3;
 		rem -= prow;
 	}
 	grow_workers(nworkers, 5, &wr, &rem);
-	while (gh < 8 && rem >= prow) {
+	while (prow && gh < 8 && rem >= prow) {
 		gh++;
 		rem -= prow;
 	}
@@ -204,7 +172,7 @@ void ui_layout(int cols, int rows, const struct ui_model *m,
 		rem--;
 	}
 	grow_workers(nworkers, nworkers, &wr, &rem);
-	while (gh < 20 && rem >= prow) {
+	while (prow && gh < 20 && rem >= prow) {
 		gh++;
 		rem -= prow;
 	}
@@ -212,17 +180,15 @@ void ui_layout(int cols, int rows, const struct ui_model *m,
 	l->header = (struct ui_rect){ 0, 0, hdr, cols };
 	y = hdr;
 	/* equal columns one apart; the last takes what is left over */
+	l->plot_cols = ncol;
 	cw = (cols - (ncol - 1)) / ncol;
-	for (int id = 0; id < UI_NPLOTS; id++) {
-		int row = cg ? slot3[id].row : slot2[id].row;
-		int col = cg ? slot3[id].col : slot2[id].col;
-		int x = col * (cw + 1);
+	for (int i = 0; i < nplots && i / ncol < prow; i++) {
+		int col = i % ncol, x = col * (cw + 1);
 
-		if (row < 0)
-			continue;
-		l->plot[id] = (struct ui_rect){ y + row * (gh + 1), x, gh + 1,
-						col == ncol - 1 ? cols - x : cw };
+		l->plot[i] = (struct ui_rect){ y + i / ncol * (gh + 1), x, gh + 1,
+					       col == ncol - 1 ? cols - x : cw };
 	}
+	l->plots_hidden = imax(nplots - prow * ncol, 0);
 	y += prow * (gh + 1);
 	l->worker_rows = wr;
 	l->worker_more = wr < nworkers;
@@ -441,47 +407,55 @@ char *ui_format_worker(const struct ui_worker *w, int width, bool utf8,
 	return buf;
 }
 
+static const char *unit_of(int id)
+{
+	const struct metric_def *d = metric_def(id);
+
+	return d ? d->unit : "";
+}
+
 static bool is_kib(int id)
 {
-	return id == UI_PLOT_SWAP || id == UI_PLOT_FREE || id == UI_PLOT_AVAIL ||
-	       id == UI_PLOT_CG_MEM || id == UI_PLOT_CG_SWAP;
+	return !strcmp(unit_of(id), "KiB");
+}
+
+static bool is_pct(int id)
+{
+	return unit_of(id)[0] == '%';
 }
 
 static bool is_rate(int id)
 {
-	return id == UI_PLOT_MAJFLT || id == UI_PLOT_MINFLT ||
-	       id == UI_PLOT_CG_MAJFLT;
+	const struct metric_def *d = metric_def(id);
+
+	return d && d->kind == MK_RATE && !is_pct(id);
 }
 
-/* The plot whose auto scale id shares, -1 for none. */
-static int scale_partner(const struct ui_model *m, int id)
-{
-	if (!ui_cgroup_shown(m))
-		return -1;
-	if (id == UI_PLOT_MAJFLT)
-		return UI_PLOT_CG_MAJFLT;
-	if (id == UI_PLOT_CG_MAJFLT)
-		return UI_PLOT_MAJFLT;
-	return -1;
-}
-
-/* Top of plot id's y axis, w cells wide: the model's scale, else a nice
- * maximum of the visible window (of both plots sharing it); <= 0 before
- * there is a series. */
-static double plot_ymax(const struct ui_model *m, int id, int w,
+/* Top of plot i's y axis, w cells wide: the model's scale, else a nice
+ * maximum of the visible window of every auto-scaled plot of its scale
+ * group, the stored run's trace included; <= 0 before there is a series. */
+static double plot_ymax(const struct ui_model *m, int i, int w,
 			enum plot_mode mode)
 {
-	const struct ui_plot *pl = &m->plot[id];
-	int n = w * plot_samples_per_cell(mode), o = scale_partner(m, id);
-	double lo, hi = NAN, hi2 = NAN;
+	const struct ui_plot *pl = &m->plot[i];
+	int n = w * plot_samples_per_cell(mode), g = metrics_scale_group(pl->id);
+	double hi = NAN;
 
 	if (pl->scale > 0 || !pl->s)
 		return pl->scale;
-	series_minmax(pl->s, n, &lo, &hi);
-	if (o >= 0 && m->plot[o].s && !(m->plot[o].scale > 0))
-		series_minmax(m->plot[o].s, n, &lo, &hi2);
-	hi = fmax(hi, hi2);	/* NAN only if both are */
-	return is_kib(id) ? plot_nice_kib(hi) : plot_nice_max(hi);
+	for (int k = 0; k < m->nplots; k++) {
+		const struct ui_plot *o = &m->plot[k];
+		double lo, h = NAN, ha = NAN;
+
+		if (k != i && (g < 0 || metrics_scale_group(o->id) != g || o->scale > 0))
+			continue;
+		if (o->s)
+			series_minmax(o->s, n, &lo, &h);
+		if (o->against)
+			series_minmax(o->against, n, &lo, &ha);
+		hi = fmax(hi, fmax(h, ha));	/* NAN only if all are */
+	}
+	return metrics_nice_max(pl->id, hi);
 }
 
 static void fmt_kibd(char *buf, size_t len, double kib)
@@ -505,20 +479,20 @@ static void fmt_rate_scale(char *buf, size_t len, double v)
 	snprintf(buf, len, "%.3g%s/s", v, unit[u]);
 }
 
-/* The newest value of plot id in its unit; share of the model's scale
+/* The newest value of plot i in its unit; share of the model's scale
  * for sizes that fill up. compact: "219M 21%" for "219M (21%)", "1.6k"
  * for "1.6k/s" (the scale names the unit). */
-static void fmt_value(const struct ui_model *m, int id, bool compact,
+static void fmt_value(const struct ui_model *m, int i, bool compact,
 		      char *buf, size_t len)
 {
-	const struct ui_plot *pl = &m->plot[id];
+	const struct ui_plot *pl = &m->plot[i];
+	int id = pl->id;
 	double v = pl->s && !pl->na ? series_last(pl->s) : NAN;
 	char a[32];
 
 	if (is_kib(id)) {
 		fmt_kibd(a, sizeof(a), v);
-		if (!isnan(v) && pl->scale > 0 && id != UI_PLOT_FREE &&
-		    id != UI_PLOT_AVAIL) {
+		if (!isnan(v) && pl->scale > 0 && id != M_FREE && id != M_AVAIL) {
 			/* truncated: 99.6% full is not "100%" */
 			int pct = (int)(fmin(fmax(v / pl->scale, 0), 1) * 100);
 
@@ -532,20 +506,44 @@ static void fmt_value(const struct ui_model *m, int id, bool compact,
 		if (compact && n >= 2 && n < len && !strcmp(buf + n - 2, "/s"))
 			buf[n - 2] = '\0';
 	} else {
-		fmt_pct(buf, len, v);
+		metrics_value_text(id, v, buf, len);
 	}
 }
 
-char *ui_format_title(const struct ui_model *m, int id, int width,
+/* The axis top: "0..512M", "0..2k/s", "0..5%", "0..20". */
+static void fmt_scale(int id, double ymax, char *buf, size_t len)
+{
+	char t[40];
+
+	if (is_kib(id))
+		fmt_kibd(t, sizeof(t), ymax);
+	else if (is_rate(id))
+		fmt_rate_scale(t, sizeof(t), ymax);
+	else if (is_pct(id))
+		snprintf(t, sizeof(t), "%g%%", ymax);
+	else
+		snprintf(t, sizeof(t), "%g", ymax);
+	snprintf(buf, len, "0..%s", t);
+}
+
+/* System-wide figures that a cgroup's plots beside them could be taken
+ * for. */
+static bool has_counterpart(int id)
+{
+	return !metric_is_cgroup(id) && id != M_KSWAPD_CPU && id != M_PROCS_RUNNING &&
+	       id != M_PROCS_BLOCKED;
+}
+
+char *ui_format_title(const struct ui_model *m, int i, int width,
 		      enum plot_mode mode, char *buf, size_t len)
 {
-	const struct ui_plot *pl = &m->plot[id];
-	bool cg = ui_cgroup_shown(m);
-	const char *name[2] = { cg ? plot_info[id].sys : plot_info[id].title,
-				cg ? plot_info[id].sys_short : plot_info[id].shorter };
+	const struct ui_plot *pl = &m->plot[i];
+	const struct metric_def *d = metric_def(pl->id);
+	bool sys = ui_cgroup_shown(m) && has_counterpart(pl->id);
+	char name[2][80];
 	const char *extra = pl->extra && pl->extra[0] && !pl->na ? pl->extra : NULL;
-	double ymax = plot_ymax(m, id, width, mode);
-	char val[2][48], sc[48] = "", left[192];
+	double ymax = plot_ymax(m, i, width, mode);
+	char val[2][48], sc[48] = "", left[256];
 	/* name, compact value, with extra, with scale: longest first */
 	static const struct { int name; bool compact, extra, scale; } form[] = {
 		{ 0, false, true, true }, { 1, false, true, true },
@@ -556,22 +554,16 @@ char *ui_format_title(const struct ui_model *m, int id, int width,
 
 	if (!len)
 		return buf;
-	if (pl->na || !(ymax > 0))
-		sc[0] = '\0';
-	else if (is_kib(id))
-		fmt_kibd(sc, sizeof(sc), ymax);
-	else if (is_rate(id))
-		fmt_rate_scale(sc, sizeof(sc), ymax);
-	else
-		snprintf(sc, sizeof(sc), "%g%%", ymax);
-	if (sc[0]) {
-		char t[48];
-
-		snprintf(t, sizeof(t), "0..%s", sc);
-		snprintf(sc, sizeof(sc), "%s", t);
+	if (!d) {
+		snprintf(buf, len, "?");
+		return buf;
 	}
-	fmt_value(m, id, false, val[0], sizeof(val[0]));
-	fmt_value(m, id, true, val[1], sizeof(val[1]));
+	snprintf(name[0], sizeof(name[0]), "%s%s", d->title, sys ? " (system)" : "");
+	snprintf(name[1], sizeof(name[1]), "%s%s", sys ? "sys " : "", d->brief);
+	if (!pl->na && ymax > 0)
+		fmt_scale(pl->id, ymax, sc, sizeof(sc));
+	fmt_value(m, i, false, val[0], sizeof(val[0]));
+	fmt_value(m, i, true, val[1], sizeof(val[1]));
 	for (f = 0; f < nf; f++) {
 		if (form[f].extra && !extra)
 			continue;
@@ -594,79 +586,19 @@ char *ui_format_title(const struct ui_model *m, int id, int width,
 
 /* ---- drawing --------------------------------------------------------- */
 
-static int attr_pair(int pair)
-{
-	return U.colour ? (int)COLOR_PAIR(pair) : 0;
-}
-
-/* Draws s in at most w columns. Text that does not fit ends with an
- * ellipsis, and never inside a number: "-n 90000000" must not show as
- * "-n 9000000". */
-static void put(int y, int x, int w, const char *s)
-{
-	const char *mark = U.utf8 ? "\u2026" : "...";
-	int mw = U.utf8 ? 1 : 3, nb, sp;
-	char exp[1024];
-
-	if (w <= 0)
-		return;
-	if (strchr(s, '\t')) {
-		/* tcsh's time line has a tab: expand it as a terminal would,
-		 * so the width is known and nothing wraps */
-		size_t o = 0;
-		int col = 0;
-
-		for (; *s && o + 9 < sizeof(exp); s++) {
-			if (*s == '\t') {
-				do
-					exp[o++] = ' ';
-				while (++col % 8);
-				continue;
-			}
-			exp[o++] = *s;
-			col += ((unsigned char)*s & 0xC0) != 0x80;
-		}
-		exp[o] = '\0';
-		s = exp;
-	}
-	if (fmt_text_cols(s) <= w) {
-		mvaddstr(y, x, s);
-		return;
-	}
-	if (w <= mw) {
-		mvaddnstr(y, x, mark, fmt_cut_bytes(mark, w));
-		return;
-	}
-	nb = fmt_cut_bytes(s, w - mw);
-	if (nb > 0 && isdigit((unsigned char)s[nb]) &&
-	    (isdigit((unsigned char)s[nb - 1]) || s[nb - 1] == '.')) {
-		for (sp = nb; sp > 0 && s[sp - 1] != ' '; sp--)
-			;
-		nb = sp;
-	}
-	mvaddnstr(y, x, s, nb);
-	addstr(mark);
-}
-
-/* left at x, right flush with x + w; left gives way when both do not fit. */
-static void put_lr(int y, int x, int w, const char *left, const char *right)
-{
-	int rn = imin(fmt_text_cols(right), w);
-
-	put(y, x, w - rn - (rn ? 1 : 0), left);
-	put(y, x + w - rn, rn, right);
-}
-
 static bool ensure_buffers(int w, int h)
 {
 	size_t need = PLOT_ROW_BYTES(w) * (size_t)h;
 
 	if (need > U.bufsize) {
-		char *b = realloc(U.buf, need);
+		char *b = realloc(U.buf, need), *b2;
 
 		if (!b)
 			return false;
 		U.buf = b;
+		if (!(b2 = realloc(U.buf2, need)))
+			return false;
+		U.buf2 = b2;
 		U.bufsize = need;
 	}
 	if ((size_t)w > U.marksize) {
@@ -682,60 +614,94 @@ static bool ensure_buffers(int w, int h)
 
 static void centre(struct ui_rect r, int dy, const char *s, int attr)
 {
-	int n = imin(fmt_text_cols(s), r.w);
-
-	attron(attr);
-	put(r.y + dy, r.x + (r.w - n) / 2, r.w, s);
-	attroff(attr);
+	tui_centre(stdscr, r.y + dy, r.x, r.w, s, attr);
 }
 
-static void draw_plot(const struct ui_model *m, int id, struct ui_rect r)
+/* Bytes of the glyph at s (a plot cell: ASCII or one UTF-8 code point). */
+static int glyph_len(const char *s)
 {
-	const struct ui_plot *pl = &m->plot[id];
+	unsigned cp;
+	int n = fmt_utf8_len(s, &cp);
+
+	return n > 0 ? n : 1;
+}
+
+/* The stored run's trace, faint, in the cells the live plot leaves blank:
+ * it shows where the stored run went higher, behind the live one. */
+static void draw_against(const struct plot *p, const struct series *a, struct ui_rect g)
+{
+	struct plot q = *p;
+	size_t rb = PLOT_ROW_BYTES(p->w);
+
+	q.marks = NULL;
+	q.nmarks = 0;
+	if (!series_len(a) || plot_render(&q, a, U.buf2, rb, NULL))
+		return;
+	attron(tui_faint());
+	for (int row = 0; row < p->h; row++) {
+		const char *live = U.buf + (size_t)row * rb, *old = U.buf2 + (size_t)row * rb;
+
+		for (int c = 0; c < p->w && *live && *old; c++) {
+			int nl = glyph_len(live), no = glyph_len(old);
+
+			if (*live == ' ' && *old != ' ')
+				mvaddnstr(g.y + row, g.x + c, old, no);
+			live += nl;
+			old += no;
+		}
+	}
+	attroff(tui_faint());
+}
+
+static void draw_plot(const struct ui_model *m, int i, struct ui_rect r)
+{
+	const struct ui_plot *pl = &m->plot[i];
 	struct ui_rect g = { r.y + 1, r.x, r.h - 1, r.w };
 	char title[512];
 	struct plot p = { .w = r.w, .h = r.h - 1, .mode = U.mode,
 			  .marks = m->marks, .nmarks = m->nmarks };
+	int colour = tui_attr(tui_series_pair(pl->id));
 
 	if (r.h < 1)
 		return;
-	p.ymax = plot_ymax(m, id, r.w, U.mode);
+	p.ymax = plot_ymax(m, i, r.w, U.mode);
 	attron(A_BOLD);
-	put(r.y, r.x, r.w, ui_format_title(m, id, r.w, U.mode, title,
-					   sizeof(title)));
+	tui_put(stdscr, r.y, r.x, r.w, ui_format_title(m, i, r.w, U.mode, title, sizeof(title)));
 	attroff(A_BOLD);
 	if (g.h < 1)
 		return;
 	if (pl->na) {
-		centre(g, g.h / 2, pl->na, A_BOLD | attr_pair(CP_DIM));
+		centre(g, g.h / 2, pl->na, A_BOLD | tui_attr(TP_DIM));
 		return;
 	}
 	if (!pl->s || !series_len(pl->s)) {
-		centre(g, g.h / 2, "waiting for samples", attr_pair(CP_DIM));
+		centre(g, g.h / 2, "waiting for samples", tui_attr(TP_DIM));
 		return;
 	}
 	if (!ensure_buffers(p.w, p.h) ||
 	    plot_render(&p, pl->s, U.buf, PLOT_ROW_BYTES(p.w), U.markcol)) {
-		centre(g, g.h / 2, "cannot draw", attr_pair(CP_BAD));
+		centre(g, g.h / 2, "cannot draw", tui_attr(TP_BAD));
 		return;
 	}
-	attron(attr_pair(CP_PLOT + id));
+	attron(colour);
 	for (int row = 0; row < p.h; row++)
 		mvaddstr(g.y + row, g.x, U.buf + (size_t)row * PLOT_ROW_BYTES(p.w));
-	attroff(attr_pair(CP_PLOT + id));
+	attroff(colour);
+	if (pl->against)
+		draw_against(&p, pl->against, g);
 	for (int c = 0; c < p.w && m->nmarks; c++)
 		if (U.markcol[c])
 			for (int row = 0; row < p.h; row++)
 				mvchgat(g.y + row, g.x + c, 1,
-					U.colour ? A_BOLD : A_REVERSE,
-					U.colour ? CP_MARK : 0, NULL);
+					tui_colour() ? A_BOLD : A_REVERSE,
+					tui_colour() ? TP_MARK : 0, NULL);
 }
 
 /* Seconds the plots span: newest minus oldest visible sample. */
 static double plot_span(const struct ui_model *m, int w)
 {
-	for (int id = 0; id < UI_NPLOTS; id++) {
-		const struct series *s = m->plot[id].s;
+	for (int i = 0; i < m->nplots; i++) {
+		const struct series *s = m->plot[i].s;
 		int n, len;
 		double t0, t1;
 
@@ -770,14 +736,14 @@ static void draw_header(const struct ui_model *m, const struct ui_layout *l)
 	if (fmt_text_cols(left) + fmt_text_cols(right) + 1 > w)
 		memmove(left, left + 11, strlen(left + 11) + 1);
 	attron(A_BOLD);
-	put_lr(0, 0, w, left, right);
+	tui_put_lr(stdscr, 0, 0, w, left, right);
 	attroff(A_BOLD);
 	if (m->warning) {
 		int x = fmt_text_cols(left) + 2, room = w - fmt_text_cols(right) - 1 - x;
 
-		attron(attr_pair(CP_BAD));
-		put(0, x, room, m->warning);
-		attroff(attr_pair(CP_BAD));
+		attron(tui_attr(TP_BAD));
+		tui_put(stdscr, 0, x, room, m->warning);
+		attroff(tui_attr(TP_BAD));
 	}
 
 	header_right(m, m->paused, m->elapsed, right, sizeof(right));
@@ -785,26 +751,30 @@ static void draw_header(const struct ui_model *m, const struct ui_layout *l)
 		snprintf(left, sizeof(left), "%s | %s", wl, m->tuning);
 	else
 		snprintf(left, sizeof(left), "%s", wl);
-	put_lr(1, 0, w, left, right);
+	tui_put_lr(stdscr, 1, 0, w, left, right);
 	if (m->paused)
 		mvchgat(1, imax(w - fmt_text_cols(right), 0), 6, A_REVERSE | A_BOLD,
 			0, NULL);
 	if (own) {
 		snprintf(left, sizeof(left), "tuning: %s", m->tuning);
-		put(2, 0, w, left);
+		tui_put(stdscr, 2, 0, w, left);
 	}
 
-	fmt_minsec(a, sizeof(a), plot_span(m, l->plot[0].w));
-	snprintf(right, sizeof(right), "plots: last %s", a);
+	fmt_minsec(a, sizeof(a), plot_span(m, m->nplots ? l->plot[0].w : w / 2));
+	snprintf(right, sizeof(right), "%s%splots: last %s", m->against ? m->against : "",
+		 m->against ? "  " : "", a);
+	if (l->plots_hidden)
+		snprintf(right + strlen(right), sizeof(right) - strlen(right),
+			 ", %d more: c", l->plots_hidden);
 	if (m->status && fmt_text_cols(m->status) + fmt_text_cols(right) + 1 > w)
 		right[0] = '\0';
 	if (m->status_error)
-		attron(A_BOLD | attr_pair(CP_BAD));
-	put_lr(st, 0, w, m->status ? m->status : "", right);
+		attron(A_BOLD | tui_attr(TP_BAD));
+	tui_put_lr(stdscr, st, 0, w, m->status ? m->status : "", right);
 	if (m->status_error)
-		attroff(A_BOLD | attr_pair(CP_BAD));
+		attroff(A_BOLD | tui_attr(TP_BAD));
 	mvchgat(st, w - fmt_text_cols(right), fmt_text_cols(right), A_NORMAL,
-		CP_DIM * U.colour, NULL);
+		tui_colour() ? TP_DIM : 0, NULL);
 }
 
 static void draw_workers(const struct ui_model *m, const struct ui_layout *l)
@@ -832,14 +802,14 @@ static void draw_workers(const struct ui_model *m, const struct ui_layout *l)
 		mvaddstr(y, r.x, ui_format_worker(w, r.w, U.utf8, line,
 						  sizeof(line)));
 		if (w->state == 'D' || w->state == 'Z')
-			mvchgat(y, WCOL_STATE, 1, U.colour ? A_BOLD : A_REVERSE,
-				U.colour ? CP_BAD : 0, NULL);
+			mvchgat(y, WCOL_STATE, 1, tui_colour() ? A_BOLD : A_REVERSE,
+				tui_colour() ? TP_BAD : 0, NULL);
 		if (w->end == END_OK)
 			mvchgat(y, WCOL_PROG, prog, A_NORMAL,
-				U.colour ? CP_GOOD : 0, NULL);
+				tui_colour() ? TP_GOOD : 0, NULL);
 		else if (w->end != END_RUNNING)
 			mvchgat(y, WCOL_PROG, prog, A_BOLD,
-				U.colour ? CP_BAD : 0, NULL);
+				tui_colour() ? TP_BAD : 0, NULL);
 	}
 	if (l->worker_more) {
 		int below = m->nworkers - U.scroll - l->worker_rows;
@@ -854,9 +824,9 @@ static void draw_workers(const struct ui_model *m, const struct ui_layout *l)
 		else
 			snprintf(line, sizeof(line),
 				 "  %d more (Down/PgDn to scroll)", below);
-		attron(attr_pair(CP_DIM) | A_BOLD);
-		put(y, r.x, r.w, line);
-		attroff(attr_pair(CP_DIM) | A_BOLD);
+		attron(tui_attr(TP_DIM) | A_BOLD);
+		tui_put(stdscr, y, r.x, r.w, line);
+		attroff(tui_attr(TP_DIM) | A_BOLD);
 	}
 }
 
@@ -870,10 +840,10 @@ static void draw_runs(const struct ui_model *m, const struct ui_layout *l)
 		return;
 	snprintf(title, sizeof(title), "completed runs: %d", m->ndone);
 	attron(A_BOLD);
-	put(r.y, r.x, r.w, title);
+	tui_put(stdscr, r.y, r.x, r.w, title);
 	attroff(A_BOLD);
 	for (int i = 0; i < l->runs_rows; i++)
-		put(r.y + 1 + i, r.x, r.w, m->done[first + i] ?
+		tui_put(stdscr, r.y + 1 + i, r.x, r.w, m->done[first + i] ?
 		    m->done[first + i] : "");
 }
 
@@ -886,6 +856,7 @@ static const char *const help_lines[] = {
 	"k / K     other vm knob down / up (root)",
 	"h         history of runs (sampling goes on)",
 	"w         write the screen to a text file",
+	"c         choose the plots",
 	"Up/Down   scroll the workers",
 	"PgUp/PgDn scroll a page of workers",
 	"Ctrl-L    redraw the screen",
@@ -945,8 +916,8 @@ static void paint(const struct ui_model *m, struct ui_layout *l)
 		return;
 	}
 	draw_header(m, l);
-	for (int id = 0; id < UI_NPLOTS; id++)
-		draw_plot(m, id, l->plot[id]);
+	for (int i = 0; i < m->nplots; i++)
+		draw_plot(m, i, l->plot[i]);
 	draw_workers(m, l);
 	draw_runs(m, l);
 }
@@ -955,15 +926,26 @@ void ui_draw(const struct ui_model *m)
 {
 	struct ui_layout l;
 
-	if (!U.active || (m->paused && !U.need_full))
+	if (!U.active)
 		return;
-	U.need_full = false;
-	paint(m, &l);
-	U.shown = l.too_small ? 0 : l.worker_rows;
-	wnoutrefresh(stdscr);
-	if (U.help && !l.too_small)
-		draw_help();
+	if (!m->paused || U.need_full) {
+		U.need_full = false;
+		paint(m, &l);
+		U.shown = l.too_small ? 0 : l.worker_rows;
+		wnoutrefresh(stdscr);
+		if (U.help && !l.too_small)
+			draw_help();
+	}
+	if (U.overlay)
+		U.overlay(U.overlay_arg);
 	doupdate();
+}
+
+void ui_set_overlay(void (*draw)(void *arg), void *arg)
+{
+	U.overlay = draw;
+	U.overlay_arg = arg;
+	U.need_full = true;
 }
 
 int ui_dump(const struct ui_model *m, FILE *f)
@@ -979,6 +961,7 @@ int ui_dump(const struct ui_model *m, FILE *f)
 		return -1;
 	U.mode = PLOT_ASCII;
 	U.utf8 = false;
+	tui_set_utf8(false);
 	paint(m, &l);
 	for (int y = 0; y < LINES && rc == 0; y++) {
 		int n = mvinnwstr(y, 0, line, COLS < 1023 ? COLS : 1023);
@@ -998,6 +981,7 @@ int ui_dump(const struct ui_model *m, FILE *f)
 	}
 	U.mode = mode;
 	U.utf8 = utf8;
+	tui_set_utf8(utf8);
 	U.need_full = true;
 	ui_draw(m);
 	return rc;
@@ -1041,6 +1025,8 @@ enum ui_action ui_key(struct ui_model *m, int ch)
 		return UI_HISTORY;
 	case 'w':
 		return UI_DUMP;
+	case 'c':
+		return UI_CHOOSE;
 	case '?':
 		U.help = !U.help;
 		if (U.active) {
@@ -1133,23 +1119,6 @@ int ui_fd(void)
 	return U.active ? fileno(U.in) : -1;
 }
 
-static void init_colours(void)
-{
-	short bg = COLOR_BLACK;
-
-	U.colour = has_colors() && start_color() == OK;
-	if (!U.colour)
-		return;
-	if (use_default_colors() == OK)
-		bg = -1;
-	for (int id = 0; id < UI_NPLOTS; id++)
-		init_pair((short)(CP_PLOT + id), plot_info[id].fg, bg);
-	init_pair(CP_MARK, COLOR_YELLOW, bg);
-	init_pair(CP_BAD, COLOR_RED, bg);
-	init_pair(CP_GOOD, COLOR_GREEN, bg);
-	init_pair(CP_DIM, COLOR_CYAN, bg);
-}
-
 int ui_init(char *err, size_t errlen)
 {
 	const char *term = getenv("TERM");
@@ -1193,13 +1162,13 @@ int ui_init(char *err, size_t errlen)
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);
-	init_colours();
+	tui_start();
 	/* Until the screen has been suspended and resumed once, ncurses
 	 * flushes its output at every cursor jump: some sixty writes a frame.
 	 * Once resumed, a frame goes out in one write, or a few. */
 	endwin();
 	doupdate();
-	U.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	U.utf8 = tui_utf8();
 	U.mode = U.utf8 ? PLOT_BRAILLE : PLOT_ASCII;
 	U.need_full = true;
 	U.help = false;
@@ -1223,8 +1192,9 @@ void ui_end(void)
 		fclose(U.tty);
 	U.tty = NULL;
 	free(U.buf);
+	free(U.buf2);
 	free(U.markcol);
-	U.buf = NULL;
+	U.buf = U.buf2 = NULL;
 	U.markcol = NULL;
 	U.bufsize = U.marksize = 0;
 }

@@ -38,7 +38,11 @@ TEST(conf_parse_errors_name_the_line)
 	CHECK_STR(err, "cfg:2: want key = value");
 	CHECK(c.has_delay && c.delay == 9);	/* untouched */
 	CHECK_INT(parse("\n\ncolour = on\n", &c, err, sizeof(err)), -1);
-	CHECK_STR(err, "cfg:3: unknown key 'colour' (keys: delay)");
+	CHECK_STR(err, "cfg:3: unknown key 'colour' (keys: delay, plots)");
+	CHECK_INT(parse("plots = free,bogus\n", &c, err, sizeof(err)), -1);
+	CHECK_STR(err, "cfg:1: no plot named \"bogus\" (thrashtop --list-plots lists them)");
+	CHECK_INT(parse("plots = free\nplots = majflt\n", &c, err, sizeof(err)), -1);
+	CHECK_STR(err, "cfg:2: plots given twice");
 	CHECK_INT(parse("delay = 0.01\n", &c, err, sizeof(err)), -1);
 	CHECK_STR(err, "cfg:1: delay '0.01': want seconds from 0.05 to 3600");
 	CHECK_INT(parse("delay = 1\ndelay = 2\n", &c, err, sizeof(err)), -1);
@@ -47,6 +51,47 @@ TEST(conf_parse_errors_name_the_line)
 	CHECK_STR(err, "cfg:1: want key = value");
 	CHECK_INT(conf_parse("delay = 1\n\0x\n", 13, "cfg", &c, err, sizeof(err)), -1);
 	CHECK_STR(err, "cfg:2: not a text line");
+}
+
+TEST(conf_plots_read_and_set)
+{
+	char dir[] = "/tmp/thrashtop-conf-XXXXXX", path[256], err[256] = "", text[512];
+	struct conf c;
+	FILE *f;
+	size_t n;
+
+	CHECK_INT(parse("plots = psi-some, free\n", &c, err, sizeof(err)), 0);
+	CHECK_INT(c.nplots, 2);
+	CHECK_INT(c.plots[0], M_PSI_SOME);
+	CHECK_INT(c.plots[1], M_FREE);
+	if (!mkdtemp(dir)) {
+		t_fail(__FILE__, __LINE__, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	/* the directories are made; a new file gets the one line */
+	snprintf(path, sizeof(path), "%s/sub/config", dir);
+	CHECK_INT(conf_set(path, "plots", "free,majflt", err, sizeof(err)), 0);
+	CHECK_INT(conf_load(path, &c, err, sizeof(err)), 0);
+	CHECK_INT(c.nplots, 2);
+	/* other lines and comments stay, the key's line is replaced in place */
+	f = fopen(path, "w");
+	fputs("# mine\ndelay = 0.5\nplots = free\n\n# end\n", f);
+	fclose(f);
+	CHECK_INT(conf_set(path, "plots", "swap-used,psi-full", err, sizeof(err)), 0);
+	f = fopen(path, "r");
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	CHECK_STR(text, "# mine\ndelay = 0.5\nplots = swap-used,psi-full\n\n# end\n");
+	/* a directory in the way: refused with the reason */
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	CHECK_INT(conf_set(path, "plots", "free", err, sizeof(err)), -1);
+	CHECK(strstr(err, "cannot") != NULL);
+	snprintf(path, sizeof(path), "%s/sub/config", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	rmdir(path);
+	rmdir(dir);
 }
 
 TEST(conf_load_missing_and_directory)

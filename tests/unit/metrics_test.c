@@ -163,7 +163,10 @@ TEST(metrics_scales_are_honest)
 	CHECK_NEAR(metrics_scale(M_FREE, &s, NULL), 2.5 * 1024 * 1024, 0);
 	CHECK_NEAR(metrics_scale(M_AVAIL, &s, NULL), 2.5 * 1024 * 1024, 0);
 	CHECK_NEAR(metrics_scale(M_SWAP_USED, &s, NULL), 4 * 1024 * 1024, 0);
-	CHECK_NEAR(metrics_scale(M_PSI_SOME, &s, NULL), 100, 0);
+	/* a CPU share on its full scale; pressure auto-scaled, it is rarely
+	 * near 100% and must not look like zero */
+	CHECK_NEAR(metrics_scale(M_KSWAPD_CPU, &s, NULL), 100, 0);
+	CHECK_NEAR(metrics_scale(M_PSI_SOME, &s, NULL), 0, 0);
 	CHECK_NEAR(metrics_scale(M_SCAN_DIRECT, &s, NULL), 0, 0);
 	CHECK_NEAR(metrics_scale(M_CG_MEM, &s, &g), 0, 0);
 	CHECK_NEAR(metrics_scale(M_CG_SWAP, &s, &g), 4 * 1024 * 1024, 0);
@@ -207,4 +210,46 @@ TEST(metrics_on_this_machine)
 		fclose(f);
 	CHECK_INT(av.ok[M_REFAULT_ANON], anon);
 	sampler_free(smp);
+}
+
+TEST(metrics_plot_lists)
+{
+	int ids[M_N], n;
+	char err[256], buf[512];
+
+	n = metrics_parse_list("swap-used, scan-kswapd,psi-some", ids, err, sizeof(err));
+	CHECK_INT(n, 3);
+	CHECK_INT(ids[0], M_SWAP_USED);
+	CHECK_INT(ids[1], M_SCAN_KSWAPD);
+	CHECK_INT(ids[2], M_PSI_SOME);
+	metrics_list_text(ids, n, buf, sizeof(buf));
+	CHECK_STR(buf, "swap-used,scan-kswapd,psi-some");
+	CHECK_INT(metrics_parse_list("swap-used,nope", ids, err, sizeof(err)), -1);
+	CHECK_STR(err, "no plot named \"nope\" (thrashtop --list-plots lists them)");
+	CHECK_INT(metrics_parse_list("free,free", ids, err, sizeof(err)), -1);
+	CHECK_STR(err, "plot \"free\" is listed twice");
+	CHECK_INT(metrics_parse_list("free,,majflt", ids, err, sizeof(err)), -1);
+	CHECK(strstr(err, "empty name") != NULL);
+	CHECK_INT(metrics_parse_list("", ids, err, sizeof(err)), -1);
+	CHECK_INT(metrics_parse_list("\x1b[2J", ids, err, sizeof(err)), -1);
+	CHECK(strchr(err, 0x1b) == NULL);
+	/* the default layout: today's headline figures, then reclaim and
+	 * PSI; with a cgroup, its plots beside their system ones */
+	n = metrics_default_plots(false, ids);
+	metrics_list_text(ids, n, buf, sizeof(buf));
+	CHECK_STR(buf, "swap-used,majflt,free,minflt,available,kswapd-cpu,scan-kswapd,"
+		  "scan-direct,psi-some,psi-full");
+	n = metrics_default_plots(true, ids);
+	metrics_list_text(ids, n, buf, sizeof(buf));
+	CHECK_STR(buf, "swap-used,cg-swap,kswapd-cpu,majflt,cg-majflt,minflt,available,"
+		  "cg-mem,free,scan-kswapd,scan-direct,psi-some");
+	CHECK(metrics_scale_group(M_SCAN_KSWAPD) == metrics_scale_group(M_SCAN_DIRECT));
+	CHECK(metrics_scale_group(M_SCAN_KSWAPD) >= 0);
+	CHECK(metrics_scale_group(M_MAJFLT) == metrics_scale_group(M_CG_MAJFLT));
+	CHECK(metrics_scale_group(M_PSI_SOME) != metrics_scale_group(M_PSI_SOME_RATE));
+	CHECK_INT(metrics_scale_group(M_FREE), -1);
+	CHECK_NEAR(metrics_nice_max(M_PSI_SOME, 97), 100, 0);
+	CHECK_NEAR(metrics_nice_max(M_PSI_SOME, 0.3), 0.5, 1e-12);
+	metrics_value_text(M_PROCS_BLOCKED, 3, buf, sizeof(buf));
+	CHECK_STR(buf, "3");
 }

@@ -15,8 +15,8 @@ static int cols_of(const char *s)
 	return n;
 }
 
-/* A model with nw workers, nd completed runs and, with cg, the cgroup
- * plots; tuning as given. Only what ui_layout reads. */
+/* A model with nw workers, nd completed runs and the default plots (with
+ * cg, the cgroup's too); tuning as given. Only what ui_layout reads. */
 static struct series dummy;
 
 static struct ui_model model(int nw, int nd, bool cg, const char *tuning)
@@ -24,10 +24,11 @@ static struct ui_model model(int nw, int nd, bool cg, const char *tuning)
 	struct ui_model m = { .nworkers = nw, .ndone = nd, .interval = 0.5,
 			      .workload = "qsbench -n 30000000 -p 2 -s 1",
 			      .tuning = tuning };
+	int ids[M_N];
 
-	if (cg)
-		m.plot[UI_PLOT_CG_MEM].s = m.plot[UI_PLOT_CG_SWAP].s =
-			m.plot[UI_PLOT_CG_MAJFLT].s = &dummy;
+	m.nplots = metrics_default_plots(cg, ids);
+	for (int i = 0; i < m.nplots; i++)
+		m.plot[i] = (struct ui_plot){ .id = ids[i], .s = &dummy };
 	return m;
 }
 
@@ -43,32 +44,51 @@ static void layout(int cols, int rows, int nw, int nd, bool cg,
 	CHECK_INT((r).y, y_); CHECK_INT((r).x, x_); \
 	CHECK_INT((r).h, h_); CHECK_INT((r).w, w_); } while (0)
 
+/* The ten default plots in two columns, five rows of 2-row graphs; the 8
+ * workers get the 2 rows of the minimum and the last run its line. */
 TEST(ui_layout_80x24)
 {
 	struct ui_layout l;
+	struct ui_model m = model(2, 0, false, NULL);
 
 	layout(80, 24, 8, 2, false, NULL, &l);
 	CHECK(!l.too_small);
 	CHECK_INT(l.header.h, 3);
-	CHECK_RECT(l.plot[UI_PLOT_SWAP], 3, 0, 4, 39);
-	CHECK_RECT(l.plot[UI_PLOT_MAJFLT], 3, 40, 4, 40);
-	CHECK_INT(l.plot[UI_PLOT_FREE].y, 7);
-	CHECK_RECT(l.plot[UI_PLOT_KSWAPD], 11, 40, 4, 40);
-	for (int id = UI_PLOT_CG_MEM; id <= UI_PLOT_CG_MAJFLT; id++)
-		CHECK_INT(l.plot[id].h, 0);
-	CHECK_INT(l.workers.y, 15);
-	CHECK_INT(l.worker_rows, 5);
+	CHECK_INT(l.plot_cols, 2);
+	CHECK_INT(l.plots_hidden, 0);
+	CHECK_RECT(l.plot[0], 3, 0, 3, 39);	/* swap used */
+	CHECK_RECT(l.plot[1], 3, 40, 3, 40);	/* major faults */
+	CHECK_INT(l.plot[2].y, 6);
+	CHECK_RECT(l.plot[9], 15, 40, 3, 40);	/* PSI full */
+	CHECK_RECT(l.workers, 18, 0, 4, 80);
+	CHECK_INT(l.worker_rows, 2);
 	CHECK(l.worker_more);
-	CHECK_INT(l.workers.h, 7);	/* header, 5 rows, "3 more" */
-	CHECK_INT(l.runs.y, 22);
+	CHECK_RECT(l.runs, 22, 0, 2, 80);
 	CHECK_INT(l.runs_rows, 1);
-	CHECK_INT(l.runs.y + l.runs.h, 24);
+
+	/* three plots chosen: two rows, and the rows left grow them */
+	m.nplots = 3;
+	ui_layout(80, 24, &m, &l);
+	CHECK_INT(l.plot_cols, 2);
+	CHECK_RECT(l.plot[0], 3, 0, 9, 39);
+	CHECK_RECT(l.plot[2], 12, 0, 9, 39);
+	CHECK_INT(l.plot[3].h, 0);
+	CHECK_RECT(l.workers, 21, 0, 3, 80);
+	/* one plot takes the whole width */
+	m.nplots = 1;
+	ui_layout(80, 24, &m, &l);
+	CHECK_INT(l.plot_cols, 1);
+	CHECK_INT(l.plot[0].w, 80);
+	/* none: the workers have the screen */
+	m.nplots = 0;
+	ui_layout(80, 24, &m, &l);
+	CHECK_INT(l.workers.y, 3);
+	CHECK_INT(l.plots_hidden, 0);
 }
 
-/* --mem 128M --swap 512M -p 2 at 80x24, one run done: the workload, the
- * widest right side (47 columns) and the tuning need 100 columns, so the
- * tuning takes the fourth header row; 20 rows left give three rows of
- * 4-row graphs in three 26-column columns, the 2 workers and the run. */
+/* --mem 128M --swap 512M -p 2 at 80x24, one run done: twelve plots in
+ * three 26-column columns, each cgroup plot beside its system one; the
+ * tuning needs 100 columns on line 1, so it takes the fourth header row. */
 TEST(ui_layout_cgroup_80x24)
 {
 	struct ui_layout l;
@@ -76,66 +96,115 @@ TEST(ui_layout_cgroup_80x24)
 	layout(80, 24, 2, 1, true, "mem 128M, swap +512M", &l);
 	CHECK(!l.too_small);
 	CHECK_RECT(l.header, 0, 0, 4, 80);
-	CHECK_RECT(l.plot[UI_PLOT_SWAP], 4, 0, 5, 26);
-	CHECK_RECT(l.plot[UI_PLOT_CG_SWAP], 4, 27, 5, 26);
-	CHECK_RECT(l.plot[UI_PLOT_KSWAPD], 4, 54, 5, 26);
-	CHECK_RECT(l.plot[UI_PLOT_MAJFLT], 9, 0, 5, 26);
-	CHECK_RECT(l.plot[UI_PLOT_CG_MAJFLT], 9, 27, 5, 26);
-	CHECK_RECT(l.plot[UI_PLOT_MINFLT], 9, 54, 5, 26);
-	CHECK_RECT(l.plot[UI_PLOT_AVAIL], 14, 0, 5, 26);
-	CHECK_RECT(l.plot[UI_PLOT_CG_MEM], 14, 27, 5, 26);
-	CHECK_RECT(l.plot[UI_PLOT_FREE], 14, 54, 5, 26);
-	CHECK_RECT(l.workers, 19, 0, 3, 80);
-	CHECK_INT(l.worker_rows, 2);
-	CHECK(!l.worker_more);
-	CHECK_RECT(l.runs, 22, 0, 2, 80);
-	CHECK_INT(l.runs_rows, 1);
-
-	/* without the tuning line the same rows go to the plots' growth:
-	 * one row short of another graph row each, so it stays unused */
-	layout(80, 24, 2, 1, true, NULL, &l);
-	CHECK_INT(l.header.h, 3);
-	CHECK_RECT(l.plot[UI_PLOT_SWAP], 3, 0, 5, 26);
-	CHECK_INT(l.workers.y, 18);
-	/* eight workers: the tuning line costs the fifth worker row */
-	layout(80, 24, 8, 1, true, "mem 128M, swap +512M", &l);
-	CHECK_INT(l.header.h, 4);
-	CHECK_INT(l.plot[UI_PLOT_SWAP].h, 4);
-	CHECK_INT(l.worker_rows, 4);
-	CHECK_INT(l.runs.y + l.runs.h, 24);
+	CHECK_INT(l.plot_cols, 3);
+	CHECK_RECT(l.plot[0], 4, 0, 3, 26);	/* swap used */
+	CHECK_RECT(l.plot[1], 4, 27, 3, 26);	/* cgroup swap */
+	CHECK_RECT(l.plot[2], 4, 54, 3, 26);	/* kswapd CPU */
+	CHECK_RECT(l.plot[11], 13, 54, 3, 26);	/* PSI some */
+	CHECK_RECT(l.workers, 16, 0, 3, 80);
+	CHECK_RECT(l.runs, 19, 0, 2, 80);
+	CHECK_INT(l.plots_hidden, 0);
 }
 
-/* The same at 200x60: the tuning fits after the workload (29 + 3 + 20 +
- * 1 + 47 columns), 66-column plots grow to 16 graph rows. */
-TEST(ui_layout_cgroup_200x60)
+/* 200x60: ten plots stay in two columns of 99 and 100 (three would leave
+ * two cells empty); twelve with a cgroup fill three of 66. */
+TEST(ui_layout_200x60)
 {
 	struct ui_layout l;
+	struct ui_model m = model(2, 1, false, NULL);
 
-	layout(200, 60, 2, 1, true, "mem 128M, swap +512M", &l);
-	CHECK_RECT(l.header, 0, 0, 3, 200);
-	CHECK_RECT(l.plot[UI_PLOT_SWAP], 3, 0, 17, 66);
-	CHECK_RECT(l.plot[UI_PLOT_CG_SWAP], 3, 67, 17, 66);
-	CHECK_RECT(l.plot[UI_PLOT_KSWAPD], 3, 134, 17, 66);
-	CHECK_RECT(l.plot[UI_PLOT_MAJFLT], 20, 0, 17, 66);
-	CHECK_RECT(l.plot[UI_PLOT_CG_MAJFLT], 20, 67, 17, 66);
-	CHECK_RECT(l.plot[UI_PLOT_MINFLT], 20, 134, 17, 66);
-	CHECK_RECT(l.plot[UI_PLOT_AVAIL], 37, 0, 17, 66);
-	CHECK_RECT(l.plot[UI_PLOT_CG_MEM], 37, 67, 17, 66);
-	CHECK_RECT(l.plot[UI_PLOT_FREE], 37, 134, 17, 66);
-	CHECK_RECT(l.workers, 54, 0, 3, 200);
-	CHECK_RECT(l.runs, 57, 0, 2, 200);
-
-	/* and without a cgroup, as before: two columns of 99 and 100 */
 	layout(200, 60, 2, 1, false, "mem 128M, swap +512M", &l);
-	CHECK_RECT(l.plot[UI_PLOT_SWAP], 3, 0, 17, 99);
-	CHECK_RECT(l.plot[UI_PLOT_MAJFLT], 3, 100, 17, 100);
-	CHECK_RECT(l.plot[UI_PLOT_AVAIL], 37, 0, 17, 99);
-	CHECK_INT(l.plot[UI_PLOT_CG_SWAP].h, 0);
+	CHECK_INT(l.plot_cols, 2);
+	CHECK_RECT(l.plot[0], 3, 0, 10, 99);
+	CHECK_RECT(l.plot[1], 3, 100, 10, 100);
+	CHECK_RECT(l.plot[9], 43, 100, 10, 100);
+	layout(200, 60, 2, 1, true, "mem 128M, swap +512M", &l);
+	CHECK_INT(l.plot_cols, 3);
+	CHECK_RECT(l.plot[0], 3, 0, 13, 66);
+	CHECK_RECT(l.plot[11], 42, 134, 13, 66);
+	CHECK_RECT(l.workers, 55, 0, 3, 200);
+	/* nine plots on a wide screen: three rows of three */
+	m.nplots = 9;
+	ui_layout(200, 60, &m, &l);
+	CHECK_INT(l.plot_cols, 3);
 	/* a tuning too long for line 1 (178 columns) gets its own line */
 	layout(160, 50, 2, 1, false, "mem 128M, swap +512M, global 4.0G, "
 	       "vm.swappiness=100, vm.page-cluster=0, vm.watermark_scale_factor=200", &l);
 	CHECK_INT(l.header.h, 4);
-	CHECK_INT(l.plot[UI_PLOT_SWAP].y, 4);
+	CHECK_INT(l.plot[0].y, 4);
+}
+
+/* Counts what breaks the tiling: rows of plots stacked under the header,
+ * columns one apart and flush right, equal widths but for the last
+ * (wider by less than the number of columns), hidden plots empty and
+ * counted. */
+static int tiling_faults(const struct ui_layout *l, const struct ui_model *m, int c)
+{
+	int n = l->plot_cols, shown = m->nplots - l->plots_hidden, bad = 0;
+	int y = l->header.h, h = shown ? l->plot[0].h : 0;
+
+	bad += l->header.y != 0 || l->header.h < 3 || l->header.h > 4;
+	bad += shown < 0 || (m->nplots && n < 1);
+	for (int i = 0; i < shown; i++) {
+		const struct ui_rect *p = &l->plot[i];
+		int k = i % n;
+
+		bad += p->y != y + i / n * h || p->h != h || h < 3;
+		bad += k == 0 ? p->x != 0 : p->x != l->plot[i - 1].x + l->plot[i - 1].w + 1;
+		bad += k < n - 1 ? p->w != l->plot[0].w :
+		       p->x + p->w != c || p->w - l->plot[0].w >= n;
+	}
+	for (int i = shown; i < m->nplots; i++)
+		bad += l->plot[i].h != 0;
+	bad += y + (shown + n - 1) / (n ? n : 1) * h != l->workers.y;
+	return bad;
+}
+
+TEST(ui_layout_panels_fit_every_size)
+{
+	static const char *const tun[] = { NULL, "mem 128M, swap +512M" };
+	struct ui_layout l;
+	int bad = 0, tuned = 0, hidden = 0;
+
+	for (int c = UI_MIN_COLS; c <= 260; c += 7)
+		for (int r = UI_MIN_ROWS; r <= 90; r++)
+			for (int nw = 0; nw <= 70; nw += 3)
+				for (int nd = 0; nd <= 12; nd += 4)
+					for (int v = 0; v < 8; v++) {
+						bool cg = v & 1;
+						const char *t = tun[(v >> 1) & 1];
+						struct ui_model m = model(nw, nd, cg, t);
+						int few;
+
+						if (v & 4)	/* every series */
+							for (m.nplots = 0; m.nplots < M_N; m.nplots++)
+								m.plot[m.nplots] = (struct ui_plot){
+									.id = m.nplots, .s = &dummy };
+						ui_layout(c, r, &m, &l);
+						bad += l.too_small;
+						bad += tiling_faults(&l, &m, c);
+						bad += l.workers.y + l.workers.h != l.runs.y;
+						bad += l.runs.y + l.runs.h > r;
+						bad += l.worker_rows < (nw < 2 ? nw : 2);
+						bad += l.worker_more != (l.worker_rows < nw);
+						bad += l.workers.h != (nw ? 1 + l.worker_rows +
+								      l.worker_more : 0);
+						/* a line for the tuning only when
+						 * there is one too long for line 1 */
+						bad += l.header.h == 4 && (!t || c >= 100);
+						tuned += l.header.h == 4;
+						hidden += l.plots_hidden > 0;
+						/* the default plots all show from 24
+						 * rows up, with 2 workers */
+						few = 2;
+						if (r >= 24 && !(v & 4)) {
+							bad += l.plots_hidden != 0;
+							bad += l.worker_rows < (nw < few ? nw : few);
+						}
+					}
+	CHECK_INT(bad, 0);
+	CHECK(tuned > 1000);
+	CHECK(hidden > 1000);
 }
 
 TEST(ui_layout_minimum_and_too_small)
@@ -146,10 +215,13 @@ TEST(ui_layout_minimum_and_too_small)
 	CHECK(l.too_small);
 	layout(80, 15, 1, 0, false, NULL, &l);
 	CHECK(l.too_small);
+	/* 60x16: three rows of plots fit, the other four are counted */
 	layout(60, 16, 8, 1, false, NULL, &l);
 	CHECK(!l.too_small);
-	CHECK_INT(l.plot[UI_PLOT_AVAIL].y, 9);
-	CHECK_INT(l.plot[UI_PLOT_AVAIL].h, 3);	/* title + 2 graph rows */
+	CHECK_INT(l.plot[4].y, 9);
+	CHECK_INT(l.plot[4].h, 3);	/* title + 2 graph rows */
+	CHECK_INT(l.plot[6].h, 0);
+	CHECK_INT(l.plots_hidden, 4);
 	CHECK_INT(l.worker_rows, 2);
 	CHECK(l.worker_more);
 	CHECK_INT(l.workers.y + l.workers.h, 16);
@@ -157,105 +229,9 @@ TEST(ui_layout_minimum_and_too_small)
 	/* no row for the tuning at the minimum: it stays on line 1 */
 	layout(60, 16, 8, 1, true, "mem 128M, swap +512M", &l);
 	CHECK_INT(l.header.h, 3);
-	CHECK_RECT(l.plot[UI_PLOT_CG_MEM], 9, 20, 3, 19);
-	CHECK_RECT(l.plot[UI_PLOT_FREE], 9, 40, 3, 20);
-}
-
-/* Hand-computed: 57 rows under the header; plots grow to 14 graph rows
- * once the 4 workers and 5 runs have their rows. */
-TEST(ui_layout_200x60_uses_space)
-{
-	struct ui_layout l;
-
-	layout(200, 60, 4, 5, false, NULL, &l);
-	CHECK_INT(l.plot[UI_PLOT_SWAP].h, 15);
-	CHECK_INT(l.plot[UI_PLOT_SWAP].w, 99);
-	CHECK_INT(l.plot[UI_PLOT_MAJFLT].w, 100);
-	CHECK_INT(l.worker_rows, 4);
-	CHECK(!l.worker_more);
-	CHECK_INT(l.workers.y, 48);
-	CHECK_INT(l.runs_rows, 5);
-	CHECK_INT(l.runs.y + l.runs.h, 59);
-}
-
-/* Counts what breaks the tiling: rows of plots stacked under the header,
- * columns one apart and flush right, equal widths but for the last
- * (wider by less than the number of columns), hidden plots empty. */
-static int tiling_faults(const struct ui_layout *l, int c, bool cg)
-{
-	static const int grid2[3][3] = {
-		{ UI_PLOT_SWAP, UI_PLOT_MAJFLT, -1 },
-		{ UI_PLOT_FREE, UI_PLOT_MINFLT, -1 },
-		{ UI_PLOT_AVAIL, UI_PLOT_KSWAPD, -1 },
-	}, grid3[3][3] = {
-		{ UI_PLOT_SWAP, UI_PLOT_CG_SWAP, UI_PLOT_KSWAPD },
-		{ UI_PLOT_MAJFLT, UI_PLOT_CG_MAJFLT, UI_PLOT_MINFLT },
-		{ UI_PLOT_AVAIL, UI_PLOT_CG_MEM, UI_PLOT_FREE },
-	};
-	const int (*g)[3] = cg ? grid3 : grid2;
-	int n = cg ? 3 : 2, bad = 0, y = l->header.h;
-
-	bad += l->header.y != 0 || l->header.h < 3 || l->header.h > 4;
-	for (int r = 0; r < 3; r++) {
-		const struct ui_rect *first = &l->plot[g[r][0]];
-
-		for (int k = 0; k < n; k++) {
-			const struct ui_rect *p = &l->plot[g[r][k]];
-
-			bad += p->y != y || p->h != first->h || p->h < 3;
-			bad += k == 0 ? p->x != 0 :
-			       p->x != l->plot[g[r][k - 1]].x + l->plot[g[r][k - 1]].w + 1;
-			bad += k < n - 1 ? p->w != first->w :
-			       p->x + p->w != c || p->w < first->w || p->w - first->w >= n;
-		}
-		y += first->h;
-	}
-	if (!cg)
-		for (int id = UI_PLOT_CG_MEM; id <= UI_PLOT_CG_MAJFLT; id++)
-			bad += l->plot[id].h != 0;
-	bad += y != l->workers.y;
-	return bad;
-}
-
-TEST(ui_layout_panels_fit_every_size)
-{
-	static const char *const tun[] = { NULL, "mem 128M, swap +512M" };
-	struct ui_layout l;
-	int bad = 0, tuned = 0;
-
-	for (int c = UI_MIN_COLS; c <= 260; c += 7)
-		for (int r = UI_MIN_ROWS; r <= 90; r++)
-			for (int nw = 0; nw <= 70; nw += 3)
-				for (int nd = 0; nd <= 12; nd += 4)
-					for (int v = 0; v < 4; v++) {
-						bool cg = v & 1;
-						int few;
-
-						layout(c, r, nw, nd, cg, tun[v >> 1], &l);
-						bad += l.too_small;
-						bad += tiling_faults(&l, c, cg);
-						bad += l.workers.y + l.workers.h != l.runs.y;
-						bad += l.runs.y + l.runs.h > r;
-						bad += l.worker_rows < (nw < 2 ? nw : 2);
-						bad += l.worker_more != (l.worker_rows < nw);
-						bad += l.workers.h != (nw ? 1 + l.worker_rows +
-								      l.worker_more : 0);
-						/* a line for the tuning only when
-						 * there is one too long for line 1 */
-						bad += l.header.h == 4 && (!tun[v >> 1] || c >= 100);
-						tuned += l.header.h == 4;
-						/* at 24 rows and up: the last run, a
-						 * few workers (one fewer with the
-						 * tuning's line), 3 graph rows */
-						few = l.header.h == 4 ? 4 : 5;
-						if (r >= 24) {
-							bad += nd && l.runs_rows < 1;
-							bad += l.worker_rows < (nw < few ? nw : few);
-							bad += l.plot[0].h < 4;
-						}
-					}
-	CHECK_INT(bad, 0);
-	CHECK(tuned > 1000);
+	CHECK_RECT(l.plot[7], 9, 20, 3, 19);	/* cgroup memory */
+	CHECK_RECT(l.plot[8], 9, 40, 3, 20);	/* free */
+	CHECK_INT(l.plots_hidden, 3);
 }
 
 /* A series holding the given values, one a second. */
@@ -283,59 +259,103 @@ TEST(ui_format_title_cgroup_26)
 	fill(&maj, majv, 3);
 	fill(&cgmaj, cgmajv, 3);
 	fill(&cgmem, memv, 3);
-	m.plot[UI_PLOT_SWAP] = (struct ui_plot){ .s = &sw, .scale = 524284 };
-	m.plot[UI_PLOT_MAJFLT] = (struct ui_plot){ .s = &maj };
+	m.plot[0] = (struct ui_plot){ .id = M_SWAP_USED, .s = &sw, .scale = 524284 };
+	m.plot[1] = (struct ui_plot){ .id = M_MAJFLT, .s = &maj };
+	m.nplots = 2;
 	/* alone: the long names, and the faults' own scale */
-	CHECK_STR(ui_format_title(&m, UI_PLOT_SWAP, 39, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ui_format_title(&m, 0, 39, PLOT_BRAILLE, b, sizeof(b)),
 		  "swap used 227M (44%)            0..512M");
-	CHECK_STR(ui_format_title(&m, UI_PLOT_MAJFLT, 40, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ui_format_title(&m, 1, 40, PLOT_BRAILLE, b, sizeof(b)),
 		  "major faults 934/s               0..2k/s");
 
-	m.plot[UI_PLOT_CG_SWAP] = (struct ui_plot){ .s = &cgsw, .scale = 524284 };
-	m.plot[UI_PLOT_CG_MAJFLT] = (struct ui_plot){ .s = &cgmaj,
+	m.plot[2] = (struct ui_plot){ .id = M_CG_SWAP, .s = &cgsw, .scale = 524284 };
+	m.plot[3] = (struct ui_plot){ .id = M_CG_MAJFLT, .s = &cgmaj,
 						      .extra = "refaults 1.6k/s" };
-	m.plot[UI_PLOT_CG_MEM] = (struct ui_plot){ .s = &cgmem, .scale = 131072,
+	m.plot[4] = (struct ui_plot){ .id = M_CG_MEM, .s = &cgmem, .scale = 131072,
 						   .extra = "failcnt 1.7k/s" };
+	m.nplots = 5;
 	CHECK(ui_cgroup_shown(&m));
-	CHECK_STR(ui_format_title(&m, UI_PLOT_SWAP, 26, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ui_format_title(&m, 0, 26, PLOT_BRAILLE, b, sizeof(b)),
 		  "sys swap 227M 44%  0..512M");
-	CHECK_STR(ui_format_title(&m, UI_PLOT_CG_SWAP, 26, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ui_format_title(&m, 2, 26, PLOT_BRAILLE, b, sizeof(b)),
 		  "cg swap 102M (19%) 0..512M");
 	/* both fault plots top out at the nice maximum of both: 2500 -> 5k */
-	CHECK_STR(ui_format_title(&m, UI_PLOT_MAJFLT, 26, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ui_format_title(&m, 1, 26, PLOT_BRAILLE, b, sizeof(b)),
 		  "sys majflt 934/s   0..5k/s");
 	/* a gap is n/a, never 0 */
-	CHECK_STR(ui_format_title(&m, UI_PLOT_CG_MAJFLT, 26, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ui_format_title(&m, 3, 26, PLOT_BRAILLE, b, sizeof(b)),
 		  "cg majflt n/a      0..5k/s");
 	/* 131000 KiB of a 128 MiB limit is 99.9%: shown as 99% */
-	CHECK_STR(ui_format_title(&m, UI_PLOT_CG_MEM, 26, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ui_format_title(&m, 4, 26, PLOT_BRAILLE, b, sizeof(b)),
 		  "cg mem 128M (99%)  0..128M");
 	/* wide: long names, "(system)", the extra text */
-	CHECK_STR(ui_format_title(&m, UI_PLOT_CG_MEM, 66, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ui_format_title(&m, 4, 66, PLOT_BRAILLE, b, sizeof(b)),
 		  "cgroup memory 128M (99%)  failcnt 1.7k/s                   0..128M");
-	CHECK_STR(ui_format_title(&m, UI_PLOT_MAJFLT, 40, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ui_format_title(&m, 1, 40, PLOT_BRAILLE, b, sizeof(b)),
 		  "major faults (system) 934/s      0..5k/s");
 	/* the long name gives way before the extra, which goes next */
-	CHECK_STR(ui_format_title(&m, UI_PLOT_CG_MEM, 41, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ui_format_title(&m, 4, 41, PLOT_BRAILLE, b, sizeof(b)),
 		  "cg mem 128M (99%)  failcnt 1.7k/s 0..128M");
-	CHECK_STR(ui_format_title(&m, UI_PLOT_CG_MEM, 40, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ui_format_title(&m, 4, 40, PLOT_BRAILLE, b, sizeof(b)),
 		  "cgroup memory 128M (99%)         0..128M");
 	/* the narrowest screen: compact values, then no scale */
-	CHECK_STR(ui_format_title(&m, UI_PLOT_MAJFLT, 22, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ui_format_title(&m, 1, 22, PLOT_BRAILLE, b, sizeof(b)),
 		  "sys majflt 934 0..5k/s");
-	CHECK_STR(ui_format_title(&m, UI_PLOT_MAJFLT, 19, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ui_format_title(&m, 1, 19, PLOT_BRAILLE, b, sizeof(b)),
 		  "sys majflt 934     ");
-	CHECK_STR(ui_format_title(&m, UI_PLOT_SWAP, 19, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ui_format_title(&m, 0, 19, PLOT_BRAILLE, b, sizeof(b)),
 		  "sys swap 227M 44%  ");
 	/* a plot that cannot be read has no scale */
-	m.plot[UI_PLOT_CG_SWAP].na = "swap not accounted (n/a)";
-	CHECK_STR(ui_format_title(&m, UI_PLOT_CG_SWAP, 26, PLOT_BRAILLE, b, sizeof(b)),
+	m.plot[2].na = "swap not accounted (n/a)";
+	CHECK_STR(ui_format_title(&m, 2, 26, PLOT_BRAILLE, b, sizeof(b)),
 		  "cgroup swap n/a           ");
 	series_free(&sw);
 	series_free(&cgsw);
 	series_free(&maj);
 	series_free(&cgmaj);
 	series_free(&cgmem);
+}
+
+/* Scale groups: scan kswapd and direct share an auto scale, so the
+ * smaller reads against the larger; a share tops out at 100%; a stored
+ * run's trace counts toward its plot's scale; tasks are counts. */
+TEST(ui_format_title_groups_and_units)
+{
+	struct series k, d, psi, run, old;
+	const double kv[] = { 0, 30000, 41000 }, dv[] = { 0, 1200, 900 };
+	const double pv[] = { 2, 97.5, 99 }, rv[] = { 1, 3, 4 }, ov[] = { 0, 5000, 180000 };
+	struct ui_model m = { 0 };
+	char b[256];
+
+	fill(&k, kv, 3);
+	fill(&d, dv, 3);
+	fill(&psi, pv, 3);
+	fill(&run, rv, 3);
+	fill(&old, ov, 3);
+	m.plot[0] = (struct ui_plot){ .id = M_SCAN_KSWAPD, .s = &k };
+	m.plot[1] = (struct ui_plot){ .id = M_SCAN_DIRECT, .s = &d };
+	m.plot[2] = (struct ui_plot){ .id = M_PSI_SOME, .s = &psi };
+	m.plot[3] = (struct ui_plot){ .id = M_PROCS_RUNNING, .s = &run };
+	m.nplots = 4;
+	CHECK_STR(ui_format_title(&m, 1, 40, PLOT_BRAILLE, b, sizeof(b)),
+		  "scan direct 900/s               0..50k/s");
+	CHECK_STR(ui_format_title(&m, 2, 40, PLOT_BRAILLE, b, sizeof(b)),
+		  "PSI some avg10 99.0%             0..100%");
+	CHECK_STR(ui_format_title(&m, 3, 40, PLOT_BRAILLE, b, sizeof(b)),
+		  "running 4                           0..5");
+	/* alone, direct scanning gets its own scale */
+	m.plot[0] = m.plot[1];
+	m.nplots = 1;
+	CHECK_STR(ui_format_title(&m, 0, 40, PLOT_BRAILLE, b, sizeof(b)),
+		  "scan direct 900/s                0..2k/s");
+	m.plot[0].against = &old;
+	CHECK_STR(ui_format_title(&m, 0, 40, PLOT_BRAILLE, b, sizeof(b)),
+		  "scan direct 900/s              0..200k/s");
+	series_free(&k);
+	series_free(&d);
+	series_free(&psi);
+	series_free(&run);
+	series_free(&old);
 }
 
 TEST(ui_format_bar_ascii_and_eighths)
@@ -431,9 +451,10 @@ TEST(ui_key_actions_without_terminal)
 TEST(ui_key_scroll_clamps)
 {
 	struct ui_worker w[40] = { { 0 } };
-	struct ui_model m = { .workers = w, .nworkers = 40 };
+	struct ui_model m = model(40, 0, false, NULL);
 	struct ui_layout l;
 
+	m.workers = w;
 	layout(80, 24, 40, 0, false, NULL, &l);
 	ui_key(&m, KEY_HOME);
 	CHECK_INT(ui_scroll(), 0);

@@ -1,0 +1,129 @@
+#include <langinfo.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "metrics.h"
+#include "tui.h"
+
+static bool utf8, colour;
+
+/* The series colours, in the order TP_PLOT + k. */
+static const short fg[] = {
+	COLOR_MAGENTA, COLOR_GREEN, COLOR_CYAN, COLOR_RED, COLOR_YELLOW, COLOR_BLUE,
+};
+#define NFG ((int)(sizeof(fg) / sizeof(fg[0])))
+
+/* The monitor's first six plots keep the colours users know; the rest
+ * cycle. */
+static const signed char series_fg[M_N] = {
+	[M_SWAP_USED] = 0, [M_FREE] = 1, [M_AVAIL] = 2, [M_CACHED] = 4,
+	[M_MAJFLT] = 3, [M_MINFLT] = 4, [M_PSWPIN] = 2, [M_PSWPOUT] = 0,
+	[M_SCAN_KSWAPD] = 5, [M_SCAN_DIRECT] = 3, [M_STEAL_KSWAPD] = 5,
+	[M_STEAL_DIRECT] = 3, [M_ALLOCSTALL] = 3, [M_REFAULT_ANON] = 0,
+	[M_REFAULT_FILE] = 1, [M_PSI_SOME] = 4, [M_PSI_FULL] = 3,
+	[M_PSI_SOME_RATE] = 4, [M_PSI_FULL_RATE] = 3, [M_KSWAPD_CPU] = 5,
+	[M_PROCS_RUNNING] = 1, [M_PROCS_BLOCKED] = 3,
+	[M_CG_MEM] = 2, [M_CG_SWAP] = 0, [M_CG_MAJFLT] = 3, [M_CG_REFAULT] = 0,
+	[M_CG_PSI_SOME] = 4, [M_CG_PSI_FULL] = 3,
+};
+
+void tui_start(void)
+{
+	short bg = COLOR_BLACK;
+
+	utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	colour = has_colors() && start_color() == OK && COLOR_PAIRS > TP_PLOT + NFG;
+	if (!colour)
+		return;
+	if (use_default_colors() == OK)
+		bg = -1;
+	init_pair(TP_MARK, COLOR_YELLOW, bg);
+	init_pair(TP_BAD, COLOR_RED, bg);
+	init_pair(TP_GOOD, COLOR_GREEN, bg);
+	init_pair(TP_DIM, COLOR_CYAN, bg);
+	init_pair(TP_TITLE, COLOR_CYAN, bg);
+	/* grey where the terminal has 256 colours */
+	init_pair(TP_FAINT, COLORS >= 256 ? 242 : COLOR_WHITE, bg);
+	for (int k = 0; k < NFG; k++)
+		init_pair((short)(TP_PLOT + k), fg[k], bg);
+}
+
+bool tui_utf8(void)
+{
+	return utf8;
+}
+
+void tui_set_utf8(bool on)
+{
+	utf8 = on;
+}
+
+bool tui_colour(void)
+{
+	return colour;
+}
+
+int tui_attr(int p)
+{
+	return colour ? (int)COLOR_PAIR(p) : 0;
+}
+
+int tui_series_pair(int id)
+{
+	return TP_PLOT + (id >= 0 && id < M_N ? series_fg[id] : id % NFG);
+}
+
+int tui_faint(void)
+{
+	return colour ? (int)COLOR_PAIR(TP_FAINT) | A_DIM : A_DIM;
+}
+
+void tui_put(WINDOW *win, int y, int x, int w, const char *s)
+{
+	char exp[2048], out[4096];
+	size_t o = 0;
+	int col = 0;
+
+	if (w <= 0)
+		return;
+	for (; *s && o + 9 < sizeof(exp); s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\t') {
+			do
+				exp[o++] = ' ';
+			while (++col % 8);
+			continue;
+		}
+		exp[o++] = c < 0x20 || c == 0x7f ? ' ' : (char)c;
+		col += (c & 0xC0) != 0x80;
+	}
+	exp[o] = '\0';
+	if (fmt_text_cols(exp) <= w) {
+		mvwaddstr(win, y, x, exp);
+		return;
+	}
+	fmt_field(out, sizeof(out), 0, exp, w, false, utf8);
+	mvwaddstr(win, y, x, out);
+}
+
+void tui_put_lr(WINDOW *win, int y, int x, int w, const char *left, const char *right)
+{
+	int rn = fmt_text_cols(right);
+
+	if (rn > w)
+		rn = w;
+	tui_put(win, y, x, w - rn - (rn ? 1 : 0), left);
+	tui_put(win, y, x + w - rn, rn, right);
+}
+
+void tui_centre(WINDOW *win, int y, int x, int w, const char *s, int attr)
+{
+	int n = fmt_text_cols(s);
+
+	if (n > w)
+		n = w;
+	wattron(win, attr);
+	tui_put(win, y, x + (w - n) / 2, w, s);
+	wattroff(win, attr);
+}
