@@ -8,6 +8,8 @@
 #ifndef THRASHTOP_VIEW_H
 #define THRASHTOP_VIEW_H
 
+#include <stdbool.h>
+
 /* What a view's key function returns: stay, close this view, or one of its
  * own actions for the owner (VIEW_ACTION + n). */
 enum { VIEW_STAY = 0, VIEW_CLOSE = 1, VIEW_ACTION = 16 };
@@ -22,6 +24,9 @@ struct view_ops {
 	void (*draw)(struct view *v);
 	/* Frees the view; the terminal stays as it is. */
 	void (*close)(struct view *v);
+	/* It shows the live monitor beneath it (the plot chooser): drawn at
+	 * every tick, as the monitor is, and the monitor's rows are read. */
+	bool live;
 };
 
 /* The first member of every view's own state. */

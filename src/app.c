@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "chooser.h"
 #include "histui.h"
 #include "loop.h"
 #include "monview.h"
@@ -108,6 +109,11 @@ static void dump_screen(struct app *a)
 		session_note(&a->s, false, "screen written to %s", path);
 }
 
+static void chooser_note(void *arg, bool error, const char *msg)
+{
+	session_note(arg, error, "%s", msg);
+}
+
 static int act(struct app *a, int action)
 {
 	struct session *s = &a->s;
@@ -146,6 +152,14 @@ static int act(struct app *a, int action)
 	case MV_DUMP:
 		dump_screen(a);
 		break;
+	case MV_CHOOSE:
+		if ((v = chooser_open(&a->mon, &s->avail, s->o->config,
+				      "no config file: neither XDG_CONFIG_HOME nor HOME is an "
+				      "absolute path", chooser_note, s, e, sizeof(e))))
+			push(a, v);
+		else
+			session_note(s, true, "%s", e);
+		break;
 	case VIEW_CLOSE:
 		pop(a);
 		break;
@@ -167,7 +181,7 @@ static int on_input(void *arg)
 	for (; (ch = ui_next_key()) != ERR; n++)
 		if ((rc = act(a, top(a)->ops->key(top(a), ch))) != LOOP_GO)
 			return rc;
-	a->s.want_procs = top(a) == &a->mon.v;
+	a->s.want_procs = top(a) == &a->mon.v || top(a)->ops->live;
 	if (n)
 		draw_top(a);
 	/* a scroll or a resize brought rows on screen that no tick has read */
@@ -209,7 +223,7 @@ static int on_tick(void *arg)
 	 * drawn when a key, a resize or a new run changes it (a SIGWINCH
 	 * that came outside the loop's wait is a key only once curses is
 	 * asked). */
-	if (a->nviews == 1)
+	if (a->nviews == 1 || (a->nviews > 1 && top(a)->ops->live))
 		draw_top(a);
 	else if (a->s.tui)
 		return on_input(a);
