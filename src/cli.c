@@ -350,7 +350,7 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 		return fmt_err(err, errlen, "-- must be followed by a command");
 	}
 	if (o->against && o->batch)
-		return fmt_err(err, errlen, "--against draws behind the monitor's plots: not with -b");
+		return fmt_err(err, errlen, "--against draws behind the monitor's plots: not in batch mode (-b, or no terminal on stdout)");
 	if (o->against && o->no_history)
 		return fmt_err(err, errlen, "--against reads the run from the history: not with --no-history");
 	if (global_with_set && !o->global_limit)
