@@ -4,9 +4,11 @@
 # 1.3 GiB more than it uses now, two workers write 1 GiB more than that,
 # a temporary swap file takes it. Each rate series (pages/s, % of time
 # stalled) summed over the run's samples must give what /proc/vmstat and
-# /proc/pressure/memory counted meanwhile.
+# /proc/pressure/memory counted meanwhile. Then the monitor, under the
+# same pressure, must show kswapd's scanning and PSI in its plot titles.
 . "$(dirname "$0")/lib.sh"
 need_root
+need_tmux
 [ -r /proc/pressure/memory ] || { echo "SKIP $NAME: no /proc/pressure/memory (kernel without PSI)"; exit 0; }
 hp_kib=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
 [ -n "$hp_kib" ] && [ -w /proc/sys/vm/nr_hugepages ] ||
@@ -61,11 +63,15 @@ poll() {
 
 # Page cache would be reclaimed first and cheaply; without it the
 # workers' own pages go to swap.
-sync
-echo 3 >/proc/sys/vm/drop_caches
-total_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
-avail_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
-size_kib=$(((total_kib - avail_kib + 1331200) / 1024 * 1024))
+press() {
+	local total_kib avail_kib
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	total_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+	avail_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+	size_kib=$(((total_kib - avail_kib + 1331200) / 1024 * 1024))
+}
+press
 # Each worker: half of what is left once the pool is there, and 512 MiB,
 # written a page at a time; then its first 256 MiB, the pages swapped out
 # first, once more. Not from /dev/zero: the kernel keeps a page of zeros
@@ -127,6 +133,7 @@ def counters(name):
             c[f[0]] = int(f[1])
         elif f and f[0] in ("some", "full"):
             c["psi_" + f[0]] = int(f[-1].split("=")[1])
+    c["allocstall"] = sum(v for k, v in c.items() if k.startswith("allocstall_"))
     return c
 
 def at(name):
@@ -146,8 +153,8 @@ print(f"info psi-some-max {max((x for x in ser['psi-some'] if x is not None), de
 # processes faulting back what the run pushed out, after it: 0.75.
 pairs = [("scan-kswapd", "pgscan_kswapd", 1, 0.9), ("scan-direct", "pgscan_direct", 1, 0.9),
          ("steal-kswapd", "pgsteal_kswapd", 1, 0.9), ("steal-direct", "pgsteal_direct", 1, 0.9),
-         ("pswpout", "pswpout", 1, 0.9), ("pswpin", "pswpin", 1, 0.75),
-         ("refault-anon", "workingset_refault_anon", 1, 0.75),
+         ("allocstall", "allocstall", 1, 0.9), ("pswpout", "pswpout", 1, 0.9),
+         ("pswpin", "pswpin", 1, 0.75), ("refault-anon", "workingset_refault_anon", 1, 0.75),
          ("refault-file", "workingset_refault_file", 1, 0.75),
          # % of time: 1/100 of a second stalled per second, 1e6 us a second
          ("psi-some-rate", "psi_some", 1e4, 0.75), ("psi-full-rate", "psi_full", 1e4, 0.75)]
@@ -176,9 +183,8 @@ PY
 sed -n 's/^info /  /p' "$TMP/check"
 echo "  series: integral over the run / kernel's delta, inner (outer) window; samples > 0, gaps"
 awk '$1 == "pair" { printf "    %-14s %12s / %s (%s) in %s, %s > 0, %s gaps\n", $2, $4, $5, $6, $3, $9, $10 }' "$TMP/check"
-if grep -q '^absent\|Traceback' "$TMP/check"; then
-	fail series-present "$(grep -v '^pair\|^info' "$TMP/check" | tr '\n' ' ')"
-fi
+ck series-present "$(grep -v '^pair\|^info' "$TMP/check" | tr '\n' ' ')" \
+	bash -c "! grep -q '^absent\|Traceback' '$TMP/check'"
 row() { awk -v n="$1" '$1 == "pair" && $2 == n' "$TMP/check"; }
 # check NAME: the kernel's counter moved, so did the series, and its
 # integral lies within the bounds
@@ -197,7 +203,7 @@ for s in scan-kswapd steal-kswapd pswpout pswpin refault-anon psi-some-rate psi-
 done
 # Direct reclaim happens when the workers allocate faster than kswapd
 # frees; when it did, the series must show it.
-for s in scan-direct steal-direct refault-file; do
+for s in scan-direct steal-direct allocstall refault-file; do
 	if [ "$(row "$s" | awk '{ print $5 }')" -gt 0 ]; then
 		check "$s"
 	else
@@ -207,3 +213,43 @@ done
 psimax=$(awk '$1 == "info" && $2 == "psi-some-max" { print $3 }' "$TMP/check")
 ck psi-some-avg10-rose "highest psi-some $psimax" awk "BEGIN { exit !(${psimax:-0} > 0) }"
 [ -z "$bad" ] || evidence
+
+# The monitor under the same pressure: the titles of its scan kswapd and
+# PSI plots show the latest value, which must leave 0 while the workers
+# press. q then ends the run early.
+S="thrashtop-e2e-$$"
+screen() { tm capture-pane -p -t "$S"; }
+# title NAME: the value in NAME's title row, "2.9k/s", "27.8%"
+title() { screen | grep -Eo "$1 [0-9.]+[kMGT]?(/s|%)" | head -1 | sed "s/^$1 //"; }
+# shown NAME SECONDS: until NAME's title shows a value other than 0, while
+# the monitor lives; the value seen is left in $shown
+shown() {
+	local end=$((SECONDS + $2))
+	while :; do
+		shown=$(title "$1")
+		[[ $shown =~ [1-9] ]] && return 0
+		kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $end ] || return 1
+		sleep 0.2
+	done
+}
+press
+mon="exec $T --plots=scan-kswapd,psi-some -d 0.1 --global ${size_kib}K --swap 3G --no-history -- sh -c '$work'"
+printf '%s\n' "$mon" >"$TMP/mon.cmd"
+tm new-session -d -s "$S" -x 100 -y 30 "echo \$\$ >$TMP/mon.pid; exec bash $TMP/mon.cmd 2>$TMP/mon.err"
+wait_for 10 test -s "$TMP/mon.pid" && pid=$(cat "$TMP/mon.pid")
+mbad=
+for p in 'scan kswapd' 'PSI some avg10'; do
+	if shown "$p" 60; then
+		pass "monitor-${p// /-}-moved"
+		echo "  monitor: $p $shown"
+	else
+		fail "monitor-${p// /-}-moved" "its title showed '$shown' for 60 s"
+		mbad=1
+	fi
+done
+[ -z "$mbad" ] || { echo "  command: $mon"; screen | sed 's/^/  screen: /'; sed 's/^/  stderr: /' "$TMP/mon.err"; }
+tm send-keys -t "$S" q
+ck monitor-quits "still running 30 s after q" wait_for 30 bash -c "! kill -0 $pid 2>/dev/null"
+pid=
+expect monitor-pool-given-back test "$(cat /proc/sys/vm/nr_hugepages)" -eq "$nr0"
+expect monitor-swap-file-gone bash -c "! grep -q thrashtop-swap /proc/swaps"
