@@ -11,6 +11,11 @@ static int mv_key(struct view *v, int ch)
 {
 	struct monview *mv = (struct monview *)v;
 
+	/* A key may redraw at once: the model must not point at what the
+	 * session has since freed (its run lines grow while a view is over
+	 * the monitor). */
+	if (monview_fill(mv))
+		return VIEW_STAY;
 	switch (ui_key(&mv->m, ch)) {
 	case UI_QUIT: return MV_QUIT;
 	case UI_RERUN: return MV_RERUN;
