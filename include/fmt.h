@@ -63,6 +63,10 @@ int fmt_text_cols(const char *s);
 /* Bytes of s that fill at most cols display columns. */
 int fmt_cut_bytes(const char *s, int cols);
 
+/* Whole seconds as [h:]m:ss, truncated (1:59.9 is "1:59"); "n/a" for
+ * NAN or a negative time. */
+void fmt_minsec(char *buf, size_t len, double sec);
+
 /* Appends s to buf at offset o as a field of exactly w display columns,
  * right or left aligned. Text that does not fit ends in an ellipsis ("…",
  * or "..." without utf8) and is never cut inside a number or an option:

@@ -24,6 +24,13 @@
  * when it cannot be shown (no ui_init, out of memory). */
 struct view *histui_open(struct history *h, char *err, size_t errlen);
 
+/* The view's own action: p on a run asks its owner to replay it
+ * (histui_replay_id). */
+enum { HISTUI_REPLAY = VIEW_ACTION + 32 };
+
+/* The run p asked to replay, 0 for none (or another view). */
+int64_t histui_replay_id(const struct view *v);
+
 /* A run was added to the history while the view is open: the list is
  * read again at its next draw, and the footer says so. Any other view is
  * left alone. */

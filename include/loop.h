@@ -26,6 +26,10 @@ struct loop_ops {
 	 * slice right after the next turn, which then does not sleep. */
 	int (*on_work)(void *arg, bool *more);
 	double (*interval)(void *arg);	/* seconds between ticks */
+	/* Optional: a view that plays over time (a replay) wants a turn at
+	 * this monotonic time, 0 for none; on_wake is called once it is due. */
+	double (*wake_at)(void *arg);
+	int (*on_wake)(void *arg);
 };
 
 /* Blocks the four signals and installs handlers that only set flags. Call

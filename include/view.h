@@ -27,6 +27,10 @@ struct view_ops {
 	/* It shows the live monitor beneath it (the plot chooser): drawn at
 	 * every tick, as the monitor is, and the monitor's rows are read. */
 	bool live;
+	/* Optional, for a view that plays over time (a replay): advances it
+	 * to now (monotonic seconds), draws it if it changed, and returns when
+	 * it wants to be called next, 0 for not until a key changes it. */
+	double (*wake)(struct view *v, double now);
 };
 
 /* The first member of every view's own state. */

@@ -12,6 +12,7 @@
 #include "histui.h"
 #include "loop.h"
 #include "monview.h"
+#include "replay.h"
 #include "session.h"
 #include "ui.h"
 
@@ -25,6 +26,7 @@ struct app {
 	struct monview mon;
 	struct view *views[MAX_VIEWS];
 	int nviews;
+	double wake;			/* when the top view plays on, 0 never */
 	char err[512];
 };
 
@@ -114,6 +116,30 @@ static void chooser_note(void *arg, bool error, const char *msg)
 	session_note(arg, error, "%s", msg);
 }
 
+/* p in the history view: the run played in the monitor's view, above
+ * the history; the live session goes on measuring beneath. */
+static void replay_run(struct app *a, int64_t id)
+{
+	struct run_record r;
+	struct view *v;
+	char e[512];
+
+	run_record_init(&r);
+	if (!a->s.hist || history_get(a->s.hist, id, &r, e, sizeof(e)) != 0) {
+		if (a->s.hist)
+			session_note(&a->s, true, "replay: %s", e);
+		return;
+	}
+	v = replay_open(&r, a->mon.nchosen >= 0 ? a->mon.chosen : NULL, a->mon.nchosen, 1,
+			e, sizeof(e));
+	run_record_clear(&r);
+	if (!v) {
+		session_note(&a->s, true, "%s", e);
+		return;
+	}
+	push(a, v);
+}
+
 static int act(struct app *a, int action)
 {
 	struct session *s = &a->s;
@@ -160,6 +186,9 @@ static int act(struct app *a, int action)
 		else
 			session_note(s, true, "%s", e);
 		break;
+	case HISTUI_REPLAY:
+		replay_run(a, histui_replay_id(top(a)));
+		break;
 	case VIEW_CLOSE:
 		pop(a);
 		break;
@@ -184,6 +213,7 @@ static int on_input(void *arg)
 	a->s.want_procs = top(a) == &a->mon.v || top(a)->ops->live;
 	if (n)
 		draw_top(a);
+	a->wake = top(a)->ops->wake ? top(a)->ops->wake(top(a), now_monotonic()) : 0;
 	/* a scroll or a resize brought rows on screen that no tick has read */
 	if (a->s.want_procs && (ui_scroll() != a->s.rows_first ||
 				ui_rows_shown() != a->s.rows_shown)) {
@@ -245,6 +275,19 @@ static int on_work(void *arg, bool *more)
 	return LOOP_GO;
 }
 
+static double wake_at(void *arg)
+{
+	return ((struct app *)arg)->wake;
+}
+
+static int on_wake(void *arg)
+{
+	struct app *a = arg;
+
+	a->wake = top(a)->ops->wake ? top(a)->ops->wake(top(a), now_monotonic()) : 0;
+	return LOOP_GO;
+}
+
 static double interval(void *arg)
 {
 	return ((struct app *)arg)->s.plan.interval;
@@ -256,6 +299,7 @@ int app_run(struct options *o)
 	const struct loop_ops ops = {
 		.arg = &a, .input_fd = input_fd, .on_input = on_input, .on_child = on_child,
 		.on_tick = on_tick, .on_work = on_work, .interval = interval,
+		.wake_at = wake_at, .on_wake = on_wake,
 	};
 	int rc = LOOP_FAIL;
 

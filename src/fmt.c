@@ -602,3 +602,19 @@ size_t fmt_field(char *buf, size_t len, size_t o, const char *s, int w, bool rig
 	buf[o] = '\0';
 	return o;
 }
+
+void fmt_minsec(char *buf, size_t len, double sec)
+{
+	long long s;
+
+	if (isnan(sec) || sec < 0 || sec > 9e12) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	s = (long long)sec;
+	if (s >= 3600)
+		snprintf(buf, len, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60,
+			 s % 60);
+	else
+		snprintf(buf, len, "%lld:%02lld", s / 60, s % 60);
+}

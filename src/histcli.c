@@ -20,6 +20,7 @@
 #include "history.h"
 #include "import.h"
 #include "posted.h"
+#include "replay.h"
 #include "report.h"
 #include "sweep.h"
 
@@ -41,14 +42,15 @@ struct hargs {
 	const char *db;
 	bool keys_set;		/* --rows or --cols given */
 	const char *svg;	/* plot: --svg FILE */
-	const char *series;	/* plot: --series LIST */
+	const char *series;	/* plot, replay: --series LIST */
+	double speed;		/* replay: --speed X */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: thrashtop history [list | show ID | stats | compare A B... | export |\n"
-		"                          import FILE | rm ID... | plot ID...] [options]\n"
+		"                          import FILE | rm ID... | plot ID... | replay ID] [options]\n"
 		"  --format=text|csv|json|time|table   output (list, show, stats, export)\n"
 		"  --format=svg|gnuplot  plot: an SVG, or the data with a gnuplot script\n"
 		"  --svg=FILE           plot: write the SVG to FILE\n"
@@ -186,6 +188,13 @@ static int parse_args(int argc, char **argv, struct hargs *a)
 			a->svg = v;
 		} else if ((v = optval(arg, "--series", &i, argc, argv))) {
 			a->series = v;
+		} else if ((v = optval(arg, "--speed", &i, argc, argv))) {
+			char *end;
+
+			a->speed = strtod(v, &end);
+			if (end == v || *end || !(a->speed >= REPLAY_SPEED_MIN && a->speed <= REPLAY_SPEED_MAX))
+				return bad("--speed: \"%s\": want %g to %g times real time", v,
+					   REPLAY_SPEED_MIN, (double)REPLAY_SPEED_MAX);
 		} else if (arg[0] == '-' && arg[1]) {
 			char name[64];
 			return bad("unknown option \"%s\" (see thrashtop history --help)",
@@ -704,6 +713,29 @@ static int write_chart(const char *path, bool svg, const struct run_record *runs
 	return 0;
 }
 
+/* A stored run played again in the monitor's view. */
+static int cmd_replay(struct hargs *a, const char *path)
+{
+	char err[512];
+	int ids[M_N], n = 0, rc;
+	int64_t id;
+	struct history *h;
+
+	if (a->npos != 1)
+		return bad("%s", "replay takes one run ID");
+	if (!parse_id(a->pos[0], &id))
+		return bad("replay: \"%s\" is not a run ID", a->pos[0]);
+	if (a->series && (n = metrics_parse_list(a->series, ids, err, sizeof(err))) < 0)
+		return bad("--series: %s", err);
+	if (!(h = history_open(path, HISTORY_RDONLY, err, sizeof(err)))) {
+		fprintf(stderr, "thrashtop: history: %s\n", err);
+		return 2;
+	}
+	rc = replay_main(h, id, a->series ? ids : NULL, n, a->speed > 0 ? a->speed : 1);
+	history_close(h);
+	return rc;
+}
+
 static int cmd_plot(struct hargs *a, const char *path)
 {
 	char err[512];
@@ -814,8 +846,11 @@ int histcli_main(int argc, char **argv, const char *db_path)
 		rc = cmd_rm(&a, path);
 	} else if (!strcmp(a.cmd, "plot")) {
 		rc = cmd_plot(&a, path);
+	} else if (!strcmp(a.cmd, "replay")) {
+		rc = cmd_replay(&a, path);
 	} else {
-		rc = bad("unknown command \"%s\" (list, show, stats, compare, export, import, rm, plot)", a.cmd);
+		rc = bad("unknown command \"%s\" (list, show, stats, compare, export, import, rm, plot, "
+			 "replay)", a.cmd);
 	}
 	if (out != stdout && fclose(out) && rc == 0) {
 		fprintf(stderr, "thrashtop: history: writing the output: %s\n", strerror(errno));

@@ -793,6 +793,7 @@ struct hs {
 	int64_t *marks;			/* in the order marked */
 	size_t nmarks, capmarks;
 	bool groups;			/* c compares the marked runs' groups */
+	int64_t replay_id;		/* p: the run to replay */
 	char msg[512];
 	bool msg_bad;
 	/* a pane: a run's details or a comparison */
@@ -963,8 +964,8 @@ static void draw_list(struct hs *s)
 		wattroff(s->w, tui_attr(TP_DIM));
 	}
 	draw_footer(s, COLS >= 100 ?
-		    "Enter open  space mark  u unmark all  c compare  g runs/groups  / label  k kernel  q back"
-		    : "Enter open  spc mark  c compare  g run/group  / label  k kernel  q back");
+		    "Enter open  p replay  space mark  u unmark all  c compare  g runs/groups  / label  k kernel  q back"
+		    : "Enter open  p replay  spc mark  c compare  g run/group  / label  k kernel  q");
 }
 
 static int pane_rows(void)
@@ -1334,7 +1335,7 @@ static void key_prompt(struct hs *s, int ch)
 	}
 }
 
-enum { STAY, LEAVE };
+enum { STAY, LEAVE, REPLAY };
 
 static int key_list(struct hs *s, int ch)
 {
@@ -1357,6 +1358,11 @@ static int key_list(struct hs *s, int ch)
 		       "runs' groups (runs of one configuration)" : "runs one by one");
 		break;
 	case 'c': compare(s); break;
+	case 'p':
+		if (!row(s, s->cur))
+			break;
+		s->replay_id = row(s, s->cur)->id;
+		return REPLAY;
 	case '/':
 		ask(s, "label (exact, or a pattern with * ? [ ]; empty clears): ", s->label,
 		    sizeof(s->label));
@@ -1425,7 +1431,11 @@ static int hv_key(struct view *v, int ch)
 	}
 	if (too_small() || !s->h)
 		return ch == 'q' || ch == 'Q' || ch == 27 || ch == 'h' ? VIEW_CLOSE : VIEW_STAY;
-	return (s->pane ? key_pane(s, ch) : key_list(s, ch)) == LEAVE ? VIEW_CLOSE : VIEW_STAY;
+	switch (s->pane ? key_pane(s, ch) : key_list(s, ch)) {
+	case LEAVE: return VIEW_CLOSE;
+	case REPLAY: return HISTUI_REPLAY;
+	default: return VIEW_STAY;
+	}
 }
 
 static void hv_close(struct view *v)
@@ -1472,6 +1482,11 @@ struct view *histui_open(struct history *h, char *err, size_t errlen)
 	s->mode = ui_mode();
 	run_record_init(&s->run);
 	return &s->v;
+}
+
+int64_t histui_replay_id(const struct view *v)
+{
+	return v->ops == &histui_ops ? ((const struct hs *)v)->replay_id : 0;
 }
 
 void histui_added(struct view *v, int64_t id)

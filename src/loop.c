@@ -125,9 +125,12 @@ int loop_run(const struct loop_ops *o)
 	for (;;) {
 		struct pollfd pfd = { .fd = o->input_fd ? o->input_fd(o->arg) : -1,
 				      .events = POLLIN };
+		double wake = o->wake_at ? o->wake_at(o->arg) : 0;
 		double wait = more ? 0 : next_tick - now();
 		struct timespec ts;
 
+		if (wake > 0 && wake - now() < wait)
+			wait = wake - now();
 		if (wait < 0)
 			wait = 0;
 		ts.tv_sec = (time_t)wait;
@@ -161,6 +164,9 @@ int loop_run(const struct loop_ops *o)
 			if (next_tick < now())
 				next_tick = now() + iv;
 		}
+		wake = o->wake_at ? o->wake_at(o->arg) : 0;
+		if (wake > 0 && now() >= wake && (rc = o->on_wake(o->arg)) != LOOP_GO)
+			return rc;
 		more = false;
 		if (o->on_work && (rc = o->on_work(o->arg, &more)) != LOOP_GO)
 			return rc;

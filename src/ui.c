@@ -82,23 +82,6 @@ static int plot_cols(int cols, const struct ui_model *m)
 	return n < ncol ? imax(n, 1) : ncol;
 }
 
-/* Whole seconds as [h:]m:ss, truncated; n/a for NAN or negative. */
-static void fmt_minsec(char *buf, size_t len, double sec)
-{
-	long long s;
-
-	if (isnan(sec) || sec < 0 || sec > 9e12) {
-		snprintf(buf, len, "n/a");
-		return;
-	}
-	s = (long long)sec;
-	if (s >= 3600)
-		snprintf(buf, len, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60,
-			 s % 60);
-	else
-		snprintf(buf, len, "%lld:%02lld", s / 60, s % 60);
-}
-
 /* The right side of the workload line. */
 static void header_right(const struct ui_model *m, bool paused, double elapsed,
 			 char *buf, size_t len)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A run keeps every sample of every series --list-plots says this machine
-# gives: 60 s at -d 0.1 stores at least 590 of each, and none of the others.
+# gives: 60 s at -d 0.1 stores at least 590 of each, and none of the others;
+# history replay plays it back with the same figures and result line.
 . "$(dirname "$0")/lib.sh"
 
 db=$TMP/h.db
@@ -36,3 +37,48 @@ expect "no-unavailable-series-kept[extra: $extra]" test -z "$extra"
 expect times-in-order grep -q "monotonic True" "$TMP/check"
 span=$(awk '$1 == "span" { print $2 }' "$TMP/check")
 expect "samples-span-the-run[$span]" awk -v s="${span:-0}" 'BEGIN { exit !(s >= 59 && s <= 62) }'
+
+# history replay plays that run in the monitor's view: the same result
+# line as the batch run printed, and the stored values in the titles.
+need_tmux
+S="thrashtop-e2e-$$"
+cleanup "tm kill-session -t $S"
+python3 - "$TMP/runs.json" >"$TMP/vals" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["runs"][-1]["series"]
+print("first", int(s["procs-running"][0]), "last", int(s["procs-running"][-1]))
+PY
+first=$(awk '{ print $2 }' "$TMP/vals") last=$(awk '{ print $4 }' "$TMP/vals")
+line=$(head -1 "$TMP/out")
+tm new-session -d -s "$S" -x 100 -y 30 "$T --history $db history replay 1 --speed 64 --series=procs-running,free 2>$TMP/rerr; echo EXIT=\$? >$TMP/rrc; sleep 30"
+expect replay-plays wait_for 10 bash -c "tm capture-pane -p -t $S | grep -q 'replay run 1 .*playing 64x'"
+expect replay-ends wait_for 15 bash -c "tm capture-pane -p -t $S | grep -q 'replay run 1 .*END'"
+expect "replay-result-line[$line]" bash -c "tm capture-pane -p -t $S | grep -qF -- '#1 $line  '"
+expect "replay-last-value[$last]" bash -c "tm capture-pane -p -t $S | grep -Eq '^running $last( |$)'"
+tm send-keys -t "$S" Home .
+expect "replay-step-first-value[$first]" wait_for 5 bash -c "tm capture-pane -p -t $S | grep -Eq '^running $first( |$)'"
+expect replay-paused-at-step bash -c "tm capture-pane -p -t $S | grep -q 'PAUSED'"
+tm send-keys -t "$S" q
+expect replay-quit-0 wait_for 10 grep -qs EXIT=0 "$TMP/rrc"
+expect replay-no-stderr test ! -s "$TMP/rerr"
+"$T" --history "$db" history replay 99 >/dev/null 2>"$TMP/e"; rc=$?
+expect replay-missing-run test $rc -eq 2 -a "$(cat "$TMP/e")" = "thrashtop: replay: no run 99 in the history"
+tm kill-session -t "$S"
+
+# p in the monitor's history view replays the run under the cursor while
+# the live session goes on beneath.
+tm new-session -d -s "$S" -x 100 -y 30 "$T --history $db -d 0.2 -- sleep 30 2>$TMP/merr; echo EXIT=\$? >$TMP/mrc; sleep 30"
+expect monitor-up wait_for 10 bash -c "tm capture-pane -p -t $S | grep -q 'sleep 30'"
+tm send-keys -t "$S" h
+expect history-open wait_for 5 bash -c "tm capture-pane -p -t $S | grep -q 'p replay'"
+tm send-keys -t "$S" p
+expect monitor-replay-plays wait_for 5 bash -c "tm capture-pane -p -t $S | grep -q 'replay run 1 .*playing 1x'"
+tm send-keys -t "$S" End
+expect monitor-replay-result wait_for 5 bash -c "tm capture-pane -p -t $S | grep -qF -- '#1 $line  '"
+tm send-keys -t "$S" q
+expect back-to-history wait_for 5 bash -c "tm capture-pane -p -t $S | grep -q 'p replay'"
+tm send-keys -t "$S" q
+expect back-to-monitor wait_for 5 bash -c "tm capture-pane -p -t $S | grep -q 'interval 0.2s'"
+tm send-keys -t "$S" q
+expect monitor-quit-0 wait_for 10 grep -qs EXIT=0 "$TMP/mrc"
+expect monitor-no-stderr test ! -s "$TMP/merr"

@@ -1,0 +1,441 @@
+#include <curses.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fmt.h"
+#include "histui.h"
+#include "loop.h"
+#include "replay.h"
+#include "report.h"
+#include "result.h"
+#include "series.h"
+#include "timefmt.h"
+#include "ui.h"
+
+#define WINDOW_CAP 2048		/* samples per plot: wider than any screen */
+#define SEEK_S 10.0
+
+struct replay {
+	struct view v;			/* first: the loop's handle */
+	struct run_record r;
+	struct ui_model m;
+	struct series view[M_N];
+	int shown;			/* samples shown: r.t[0 .. shown - 1] */
+	double clock;			/* seconds into the run */
+	double speed;
+	bool paused, ended;
+	double last;			/* monotonic time of the last advance */
+	double *marks;
+	struct ui_worker *rows;
+	const char *done[1];
+	char result[320], status[320], workload[1024], tuning[512], swappiness[24];
+};
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int replay_index(const struct run_record *r, double rel)
+{
+	int lo = 0, hi = r->nsamples;
+
+	/* the first t > rel */
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (r->t[mid] <= rel)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+char *replay_result_line(const struct run_record *r, char *buf, size_t len)
+{
+	struct timeline tl;
+	char line[256], ksw[64];
+
+	report_timeline(r, &tl);
+	timefmt_csh(line, sizeof(line), &tl);
+	timefmt_kswapd(ksw, sizeof(ksw), r->kswapd_s);
+	snprintf(buf, len, "#%" PRId64 " %s  %s  %s", r->id, line, ksw, run_status_name(r->status));
+	return buf;
+}
+
+static double end_time(const struct replay *p)
+{
+	return p->r.t[p->r.nsamples - 1];
+}
+
+/* The plots' windows hold the samples before index k. */
+static void show_until(struct replay *p, int k)
+{
+	int from;
+
+	if (k < p->shown) {
+		for (int id = 0; id < M_N; id++)
+			series_clear(&p->view[id]);
+		p->shown = 0;
+	}
+	from = k - WINDOW_CAP > p->shown ? k - WINDOW_CAP : p->shown;
+	for (int i = from; i < k; i++)
+		for (int id = 0; id < M_N; id++)
+			series_push(&p->view[id], p->r.t[i],
+				    p->r.series[id] ? p->r.series[id][i] : NAN);
+	p->shown = k;
+}
+
+static void seek(struct replay *p, double rel)
+{
+	double end = end_time(p);
+
+	p->clock = rel < 0 ? 0 : rel > end ? end : rel;
+	p->ended = p->clock >= end;
+	if (p->ended)
+		p->paused = true;
+	show_until(p, replay_index(&p->r, p->clock));
+}
+
+static void fill(struct replay *p)
+{
+	struct ui_model *m = &p->m;
+	char a[32], b[32];
+
+	m->elapsed = p->clock;
+	fmt_minsec(a, sizeof(a), p->clock);
+	fmt_minsec(b, sizeof(b), end_time(p));
+	snprintf(p->status, sizeof(p->status),
+		 "replay run %" PRId64 "%s%s%s  %s %gx  %s / %s  space %s  , . step  "
+		 "<- -> %.0fs  + - speed  q close", p->r.id, p->r.label[0] ? " \"" : "",
+		 p->r.label, p->r.label[0] ? "\"" : "", p->ended ? "END" : p->paused ? "PAUSED" : "playing",
+		 p->speed, a, b, p->ended ? "again" : p->paused ? "play" : "pause", SEEK_S);
+	m->status = p->status;
+	/* the run's workers and result, once it is over */
+	m->nworkers = p->ended ? p->r.nworkers : 0;
+	m->ndone = p->ended ? 1 : 0;
+}
+
+static void draw(struct replay *p)
+{
+	fill(p);
+	ui_draw(&p->m);
+}
+
+static int rp_key(struct view *v, int ch)
+{
+	struct replay *p = (struct replay *)v;
+
+	switch (ch) {
+	case 'q': case 'Q': case 27:
+		return VIEW_CLOSE;
+	case ' ':
+		if (p->ended)
+			seek(p, 0);
+		p->paused = !p->paused;
+		break;
+	case '.':	/* the next sample */
+		p->paused = true;
+		if (p->shown < p->r.nsamples)
+			seek(p, p->r.t[p->shown]);
+		break;
+	case ',':	/* back one sample */
+		p->paused = true;
+		seek(p, p->shown >= 2 ? p->r.t[p->shown - 2] : 0);
+		p->ended = false;
+		break;
+	case KEY_RIGHT: seek(p, p->clock + SEEK_S); break;
+	case KEY_LEFT: seek(p, p->clock - SEEK_S); p->ended = false; break;
+	case KEY_HOME: seek(p, 0); break;
+	case KEY_END: seek(p, end_time(p)); break;
+	case '+':
+		if (p->speed < REPLAY_SPEED_MAX)
+			p->speed *= 2;
+		break;
+	case '-':
+		if (p->speed > REPLAY_SPEED_MIN)
+			p->speed /= 2;
+		break;
+	case KEY_RESIZE: case 12: case KEY_UP: case KEY_DOWN: case KEY_PPAGE: case KEY_NPAGE:
+		ui_key(&p->m, ch);
+		break;
+	default:
+		return VIEW_STAY;
+	}
+	p->last = mono();
+	return VIEW_STAY;
+}
+
+static void rp_draw(struct view *v)
+{
+	draw((struct replay *)v);
+}
+
+static double rp_wake(struct view *v, double now)
+{
+	struct replay *p = (struct replay *)v;
+	double step;
+
+	if (p->paused)
+		return 0;
+	seek(p, p->clock + (now - p->last) * p->speed);
+	p->last = now;
+	draw(p);
+	if (p->ended)
+		return 0;
+	/* a frame per stored sample, 20 a second at most */
+	step = p->r.nsamples > 1 ? end_time(p) / (p->r.nsamples - 1) : 0.1;
+	return now + fmax(step / p->speed, 0.05);
+}
+
+static void rp_close(struct view *v)
+{
+	struct replay *p = (struct replay *)v;
+
+	for (int id = 0; id < M_N; id++)
+		series_free(&p->view[id]);
+	run_record_clear(&p->r);
+	free(p->marks);
+	free(p->rows);
+	free(p);
+}
+
+static const struct view_ops replay_ops = {
+	.name = "replay", .key = rp_key, .draw = rp_draw, .close = rp_close, .wake = rp_wake,
+};
+
+/* The tuning the run was made under, as the monitor's header says it. */
+static void tuning_text(const struct run_record *r, char *buf, size_t len)
+{
+	struct fmt_buf b = { buf, len, 0 };
+	char a[32];
+
+	if (r->mem_limit_kib != HIST_NA) {
+		fmt_kib(a, sizeof(a), r->mem_limit_kib);
+		fmt_buf_put(&b, "mem %s", a);
+	}
+	if (r->global_limit_kib != HIST_NA) {
+		fmt_kib(a, sizeof(a), r->global_limit_kib);
+		fmt_buf_put(&b, "%sglobal %s", b.n ? ", " : "", a);
+	}
+	if (r->tmp_swap_kib > 0) {
+		fmt_kib(a, sizeof(a), r->tmp_swap_kib);
+		fmt_buf_put(&b, "%sswap +%s", b.n ? ", " : "", a);
+	}
+	for (const char *s = r->sysctls; s && *s;) {
+		size_t k = strcspn(s, "\n");
+
+		fmt_buf_put(&b, "%s%.*s", b.n ? ", " : "", (int)k, s);
+		s += k + (s[k] == '\n');
+	}
+	fmt_buf_done(&b);
+}
+
+static void fill_fixed(struct replay *p, const int *plots, int nplots)
+{
+	struct ui_model *m = &p->m;
+	const struct run_record *r = &p->r;
+	int ids[M_N], n;
+	char params[256];
+
+	m->host = r->hostname;
+	m->kernel = r->kernel_release;
+	m->ram_kib = r->ram_kib;
+	m->swap_kib = r->swap_total_kib;
+	snprintf(p->swappiness, sizeof(p->swappiness), "%" PRId64, r->swappiness);
+	m->swappiness = r->swappiness == HIST_NA ? "n/a" : p->swappiness;
+	histui_params(r, params, sizeof(params));
+	snprintf(p->workload, sizeof(p->workload), "%s%s", r->kind == RUN_QSBENCH ? "qsbench " : "",
+		 params);
+	m->workload = p->workload;
+	tuning_text(r, p->tuning, sizeof(p->tuning));
+	m->tuning = p->tuning[0] ? p->tuning : NULL;
+	m->interval = r->nsamples > 1 ? (r->t[r->nsamples - 1] - r->t[0]) / (r->nsamples - 1) : 0;
+	n = plots ? nplots : metrics_default_plots(r->series[M_CG_MEM] != NULL, ids);
+	if (plots)
+		memcpy(ids, plots, sizeof(ids[0]) * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		int id = ids[i];
+		double sc = metrics_scale_kept(id, r->ram_kib, r->hugetlb_kib, r->mlocked_kib,
+					       r->swap_total_kib);
+
+		if (id == M_CG_MEM && r->mem_limit_kib != HIST_NA)
+			sc = (double)r->mem_limit_kib;
+		m->plot[i] = (struct ui_plot){
+			.id = id, .s = &p->view[id], .scale = sc,
+			.na = !r->series[id] ? "not recorded with this run" : NULL,
+		};
+	}
+	m->nplots = n;
+	for (int i = 0; i < r->nchanges; i++)
+		p->marks[i] = r->changes[i].t_s;
+	m->marks = p->marks;
+	m->nmarks = r->nchanges;
+	for (int i = 0; i < r->nworkers; i++) {
+		const struct run_worker *w = &r->workers[i];
+		struct ui_worker *u = &p->rows[i];
+
+		u->pid = w->pid;
+		u->phase = r->kind == RUN_QSBENCH ? "done" : NULL;
+		u->frac = NAN;
+		u->cpu_s = (double)(w->user_us + w->sys_us) / 1e6;
+		u->majflt = w->majflt;
+		u->minflt = w->minflt;
+		u->rss_kib = u->swap_kib = HIST_NA;
+		u->end = !strcmp(w->end, "ok") ? END_OK : !strcmp(w->end, "verify") ? END_VERIFY :
+			 !strcmp(w->end, "oom") ? END_OOM : w->signal ? END_SIGNAL : END_EXIT;
+		u->code = w->signal ? w->signal : w->exit_code;
+	}
+	m->workers = p->rows;
+	replay_result_line(r, p->result, sizeof(p->result));
+	p->done[0] = p->result;
+	m->done = p->done;
+}
+
+struct view *replay_open(struct run_record *r, const int *plots, int nplots, double speed,
+			 char *err, size_t errlen)
+{
+	struct replay *p;
+
+	if (r->nsamples < 1) {
+		fmt_err(err, errlen, "run %" PRId64 " was kept without its series: nothing to replay",
+			r->id);
+		return NULL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		goto oom;
+	p->v.ops = &replay_ops;
+	p->r = *r;
+	run_record_init(r);
+	p->marks = calloc((size_t)p->r.nchanges + 1, sizeof(*p->marks));
+	p->rows = calloc((size_t)p->r.nworkers + 1, sizeof(*p->rows));
+	if (!p->marks || !p->rows)
+		goto oom;
+	for (int id = 0; id < M_N; id++)
+		if (series_init(&p->view[id], WINDOW_CAP))
+			goto oom;
+	fill_fixed(p, plots, nplots);
+	p->speed = speed;
+	p->last = mono();
+	seek(p, 0);
+	return &p->v;
+oom:
+	if (p)
+		rp_close(&p->v);
+	fmt_err(err, errlen, "replay: out of memory");
+	return NULL;
+}
+
+/* `history replay`: the loop with the replay as its only view. */
+struct solo {
+	struct view *v;
+	double wake;
+};
+
+static int solo_fd(void *arg)
+{
+	(void)arg;
+	return ui_fd();
+}
+
+static int solo_input(void *arg)
+{
+	struct solo *s = arg;
+	int ch;
+	bool any = false;
+
+	while ((ch = ui_next_key()) != ERR) {
+		if (s->v->ops->key(s->v, ch) == VIEW_CLOSE)
+			return LOOP_END;
+		any = true;
+	}
+	if (any) {
+		s->v->ops->draw(s->v);
+		s->wake = s->v->ops->wake(s->v, mono());
+	}
+	return LOOP_GO;
+}
+
+static int solo_none(void *arg)
+{
+	(void)arg;
+	return LOOP_GO;
+}
+
+static double solo_interval(void *arg)
+{
+	(void)arg;
+	return 3600;
+}
+
+static double solo_wake_at(void *arg)
+{
+	return ((struct solo *)arg)->wake;
+}
+
+static int solo_wake(void *arg)
+{
+	struct solo *s = arg;
+
+	s->wake = s->v->ops->wake(s->v, mono());
+	return LOOP_GO;
+}
+
+int replay_main(struct history *h, int64_t id, const int *plots, int nplots, double speed)
+{
+	struct run_record r;
+	struct solo s = { 0 };
+	const struct loop_ops ops = {
+		.arg = &s, .input_fd = solo_fd, .on_input = solo_input, .on_child = solo_none,
+		.on_tick = solo_none, .interval = solo_interval, .wake_at = solo_wake_at,
+		.on_wake = solo_wake,
+	};
+	char err[512];
+	int rc;
+
+	run_record_init(&r);
+	rc = history_get(h, id, &r, err, sizeof(err));
+	if (rc != 0) {
+		if (rc > 0)
+			snprintf(err, sizeof(err), "replay: no run %" PRId64 " in the history", id);
+		fprintf(stderr, "thrashtop: %s\n", err);
+		return 2;
+	}
+	if (r.nsamples < 1) {
+		fprintf(stderr, "thrashtop: replay: run %" PRId64 " was kept without its series\n", id);
+		run_record_clear(&r);
+		return 2;
+	}
+	loop_signals();
+	if (ui_init(err, sizeof(err))) {
+		run_record_clear(&r);
+		fprintf(stderr, "thrashtop: %s\n", err);
+		return 2;
+	}
+	s.v = replay_open(&r, plots, nplots, speed, err, sizeof(err));
+	if (!s.v) {
+		ui_end();
+		run_record_clear(&r);
+		fprintf(stderr, "thrashtop: %s\n", err);
+		return 2;
+	}
+	s.v->ops->draw(s.v);
+	s.wake = s.v->ops->wake(s.v, mono());
+	rc = loop_run(&ops);
+	s.v->ops->close(s.v);
+	ui_end();
+	if (rc == LOOP_FAIL) {
+		fprintf(stderr, "thrashtop: poll: %m\n");
+		return 2;
+	}
+	return loop_signal() ? 128 + loop_signal() : 0;
+}
