@@ -413,18 +413,37 @@ struct escaping {
 	size_t nheld;
 };
 
+/* Whether all 8 bytes at s are printable ASCII (0x20..0x7E). */
+static bool plain8(const char *s)
+{
+	uint64_t w;
+
+	memcpy(&w, s, 8);
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	/* a byte below 0x20, or 0x7F and above, sets its high bit in one of these */
+	uint64_t low = w - ones * 0x20, del = w + ones * 0x01;
+	return !((low | w | del) & highs);
+}
+
 static void escape_bytes(struct escaping *e, const char *s, size_t n, bool final)
 {
 	unsigned cp;
 	size_t i = 0;
 
 	while (i < n) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '\n' || c == '\t') {
-			fputc(c, e->out);
-			i++;
+		/* printable ASCII, newlines and tabs go out a stretch at a time */
+		size_t end = i;
+		while (end + 8 <= n && plain8(s + end))
+			end += 8;
+		while (end < n && (((unsigned char)s[end] >= 0x20 && (unsigned char)s[end] < 0x7F) ||
+				   s[end] == '\n' || s[end] == '\t'))
+			end++;
+		if (end > i) {
+			fwrite(s + i, 1, end - i, e->out);
+			i = end;
 			continue;
 		}
+		unsigned char c = (unsigned char)s[i];
 		char seq[5] = { 0 };
 		size_t k = n - i < 4 ? n - i : 4;
 		memcpy(seq, s + i, k);
