@@ -40,6 +40,12 @@ size_t fmt_rate(char *buf, size_t len, double per_s);
 #define FMT_G9_LEN 24
 size_t fmt_g9(char *buf, float v);
 
+/* v exactly as printf's "%.*f" prints it with dec (0..3) decimals, several
+ * times faster for the values a history keeps (multiples of its quanta).
+ * buf must hold FMT_FIXED_LEN bytes; returns the length. */
+#define FMT_FIXED_LEN 352
+size_t fmt_fixed(char *buf, double v, int dec);
+
 /* "50.6%": one decimal, rounded to nearest. */
 size_t fmt_pct(char *buf, size_t len, double pct);
 

@@ -174,7 +174,7 @@ static void json_values(FILE *f, char *buf, size_t size, size_t *o, const char *
 
 	*o += (size_t)snprintf(buf + *o, size - *o, ", \"%s\": [", name);
 	for (int i = 0; i < n; i++) {
-		if (*o > size - 40) {
+		if (*o > size - FMT_FIXED_LEN) {
 			fwrite(buf, 1, *o, f);
 			*o = 0;
 		}
@@ -184,8 +184,7 @@ static void json_values(FILE *f, char *buf, size_t size, size_t *o, const char *
 			memcpy(buf + *o, "null", 4);
 			*o += 4;
 		} else {
-			*o += (size_t)snprintf(buf + *o, 32, "%.*f", dec,
-					       fabs(v[i]) < 1e15 ? v[i] : copysign(1e15, v[i]));
+			*o += fmt_fixed(buf + *o, fabs(v[i]) < 1e15 ? v[i] : copysign(1e15, v[i]), dec);
 		}
 	}
 	buf[(*o)++] = ']';

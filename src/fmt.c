@@ -320,6 +320,35 @@ int fmt_err(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
+size_t fmt_fixed(char *buf, double v, int dec)
+{
+	static const double scale[] = { 1, 10, 100, 1000 };
+	double r = dec >= 0 && dec <= 3 ? v * scale[dec] : NAN, x = nearbyint(r);
+
+	/* Away from a tie, the product's rounding cannot move the nearest
+	 * integer; elsewhere, and for a negative zero, printf decides. */
+	if (!(fabs(x) < 1e15) || fabs(r - x) > 0.25 || (x == 0 && signbit(v)))
+		return (size_t)snprintf(buf, FMT_FIXED_LEN, "%.*f", dec, v);
+	char dig[24];
+	uint64_t u = (uint64_t)fabs(x);
+	int nd = 0;
+	size_t o = 0;
+	do {
+		dig[nd++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u || nd <= dec);
+	if (x < 0)
+		buf[o++] = '-';
+	while (nd > dec)
+		buf[o++] = dig[--nd];
+	if (dec)
+		buf[o++] = '.';
+	while (nd)
+		buf[o++] = dig[--nd];
+	buf[o] = 0;
+	return o;
+}
+
 size_t fmt_g9(char *buf, float f)
 {
 	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,

@@ -329,6 +329,41 @@ TEST(fmt_g9_is_printf)
 	}
 }
 
+/* fmt_fixed is printf's %.*f, byte for byte: ties, negative zeros, values
+ * too large to shortcut, and quantized values as a history keeps them. */
+TEST(fmt_fixed_is_printf)
+{
+	const double edge[] = { 0.0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.0005, 0.0015, 0.125, -0.125,
+				0.05, 0.15, 1e15, -1e15, 1e14 + 0.5, 999999999999.9995, 1e-300,
+				-1e-300, 4503599627370495.5, 1e300, NAN, INFINITY, -INFINITY };
+	char a[FMT_FIXED_LEN], b[FMT_FIXED_LEN];
+	uint64_t x = 88172645463325252ull;
+	int bad = 0;
+
+	for (int dec = 0; dec <= 3; dec++)
+		for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+			fmt_fixed(a, edge[i], dec);
+			snprintf(b, sizeof(b), "%.*f", dec, edge[i]);
+			CHECK_STR(a, b);
+		}
+	for (int i = 0; i < 400000 && bad < 5; i++) {
+		static const double quantum[] = { 1, 0.1, 0.01, 0.001 };
+		int dec = i % 4;
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* a quantized value, or any bit pattern */
+		double v = (double)((int64_t)(x >> 20) - (1ll << 43)) * quantum[dec];
+		if (i % 3 == 2)
+			memcpy(&v, &x, sizeof(v));
+		CHECK_INT(fmt_fixed(a, v, dec), (long long)snprintf(b, sizeof(b), "%.*f", dec, v));
+		if (strcmp(a, b)) {
+			CHECK_STR(a, b);
+			bad++;
+		}
+	}
+}
+
 /* However the writes cut the text, the stream escapes it as fmt_escape. */
 TEST(fmt_escaping_stream_any_cut)
 {
