@@ -194,6 +194,12 @@ int history_schema_version(struct history *h);
  * starts a fresh grace. */
 void history_set_stop(struct history *h, const volatile sig_atomic_t *stop);
 
+/* For a long import into h: a page cache of up to 64 MiB, so that the
+ * indexes stay in memory, and commits that reach the disk at checkpoints
+ * (WAL's synchronous=NORMAL: a crash may lose the last batches, never the
+ * database, and importing again adds only what is missing). */
+void history_bulk(struct history *h);
+
 /* One import or batch as one transaction. history_add inside it joins it. */
 int history_begin(struct history *h, char *err, size_t errlen);
 int history_commit(struct history *h, char *err, size_t errlen);

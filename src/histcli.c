@@ -611,6 +611,7 @@ static int cmd_import(struct hargs *a, const char *path)
 			munmap(in.text, in.maplen);
 		return 1;
 	}
+	history_bulk(im.h);
 	const char *s = db ? "" : in.text;
 	while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
 		s++;

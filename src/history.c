@@ -21,8 +21,14 @@
 #include "fmt.h"
 #include "blob.h"
 
+/* The writes of history_add, prepared on first use and kept until close:
+ * an import adds hundreds of thousands of runs. */
+enum { ST_FIND_UUID, ST_RUN, ST_WORKER, ST_SNAP, ST_CHANGE, ST_SAMPLES, ST_SAVEPOINT,
+       ST_RELEASE, ST_N };
+
 struct history {
 	sqlite3 *db;
+	sqlite3_stmt *st[ST_N];
 	char *path;
 	int version;
 	bool rdonly;
@@ -1004,6 +1010,8 @@ void history_close(struct history *h)
 {
 	if (!h)
 		return;
+	for (int i = 0; i < ST_N; i++)
+		sqlite3_finalize(h->st[i]);
 	sqlite3_close(h->db);
 	free(h->path);
 	free(h);
@@ -1012,6 +1020,13 @@ void history_close(struct history *h)
 int history_schema_version(struct history *h)
 {
 	return h->version;
+}
+
+void history_bulk(struct history *h)
+{
+	if (!h->rdonly)
+		sqlite3_exec(h->db, "PRAGMA cache_size = -65536; PRAGMA synchronous = NORMAL",
+			     NULL, NULL, NULL);
 }
 
 int history_begin(struct history *h, char *err, size_t errlen)
@@ -1039,6 +1054,17 @@ void history_rollback(struct history *h)
 }
 
 /* ---- writing ---- */
+
+/* Statement which of h, prepared from sql the first time; reset. NULL on
+ * failure. */
+static sqlite3_stmt *cached(struct history *h, int which, const char *sql)
+{
+	if (!h->st[which] &&
+	    sqlite3_prepare_v3(h->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &h->st[which],
+			       NULL) != SQLITE_OK)
+		return NULL;
+	return h->st[which];
+}
 
 static int bind_i64(sqlite3_stmt *st, int i, int64_t v)
 {
@@ -1080,39 +1106,41 @@ static int step_done(sqlite3_stmt *st)
 
 static int insert_run(struct history *h, const struct run_record *r, int64_t *id)
 {
-	struct sbuf q = { 0 };
-	sqlite3_stmt *st = NULL;
-	int n = 0, rc = -1;
+	sqlite3_stmt *st = h->st[ST_RUN];
+	int n = 0;
 
-	sb_puts(&q, "INSERT INTO runs(");
-	for (size_t i = 0; i < history_nfields; i++) {
-		if (history_fields[i].since > h->version)
-			continue;
-		if (n++)
-			sb_putc(&q, ',');
-		sb_puts(&q, history_fields[i].name);
+	if (!st) {
+		struct sbuf q = { 0 };
+		sb_puts(&q, "INSERT INTO runs(");
+		for (size_t i = 0; i < history_nfields; i++) {
+			if (history_fields[i].since > h->version)
+				continue;
+			if (n++)
+				sb_putc(&q, ',');
+			sb_puts(&q, history_fields[i].name);
+		}
+		sb_puts(&q, ") VALUES(");
+		for (int i = 0; i < n; i++)
+			sb_puts(&q, i ? ",?" : "?");
+		sb_putc(&q, ')');
+		st = q.oom ? NULL : cached(h, ST_RUN, q.s);
+		free(q.s);
+		if (!st)
+			return -1;
+		n = 0;
 	}
-	sb_puts(&q, ") VALUES(");
-	for (int i = 0; i < n; i++)
-		sb_puts(&q, i ? ",?" : "?");
-	sb_putc(&q, ')');
-	if (q.oom || sqlite3_prepare_v2(h->db, q.s, -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	n = 0;
 	for (size_t i = 0; i < history_nfields; i++) {
 		if (history_fields[i].since > h->version)
 			continue;
-		if (bind_field(st, ++n, r, &history_fields[i]) != SQLITE_OK)
-			goto out;
+		if (bind_field(st, ++n, r, &history_fields[i]) != SQLITE_OK) {
+			sqlite3_clear_bindings(st);
+			return -1;
+		}
 	}
 	if (step_done(st))
-		goto out;
+		return -1;
 	*id = sqlite3_last_insert_rowid(h->db);
-	rc = 0;
-out:
-	sqlite3_finalize(st);
-	free(q.s);
-	return rc;
+	return 0;
 }
 
 /* One samples row: n values in steps of quantum. */
@@ -1138,20 +1166,18 @@ static int put_samples(sqlite3_stmt *st, int64_t id, const char *name, const dou
 
 static int insert_samples(struct history *h, const struct run_record *r, int64_t id)
 {
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st;
 	int rc = 0;
 
 	if (r->nsamples < 1)
 		return 0;
-	if (sqlite3_prepare_v2(h->db, "INSERT INTO samples VALUES(?,?,?,?,?)", -1, &st,
-			       NULL) != SQLITE_OK)
+	if (!(st = cached(h, ST_SAMPLES, "INSERT INTO samples VALUES(?,?,?,?,?)")))
 		return -1;
 	rc = put_samples(st, id, "t", r->t, r->nsamples, T_QUANTUM);
 	for (int i = 0; i < M_N && rc == 0; i++)
 		if (r->series[i])
 			rc = put_samples(st, id, metric_def(i)->name, r->series[i], r->nsamples,
 					 metric_def(i)->quantum);
-	sqlite3_finalize(st);
 	return rc;
 }
 
@@ -1212,11 +1238,9 @@ out:
 static int insert_details(struct history *h, const struct run_record *r, int64_t id)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = -1;
 
-	if (sqlite3_prepare_v2(h->db,
-			       "INSERT INTO workers VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (r->nworkers &&
+	    !(st = cached(h, ST_WORKER, "INSERT INTO workers VALUES(?,?,?,?,?,?,?,?,?,?,?,?)")))
 		return -1;
 	for (int i = 0; i < r->nworkers; i++) {
 		const struct run_worker *w = &r->workers[i];
@@ -1233,14 +1257,9 @@ static int insert_details(struct history *h, const struct run_record *r, int64_t
 		bind_i64(st, 11, w->verify_errors);
 		bind_i64(st, 12, w->first_bad);
 		if (step_done(st))
-			goto out;
+			return -1;
 	}
-	sqlite3_finalize(st);
 
-	if (sqlite3_prepare_v2(h->db,
-			       "INSERT INTO free_snaps VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
-			       -1, &st, NULL) != SQLITE_OK)
-		return -1;
 	for (int k = 0; k < 2; k++) {
 		struct mem_snapshot m = k ? r->free_after : r->free_before;
 		bool any = false;
@@ -1249,17 +1268,18 @@ static int insert_details(struct history *h, const struct run_record *r, int64_t
 			any |= *snap_field(&m, j) != HIST_NA;
 		if (!any)
 			continue;
+		if (!(st = cached(h, ST_SNAP, "INSERT INTO free_snaps VALUES(?,?,?,?,?,?,?,?,?,?,?,?)")))
+			return -1;
 		sqlite3_bind_int64(st, 1, id);
 		sqlite3_bind_text(st, 2, k ? "after" : "before", -1, SQLITE_STATIC);
 		for (int j = 0; j < 10; j++)
 			bind_i64(st, 3 + j, *snap_field(&m, j));
 		if (step_done(st))
-			goto out;
+			return -1;
 	}
-	sqlite3_finalize(st);
 
-	if (sqlite3_prepare_v2(h->db, "INSERT INTO sysctl_changes VALUES(?,?,?,?,?,?)",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (r->nchanges &&
+	    !(st = cached(h, ST_CHANGE, "INSERT INTO sysctl_changes VALUES(?,?,?,?,?,?)")))
 		return -1;
 	for (int i = 0; i < r->nchanges; i++) {
 		const struct run_sysctl_change *c = &r->changes[i];
@@ -1270,15 +1290,9 @@ static int insert_details(struct history *h, const struct run_record *r, int64_t
 		sqlite3_bind_text(st, 5, c->old_val, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 6, c->new_val, -1, SQLITE_STATIC);
 		if (step_done(st))
-			goto out;
+			return -1;
 	}
-	sqlite3_finalize(st);
-	st = NULL;
-
-	rc = h->version >= 4 ? insert_samples(h, r, id) : 0;
-out:
-	sqlite3_finalize(st);
-	return rc;
+	return h->version >= 4 ? insert_samples(h, r, id) : 0;
 }
 
 static int validate(const struct run_record *r, char *err, size_t errlen)
@@ -1318,27 +1332,37 @@ int history_add(struct history *h, struct run_record *r, char *err, size_t errle
 	}
 	if (!r->uuid[0])
 		make_uuid(r);
-	if (exec_sql(h, outer ? "SAVEPOINT add_run" : "BEGIN IMMEDIATE", err, errlen))
+	if (outer ? step_done(cached(h, ST_SAVEPOINT, "SAVEPOINT add_run")) :
+		    exec_sql(h, "BEGIN IMMEDIATE", err, errlen)) {
+		if (outer)
+			dberr(h, err, errlen, "cannot record the run");
 		return -1;
+	}
 
-	if (sqlite3_prepare_v2(h->db, "SELECT id FROM runs WHERE uuid = ?", -1, &st, NULL) != SQLITE_OK)
+	if (!(st = cached(h, ST_FIND_UUID, "SELECT id FROM runs WHERE uuid = ?")))
 		goto fail;
 	sqlite3_bind_text(st, 1, r->uuid, -1, SQLITE_STATIC);
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		r->id = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
-		exec_sql(h, outer ? "RELEASE add_run" : "COMMIT", NULL, 0);
+		sqlite3_reset(st);
+		if (outer)
+			step_done(cached(h, ST_RELEASE, "RELEASE add_run"));
+		else
+			exec_sql(h, "COMMIT", NULL, 0);
 		return 1;
 	}
-	sqlite3_finalize(st);
-	st = NULL;
+	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
 		goto fail;
 	if (insert_run(h, r, &id) || insert_details(h, r, id))
 		goto fail;
-	if (exec_sql(h, outer ? "RELEASE add_run" : "COMMIT", err, errlen))
+	if (outer ? step_done(cached(h, ST_RELEASE, "RELEASE add_run")) :
+		    exec_sql(h, "COMMIT", err, errlen)) {
+		if (outer)
+			dberr(h, err, errlen, "cannot record the run");
 		goto rollback;
+	}
 	r->id = id;
 	return 0;
 fail:
