@@ -214,9 +214,18 @@ static void *fptr(const struct run_record *r, const struct hist_field *f)
 	return (char *)r + f->off;
 }
 
-void run_record_init(struct run_record *r)
+void run_record_init(struct run_record *out)
 {
-	memset(r, 0, sizeof(*r));
+	/* built once and copied: listings init a record per run */
+	static struct run_record blank;
+	static bool made;
+
+	struct run_record *r = &blank;
+
+	if (made) {
+		*out = blank;
+		return;
+	}
 	for (size_t i = 0; i < history_nfields; i++) {
 		const struct hist_field *f = &history_fields[i];
 		void *p = fptr(r, f);
