@@ -217,6 +217,8 @@ struct history_filter {
 	const char *config_hash;	/* exact */
 	long limit;		/* 0 = all */
 	long offset;
+	const char *const *fields;	/* NULL-terminated names: read only these
+					 * fields (and id), the rest unknown */
 };
 
 enum {
@@ -224,7 +226,13 @@ enum {
 	HISTORY_SERIES = 2,	/* also load the sampled series */
 	HISTORY_DETAIL = HISTORY_WORKERS | HISTORY_SERIES,
 	HISTORY_BRIEF = 4,	/* only what `history list` shows; the rest unknown */
+	HISTORY_OLDEST_FIRST = 8,	/* started_at, then id, ascending */
 };
+
+/* The fields a group's statistics and time lines need, which an index
+ * holds beside the group and start time: reading them for a group never
+ * touches the runs' rows. */
+extern const char *const history_figures[];
 
 /* Calls fn for each run history_list would give, one at a time, so that
  * memory stays bounded whatever the count. fn may take the record over
@@ -234,6 +242,14 @@ enum {
 int history_each(struct history *h, const struct history_filter *f, int flags,
 		 int (*fn)(struct run_record *r, void *arg), void *arg,
 		 char *err, size_t errlen);
+/* Calls fn for each group of the runs f selects (their config_hash, and
+ * how many runs f selects in it), ordered by each group's oldest run
+ * (started_at, then id), as SQL groups and sorts them: memory stays bounded
+ * whatever the count. f's limit and offset are not used. fn returns 0 to go
+ * on, or nonzero to stop, returned. Returns 0, fn's value, or -1 (err). */
+int history_each_group(struct history *h, const struct history_filter *f,
+		       int (*fn)(const char *config_hash, int64_t nruns, void *arg), void *arg,
+		       char *err, size_t errlen);
 /* Newest first (started_at, then id). *out is malloc'd (run_records_free). */
 int history_list(struct history *h, const struct history_filter *f, int flags,
 		 struct run_record **out, size_t *n, char *err, size_t errlen);

@@ -62,6 +62,13 @@ void report_show(FILE *f, const struct run_record *r);
 void report_stats(FILE *f, const struct run_record *runs, size_t n,
 		  const struct report_opts *o);
 
+/* The same from the history itself, a group at a time as SQL groups and
+ * orders them (history_each_group): memory is one group's figures (about
+ * 50 bytes a run), whatever the history holds. filt's limit is not used.
+ * Returns 0, or -1 with err filled. */
+int report_stats_history(FILE *f, struct history *h, const struct history_filter *filt,
+			 const struct report_opts *o, char *err, size_t errlen);
+
 /* The export formats. Runs are printed in the order given, except time and
  * text, which print group by group. Return 0, or -1 (errno) on a write or
  * allocation failure, or with err filled on bad options (table keys). */

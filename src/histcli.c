@@ -380,6 +380,29 @@ static int stream_list(const char *path, const struct history_filter *f)
 	return 0;
 }
 
+/* `history stats` a group at a time from the history; a history that does
+ * not exist yet has no groups. */
+static int stream_stats(const char *path, const struct history_filter *f,
+			const struct report_opts *ro)
+{
+	struct history *h;
+	char err[512] = "";
+
+	if (access(path, F_OK) != 0 && errno == ENOENT)
+		return 0;
+	if (!(h = history_open(path, HISTORY_RDONLY, err, sizeof(err)))) {
+		fprintf(stderr, "thrashtop: history: %s\n", err);
+		return 1;
+	}
+	int rc = report_stats_history(out, h, f, ro, err, sizeof(err));
+	history_close(h);
+	if (rc || fflush(out) || ferror(out)) {
+		fprintf(stderr, "thrashtop: history: %s\n", err[0] ? err : strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 static bool any_cell(const struct run_record *runs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -822,6 +845,8 @@ int histcli_main(int argc, char **argv, const char *db_path)
 			if (fmt == F_CSV || fmt == F_JSON || (!strcmp(a.cmd, "list") && fmt == F_DEFAULT))
 				rc = fmt == F_DEFAULT ? stream_list(path, &a.filt) :
 				     stream_export(path, &a.filt, fmt == F_JSON);
+			else if (!strcmp(a.cmd, "stats") && fmt == F_DEFAULT && !a.filt.limit)
+				rc = stream_stats(path, &a.filt, &a.ro);
 			else if ((rc = load(path, &a.filt, flags, &runs, &n)) == 0) {
 				if (!strcmp(a.cmd, "list") && a.fmt == F_DEFAULT) {
 					if (n)

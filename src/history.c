@@ -243,6 +243,8 @@ void run_record_init(struct run_record *out)
 	r->repeat_k = r->repeat_n = 1;
 	for (int j = 0; j < 10; j++)
 		*snap_field(&r->free_before, j) = *snap_field(&r->free_after, j) = HIST_NA;
+	made = true;
+	run_record_init(out);
 }
 
 void run_record_clear(struct run_record *r)
@@ -983,6 +985,12 @@ struct history *history_open_version(const char *path, int flags, int version,
 			goto fail;
 		if (v >= version)
 			h->version = v;
+		/* what history_figures names, in each group's run order */
+		if (h->version == HISTORY_SCHEMA_VERSION &&
+		    exec_sql(h, "CREATE INDEX IF NOT EXISTS runs_figures ON runs(config_hash,"
+			     " started_at, id, status, user_us, sys_us, wall_us, majflt, minflt,"
+			     " inblock, oublock, kswapd_s)", err, errlen))
+			goto fail;
 	} else {
 		if (v < HISTORY_SCHEMA_VERSION && v < version) {
 			fmt_err(err, errlen, "%s: schema version %d needs upgrading: open it once for writing",
@@ -1469,8 +1477,12 @@ static void bind_filter(sqlite3_stmt *st, const struct history_filter *f)
 		sqlite3_bind_int64(st, i, f->offset > 0 ? f->offset : 0);
 }
 
-/* Whether a listing with flags reads field i. */
-static bool field_read(const struct history *h, int flags, size_t i)
+const char *const history_figures[] = { "started_at", "status", "user_us", "sys_us",
+	"wall_us", "majflt", "minflt", "inblock", "oublock", "kswapd_s", "config_hash", NULL };
+
+/* Whether a listing with flags (and f's field list) reads field i. */
+static bool field_read(const struct history *h, const struct history_filter *f, int flags,
+		       size_t i)
 {
 	static const char *const brief[] = { "started_at", "label", "kind", "nelems", "procs",
 		"seed", "command", "status", "wall_us", "majflt", "kswapd_s", "kernel_release",
@@ -1479,6 +1491,12 @@ static bool field_read(const struct history *h, int flags, size_t i)
 
 	if (fl->since > h->version)
 		return false;
+	if (f && f->fields) {
+		for (const char *const *n = f->fields; *n; n++)
+			if (!strcmp(fl->name, *n))
+				return true;
+		return false;
+	}
 	if (!(flags & HISTORY_BRIEF))
 		return true;
 	for (size_t k = 0; k < sizeof(brief) / sizeof(brief[0]); k++)
@@ -1493,14 +1511,15 @@ static char *list_sql(struct history *h, const struct history_filter *f, int fla
 
 	sb_puts(&q, "SELECT id");
 	for (size_t i = 0; i < history_nfields; i++) {
-		if (!field_read(h, flags, i))
+		if (!field_read(h, f, flags, i))
 			continue;
 		sb_putc(&q, ',');
 		sb_puts(&q, history_fields[i].name);
 	}
 	sb_puts(&q, " FROM runs");
 	build_where(h, &q, f);
-	sb_puts(&q, " ORDER BY started_at DESC, id DESC");
+	sb_puts(&q, flags & HISTORY_OLDEST_FIRST ? " ORDER BY started_at, id"
+						 : " ORDER BY started_at DESC, id DESC");
 	if (f && (f->limit > 0 || f->offset > 0))
 		sb_puts(&q, " LIMIT :limit OFFSET :offset");
 	if (q.oom) {
@@ -1668,7 +1687,7 @@ int history_each(struct history *h, const struct history_filter *f, int flags,
 		return -1;
 	}
 	for (size_t i = 0; i < history_nfields; i++)
-		rd[i] = field_read(h, flags, i);
+		rd[i] = field_read(h, f, flags, i);
 	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK ||
 	    detail_prepare(h, flags, &d)) {
 		sqlite3_finalize(st);
@@ -1708,6 +1727,50 @@ int history_each(struct history *h, const struct history_filter *f, int flags,
 	sqlite3_finalize(st);
 	detail_finalize(&d);
 	free(rd);
+	if (txn)
+		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
+	return ret;
+}
+
+int history_each_group(struct history *h, const struct history_filter *f,
+		       int (*fn)(const char *config_hash, int64_t nruns, void *arg), void *arg,
+		       char *err, size_t errlen)
+{
+	struct sbuf q = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc, ret = 0;
+
+	/* Each group's first run: its earliest start, and the lowest id
+	 * among the runs that started then. */
+	sb_puts(&q, "SELECT config_hash, count(*), min(started_at) AS s, (SELECT min(id) FROM runs");
+	build_where(h, &q, f);
+	sb_puts(&q, f && (f->label || f->kernel || f->session || f->config_hash) ? " AND " : " WHERE ");
+	sb_puts(&q, "config_hash = r.config_hash AND started_at = min(r.started_at)) AS first"
+		" FROM runs AS r");
+	build_where(h, &q, f);
+	sb_puts(&q, " GROUP BY config_hash ORDER BY s, first");
+	if (q.oom || sqlite3_prepare_v2(h->db, q.s, -1, &st, NULL) != SQLITE_OK) {
+		free(q.s);
+		sqlite3_finalize(st);
+		dberr(h, err, errlen, "cannot group runs");
+		return -1;
+	}
+	free(q.s);
+	bind_filter(st, f);
+	bool txn = sqlite3_get_autocommit(h->db);
+	if (txn)
+		sqlite3_exec(h->db, "BEGIN", NULL, NULL, NULL);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char hash[sizeof(((struct run_record *)0)->config_hash)];
+		snprintf(hash, sizeof(hash), "%s", (const char *)sqlite3_column_text(st, 0));
+		if ((ret = fn(hash, sqlite3_column_int64(st, 1), arg)))
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE) {
+		dberr(h, err, errlen, "cannot group runs");
+		ret = -1;
+	}
+	sqlite3_finalize(st);
 	if (txn)
 		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
 	return ret;

@@ -79,39 +79,89 @@ static int cmp_idx(const void *x, const void *y)
 	return cmp_started(&sort_base[*(const size_t *)x], &sort_base[*(const size_t *)y]);
 }
 
-static int group_stats(const struct run_record *runs, struct report_group *g,
-		       const struct report_opts *o)
-{
-	double *x = malloc(sizeof(double) * (g->n ? g->n : 1));
-	size_t *pos = malloc(sizeof(size_t) * (g->n ? g->n : 1));
+/* The figures of a group's completed runs, gathered a run at a time in
+ * group order: x[m] holds the k[m] known values of metric m, wpos the
+ * position in the group of each wall time. */
+struct figures {
+	double *x[RM_N];
+	size_t k[RM_N];
+	size_t *wpos;
+	size_t n, cap;			/* runs added, room for */
+	size_t nfailed, noom, naborted;
+};
 
-	if (!x || !pos) {
-		free(x);
-		free(pos);
-		return -1;
-	}
+static int figures_init(struct figures *fg, size_t cap)
+{
+	memset(fg, 0, sizeof(*fg));
+	fg->cap = cap ? cap : 1;
+	fg->wpos = malloc(sizeof(size_t) * fg->cap);
+	for (int m = 0; m < RM_N; m++)
+		fg->x[m] = malloc(sizeof(double) * fg->cap);
+	for (int m = 0; m < RM_N; m++)
+		if (!fg->x[m])
+			return -1;
+	return fg->wpos ? 0 : -1;
+}
+
+static void figures_free(struct figures *fg)
+{
+	for (int m = 0; m < RM_N; m++)
+		free(fg->x[m]);
+	free(fg->wpos);
+	memset(fg, 0, sizeof(*fg));
+}
+
+/* Adds the group's next run; a run beyond the room given is not counted. */
+static void figures_add(struct figures *fg, const struct run_record *r)
+{
+	if (fg->n == fg->cap)
+		return;
 	for (int m = 0; m < RM_N; m++) {
-		size_t k = 0;
-		for (size_t i = 0; i < g->n; i++) {
-			const struct run_record *r = &runs[g->idx[i]];
-			double v = report_metric(r, (enum report_metric)m);
-			if (r->status == RUN_OK && isfinite(v)) {
-				pos[k] = i;
-				x[k++] = v;
-			}
+		double v = report_metric(r, (enum report_metric)m);
+		if (r->status == RUN_OK && isfinite(v)) {
+			if (m == RM_WALL)
+				fg->wpos[fg->k[m]] = fg->n;
+			fg->x[m][fg->k[m]++] = v;
 		}
-		stats_summarize(x, k, &g->st[m]);
+	}
+	fg->nfailed += r->status == RUN_FAILED;
+	fg->noom += r->status == RUN_OOM;
+	fg->naborted += r->status == RUN_ABORTED;
+	fg->n++;
+}
+
+/* g's statistics, unstable mark and outliers (g->outlier has fg->n
+ * entries) from fg. */
+static void figures_stats(const struct figures *fg, struct report_group *g,
+			  const struct report_opts *o)
+{
+	for (int m = 0; m < RM_N; m++) {
+		size_t k = fg->k[m];
+		stats_summarize(fg->x[m], k, &g->st[m]);
 		if (m == RM_WALL && k >= 3) {
 			double *z = malloc(sizeof(double) * k);
-			if (z && stats_modified_z(x, k, z) == 0)
+			if (z && stats_modified_z(fg->x[m], k, z) == 0)
 				for (size_t i = 0; i < k; i++)
-					g->outlier[pos[i]] = fabs(z[i]) > o->outlier_z;
+					g->outlier[fg->wpos[i]] = fabs(z[i]) > o->outlier_z;
 			free(z);
 		}
 	}
 	g->unstable = g->st[RM_WALL].n >= 2 && g->st[RM_WALL].cv_pct > o->unstable_cov_pct;
-	free(x);
-	free(pos);
+}
+
+static int group_stats(const struct run_record *runs, struct report_group *g,
+		       const struct report_opts *o)
+{
+	struct figures fg;
+
+	if (figures_init(&fg, g->n)) {
+		figures_free(&fg);
+		return -1;
+	}
+	for (size_t i = 0; i < g->n; i++)
+		figures_add(&fg, &runs[g->idx[i]]);
+	figures_stats(&fg, g, o);
+	figures_free(&fg);
 	return 0;
 }
 
@@ -247,11 +297,37 @@ static void workload_text(const struct run_record *r, char *buf, size_t len)
 		snprintf(buf, len, "%s", r->command ? r->command : "(command not recorded)");
 }
 
-/* "LABEL key=value ...:" naming what sets the group apart from the others. */
-static void group_header(const struct run_record *runs, const struct report_group *g,
-			 size_t ng, const struct report_group *all, char *buf, size_t len)
+/* Whether header key k (header_keys) has a known value that differs
+ * between groups: state is what the first runs of the groups gave so far,
+ * seen[k] the first known value, differs[k] set once another comes. */
+struct header_keys {
+	char seen[NHEADER_KEYS][128];
+	bool differs[NHEADER_KEYS];
+};
+
+static void header_keys_add(struct header_keys *hk, const struct run_record *first)
 {
-	const struct run_record *r = &runs[g->idx[0]];
+	for (size_t k = 0; k < NHEADER_KEYS; k++) {
+		const struct hist_field *f = hist_field_find(header_keys[k]);
+		char v[128];
+
+		if (!f || hk->differs[k])
+			continue;
+		key_text(first, f, v, sizeof(v));
+		if (!strcmp(v, "-") || !strcmp(v, "n/a"))
+			continue;
+		if (!hk->seen[k][0])
+			snprintf(hk->seen[k], sizeof(hk->seen[k]), "%s", v);
+		else if (strcmp(hk->seen[k], v))
+			hk->differs[k] = true;
+	}
+}
+
+/* "LABEL key=value ...:" naming what sets the group of first run r apart
+ * from the others. */
+static void header_text(const struct run_record *r, const struct header_keys *hk,
+			char *buf, size_t len)
+{
 	size_t used;
 
 	if (r->label[0])
@@ -262,8 +338,7 @@ static void group_header(const struct run_record *runs, const struct report_grou
 		used = (size_t)snprintf(buf, len, "(no label)");
 	for (size_t k = 0; k < NHEADER_KEYS && used < len; k++) {
 		const struct hist_field *f = hist_field_find(header_keys[k]);
-		char v[128], w[128];
-		bool differs = false;
+		char v[128];
 
 		if (!f || (!strcmp(f->name, "kernel_release") &&
 			   (!r->label[0] || (r->kernel_release[0] && strstr(r->label, r->kernel_release)))))
@@ -271,14 +346,22 @@ static void group_header(const struct run_record *runs, const struct report_grou
 		key_text(r, f, v, sizeof(v));
 		if (!strcmp(v, "-") || !strcmp(v, "n/a"))
 			continue;
-		for (size_t j = 0; j < ng && !differs; j++) {
-			key_text(&runs[all[j].idx[0]], f, w, sizeof(w));
-			differs = strcmp(w, "-") && strcmp(w, "n/a") && strcmp(v, w);
-		}
-		if (differs)
+		/* a known value differs from another known one */
+		if (hk->differs[k])
 			used += (size_t)snprintf(buf + used, len - used, " %s=%s",
 						 !strcmp(f->name, "kernel_release") ? "kernel" : f->name, v);
 	}
+}
+
+static void group_header(const struct run_record *runs, const struct report_group *g,
+			 size_t ng, const struct report_group *all, char *buf, size_t len)
+{
+	struct header_keys hk;
+
+	memset(&hk, 0, sizeof(hk));
+	for (size_t j = 0; j < ng; j++)
+		header_keys_add(&hk, &runs[all[j].idx[0]]);
+	header_text(&runs[g->idx[0]], &hk, buf, len);
 }
 
 /* ---- small formatting helpers ---- */
@@ -611,27 +694,32 @@ static void group_notes(FILE *f, const struct report_group *g, const struct repo
 			o->unstable_cov_pct);
 }
 
+/* A group's run: its time line, marked when it failed or is an outlier. */
+static void group_run(FILE *f, const struct run_record *r, bool outlier,
+		      const struct report_opts *o, bool with_ids)
+{
+	char line[256];
+	char id[32] = "";
+
+	if (with_ids)
+		snprintf(id, sizeof(id), "%6" PRId64 "  ", r->id);
+	run_line(r, o->gnu, line, sizeof(line));
+	const char *mark = r->status == RUN_OOM ? "OOM" :
+			   r->status == RUN_FAILED ? "failed" :
+			   r->status == RUN_ABORTED ? "aborted" :
+			   outlier ? "<- outlier" : "";
+	int len = fprintf(f, "%s%s", id, line);
+	if (*mark && len + 2 + (int)strlen(mark) > REPORT_WIDTH)
+		fprintf(f, "\n%*s%s\n", with_ids ? 8 : 0, "", mark);
+	else
+		fprintf(f, "%s%s\n", *mark ? "  " : "", mark);
+}
+
 static void group_runs(FILE *f, const struct run_record *runs, const struct report_group *g,
 		       const struct report_opts *o, bool with_ids)
 {
-	char line[256];
-
-	for (size_t i = 0; i < g->n; i++) {
-		const struct run_record *r = &runs[g->idx[i]];
-		char id[32] = "";
-		if (with_ids)
-			snprintf(id, sizeof(id), "%6" PRId64 "  ", r->id);
-		run_line(r, o->gnu, line, sizeof(line));
-		const char *mark = r->status == RUN_OOM ? "OOM" :
-				   r->status == RUN_FAILED ? "failed" :
-				   r->status == RUN_ABORTED ? "aborted" :
-				   g->outlier[i] ? "<- outlier" : "";
-		int len = fprintf(f, "%s%s", id, line);
-		if (*mark && len + 2 + (int)strlen(mark) > REPORT_WIDTH)
-			fprintf(f, "\n%*s%s\n", with_ids ? 8 : 0, "", mark);
-		else
-			fprintf(f, "%s%s\n", *mark ? "  " : "", mark);
-	}
+	for (size_t i = 0; i < g->n; i++)
+		group_run(f, &runs[g->idx[i]], g->outlier[i], o, with_ids);
 }
 
 /* kswapd over the group's runs, as the seeds append it: only when known
@@ -670,6 +758,149 @@ void report_stats(FILE *f, const struct run_record *runs, size_t n, const struct
 		group_notes(f, &g[j], o);
 	}
 	report_groups_free(g, ng);
+}
+
+/* ---- statistics straight from the history ---- */
+
+struct stats_pass {
+	FILE *f;
+	struct history *h;
+	struct history_filter gf;	/* the user's filter, narrowed to one group */
+	const struct report_opts *o;
+	struct header_keys hk;
+	size_t j;			/* groups printed */
+	struct figures fg;
+	struct report_group g;
+	size_t pos;			/* the run being printed, in group order */
+	char *err;
+	size_t errlen;
+};
+
+static int take_run(struct run_record *r, void *arg)
+{
+	*(struct run_record *)arg = *r;
+	run_record_init(r);
+	return 0;
+}
+
+/* The group's first run, every field. */
+static int group_first(struct stats_pass *p, struct run_record *first)
+{
+	struct history_filter one = p->gf;
+
+	one.limit = 1;
+	one.fields = NULL;
+	run_record_init(first);
+	if (history_each(p->h, &one, HISTORY_OLDEST_FIRST, take_run, first, p->err, p->errlen))
+		return -1;
+	if (first->id < 1) {
+		fmt_err(p->err, p->errlen, "history: a group vanished while it was read");
+		return -1;
+	}
+	return 0;
+}
+
+static int keys_of_group(const char *hash, int64_t n, void *arg)
+{
+	struct stats_pass *p = arg;
+	struct run_record first;
+
+	(void)n;
+	p->gf.config_hash = hash;
+	int rc = group_first(p, &first);
+	p->gf.config_hash = NULL;
+	if (rc)
+		return -1;
+	header_keys_add(&p->hk, &first);
+	run_record_clear(&first);
+	return 0;
+}
+
+static int add_figures(struct run_record *r, void *arg)
+{
+	figures_add(&((struct stats_pass *)arg)->fg, r);
+	return 0;
+}
+
+static int print_run(struct run_record *r, void *arg)
+{
+	struct stats_pass *p = arg;
+
+	group_run(p->f, r, p->pos < p->fg.n && p->g.outlier[p->pos], p->o, true);
+	p->pos++;
+	return ferror(p->f) ? -1 : 0;
+}
+
+static int stats_of_group(const char *hash, int64_t n, void *arg)
+{
+	struct stats_pass *p = arg;
+	struct run_record first;
+	char hdr[512], wl[256];
+	int rc = -1;
+
+	p->gf.config_hash = hash;
+	memset(&p->g, 0, sizeof(p->g));
+	if (group_first(p, &first)) {
+		p->gf.config_hash = NULL;
+		return -1;
+	}
+	p->gf.fields = history_figures;
+	if (figures_init(&p->fg, (size_t)n) || !(p->g.outlier = calloc((size_t)n + 1, sizeof(bool)))) {
+		fmt_err(p->err, p->errlen, "history: out of memory");
+		goto out;
+	}
+	if (history_each(p->h, &p->gf, HISTORY_OLDEST_FIRST, add_figures, p, p->err, p->errlen))
+		goto out;
+	figures_stats(&p->fg, &p->g, p->o);
+	p->g.nfailed = p->fg.nfailed;
+	p->g.noom = p->fg.noom;
+	p->g.naborted = p->fg.naborted;
+	header_text(&first, &p->hk, hdr, sizeof(hdr));
+	workload_text(&first, wl, sizeof(wl));
+	fprintf(p->f, "%sgroup %zu: %s\n", p->j ? "\n" : "", p->j + 1, hdr);
+	fprintf(p->f, "  %s, config %.8s\n", wl, hash);
+	p->j++;
+	p->pos = 0;
+	if (history_each(p->h, &p->gf, HISTORY_OLDEST_FIRST, print_run, p, p->err, p->errlen)) {
+		if (ferror(p->f))
+			fmt_err(p->err, p->errlen, "history: writing the output: %s", strerror(errno));
+		goto out;
+	}
+	stats_table(p->f, &p->g);
+	group_notes(p->f, &p->g, p->o);
+	rc = ferror(p->f) ? -1 : 0;
+out:
+	p->gf.fields = NULL;
+	p->gf.config_hash = NULL;
+	run_record_clear(&first);
+	figures_free(&p->fg);
+	free(p->g.outlier);
+	return rc;
+}
+
+int report_stats_history(FILE *f, struct history *h, const struct history_filter *filt,
+			 const struct report_opts *o, char *err, size_t errlen)
+{
+	struct stats_pass *p = calloc(1, sizeof(*p));
+	int rc;
+
+	if (!p)
+		return fmt_err(err, errlen, "history: out of memory");
+	p->f = f;
+	p->h = h;
+	if (filt)
+		p->gf = *filt;
+	p->gf.limit = p->gf.offset = 0;
+	p->o = o;
+	p->err = err;
+	p->errlen = errlen;
+	/* what sets the groups apart, from every group's first run; then
+	 * each group: its figures, its statistics, its runs again to print */
+	rc = history_each_group(h, &p->gf, keys_of_group, p, err, errlen);
+	if (!rc)
+		rc = history_each_group(h, &p->gf, stats_of_group, p, err, errlen);
+	free(p);
+	return rc ? -1 : 0;
 }
 
 /* ---- text report ---- */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "export.h"
@@ -707,4 +708,104 @@ TEST(export_json_stays_valid_utf8)
 	free(json);
 	for (size_t i = 0; i < n; i++)
 		run_record_clear(&v[i]);
+}
+
+/* One run of the streaming fixture: group g (its label and, for some,
+ * swappiness), start minute s ("" when s < 0), figures from k. */
+static void stream_run(struct run_record *r, int g, int s, int k)
+{
+	run_record_init(r);
+	snprintf(r->uuid, sizeof(r->uuid), "%08x%08x%016x", g, k, 7);
+	if (s >= 0)
+		snprintf(r->started_at, sizeof(r->started_at), "2025-04-01T%02d:%02d:00Z", s / 60,
+			 s % 60);
+	snprintf(r->label, sizeof(r->label), "grp%02d", g);
+	snprintf(r->hostname, sizeof(r->hostname), "host%d", g % 3 == 0 ? 1 : 2);
+	r->nelems = 1000000;
+	r->procs = 1 + g % 2;
+	r->seed = 1;
+	r->swappiness = g == 4 ? 100 : 60;
+	r->status = k % 11 == 3 ? RUN_ABORTED : k % 13 == 5 ? RUN_OOM : k % 17 == 7 ? RUN_FAILED
+										     : RUN_OK;
+	r->wall_us = k % 7 == 2 ? HIST_NA : 100000000 + (k * 7919) % 5000000;
+	r->user_us = k % 5 == 1 ? HIST_NA : 60000000 + (k * 104729) % 3000000;
+	r->sys_us = 5000000 + (k * 31) % 200000;
+	r->majflt = k % 9 == 4 ? HIST_NA : 10000 + (k * 37) % 900;
+	r->minflt = 5000 + k;
+	r->inblock = 0;
+	r->oublock = k % 3;
+	r->kswapd_s = k % 4 == 0 ? NAN : 0.01 * (k % 50);
+	if (g == 2 && k % 6 == 0)
+		r->wall_us = 900000000;		/* outliers */
+}
+
+/* Statistics straight from the history, a group at a time, print what
+ * report_stats prints over the same runs loaded at once: unknown figures,
+ * aborted, failed and OOM runs, one-run groups, groups and runs that
+ * started at the same time (or at no recorded time), ids out of start
+ * order, and a label filter. */
+TEST(report_stats_history_matches_report_stats)
+{
+	char dir[] = "/tmp/thrashtop-stats.XXXXXX", path[64], err[256];
+	struct report_opts o;
+	struct run_record r;
+
+	report_opts_default(&o);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/h.db", dir);
+	struct history *h = history_open(path, 0, err, sizeof(err));
+	CHECK(h != NULL);
+	if (!h)
+		return;
+	int bad = 0, k = 0;
+	CHECK_INT(history_begin(h, err, sizeof(err)), 0);
+	/* later runs first, so that ids do not follow start times */
+	for (int i = 399; i >= 0; i--) {
+		int g = i % 9;
+		/* groups 5 and 6 start at the same minute; group 7 records
+		 * no start time; group 8 has a single run */
+		int s = g == 7 ? -1 : g == 5 || g == 6 ? 600 + i / 40 : 60 + i / 3;
+		if (g == 8 && i != 8)
+			continue;
+		stream_run(&r, g, s, k++);
+		bad += history_add(h, &r, err, sizeof(err)) != 0;
+		run_record_clear(&r);
+	}
+	CHECK_INT(history_commit(h, err, sizeof(err)), 0);
+	CHECK_INT(bad, 0);
+
+	const char *labels[] = { NULL, "grp0[2-6]", "grp08", "none" };
+	for (size_t l = 0; l < sizeof(labels) / sizeof(labels[0]); l++) {
+		struct history_filter f = { .label = labels[l] };
+		struct run_record *v;
+		size_t n;
+		char *a = NULL, *b = NULL;
+		size_t alen = 0, blen = 0;
+		FILE *fa = open_memstream(&a, &alen), *fb = open_memstream(&b, &blen);
+
+		CHECK_INT(history_list(h, &f, 0, &v, &n, err, sizeof(err)), 0);
+		report_stats(fa, v, n, &o);
+		CHECK_INT(report_stats_history(fb, h, &f, &o, err, sizeof(err)), 0);
+		fclose(fa);
+		fclose(fb);
+		CHECK(alen > 0 || l == 3);
+		CHECK(strstr(a, "outlier") != NULL || l > 1);
+		if (strcmp(a, b)) {
+			size_t d = 0;
+			while (a[d] == b[d])
+				d++;
+			CHECK_STR(b + (d > 40 ? d - 40 : 0), a + (d > 40 ? d - 40 : 0));
+		}
+		run_records_free(v, n);
+		free(a);
+		free(b);
+	}
+	history_close(h);
+	unlink(path);
+	char side[80];
+	snprintf(side, sizeof(side), "%s-wal", path);
+	unlink(side);
+	snprintf(side, sizeof(side), "%s-shm", path);
+	unlink(side);
+	rmdir(dir);
 }
