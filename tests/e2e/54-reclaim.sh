@@ -14,7 +14,7 @@ hp_kib=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
 [ -n "$hp_kib" ] && [ -w /proc/sys/vm/nr_hugepages ] ||
 	{ echo "SKIP $NAME: no hugetlb pool (a balloon would take a minute to pin)"; exit 0; }
 exec 9>/tmp/thrashtop-e2e-tuning.lock
-flock -w 120 9 || { echo "SKIP $NAME: another pressure test held the machine for 120 s"; exit 0; }
+flock -w 150 9 || { echo "SKIP $NAME: another pressure test held the machine for 150 s"; exit 0; }
 export THRASHTOP_STATE_DIR=$TMP/state
 DB=$TMP/h.db
 nr0=$(cat /proc/sys/vm/nr_hugepages)
@@ -37,8 +37,8 @@ cleanup stop_ours
 # Others' builds may run meanwhile, but not in a machine already short of
 # memory: what they do at the run's edges would count in the test's deltas.
 roomy() { [ "$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)" -ge $((4 << 20)) ]; }
-wait_for 45 roomy ||
-	{ echo "SKIP $NAME: less than 4 GiB available for 45 s ($(grep MemAvailable /proc/meminfo))"; exit 0; }
+wait_for 30 roomy ||
+	{ echo "SKIP $NAME: less than 4 GiB available for 30 s ($(grep MemAvailable /proc/meminfo))"; exit 0; }
 
 # The counters, with builtins only: no fork between the run's edge and the read.
 snap() {
