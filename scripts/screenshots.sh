@@ -1,29 +1,66 @@
 #!/usr/bin/env bash
-# Regenerates screenshots/*.png from real runs: the monitor in mid-run under
-# a memory cgroup limit below the workload with a temporary swap file, at
-# 80x24 and 160x50. Needs root (for --mem and --swap), tmux, python3-pil.
+# Regenerates screenshots/*.png from real runs:
+#   monitor-80x24, monitor-160x50: mid-run under a memory cgroup limit below
+#     the workload with a temporary swap file;
+#   chooser-100x30: the plot chooser (c) over that live monitor;
+#   reclaim-160x50: a reclaim-heavy layout (--plots) under global pressure
+#     (--global, a hugetlb pool leaving 1 GiB) with a temporary swap file;
+#   against-160x50: the same workload at swappiness 100 with the run at 60
+#     drawn faintly behind it (--against).
+# ONLY=NAME makes only the shots whose name has NAME.
+# Needs root (for --mem, --global and --swap), tmux, python3-pil; takes the
+# tuning tests' machine lock so it never presses a machine they use.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-[ "$(id -u)" -eq 0 ] || { echo "screenshots.sh: needs root for --mem and --swap" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || { echo "screenshots.sh: needs root for --mem, --global and --swap" >&2; exit 1; }
 /usr/bin/python3 -c 'import PIL' 2>/dev/null ||
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pil >/dev/null
 make --no-print-directory thrashtop >/dev/null
+exec 9>/tmp/thrashtop-e2e-tuning.lock
+flock -w 600 9 || { echo "screenshots.sh: the tuning lock stayed taken for 10 min" >&2; exit 1; }
 S=thrashtop-shot-$$
-trap 'tmux kill-session -t $S 2>/dev/null || true' EXIT
+DB=$(mktemp -d /tmp/thrashtop-shot.XXXXXX)
+# a server per shot: a new one on the socket of one just killed can fail
+tm() { tmux -L "$S-$SHOT" -f /dev/null "$@"; }
+SHOT=0
+trap 'tm kill-server 2>/dev/null || true; rm -rf "$DB"' EXIT
+export XDG_CONFIG_HOME=$DB	# the user's plots do not change the pictures
 WAIT=${WAIT:-12}
+CG="--mem 160M --swap 1G -n 45000000 -p 2 -d 0.25"
+GLOBAL="--global 1G --swap 4G -m 800 -p 2 -d 0.25"
+RECLAIM=scan-kswapd,scan-direct,steal-kswapd,steal-direct,pswpout,pswpin,refault-anon,psi-some-rate,allocstall,psi-full-rate,kswapd-cpu,free
 
-shot() {	# shot COLS ROWS NAME
-	tmux new-session -d -s $S -x "$1" -y "$2" \
-		"exec ./thrashtop --no-history --mem 160M --swap 1G -n 45000000 -p 2 -d 0.25"
+# shot COLS ROWS NAME KEYS ARGS...: starts the monitor with ARGS, waits,
+# sends KEYS (none: ""), captures, quits.
+shot() {
+	local cols=$1 rows=$2 name=$3 keys=$4
+	shift 4
+	case $name in *"${ONLY:-}"*) ;; *) return 0 ;; esac
+	SHOT=$((SHOT + 1))
+	tm new-session -d -s main -x "$cols" -y "$rows" "exec ./thrashtop $*"
 	sleep "$WAIT"
-	tmux capture-pane -e -p -t $S >"/tmp/$3.ans"
-	tmux send-keys -t $S q
-	sleep 3
-	tmux kill-session -t $S 2>/dev/null || true
-	/usr/bin/python3 scripts/ansi2png.py "/tmp/$3.ans" "screenshots/$3.png" "$1" "$2"
-	rm -f "/tmp/$3.ans"
-	echo "screenshots/$3.png"
+	for k in $keys; do	# one at a time, as typed
+		tm send-keys -t main "$k"
+		sleep 0.2
+	done
+	sleep 1
+	tm capture-pane -e -p -t main >"$DB/$name.ans"
+	tm send-keys -t main q
+	sleep 0.5
+	[ -z "$keys" ] || tm send-keys -t main q
+	sleep 4
+	tm kill-server 2>/dev/null || true
+	/usr/bin/python3 scripts/ansi2png.py "$DB/$name.ans" "screenshots/$name.png" "$cols" "$rows"
+	echo "screenshots/$name.png"
 }
-shot 80 24 monitor-80x24
-shot 160 50 monitor-160x50
+shot 80 24 monitor-80x24 "" --no-history $CG
+shot 160 50 monitor-160x50 "" --no-history $CG
+shot 100 30 chooser-100x30 "c Down Down Down Down Down Down Down Down Down Down Down Down Space" \
+	--no-history $CG
+shot 160 50 reclaim-160x50 "" --no-history --plots=$RECLAIM $GLOBAL
+# the run at swappiness 60, kept; then 100 against it
+case against in *"${ONLY:-}"*) ./thrashtop -b --history "$DB/h.db" -L swappiness-60 $GLOBAL >/dev/null
+WAIT=20 shot 160 50 against-160x50 "" --history "$DB/h.db" --sysctl vm.swappiness=100 \
+	--against 1 --plots=swap-used,majflt,free,scan-kswapd,available,scan-direct,kswapd-cpu,psi-some $GLOBAL ;;
+esac
