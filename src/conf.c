@@ -228,6 +228,14 @@ int conf_set(const char *path, const char *key, const char *value, char *err, si
 	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
 	if ((fd = mkstemp(tmp)) < 0)
 		goto fail;
+	/* mkstemp makes it 0600: keep the file's mode, else a config's 0644 */
+	{
+		struct stat st;
+		mode_t um = umask(0);
+
+		umask(um);
+		fchmod(fd, stat(path, &st) == 0 ? st.st_mode & 07777 : 0644 & ~um);
+	}
 	if (!(f = fdopen(fd, "w"))) {
 		close(fd);
 		unlink(tmp);

@@ -71,6 +71,14 @@ TEST(conf_plots_read_and_set)
 	/* the directories are made; a new file gets the one line */
 	snprintf(path, sizeof(path), "%s/sub/config", dir);
 	CHECK_INT(conf_set(path, "plots", "free,majflt", err, sizeof(err)), 0);
+	{
+		struct stat st;
+		mode_t um = umask(022);
+
+		CHECK_INT(stat(path, &st), 0);
+		CHECK_INT(st.st_mode & 0777, 0644 & ~um);	/* not mkstemp's 0600 */
+		umask(um);
+	}
 	CHECK_INT(conf_load(path, &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nplots, 2);
 	/* other lines and comments stay, the key's line is replaced in place */
