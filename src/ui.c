@@ -1151,6 +1151,10 @@ int ui_init(char *err, size_t errlen)
 	 * Once resumed, a frame goes out in one write, or a few. */
 	endwin();
 	doupdate();
+	/* ncurses puts the terminal in keypad mode at the first getch: keys
+	 * typed before it (a burst of "c" and Down) come in cursor mode,
+	 * ESC [ B, which it does not know, and read as Esc. One read now. */
+	getch();
 	U.utf8 = tui_utf8();
 	U.mode = U.utf8 ? PLOT_BRAILLE : PLOT_ASCII;
 	U.need_full = true;

@@ -42,6 +42,17 @@ expect default-layout wait_for 10 bash -c "[ \"\$(titles)\" = \"$want\" ]"
 got=$(titles)
 [ "$got" = "$want" ] || echo "  titles: $got"
 
+# A key and an arrow in one burst, the first keys the monitor reads: the
+# arrow must not be taken for Esc (it closed the chooser and saved).
+start --plots=free
+expect burst-monitor-up wait_for 10 bash -c '[ "$(titles)" = "free" ]'
+tm send-keys -t "$S" c Down
+sleep 1
+expect burst-arrow-not-esc has 'plots: 1 shown'
+expect burst-nothing-saved test ! -e "$cfg"
+start
+expect default-again wait_for 10 bash -c "[ \"\$(titles)\" = \"$want\" ]"
+
 # The chooser: hide minor faults (4th), show page cache, move it up one;
 # each change shows at once behind the chooser, and q saves.
 tm send-keys -t "$S" c
