@@ -258,7 +258,14 @@ static void fill_fixed(struct replay *p, const int *plots, int nplots)
 	m->workload = p->workload;
 	tuning_text(r, p->tuning, sizeof(p->tuning));
 	m->tuning = p->tuning[0] ? p->tuning : NULL;
+	/* the mean step, to two figures: a run at -d 0.1 shows 0.1, not
+	 * 0.0992 (its first sample comes a step in, late ticks add up) */
 	m->interval = r->nsamples > 1 ? (r->t[r->nsamples - 1] - r->t[0]) / (r->nsamples - 1) : 0;
+	if (m->interval > 0) {
+		double k = pow(10, floor(log10(m->interval)) - 1);
+
+		m->interval = round(m->interval / k) * k;
+	}
 	n = plots ? nplots : metrics_default_plots(r->series[M_CG_MEM] != NULL, ids);
 	if (plots)
 		memcpy(ids, plots, sizeof(ids[0]) * (size_t)n);
