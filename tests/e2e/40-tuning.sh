@@ -120,10 +120,11 @@ assert runs[0]["status"] == "aborted" and runs[0]["mem_limit_kib"] == 32768
 EOF
 tm kill-session -t "$S"
 
-# Any command: its whole process tree shows, one row a process.
+# Any command: its whole process tree shows, one row a process (two
+# plots, so that the rows have the screen at 80x24).
 tm new-session -d -s "$S" -x 80 -y 24 \
-	"$T --no-history --mem 64M -- sh -c 'sleep 3 & sleep 3 & sleep 4; wait' 2>$TMP/err3; echo EXIT=\$? >$TMP/rc3; sleep 30"
-wait_for 10 pgrep -o -f "^$T --no-history --mem 64M --" >/dev/null && started "$(pgrep -o -f "^$T --no-history --mem 64M --")"
+	"$T --no-history --mem 64M --plots=cg-mem,majflt -- sh -c 'sleep 3 & sleep 3 & sleep 4; wait' 2>$TMP/err3; echo EXIT=\$? >$TMP/rc3; sleep 30"
+wait_for 10 pgrep -o -f "^$T --no-history --mem 64M --plots" >/dev/null && started "$(pgrep -o -f "^$T --no-history --mem 64M --plots")"
 expect tree-rows wait_for 5 bash -c "[ \$(tm capture-pane -p -t $S | grep -Ec '^ +[0-9]+ S cmd +running') -ge 4 ]"
 expect tree-elapsed-not-progress has 'running 0:0'
 expect tree-run-line wait_for 10 has '#1 .*pf+0w'
