@@ -14,7 +14,7 @@ hp_kib=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
 [ -n "$hp_kib" ] && [ -w /proc/sys/vm/nr_hugepages ] ||
 	{ echo "SKIP $NAME: no hugetlb pool (a balloon would take a minute to pin)"; exit 0; }
 exec 9>/tmp/thrashtop-e2e-tuning.lock
-flock -w 150 9 || { echo "SKIP $NAME: another pressure test held the machine for 150 s"; exit 0; }
+flock -w 120 9 || { echo "SKIP $NAME: another pressure test held the machine for 120 s"; exit 0; }
 export THRASHTOP_STATE_DIR=$TMP/state
 DB=$TMP/h.db
 nr0=$(cat /proc/sys/vm/nr_hugepages)
@@ -74,15 +74,19 @@ press() {
 press
 # Each worker: half of what is left once the pool is there, and 512 MiB,
 # written a page at a time; then its first 256 MiB, the pages swapped out
-# first, once more. Not from /dev/zero: the kernel keeps a page of zeros
-# out of swap without writing it (swpout_zero), and pswpout would not move.
+# first, once more; 15-30 s here, cut at 30 s on a machine others load.
+# Not from /dev/zero: the kernel keeps a page of zeros out of swap without
+# writing it (swpout_zero), and pswpout would not move.
 work='a=$(awk "/^MemAvailable:/ { print int(\$2 / 2048) + 512 }" /proc/meminfo)
-touch="import mmap, sys
+touch="import mmap, sys, time
 n = int(sys.argv[1]) << 20
+stop = time.monotonic() + 30
 m = mmap.mmap(-1, n)
 for p, end in ((1, n), (2, 256 << 20)):
     for i in range(0, end, 4096):
-        m[i] = p"
+        m[i] = p
+        if i % (16 << 20) == 0 and time.monotonic() > stop:
+            sys.exit(0)"
 python3 -c "$touch" $a & p=$!
 python3 -c "$touch" $a || exit 1
 wait $p'
@@ -96,7 +100,7 @@ snap outer0
 pid=$!
 poll '^thrashtop: .*global' "$TMP/err" 60; up=$?
 snap inner0
-poll 'kswapd$' "$TMP/out" 100; ended=$?
+poll 'kswapd$' "$TMP/out" 90; ended=$?
 snap inner1
 wait "$pid"; rc=$?
 pid=
@@ -198,13 +202,15 @@ check() {
 	ck "$name-matches-$key" "integral $integ outside [$lo, $hi] (kernel: +$inner, +$outer)" \
 		awk "BEGIN { exit !($integ >= $lo && $integ <= $hi) }"
 }
-for s in scan-kswapd steal-kswapd pswpout pswpin refault-anon psi-some-rate psi-full-rate; do
+# What the workers' pressure must move; the rest is checked when the
+# kernel counted any in the run (direct reclaim only when the workers
+# allocate faster than kswapd frees, swap-ins once the second pass comes).
+for s in scan-kswapd pswpout psi-some-rate psi-full-rate; do
 	check "$s"
 done
-# Direct reclaim happens when the workers allocate faster than kswapd
-# frees; when it did, the series must show it.
-for s in scan-direct steal-direct allocstall refault-file; do
-	if [ "$(row "$s" | awk '{ print $5 }')" -gt 0 ]; then
+for s in scan-direct steal-kswapd steal-direct allocstall pswpin refault-anon refault-file; do
+	n=$(row "$s" | awk "{ print \$5 }")
+	if [ "${n:-0}" -gt 0 ]; then
 		check "$s"
 	else
 		echo "  $s: the kernel counted none in the run"
@@ -239,7 +245,7 @@ tm new-session -d -s "$S" -x 100 -y 30 "echo \$\$ >$TMP/mon.pid; exec bash $TMP/
 wait_for 10 test -s "$TMP/mon.pid" && pid=$(cat "$TMP/mon.pid")
 mbad=
 for p in 'scan kswapd' 'PSI some avg10'; do
-	if shown "$p" 60; then
+	if shown "$p" 45; then
 		pass "monitor-${p// /-}-moved"
 		echo "  monitor: $p $shown"
 	else
