@@ -31,27 +31,27 @@ expect repeated-plot-message grep -qx 'thrashtop: --plots: plot "free" is listed
 
 # --plots: exactly these, in this order.
 start --plots=scan-kswapd,psi-some,free
-expect plots-flag-order wait_for 10 bash -c '[ "$(titles)" = "scan kswapd|PSI some avg10|free" ]'
+expect plots-flag-order wait_for 30 bash -c '[ "$(titles)" = "scan kswapd|PSI some avg10|free" ]'
 got=$(titles)
 [ "$got" = "scan kswapd|PSI some avg10|free" ] || echo "  titles: $got"
 
 # The default layout: the headline figures, reclaim scanning and PSI.
 start
 want="swap used|major faults|free|minor faults|available|kswapd CPU|scan kswapd|scan direct|PSI some avg10|PSI full avg10"
-expect default-layout wait_for 10 bash -c "[ \"\$(titles)\" = \"$want\" ]"
+expect default-layout wait_for 30 bash -c "[ \"\$(titles)\" = \"$want\" ]"
 got=$(titles)
 [ "$got" = "$want" ] || echo "  titles: $got"
 
 # A key and an arrow in one burst, the first keys the monitor reads: the
 # arrow must not be taken for Esc (it closed the chooser and saved).
 start --plots=free
-expect burst-monitor-up wait_for 10 bash -c '[ "$(titles)" = "free" ]'
+expect burst-monitor-up wait_for 30 bash -c '[ "$(titles)" = "free" ]'
 tm send-keys -t "$S" c Down
 sleep 1
 expect burst-arrow-not-esc has 'plots: 1 shown'
 expect burst-nothing-saved test ! -e "$cfg"
 start
-expect default-again wait_for 10 bash -c "[ \"\$(titles)\" = \"$want\" ]"
+expect default-again wait_for 30 bash -c "[ \"\$(titles)\" = \"$want\" ]"
 
 # The chooser: hide minor faults (4th), show page cache, move it up one;
 # each change shows at once behind the chooser, and q saves.
@@ -78,10 +78,10 @@ expect no-stderr test ! -s "$TMP/err"
 # The next start reads it; --plots overrides it, and "default" too.
 start
 want="swap used|major faults|free|available|kswapd CPU|scan kswapd|scan direct|PSI some avg10|page cache|PSI full avg10"
-expect config-read-at-start wait_for 10 bash -c "[ \"\$(titles)\" = \"$want\" ]"
+expect config-read-at-start wait_for 30 bash -c "[ \"\$(titles)\" = \"$want\" ]"
 start --plots=majflt
-expect flag-overrides-config wait_for 10 bash -c '[ "$(titles)" = "major faults" ]'
+expect flag-overrides-config wait_for 30 bash -c '[ "$(titles)" = "major faults" ]'
 start --plots=default
-expect default-overrides-config wait_for 10 bash -c 'titles | grep -q "minor faults"'
+expect default-overrides-config wait_for 30 bash -c 'titles | grep -q "minor faults"'
 tm send-keys -t "$S" q
 expect last-quit wait_for 10 grep -qs EXIT=0 "$TMP/rc"
