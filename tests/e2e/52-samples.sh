@@ -51,12 +51,12 @@ PY
 first=$(awk '{ print $2 }' "$TMP/vals") last=$(awk '{ print $4 }' "$TMP/vals")
 line=$(head -1 "$TMP/out")
 tm new-session -d -s "$S" -x 100 -y 30 "$T --history $db history replay 1 --speed 64 --series=procs-running,free 2>$TMP/rerr; echo EXIT=\$? >$TMP/rrc; sleep 30"
-expect replay-plays wait_for 10 bash -c "tm capture-pane -p -t $S | grep -q 'replay run 1 .*playing 64x'"
-expect replay-ends wait_for 15 bash -c "tm capture-pane -p -t $S | grep -q 'replay run 1 .*END'"
+expect replay-plays wait_for 30 bash -c "tm capture-pane -p -t $S | grep -q 'replay run 1 .*playing 64x'"
+expect replay-ends wait_for 30 bash -c "tm capture-pane -p -t $S | grep -q 'replay run 1 .*END'"
 expect "replay-result-line[$line]" bash -c "tm capture-pane -p -t $S | grep -qF -- '#1 $line  '"
 expect "replay-last-value[$last]" bash -c "tm capture-pane -p -t $S | grep -Eq '^running $last( |$)'"
 tm send-keys -t "$S" Home .
-expect "replay-step-first-value[$first]" wait_for 5 bash -c "tm capture-pane -p -t $S | grep -Eq '^running $first( |$)'"
+expect "replay-step-first-value[$first]" wait_for 15 bash -c "tm capture-pane -p -t $S | grep -Eq '^running $first( |$)'"
 expect replay-paused-at-step bash -c "tm capture-pane -p -t $S | grep -q 'PAUSED'"
 tm send-keys -t "$S" q
 expect replay-quit-0 wait_for 10 grep -qs EXIT=0 "$TMP/rrc"
@@ -68,17 +68,17 @@ tm kill-session -t "$S"
 # p in the monitor's history view replays the run under the cursor while
 # the live session goes on beneath.
 tm new-session -d -s "$S" -x 100 -y 30 "$T --history $db -d 0.2 -- sleep 30 2>$TMP/merr; echo EXIT=\$? >$TMP/mrc; sleep 30"
-expect monitor-up wait_for 10 bash -c "tm capture-pane -p -t $S | grep -q 'sleep 30'"
+expect monitor-up wait_for 30 bash -c "tm capture-pane -p -t $S | grep -q 'sleep 30'"
 tm send-keys -t "$S" h
-expect history-open wait_for 5 bash -c "tm capture-pane -p -t $S | grep -q 'p replay'"
+expect history-open wait_for 15 bash -c "tm capture-pane -p -t $S | grep -q 'p replay'"
 tm send-keys -t "$S" p
-expect monitor-replay-plays wait_for 5 bash -c "tm capture-pane -p -t $S | grep -q 'replay run 1 .*playing 1x'"
+expect monitor-replay-plays wait_for 15 bash -c "tm capture-pane -p -t $S | grep -q 'replay run 1 .*playing 1x'"
 tm send-keys -t "$S" End
-expect monitor-replay-result wait_for 5 bash -c "tm capture-pane -p -t $S | grep -qF -- '#1 $line  '"
+expect monitor-replay-result wait_for 15 bash -c "tm capture-pane -p -t $S | grep -qF -- '#1 $line  '"
 tm send-keys -t "$S" q
-expect back-to-history wait_for 5 bash -c "tm capture-pane -p -t $S | grep -q 'p replay'"
+expect back-to-history wait_for 15 bash -c "tm capture-pane -p -t $S | grep -q 'p replay'"
 tm send-keys -t "$S" q
-expect back-to-monitor wait_for 5 bash -c "tm capture-pane -p -t $S | grep -q 'interval 0.2s'"
+expect back-to-monitor wait_for 15 bash -c "tm capture-pane -p -t $S | grep -q 'interval 0.2s'"
 tm send-keys -t "$S" q
 expect monitor-quit-0 wait_for 10 grep -qs EXIT=0 "$TMP/mrc"
 expect monitor-no-stderr test ! -s "$TMP/merr"

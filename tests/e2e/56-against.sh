@@ -36,7 +36,7 @@ expect batch-says grep -q 'not in batch mode' "$TMP/e"
 expect bad-id-refused test $rc -eq 2
 expect bad-id-says grep -q "^thrashtop: --against 'x': want the ID of a stored run" "$TMP/e"
 tm new-session -d -s "$S" -x 100 -y 30 "$T --history $db --against 999 -- sleep 5 2>$TMP/e; echo EXIT=\$? >$TMP/rc; sleep 30"
-expect missing-run-exit-2 wait_for 10 grep -qs EXIT=2 "$TMP/rc"
+expect missing-run-exit-2 wait_for 30 grep -qs EXIT=2 "$TMP/rc"
 expect missing-run-says grep -q '^thrashtop: --against 999: no run 999 in the history' "$TMP/e"
 tm kill-session -t "$S"
 
@@ -48,7 +48,7 @@ export S
 # Without --against, none: the check below can fail.
 rm -f "$TMP/rc"
 tm new-session -d -s "$S" -x 100 -y 30 "$T --history $db --plots=procs-blocked -d 0.1 -- sleep 30 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 30"
-expect plain-plot-shows wait_for 10 bash -c "tm capture-pane -p -t $S | grep -q 'blocked (D)'"
+expect plain-plot-shows wait_for 30 bash -c "tm capture-pane -p -t $S | grep -q 'blocked (D)'"
 sleep 2
 n=$(faint)
 expect "no-faint-without-against[$n]" test "$n" -eq 0
@@ -56,10 +56,10 @@ tm kill-session -t "$S"
 
 rm -f "$TMP/rc"
 tm new-session -d -s "$S" -x 100 -y 30 "$T --history $db --against $id --plots=procs-blocked -d 0.1 -- sleep 30 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 30"
-expect legend wait_for 10 bash -c "tm capture-pane -p -t $S | grep -q 'faint: run $id \"high\"'"
+expect legend wait_for 30 bash -c "tm capture-pane -p -t $S | grep -q 'faint: run $id \"high\"'"
 # the scale takes the stored run's 500 in: 0..500
-expect scale-covers-stored wait_for 10 bash -c "tm capture-pane -p -t $S | grep -q 'blocked (D) .* 0..500'"
-expect faint-cells wait_for 10 bash -c '[ "$(faint)" -ge 5 ]'
+expect scale-covers-stored wait_for 30 bash -c "tm capture-pane -p -t $S | grep -q 'blocked (D) .* 0..500'"
+expect faint-cells wait_for 30 bash -c '[ "$(faint)" -ge 5 ]'
 [ "$(faint)" -ge 5 ] || tm capture-pane -e -p -t "$S" | cat -v | head -12 | sed 's/^/  /'
 tm send-keys -t "$S" q
 expect quit-exit-0 wait_for 10 grep -qs EXIT=0 "$TMP/rc"
