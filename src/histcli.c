@@ -44,7 +44,11 @@ struct hargs {
 	const char *svg;	/* plot: --svg FILE */
 	const char *series;	/* plot, replay: --series LIST */
 	double speed;		/* replay: --speed X */
+	bool all;		/* list: every run, not a page */
 };
+
+/* What `history list` shows without --limit or --all: a page of the newest. */
+#define LIST_PAGE 1000
 
 static void usage(FILE *f)
 {
@@ -61,6 +65,7 @@ static void usage(FILE *f)
 		"  --kernel=TEXT        only runs whose kernel release or version has TEXT\n"
 		"  --session=ID         only the runs of one tuning session\n"
 		"  --limit=N            at most N runs, newest first\n"
+		"  --all                list: every run (else the newest 1000)\n"
 		"  --rows=KEY --cols=KEY  table keys (kernel, label, swappiness, mem, swap,\n"
 		"                       procs, nelems, any field of the export); with\n"
 		"                       --session and neither, the sweep's own keys\n"
@@ -168,6 +173,8 @@ static int parse_args(int argc, char **argv, struct hargs *a)
 		} else if ((v = optval(arg, "--cols", &i, argc, argv))) {
 			a->ro.cols = v;
 			a->keys_set = true;
+		} else if (!strcmp(arg, "--all")) {
+			a->all = true;
 		} else if (!strcmp(arg, "--skip-bad")) {
 			a->skip_bad = true;
 		} else if (!strcmp(arg, "--gnu")) {
@@ -346,31 +353,53 @@ static int stream_export(const char *path, const struct history_filter *f, bool 
 	return 0;
 }
 
+struct listing {
+	long shown, page;	/* page: rows to show, 0 for all */
+	bool more;		/* a run beyond the page was found */
+};
+
 static int list_run(struct run_record *r, void *arg)
 {
-	if (!*(bool *)arg)
+	struct listing *l = arg;
+
+	if (l->page && l->shown == l->page) {
+		l->more = true;
+		return 1;
+	}
+	if (!l->shown++)
 		report_list_header(out);
-	*(bool *)arg = true;
 	report_list_row(out, r);
 	return ferror(out) ? -1 : 0;
 }
 
-/* `history list` a row at a time, reading only the columns it shows. */
-static int stream_list(const char *path, const struct history_filter *f)
+/* `history list` a row at a time, reading only the columns it shows; a
+ * page of the newest unless a limit or all is asked for. */
+static int stream_list(const char *path, const struct history_filter *f, bool all)
 {
+	struct history_filter pf = *f;
+	struct listing l = { 0, 0, false };
 	struct history *h = NULL;
 	char err[512] = "";
-	bool any = false;
 	int rc = 0;
 
+	/* one more than the page tells whether there are more */
+	if (!pf.limit && !all) {
+		l.page = LIST_PAGE;
+		pf.limit = LIST_PAGE + 1;
+	}
 	if (!(access(path, F_OK) != 0 && errno == ENOENT)) {
 		if (!(h = history_open(path, HISTORY_RDONLY, err, sizeof(err)))) {
 			fprintf(stderr, "thrashtop: history: %s\n", err);
 			return 1;
 		}
-		rc = history_each(h, f, HISTORY_BRIEF, list_run, &any, err, sizeof(err));
+		rc = history_each(h, &pf, HISTORY_BRIEF, list_run, &l, err, sizeof(err));
+		if (rc > 0)
+			rc = 0;
+		if (!rc && l.more)
+			fprintf(out, "(older runs not shown: --all lists every run, --limit=N the newest N)\n");
 		history_close(h);
 	}
+	bool any = l.shown > 0;
 	if (!rc && !any)
 		fprintf(out, "no runs recorded in %s\n", path);
 	if (rc || fflush(out) || ferror(out)) {
@@ -843,7 +872,7 @@ int histcli_main(int argc, char **argv, const char *db_path)
 			enum fmt fmt = a.fmt == F_DEFAULT && !strcmp(a.cmd, "export") ? F_JSON : a.fmt;
 			int flags = fmt == F_TEXT ? HISTORY_DETAIL : fmt == F_TIME ? HISTORY_WORKERS : 0;
 			if (fmt == F_CSV || fmt == F_JSON || (!strcmp(a.cmd, "list") && fmt == F_DEFAULT))
-				rc = fmt == F_DEFAULT ? stream_list(path, &a.filt) :
+				rc = fmt == F_DEFAULT ? stream_list(path, &a.filt, a.all) :
 				     stream_export(path, &a.filt, fmt == F_JSON);
 			else if (!strcmp(a.cmd, "stats") && fmt == F_DEFAULT && !a.filt.limit)
 				rc = stream_stats(path, &a.filt, &a.ro);

@@ -117,3 +117,19 @@ H --history "$TMP/junk.db" list >/dev/null 2>"$TMP/err"; rc=$?
 expect corrupt-refused test "$rc" -eq 1
 expect corrupt-message grep -q 'not a database' "$TMP/err"
 expect corrupt-untouched cmp -s "$TMP/junk" "$TMP/junk.db"
+
+# A long history lists a page of the newest runs and says there are more;
+# --all and --limit list what they ask for.
+awk 'BEGIN { print "big:"; for (i = 0; i < 1003; i++)
+	printf "%d.000u 1.000s 2:%02d.00 %.1f%% 0+0k 0+0io %dpf+0w\n", 60 + i % 7, i % 60,
+		int((61 + i % 7) / (120 + i % 60) * 1000) / 10, 1000 + i }' >"$TMP/big.txt"
+LONG=$TMP/long.db
+"$T" history --history "$LONG" import "$TMP/big.txt" >/dev/null
+"$T" history --history "$LONG" list >"$TMP/out"
+expect list-page test "$(grep -c '^ *[0-9]' "$TMP/out")" -eq 1000
+expect list-page-newest eval 'sed -n 2p "$TMP/out" | grep -q "^ *1003 "'
+expect list-page-says-more eval 'tail -n 1 "$TMP/out" | grep -q "^(older runs not shown: --all lists every run"'
+"$T" history --history "$LONG" list --all >"$TMP/out"
+expect list-all test "$(grep -c '^ *[0-9]' "$TMP/out")" -eq 1003 -a "$(tail -n 1 "$TMP/out" | grep -c older)" -eq 0
+"$T" history --history "$LONG" list --limit=1003 >"$TMP/out"
+expect list-limit-whole test "$(grep -c '^ *[0-9]' "$TMP/out")" -eq 1003 -a "$(grep -c older "$TMP/out")" -eq 0
