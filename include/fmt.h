@@ -114,6 +114,10 @@ struct fmt_buf {
 
 void fmt_buf_put(struct fmt_buf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Terminates the text (cut at len - 1) and returns the length it needs. */
+/* The same for text taken as it is, and for v in decimal with at least
+ * width digits (zeros in front), at a fraction of a format's cost. */
+void fmt_buf_str(struct fmt_buf *o, const char *s);
+void fmt_buf_uint(struct fmt_buf *o, uint64_t v, int width);
 size_t fmt_buf_done(struct fmt_buf *o);
 
 #endif

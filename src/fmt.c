@@ -568,6 +568,34 @@ void fmt_buf_put(struct fmt_buf *o, const char *fmt, ...)
 		o->n += (size_t)k;
 }
 
+/* k bytes of s, as vsnprintf would put them. */
+static void buf_bytes(struct fmt_buf *o, const char *s, size_t k)
+{
+	if (o->n < o->len) {
+		size_t room = o->len - o->n, c = k < room - 1 ? k : room - 1;
+		memcpy(o->buf + o->n, s, c);
+		o->buf[o->n + c] = '\0';
+	}
+	o->n += k;
+}
+
+void fmt_buf_str(struct fmt_buf *o, const char *s)
+{
+	buf_bytes(o, s, strlen(s));
+}
+
+void fmt_buf_uint(struct fmt_buf *o, uint64_t v, int width)
+{
+	char d[24];
+	int k = (int)sizeof(d);
+
+	do {
+		d[--k] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v || (int)sizeof(d) - k < width);
+	buf_bytes(o, d + k, sizeof(d) - (size_t)k);
+}
+
 size_t fmt_buf_done(struct fmt_buf *o)
 {
 	if (o->len && o->n < o->len)

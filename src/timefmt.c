@@ -36,35 +36,41 @@
 static void put_count(struct fmt_buf *o, int64_t v)
 {
 	if (v < 0)
-		fmt_buf_put(o, "?");
+		fmt_buf_str(o, "?");
 	else
-		fmt_buf_put(o, "%lld", (long long)v);
+		fmt_buf_uint(o, (uint64_t)v, 1);
 }
 
 /* tcsh pdeltat: seconds and milliseconds, truncated. */
 static void put_csh_secs(struct fmt_buf *o, int64_t us)
 {
-	if (us < 0)
-		fmt_buf_put(o, "?");
-	else
-		fmt_buf_put(o, "%lld.%03lld", (long long)(us / 1000000),
-		    (long long)(us % 1000000 / 1000));
+	if (us < 0) {
+		fmt_buf_str(o, "?");
+		return;
+	}
+	fmt_buf_uint(o, (uint64_t)(us / 1000000), 1);
+	fmt_buf_str(o, ".");
+	fmt_buf_uint(o, (uint64_t)(us % 1000000 / 1000), 3);
 }
 
 /* tcsh pcsecs: l in centiseconds. */
 static void put_pcsecs(struct fmt_buf *o, int64_t l)
 {
 	if (l < 0) {
-		fmt_buf_put(o, "?");
+		fmt_buf_str(o, "?");
 		return;
 	}
-	if (l / 360000)
-		fmt_buf_put(o, "%lld:%02lld:%02lld.%02lld", (long long)(l / 360000),
-		    (long long)(l % 360000 / 100 / 60),
-		    (long long)(l % 360000 / 100 % 60), (long long)(l % 100));
-	else
-		fmt_buf_put(o, "%lld:%02lld.%02lld", (long long)(l / 100 / 60),
-		    (long long)(l / 100 % 60), (long long)(l % 100));
+	if (l / 360000) {
+		fmt_buf_uint(o, (uint64_t)(l / 360000), 1);
+		fmt_buf_str(o, ":");
+		fmt_buf_uint(o, (uint64_t)(l % 360000 / 100 / 60), 2);
+	} else {
+		fmt_buf_uint(o, (uint64_t)(l / 100 / 60), 1);
+	}
+	fmt_buf_str(o, ":");
+	fmt_buf_uint(o, (uint64_t)(l % 360000 / 100 % 60), 2);
+	fmt_buf_str(o, ".");
+	fmt_buf_uint(o, (uint64_t)(l % 100), 2);
 }
 
 long timefmt_csh_permille(const struct timeline *t)
@@ -85,27 +91,34 @@ size_t timefmt_csh(char *buf, size_t len, const struct timeline *t)
 	long i = timefmt_csh_permille(t);
 
 	put_csh_secs(&o, t->user_us);
-	fmt_buf_put(&o, "u ");
+	fmt_buf_str(&o, "u ");
 	put_csh_secs(&o, t->sys_us);
-	fmt_buf_put(&o, "s ");
+	fmt_buf_str(&o, "s ");
 	put_pcsecs(&o, t->wall_us < 0 ? -1 : t->wall_us / 10000);
 	if (t->pct_src != TIMEFMT_CSH &&
-	    (t->user_us < 0 || t->sys_us < 0 || t->wall_us < 0))
-		fmt_buf_put(&o, " ?%% ");
-	else
+	    (t->user_us < 0 || t->sys_us < 0 || t->wall_us < 0)) {
+		fmt_buf_str(&o, " ?% ");
+	} else if (i < 0) {
 		fmt_buf_put(&o, " %ld.%01ld%% ", i / 10, i % 10);
+	} else {
+		fmt_buf_str(&o, " ");
+		fmt_buf_uint(&o, (uint64_t)(i / 10), 1);
+		fmt_buf_str(&o, ".");
+		fmt_buf_uint(&o, (uint64_t)(i % 10), 1);
+		fmt_buf_str(&o, "% ");
+	}
 	put_count(&o, t->ixrss);
-	fmt_buf_put(&o, "+");
+	fmt_buf_str(&o, "+");
 	put_count(&o, t->idrss);
-	fmt_buf_put(&o, "k ");
+	fmt_buf_str(&o, "k ");
 	put_count(&o, t->inblock);
-	fmt_buf_put(&o, "+");
+	fmt_buf_str(&o, "+");
 	put_count(&o, t->oublock);
-	fmt_buf_put(&o, "io ");
+	fmt_buf_str(&o, "io ");
 	put_count(&o, t->majflt);
-	fmt_buf_put(&o, "pf+");
+	fmt_buf_str(&o, "pf+");
 	put_count(&o, t->nswap);
-	fmt_buf_put(&o, "w");
+	fmt_buf_str(&o, "w");
 	return fmt_buf_done(&o);
 }
 
