@@ -200,6 +200,11 @@ void history_set_stop(struct history *h, const volatile sig_atomic_t *stop);
  * database, and importing again adds only what is missing). */
 void history_bulk(struct history *h);
 
+/* SQLite's page cache for h: up to mib MiB (2 by default), used only as
+ * pages are read. A report that reads a group at a time through runs that
+ * interleave reads each table page once instead of once per group. */
+void history_cache_mib(struct history *h, int mib);
+
 /* One import or batch as one transaction. history_add inside it joins it. */
 int history_begin(struct history *h, char *err, size_t errlen);
 int history_commit(struct history *h, char *err, size_t errlen);
@@ -215,6 +220,7 @@ struct history_filter {
 	const char *kernel;	/* substring of release or version */
 	const char *session;	/* exact */
 	const char *config_hash;	/* exact */
+	int64_t id;		/* exact, 0 = any */
 	long limit;		/* 0 = all */
 	long offset;
 	const char *const *fields;	/* NULL-terminated names: read only these
@@ -227,6 +233,7 @@ enum {
 	HISTORY_DETAIL = HISTORY_WORKERS | HISTORY_SERIES,
 	HISTORY_BRIEF = 4,	/* only what `history list` shows; the rest unknown */
 	HISTORY_OLDEST_FIRST = 8,	/* started_at, then id, ascending */
+	HISTORY_WORKER_ENDS = 16,	/* also load workers, and no other detail */
 };
 
 /* The fields a group's statistics and time lines need, which an index
@@ -258,6 +265,9 @@ int64_t history_count(struct history *h, const struct history_filter *f,
 /* Full record. Returns 0, 1 if no such id, -1 on failure. */
 int history_get(struct history *h, int64_t id, struct run_record *r,
 		char *err, size_t errlen);
+/* How many samples run id keeps (0 for none, or no such run), without
+ * reading them. */
+int history_nsamples(struct history *h, int64_t id);
 /* Returns 0, 1 if no such id, -1 on failure. */
 int history_rm(struct history *h, int64_t id, char *err, size_t errlen);
 

@@ -51,6 +51,11 @@ double report_metric(const struct run_record *r, enum report_metric m);
 /* A record's figures as timefmt's struct timeline. */
 void report_timeline(const struct run_record *r, struct timeline *t);
 
+/* The fields (history_filter.fields) report_time and report_compare
+ * read: the rest of a record may be left unknown. */
+extern const char *const report_time_fields[];
+extern const char *const report_compare_fields[];
+
 /* `history list`: one line a run, newest first as given. */
 void report_list(FILE *f, const struct run_record *runs, size_t n);
 /* The same a run at a time: the header, then each row. */
@@ -68,6 +73,12 @@ void report_stats(FILE *f, const struct run_record *runs, size_t n,
  * Returns 0, or -1 with err filled. */
 int report_stats_history(FILE *f, struct history *h, const struct history_filter *filt,
 			 const struct report_opts *o, char *err, size_t errlen);
+/* Likewise report_time and report_text: the text report reads the
+ * series of the one run it charts in each group. */
+int report_time_history(FILE *f, struct history *h, const struct history_filter *filt,
+			const struct report_opts *o, char *err, size_t errlen);
+int report_text_history(FILE *f, struct history *h, const struct history_filter *filt,
+			const struct report_opts *o, char *err, size_t errlen);
 
 /* The export formats. Runs are printed in the order given, except time and
  * text, which print group by group. Return 0, or -1 (errno) on a write or

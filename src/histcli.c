@@ -409,10 +409,12 @@ static int stream_list(const char *path, const struct history_filter *f, bool al
 	return 0;
 }
 
-/* `history stats` a group at a time from the history; a history that does
- * not exist yet has no groups. */
-static int stream_stats(const char *path, const struct history_filter *f,
-			const struct report_opts *ro)
+/* `history stats` and the time and text exports a group at a time from
+ * the history; a history that does not exist yet has no groups. */
+static int stream_report(const char *path, const struct history_filter *f,
+			 const struct report_opts *ro,
+			 int (*report)(FILE *, struct history *, const struct history_filter *,
+				       const struct report_opts *, char *, size_t))
 {
 	struct history *h;
 	char err[512] = "";
@@ -423,7 +425,8 @@ static int stream_stats(const char *path, const struct history_filter *f,
 		fprintf(stderr, "thrashtop: history: %s\n", err);
 		return 1;
 	}
-	int rc = report_stats_history(out, h, f, ro, err, sizeof(err));
+	history_cache_mib(h, 32);
+	int rc = report(out, h, f, ro, err, sizeof(err));
 	history_close(h);
 	if (rc || fflush(out) || ferror(out)) {
 		fprintf(stderr, "thrashtop: history: %s\n", err[0] ? err : strerror(errno));
@@ -438,6 +441,31 @@ static bool any_cell(const struct run_record *runs, size_t n)
 		if (runs[i].cell[0])
 			return true;
 	return false;
+}
+
+/* The two keys of a table and what its cells need. */
+struct table_fields {
+	const char *names[6];
+	struct history_filter f;
+};
+
+/* a's filter, narrowed to the fields the report in fmt reads where it
+ * reads few: a history's runs hold much that a time line or a table
+ * never shows. */
+static const struct history_filter *report_filter(const struct hargs *a, enum fmt fmt,
+						  struct table_fields *tf)
+{
+	const struct hist_field *rf = report_key(a->ro.rows), *cf = report_key(a->ro.cols);
+
+	tf->f = a->filt;
+	if (!strcmp(a->cmd, "export") && fmt == F_TIME) {
+		tf->f.fields = report_time_fields;
+	} else if (!strcmp(a->cmd, "export") && fmt == F_TABLE && !a->filt.session && rf && cf) {
+		const char *names[6] = { rf->name, cf->name, "kind", "status", "wall_us", NULL };
+		memcpy(tf->names, names, sizeof(names));
+		tf->f.fields = tf->names;
+	}
+	return &tf->f;
 }
 
 static int output(enum fmt fmt, struct run_record *runs, size_t n, const struct report_opts *ro,
@@ -520,6 +548,107 @@ static int select_set(const char *arg, const struct run_record *runs, size_t n, 
 	return found;
 }
 
+/* Newest first, as history_list gives them. */
+static int cmp_newest(const void *x, const void *y)
+{
+	const struct run_record *a = x, *b = y;
+	int c = strcmp(b->started_at, a->started_at);
+	return c ? c : (b->id > a->id) - (b->id < a->id);
+}
+
+/* Adds the runs f selects to *runs, those not there yet. */
+static int add_runs(struct history *h, const struct history_filter *f,
+		    struct run_record **runs, size_t *n, char *err, size_t errlen)
+{
+	struct run_record *v;
+	size_t k;
+
+	if (history_list(h, f, 0, &v, &k, err, errlen))
+		return -1;
+	struct run_record *all = realloc(*runs, sizeof(*all) * (*n + k + 1));
+	if (!all) {
+		run_records_free(v, k);
+		return fmt_err(err, errlen, "history: out of memory");
+	}
+	*runs = all;
+	for (size_t i = 0; i < k; i++) {
+		size_t j;
+		for (j = 0; j < *n && all[j].id != v[i].id; j++)
+			;
+		if (j == *n)
+			all[(*n)++] = v[i];
+		else
+			run_record_clear(&v[i]);
+	}
+	free(v);
+	return 0;
+}
+
+/* The runs compare's arguments can name, newest first: each ID, each
+ * g:ID's group, each label:TEXT, rather than every run. A label with glob
+ * characters, or an argument that does not parse, takes every run. */
+static int compare_runs(struct hargs *a, const char *path, struct run_record **runs, size_t *n)
+{
+	struct history_filter f = { .fields = report_compare_fields };
+	struct history *h;
+	char err[512];
+	int rc = 0;
+
+	*runs = NULL;
+	*n = 0;
+	for (int s = 0; s < a->npos; s++) {
+		const char *arg = a->pos[s];
+		int64_t id;
+		if ((!strncmp(arg, "label:", 6) && strpbrk(arg + 6, "*?[")) ||
+		    (strncmp(arg, "label:", 6) && !parse_id(arg + (strncmp(arg, "g:", 2) ? 0 : 2), &id)))
+			return load(path, &f, 0, runs, n);
+	}
+	if (access(path, F_OK) != 0 && errno == ENOENT)
+		return 0;
+	if (!(h = history_open(path, HISTORY_RDONLY, err, sizeof(err)))) {
+		fprintf(stderr, "thrashtop: history: %s\n", err);
+		return 1;
+	}
+	for (int s = 0; s < a->npos && !rc; s++) {
+		const char *arg = a->pos[s];
+		struct history_filter one = f;
+		char hash[sizeof((*runs)->config_hash)] = "";
+
+		if (!strncmp(arg, "label:", 6)) {
+			one.label = arg + 6;
+		} else {
+			bool group = !strncmp(arg, "g:", 2);
+			parse_id(arg + (group ? 2 : 0), &one.id);
+			if (group) {
+				struct run_record *v;
+				size_t k;
+				rc = history_list(h, &one, 0, &v, &k, err, sizeof(err));
+				if (rc || !k) {
+					if (!rc)
+						run_records_free(v, k);
+					continue;
+				}
+				snprintf(hash, sizeof(hash), "%s", v[0].config_hash);
+				run_records_free(v, k);
+				one.id = 0;
+				one.config_hash = hash;
+			}
+		}
+		rc = add_runs(h, &one, runs, n, err, sizeof(err));
+	}
+	history_close(h);
+	if (rc) {
+		fprintf(stderr, "thrashtop: history: %s\n", err);
+		run_records_free(*runs, *n);
+		*runs = NULL;
+		*n = 0;
+		return 1;
+	}
+	if (*n)
+		qsort(*runs, *n, sizeof(**runs), cmp_newest);
+	return 0;
+}
+
 static int cmd_compare(struct hargs *a, const char *path)
 {
 	struct run_record *runs;
@@ -528,8 +657,7 @@ static int cmd_compare(struct hargs *a, const char *path)
 
 	if (a->npos < 2)
 		return bad("%s", "compare needs at least two runs or groups (ID, g:ID, label:TEXT)");
-	struct history_filter all = { 0 };
-	int rc = load(path, &all, 0, &runs, &n);
+	int rc = compare_runs(a, path, &runs, &n);
 	if (rc)
 		return rc;
 	int *set = malloc(sizeof(int) * (n ? n : 1));
@@ -858,6 +986,7 @@ int histcli_main(int argc, char **argv, const char *db_path)
 	}
 	struct run_record *runs;
 	size_t n;
+	struct table_fields tf;
 	if ((a.fmt == F_SVG || a.fmt == F_GNUPLOT) && strcmp(a.cmd, "plot")) {
 		free(a.pos);
 		return bad("--format=%s is for plot", a.fmt == F_SVG ? "svg" : "gnuplot");
@@ -875,8 +1004,12 @@ int histcli_main(int argc, char **argv, const char *db_path)
 				rc = fmt == F_DEFAULT ? stream_list(path, &a.filt, a.all) :
 				     stream_export(path, &a.filt, fmt == F_JSON);
 			else if (!strcmp(a.cmd, "stats") && fmt == F_DEFAULT && !a.filt.limit)
-				rc = stream_stats(path, &a.filt, &a.ro);
-			else if ((rc = load(path, &a.filt, flags, &runs, &n)) == 0) {
+				rc = stream_report(path, &a.filt, &a.ro, report_stats_history);
+			else if (!strcmp(a.cmd, "export") && (fmt == F_TIME || fmt == F_TEXT) &&
+				 !a.filt.limit)
+				rc = stream_report(path, &a.filt, &a.ro, fmt == F_TIME ?
+						   report_time_history : report_text_history);
+			else if ((rc = load(path, report_filter(&a, fmt, &tf), flags, &runs, &n)) == 0) {
 				if (!strcmp(a.cmd, "list") && a.fmt == F_DEFAULT) {
 					if (n)
 						report_list(out, runs, n);

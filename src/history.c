@@ -21,10 +21,10 @@
 #include "fmt.h"
 #include "blob.h"
 
-/* The writes of history_add, prepared on first use and kept until close:
- * an import adds hundreds of thousands of runs. */
+/* The writes of history_add, prepared on first use and kept until close
+ * (an import adds hundreds of thousands of runs), and history_nsamples. */
 enum { ST_FIND_UUID, ST_RUN, ST_WORKER, ST_SNAP, ST_CHANGE, ST_SAMPLES, ST_SAVEPOINT,
-       ST_RELEASE, ST_N };
+       ST_RELEASE, ST_NSAMPLES, ST_N };
 
 struct history {
 	sqlite3 *db;
@@ -1039,11 +1039,19 @@ int history_schema_version(struct history *h)
 	return h->version;
 }
 
+void history_cache_mib(struct history *h, int mib)
+{
+	char sql[64];
+
+	snprintf(sql, sizeof(sql), "PRAGMA cache_size = -%d", mib * 1024);
+	sqlite3_exec(h->db, sql, NULL, NULL, NULL);
+}
+
 void history_bulk(struct history *h)
 {
+	history_cache_mib(h, 64);
 	if (!h->rdonly)
-		sqlite3_exec(h->db, "PRAGMA cache_size = -65536; PRAGMA synchronous = NORMAL",
-			     NULL, NULL, NULL);
+		sqlite3_exec(h->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
 }
 
 int history_begin(struct history *h, char *err, size_t errlen)
@@ -1455,6 +1463,11 @@ static void build_where(struct history *h, struct sbuf *q, const struct history_
 	if (f->config_hash) {
 		sb_puts(q, sep);
 		sb_puts(q, "config_hash = :config");
+		sep = " AND ";
+	}
+	if (f->id) {
+		sb_puts(q, sep);
+		sb_puts(q, "id = :id");
 	}
 }
 
@@ -1471,14 +1484,16 @@ static void bind_filter(sqlite3_stmt *st, const struct history_filter *f)
 		sqlite3_bind_text(st, i, f->session, -1, SQLITE_STATIC);
 	if (f->config_hash && (i = sqlite3_bind_parameter_index(st, ":config")))
 		sqlite3_bind_text(st, i, f->config_hash, -1, SQLITE_STATIC);
+	if (f->id && (i = sqlite3_bind_parameter_index(st, ":id")))
+		sqlite3_bind_int64(st, i, f->id);
 	if ((i = sqlite3_bind_parameter_index(st, ":limit")))
 		sqlite3_bind_int64(st, i, f->limit > 0 ? f->limit : -1);
 	if ((i = sqlite3_bind_parameter_index(st, ":offset")))
 		sqlite3_bind_int64(st, i, f->offset > 0 ? f->offset : 0);
 }
 
-const char *const history_figures[] = { "started_at", "status", "user_us", "sys_us",
-	"wall_us", "majflt", "minflt", "inblock", "oublock", "kswapd_s", "config_hash", NULL };
+const char *const history_figures[] = { "status", "user_us", "sys_us", "wall_us", "majflt",
+	"minflt", "inblock", "oublock", "kswapd_s", NULL };
 
 /* Whether a listing with flags (and f's field list) reads field i. */
 static bool field_read(const struct history *h, const struct history_filter *f, int flags,
@@ -1547,12 +1562,14 @@ static void detail_finalize(struct detail_stmts *d)
 static int detail_prepare(struct history *h, int flags, struct detail_stmts *d)
 {
 	memset(d, 0, sizeof(*d));
+	if ((flags & (HISTORY_WORKERS | HISTORY_WORKER_ENDS)) &&
+	    sqlite3_prepare_v2(h->db,
+			       "SELECT pid, end_state, exit_code, signal, user_us, sys_us, majflt,"
+			       " minflt, verify_errors, first_bad FROM workers WHERE run_id = ?"
+			       " ORDER BY idx", -1, &d->workers, NULL) != SQLITE_OK)
+		goto fail;
 	if ((flags & HISTORY_WORKERS) &&
 	    (sqlite3_prepare_v2(h->db,
-				"SELECT pid, end_state, exit_code, signal, user_us, sys_us, majflt,"
-				" minflt, verify_errors, first_bad FROM workers WHERE run_id = ?"
-				" ORDER BY idx", -1, &d->workers, NULL) != SQLITE_OK ||
-	     sqlite3_prepare_v2(h->db,
 				"SELECT phase, total, used, free, shared, buffers, cache, avail,"
 				" swap_total, swap_used, swap_free FROM free_snaps WHERE run_id = ?",
 				-1, &d->snaps, NULL) != SQLITE_OK ||
@@ -1744,7 +1761,8 @@ int history_each_group(struct history *h, const struct history_filter *f,
 	 * among the runs that started then. */
 	sb_puts(&q, "SELECT config_hash, count(*), min(started_at) AS s, (SELECT min(id) FROM runs");
 	build_where(h, &q, f);
-	sb_puts(&q, f && (f->label || f->kernel || f->session || f->config_hash) ? " AND " : " WHERE ");
+	sb_puts(&q, f && (f->label || f->kernel || f->session || f->config_hash || f->id) ? " AND "
+											: " WHERE ");
 	sb_puts(&q, "config_hash = r.config_hash AND started_at = min(r.started_at)) AS first"
 		" FROM runs AS r");
 	build_where(h, &q, f);
@@ -1898,6 +1916,21 @@ out:
 	detail_finalize(&d);
 	free(q.s);
 	return ret;
+}
+
+int history_nsamples(struct history *h, int64_t id)
+{
+	sqlite3_stmt *st;
+	int n = 0;
+
+	if (h->version < 4 ||
+	    !(st = cached(h, ST_NSAMPLES, "SELECT n FROM samples WHERE run_id = ? AND name = 't'")))
+		return 0;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_reset(st);
+	return n;
 }
 
 int history_rm(struct history *h, int64_t id, char *err, size_t errlen)

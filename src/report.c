@@ -289,6 +289,21 @@ static const char *const header_keys[] = {
 };
 #define NHEADER_KEYS (sizeof(header_keys) / sizeof(header_keys[0]))
 
+const char *const report_time_fields[] = {
+	"started_at", "config_hash", "label", "kind", "status", "user_us", "sys_us",
+	"wall_us", "majflt", "minflt", "inblock", "oublock", "kswapd_s",
+	/* header_keys */
+	"hostname", "kernel_release", "nelems", "procs", "seed", "command",
+	"swappiness", "vfs_cache_pressure", "min_free_kbytes", "watermark_scale_factor",
+	"page_cluster", "overcommit_memory", "dirty_ratio", "dirty_background_ratio",
+	"zswap", "mem_limit_kib", "global_limit_kib", "swap_total_kib", "tmp_swap_kib", NULL,
+};
+
+const char *const report_compare_fields[] = {
+	"started_at", "config_hash", "label", "status", "wall_us", "user_us", "sys_us",
+	"majflt", "kswapd_s", NULL,
+};
+
 static void workload_text(const struct run_record *r, char *buf, size_t len)
 {
 	if (r->kind == RUN_QSBENCH)
@@ -760,149 +775,6 @@ void report_stats(FILE *f, const struct run_record *runs, size_t n, const struct
 	report_groups_free(g, ng);
 }
 
-/* ---- statistics straight from the history ---- */
-
-struct stats_pass {
-	FILE *f;
-	struct history *h;
-	struct history_filter gf;	/* the user's filter, narrowed to one group */
-	const struct report_opts *o;
-	struct header_keys hk;
-	size_t j;			/* groups printed */
-	struct figures fg;
-	struct report_group g;
-	size_t pos;			/* the run being printed, in group order */
-	char *err;
-	size_t errlen;
-};
-
-static int take_run(struct run_record *r, void *arg)
-{
-	*(struct run_record *)arg = *r;
-	run_record_init(r);
-	return 0;
-}
-
-/* The group's first run, every field. */
-static int group_first(struct stats_pass *p, struct run_record *first)
-{
-	struct history_filter one = p->gf;
-
-	one.limit = 1;
-	one.fields = NULL;
-	run_record_init(first);
-	if (history_each(p->h, &one, HISTORY_OLDEST_FIRST, take_run, first, p->err, p->errlen))
-		return -1;
-	if (first->id < 1) {
-		fmt_err(p->err, p->errlen, "history: a group vanished while it was read");
-		return -1;
-	}
-	return 0;
-}
-
-static int keys_of_group(const char *hash, int64_t n, void *arg)
-{
-	struct stats_pass *p = arg;
-	struct run_record first;
-
-	(void)n;
-	p->gf.config_hash = hash;
-	int rc = group_first(p, &first);
-	p->gf.config_hash = NULL;
-	if (rc)
-		return -1;
-	header_keys_add(&p->hk, &first);
-	run_record_clear(&first);
-	return 0;
-}
-
-static int add_figures(struct run_record *r, void *arg)
-{
-	figures_add(&((struct stats_pass *)arg)->fg, r);
-	return 0;
-}
-
-static int print_run(struct run_record *r, void *arg)
-{
-	struct stats_pass *p = arg;
-
-	group_run(p->f, r, p->pos < p->fg.n && p->g.outlier[p->pos], p->o, true);
-	p->pos++;
-	return ferror(p->f) ? -1 : 0;
-}
-
-static int stats_of_group(const char *hash, int64_t n, void *arg)
-{
-	struct stats_pass *p = arg;
-	struct run_record first;
-	char hdr[512], wl[256];
-	int rc = -1;
-
-	p->gf.config_hash = hash;
-	memset(&p->g, 0, sizeof(p->g));
-	if (group_first(p, &first)) {
-		p->gf.config_hash = NULL;
-		return -1;
-	}
-	p->gf.fields = history_figures;
-	if (figures_init(&p->fg, (size_t)n) || !(p->g.outlier = calloc((size_t)n + 1, sizeof(bool)))) {
-		fmt_err(p->err, p->errlen, "history: out of memory");
-		goto out;
-	}
-	if (history_each(p->h, &p->gf, HISTORY_OLDEST_FIRST, add_figures, p, p->err, p->errlen))
-		goto out;
-	figures_stats(&p->fg, &p->g, p->o);
-	p->g.nfailed = p->fg.nfailed;
-	p->g.noom = p->fg.noom;
-	p->g.naborted = p->fg.naborted;
-	header_text(&first, &p->hk, hdr, sizeof(hdr));
-	workload_text(&first, wl, sizeof(wl));
-	fprintf(p->f, "%sgroup %zu: %s\n", p->j ? "\n" : "", p->j + 1, hdr);
-	fprintf(p->f, "  %s, config %.8s\n", wl, hash);
-	p->j++;
-	p->pos = 0;
-	if (history_each(p->h, &p->gf, HISTORY_OLDEST_FIRST, print_run, p, p->err, p->errlen)) {
-		if (ferror(p->f))
-			fmt_err(p->err, p->errlen, "history: writing the output: %s", strerror(errno));
-		goto out;
-	}
-	stats_table(p->f, &p->g);
-	group_notes(p->f, &p->g, p->o);
-	rc = ferror(p->f) ? -1 : 0;
-out:
-	p->gf.fields = NULL;
-	p->gf.config_hash = NULL;
-	run_record_clear(&first);
-	figures_free(&p->fg);
-	free(p->g.outlier);
-	return rc;
-}
-
-int report_stats_history(FILE *f, struct history *h, const struct history_filter *filt,
-			 const struct report_opts *o, char *err, size_t errlen)
-{
-	struct stats_pass *p = calloc(1, sizeof(*p));
-	int rc;
-
-	if (!p)
-		return fmt_err(err, errlen, "history: out of memory");
-	p->f = f;
-	p->h = h;
-	if (filt)
-		p->gf = *filt;
-	p->gf.limit = p->gf.offset = 0;
-	p->o = o;
-	p->err = err;
-	p->errlen = errlen;
-	/* what sets the groups apart, from every group's first run; then
-	 * each group: its figures, its statistics, its runs again to print */
-	rc = history_each_group(h, &p->gf, keys_of_group, p, err, errlen);
-	if (!rc)
-		rc = history_each_group(h, &p->gf, stats_of_group, p, err, errlen);
-	free(p);
-	return rc ? -1 : 0;
-}
-
 /* ---- text report ---- */
 
 static void system_state(FILE *f, const struct run_record *r)
@@ -1004,46 +876,299 @@ static const char *oom_command(const struct run_record *r)
 	return r->kind == RUN_QSBENCH ? "qsbench" : "command";
 }
 
+/* A run as the posts showed it: an OOM or failure line, then its time line. */
+static void time_line(FILE *f, const struct run_record *r, const struct report_opts *o)
+{
+	char line[512];
+
+	if (r->status == RUN_OOM) {
+		int pid = 0;
+		for (int w = 0; w < r->nworkers; w++)
+			if (!strcmp(r->workers[w].end, "oom")) {
+				pid = r->workers[w].pid;
+				break;
+			}
+		if (pid)
+			fprintf(f, "Out of Memory: Killed process %d (%s).\n", pid, oom_command(r));
+		else
+			fprintf(f, "Out of Memory: Killed process (%s).\n", oom_command(r));
+	} else if (r->status != RUN_OK) {
+		fprintf(f, "thrashtop: run %s\n", run_status_name(r->status));
+	}
+	if (o->gnu) {
+		struct timeline t;
+		report_timeline(r, &t);
+		timefmt_gnu(line, sizeof(line), &t);
+	} else {
+		run_line(r, false, line, sizeof(line));
+	}
+	fprintf(f, "%s\n", line);
+}
+
 int report_time(FILE *f, const struct run_record *runs, size_t n, const struct report_opts *o)
 {
 	struct report_group *g;
 	size_t ng;
-	char hdr[512], line[512];
+	char hdr[512];
 
 	if (report_group(runs, n, o, &g, &ng))
 		return -1;
 	for (size_t j = 0; j < ng; j++) {
 		group_header(runs, &g[j], ng, g, hdr, sizeof(hdr));
 		fprintf(f, "%s%s:\n", j ? "\n" : "", hdr);
-		for (size_t i = 0; i < g[j].n; i++) {
-			const struct run_record *r = &runs[g[j].idx[i]];
-			if (r->status == RUN_OOM) {
-				int pid = 0;
-				for (int w = 0; w < r->nworkers; w++)
-					if (!strcmp(r->workers[w].end, "oom")) {
-						pid = r->workers[w].pid;
-						break;
-					}
-				if (pid)
-					fprintf(f, "Out of Memory: Killed process %d (%s).\n", pid, oom_command(r));
-				else
-					fprintf(f, "Out of Memory: Killed process (%s).\n", oom_command(r));
-			} else if (r->status != RUN_OK) {
-				fprintf(f, "thrashtop: run %s\n", run_status_name(r->status));
-			}
-			if (o->gnu) {
-				struct timeline t;
-				report_timeline(r, &t);
-				timefmt_gnu(line, sizeof(line), &t);
-			} else {
-				run_line(r, false, line, sizeof(line));
-			}
-			fprintf(f, "%s\n", line);
-		}
+		for (size_t i = 0; i < g[j].n; i++)
+			time_line(f, &runs[g[j].idx[i]], o);
 		group_kswapd(f, runs, &g[j]);
 	}
 	report_groups_free(g, ng);
 	return ferror(f) ? -1 : 0;
+}
+
+/* ---- reports straight from the history ---- */
+
+enum pass_kind { PASS_STATS, PASS_TIME, PASS_TEXT };
+
+struct group_pass {
+	enum pass_kind kind;
+	FILE *f;
+	struct history *h;
+	struct history_filter gf;	/* the user's filter, narrowed to one group */
+	const struct report_opts *o;
+	struct header_keys hk;
+	int64_t nruns;			/* over every group */
+	size_t ngroups, j;		/* groups in all, printed */
+	struct figures fg;
+	struct report_group g;
+	size_t pos;			/* the run being printed, in group order */
+	double kswapd;			/* the group's sum so far, NAN once unknown */
+	struct run_record rep;		/* text: the run charted, with its series */
+	double best;			/* its distance to the median wall time */
+	char prev_kernel[65], prev_host[65];	/* the previous group's first run's */
+	char *err;
+	size_t errlen;
+};
+
+static int take_run(struct run_record *r, void *arg)
+{
+	*(struct run_record *)arg = *r;
+	run_record_init(r);
+	return 0;
+}
+
+/* The group's first run, every field. */
+static int group_first(struct group_pass *p, struct run_record *first)
+{
+	struct history_filter one = p->gf;
+
+	one.limit = 1;
+	one.fields = NULL;
+	run_record_init(first);
+	if (history_each(p->h, &one, HISTORY_OLDEST_FIRST, take_run, first, p->err, p->errlen))
+		return -1;
+	if (first->id < 1) {
+		fmt_err(p->err, p->errlen, "history: a group vanished while it was read");
+		return -1;
+	}
+	return 0;
+}
+
+static int keys_of_group(const char *hash, int64_t n, void *arg)
+{
+	struct group_pass *p = arg;
+	struct run_record first;
+
+	p->gf.config_hash = hash;
+	int rc = group_first(p, &first);
+	p->gf.config_hash = NULL;
+	if (rc)
+		return -1;
+	header_keys_add(&p->hk, &first);
+	run_record_clear(&first);
+	p->nruns += n;
+	p->ngroups++;
+	return 0;
+}
+
+static int add_figures(struct run_record *r, void *arg)
+{
+	figures_add(&((struct group_pass *)arg)->fg, r);
+	return 0;
+}
+
+/* Text: whether r, nearer the group's median wall time than the run kept
+ * so far, has recorded series to chart; if so it is kept instead. */
+static int consider_rep(struct group_pass *p, const struct run_record *r)
+{
+	double d = fabs(report_metric(r, RM_WALL) - p->g.st[RM_WALL].median);
+	struct run_record full;
+
+	if ((p->rep.id > 0 && !(d < p->best)) || history_nsamples(p->h, r->id) < 2)
+		return 0;
+	if (history_get(p->h, r->id, &full, p->err, p->errlen))
+		return -1;
+	if (full.nsamples < 2) {
+		run_record_clear(&full);
+		return 0;
+	}
+	run_record_clear(&p->rep);
+	p->rep = full;
+	p->best = d;
+	return 0;
+}
+
+static int print_run(struct run_record *r, void *arg)
+{
+	struct group_pass *p = arg;
+	bool outlier = p->kind != PASS_TIME && p->pos < p->fg.n && p->g.outlier[p->pos];
+
+	if (p->kind == PASS_TIME)
+		time_line(p->f, r, p->o);
+	else
+		group_run(p->f, r, outlier, p->o, p->kind == PASS_STATS);
+	p->kswapd += r->kswapd_s;
+	p->pos++;
+	if (p->kind == PASS_TEXT && consider_rep(p, r))
+		return -1;
+	return ferror(p->f) ? -1 : 0;
+}
+
+/* What a run's time line needs beyond its figures. */
+static const char *const line_fields[] = {
+	"status", "user_us", "sys_us", "wall_us", "majflt", "minflt", "inblock", "oublock",
+	"kswapd_s", "kind", NULL,
+};
+
+static int report_of_group(const char *hash, int64_t n, void *arg)
+{
+	struct group_pass *p = arg;
+	struct run_record first;
+	char hdr[512], wl[256], buf[32];
+	int rc = -1;
+
+	p->gf.config_hash = hash;
+	memset(&p->g, 0, sizeof(p->g));
+	memset(&p->fg, 0, sizeof(p->fg));
+	run_record_init(&p->rep);
+	if (group_first(p, &first)) {
+		p->gf.config_hash = NULL;
+		return -1;
+	}
+	p->gf.fields = history_figures;
+	if (p->kind != PASS_TIME) {
+		if (figures_init(&p->fg, (size_t)n) ||
+		    !(p->g.outlier = calloc((size_t)n + 1, sizeof(bool)))) {
+			fmt_err(p->err, p->errlen, "history: out of memory");
+			goto out;
+		}
+		if (history_each(p->h, &p->gf, HISTORY_OLDEST_FIRST, add_figures, p, p->err,
+				 p->errlen))
+			goto out;
+		figures_stats(&p->fg, &p->g, p->o);
+		p->g.nfailed = p->fg.nfailed;
+		p->g.noom = p->fg.noom;
+		p->g.naborted = p->fg.naborted;
+	}
+	header_text(&first, &p->hk, hdr, sizeof(hdr));
+	workload_text(&first, wl, sizeof(wl));
+	if (p->kind == PASS_STATS) {
+		fprintf(p->f, "%sgroup %zu: %s\n", p->j ? "\n" : "", p->j + 1, hdr);
+		fprintf(p->f, "  %s, config %.8s\n", wl, hash);
+	} else if (p->kind == PASS_TIME) {
+		fprintf(p->f, "%s%s:\n", p->j ? "\n" : "", hdr);
+	} else {
+		fprintf(p->f, "\n");
+		wrap(p->f, "", 2, hdr);
+		wrap(p->f, "  workload: ", 12, wl);
+		if (p->j == 0 || strcmp(first.kernel_release, p->prev_kernel) ||
+		    strcmp(first.hostname, p->prev_host))
+			system_state(p->f, &first);
+		snprintf(p->prev_kernel, sizeof(p->prev_kernel), "%s", first.kernel_release);
+		snprintf(p->prev_host, sizeof(p->prev_host), "%s", first.hostname);
+		fprintf(p->f, "\n");
+	}
+	p->j++;
+	p->pos = 0;
+	p->kswapd = 0;
+	/* time lines name the OOM-killed worker, which only workers say */
+	p->gf.fields = p->kind == PASS_STATS ? history_figures : line_fields;
+	if (history_each(p->h, &p->gf, HISTORY_OLDEST_FIRST |
+			 (p->kind == PASS_STATS ? 0 : HISTORY_WORKER_ENDS),
+			 print_run, p, p->err, p->errlen)) {
+		if (ferror(p->f))
+			fmt_err(p->err, p->errlen, "history: writing the output: %s", strerror(errno));
+		goto out;
+	}
+	if (p->kind != PASS_STATS && !isnan(p->kswapd)) {
+		timefmt_kswapd(buf, sizeof(buf), p->kswapd);
+		fprintf(p->f, "%s\n", buf);
+	}
+	if (p->kind == PASS_TEXT)
+		fprintf(p->f, "\n");
+	if (p->kind != PASS_TIME) {
+		stats_table(p->f, &p->g);
+		group_notes(p->f, &p->g, p->o);
+	}
+	if (p->kind == PASS_TEXT && p->rep.id > 0) {
+		chart(p->f, &p->rep, M_SWAP_USED, "Swap used");
+		chart(p->f, &p->rep, M_MAJFLT, "Major faults/s");
+		chart(p->f, &p->rep, M_MINFLT, "Minor faults/s");
+	}
+	rc = ferror(p->f) ? -1 : 0;
+out:
+	p->gf.fields = NULL;
+	p->gf.config_hash = NULL;
+	run_record_clear(&first);
+	run_record_clear(&p->rep);
+	figures_free(&p->fg);
+	free(p->g.outlier);
+	return rc;
+}
+
+/* Every group's first run for the header keys, then each group's report. */
+static int report_history(enum pass_kind kind, FILE *f, struct history *h,
+			  const struct history_filter *filt, const struct report_opts *o,
+			  char *err, size_t errlen)
+{
+	struct group_pass *p = calloc(1, sizeof(*p));
+	int rc;
+
+	if (!p)
+		return fmt_err(err, errlen, "history: out of memory");
+	p->kind = kind;
+	p->f = f;
+	p->h = h;
+	if (filt)
+		p->gf = *filt;
+	p->gf.limit = p->gf.offset = 0;
+	p->o = o;
+	p->err = err;
+	p->errlen = errlen;
+	rc = history_each_group(h, &p->gf, keys_of_group, p, err, errlen);
+	if (!rc && kind == PASS_TEXT)
+		fprintf(f, "%" PRId64 " run%s in %zu group%s.\n", p->nruns, p->nruns == 1 ? "" : "s",
+			p->ngroups, p->ngroups == 1 ? "" : "s");
+	if (!rc)
+		rc = history_each_group(h, &p->gf, report_of_group, p, err, errlen);
+	free(p);
+	return rc ? -1 : 0;
+}
+
+int report_stats_history(FILE *f, struct history *h, const struct history_filter *filt,
+			 const struct report_opts *o, char *err, size_t errlen)
+{
+	return report_history(PASS_STATS, f, h, filt, o, err, errlen);
+}
+
+int report_time_history(FILE *f, struct history *h, const struct history_filter *filt,
+			const struct report_opts *o, char *err, size_t errlen)
+{
+	return report_history(PASS_TIME, f, h, filt, o, err, errlen);
+}
+
+int report_text_history(FILE *f, struct history *h, const struct history_filter *filt,
+			const struct report_opts *o, char *err, size_t errlen)
+{
+	return report_history(PASS_TEXT, f, h, filt, o, err, errlen);
 }
 
 /* ---- cross table ---- */

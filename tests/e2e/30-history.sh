@@ -69,6 +69,16 @@ a=$(H list --label Linux-2.4.14-pre8 | awk 'NR == 2 { print $1 }')
 b=$(H list --label Linux-2.4.13-ac4 | awk 'NR == 2 { print $1 }')
 out=$(H compare "g:$a" "g:$b")
 expect compare grep -qE '^Amean +wall +151\.62 +\( +0\.00%\) +187\.20 ' <<<"$out"
+# compare reads only the runs its arguments name: a label names the same
+# runs as the group, a run and its own group split it, a missing run is
+# named, and a glob is no label.
+lab=$(H compare "label:Linux-2.4.14-pre8" "g:$b")
+expect compare-label test "$(tail -n +2 <<<"$lab")" = "$(tail -n +2 <<<"$out")"
+expect compare-run-and-its-group eval 'H compare "$a" "g:$a" | grep -qE "^Amean +wall +[0-9.]+ +\( +0\.00%\) +[0-9.]+ "'
+H compare 99999 "g:$a" >/dev/null 2>"$TMP/err"; rc=$?
+expect compare-missing-run test "$rc" -eq 2 -a "$(grep -c 'no runs match "99999"' "$TMP/err")" -eq 1
+H compare "label:Linux-2.4.14-pre*" "g:$b" >/dev/null 2>"$TMP/err"; rc=$?
+expect compare-label-no-glob test "$rc" -eq 2 -a "$(grep -c 'no runs match "label:Linux-2.4.14-pre\*"' "$TMP/err")" -eq 1
 
 # json and csv exports read back to the same runs, and merge without
 # duplicates.

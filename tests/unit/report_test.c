@@ -737,14 +737,53 @@ static void stream_run(struct run_record *r, int g, int s, int k)
 	r->kswapd_s = k % 4 == 0 ? NAN : 0.01 * (k % 50);
 	if (g == 2 && k % 6 == 0)
 		r->wall_us = 900000000;		/* outliers */
+	if (r->status == RUN_OOM) {
+		r->nworkers = 1;
+		r->workers = calloc(1, sizeof(*r->workers));
+		r->workers[0] = (struct run_worker){ 4000 + k, "oom", HIST_NA, 9, 0, 0, 0, 0, 0,
+						     HIST_NA };
+	}
+	/* series on some runs, for the text report's charts */
+	if (k % 3 == 0 && g != 6) {
+		run_record_alloc_series(r, 8);
+		run_record_add_series(r, M_SWAP_USED);
+		run_record_add_series(r, M_MAJFLT);
+		for (int i = 0; i < 8; i++) {
+			r->t[i] = i * 0.5;
+			r->series[M_SWAP_USED][i] = 1000.0 * i * (k % 5 + 1);
+			r->series[M_MAJFLT][i] = (i * k) % 300;
+		}
+	}
 }
 
-/* Statistics straight from the history, a group at a time, print what
- * report_stats prints over the same runs loaded at once: unknown figures,
- * aborted, failed and OOM runs, one-run groups, groups and runs that
- * started at the same time (or at no recorded time), ids out of start
- * order, and a label filter. */
-TEST(report_stats_history_matches_report_stats)
+static int w_stats_h(FILE *f, struct history *h, const struct history_filter *filt,
+		     const struct report_opts *o)
+{
+	char err[256];
+	return report_stats_history(f, h, filt, o, err, sizeof(err));
+}
+
+static int w_time_h(FILE *f, struct history *h, const struct history_filter *filt,
+		    const struct report_opts *o)
+{
+	char err[256];
+	return report_time_history(f, h, filt, o, err, sizeof(err));
+}
+
+static int w_text_h(FILE *f, struct history *h, const struct history_filter *filt,
+		    const struct report_opts *o)
+{
+	char err[256];
+	return report_text_history(f, h, filt, o, err, sizeof(err));
+}
+
+/* Statistics, time lines and the text report straight from the history,
+ * a group at a time, print what report_stats, report_time and report_text
+ * print over the same runs loaded at once: unknown figures, aborted,
+ * failed and OOM runs, one-run groups, groups and runs that started at
+ * the same time (or at no recorded time), ids out of start order, groups
+ * without series, and label filters. */
+TEST(report_history_matches_reports_over_loaded_runs)
 {
 	char dir[] = "/tmp/thrashtop-stats.XXXXXX", path[64], err[256];
 	struct report_opts o;
@@ -779,26 +818,37 @@ TEST(report_stats_history_matches_report_stats)
 		struct history_filter f = { .label = labels[l] };
 		struct run_record *v;
 		size_t n;
-		char *a = NULL, *b = NULL;
-		size_t alen = 0, blen = 0;
-		FILE *fa = open_memstream(&a, &alen), *fb = open_memstream(&b, &blen);
 
-		CHECK_INT(history_list(h, &f, 0, &v, &n, err, sizeof(err)), 0);
-		report_stats(fa, v, n, &o);
-		CHECK_INT(report_stats_history(fb, h, &f, &o, err, sizeof(err)), 0);
-		fclose(fa);
-		fclose(fb);
-		CHECK(alen > 0 || l == 3);
-		CHECK(strstr(a, "outlier") != NULL || l > 1);
-		if (strcmp(a, b)) {
-			size_t d = 0;
-			while (a[d] == b[d])
-				d++;
-			CHECK_STR(b + (d > 40 ? d - 40 : 0), a + (d > 40 ? d - 40 : 0));
+		CHECK_INT(history_list(h, &f, HISTORY_DETAIL, &v, &n, err, sizeof(err)), 0);
+		for (int kind = 0; kind < 3; kind++) {
+			char *a = NULL, *b = NULL;
+			size_t alen = 0, blen = 0;
+			FILE *fa = open_memstream(&a, &alen), *fb = open_memstream(&b, &blen);
+			int (*const fn[3])(FILE *, struct history *, const struct history_filter *,
+					   const struct report_opts *) = { w_stats_h, w_time_h, w_text_h };
+
+			if (kind == 0)
+				report_stats(fa, v, n, &o);
+			else if (kind == 1)
+				report_time(fa, v, n, &o);
+			else
+				report_text(fa, v, n, &o, err, sizeof(err));
+			CHECK_INT(fn[kind](fb, h, &f, &o), 0);
+			fclose(fa);
+			fclose(fb);
+			CHECK(alen > 0 || l == 3);
+			CHECK(strstr(a, kind == 0 ? "outlier" : kind == 1 ? "Out of Memory: Killed process 4" :
+				     "Swap used") != NULL || l > 1);
+			if (strcmp(a, b)) {
+				size_t d = 0;
+				while (a[d] == b[d])
+					d++;
+				CHECK_STR(b + (d > 40 ? d - 40 : 0), a + (d > 40 ? d - 40 : 0));
+			}
+			free(a);
+			free(b);
 		}
 		run_records_free(v, n);
-		free(a);
-		free(b);
 	}
 	history_close(h);
 	unlink(path);
