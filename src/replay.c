@@ -114,8 +114,8 @@ static void fill(struct replay *p)
 	fmt_minsec(a, sizeof(a), p->clock);
 	fmt_minsec(b, sizeof(b), end_time(p));
 	snprintf(p->status, sizeof(p->status),
-		 "replay run %" PRId64 "%s%s%s  %s %gx  %s / %s  space %s  , . step  "
-		 "<- -> %.0fs  + - speed  q close", p->r.id, p->r.label[0] ? " \"" : "",
+		 "replay run %" PRId64 "%s%s%s  %s %gx  %s/%s  space %s ,. step "
+		 "<-> %.0fs +- speed q close", p->r.id, p->r.label[0] ? " \"" : "",
 		 p->r.label, p->r.label[0] ? "\"" : "", p->ended ? "END" : p->paused ? "PAUSED" : "playing",
 		 p->speed, a, b, p->ended ? "again" : p->paused ? "play" : "pause", SEEK_S);
 	m->status = p->status;
@@ -278,7 +278,9 @@ static void fill_fixed(struct replay *p, const int *plots, int nplots)
 			sc = (double)r->mem_limit_kib;
 		m->plot[i] = (struct ui_plot){
 			.id = id, .s = &p->view[id], .scale = sc,
-			.na = !r->series[id] ? "not recorded with this run" : NULL,
+			.na = !r->series[id] ? "not recorded with this run" :
+			      (id == M_SWAP_USED || id == M_CG_SWAP) && r->swap_total_kib == 0 ?
+			      "no swap" : NULL,
 		};
 	}
 	m->nplots = n;

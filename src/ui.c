@@ -853,7 +853,7 @@ static WINDOW *help_win;
 static void draw_help(void)
 {
 	int n = (int)(sizeof(help_lines) / sizeof(help_lines[0]));
-	int h = imin(n + 4, LINES), w = imin(46, COLS);
+	int h = imin(n + 4, LINES), w = imin(50, COLS);
 
 	if (help_win)
 		delwin(help_win);
