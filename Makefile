@@ -11,8 +11,8 @@ OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-ALL_CFLAGS = $(CSTD) $(WARN) -Iinclude $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS  = $(PKG_LIBS) -lm
+ALL_CFLAGS = $(CSTD) $(WARN) -pthread -Iinclude $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS  = $(PKG_LIBS) -lm -pthread
 
 SRC     := $(wildcard src/*.c)
 LIBSRC  := $(filter-out src/main.c,$(SRC))

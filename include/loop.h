@@ -1,11 +1,11 @@
 /* The monitor's one wait. Everything a session does happens in a turn of
- * this loop: it sleeps in ppoll until the next sample is due, a key comes,
- * a child exits or a signal arrives. SIGINT, SIGTERM, SIGHUP and SIGCHLD
- * are unblocked only inside that ppoll, so a flag is never missed between
- * its check and the wait. A turn never blocks anywhere else: work that
- * takes long (forking a thousand workers) is done in slices between turns,
- * so a signal or a key is acted on within one slice. The loop knows nothing
- * of runs or screens; its owner's callbacks do the work. */
+ * this loop: it sleeps in ppoll until a sample comes (ticker.h), a key
+ * comes, a child exits or a signal arrives. SIGINT, SIGTERM, SIGHUP and
+ * SIGCHLD are unblocked only inside that ppoll, so a flag is never missed
+ * between its check and the wait. A turn never blocks anywhere else: work
+ * that takes long (forking a thousand workers) is done in slices between
+ * turns, so a signal or a key is acted on within one slice. The loop knows
+ * nothing of runs or screens; its owner's callbacks do the work. */
 #ifndef THRASHTOP_LOOP_H
 #define THRASHTOP_LOOP_H
 
@@ -21,11 +21,11 @@ struct loop_ops {
 	int (*on_input)(void *arg);	/* input is waiting, or a signal came
 					   (it may be SIGWINCH) */
 	int (*on_child)(void *arg);	/* a SIGCHLD came */
-	int (*on_tick)(void *arg);	/* a sample is due */
+	int (*tick_fd)(void *arg);	/* readable while samples wait; NULL none */
+	int (*on_tick)(void *arg);	/* samples wait */
 	/* Unfinished work, a slice at a time; *more true asks for another
 	 * slice right after the next turn, which then does not sleep. */
 	int (*on_work)(void *arg, bool *more);
-	double (*interval)(void *arg);	/* seconds between ticks */
 	/* Optional: a view that plays over time (a replay) wants a turn at
 	 * this monotonic time, 0 for none; on_wake is called once it is due. */
 	double (*wake_at)(void *arg);
@@ -38,9 +38,8 @@ struct loop_ops {
 void loop_signals(void);
 
 /* Runs turns until a callback returns LOOP_END or LOOP_FAIL, an ending
- * signal comes, or the terminal hangs up (taken as SIGHUP). Ticks come
- * every interval() seconds from the first turn, which ticks at once. A
- * failing ppoll is LOOP_FAIL with errno set. */
+ * signal comes, or the terminal hangs up (taken as SIGHUP). A failing
+ * ppoll is LOOP_FAIL with errno set. */
 int loop_run(const struct loop_ops *ops);
 
 /* The signal that ended the loop (SIGINT, SIGTERM, SIGHUP), 0 for none. */
@@ -56,8 +55,5 @@ bool loop_interrupted(void);
  * one that comes during the wait cuts it short. */
 const volatile sig_atomic_t *loop_stop_flag(void);
 void loop_let_end(bool on);
-
-/* The next tick comes now (the interval was changed). */
-void loop_tick_now(void);
 
 #endif

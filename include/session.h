@@ -20,6 +20,7 @@
 #include "sweep.h"
 #include "sysctl.h"
 #include "sysstate.h"
+#include "ticker.h"
 #include "tuning.h"
 
 #define SESSION_TREE_MAX 255	/* a command's descendants shown as rows */
@@ -57,7 +58,8 @@ struct session {
 	struct session_plan plan;
 	bool tui;
 	struct guard guard;
-	struct sampler *smp;
+	struct sampler *smp;		/* the workers' files */
+	struct ticker *tick;		/* the system, on schedule */
 	struct sysstate sys;
 	struct history *hist;		/* NULL: --no-history, or not opened */
 	struct tuning tun;
@@ -115,8 +117,12 @@ struct session {
  * up stays for session_close). */
 int session_open(struct session *s, const struct options *o, char *err, size_t errlen);
 
-/* One tick: the system sample, the plots' series, the run's samples and,
- * when want_procs, the workers and a command's tree. 0, or -1 with err. */
+/* Readable while system samples wait to be taken. */
+int session_tick_fd(const struct session *s);
+
+/* One tick: every waiting system sample in order into the plots' series
+ * and the run's samples, then, when want_procs, the workers and a
+ * command's tree. 0, or -1 with err. */
 int session_sample(struct session *s, char *err, size_t errlen);
 
 /* The workers of rows_first..rows_shown alone, as a tick reads them: for

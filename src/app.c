@@ -159,7 +159,6 @@ static int act(struct app *a, int action)
 	case MV_FASTER:
 	case MV_SLOWER:
 		session_step_interval(s, action == MV_FASTER ? -1 : 1);
-		loop_tick_now();
 		break;
 	case MV_SWAPPINESS_DOWN:
 	case MV_SWAPPINESS_UP:
@@ -288,9 +287,9 @@ static int on_wake(void *arg)
 	return LOOP_GO;
 }
 
-static double interval(void *arg)
+static int tick_fd(void *arg)
 {
-	return ((struct app *)arg)->s.plan.interval;
+	return session_tick_fd(&((struct app *)arg)->s);
 }
 
 int app_run(struct options *o)
@@ -298,7 +297,7 @@ int app_run(struct options *o)
 	static struct app a;	/* big: series, rows and texts */
 	const struct loop_ops ops = {
 		.arg = &a, .input_fd = input_fd, .on_input = on_input, .on_child = on_child,
-		.on_tick = on_tick, .on_work = on_work, .interval = interval,
+		.on_tick = on_tick, .on_work = on_work, .tick_fd = tick_fd,
 		.wake_at = wake_at, .on_wake = on_wake,
 	};
 	int rc = LOOP_FAIL;

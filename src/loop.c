@@ -8,7 +8,6 @@
 
 static volatile sig_atomic_t got_signal, got_child;
 static sigset_t wait_mask;	/* the mask ppoll waits with */
-static double next_tick;
 
 static void on_signal(int sig)
 {
@@ -111,37 +110,33 @@ void loop_let_end(bool on)
 	sigprocmask(on ? SIG_UNBLOCK : SIG_BLOCK, &set, NULL);
 }
 
-void loop_tick_now(void)
-{
-	next_tick = now();
-}
-
 int loop_run(const struct loop_ops *o)
 {
+	const struct timespec zero = { 0, 0 };
 	bool more = false;
 	int rc, n;
 
-	next_tick = now();
 	for (;;) {
-		struct pollfd pfd = { .fd = o->input_fd ? o->input_fd(o->arg) : -1,
-				      .events = POLLIN };
+		struct pollfd pfd[2] = {
+			{ .fd = o->input_fd ? o->input_fd(o->arg) : -1, .events = POLLIN },
+			{ .fd = o->tick_fd ? o->tick_fd(o->arg) : -1, .events = POLLIN },
+		};
 		double wake = o->wake_at ? o->wake_at(o->arg) : 0;
-		double wait = more ? 0 : next_tick - now();
-		struct timespec ts;
+		struct timespec ts = zero;
 
-		if (wake > 0 && wake - now() < wait)
-			wait = wake - now();
-		if (wait < 0)
-			wait = 0;
-		ts.tv_sec = (time_t)wait;
-		ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
-		n = ppoll(&pfd, 1, &ts, &wait_mask);
+		if (!more && wake > 0 && wake > now()) {
+			double wait = wake - now();
+
+			ts.tv_sec = (time_t)wait;
+			ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
+		}
+		n = ppoll(pfd, 2, more || wake > 0 ? &ts : NULL, &wait_mask);
 		if (n < 0 && errno != EINTR)
 			return LOOP_FAIL;
 		take_pending();
 		/* The terminal went away without a SIGHUP reaching us (a
 		 * session leader that died first): the same as a SIGHUP. */
-		if (pfd.fd >= 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)))
+		if (pfd[0].fd >= 0 && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)))
 			got_signal = SIGHUP;
 		if (got_signal)
 			return LOOP_END;
@@ -152,17 +147,12 @@ int loop_run(const struct loop_ops *o)
 		}
 		/* A signal may be the terminal's SIGWINCH, which curses turns
 		 * into a key only when asked for one. */
-		if (pfd.fd >= 0 && ((pfd.revents & POLLIN) || n < 0) &&
+		if (pfd[0].fd >= 0 && ((pfd[0].revents & POLLIN) || n < 0) &&
 		    (rc = o->on_input(o->arg)) != LOOP_GO)
 			return rc;
-		if (now() >= next_tick) {
-			double iv = o->interval(o->arg);
-
+		if (n > 0 && (pfd[1].revents & POLLIN)) {
 			if ((rc = o->on_tick(o->arg)) != LOOP_GO)
 				return rc;
-			next_tick += iv;
-			if (next_tick < now())
-				next_tick = now() + iv;
 		}
 		wake = o->wake_at ? o->wake_at(o->arg) : 0;
 		if (wake > 0 && now() >= wake && (rc = o->on_wake(o->arg)) != LOOP_GO)

@@ -380,12 +380,6 @@ static int solo_none(void *arg)
 	return LOOP_GO;
 }
 
-static double solo_interval(void *arg)
-{
-	(void)arg;
-	return 3600;
-}
-
 static double solo_wake_at(void *arg)
 {
 	return ((struct solo *)arg)->wake;
@@ -405,8 +399,7 @@ int replay_main(struct history *h, int64_t id, const int *plots, int nplots, dou
 	struct solo s = { 0 };
 	const struct loop_ops ops = {
 		.arg = &s, .input_fd = solo_fd, .on_input = solo_input, .on_child = solo_none,
-		.on_tick = solo_none, .interval = solo_interval, .wake_at = solo_wake_at,
-		.on_wake = solo_wake,
+		.on_tick = solo_none, .wake_at = solo_wake_at, .on_wake = solo_wake,
 	};
 	char err[512];
 	int rc;

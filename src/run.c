@@ -56,7 +56,8 @@ void run_started(struct run *r, const struct sys_sample *s, const double *v,
 
 void run_observe(struct run *r, const struct sys_sample *s, const double *v)
 {
-	if (!r->active || r->forking)
+	/* a sample from before the start, taken from the queue after it */
+	if (!r->active || r->forking || s->t < r->wl.t_start)
 		return;
 	runlog_push(&r->log, s->t, v);
 	result_observe(&r->res, s);

@@ -226,19 +226,23 @@ static void update_avail(struct session *s)
 	metrics_availability(&caps, &cg, &s->avail);
 }
 
-/* The system sample and its rates, the plots' series. */
-static int sample_sys(struct session *s, double *v)
+/* A system sample and its rates, the plots' series. The cgroup and the
+ * balloon are read now, for the newest sample only: older ones waited
+ * while the loop was held up, and keep the figures read before them. */
+static void sample_sys(struct session *s, const struct sys_sample *x, bool newest, double *v)
 {
 	char err[256];
 
-	if (sampler_sys(s->smp, &s->cur))
-		return -1;
-	s->cg_ok = tuning_sample(&s->tun, s->cur.t) == 0;
-	if (!s->cg_ok && s->tun.have_cg && s->tui)
-		session_note(s, true, "cannot read cgroup %s: %s", s->tun.cg.path, strerror(errno));
-	if (!tuning_balloon_alive(&s->tun, err, sizeof(err))) {
-		session_note(s, true, "--global no longer holds: %s", err);
-		describe_tuning(s);
+	s->cur = *x;
+	if (newest) {
+		s->cg_ok = tuning_sample(&s->tun, s->cur.t) == 0;
+		if (!s->cg_ok && s->tun.have_cg && s->tui)
+			session_note(s, true, "cannot read cgroup %s: %s", s->tun.cg.path,
+				     strerror(errno));
+		if (!tuning_balloon_alive(&s->tun, err, sizeof(err))) {
+			session_note(s, true, "--global no longer holds: %s", err);
+			describe_tuning(s);
+		}
 	}
 	sys_rates_compute(s->have_prev ? &s->prev : &s->cur, &s->cur, &s->rates);
 	sample_values(s, v);
@@ -248,18 +252,57 @@ static int sample_sys(struct session *s, double *v)
 		series_push(&s->view[i], s->cur.t, v[i]);
 	against_push(&s->against, s->cur.t, s->run.active && !s->run.forking ?
 		     s->run.wl.t_start : NAN);
+}
+
+int session_tick_fd(const struct session *s)
+{
+	return ticker_fd(s->tick);
+}
+
+/* Every waiting sample, in order: 1, 0 when none waited, -1 with errno. A
+ * sample older than the last one taken (the end of a run, sampled here
+ * while the thread sampled too) is dropped. */
+static int take_samples(struct session *s)
+{
+	struct sys_sample x, next;
+	double v[M_N];
+	int rc = ticker_take(s->tick, &x), e = errno, got = rc;
+
+	while (rc > 0) {
+		rc = ticker_take(s->tick, &next);
+		e = errno;
+		if (x.t > s->cur.t) {
+			sample_sys(s, &x, rc <= 0, v);
+			run_observe(&s->run, &s->cur, v);
+		}
+		x = next;
+	}
+	errno = e;
+	return rc < 0 ? -1 : got;
+}
+
+/* The samples waiting, then the system as it is now, read here: for the
+ * start and the end of a run. 0, or -1 with errno. */
+static int sample_now(struct session *s, double *v)
+{
+	struct sys_sample x;
+
+	if (take_samples(s) < 0 || sampler_sys(s->smp, &x))
+		return -1;
+	sample_sys(s, &x, true, v);
 	return 0;
 }
 
 int session_sample(struct session *s, char *err, size_t errlen)
 {
-	double v[M_N];
+	int rc = take_samples(s);
 
-	if (sample_sys(s, v)) {
+	if (rc < 0) {
 		snprintf(err, errlen, "cannot sample the system: %s", strerror(errno));
 		return -1;
 	}
-	run_observe(&s->run, &s->cur, v);
+	if (rc == 0)
+		return 0;
 	if (!s->want_procs || !s->run.active || s->run.forking) {
 		untrack_tree(s);
 		return 0;
@@ -365,7 +408,7 @@ int session_fork(struct session *s, double until, char *err, size_t errlen)
 		s->ps[i].rss_kib = s->ps[i].swap_kib = s->ps[i].majflt = s->ps[i].minflt = NA;
 	}
 	/* The record keeps the state the run starts in. */
-	if (sample_sys(s, v)) {
+	if (sample_now(s, v)) {
 		snprintf(err, errlen, "cannot sample the system: %s", strerror(errno));
 		session_abort_run(s);
 		return -1;
@@ -484,7 +527,7 @@ static void finish_run(struct session *s, bool aborted)
 
 	if (aborted)
 		workload_stop(&r->wl);
-	if (sample_sys(s, v) == 0)
+	if (sample_now(s, v) == 0)
 		run_observe(r, &s->cur, v);
 	else
 		session_note(s, true, "cannot sample the system: %s", strerror(errno));
@@ -628,6 +671,7 @@ void session_step_interval(struct session *s, int dir)
 	if (i >= n)
 		i = n - 1;
 	s->plan.interval = steps[i];
+	ticker_set_interval(s->tick, s->plan.interval);
 	session_note(s, false, "interval %.2f s", s->plan.interval);
 }
 
@@ -838,7 +882,8 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 		s->batch_left = s->repeat_n = o->repeat;
 	/* Last, so the calibration sort and the set-up are not locked in. */
 	guard_apply(&s->guard);
-	return 0;
+	s->tick = ticker_start(s->plan.interval, err, errlen);
+	return s->tick ? 0 : -1;
 }
 
 /* Puts the machine back; says in one line each what could not be. */
@@ -871,6 +916,7 @@ static void print_sweep_table(struct session *s)
 
 void session_close(struct session *s)
 {
+	ticker_stop(s->tick);
 	workload_stop(&s->run.wl);
 	untrack_tree(s);
 	run_free(&s->run);

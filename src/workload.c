@@ -184,8 +184,9 @@ static bool is_worker(const struct workload *wl, pid_t pid)
 
 /* Our children that are no running worker: a command's descendants that
  * left its process group (setsid) and came to us, the child subreaper,
- * when their parent died. The monitor is single-threaded, so its one
- * task's children file lists them all. */
+ * when their parent died. The main thread forks every worker, and orphans
+ * go to the first live thread of their reaper, the main thread again, so
+ * its children file lists them all. */
 static int strays(const struct workload *wl, pid_t *out, int max)
 {
 	char path[64], buf[8192], *p, *end;

@@ -1,0 +1,34 @@
+/* The system sample, taken on schedule by a thread of its own: nothing the
+ * loop waits on (a terminal that stops reading under memory pressure, a
+ * history write, a fork) delays a sample or its time. As root the thread
+ * runs SCHED_FIFO, so ordinary tasks do not keep it from the CPU however
+ * nice values and autogroups share it out. Samples wait in a queue, oldest
+ * first, and a descriptor is readable while any wait; the loop takes them
+ * in order. The thread only reads /proc through its own sampler. */
+#ifndef THRASHTOP_TICKER_H
+#define THRASHTOP_TICKER_H
+
+#include <stddef.h>
+
+#include "sampler.h"
+
+struct ticker;
+
+/* Starts sampling at once, then every interval seconds. NULL with err
+ * filled on failure. */
+struct ticker *ticker_start(double interval, char *err, size_t errlen);
+
+/* Stops the thread and frees everything; NULL is a no-op. */
+void ticker_stop(struct ticker *t);
+
+/* Readable while samples wait. */
+int ticker_fd(const struct ticker *t);
+
+/* The oldest waiting sample: 1, 0 when none waits, -1 with errno when the
+ * thread could not read the system (it then stops sampling). */
+int ticker_take(struct ticker *t, struct sys_sample *out);
+
+/* A new interval, from a sample taken now. */
+void ticker_set_interval(struct ticker *t, double interval);
+
+#endif
