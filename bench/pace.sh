@@ -18,6 +18,8 @@ SECS=${PACE_SECONDS:-90}
 exec 9>/tmp/thrashtop-e2e-tuning.lock
 flock -w 600 9 || { echo "pace: the tuning tests' lock stayed taken for 10 min"; exit 1; }
 TMP=$(mktemp -d /tmp/thrashtop-pace.XXXXXX)
+# The user's own config file (a delay, plots) must not change what is measured.
+export XDG_CONFIG_HOME=$TMP/config
 SOCK=thrashtop-pace-$$
 tm() { command tmux -L "$SOCK" -f /dev/null "$@"; }
 trap 'tm kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
