@@ -8,6 +8,14 @@ need_root
 CG=/sys/fs/cgroup/memory/thrashtop-test-$$
 SW=/var/tmp/thrashtop-test-swap-$$
 [ -d /sys/fs/cgroup/memory ] || { echo "SKIP $NAME: no v1 memory controller"; exit 0; }
+# Not while a tuning test or the pace bench of any checkout presses the
+# whole machine (a hugetlb pool leaving a few hundred MiB, gigabytes of
+# swap in use): this one measures pressure it makes itself, in a cgroup.
+exec 9>/tmp/thrashtop-e2e-tuning.lock
+flock -w 200 9 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
+# Nor may its thrashtop undo what such a session, killed, left behind: that
+# is the next tuning session's to undo, and says so on stderr.
+export THRASHTOP_STATE_DIR=$TMP/state
 
 cleanup "rm -f $SW"
 cleanup "swapoff $SW"
@@ -16,6 +24,9 @@ cleanup "for p in \$(cat $CG/cgroup.procs 2>/dev/null); do kill -9 \$p; done; sl
 fallocate -l 256M "$SW" && chmod 600 "$SW" && mkswap "$SW" >/dev/null && swapon "$SW" || { fail swapon; exit 1; }
 mkdir "$CG" && echo 48M >"$CG/memory.limit_in_bytes" || { fail cgroup; exit 1; }
 
+vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+avail() { awk '/^MemAvailable:/ { print $2 }' /proc/meminfo; }
+oom0=$(vmstat oom_kill) avail0=$(avail)
 # 16M ints = 61 MiB per worker against a 48 MiB limit (thrashtop itself is
 # in the cgroup too).
 ( echo $BASHPID >"$CG/cgroup.procs" && exec "$TP" -b -n 16000000 -p 1 -s 3 --history "$TMP/h.db" -L pressure ) >"$TMP/out" 2>"$TMP/err"
@@ -23,10 +34,12 @@ rc=$?
 if [ $rc -eq 0 ]; then
 	pass run-completes
 else
-	# the evidence: what the run said and what the cgroup saw
-	fail run-completes "exit $rc; stderr: $(tr '\n' ' ' <"$TMP/err" | cut -c1-300);\
+	# the evidence: what the run said, what the cgroup and the machine saw
+	fail run-completes "exit $rc; stdout: $(tr '\n' ' ' <"$TMP/out" | cut -c1-300);\
+ stderr: $(tr '\n' ' ' <"$TMP/err" | cut -c1-300);\
  oom_control: $(tr '\n' ' ' <"$CG/memory.oom_control"); failcnt $(cat "$CG/memory.failcnt");\
- swap free $(awk '/^SwapFree:/ { print $2 }' /proc/meminfo) KiB"
+ oom kills on the machine +$(( $(vmstat oom_kill) - oom0 ));\
+ MemAvailable $avail0 -> $(avail) KiB; swap free $(awk '/^SwapFree:/ { print $2 }' /proc/meminfo) KiB"
 fi
 expect no-stderr test ! -s "$TMP/err"
 pf=$(sed -nE 's/.* ([0-9]+)pf\+[0-9]+w$/\1/p' "$TMP/out")
