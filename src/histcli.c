@@ -556,7 +556,13 @@ static int cmp_newest(const void *x, const void *y)
 	return c ? c : (b->id > a->id) - (b->id < a->id);
 }
 
-/* Adds the runs f selects to *runs, those not there yet. */
+static int cmp_id(const void *x, const void *y)
+{
+	const struct run_record *a = x, *b = y;
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+/* Adds the runs f selects to *runs (duplicates are dropped at the end). */
 static int add_runs(struct history *h, const struct history_filter *f,
 		    struct run_record **runs, size_t *n, char *err, size_t errlen)
 {
@@ -571,15 +577,9 @@ static int add_runs(struct history *h, const struct history_filter *f,
 		return fmt_err(err, errlen, "history: out of memory");
 	}
 	*runs = all;
-	for (size_t i = 0; i < k; i++) {
-		size_t j;
-		for (j = 0; j < *n && all[j].id != v[i].id; j++)
-			;
-		if (j == *n)
-			all[(*n)++] = v[i];
-		else
-			run_record_clear(&v[i]);
-	}
+	if (k)
+		memcpy(all + *n, v, sizeof(*v) * k);
+	*n += k;
 	free(v);
 	return 0;
 }
@@ -644,8 +644,19 @@ static int compare_runs(struct hargs *a, const char *path, struct run_record **r
 		*n = 0;
 		return 1;
 	}
+	/* each run once, newest first */
+	size_t k = 0;
 	if (*n)
-		qsort(*runs, *n, sizeof(**runs), cmp_newest);
+		qsort(*runs, *n, sizeof(**runs), cmp_id);
+	for (size_t i = 0; i < *n; i++) {
+		if (k && (*runs)[k - 1].id == (*runs)[i].id)
+			run_record_clear(&(*runs)[i]);
+		else
+			(*runs)[k++] = (*runs)[i];
+	}
+	*n = k;
+	if (k)
+		qsort(*runs, k, sizeof(**runs), cmp_newest);
 	return 0;
 }
 
