@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# History timings at RUNS runs (10,000; BENCH_BIG=1 for 1,000,000). The
-# database grows as a user's would: a few real runs with their sampled
-# series, then copied (every table, series included) with fresh uuids,
-# earlier start times, and labels cycling through NGROUPS groups. Each
-# command is timed K times (median wall and CPU, largest max RSS; on a
-# busy machine CPU is the steadier figure); exports also give their rate. Then the monitor's `h` is timed on a pseudo-terminal,
-# and the import of IMPORT_MB of posted lines.
-# Environment: RUNS, NGROUPS (20), K (3), IMPORT_MB (50), KEEP (a database
-# to keep and reuse between runs, none by default).
+# History timings at 10,000 runs, and with BENCH_BIG=1 at 1,000,000 beside
+# them. The database grows as a user's would: a few real runs with their
+# sampled series, then copied (every table, series included) with fresh
+# uuids, earlier start times, and labels cycling through NGROUPS groups; the
+# large one is the small one grown on. Each command is timed K times: the
+# median CPU time (user + system: on a shared machine wall time mostly
+# measures the queue, so CPU is the figure to read), the median wall time
+# and the largest max RSS; exports also give their rate over CPU time.
+# Outputs that grow with the runs (table, time and text reports, csv and
+# json exports, every run listed) are timed at 10,000 only. Then the
+# monitor's `h` is timed on a pseudo-terminal at each size, and the import
+# of IMPORT_MB of posted lines, with short batch runs recording into the
+# same history meanwhile (none of them may be refused).
+# Environment: NGROUPS (20), K (3), IMPORT_MB (50), KEEP (a path prefix:
+# databases KEEP-10k.db and KEEP-1m.db kept and reused between runs).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-if [ "${BENCH_BIG:-0}" = 1 ]; then RUNS=${RUNS:-1000000}; else RUNS=${RUNS:-10000}; fi
+BIG=${BENCH_BIG:-0}
 NGROUPS=${NGROUPS:-20}
 K=${K:-3}
 IMPORT_MB=${IMPORT_MB:-50}
@@ -23,18 +29,24 @@ command -v sqlite3 >/dev/null || die "sqlite3 is not installed (make bench insta
 [ -x build/firstframe ] || die "build build/firstframe first (make bench)"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-DB=${KEEP:-$TMP/history.db}
+DB10=${KEEP:+$KEEP-10k.db}
+DB10=${DB10:-$TMP/history-10k.db}
+DB1M=${KEEP:+$KEEP-1m.db}
+DB1M=${DB1M:-$TMP/history-1m.db}
 
-# child_cols TABLE OFF: its columns with run_id shifted by OFF.
+# child_cols DB TABLE: its columns, run_id shifted by @OFF@.
 child_cols() {
-	sqlite3 "$DB" "SELECT group_concat(CASE name WHEN 'run_id' THEN 'run_id + $2' ELSE name END, ', ') FROM pragma_table_info('$1')"
+	sqlite3 "$1" "SELECT group_concat(CASE name WHEN 'run_id' THEN 'run_id + @OFF@' ELSE name END, ', ') FROM pragma_table_info('$2')"
 }
 
+# grow DB RUNS: seeds DB with real runs when it has none, then copies its
+# runs until it holds RUNS.
 grow() {
-	local n m cols sel
-	rm -f "$DB" "$DB-wal" "$DB-shm"
-	./thrashtop -b -r 2 -p 2 -n 6000000 -d 0.05 -L seed-a --history "$DB" >/dev/null
-	./thrashtop -b -r 2 -p 1 -n 8000000 -d 0.05 -L seed-b --history "$DB" >/dev/null
+	local DB=$1 RUNS=$2 n m cols sel
+	if [ ! -s "$DB" ]; then
+		./thrashtop -b -r 2 -p 2 -n 6000000 -d 0.05 -L seed-a --history "$DB" >/dev/null
+		./thrashtop -b -r 2 -p 1 -n 8000000 -d 0.05 -L seed-b --history "$DB" >/dev/null
+	fi
 	cols=$(sqlite3 "$DB" "SELECT group_concat(name, ',') FROM pragma_table_info('runs')")
 	# the copy's columns, in order: id, uuid, started_at, label, config, hash changed
 	sel=$(printf '%s\n' "${cols//,/ }" | tr ' ' '\n' | awk -v G="$NGROUPS" -v q="'" '{
@@ -50,6 +62,8 @@ grow() {
 	}')
 	# every table that hangs off a run, series and samples included
 	children=$(sqlite3 "$DB" "SELECT m.name FROM sqlite_master m WHERE m.type = 'table' AND m.name <> 'runs' AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) WHERE name = 'run_id')")
+	declare -A ccols
+	for t in $children; do ccols[$t]=$(child_cols "$DB" "$t"); done
 	n=$(sqlite3 "$DB" "SELECT count(*) FROM runs")
 	while [ "$n" -lt "$RUNS" ]; do
 		m=$(sqlite3 "$DB" "SELECT max(id) FROM runs")
@@ -57,7 +71,7 @@ grow() {
 			echo "BEGIN;"
 			echo "INSERT INTO runs($cols) SELECT ${sel//@OFF@/$m} FROM runs WHERE id <= $RUNS - $n;"
 			for t in $children; do
-				echo "INSERT INTO $t SELECT $(child_cols "$t" "$m") FROM $t WHERE run_id <= $RUNS - $n;"
+				echo "INSERT INTO $t SELECT ${ccols[$t]//@OFF@/$m} FROM $t WHERE run_id <= $RUNS - $n;"
 			done
 			echo "COMMIT;"
 		} | sqlite3 "$DB"
@@ -65,51 +79,102 @@ grow() {
 	done
 }
 
-if [ -n "${KEEP:-}" ] && [ -f "$DB" ] && [ "$(sqlite3 "$DB" "SELECT count(*) FROM runs")" -ge "$RUNS" ]; then
-	echo "history: reusing $DB"
-else
+# build DB RUNS [FROM]: DB at RUNS runs (FROM's runs grown on, if given),
+# unless a kept one is there already.
+build() {
+	local DB=$1 RUNS=$2 FROM=${3:-} t0
+	if [ -n "${KEEP:-}" ] && [ -s "$DB" ] && [ "$(sqlite3 "$DB" "SELECT count(*) FROM runs")" -ge "$RUNS" ]; then
+		echo "history: reusing $DB"
+		return
+	fi
 	t0=$(date +%s.%N)
-	grow
-	echo "history: built $RUNS runs in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s"
-fi
-echo "history at $RUNS runs ($(sqlite3 "$DB" "SELECT count(DISTINCT config_hash) FROM runs") groups, $(sqlite3 "$DB" "SELECT count(*) FROM $(sqlite3 "$DB" "SELECT name FROM sqlite_master WHERE name IN ('samples', 'series') ORDER BY name LIMIT 1")") stored series, $(du -m "$DB" | cut -f1) MiB); median of $K, largest max RSS"
-printf '%-34s %9s %8s %10s %12s %10s\n' command "wall ms" "cpu ms" "max RSS" "output" "MB/s"
+	rm -f "$DB" "$DB-wal" "$DB-shm"
+	[ -n "$FROM" ] && sqlite3 "$FROM" "VACUUM INTO '$DB'"
+	grow "$DB" "$RUNS"
+	# a history is opened for writing with each run it records: its indexes are made
+	./thrashtop history --history="$DB" rm 999999999 >/dev/null 2>&1 || true
+	echo "history: built $RUNS runs in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s" \
+		"($(sqlite3 "$DB" "SELECT count(DISTINCT config_hash) FROM runs") groups," \
+		"$(sqlite3 "$DB" "SELECT count(*) FROM samples") stored series, $(du -m "$DB" | cut -f1) MiB)"
+}
 
-# timed NAME ARGS...: thrashtop history ARGS against the database.
+# timed SIZE DB NAME ARGS...: thrashtop history ARGS against DB, K times;
+# appends "NAME|cpu ms|wall ms|max RSS KiB|output bytes" to $TMP/SIZE.
 timed() {
-	local name=$1; shift
+	local size=$1 db=$2 name=$3; shift 3
 	local walls=() cpus=() rss=0 bytes=0
 	for ((k = 0; k < K; k++)); do
-		"$TIME" -f '%e %U %S %M' -o "$TMP/t" ./thrashtop history --history="$DB" "$@" >"$TMP/out" 2>"$TMP/err" ||
-			{ echo "  $name failed: $(head -c 300 "$TMP/err")"; return; }
+		if ! "$TIME" -f '%e %U %S %M' -o "$TMP/t" ./thrashtop history --history="$db" "$@" >"$TMP/out" 2>"$TMP/err"; then
+			echo "$name|failed: $(head -c 200 "$TMP/err" | tr '\n|' '  ')|||" >>"$TMP/$size"
+			return
+		fi
 		read -r w u s m <"$TMP/t"
 		walls+=("$w")
 		cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')")
 		[ "$m" -gt "$rss" ] && rss=$m
 		bytes=$(stat -c %s "$TMP/out")
 	done
-	local c
-	c=$(printf '%s\n' "${cpus[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-	printf '%s\n' "${walls[@]}" | sort -g | awk -v n="$name" -v r="$rss" -v b="$bytes" -v c="$c" '
-		{ v[NR] = $1 } END {
-			w = v[int((NR + 1) / 2)]
-			printf "%-34s %9.0f %8.0f %6.1f MiB %12d %10s\n", n, w * 1000, c * 1000, r / 1024, b,
-				(w > 0 && b > 1e6 ? sprintf("%.0f", b / 1e6 / w) : "") }'
+	med() { sort -g | awk '{ v[NR] = $1 } END { printf "%.0f", v[int((NR + 1) / 2)] * 1000 }'; }
+	echo "$name|$(printf '%s\n' "${cpus[@]}" | med)|$(printf '%s\n' "${walls[@]}" | med)|$rss|$bytes" >>"$TMP/$size"
 }
 
-g1=$(sqlite3 "$DB" "SELECT min(id) FROM runs WHERE label = 'g1'")
-g2=$(sqlite3 "$DB" "SELECT min(id) FROM runs WHERE label = 'g2'")
-timed "list" list
-timed "stats" stats
-timed "compare g:$g1 g:$g2" compare "g:$g1" "g:$g2"
-timed "export --format=table" export --format=table
-timed "export --format=time" export --format=time
-timed "export --format=text" export --format=text
-timed "export --format=csv" export --format=csv
-timed "export --format=json" export --format=json
+# view SIZE DB: the monitor's h on a pseudo-terminal (it records its own
+# aborted runs in DB, as a user's monitor would).
+view() {
+	local k
+	k=$(./build/firstframe 3 -k h ./thrashtop --history "$2" -p 1 -n 20000000 -d 60 |
+		sed -n 's/^key .h. answered in \([0-9.]*\) ms.*/\1/p')
+	echo "history view (h in the monitor)||${k:-n/a}||" >>"$TMP/$1"
+}
 
-k=$(./build/firstframe 3 -k h ./thrashtop --history "$DB" -p 1 -n 20000000 -d 60 | sed -n 's/^key .h. answered in \([0-9.]*\) ms.*/\1/p')
-printf '%-34s %9s\n' "history view (h in the monitor)" "${k:-n/a}"
+# every command at one size; the large one skips outputs that grow with it
+measure() {
+	local size=$1 db=$2 g1 g2
+	g1=$(sqlite3 "$db" "SELECT min(id) FROM runs WHERE label = 'g1'")
+	g2=$(sqlite3 "$db" "SELECT min(id) FROM runs WHERE label = 'g2'")
+	: >"$TMP/$size"
+	timed "$size" "$db" "list" list
+	timed "$size" "$db" "stats" stats
+	timed "$size" "$db" "compare g:A g:B" compare "g:$g1" "g:$g2"
+	if [ "$size" = 10k ]; then
+		timed "$size" "$db" "list --all" list --all
+		timed "$size" "$db" "export --format=table" export --format=table
+		timed "$size" "$db" "export --format=time" export --format=time
+		timed "$size" "$db" "export --format=text" export --format=text
+		timed "$size" "$db" "export --format=csv" export --format=csv
+		timed "$size" "$db" "export --format=json" export --format=json
+	fi
+	view "$size" "$db"
+}
+
+build "$DB10" 10000
+measure 10k "$DB10"
+if [ "$BIG" = 1 ]; then
+	build "$DB1M" 1000000 "$DB10"
+	measure 1m "$DB1M"
+else
+	: >"$TMP/1m"
+fi
+
+echo "history: median of $K; cpu = user + system ms (the figure to read on a shared machine), wall ms, largest max RSS"
+printf '%-32s %8s %8s %9s %8s %8s %9s %11s %9s\n' "" "10k cpu" "wall" "RSS" "1M cpu" "wall" "RSS" output "MB/s cpu"
+awk -F'|' -v big="$BIG" '
+	FNR == 1 { f++ }
+	f == 1 { order[++n] = $1; a[$1] = $0; next }
+	{ b[$1] = $0 }
+	function rss(k) { return k == "" ? "" : sprintf("%.1fM", k / 1024) }
+	END {
+		for (i = 1; i <= n; i++) {
+			split(a[order[i]], x, "|")
+			split(order[i] in b ? b[order[i]] : "", y, "|")
+			if (x[2] ~ /^failed/) { printf "%-32s %s\n", x[1], x[2]; continue }
+			one = big == 1 ? (order[i] in b ? "" : "-") : ""
+			rate = x[2] > 0 && x[5] > 1e6 ? sprintf("%.0f", x[5] / 1e3 / x[2]) : ""
+			printf "%-32s %8s %8s %9s %8s %8s %9s %11s %9s\n", x[1], x[2], x[3], rss(x[4]),
+				one == "-" ? "-" : y[2], y[3], rss(y[4]), x[5], rate
+		}
+	}' "$TMP/10k" "$TMP/1m"
+[ "$BIG" = 1 ] && echo "(1M: outputs that grow with the runs are timed at 10k only)"
 
 # Posted lines as the threads carried them: csh time lines (CPU% as tcsh
 # computes it from the other fields) under a kernel header, with kswapd
@@ -129,11 +194,22 @@ awk -v mb="$IMPORT_MB" 'BEGIN {
 	}
 }' >"$TMP/posted.txt"
 rm -f "$TMP/import.db"
-if "$TIME" -f '%e %U %S %M' -o "$TMP/t" ./thrashtop history import --history="$TMP/import.db" -L posted "$TMP/posted.txt" >/dev/null 2>"$TMP/err"; then
+"$TIME" -f '%e %U %S %M' -o "$TMP/t" ./thrashtop history import --history="$TMP/import.db" -L posted "$TMP/posted.txt" >/dev/null 2>"$TMP/err" &
+imp=$!
+# short runs ending while the import goes on, as a user's would
+beside=0 refused=0
+sleep 1
+while kill -0 "$imp" 2>/dev/null && [ "$beside" -lt 5 ]; do
+	./thrashtop -b -p 1 -n 2000000 -L beside --history "$TMP/import.db" >/dev/null 2>"$TMP/beside" || true
+	beside=$((beside + 1))
+	grep -q 'not kept' "$TMP/beside" && refused=$((refused + 1))
+done
+if wait "$imp"; then
 	read -r w u s m <"$TMP/t"
-	awk -v w="$w" -v m="$m" -v b="$(stat -c %s "$TMP/posted.txt")" -v r="$(sqlite3 "$TMP/import.db" "SELECT count(*) FROM runs")" \
-		-v c="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" \
-		'BEGIN { printf "%-34s %9.0f %8.0f %6.1f MiB %12d %10.1f  (%d runs; goal < 10 s, bounded memory)\n", "import posted lines", w * 1000, c * 1000, m / 1024, b, b / 1e6 / w, r }'
+	awk -v w="$w" -v m="$m" -v b="$(stat -c %s "$TMP/posted.txt")" \
+		-v r="$(sqlite3 "$TMP/import.db" "SELECT count(*) FROM runs WHERE label <> 'beside'")" \
+		-v c="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" -v n="$beside" -v x="$refused" \
+		'BEGIN { printf "import of posted lines: %.1f MB, %d runs: %.1f s cpu, %.1f s wall, %.1f MiB max RSS, %.1f MB/s wall (goal < 10 s, bounded memory); %d runs recorded meanwhile, %d refused\n", b / 1e6, r, c, w, m / 1024, b / 1e6 / w, n, x }'
 else
-	echo "import posted lines: failed: $(head -c 300 "$TMP/err")"
+	echo "import of posted lines: failed: $(head -c 300 "$TMP/err")"
 fi
