@@ -1719,8 +1719,9 @@ int history_each(struct history *h, const struct history_filter *f, int flags,
 	bool txn = sqlite3_get_autocommit(h->db);
 	if (txn)
 		sqlite3_exec(h->db, "BEGIN", NULL, NULL, NULL);
+	/* clearing a record leaves it initialised for the next row */
+	run_record_init(&r);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		run_record_init(&r);
 		r.id = sqlite3_column_int64(st, 0);
 		int col = 1;
 		for (size_t i = 0; i < history_nfields; i++)
