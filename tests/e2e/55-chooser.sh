@@ -8,9 +8,6 @@ need_tmux
 S="thrashtop-e2e-$$"
 cfg=$XDG_CONFIG_HOME/thrashtop/config
 cleanup "tm kill-session -t $S"
-# The server would exit with its last session, and a new session made
-# just then can find it dying: one that lasts keeps it up.
-tm new-session -d -s keep "sleep 600"
 screen() { tm capture-pane -p -t "$S"; }
 has() { screen | grep -q -- "$1"; }
 # the plot titles on screen, in order, as "name|name|..."

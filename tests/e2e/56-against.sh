@@ -7,9 +7,6 @@ need_tmux
 S="thrashtop-e2e-$$"
 db=$TMP/h.db
 cleanup "tm kill-session -t $S"
-# The server would exit with its last session, and a new session made
-# just then can find it dying: one that lasts keeps it up.
-tm new-session -d -s keep "sleep 600"
 
 # A stored run, and a copy of it whose blocked-task count is 500 at every
 # sample: live, this machine has a handful at most, so the stored trace

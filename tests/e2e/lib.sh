@@ -29,8 +29,8 @@ fail() { echo "FAIL $NAME/$1${2:+: $2}"; }
 expect() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "$*"; fi; }
 # Each test runs its own tmux server, as tmux's own regress tests do: a
 # private socket and no configuration, so the user's server and
-# ~/.tmux.conf are never touched. need_tmux kills that server and
-# removes its socket at exit.
+# ~/.tmux.conf are never touched. need_tmux keeps that server up for the
+# whole test, then kills it and removes its socket at exit.
 TMUX_SOCKET="thrashtop-$NAME-$$"
 unset TMUX
 tm() { command tmux -L "$TMUX_SOCKET" -f /dev/null "$@"; }
@@ -39,6 +39,9 @@ export -f tm
 need_tmux() {
 	command -v tmux >/dev/null || { fail tmux-missing; exit 1; }
 	cleanup "tm kill-server; rm -f '${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TMUX_SOCKET'"
+	# The server exits with its last session, and a session made just
+	# then can find it dying: one that lasts the test keeps it up.
+	tm new-session -d -s keep-server "sleep 3600"
 }
 # as_nobody CMD...: runs CMD as the user nobody, with a state directory and
 # a configuration that a normal user cannot have ($TMP is root's alone).
