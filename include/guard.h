@@ -20,7 +20,9 @@ struct guard {
 /* Raises the priority to GUARD_NICE where allowed (root), and locks the
  * memory mapped now and later with MCL_ONFAULT, so pages are locked as
  * they are touched and a reserved but unused buffer costs nothing. Not
- * under a sanitizer: its shadow memory is terabytes of reservation. */
+ * under a sanitizer (its shadow memory is terabytes of reservation), nor
+ * inside a memory cgroup with a limit: locked pages would come out of the
+ * limit set for the workload beside it. */
 void guard_apply(struct guard *g);
 
 #endif

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -18,9 +19,61 @@
 #define MCL_ONFAULT 4
 #endif
 
+/* The limit of the memory cgroup the monitor is in, bytes; 0 for none.
+ * Hybrid (v1 memory controller) and unified layouts. */
+static unsigned long long own_memcg_limit(void)
+{
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	char line[1024], path[1200];
+	unsigned long long lim = 0;
+
+	if (!f)
+		return 0;
+	while (!lim && fgets(line, sizeof(line), f)) {
+		char *ctl = strchr(line, ':'), *cg = ctl ? strchr(ctl + 1, ':') : NULL;
+		const char *const (*files)[2];
+		static const char *const v1[][2] = {
+			{ "/sys/fs/cgroup/memory", "/memory.limit_in_bytes" }, { NULL, NULL } };
+		static const char *const v2[][2] = {
+			{ "/sys/fs/cgroup", "/memory.max" },
+			{ "/sys/fs/cgroup/unified", "/memory.max" }, { NULL, NULL } };
+
+		if (!cg)
+			continue;
+		*cg++ = '\0';
+		cg[strcspn(cg, "\n")] = '\0';
+		if (!strcmp(ctl + 1, ""))
+			files = v2;
+		else if (strstr(ctl + 1, "memory"))
+			files = v1;
+		else
+			continue;
+		for (; (*files)[0] && !lim; files++) {
+			FILE *m;
+			char v[32];
+
+			snprintf(path, sizeof(path), "%s%s%s", (*files)[0], !strcmp(cg, "/") ? "" : cg,
+				 (*files)[1]);
+			if (!(m = fopen(path, "re")))
+				continue;
+			/* v1 writes "unlimited" as a huge page-rounded number */
+			if (fgets(v, sizeof(v), m) && strncmp(v, "max", 3))
+				lim = strtoull(v, NULL, 10);
+			if (lim >= 1ULL << 62)
+				lim = 0;
+			fclose(m);
+		}
+	}
+	fclose(f);
+	return lim;
+}
+
 void guard_apply(struct guard *g)
 {
 	int was;
+#ifndef UNDER_SANITIZER
+	unsigned long long lim;
+#endif
 
 	memset(g, 0, sizeof(*g));
 	errno = 0;
@@ -33,7 +86,12 @@ void guard_apply(struct guard *g)
 #ifdef UNDER_SANITIZER
 	snprintf(g->why, sizeof(g->why), "memory not locked: sanitizer build");
 #else
-	if (mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0) {
+	/* Locked pages in a limited cgroup come out of the limit: the reclaim
+	 * under test could not take them, and would OOM-kill sooner. */
+	if ((lim = own_memcg_limit()) > 0)
+		snprintf(g->why, sizeof(g->why), "memory not locked: in a memory cgroup limited "
+			 "to %lluM", lim >> 20);
+	else if (mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0) {
 		g->locked = true;
 	} else {
 		struct rlimit rl;
