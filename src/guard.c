@@ -19,6 +19,7 @@
 #define MCL_ONFAULT 4
 #endif
 
+#ifndef UNDER_SANITIZER
 /* The limit of the memory cgroup the monitor is in, bytes; 0 for none.
  * Hybrid (v1 memory controller) and unified layouts. */
 static unsigned long long own_memcg_limit(void)
@@ -67,6 +68,7 @@ static unsigned long long own_memcg_limit(void)
 	fclose(f);
 	return lim;
 }
+#endif
 
 void guard_apply(struct guard *g)
 {
