@@ -44,7 +44,7 @@ tm send-keys -t "$S" q
 expect midrun-quit wait_for 10 grep -qs EXIT=0 "$TMP/rc"
 sleep 0.5
 left=""
-for p in $pids; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
+for p in $pids; do alive "$p" && left="$left $p"; done
 expect midrun-no-worker-left test -z "$left"
 # The alternate screen is gone: nothing of the monitor is left on the pane.
 expect terminal-restored bash -c "! tm capture-pane -p -t $S | grep -q 'major faults'"

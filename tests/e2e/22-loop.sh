@@ -12,8 +12,7 @@ has() { screen "$1" | grep -q -- "$2"; }
 now() { date +%s.%N; }
 # main_of PATTERN: the oldest process whose command line starts with it.
 main_of() { pgrep -o -f "^$1"; }
-gone() { ! kill -0 "$1" 2>/dev/null; }
-all_gone() { local p; for p in $1; do kill -0 "$p" 2>/dev/null && return 1; done; return 0; }
+all_gone() { local p; for p in $1; do alive "$p" && return 1; done; return 0; }
 
 # ---- the history view does not stop the monitor ----
 H=$TMP/h.db
@@ -136,7 +135,7 @@ EOF
 	   python3 -c "import sys; sys.exit(0 if $out <= 2.0 else 1)"; then
 		pass "$name"
 	else
-		fail "$name" "$how after ${delay}s: $(wc -w <<<"$workers") workers, monitor over after ${out}s, workers left: $(for p in $workers; do kill -0 "$p" 2>/dev/null && echo -n "$p "; done)"
+		fail "$name" "$how after ${delay}s: $(wc -w <<<"$workers") workers, monitor over after ${out}s, workers left: $(for p in $workers; do alive "$p" && echo -n "$p "; done)"
 	fi
 	case $how in
 	term) rc=143 ;; hup) rc=129 ;; q) rc=0 ;;
@@ -157,12 +156,14 @@ fi
 # ---- a worker that cannot be forked ends the run with one line, and
 # takes the ones already forked with it ----
 if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
-	as_nobody bash -c "ulimit -u 40; '$T' -b -p 100 -n 1000 --no-history" \
+	# The label tells this run's processes from a thrashtop that another
+	# test runs as nobody meanwhile.
+	as_nobody bash -c "ulimit -u 40; '$T' -b -p 100 -n 1000 --no-history -L nofork-$$" \
 		>"$TMP/nf.out" 2>"$TMP/nf.err"
 	rc=$?
 	expect nofork-exit-2 test "$rc" -eq 2
 	expect nofork-line bash -c "grep -qx 'thrashtop: cannot fork worker [0-9]* of 100: Resource temporarily unavailable' $TMP/nf.err || { cat $TMP/nf.err >&2; false; }"
-	expect nofork-none-left wait_for 5 bash -c "! pgrep -u nobody -f thrashtop >/dev/null"
+	expect nofork-none-left wait_for 5 bash -c "! pgrep -u nobody -f -- '-L nofork-$$' >/dev/null"
 else
 	echo "SKIP $NAME/nofork: needs root and the user nobody"
 fi

@@ -50,7 +50,7 @@ changed() { [ "$(cat /proc/sys/vm/swappiness)" = "$sw1" ]; }
 clean() {
 	[ ! -e "/sys/fs/cgroup/memory/thrashtop-$1" ] && ! grep -q "thrashtop-swap-$1" /proc/swaps &&
 		[ ! -e "/var/tmp/thrashtop-swap-$1" ] && [ "$(cat /proc/sys/vm/swappiness)" = "$sw0" ] &&
-		! grep -qs "^$1 " "$THRASHTOP_STATE_DIR/state" && { [ -z "${2:-}" ] || ! kill -0 "$2" 2>/dev/null; }
+		! grep -qs "^$1 " "$THRASHTOP_STATE_DIR/state" && { [ -z "${2:-}" ] || gone "$2"; }
 }
 main_pid() { pgrep -o -f "^$T .*$1"; }
 
@@ -71,7 +71,7 @@ for path in q ctrl-c sighup; do
 	ctrl-c) tm send-keys -t "$S" C-c ;;
 	sighup) tm kill-session -t "$S" ;;
 	esac
-	expect "$path-exits" wait_for 20 bash -c "! kill -0 $pid 2>/dev/null"
+	expect "$path-exits" wait_for 20 gone "$pid"
 	expect "$path-nothing-left" clean "$pid" "$b"
 	expect "$path-no-complaint" bash -c "! grep -q 'could not undo' $TMP/err-$path"
 	tm kill-session -t "$S" 2>/dev/null
@@ -97,7 +97,7 @@ expect sigkill-set-up wait_for 20 running $pid
 b=$(balloon_of $pid)
 kill -KILL $pid
 wait $pid 2>/dev/null
-expect sigkill-balloon-dies wait_for 10 bash -c "! kill -0 $b 2>/dev/null"
+expect sigkill-balloon-dies wait_for 10 gone "$b"
 expect sigkill-left-recorded grep -q "^$pid .* cgroup " "$THRASHTOP_STATE_DIR/state"
 expect sigkill-left-swap grep -q "thrashtop-swap-$pid" /proc/swaps
 expect sigkill-left-sysctl changed

@@ -69,7 +69,7 @@ pid=$!
 poll() {	# PATTERN FILE SECONDS
 	local end=$((SECONDS + $3))
 	until grep -q "$1" "$2"; do
-		kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $end ] || return 1
+		alive "$pid" && [ $SECONDS -lt $end ] || return 1
 		sleep 0.01
 	done
 }

@@ -38,7 +38,7 @@ pool() { cat /proc/sys/vm/nr_hugepages; }
 poll() {
 	local end=$((SECONDS + $3))
 	until grep -q "$1" "$2"; do
-		kill -0 "$4" 2>/dev/null && [ $SECONDS -lt $end ] || return 1
+		alive "$4" && [ $SECONDS -lt $end ] || return 1
 		sleep 0.05
 	done
 }

@@ -26,7 +26,7 @@ stop_ours() {
 	local c
 	[ -n "${pid:-}" ] || return 0
 	kill -TERM "$pid"
-	wait_for 20 bash -c "! kill -0 $pid" && return 0
+	wait_for 20 gone "$pid" && return 0
 	for c in $(pgrep -P "$pid"); do kill -9 -- "-$c"; done
 	kill -9 "$pid"
 	sleep 0.5
@@ -56,7 +56,7 @@ poll() {
 			mapfile -t l <"$2"
 			for x in "${l[@]}"; do [[ $x =~ $1 ]] && return 0; done
 		fi
-		kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $end ] || return 1
+		alive "$pid" && [ $SECONDS -lt $end ] || return 1
 		sleep 0.01
 	done
 }
@@ -234,7 +234,7 @@ shown() {
 	while :; do
 		shown=$(title "$1")
 		[[ $shown =~ [1-9] ]] && return 0
-		kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $end ] || return 1
+		alive "$pid" && [ $SECONDS -lt $end ] || return 1
 		sleep 0.2
 	done
 }
@@ -255,7 +255,14 @@ for p in 'scan kswapd' 'PSI some avg10'; do
 done
 [ -z "$mbad" ] || { echo "  command: $mon"; screen | sed 's/^/  screen: /'; sed 's/^/  stderr: /' "$TMP/mon.err"; }
 tm send-keys -t "$S" q
-ck monitor-quits "still running 30 s after q" wait_for 30 bash -c "! kill -0 $pid 2>/dev/null"
+if wait_for 30 gone "$pid"; then
+	pass monitor-quits
+else
+	fail monitor-quits "still running 30 s after q"
+	ps -o pid,stat,wchan:32,etime,cmd -p "$pid" --ppid "$pid" | sed 's/^/  /'
+	screen | sed 's/^/  screen: /'
+	bad=1
+fi
 pid=
 expect monitor-pool-given-back test "$(cat /proc/sys/vm/nr_hugepages)" -eq "$nr0"
 expect monitor-swap-file-gone bash -c "! grep -q thrashtop-swap /proc/swaps"

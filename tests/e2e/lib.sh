@@ -50,6 +50,18 @@ as_nobody() {
 		env THRASHTOP_STATE_DIR=/nonexistent XDG_CONFIG_HOME=/nonexistent "$@"
 }
 need_root() { [ "$(id -u)" -eq 0 ] || { echo "SKIP $NAME: needs root"; exit 0; }; }
+# alive PID: the process exists and has not exited. A process that has
+# exited stays a zombie until its parent reaps it, and a tmux server can
+# leave its pane's process unreaped: libutempter runs its helper with
+# SIGCHLD at SIG_DFL, and a child that exits meanwhile signals nobody.
+alive() {
+	local st
+	st=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	st=${st##*) }
+	[ "${st%% *}" != Z ]
+}
+gone() { ! alive "$1"; }
+export -f alive gone
 # wait_for SECONDS COMMAND...: poll until the command succeeds.
 wait_for() {
 	local end=$((SECONDS + $1)); shift
