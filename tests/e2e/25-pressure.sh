@@ -50,7 +50,12 @@ pf=$(sed -nE 's/.* ([0-9]+)pf\+[0-9]+w$/\1/p' "$TMP/out")
 expect major-faults-rise test "${pf:-0}" -gt 500
 cg_pf=$(awk '$1 == "pgmajfault" { print $2 }' "$CG/memory.stat")
 # The cgroup counts every task in it (thrashtop too); the workers are most.
-expect majflt-vs-cgroup awk -v o="${pf:-0}" -v c="$cg_pf" 'BEGIN { exit !(o <= c && o >= 0.8 * c) }'
+# The two count a little differently: a task's majflt also counts a fault
+# retried after waiting on a locked swap-cache page (FAULT_FLAG_TRIED),
+# which started no I/O and is not a pgmajfault (seen: 8370 against 8368).
+expect majflt-vs-cgroup awk -v o="${pf:-0}" -v c="$cg_pf" 'BEGIN {
+	if (o <= 1.01 * c + 8 && o >= 0.8 * c) exit 0
+	printf "run %d major faults, cgroup %d\n", o, c; exit 1 }'
 
 "$T" history --history "$TMP/h.db" show 1 >"$TMP/show"
 val() { awk -v k="$1" '$1 == k { gsub(/[()]/, "", $3); print $3 }' "$TMP/show"; }
