@@ -34,10 +34,12 @@ kswapd_ns() {
 }
 pgscan() { awk '$1 == "pgscan_kswapd" { print $2 }' /proc/vmstat; }
 pool() { cat /proc/sys/vm/nr_hugepages; }
-# poll PATTERN FILE SECONDS PID: until the file has the pattern, while PID lives
+# poll PATTERN FILE SECONDS PID: until the file has the pattern, while PID
+# lives. The file is removed before each start: the child truncates it only
+# once it runs, and the last start's lines would match meanwhile.
 poll() {
 	local end=$((SECONDS + $3))
-	until grep -q "$1" "$2"; do
+	until grep -qs "$1" "$2"; do
 		alive "$4" && [ $SECONDS -lt $end ] || return 1
 		sleep 0.05
 	done
@@ -57,14 +59,33 @@ size_now() {
 	want=$(((total_kib - size_kib) / hp_kib))
 }
 size_now
-# Twice through more than is left, sized once the pool is there (what
-# other work uses comes and goes).
+# More than is left, sized once the pool is there, and more again until
+# kswapd has scanned: what other work uses comes and goes, and a fixed
+# size once left the zones above their low watermark (kswapd never woke).
+# Never more than the swap file takes.
+cat >"$TMP/press.py" <<'PY'
+import mmap
+def field(path, key):
+    for line in open(path):
+        f = line.split()
+        if f[0] == key:
+            return int(f[1])
+avail = field("/proc/meminfo", "MemAvailable:") << 10
+s0 = field("/proc/vmstat", "pgscan_kswapd")
+step, least, most = 64 << 20, avail + (768 << 20), avail + (2560 << 20)
+m = mmap.mmap(-1, most)
+n = 0
+while n < most:
+    for i in range(n, n + step, 4096):
+        m[i] = 1
+    n += step
+    if n >= least and field("/proc/vmstat", "pgscan_kswapd") > s0:
+        break
+PY
 k0=$(kswapd_ns); s0=$(pgscan)
 t0=$(date +%s.%N)
 "$T" -b --global "${size_kib}K" --swap 3G --history "$DB" -L global \
-	-- sh -c 'a=$(awk "/^MemAvailable:/ { print int(\$2 / 1024) + 768 }" /proc/meminfo)
-		  exec dd if=/dev/zero of=/dev/null bs=${a}M count=2 iflag=fullblock status=none' \
-	>"$TMP/out" 2>"$TMP/err" &
+	-- python3 "$TMP/press.py" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 started $pid
 poll '^thrashtop: .*global .* (hugetlb' "$TMP/err" 60 $pid; up=$?
@@ -93,6 +114,7 @@ echo "  recorded: $(grep '^global' "$TMP/show" | tr -s ' ' | paste -sd';')"
 
 # SIGTERM while the pool is held.
 size_now
+rm -f "$TMP/out" "$TMP/err"
 "$T" -b --global "${size_kib}K" --no-history -- sleep 60 >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 started $pid
@@ -105,6 +127,7 @@ expect term-pool-given-back test "$(pool)" -eq "$nr0"
 
 # SIGKILL: the pool stays, recorded; the next start gives it back and says so.
 size_now
+rm -f "$TMP/out" "$TMP/err"
 "$T" -b --global "${size_kib}K" --swap 256M --no-history -- sleep 60 >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 started $pid
