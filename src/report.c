@@ -941,8 +941,9 @@ struct group_pass {
 	struct report_group g;
 	size_t pos;			/* the run being printed, in group order */
 	double kswapd;			/* the group's sum so far, NAN once unknown */
+	int64_t *ids;			/* text: each run's id and wall time, in */
+	double *walls;			/* group order */
 	struct run_record rep;		/* text: the run charted, with its series */
-	double best;			/* its distance to the median wall time */
 	char prev_kernel[65], prev_host[65];	/* the previous group's first run's */
 	char *err;
 	size_t errlen;
@@ -991,28 +992,111 @@ static int keys_of_group(const char *hash, int64_t n, void *arg)
 
 static int add_figures(struct run_record *r, void *arg)
 {
-	figures_add(&((struct group_pass *)arg)->fg, r);
+	struct group_pass *p = arg;
+
+	if (p->ids && p->fg.n < p->fg.cap) {
+		p->ids[p->fg.n] = r->id;
+		p->walls[p->fg.n] = report_metric(r, RM_WALL);
+	}
+	figures_add(&p->fg, r);
 	return 0;
 }
 
-/* Text: whether r, nearer the group's median wall time than the run kept
- * so far, has recorded series to chart; if so it is kept instead. */
-static int consider_rep(struct group_pass *p, const struct run_record *r)
+/* A run's distance to the group's median wall time, and its place. */
+struct rep_cand {
+	double d;
+	size_t pos;
+};
+
+static int cmp_cand(const void *x, const void *y)
 {
-	double d = fabs(report_metric(r, RM_WALL) - p->g.st[RM_WALL].median);
+	const struct rep_cand *a = x, *b = y;
+
+	if (a->d != b->d)
+		return a->d < b->d ? -1 : 1;
+	return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+/* Whether the run at pos has recorded series to chart; if so it is read
+ * whole into p->rep. */
+static int try_rep(struct group_pass *p, size_t pos, bool *taken)
+{
 	struct run_record full;
 
-	if ((p->rep.id > 0 && !(d < p->best)) || history_nsamples(p->h, r->id) < 2)
+	*taken = false;
+	if (history_nsamples(p->h, p->ids[pos]) < 2)
 		return 0;
-	if (history_get(p->h, r->id, &full, p->err, p->errlen))
+	if (history_get(p->h, p->ids[pos], &full, p->err, p->errlen))
 		return -1;
 	if (full.nsamples < 2) {
 		run_record_clear(&full);
 		return 0;
 	}
-	run_record_clear(&p->rep);
 	p->rep = full;
-	p->best = d;
+	*taken = true;
+	return 0;
+}
+
+/* Text: the run to chart, the one with series nearest the group's median
+ * wall time (the earliest of equals). Only the first run with series is
+ * taken at an unknown distance. Series are read for that run alone. */
+static int pick_rep(struct group_pass *p)
+{
+	const double *wall = p->walls;
+	double med = p->g.st[RM_WALL].median;
+	size_t first, nc = 0;
+	bool taken = false;
+
+	for (first = 0; first < p->fg.n && !taken; first++)
+		if (try_rep(p, first, &taken))
+			return -1;
+	if (!taken)
+		return 0;
+	first--;
+	if (isnan(fabs(wall[first] - med)))
+		return 0;
+	struct rep_cand *c = malloc(sizeof(*c) * (p->fg.n - first));
+	if (!c)
+		return fmt_err(p->err, p->errlen, "history: out of memory");
+	for (size_t i = first; i < p->fg.n; i++)
+		if (!isnan(fabs(wall[i] - med)))
+			c[nc++] = (struct rep_cand){ fabs(wall[i] - med), i };
+	qsort(c, nc, sizeof(*c), cmp_cand);
+	/* the first run with series stays unless a nearer one has series */
+	for (size_t k = 0; k < nc && c[k].pos != first; k++) {
+		struct run_record keep = p->rep;
+		if (try_rep(p, c[k].pos, &taken)) {
+			p->rep = keep;
+			free(c);
+			return -1;
+		}
+		if (taken) {
+			run_record_clear(&keep);
+			break;
+		}
+		p->rep = keep;
+	}
+	free(c);
+	return 0;
+}
+
+/* Time lines: an OOM line names the killed worker and the command kind,
+ * which only an OOM-killed run needs read. */
+static int oom_detail(struct group_pass *p, struct run_record *r)
+{
+	static const char *const kind[] = { "kind", NULL };
+	struct history_filter one = { .id = r->id, .fields = kind };
+	struct run_record d;
+
+	run_record_init(&d);
+	if (history_each(p->h, &one, HISTORY_WORKER_ENDS, take_run, &d, p->err, p->errlen))
+		return -1;
+	r->kind = d.kind;
+	r->workers = d.workers;
+	r->nworkers = d.nworkers;
+	d.workers = NULL;
+	d.nworkers = 0;
+	run_record_clear(&d);
 	return 0;
 }
 
@@ -1021,22 +1105,17 @@ static int print_run(struct run_record *r, void *arg)
 	struct group_pass *p = arg;
 	bool outlier = p->kind != PASS_TIME && p->pos < p->fg.n && p->g.outlier[p->pos];
 
-	if (p->kind == PASS_TIME)
+	if (p->kind == PASS_TIME) {
+		if (r->status == RUN_OOM && oom_detail(p, r))
+			return -1;
 		time_line(p->f, r, p->o);
-	else
+	} else {
 		group_run(p->f, r, outlier, p->o, p->kind == PASS_STATS);
+	}
 	p->kswapd += r->kswapd_s;
 	p->pos++;
-	if (p->kind == PASS_TEXT && consider_rep(p, r))
-		return -1;
 	return ferror(p->f) ? -1 : 0;
 }
-
-/* What a run's time line needs beyond its figures. */
-static const char *const line_fields[] = {
-	"status", "user_us", "sys_us", "wall_us", "majflt", "minflt", "inblock", "oublock",
-	"kswapd_s", "kind", NULL,
-};
 
 static int report_of_group(const char *hash, int64_t n, void *arg)
 {
@@ -1056,7 +1135,10 @@ static int report_of_group(const char *hash, int64_t n, void *arg)
 	p->gf.fields = history_figures;
 	if (p->kind != PASS_TIME) {
 		if (figures_init(&p->fg, (size_t)n) ||
-		    !(p->g.outlier = calloc((size_t)n + 1, sizeof(bool)))) {
+		    !(p->g.outlier = calloc((size_t)n + 1, sizeof(bool))) ||
+		    (p->kind == PASS_TEXT &&
+		     (!(p->ids = malloc(sizeof(*p->ids) * ((size_t)n + 1))) ||
+		      !(p->walls = malloc(sizeof(*p->walls) * ((size_t)n + 1)))))) {
 			fmt_err(p->err, p->errlen, "history: out of memory");
 			goto out;
 		}
@@ -1067,6 +1149,8 @@ static int report_of_group(const char *hash, int64_t n, void *arg)
 		p->g.nfailed = p->fg.nfailed;
 		p->g.noom = p->fg.noom;
 		p->g.naborted = p->fg.naborted;
+		if (p->kind == PASS_TEXT && pick_rep(p))
+			goto out;
 	}
 	header_text(&first, &p->hk, hdr, sizeof(hdr));
 	workload_text(&first, wl, sizeof(wl));
@@ -1089,11 +1173,7 @@ static int report_of_group(const char *hash, int64_t n, void *arg)
 	p->j++;
 	p->pos = 0;
 	p->kswapd = 0;
-	/* time lines name the OOM-killed worker, which only workers say */
-	p->gf.fields = p->kind == PASS_STATS ? history_figures : line_fields;
-	if (history_each(p->h, &p->gf, HISTORY_OLDEST_FIRST |
-			 (p->kind == PASS_STATS ? 0 : HISTORY_WORKER_ENDS),
-			 print_run, p, p->err, p->errlen)) {
+	if (history_each(p->h, &p->gf, HISTORY_OLDEST_FIRST, print_run, p, p->err, p->errlen)) {
 		if (ferror(p->f))
 			fmt_err(p->err, p->errlen, "history: writing the output: %s", strerror(errno));
 		goto out;
@@ -1121,6 +1201,10 @@ out:
 	run_record_clear(&p->rep);
 	figures_free(&p->fg);
 	free(p->g.outlier);
+	free(p->ids);
+	free(p->walls);
+	p->ids = NULL;
+	p->walls = NULL;
 	return rc;
 }
 

@@ -820,24 +820,27 @@ TEST(report_history_matches_reports_over_loaded_runs)
 		size_t n;
 
 		CHECK_INT(history_list(h, &f, HISTORY_DETAIL, &v, &n, err, sizeof(err)), 0);
-		for (int kind = 0; kind < 3; kind++) {
+		for (int kind = 0; kind < 6; kind++) {
 			char *a = NULL, *b = NULL;
 			size_t alen = 0, blen = 0;
 			FILE *fa = open_memstream(&a, &alen), *fb = open_memstream(&b, &blen);
 			int (*const fn[3])(FILE *, struct history *, const struct history_filter *,
 					   const struct report_opts *) = { w_stats_h, w_time_h, w_text_h };
 
-			if (kind == 0)
+			/* each report with csh lines, then with GNU time's */
+			o.gnu = kind >= 3;
+			if (kind % 3 == 0)
 				report_stats(fa, v, n, &o);
-			else if (kind == 1)
+			else if (kind % 3 == 1)
 				report_time(fa, v, n, &o);
 			else
 				report_text(fa, v, n, &o, err, sizeof(err));
-			CHECK_INT(fn[kind](fb, h, &f, &o), 0);
+			CHECK_INT(fn[kind % 3](fb, h, &f, &o), 0);
 			fclose(fa);
 			fclose(fb);
 			CHECK(alen > 0 || l == 3);
-			CHECK(strstr(a, kind == 0 ? "outlier" : kind == 1 ? "Out of Memory: Killed process 4" :
+			CHECK(strstr(a, kind % 3 == 0 ? "outlier" :
+				     kind % 3 == 1 ? "Out of Memory: Killed process 4" :
 				     "Swap used") != NULL || l > 1);
 			if (strcmp(a, b)) {
 				size_t d = 0;
