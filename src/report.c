@@ -928,6 +928,22 @@ int report_time(FILE *f, const struct run_record *runs, size_t n, const struct r
 
 enum pass_kind { PASS_STATS, PASS_TIME, PASS_TEXT };
 
+/* What a run's line and mark need, about 80 bytes. */
+struct fig_row {
+	int64_t id, user_us, sys_us, wall_us, majflt, minflt, inblock, oublock;
+	double kswapd_s;
+	enum run_status status;
+};
+
+/* Groups up to this many runs are read once; larger ones again to print,
+ * so that memory stays within about 32 MiB whatever a group holds. */
+#define ROWS_MAX (1 << 18)
+
+struct group_ref {
+	char hash[17];
+	int64_t n;
+};
+
 struct group_pass {
 	enum pass_kind kind;
 	FILE *f;
@@ -943,6 +959,11 @@ struct group_pass {
 	double kswapd;			/* the group's sum so far, NAN once unknown */
 	int64_t *ids;			/* text: each run's id and wall time, in */
 	double *walls;			/* group order */
+	struct fig_row *rows;		/* the group's runs as read for the
+					 * statistics, printed from here when
+					 * the group is not too large */
+	struct group_ref *groups;	/* every group, in report order */
+	size_t cap;
 	struct run_record rep;		/* text: the run charted, with its series */
 	char prev_kernel[65], prev_host[65];	/* the previous group's first run's */
 	char *err;
@@ -978,6 +999,17 @@ static int keys_of_group(const char *hash, int64_t n, void *arg)
 	struct group_pass *p = arg;
 	struct run_record first;
 
+	if (p->ngroups == p->cap) {
+		size_t ncap = p->cap ? p->cap * 2 : 64;
+		struct group_ref *g = realloc(p->groups, sizeof(*g) * ncap);
+		if (!g)
+			return fmt_err(p->err, p->errlen, "history: out of memory");
+		p->groups = g;
+		p->cap = ncap;
+	}
+	snprintf(p->groups[p->ngroups].hash, sizeof(p->groups->hash), "%s", hash);
+	p->groups[p->ngroups].n = n;
+
 	p->gf.config_hash = hash;
 	int rc = group_first(p, &first);
 	p->gf.config_hash = NULL;
@@ -998,6 +1030,10 @@ static int add_figures(struct run_record *r, void *arg)
 		p->ids[p->fg.n] = r->id;
 		p->walls[p->fg.n] = report_metric(r, RM_WALL);
 	}
+	if (p->rows && p->fg.n < p->fg.cap)
+		p->rows[p->fg.n] = (struct fig_row){ r->id, r->user_us, r->sys_us, r->wall_us,
+						     r->majflt, r->minflt, r->inblock, r->oublock,
+						     r->kswapd_s, r->status };
 	figures_add(&p->fg, r);
 	return 0;
 }
@@ -1117,6 +1153,31 @@ static int print_run(struct run_record *r, void *arg)
 	return ferror(p->f) ? -1 : 0;
 }
 
+/* The group's lines from the rows its statistics were read into. */
+static int print_rows(struct group_pass *p)
+{
+	struct run_record r;
+	int rc = 0;
+
+	run_record_init(&r);
+	for (size_t i = 0; i < p->fg.n && !rc; i++) {
+		const struct fig_row *w = &p->rows[i];
+		r.id = w->id;
+		r.user_us = w->user_us;
+		r.sys_us = w->sys_us;
+		r.wall_us = w->wall_us;
+		r.majflt = w->majflt;
+		r.minflt = w->minflt;
+		r.inblock = w->inblock;
+		r.oublock = w->oublock;
+		r.kswapd_s = w->kswapd_s;
+		r.status = w->status;
+		rc = print_run(&r, p);
+	}
+	run_record_clear(&r);
+	return rc;
+}
+
 static int report_of_group(const char *hash, int64_t n, void *arg)
 {
 	struct group_pass *p = arg;
@@ -1138,7 +1199,8 @@ static int report_of_group(const char *hash, int64_t n, void *arg)
 		    !(p->g.outlier = calloc((size_t)n + 1, sizeof(bool))) ||
 		    (p->kind == PASS_TEXT &&
 		     (!(p->ids = malloc(sizeof(*p->ids) * ((size_t)n + 1))) ||
-		      !(p->walls = malloc(sizeof(*p->walls) * ((size_t)n + 1)))))) {
+		      !(p->walls = malloc(sizeof(*p->walls) * ((size_t)n + 1))))) ||
+		    (n <= ROWS_MAX && !(p->rows = malloc(sizeof(*p->rows) * ((size_t)n + 1))))) {
 			fmt_err(p->err, p->errlen, "history: out of memory");
 			goto out;
 		}
@@ -1173,7 +1235,8 @@ static int report_of_group(const char *hash, int64_t n, void *arg)
 	p->j++;
 	p->pos = 0;
 	p->kswapd = 0;
-	if (history_each(p->h, &p->gf, HISTORY_OLDEST_FIRST, print_run, p, p->err, p->errlen)) {
+	if (p->rows ? print_rows(p) :
+	    history_each(p->h, &p->gf, HISTORY_OLDEST_FIRST, print_run, p, p->err, p->errlen)) {
 		if (ferror(p->f))
 			fmt_err(p->err, p->errlen, "history: writing the output: %s", strerror(errno));
 		goto out;
@@ -1203,8 +1266,10 @@ out:
 	free(p->g.outlier);
 	free(p->ids);
 	free(p->walls);
+	free(p->rows);
 	p->ids = NULL;
 	p->walls = NULL;
+	p->rows = NULL;
 	return rc;
 }
 
@@ -1231,8 +1296,10 @@ static int report_history(enum pass_kind kind, FILE *f, struct history *h,
 	if (!rc && kind == PASS_TEXT)
 		fprintf(f, "%" PRId64 " run%s in %zu group%s.\n", p->nruns, p->nruns == 1 ? "" : "s",
 			p->ngroups, p->ngroups == 1 ? "" : "s");
-	if (!rc)
-		rc = history_each_group(h, &p->gf, report_of_group, p, err, errlen);
+	/* the groups as the first pass found them: SQL groups them once */
+	for (size_t j = 0; !rc && j < p->ngroups; j++)
+		rc = report_of_group(p->groups[j].hash, p->groups[j].n, p);
+	free(p->groups);
 	free(p);
 	return rc ? -1 : 0;
 }
