@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/magic.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <time.h>
@@ -796,15 +797,91 @@ static double ms_between(const struct timespec *a, const struct timespec *b)
 	return (double)(b->tv_sec - a->tv_sec) * 1e3 + (double)(b->tv_nsec - a->tv_nsec) / 1e6;
 }
 
-/* Waits for another writer's lock in 10 ms steps: up to HISTORY_BUSY_MS,
- * or HISTORY_STOP_GRACE_MS in all once the caller's stop flag is up. */
+/* A schema change that may take long (a migration, or an index made over
+ * an old history's runs: about 17 s at 1,000,000) holds the write lock
+ * throughout, and meanwhile an flock on PATH-build. A writer waiting for
+ * the lock waits as long as that is held and HISTORY_BUSY_MS more, so a
+ * run that ends beside it is kept, not refused. */
+static void build_name(const struct history *h, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s-build", h->path);
+}
+
+/* Whether another handle is making a long schema change. */
+static bool building(const struct history *h)
+{
+	char name[4200];
+	int fd;
+	bool held;
+
+	build_name(h, name, sizeof(name));
+	if ((fd = open(name, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	held = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+	close(fd);
+	return held;
+}
+
+/* Takes the build lock, waiting for another builder: the descriptor, or
+ * -1 with err. A builder unlinks the file as it ends, so the file locked
+ * must still be the one under the name. */
+static int build_begin(struct history *h, char *err, size_t errlen)
+{
+	char name[4200];
+	struct stat a, b;
+
+	build_name(h, name, sizeof(name));
+	for (;;) {
+		int fd = open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return fmt_err(err, errlen, "%s: %s", name, strerror(errno));
+		if (flock(fd, LOCK_EX) != 0) {
+			int e = errno;
+			close(fd);
+			if (e == EINTR)
+				continue;
+			return fmt_err(err, errlen, "%s: %s", name, strerror(e));
+		}
+		if (fstat(fd, &a) == 0 && stat(name, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino)
+			return fd;
+		close(fd);
+	}
+}
+
+static void build_end(struct history *h, int fd)
+{
+	char name[4200];
+
+	build_name(h, name, sizeof(name));
+	unlink(name);
+	close(fd);
+}
+
+static bool has_index(struct history *h, const char *name)
+{
+	sqlite3_stmt *st;
+	bool yes = false;
+
+	if (sqlite3_prepare_v2(h->db, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	yes = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return yes;
+}
+
+/* Waits for another writer's lock in 10 ms steps: up to HISTORY_BUSY_MS
+ * (after any long schema change another handle is making), or
+ * HISTORY_STOP_GRACE_MS in all once the caller's stop flag is up. */
 static int busy_wait(void *arg, int count)
 {
 	struct history *h = arg;
 	struct timespec now, step = { 0, 10 * 1000000L };
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (count == 0)
+	if (count == 0 || building(h))
 		h->wait_start = now;
 	if (h->stop && *h->stop && !h->stopping) {
 		h->stopping = true;
@@ -981,16 +1058,24 @@ struct history *history_open_version(const char *path, int flags, int version,
 	if (!rdonly) {
 		if (exec_sql(h, "PRAGMA journal_mode = WAL", err, errlen))
 			goto fail;
-		if (v < version && migrate(h, version, err, errlen))
-			goto fail;
+		/* what history_figures names, in each group's run order */
+		bool figures = (v > version ? v : version) == HISTORY_SCHEMA_VERSION;
+		if (v < version || (figures && !has_index(h, "runs_figures"))) {
+			int fd = build_begin(h, err, errlen);
+			if (fd < 0)
+				goto fail;
+			bool ok = (v >= version || !migrate(h, version, err, errlen)) &&
+				  (!figures ||
+				   !exec_sql(h, "CREATE INDEX IF NOT EXISTS runs_figures ON runs("
+					     "config_hash, started_at, id, status, user_us, sys_us,"
+					     " wall_us, majflt, minflt, inblock, oublock, kswapd_s)",
+					     err, errlen));
+			build_end(h, fd);
+			if (!ok)
+				goto fail;
+		}
 		if (v >= version)
 			h->version = v;
-		/* what history_figures names, in each group's run order */
-		if (h->version == HISTORY_SCHEMA_VERSION &&
-		    exec_sql(h, "CREATE INDEX IF NOT EXISTS runs_figures ON runs(config_hash,"
-			     " started_at, id, status, user_us, sys_us, wall_us, majflt, minflt,"
-			     " inblock, oublock, kswapd_s)", err, errlen))
-			goto fail;
 	} else {
 		if (v < HISTORY_SCHEMA_VERSION && v < version) {
 			fmt_err(err, errlen, "%s: schema version %d needs upgrading: open it once for writing",

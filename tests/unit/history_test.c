@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -940,6 +941,75 @@ TEST(history_stop_bounds_the_lock_wait)
 	run_record_clear(&r);
 	history_close(h);
 	history_close(holder);
+}
+
+/* An index made over an old history's runs may hold the write lock far
+ * longer than HISTORY_BUSY_MS; a run ending meanwhile waits for it and is
+ * kept. The index is made on the first write, and nothing is left beside
+ * the file. */
+TEST(history_write_waits_for_a_long_index_build)
+{
+	char path[400], build[420], err[256];
+	int ready[2];
+	struct run_record r;
+	sqlite3 *db;
+
+	snprintf(path, sizeof(path), "%s/build.db", tdir());
+	snprintf(build, sizeof(build), "%s-build", path);
+	struct history *h = history_open(path, 0, err, sizeof(err));
+	CHECK(h != NULL);
+	history_close(h);
+	CHECK_INT(sqlite3_open(path, &db), SQLITE_OK);
+	CHECK_INT(sqlite3_exec(db, "DROP INDEX runs_figures", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	h = history_open(path, 0, err, sizeof(err));
+	CHECK(h != NULL);
+	history_close(h);
+	CHECK_INT(sqlite3_open(path, &db), SQLITE_OK);
+	sqlite3_stmt *st;
+	CHECK_INT(sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master WHERE name = 'runs_figures'",
+				     -1, &st, NULL), SQLITE_OK);
+	CHECK_INT(sqlite3_step(st), SQLITE_ROW);
+	CHECK_INT(sqlite3_column_int(st, 0), 1);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	CHECK(access(build, F_OK) != 0);
+
+	/* a builder: the build lock, and the write lock past the full wait */
+	CHECK_INT(pipe(ready), 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		sqlite3 *b;
+		int fd = open(build, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		int bad = fd < 0 || flock(fd, LOCK_EX) != 0 || sqlite3_open(path, &b) != SQLITE_OK ||
+			  sqlite3_exec(b, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK;
+		if (write(ready[1], "x", 1) != 1)
+			bad = 1;
+		usleep((HISTORY_BUSY_MS + 1500) * 1000);
+		if (!bad)
+			sqlite3_exec(b, "COMMIT", NULL, NULL, NULL);
+		unlink(build);
+		_exit(bad);
+	}
+	char c;
+	CHECK_INT((int)read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	close(ready[1]);
+	h = history_open(path, 0, err, sizeof(err));
+	CHECK(h != NULL);
+	if (h) {
+		fixture(&r, 1);
+		int rc = history_add(h, &r, err, sizeof(err));
+		CHECK_INT(rc, 0);
+		if (rc)
+			printf("  %s\n", err);
+		CHECK_INT(history_count(h, NULL, err, sizeof(err)), 1);
+		run_record_clear(&r);
+		history_close(h);
+	}
+	int ws = -1;
+	CHECK(waitpid(pid, &ws, 0) == pid);
+	CHECK(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
 }
 
 /* A v3 file's 300-point float series, as the release before wrote them,
