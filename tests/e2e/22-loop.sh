@@ -107,6 +107,12 @@ W="$TP -p 1024 -n 500000 -d 0.5 --no-history"
 # figure is not the test's own polling under 1024 busy workers.
 stop_at() {
 	local name=$1 delay=$2 how=$3 main workers out rc
+	# each moment on a quiet machine: the last one's workers are gone,
+	# and other work may have started meanwhile
+	if ! wait_for 60 quiet; then
+		echo "SKIP $NAME/$name: the machine stayed busy for 1 min (loadavg $(cat /proc/loadavg))"
+		return
+	fi
 	tm new-session -d -s "$name" -x 80 -y 24 "$W 2>$TMP/$name.err; echo EXIT=\$? >$TMP/$name.rc; sleep 60"
 	if ! wait_for 20 has "$name" 'thrashtop'; then
 		fail "$name-up" "$(screen "$name"; cat "$TMP/$name.err")"
@@ -120,6 +126,14 @@ import os, select, signal, subprocess, sys, time
 main, how, sock, name = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 tmux = ["tmux", "-L", sock, "-f", "/dev/null"]
 fd = os.pidfd_open(main)
+# The tmux client and server that carry q or the hang-up are not what is
+# timed: at the monitor's own priority they do not queue behind the workers.
+if os.geteuid() == 0:
+    os.setpriority(os.PRIO_PROCESS, 0, -20)
+    server = subprocess.run(tmux + ["display-message", "-p", "#{pid}"],
+                            capture_output=True, text=True).stdout.strip()
+    if server:
+        os.setpriority(os.PRIO_PROCESS, int(server), -20)
 t0 = time.monotonic()
 if how == "term":
     os.kill(main, signal.SIGTERM)
@@ -134,6 +148,7 @@ EOF
 	if [ "$out" != never ] && all_gone "$workers" &&
 	   python3 -c "import sys; sys.exit(0 if $out <= 2.0 else 1)"; then
 		pass "$name"
+		echo "  $how after ${delay}s: $(wc -w <<<"$workers") workers, monitor over after ${out}s"
 	else
 		fail "$name" "$how after ${delay}s: $(wc -w <<<"$workers") workers, monitor over after ${out}s, workers left: $(for p in $workers; do alive "$p" && echo -n "$p "; done)"
 	fi
@@ -143,15 +158,21 @@ EOF
 	[ "$how" = hup ] || expect "$name-exit" wait_for 5 grep -qs "EXIT=$rc" "$TMP/$name.rc"
 	tm kill-session -t "$name" 2>/dev/null
 }
-if wait_for 180 quiet; then
+# The machine-wide lock the pressure tests take: another checkout's 1024
+# workers or memory pressure would not come meanwhile.
+exec 9>/tmp/thrashtop-e2e-tuning.lock
+if ! flock -w 100 9; then
+	echo "SKIP $NAME/p1024: another whole-machine test held the machine for 100 s"
+elif wait_for 120 quiet; then
 	stop_at p1024-term-early 0 term
 	stop_at p1024-hup-early 0.1 hup
 	stop_at p1024-q-early 0.2 q
 	stop_at p1024-term-later 2 term
 	stop_at p1024-q-later 3 q
 else
-	echo "SKIP $NAME/p1024: the machine stayed busy for 3 min (loadavg $(cat /proc/loadavg), $(grep MemAvailable /proc/meminfo))"
+	echo "SKIP $NAME/p1024: the machine stayed busy for 2 min (loadavg $(cat /proc/loadavg), $(grep MemAvailable /proc/meminfo))"
 fi
+exec 9>&-
 
 # ---- a worker that cannot be forked ends the run with one line, and
 # takes the ones already forked with it ----
