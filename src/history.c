@@ -522,55 +522,72 @@ struct sbuf {
 	bool oom;
 };
 
-static void sb_putc(struct sbuf *b, char c)
+static void sb_putn(struct sbuf *b, const char *s, size_t n)
 {
-	if (b->oom)
+	if (b->oom || !n)
 		return;
-	if (b->len + 2 > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 256;
-		char *s = realloc(b->s, cap);
-		if (!s) {
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 512;
+		while (b->len + n + 1 > cap)
+			cap *= 2;
+		char *t = realloc(b->s, cap);
+		if (!t) {
 			b->oom = true;
 			return;
 		}
-		b->s = s;
+		b->s = t;
 		b->cap = cap;
 	}
-	b->s[b->len++] = c;
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
 	b->s[b->len] = 0;
+}
+
+static void sb_putc(struct sbuf *b, char c)
+{
+	sb_putn(b, &c, 1);
 }
 
 static void sb_puts(struct sbuf *b, const char *s)
 {
-	while (*s)
-		sb_putc(b, *s++);
+	sb_putn(b, s, strlen(s));
 }
 
 /* "key=value\n", value escaped so the text stays one line per key. */
 static void sb_kv(struct sbuf *b, const char *key, const char *val)
 {
+	const char *s = val ? val : "";
+
 	sb_puts(b, key);
 	sb_putc(b, '=');
-	for (const char *s = val ? val : ""; *s; s++) {
-		if (*s == '\\' || *s == '\n') {
-			sb_putc(b, '\\');
-			sb_putc(b, *s == '\n' ? 'n' : '\\');
-		} else {
-			sb_putc(b, *s);
-		}
+	for (;;) {
+		size_t n = strcspn(s, "\\\n");
+		sb_putn(b, s, n);
+		s += n;
+		if (!*s)
+			break;
+		sb_putn(b, *s == '\n' ? "\\n" : "\\\\", 2);
+		s++;
 	}
 	sb_putc(b, '\n');
 }
 
 static void sb_kv_i64(struct sbuf *b, const char *key, int64_t v)
 {
-	char num[32];
+	char num[24], *p = num + sizeof(num);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 
-	if (v == HIST_NA)
-		snprintf(num, sizeof(num), "n/a");
-	else
-		snprintf(num, sizeof(num), "%" PRId64, v);
-	sb_kv(b, key, num);
+	if (v == HIST_NA) {
+		sb_kv(b, key, "n/a");
+		return;
+	}
+	*--p = 0;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	sb_kv(b, key, p);
 }
 
 static uint64_t fnv1a(const char *s, uint64_t h)

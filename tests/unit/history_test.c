@@ -350,6 +350,12 @@ TEST(history_config_groups_equal_configs)
 	CHECK_INT(run_record_config(&b), 0);
 	CHECK(strstr(a.config, "workload=sh -c x\\nswappiness=60\n") != NULL);
 	CHECK(strcmp(a.config_hash, b.config_hash) != 0);
+	/* a backslash is escaped too; numbers below zero keep their sign */
+	free(a.command);
+	a.command = strdup("a\\b\n\\");
+	a.swappiness = -7;
+	CHECK_INT(run_record_config(&a), 0);
+	CHECK(strstr(a.config, "\nworkload=a\\\\b\\n\\\\\nswappiness=-7\n") != NULL);
 	run_record_clear(&a);
 	run_record_clear(&b);
 }
