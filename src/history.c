@@ -33,6 +33,7 @@ struct history {
 	char *path;
 	int version;
 	bool rdonly;
+	bool bulk;		/* history_bulk: no savepoint per run */
 	const volatile sig_atomic_t *stop;	/* history_set_stop */
 	struct timespec wait_start, stop_seen;
 	bool stopping;
@@ -1151,9 +1152,17 @@ void history_cache_mib(struct history *h, int mib)
 
 void history_bulk(struct history *h)
 {
+	h->bulk = true;
 	history_cache_mib(h, 64);
-	if (!h->rdonly)
-		sqlite3_exec(h->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
+	if (h->rdonly)
+		return;
+	sqlite3_exec(h->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
+	/* the schema's CHECKs build a lookup table per row; validate() checks
+	 * the same kind and status */
+	sqlite3_exec(h->db, "PRAGMA ignore_check_constraints = ON", NULL, NULL, NULL);
+	/* index pages that every batch changes are copied into the database
+	 * once per 100 MB of log instead of once per batch */
+	sqlite3_exec(h->db, "PRAGMA wal_autocheckpoint = 25000", NULL, NULL, NULL);
 }
 
 int history_begin(struct history *h, char *err, size_t errlen)
@@ -1444,6 +1453,9 @@ static int validate(const struct run_record *r, char *err, size_t errlen)
 int history_add(struct history *h, struct run_record *r, char *err, size_t errlen)
 {
 	bool outer = !sqlite3_get_autocommit(h->db);
+	/* a savepoint copies each page a run changes: a bulk import's batch
+	 * is rolled back whole instead */
+	bool save = outer && !h->bulk;
 	sqlite3_stmt *st = NULL;
 	int64_t id = 0;
 
@@ -1459,9 +1471,9 @@ int history_add(struct history *h, struct run_record *r, char *err, size_t errle
 	}
 	if (!r->uuid[0])
 		make_uuid(r);
-	if (outer ? step_done(cached(h, ST_SAVEPOINT, "SAVEPOINT add_run")) :
-		    exec_sql(h, "BEGIN IMMEDIATE", err, errlen)) {
-		if (outer)
+	if (save ? step_done(cached(h, ST_SAVEPOINT, "SAVEPOINT add_run")) :
+		   !outer && exec_sql(h, "BEGIN IMMEDIATE", err, errlen)) {
+		if (save)
 			dberr(h, err, errlen, "cannot record the run");
 		return -1;
 	}
@@ -1473,9 +1485,9 @@ int history_add(struct history *h, struct run_record *r, char *err, size_t errle
 	if (rc == SQLITE_ROW) {
 		r->id = sqlite3_column_int64(st, 0);
 		sqlite3_reset(st);
-		if (outer)
+		if (save)
 			step_done(cached(h, ST_RELEASE, "RELEASE add_run"));
-		else
+		else if (!outer)
 			exec_sql(h, "COMMIT", NULL, 0);
 		return 1;
 	}
@@ -1484,9 +1496,9 @@ int history_add(struct history *h, struct run_record *r, char *err, size_t errle
 		goto fail;
 	if (insert_run(h, r, &id) || insert_details(h, r, id))
 		goto fail;
-	if (outer ? step_done(cached(h, ST_RELEASE, "RELEASE add_run")) :
-		    exec_sql(h, "COMMIT", err, errlen)) {
-		if (outer)
+	if (save ? step_done(cached(h, ST_RELEASE, "RELEASE add_run")) :
+		   !outer && exec_sql(h, "COMMIT", err, errlen)) {
+		if (save)
 			dberr(h, err, errlen, "cannot record the run");
 		goto rollback;
 	}
@@ -1495,7 +1507,7 @@ int history_add(struct history *h, struct run_record *r, char *err, size_t errle
 fail:
 	dberr(h, err, errlen, "cannot record the run");
 rollback:
-	if (outer) {
+	if (save) {
 		sqlite3_exec(h->db, "ROLLBACK TO add_run", NULL, NULL, NULL);
 		sqlite3_exec(h->db, "RELEASE add_run", NULL, NULL, NULL);
 	} else {

@@ -840,6 +840,34 @@ TEST(history_transaction_all_or_nothing)
 	run_record_clear(&r);
 	history_rollback(h);
 	CHECK_INT(history_count(h, NULL, err, sizeof(err)), 0);
+
+	/* In bulk, without savepoints, a batch commits or rolls back whole;
+	 * a run already there is still found by its uuid, and what the
+	 * schema's checks would refuse is refused before it is written. */
+	history_bulk(h);
+	for (int pass = 0; pass < 2; pass++) {
+		CHECK_INT(history_begin(h, err, sizeof(err)), 0);
+		for (int i = 2; i < 5; i++) {
+			fixture(&r, i);
+			CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
+			run_record_clear(&r);
+		}
+		fixture(&r, 3);
+		CHECK_INT(history_add(h, &r, err, sizeof(err)), 1);
+		r.status = (enum run_status)(RUN_ABORTED + 1);
+		r.uuid[0] = 0;
+		CHECK_INT(history_add(h, &r, err, sizeof(err)), -1);
+		CHECK(strstr(err, "bad run status") != NULL);
+		run_record_clear(&r);
+		if (pass == 0)
+			history_rollback(h);
+		else
+			CHECK_INT(history_commit(h, err, sizeof(err)), 0);
+		CHECK_INT(history_count(h, NULL, err, sizeof(err)), pass ? 3 : 0);
+	}
+	CHECK_INT(history_get(h, 3, &r, err, sizeof(err)), 0);
+	CHECK_INT(r.status, RUN_OOM);	/* fixture 4's, stored by name */
+	run_record_clear(&r);
 	history_close(h);
 	rm_db(path);
 }
