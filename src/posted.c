@@ -459,19 +459,50 @@ static int close_group(struct posted *ps, char *err, size_t errlen)
 	return 0;
 }
 
+/* The content id hashes at most ID_TEXT_MAX bytes of its text, as the
+ * bounded buffer it was first formatted into kept. */
+#define ID_TEXT_MAX 1399
+struct idhash {
+	uint64_t h1, h2;
+	size_t left;
+};
+
+static void id_add(struct idhash *id, const char *s, size_t n)
+{
+	for (; n && *s && id->left; n--, s++, id->left--) {
+		id->h1 = (id->h1 ^ (unsigned char)*s) * 0x100000001b3ULL;
+		id->h2 = (id->h2 ^ (unsigned char)*s) * 0x100000001b3ULL;
+	}
+}
+
+static void id_hex(char *out, uint64_t v)
+{
+	for (int i = 15; i >= 0; i--, v >>= 4)
+		out[i] = "0123456789abcdef"[v & 15];
+}
+
 static int posted_run(struct posted *ps, const struct timeline *t, bool csh, const char *raw,
 		      size_t rawlen, bool oom_here, char *err, size_t errlen)
 {
 	if (flush_last(ps, err, errlen))
 		return -1;
 	struct run_record *r = &ps->last;
+	bool oom_next = ps->oom_next, have_free = ps->have_free;
+	enum run_status status_next = ps->status_next;
+	int ordinal = ps->ordinal;
 	ps->have_last = ps->last_open = true;
 	ps->nruns++;
 	ps->group_runs++;
-	if (ps->emit) {
-		r->repeat_k = (int)ps->group_runs;
-		r->repeat_n = (int)(ps->gi < ps->nsizes ? ps->sizes[ps->gi] : ps->group_runs);
-	}
+	ps->ordinal++;
+	ps->oom_next = false;
+	ps->status_next = RUN_OK;
+	ps->fresh_header = false;
+	ps->have_free = false;
+	/* the checking pass needs only the counts */
+	if (!ps->emit)
+		return 0;
+	r->repeat_k = (int)ps->group_runs;
+	r->repeat_n = (int)(ps->gi < ps->nsizes ? ps->sizes[ps->gi] : ps->group_runs);
 	if (ps->label && ps->header[0])
 		snprintf(r->label, sizeof(r->label), "%.63s %.62s", ps->label, ps->header);
 	else
@@ -491,19 +522,14 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 		r->cpu_pct = t->pct_posted / 10.0;
 	else if (t->pct_src == TIMEFMT_GNU && t->pct_posted >= 0)
 		r->cpu_pct = t->pct_posted;
-	r->status = oom_here || ps->oom_next ? RUN_OOM : ps->status_next;
+	r->status = oom_here || oom_next ? RUN_OOM : status_next;
 	if (t->term_signal) {
 		r->status = r->status == RUN_OK ? RUN_FAILED : r->status;
 	} else if (t->exit_code && r->status == RUN_OK) {
 		r->status = RUN_FAILED;
 	}
-	ps->oom_next = false;
-	ps->status_next = RUN_OK;
-	ps->fresh_header = false;
-	if (ps->have_free) {
+	if (have_free)
 		r->free_before = ps->pending_free;
-		ps->have_free = false;
-	}
 	const struct mem_snapshot *fs = export_snap_taken(&r->free_before) ? &r->free_before : NULL;
 	if (fs) {
 		r->ram_kib = fs->total;
@@ -512,15 +538,20 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 	}
 	/* The content id: the same line under the same header in the same
 	 * place is the same run, however often the text is imported. */
-	char idtext[1400];
-	snprintf(idtext, sizeof(idtext), "posted\n%s\n%s\n%d\n%.*s", r->label, ps->command,
-		 ps->ordinal++, (int)rawlen, raw);
-	uint64_t h1 = 0xcbf29ce484222325ULL, h2 = 0x84222325cbf29ce4ULL;
-	for (const char *c = idtext; *c; c++) {
-		h1 = (h1 ^ (unsigned char)*c) * 0x100000001b3ULL;
-		h2 = (h2 ^ (unsigned char)*c) * 0x100000001b3ULL;
-	}
-	snprintf(r->uuid, sizeof(r->uuid), "%016" PRIx64 "%016" PRIx64, h1, h2);
+	char num[12];
+	struct idhash id = { 0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL, ID_TEXT_MAX };
+	snprintf(num, sizeof(num), "%d", ordinal);
+	id_add(&id, "posted\n", SIZE_MAX);
+	id_add(&id, r->label, SIZE_MAX);
+	id_add(&id, "\n", SIZE_MAX);
+	id_add(&id, ps->command, SIZE_MAX);
+	id_add(&id, "\n", SIZE_MAX);
+	id_add(&id, num, SIZE_MAX);
+	id_add(&id, "\n", SIZE_MAX);
+	id_add(&id, raw, rawlen);
+	id_hex(r->uuid, id.h1);
+	id_hex(r->uuid + 16, id.h2);
+	r->uuid[32] = 0;
 	return 0;
 }
 
@@ -572,7 +603,9 @@ static int read_pass(struct posted *ps, const char *text, char *err, size_t errl
 		struct free_parsed fp;
 
 		lineno++;
-		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1), p);
+		size_t keep = len < sizeof(line) ? len : sizeof(line) - 1;
+		memcpy(line, p, keep);	/* no NUL within a line */
+		line[keep] = 0;
 		const char *s = line;
 		while (isspace((unsigned char)*s))
 			s++;

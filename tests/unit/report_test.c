@@ -678,6 +678,40 @@ TEST(posted_bad_time_line_refused_or_skipped)
 	}
 }
 
+/* A posted run's content id is what earlier imports gave it, so importing
+ * a file again skips its runs: the ids below were made by the formatter
+ * the reader had before, the last one from an id text cut at its bound. */
+TEST(posted_ids_stay_as_before)
+{
+	char text[2048], cmd[1400], err[256];
+	struct run_record *v;
+	size_t n;
+
+	memset(cmd, 'a', 1300);
+	cmd[1300] = 0;
+	snprintf(text, sizeof(text), "Linux-2.4.14-pre8:\n"
+		 "lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100\n"
+		 "70.270u 7.330s 2:33.29 50.6%% 0+0k 0+0io 19670pf+0w\n"
+		 "Out of Memory: Killed process 224 (qsbench).\n"
+		 "17.770u 3.160s 1:19.95 26.1%% 0+0k 0+0io 13294pf+0w\n"
+		 "$ time ./big %s\n"
+		 "29.350u 41.360s 2:27.63 47.8%% 0+0k 0+0io 15214pf+0w\n", cmd);
+	CHECK_INT(read_posted(text, "lkml", &v, &n, err, sizeof(err)), 0);
+	CHECK_INT(n, 3);
+	if (n != 3)
+		return;
+	CHECK_STR(v[0].uuid, "a5f7aa840ffd5d581491b794ea56ae7d");
+	CHECK_STR(v[1].uuid, "983786d117c6652637dba68221f00e87");
+	CHECK_STR(v[2].uuid, "17c174311cb87afa719a0ac4c756c19f");
+	CHECK_INT(v[0].status, RUN_OK);
+	CHECK_INT(v[1].status, RUN_OOM);
+	CHECK_INT(v[2].status, RUN_OK);
+	CHECK(v[0].repeat_k == 1 && v[0].repeat_n == 3 && v[2].repeat_k == 3);
+	CHECK_INT(v[1].kind, RUN_QSBENCH);
+	CHECK(v[2].kind == RUN_COMMAND && v[2].command && !strncmp(v[2].command, "./big aaa", 9));
+	run_records_free(v, n);
+}
+
 /* Found by fuzzing: a scalar where a worker object belongs. */
 TEST(import_scalar_where_object_belongs)
 {
