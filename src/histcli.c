@@ -705,8 +705,11 @@ static int cmd_compare(struct hargs *a, const char *path)
 }
 
 /* Imported runs go in short transactions, so that a run finishing beside
- * a long import waits a moment for the lock, never long enough to fail. */
+ * a long import waits a moment for the lock, never long enough to fail;
+ * after each the lock stays free for longer than a waiting writer's poll
+ * (history.c waits in 10 ms steps), so that the writer gets it. */
 #define IMPORT_BATCH_MS 200
+#define IMPORT_GAP_MS 20
 
 struct importer {
 	struct history *h;
@@ -741,9 +744,11 @@ static int import_run(void *arg, struct run_record *r, char *err, size_t errlen)
 	k == 1 ? im->dup++ : im->added++;
 	im->inbatch++;
 	if (ms_since(&im->batch_start) >= IMPORT_BATCH_MS) {
+		struct timespec gap = { 0, IMPORT_GAP_MS * 1000000L };
 		im->inbatch = 0;
 		if (history_commit(im->h, err, errlen))
 			return -1;
+		nanosleep(&gap, NULL);
 	}
 	return 0;
 }
