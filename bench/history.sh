@@ -11,7 +11,9 @@
 # json exports, every run listed) are timed at 10,000 only. Then the
 # monitor's `h` is timed on a pseudo-terminal at each size, and the import
 # of IMPORT_MB of posted lines, with short batch runs recording into the
-# same history meanwhile (none of them may be refused).
+# same history meanwhile (none of them may be refused), beside the same
+# import again (parsing and looking up only) and sqlite3 copying the same
+# rows into the same schema in one transaction.
 # Environment: NGROUPS (20), K (3), IMPORT_MB (50), BIG_RUNS (1,000,000:
 # the large size), KEEP (a path prefix: databases KEEP-10k.db and
 # KEEP-1m.db kept and reused between runs).
@@ -211,7 +213,20 @@ if wait "$imp"; then
 	awk -v w="$w" -v m="$m" -v b="$(stat -c %s "$TMP/posted.txt")" \
 		-v r="$(sqlite3 "$TMP/import.db" "SELECT count(*) FROM runs WHERE label <> 'beside'")" \
 		-v c="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" -v n="$beside" -v x="$refused" \
-		'BEGIN { printf "import of posted lines: %.1f MB, %d runs: %.1f s cpu, %.1f s wall, %.1f MiB max RSS, %.1f MB/s wall (goal < 10 s, bounded memory); %d runs recorded meanwhile, %d refused\n", b / 1e6, r, c, w, m / 1024, b / 1e6 / w, n, x }'
+		'BEGIN { printf "import of posted lines: %.1f MB, %d runs: %.1f s cpu, %.1f s wall, %.1f MiB max RSS, %.1f MB/s of cpu, %.1f MB/s wall (goal < 10 s, bounded memory); %d runs recorded meanwhile, %d refused\n", b / 1e6, r, c, w, m / 1024, b / 1e6 / c, b / 1e6 / w, n, x }'
+	# beside it: the same file again (every run already there: reading,
+	# parsing and looking up only), and SQLite storing the same rows
+	# with the same indexes in one INSERT ... SELECT, one transaction
+	"$TIME" -f '%e %U %S %M' -o "$TMP/t" ./thrashtop history import --history="$TMP/import.db" -L posted "$TMP/posted.txt" >/dev/null 2>&1
+	read -r w u s m <"$TMP/t"
+	awk -v w="$w" -v m="$m" -v c="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" \
+		'BEGIN { printf "  the same again (parse and look up, nothing new): %.1f s cpu, %.1f s wall, %.1f MiB max RSS\n", c, w, m / 1024 }'
+	sqlite3 "$TMP/import.db" .schema | grep -v '^CREATE TABLE sqlite_' | sqlite3 "$TMP/raw.db"
+	"$TIME" -f '%e %U %S %M' -o "$TMP/t" sqlite3 "$TMP/raw.db" "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
+		ATTACH '$TMP/import.db' AS s; BEGIN; INSERT INTO runs SELECT * FROM s.runs WHERE label <> 'beside'; COMMIT;" >/dev/null
+	read -r w u s m <"$TMP/t"
+	awk -v w="$w" -v m="$m" -v c="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" \
+		'BEGIN { printf "  sqlite3 copying the same rows in one transaction: %.1f s cpu, %.1f s wall, %.1f MiB max RSS\n", c, w, m / 1024 }'
 else
 	echo "import of posted lines: failed: $(head -c 300 "$TMP/err")"
 fi
