@@ -1240,6 +1240,8 @@ static int step_done(sqlite3_stmt *st)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* Returns 0, 1 if a run with r's uuid is there already (nothing added), or
+ * -1. */
 static int insert_run(struct history *h, const struct run_record *r, int64_t *id)
 {
 	sqlite3_stmt *st = h->st[ST_RUN];
@@ -1258,7 +1260,7 @@ static int insert_run(struct history *h, const struct run_record *r, int64_t *id
 		sb_puts(&q, ") VALUES(");
 		for (int i = 0; i < n; i++)
 			sb_puts(&q, i ? ",?" : "?");
-		sb_putc(&q, ')');
+		sb_puts(&q, ") ON CONFLICT(uuid) DO NOTHING");
 		st = q.oom ? NULL : cached(h, ST_RUN, q.s);
 		free(q.s);
 		if (!st)
@@ -1275,6 +1277,8 @@ static int insert_run(struct history *h, const struct run_record *r, int64_t *id
 	}
 	if (step_done(st))
 		return -1;
+	if (!sqlite3_changes(h->db))
+		return 1;
 	*id = sqlite3_last_insert_rowid(h->db);
 	return 0;
 }
@@ -1478,23 +1482,24 @@ int history_add(struct history *h, struct run_record *r, char *err, size_t errle
 		return -1;
 	}
 
-	if (!(st = cached(h, ST_FIND_UUID, "SELECT id FROM runs WHERE uuid = ?")))
-		goto fail;
-	sqlite3_bind_text(st, 1, r->uuid, -1, SQLITE_STATIC);
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		r->id = sqlite3_column_int64(st, 0);
+	/* the insert finds a run already there by its uuid */
+	int k = insert_run(h, r, &id);
+	if (k == 1) {
+		if (!(st = cached(h, ST_FIND_UUID, "SELECT id FROM runs WHERE uuid = ?")))
+			goto fail;
+		sqlite3_bind_text(st, 1, r->uuid, -1, SQLITE_STATIC);
+		int rc = sqlite3_step(st);
+		r->id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
 		sqlite3_reset(st);
+		if (rc != SQLITE_ROW)
+			goto fail;
 		if (save)
 			step_done(cached(h, ST_RELEASE, "RELEASE add_run"));
 		else if (!outer)
 			exec_sql(h, "COMMIT", NULL, 0);
 		return 1;
 	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		goto fail;
-	if (insert_run(h, r, &id) || insert_details(h, r, id))
+	if (k || insert_details(h, r, id))
 		goto fail;
 	if (save ? step_done(cached(h, ST_RELEASE, "RELEASE add_run")) :
 		   !outer && exec_sql(h, "COMMIT", err, errlen)) {
