@@ -1,7 +1,9 @@
 /* The monitor's sampling cost per tick, through the real sampler, at
  * several worker counts: one system sample plus what the monitor reads,
  * /proc/PID/stat of the rows a 200x60 screen shows (the layout's own
- * count), and status too while swap is in use; and, for scale, stat of
+ * count), and while swap is in use status too, of each row once a second
+ * as the session reads it (a tenth of the rows each tick at 0.1 s); and,
+ * for scale, stat of
  * every worker. The workers
  * are sleeping children (the kernel formats their /proc files the same
  * way whatever they run). Cost is this thread's CPU time (user + kernel),
@@ -132,7 +134,7 @@ int main(int argc, char **argv)
 				double t0 = cpu_us();
 				sampler_sys(s, &ss);
 				for (int i = 0; i < rows; i++)
-					sampler_proc(s, pids[i], sw, &ps[i]);
+					sampler_proc(s, pids[i], sw && (i + r) % 10 == 0, &ps[i]);
 				t[r] = cpu_us() - t0;
 			}
 			*(sw ? &swapping : &tick) = median(t, rounds);

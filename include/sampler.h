@@ -90,10 +90,10 @@ int sampler_kswapd_pids(const struct sampler *s, pid_t *out, int max);
  * reused pid is never mistaken for the watched one. sampler_watch: 0, or -1
  * with errno (ESRCH: no such process). sampler_proc watches pid if needed;
  * it returns 0 (alive is false for a zombie), or -1 with errno ESRCH once
- * the task has been reaped (out->alive false, figures NA). It reads only
- * /proc/PID/stat (rss is then the kernel's per-CPU-batched count) unless
- * swap is set: then also /proc/PID/status, which costs twice as much, for
- * VmSwap and the exact VmRSS. */
+ * the task has been reaped (out->alive false, figures NA). It reads
+ * /proc/PID/stat (rss is the kernel's per-CPU-batched count, off by up to
+ * ~100 KiB, whose exact sum status would cost twice as much to read), and
+ * when swap is set /proc/PID/status too, for VmSwap. */
 int sampler_watch(struct sampler *s, pid_t pid);
 void sampler_unwatch(struct sampler *s, pid_t pid);
 int sampler_proc(struct sampler *s, pid_t pid, bool swap, struct proc_sample *out);

@@ -76,6 +76,7 @@ struct session {
 	int rows_first, rows_shown;	/* the worker rows on screen, the only
 					   ones read; rows_shown < 0: all */
 	struct proc_sample *ps;		/* per worker, last sample */
+	double *swap_at;		/* per worker, when VmSwap was read; 0 never */
 	struct session_tree tree;
 
 	/* runs */

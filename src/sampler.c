@@ -598,10 +598,7 @@ int sampler_proc(struct sampler *s, pid_t pid, bool swap, struct proc_sample *ou
 		w->status_fd = open_proc(pid, "status");
 	if (w->status_fd < 0 || (r = pread_all(w->status_fd, buf, sizeof(buf))) < 0)
 		return 0;
-	/* stat's rss is a per-CPU counter read without summing (off by
-	 * ~100 KiB here); status sums it. Zombies have neither line. */
-	if (procparse_kib(buf, (size_t)r, "VmRSS", &kib) == 0)
-		out->rss_kib = kib;
+	/* Zombies have no VmSwap line. */
 	if (procparse_kib(buf, (size_t)r, "VmSwap", &kib) == 0)
 		out->swap_kib = kib;
 	return 0;
