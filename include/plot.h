@@ -1,4 +1,4 @@
-/* Renders a series into rows of UTF-8 (or ASCII) text, one glyph per cell;
+/* Renders a series into cells (code points, or rows of UTF-8), one glyph each;
  * no ncurses, so the same code draws the monitor and plain-text reports.
  *
  * The newest w*k samples are drawn right-aligned, k samples per cell
@@ -39,11 +39,18 @@ int plot_samples_per_cell(enum plot_mode mode);
 /* Sub-levels per cell row: 4, 8 or 3. */
 int plot_levels_per_cell(enum plot_mode mode);
 
-/* Writes p->h NUL-terminated rows, top first, at out + r * rowbytes.
- * Marked columns get a vertical line in their empty cells, and markcol[c]
- * (p->w entries; may be NULL) is set to 1 for them, 0 otherwise, so a
- * screen can colour them. Returns 0, or -1 with errno EINVAL (bad size or
- * scale, rowbytes < PLOT_ROW_BYTES(p->w)). */
+/* Writes p->h rows of p->w code points, top first, cell c of row r at
+ * cells[r * stride + c]: ' ', ".:#|", U+2502 or U+2581..U+28FF, each one
+ * column wide. Marked columns get a vertical line in their empty cells,
+ * and markcol[c] (p->w entries; may be NULL) is set to 1 for them, 0
+ * otherwise, so a screen can colour them. Returns 0, or -1 with errno
+ * EINVAL (bad size or scale, stride < p->w). */
+int plot_render_cells(const struct plot *p, const struct series *s, unsigned *cells,
+		      size_t stride, unsigned char *markcol);
+
+/* The same as p->h NUL-terminated rows of UTF-8, top first, at out + r *
+ * rowbytes. Returns 0, or -1 with errno EINVAL (as above, or rowbytes <
+ * PLOT_ROW_BYTES(p->w)) or ENOMEM. */
 int plot_render(const struct plot *p, const struct series *s, char *out,
 		size_t rowbytes, unsigned char *markcol);
 

@@ -1,6 +1,6 @@
 #include <errno.h>
 #include <math.h>
-#include <string.h>
+#include <stdlib.h>
 
 #include "plot.h"
 
@@ -44,11 +44,11 @@ static int level_at(const struct plot *p, const struct series *s, int n,
 		    int pos, int nlev)
 {
 	int j = pos - (p->w * plot_samples_per_cell(p->mode) - n);
-	double v;
 
-	if (j < 0 || series_get(s, series_len(s) - n + j, NULL, &v))
+	if (j < 0 || j >= n)
 		return 0;
-	return level_of(v, p->ymax, nlev);
+	/* the ring read directly: this is a frame's innermost loop */
+	return level_of(s->v[(s->head + s->len - n + j) % s->cap], p->ymax, nlev);
 }
 
 /* Cell column of the first sample taken after time tm, or -1 if that
@@ -75,6 +75,10 @@ static int mark_cell(const struct plot *p, const struct series *s, int n,
 
 static char *put_utf8(char *o, unsigned cp)
 {
+	if (cp < 0x80) {
+		*o++ = (char)cp;
+		return o;
+	}
 	*o++ = (char)(0xE0 | (cp >> 12));
 	*o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
 	*o++ = (char)(0x80 | (cp & 0x3F));
@@ -86,86 +90,103 @@ static int clampi(int x, int lo, int hi)
 	return x < lo ? lo : x > hi ? hi : x;
 }
 
-/* Braille dot bits from the bottom of a cell up, left and right column. */
-static const unsigned braille_left[4] = { 0x40, 0x04, 0x02, 0x01 };
-static const unsigned braille_right[4] = { 0x80, 0x20, 0x10, 0x08 };
+/* Braille dot bits of the lowest 0 to 4 dots of a cell's left and right
+ * column. */
+static const unsigned braille_left[5] = { 0, 0x40, 0x44, 0x46, 0x47 };
+static const unsigned braille_right[5] = { 0, 0x80, 0xA0, 0xB0, 0xB8 };
 
-static char *put_cell(char *o, const struct plot *p, const int *lv, int base,
-		      int marked)
+static unsigned cell_glyph(const struct plot *p, const int *lv, int base, int marked)
 {
 	int f;
 
 	switch (p->mode) {
 	case PLOT_BRAILLE: {
-		unsigned bits = 0;
+		unsigned bits = braille_left[clampi(lv[0] - base, 0, 4)] |
+				braille_right[clampi(lv[1] - base, 0, 4)];
 
-		for (int d = 0; d < clampi(lv[0] - base, 0, 4); d++)
-			bits |= braille_left[d];
-		for (int d = 0; d < clampi(lv[1] - base, 0, 4); d++)
-			bits |= braille_right[d];
 		if (bits)
-			return put_utf8(o, 0x2800 + bits);
+			return 0x2800 + bits;
 		break;
 	}
 	case PLOT_BLOCK:
 		f = clampi(lv[0] - base, 0, 8);
 		if (f)
-			return put_utf8(o, 0x2580 + (unsigned)f);
+			return 0x2580 + (unsigned)f;
 		break;
 	case PLOT_ASCII:
 		f = clampi(lv[0] - base, 0, 3);
-		if (f) {
-			*o++ = ".:#"[f - 1];
-			return o;
-		}
+		if (f)
+			return (unsigned char)".:#"[f - 1];
 		break;
 	}
-	if (!marked) {
-		*o++ = ' ';
-		return o;
+	if (!marked)
+		return ' ';
+	return p->mode == PLOT_ASCII ? '|' : 0x2502;	/* box drawings light vertical */
+}
+
+int plot_render_cells(const struct plot *p, const struct series *s, unsigned *cells,
+		      size_t stride, unsigned char *markcol)
+{
+	int k, nlev, n, lpc, mi = 0, mc = -1, lv[2] = { 0, 0 }, hi, lo;
+	unsigned full, vline;
+
+	if (p->w < 1 || p->h < 1 || !(p->ymax > 0) || isinf(p->ymax) ||
+	    stride < (size_t)p->w || (p->nmarks > 0 && !p->marks)) {
+		errno = EINVAL;
+		return -1;
 	}
-	if (p->mode == PLOT_ASCII) {
-		*o++ = '|';
-		return o;
+	k = plot_samples_per_cell(p->mode);
+	lpc = plot_levels_per_cell(p->mode);
+	nlev = p->h * lpc;
+	full = cell_glyph(p, (const int[2]){ lpc, lpc }, 0, 0);
+	vline = cell_glyph(p, (const int[2]){ 0, 0 }, 0, 1);
+	n = series_len(s) < p->w * k ? series_len(s) : p->w * k;
+	/* a column at a time: its samples are read once for all its rows */
+	for (int c = 0; c < p->w; c++) {
+		/* marks ascending: advance to the first at or past c */
+		while (mi < p->nmarks && mc < c)
+			mc = mark_cell(p, s, n, p->marks[mi++]);
+		int marked = mc == c;
+
+		if (markcol)
+			markcol[c] = (unsigned char)marked;
+		for (int i = 0; i < k; i++)
+			lv[i] = level_at(p, s, n, c * k + i, nlev);
+		hi = k > 1 && lv[1] > lv[0] ? lv[1] : lv[0];
+		lo = k > 1 && lv[1] < lv[0] ? lv[1] : lv[0];
+		/* cells wholly above the column or below it are alike */
+		for (int r = 0, base = (p->h - 1) * lpc; r < p->h; r++, base -= lpc)
+			cells[(size_t)r * stride + (size_t)c] =
+				base >= hi ? (marked ? vline : ' ') :
+				base + lpc <= lo ? full : cell_glyph(p, lv, base, marked);
 	}
-	return put_utf8(o, 0x2502);	/* box drawings light vertical */
+	return 0;
 }
 
 int plot_render(const struct plot *p, const struct series *s, char *out,
 		size_t rowbytes, unsigned char *markcol)
 {
-	int k, nlev, n, lv[2] = { 0, 0 };
+	unsigned *cells;
 
-	if (p->w < 1 || p->h < 1 || !(p->ymax > 0) || isinf(p->ymax) ||
-	    rowbytes < PLOT_ROW_BYTES(p->w) || (p->nmarks > 0 && !p->marks)) {
+	if (p->w < 1 || p->h < 1 || rowbytes < PLOT_ROW_BYTES(p->w)) {
 		errno = EINVAL;
 		return -1;
 	}
-	k = plot_samples_per_cell(p->mode);
-	nlev = p->h * plot_levels_per_cell(p->mode);
-	n = series_len(s) < p->w * k ? series_len(s) : p->w * k;
-	if (markcol)
-		memset(markcol, 0, (size_t)p->w);
-
+	cells = malloc(sizeof(*cells) * (size_t)p->w * (size_t)p->h);
+	if (!cells)
+		return -1;
+	if (plot_render_cells(p, s, cells, (size_t)p->w, markcol)) {
+		free(cells);
+		return -1;
+	}
 	for (int r = 0; r < p->h; r++) {
 		char *o = out + (size_t)r * rowbytes;
-		int base = (p->h - 1 - r) * plot_levels_per_cell(p->mode);
-		int mi = 0, mc = -1;
 
-		for (int c = 0; c < p->w; c++) {
-			/* marks ascending: advance to the first at or past c */
-			while (mi < p->nmarks && mc < c)
-				mc = mark_cell(p, s, n, p->marks[mi++]);
-			int marked = mc == c;
-
-			if (marked && markcol)
-				markcol[c] = 1;
-			for (int i = 0; i < k; i++)
-				lv[i] = level_at(p, s, n, c * k + i, nlev);
-			o = put_cell(o, p, lv, base, marked);
-		}
+		for (int c = 0; c < p->w; c++)
+			o = put_utf8(o, cells[(size_t)r * (size_t)p->w + (size_t)c]);
 		*o = '\0';
 	}
+	free(cells);
 	return 0;
 }
 
