@@ -45,6 +45,18 @@ int tui_faint(void);
  * as blanks. */
 void tui_put(WINDOW *win, int y, int x, int w, const char *s);
 
+/* s, printable UTF-8, at (y, x) of win as mvwaddstr puts it (the window's
+ * attributes), but a cell at a time when every character is ASCII or a
+ * glyph of the plots, bars or ellipsis, without ncurses' conversions of
+ * each byte; stops at the right edge instead of wrapping. */
+void tui_add(WINDOW *win, int y, int x, const char *s);
+/* The same with the first nbytes bytes of s (< 0: all). */
+void tui_addn(WINDOW *win, int y, int x, const char *s, int nbytes);
+
+/* n one-column code points as cells at (y, x) of win, with the window's
+ * attributes; stops at the right edge. */
+void tui_put_cells(WINDOW *win, int y, int x, const unsigned *cp, int n);
+
 /* left at x, right flush with x + w; left gives way when both do not fit. */
 void tui_put_lr(WINDOW *win, int y, int x, int w, const char *left, const char *right);
 

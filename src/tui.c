@@ -7,6 +7,99 @@
 
 static bool utf8, colour;
 
+/* The cells of every glyph the screens draw, built once: ncurses' own
+ * path for text (unctrl, wctob, mbrtowc and wcwidth for each character)
+ * cost most of a frame. */
+static cchar_t g_ascii[0x7f - 0x20], g_braille[256], g_block[16], g_vline, g_ellipsis;
+static bool g_wide;	/* the non-ASCII ones are built */
+
+static void glyph_build(cchar_t *c, unsigned cp)
+{
+	wchar_t w[2] = { (wchar_t)cp, 0 };
+
+	setcchar(c, w, A_NORMAL, 0, NULL);
+}
+
+static void glyphs_start(void)
+{
+	for (unsigned c = 0x20; c < 0x7f; c++)
+		glyph_build(&g_ascii[c - 0x20], c);
+	g_wide = utf8;
+	if (!g_wide)
+		return;
+	for (unsigned c = 0; c < 256; c++)
+		glyph_build(&g_braille[c], 0x2800 + c);
+	for (unsigned c = 0; c < 16; c++)
+		glyph_build(&g_block[c], 0x2580 + c);
+	glyph_build(&g_vline, 0x2502);
+	glyph_build(&g_ellipsis, 0x2026);
+}
+
+/* The prebuilt cell of code point cp, NULL if there is none. */
+static const cchar_t *glyph(unsigned cp)
+{
+	if (cp >= 0x20 && cp < 0x7f)
+		return &g_ascii[cp - 0x20];
+	if (!g_wide)
+		return NULL;
+	if (cp >= 0x2800 && cp <= 0x28ff)
+		return &g_braille[cp - 0x2800];
+	if (cp >= 0x2580 && cp <= 0x258f)
+		return &g_block[cp - 0x2580];
+	return cp == 0x2502 ? &g_vline : cp == 0x2026 ? &g_ellipsis : NULL;
+}
+
+#define CELLS_CHUNK 256
+
+void tui_put_cells(WINDOW *win, int y, int x, const unsigned *cp, int n)
+{
+	cchar_t buf[CELLS_CHUNK];
+
+	while (n > 0) {
+		int k = n < CELLS_CHUNK ? n : CELLS_CHUNK;
+
+		for (int i = 0; i < k; i++) {
+			const cchar_t *g = glyph(cp[i]);
+
+			if (g)
+				buf[i] = *g;
+			else
+				glyph_build(&buf[i], cp[i]);
+		}
+		mvwadd_wchnstr(win, y, x, buf, k);
+		cp += k;
+		x += k;
+		n -= k;
+	}
+}
+
+void tui_addn(WINDOW *win, int y, int x, const char *s, int nbytes)
+{
+	cchar_t buf[CELLS_CHUNK];
+	const char *end = nbytes < 0 ? s + strlen(s) : s + nbytes;
+	int n = 0;
+
+	for (const char *p = s; p < end && *p; n++) {
+		unsigned cp;
+		int len = fmt_utf8_len(p, &cp);
+		const cchar_t *g = len ? glyph(cp) : NULL;
+
+		if (!g || n == CELLS_CHUNK) {
+			mvwaddnstr(win, y, x, s, (int)(end - s));
+			return;
+		}
+		buf[n] = *g;
+		p += len;
+	}
+	if (n)
+		mvwadd_wchnstr(win, y, x, buf, n);
+}
+
+void tui_add(WINDOW *win, int y, int x, const char *s)
+{
+	tui_addn(win, y, x, s, -1);
+}
+
 /* The series colours, in the order TP_PLOT + k. */
 static const short fg[] = {
 	COLOR_MAGENTA, COLOR_GREEN, COLOR_CYAN, COLOR_RED, COLOR_YELLOW, COLOR_BLUE,
@@ -32,6 +125,7 @@ void tui_start(void)
 	short bg = COLOR_BLACK;
 
 	utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	glyphs_start();
 	colour = has_colors() && start_color() == OK && COLOR_PAIRS > TP_PLOT + NFG;
 	if (!colour)
 		return;
@@ -100,11 +194,11 @@ void tui_put(WINDOW *win, int y, int x, int w, const char *s)
 	}
 	exp[o] = '\0';
 	if (fmt_text_cols(exp) <= w) {
-		mvwaddstr(win, y, x, exp);
+		tui_add(win, y, x, exp);
 		return;
 	}
 	fmt_field(out, sizeof(out), 0, exp, w, false, utf8);
-	mvwaddstr(win, y, x, out);
+	tui_add(win, y, x, out);
 }
 
 void tui_put_lr(WINDOW *win, int y, int x, int w, const char *left, const char *right)
