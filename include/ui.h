@@ -178,6 +178,11 @@ int ui_fd(void);
  * then. */
 void ui_draw(const struct ui_model *m);
 
+/* The next frame is drawn in full: something else has been drawn on the
+ * terminal (a view pushed over the monitor). Frames are otherwise drawn
+ * by writing only the cells that changed since the last one. */
+void ui_touch(void);
+
 /* A window drawn over every frame, after the model and before the
  * terminal is updated (the plot chooser over the live plots); NULL for
  * none. The next frame is drawn in full. */

@@ -50,6 +50,7 @@ static void push(struct app *a, struct view *v)
 		return;
 	}
 	a->views[a->nviews++] = v;
+	ui_touch();
 }
 
 /* Closes the top view; the one below is laid out and drawn again, the

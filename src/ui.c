@@ -22,11 +22,34 @@ static struct {
 	bool need_full;		/* draw even when paused */
 	int scroll;		/* first worker shown */
 	int shown;		/* worker rows the last frame showed, -1 before one */
-	char *buf;		/* plot rows, grown on resize only */
-	char *buf2;		/* the stored run's rows behind them */
-	size_t bufsize;
+	unsigned *cells;	/* a plot's cells, grown on resize only */
+	unsigned *cells2;	/* the stored run's cells behind them */
+	unsigned char *looks;	/* how each cell is drawn: enum look */
+	size_t ncells;
 	unsigned char *markcol;
 	size_t marksize;
+	struct slot {		/* what each plot's place shows now */
+		char title[512];
+		/* what the title was made of: the same again is the same */
+		double t_ymax, t_last, t_scale;
+		const char *t_na;
+		char t_extra[128];
+		bool t_ok;
+		char note[128];	/* a notice drawn instead of the graph */
+		bool graph;	/* the cells below are on screen */
+		unsigned *cells;
+		unsigned char *looks;
+		size_t ncells;
+	} slot[UI_MAX_PLOTS];
+	char *rowkey;		/* per screen row: what a text row shows */
+	int nrowkeys;
+	/* what the last frame was drawn for: a frame for the same is drawn
+	 * by writing only what changed */
+	const struct ui_model *f_model;
+	int f_cols, f_lines, f_ids[UI_MAX_PLOTS];
+	enum plot_mode f_mode;
+	bool f_utf8;
+	struct ui_layout f_layout;
 	void (*overlay)(void *arg);	/* a window drawn over each frame */
 	void *overlay_arg;
 } U = { .mode = PLOT_ASCII, .need_full = true, .shown = -1 };
@@ -517,15 +540,15 @@ static bool has_counterpart(int id)
 	       id != M_PROCS_BLOCKED;
 }
 
-char *ui_format_title(const struct ui_model *m, int i, int width,
-		      enum plot_mode mode, char *buf, size_t len)
+/* ui_format_title with the top of the y axis already known. */
+static char *format_title(const struct ui_model *m, int i, int width, double ymax,
+			  char *buf, size_t len)
 {
 	const struct ui_plot *pl = &m->plot[i];
 	const struct metric_def *d = metric_def(pl->id);
 	bool sys = ui_cgroup_shown(m) && has_counterpart(pl->id);
 	char name[2][80];
 	const char *extra = pl->extra && pl->extra[0] && !pl->na ? pl->extra : NULL;
-	double ymax = plot_ymax(m, i, width, mode);
 	char val[2][48], sc[48] = "", left[256];
 	/* name, compact value, with extra, with scale: longest first */
 	static const struct { int name; bool compact, extra, scale; } form[] = {
@@ -567,32 +590,110 @@ char *ui_format_title(const struct ui_model *m, int i, int width,
 	return buf;
 }
 
+char *ui_format_title(const struct ui_model *m, int i, int width,
+		      enum plot_mode mode, char *buf, size_t len)
+{
+	return format_title(m, i, width, plot_ymax(m, i, width, mode), buf, len);
+}
+
 /* ---- drawing --------------------------------------------------------- */
+
+/* How a plot cell is drawn. */
+enum look { LOOK_LIVE, LOOK_FAINT, LOOK_MARK };
+
+static bool grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	void *q;
+
+	if (n <= *cap)
+		return true;
+	if (!(q = realloc(*p, n * size)))
+		return false;
+	*p = q;
+	*cap = n;
+	return true;
+}
 
 static bool ensure_buffers(int w, int h)
 {
-	size_t need = PLOT_ROW_BYTES(w) * (size_t)h;
+	size_t n = (size_t)w * (size_t)h, c = U.ncells, c2 = U.ncells;
 
-	if (need > U.bufsize) {
-		char *b = realloc(U.buf, need), *b2;
+	if (!grow((void **)&U.cells, &c, n, sizeof(*U.cells)) ||
+	    !grow((void **)&U.cells2, &c2, n, sizeof(*U.cells2)))
+		return false;
+	if (!grow((void **)&U.looks, &U.ncells, n, 1))
+		return false;
+	return grow((void **)&U.markcol, &U.marksize, (size_t)w, 1);
+}
 
-		if (!b)
-			return false;
-		U.buf = b;
-		if (!(b2 = realloc(U.buf2, need)))
-			return false;
-		U.buf2 = b2;
-		U.bufsize = need;
-	}
-	if ((size_t)w > U.marksize) {
-		unsigned char *m = realloc(U.markcol, (size_t)w);
+static bool slot_buffers(struct slot *sl, size_t n)
+{
+	size_t c = sl->ncells;
 
-		if (!m)
-			return false;
-		U.markcol = m;
-		U.marksize = (size_t)w;
-	}
-	return true;
+	return grow((void **)&sl->cells, &c, n, sizeof(*sl->cells)) &&
+	       grow((void **)&sl->looks, &sl->ncells, n, 1);
+}
+
+/* Blanks w cells of row y from x, as erase() leaves them. */
+static void blank(int y, int x, int w)
+{
+	attrset(A_NORMAL);
+	mvhline(y, x, ' ', w);
+}
+
+#define ROWKEY 1100
+
+/* What the previous frame drew on screen row y: its key, NULL if unknown. */
+static char *row_key(int y)
+{
+	return y >= 0 && y < U.nrowkeys ? U.rowkey + (size_t)y * ROWKEY : NULL;
+}
+
+static void row_keep(int y, const char *key)
+{
+	char *k = row_key(y);
+	size_t n = key ? strlen(key) : ROWKEY;
+
+	if (k && n < ROWKEY)
+		memcpy(k, key, n + 1);
+	else if (k)
+		k[0] = '\0';
+}
+
+/* Whether screen row y shows what key says (the previous frame drew it
+ * so). If not, it is remembered for the next frame, and the row is
+ * cleared unless the frame is drawn in full (on a blank screen). */
+static bool row_same(int y, const char *key, bool full)
+{
+	const char *k = row_key(y);
+
+	if (!full && k && key && !strcmp(k, key))
+		return true;
+	row_keep(y, key);
+	if (!full)
+		blank(y, 0, COLS);
+	return false;
+}
+
+/* Row y at column x shows old and is to show s, both of the same display
+ * width: writes only from the first to the last code point that differ. */
+static void put_diff(int y, int x, const char *old, const char *s)
+{
+	size_t n = strlen(s), m = strlen(old), a = 0, e = 0;
+	int col = 0;
+
+	while (s[a] && s[a] == old[a])
+		a++;
+	while (a > 0 && ((unsigned char)s[a] & 0xC0) == 0x80)
+		a--;
+	while (e < n - a && e < m - a && s[n - 1 - e] == old[m - 1 - e])
+		e++;
+	while (e > 0 && ((unsigned char)s[n - e] & 0xC0) == 0x80)
+		e--;
+	for (size_t i = 0; i < a; i++)
+		col += ((unsigned char)s[i] & 0xC0) != 0x80;
+	if (a < n - e)
+		tui_addn(stdscr, y, x + col, s + a, (int)(n - e - a));
 }
 
 static void centre(struct ui_rect r, int dy, const char *s, int attr)
@@ -600,84 +701,148 @@ static void centre(struct ui_rect r, int dy, const char *s, int attr)
 	tui_centre(stdscr, r.y + dy, r.x, r.w, s, attr);
 }
 
-/* Bytes of the glyph at s (a plot cell: ASCII or one UTF-8 code point). */
-static int glyph_len(const char *s)
+static int look_attr(enum look k, int colour)
 {
-	unsigned cp;
-	int n = fmt_utf8_len(s, &cp);
-
-	return n > 0 ? n : 1;
+	switch (k) {
+	case LOOK_FAINT:
+		return tui_faint();
+	case LOOK_MARK:
+		return tui_colour() ? A_BOLD | (int)COLOR_PAIR(TP_MARK) : A_REVERSE;
+	case LOOK_LIVE:
+		break;
+	}
+	return colour;
 }
 
-/* The stored run's trace, faint, in the cells the live plot leaves blank:
- * it shows where the stored run went higher, behind the live one. */
-static void draw_against(const struct plot *p, const struct series *a, struct ui_rect g)
+/* Writes the cells of the graph g that differ from what its slot shows
+ * (all of them when it shows no graph), in runs of one look. */
+static void put_changed(struct slot *sl, struct ui_rect g, int colour)
 {
-	struct plot q = *p;
-	size_t rb = PLOT_ROW_BYTES(p->w);
+	for (int row = 0; row < g.h; row++) {
+		size_t o = (size_t)row * (size_t)g.w;
+		const unsigned *cp = U.cells + o, *old = sl->cells + o;
+		const unsigned char *lk = U.looks + o, *oldlk = sl->looks + o;
 
-	q.marks = NULL;
-	q.nmarks = 0;
-	if (!series_len(a) || plot_render(&q, a, U.buf2, rb, NULL))
-		return;
-	attron(tui_faint());
-	for (int row = 0; row < p->h; row++) {
-		const char *live = U.buf + (size_t)row * rb, *old = U.buf2 + (size_t)row * rb;
+		for (int c = 0; c < g.w;) {
+			int e = c + 1;
 
-		for (int c = 0; c < p->w && *live && *old; c++) {
-			int nl = glyph_len(live), no = glyph_len(old);
-
-			if (*live == ' ' && *old != ' ')
-				mvaddnstr(g.y + row, g.x + c, old, no);
-			live += nl;
-			old += no;
+			if (sl->graph && cp[c] == old[c] && lk[c] == oldlk[c]) {
+				c++;
+				continue;
+			}
+			while (e < g.w && lk[e] == lk[c] &&
+			       (!sl->graph || cp[e] != old[e] || lk[e] != oldlk[e]))
+				e++;
+			attrset(look_attr(lk[c], colour));
+			tui_put_cells(stdscr, g.y + row, g.x + c, cp + c, e - c);
+			c = e;
 		}
 	}
-	attroff(tui_faint());
+	attrset(A_NORMAL);
+	memcpy(sl->cells, U.cells, sizeof(*U.cells) * (size_t)g.w * (size_t)g.h);
+	memcpy(sl->looks, U.looks, (size_t)g.w * (size_t)g.h);
+	sl->graph = true;
 }
 
-static void draw_plot(const struct ui_model *m, int i, struct ui_rect r)
+/* A notice in place of the graph, unless it is there already. */
+static void plot_note(struct slot *sl, struct ui_rect g, const char *s, int attr, bool full)
+{
+	if (!full && !sl->graph && !strcmp(sl->note, s))
+		return;
+	if (!full)
+		for (int row = 0; row < g.h; row++)
+			blank(g.y + row, g.x, g.w);
+	centre(g, g.h / 2, s, attr);
+	snprintf(sl->note, sizeof(sl->note), "%s", s);
+	sl->graph = false;
+}
+
+/* Whether plot pl's title would come out as its slot shows it: made of
+ * the same scale, newest value, extra text and notice (the frame's plots,
+ * width and glyphs are the same). If not, remembers them. */
+static bool title_same(struct slot *sl, const struct ui_plot *pl, double ymax)
+{
+	double last = pl->s ? series_last(pl->s) : NAN;
+	const char *extra = pl->extra ? pl->extra : "";
+
+	if (sl->t_ok && !memcmp(&ymax, &sl->t_ymax, sizeof(ymax)) &&
+	    !memcmp(&last, &sl->t_last, sizeof(last)) &&
+	    !memcmp(&pl->scale, &sl->t_scale, sizeof(pl->scale)) && pl->na == sl->t_na &&
+	    !strcmp(extra, sl->t_extra))
+		return true;
+	sl->t_ymax = ymax;
+	sl->t_last = last;
+	sl->t_scale = pl->scale;
+	sl->t_na = pl->na;
+	/* an extra text too long to keep is never taken for the same */
+	sl->t_ok = strlen(extra) < sizeof(sl->t_extra);
+	snprintf(sl->t_extra, sizeof(sl->t_extra), "%s", extra);
+	return false;
+}
+
+static void draw_plot(const struct ui_model *m, int i, struct ui_rect r, bool full)
 {
 	const struct ui_plot *pl = &m->plot[i];
+	struct slot *sl = &U.slot[i];
 	struct ui_rect g = { r.y + 1, r.x, r.h - 1, r.w };
 	char title[512];
 	struct plot p = { .w = r.w, .h = r.h - 1, .mode = U.mode,
 			  .marks = m->marks, .nmarks = m->nmarks };
-	int colour = tui_attr(tui_series_pair(pl->id));
+	size_t n = (size_t)g.w * (size_t)(g.h > 0 ? g.h : 0);
 
 	if (r.h < 1)
 		return;
+	if (full) {
+		sl->title[0] = sl->note[0] = '\0';
+		sl->graph = sl->t_ok = false;
+	}
 	p.ymax = plot_ymax(m, i, r.w, U.mode);
-	attron(A_BOLD);
-	tui_put(stdscr, r.y, r.x, r.w, ui_format_title(m, i, r.w, U.mode, title, sizeof(title)));
-	attroff(A_BOLD);
+	if (!title_same(sl, pl, p.ymax)) {
+		format_title(m, i, r.w, p.ymax, title, sizeof(title));
+		if (full || strcmp(title, sl->title)) {
+			if (!full)
+				blank(r.y, r.x, r.w);
+			attrset(A_BOLD);
+			tui_put(stdscr, r.y, r.x, r.w, title);
+			attrset(A_NORMAL);
+			snprintf(sl->title, sizeof(sl->title), "%s", title);
+		}
+	}
 	if (g.h < 1)
 		return;
 	if (pl->na) {
-		centre(g, g.h / 2, pl->na, A_BOLD | tui_attr(TP_DIM));
+		plot_note(sl, g, pl->na, A_BOLD | tui_attr(TP_DIM), full);
 		return;
 	}
 	if (!pl->s || !series_len(pl->s)) {
-		centre(g, g.h / 2, "waiting for samples", tui_attr(TP_DIM));
+		plot_note(sl, g, "waiting for samples", tui_attr(TP_DIM), full);
 		return;
 	}
-	if (!ensure_buffers(p.w, p.h) ||
-	    plot_render(&p, pl->s, U.buf, PLOT_ROW_BYTES(p.w), U.markcol)) {
-		centre(g, g.h / 2, "cannot draw", tui_attr(TP_BAD));
+	if (!ensure_buffers(p.w, p.h) || !slot_buffers(sl, n) ||
+	    plot_render_cells(&p, pl->s, U.cells, (size_t)p.w, U.markcol)) {
+		plot_note(sl, g, "cannot draw", tui_attr(TP_BAD), full);
 		return;
 	}
-	attron(colour);
-	for (int row = 0; row < p.h; row++)
-		mvaddstr(g.y + row, g.x, U.buf + (size_t)row * PLOT_ROW_BYTES(p.w));
-	attroff(colour);
-	if (pl->against)
-		draw_against(&p, pl->against, g);
+	memset(U.looks, LOOK_LIVE, n);
+	if (pl->against && series_len(pl->against)) {
+		/* The stored run's trace, faint, in the cells the live plot
+		 * leaves blank: it shows where the stored run went higher. */
+		struct plot q = p;
+
+		q.marks = NULL;
+		q.nmarks = 0;
+		if (plot_render_cells(&q, pl->against, U.cells2, (size_t)p.w, NULL) == 0)
+			for (size_t k = 0; k < n; k++)
+				if (U.cells[k] == ' ' && U.cells2[k] != ' ') {
+					U.cells[k] = U.cells2[k];
+					U.looks[k] = LOOK_FAINT;
+				}
+	}
 	for (int c = 0; c < p.w && m->nmarks; c++)
 		if (U.markcol[c])
 			for (int row = 0; row < p.h; row++)
-				mvchgat(g.y + row, g.x + c, 1,
-					tui_colour() ? A_BOLD : A_REVERSE,
-					tui_colour() ? TP_MARK : 0, NULL);
+				U.looks[(size_t)row * (size_t)p.w + (size_t)c] = LOOK_MARK;
+	put_changed(sl, g, tui_attr(tui_series_pair(pl->id)));
 }
 
 /* Seconds the plots span: newest minus oldest visible sample. */
@@ -698,11 +863,28 @@ static double plot_span(const struct ui_model *m, int w)
 	return NAN;
 }
 
-static void draw_header(const struct ui_model *m, const struct ui_layout *l)
+/* The key of a text row: its parts, in a form no other row takes; NULL
+ * when it does not fit (the row is then always drawn). */
+static const char *key_of(char *buf, size_t len, char kind, const char *a, const char *b,
+			  int flags)
+{
+	size_t na = a ? strlen(a) : 0, nb = b ? strlen(b) : 0;
+	int o = snprintf(buf, len, "%c%d\x01", kind, flags);
+
+	if (o < 0 || (size_t)o + na + nb + 2 > len)
+		return NULL;
+	memcpy(buf + o, a ? a : "", na);
+	buf[(size_t)o + na] = '\x01';
+	memcpy(buf + (size_t)o + na + 1, b ? b : "", nb);
+	buf[(size_t)o + na + 1 + nb] = '\0';
+	return buf;
+}
+
+static void draw_header(const struct ui_model *m, const struct ui_layout *l, bool full)
 {
 	int w = l->header.w, st = l->header.h - 1;
 	bool own = l->header.h > UI_HEADER_ROWS;	/* the tuning's own line */
-	char left[1024], right[512], a[32], b[32];
+	char left[1024], right[512], a[32], b[32], k[ROWKEY + 8], lw[1400];
 	const char *wl = m->workload ? m->workload : "";
 
 	fmt_kib(a, sizeof(a), m->ram_kib);
@@ -718,15 +900,18 @@ static void draw_header(const struct ui_model *m, const struct ui_layout *l)
 		 m->host ? m->host : "?", m->kernel ? m->kernel : "?");
 	if (fmt_text_cols(left) + fmt_text_cols(right) + 1 > w)
 		memmove(left, left + 11, strlen(left + 11) + 1);
-	attron(A_BOLD);
-	tui_put_lr(stdscr, 0, 0, w, left, right);
-	attroff(A_BOLD);
-	if (m->warning) {
-		int x = fmt_text_cols(left) + 2, room = w - fmt_text_cols(right) - 1 - x;
+	snprintf(lw, sizeof(lw), "%s\x01%s", left, m->warning ? m->warning : "");
+	if (!row_same(0, key_of(k, sizeof(k), 'H', lw, right, 0), full)) {
+		attron(A_BOLD);
+		tui_put_lr(stdscr, 0, 0, w, left, right);
+		attroff(A_BOLD);
+		if (m->warning) {
+			int x = fmt_text_cols(left) + 2, room = w - fmt_text_cols(right) - 1 - x;
 
-		attron(tui_attr(TP_BAD));
-		tui_put(stdscr, 0, x, room, m->warning);
-		attroff(tui_attr(TP_BAD));
+			attron(tui_attr(TP_BAD));
+			tui_put(stdscr, 0, x, room, m->warning);
+			attroff(tui_attr(TP_BAD));
+		}
 	}
 
 	header_right(m, m->paused, m->elapsed, right, sizeof(right));
@@ -734,13 +919,16 @@ static void draw_header(const struct ui_model *m, const struct ui_layout *l)
 		snprintf(left, sizeof(left), "%s | %s", wl, m->tuning);
 	else
 		snprintf(left, sizeof(left), "%s", wl);
-	tui_put_lr(stdscr, 1, 0, w, left, right);
-	if (m->paused)
-		mvchgat(1, imax(w - fmt_text_cols(right), 0), 6, A_REVERSE | A_BOLD,
-			0, NULL);
+	if (!row_same(1, key_of(k, sizeof(k), 'W', left, right, m->paused), full)) {
+		tui_put_lr(stdscr, 1, 0, w, left, right);
+		if (m->paused)
+			mvchgat(1, imax(w - fmt_text_cols(right), 0), 6, A_REVERSE | A_BOLD,
+				0, NULL);
+	}
 	if (own) {
 		snprintf(left, sizeof(left), "tuning: %s", m->tuning);
-		tui_put(stdscr, 2, 0, w, left);
+		if (!row_same(2, key_of(k, sizeof(k), 'T', left, NULL, 0), full))
+			tui_put(stdscr, 2, 0, w, left);
 	}
 
 	fmt_minsec(a, sizeof(a), plot_span(m, m->nplots ? l->plot[0].w : w / 2));
@@ -751,6 +939,8 @@ static void draw_header(const struct ui_model *m, const struct ui_layout *l)
 			 ", %d more: c", l->plots_hidden);
 	if (m->status && fmt_text_cols(m->status) + fmt_text_cols(right) + 1 > w)
 		right[0] = '\0';
+	if (row_same(st, key_of(k, sizeof(k), 'S', m->status, right, m->status_error), full))
+		return;
 	if (m->status_error)
 		attron(A_BOLD | tui_attr(TP_BAD));
 	tui_put_lr(stdscr, st, 0, w, m->status ? m->status : "", right);
@@ -760,10 +950,10 @@ static void draw_header(const struct ui_model *m, const struct ui_layout *l)
 		tui_colour() ? TP_DIM : 0, NULL);
 }
 
-static void draw_workers(const struct ui_model *m, const struct ui_layout *l)
+static void draw_workers(const struct ui_model *m, const struct ui_layout *l, bool full)
 {
 	struct ui_rect r = l->workers;
-	char line[1024], t[16];
+	char line[1024], t[16], k[ROWKEY + 8];
 	struct wcols c;
 	int maxscroll = m->nworkers - l->worker_rows, y = r.y + 1;
 
@@ -774,17 +964,37 @@ static void draw_workers(const struct ui_model *m, const struct ui_layout *l)
 	if (U.scroll < 0)
 		U.scroll = 0;
 	worker_cols(r.w, &c);
-	attron(A_REVERSE);
-	mvaddstr(r.y, r.x, ui_format_worker(NULL, r.w, U.utf8, line,
-					    sizeof(line)));
-	attroff(A_REVERSE);
+	ui_format_worker(NULL, r.w, U.utf8, line, sizeof(line));
+	if (!row_same(r.y, key_of(k, sizeof(k), 'C', line, NULL, 0), full)) {
+		attron(A_REVERSE);
+		tui_add(stdscr, r.y, r.x, line);
+		attroff(A_REVERSE);
+	}
 	for (int i = U.scroll; i < U.scroll + l->worker_rows; i++, y++) {
 		const struct ui_worker *w = &m->workers[i];
 		int prog = fmt_text_cols(end_text(w, t, sizeof(t)));
+		bool bad = w->state == 'D' || w->state == 'Z';
 
-		mvaddstr(y, r.x, ui_format_worker(w, r.w, U.utf8, line,
-						  sizeof(line)));
-		if (w->state == 'D' || w->state == 'Z')
+		const char *key, *old = row_key(y), *sep;
+		size_t head;
+
+		/* the row's colours follow from its text: state and end */
+		ui_format_worker(w, r.w, U.utf8, line, sizeof(line));
+		key = key_of(k, sizeof(k), 'R', line, NULL, (int)w->end * 2 + bad);
+		sep = key ? strchr(key, '\x01') : NULL;
+		head = sep ? (size_t)(sep - key + 1) : 0;
+		if (!full && old && sep && !strncmp(old, key, head)) {
+			/* the same colours and width (every row is r.w wide):
+			 * only what changed */
+			if (!strcmp(old, key))
+				continue;
+			put_diff(y, r.x, old + head, key + head);
+			row_keep(y, key);
+		} else {
+			row_same(y, key, full);
+			tui_add(stdscr, y, r.x, line);
+		}
+		if (bad)
 			mvchgat(y, WCOL_STATE, 1, tui_colour() ? A_BOLD : A_REVERSE,
 				tui_colour() ? TP_BAD : 0, NULL);
 		if (w->end == END_OK)
@@ -807,27 +1017,34 @@ static void draw_workers(const struct ui_model *m, const struct ui_layout *l)
 		else
 			snprintf(line, sizeof(line),
 				 "  %d more (Down/PgDn to scroll)", below);
+		if (row_same(y, key_of(k, sizeof(k), 'M', line, NULL, 0), full))
+			return;
 		attron(tui_attr(TP_DIM) | A_BOLD);
 		tui_put(stdscr, y, r.x, r.w, line);
 		attroff(tui_attr(TP_DIM) | A_BOLD);
 	}
 }
 
-static void draw_runs(const struct ui_model *m, const struct ui_layout *l)
+static void draw_runs(const struct ui_model *m, const struct ui_layout *l, bool full)
 {
 	struct ui_rect r = l->runs;
-	char title[64];
+	char title[64], k[ROWKEY + 8];
 	int first = m->ndone - l->runs_rows;
 
 	if (!r.h)
 		return;
 	snprintf(title, sizeof(title), "completed runs: %d", m->ndone);
-	attron(A_BOLD);
-	tui_put(stdscr, r.y, r.x, r.w, title);
-	attroff(A_BOLD);
-	for (int i = 0; i < l->runs_rows; i++)
-		tui_put(stdscr, r.y + 1 + i, r.x, r.w, m->done[first + i] ?
-		    m->done[first + i] : "");
+	if (!row_same(r.y, key_of(k, sizeof(k), 'D', title, NULL, 0), full)) {
+		attron(A_BOLD);
+		tui_put(stdscr, r.y, r.x, r.w, title);
+		attroff(A_BOLD);
+	}
+	for (int i = 0; i < l->runs_rows; i++) {
+		const char *s = m->done[first + i] ? m->done[first + i] : "";
+
+		if (!row_same(r.y + 1 + i, key_of(k, sizeof(k), 'L', s, NULL, 0), full))
+			tui_put(stdscr, r.y + 1 + i, r.x, r.w, s);
+	}
 }
 
 static const char *const help_lines[] = {
@@ -889,20 +1106,61 @@ static void draw_too_small(void)
 	centre(r, LINES / 2, msg, A_BOLD);
 }
 
-/* The model on stdscr, not yet sent to the terminal. */
-static void paint(const struct ui_model *m, struct ui_layout *l)
+/* Whether the last frame was drawn for the same model, terminal, glyphs
+ * and layout: then stdscr holds it, and only what changed is written. */
+static bool same_frame(const struct ui_model *m, const struct ui_layout *l)
+{
+	if (m != U.f_model || COLS != U.f_cols || LINES != U.f_lines || U.mode != U.f_mode ||
+	    tui_utf8() != U.f_utf8 || l->too_small || memcmp(l, &U.f_layout, sizeof(*l)))
+		return false;
+	for (int i = 0; i < m->nplots; i++)
+		if (m->plot[i].id != U.f_ids[i])
+			return false;
+	return true;
+}
+
+/* A blank screen, and nothing remembered of what was on it. */
+static void clear_frame(const struct ui_model *m, const struct ui_layout *l)
 {
 	erase();
+	U.f_model = m;
+	U.f_cols = COLS;
+	U.f_lines = LINES;
+	U.f_mode = U.mode;
+	U.f_utf8 = tui_utf8();
+	U.f_layout = *l;
+	for (int i = 0; i < m->nplots; i++)
+		U.f_ids[i] = m->plot[i].id;
+	if (LINES > U.nrowkeys) {
+		char *k = realloc(U.rowkey, (size_t)LINES * ROWKEY);
+
+		if (k) {
+			U.rowkey = k;
+			U.nrowkeys = LINES;
+		}
+	}
+	for (int y = 0; y < U.nrowkeys; y++)
+		U.rowkey[(size_t)y * ROWKEY] = '\0';
+}
+
+/* The model on stdscr, not yet sent to the terminal: in full on a blank
+ * screen, or only what changed since the last frame. */
+static void paint(const struct ui_model *m, struct ui_layout *l, bool full)
+{
 	ui_layout(COLS, LINES, m, l);
+	if (full || !same_frame(m, l)) {
+		full = true;
+		clear_frame(m, l);
+	}
 	if (l->too_small) {
 		draw_too_small();
 		return;
 	}
-	draw_header(m, l);
+	draw_header(m, l, full);
 	for (int i = 0; i < m->nplots; i++)
-		draw_plot(m, i, l->plot[i]);
-	draw_workers(m, l);
-	draw_runs(m, l);
+		draw_plot(m, i, l->plot[i], full);
+	draw_workers(m, l, full);
+	draw_runs(m, l, full);
 }
 
 void ui_draw(const struct ui_model *m)
@@ -912,8 +1170,8 @@ void ui_draw(const struct ui_model *m)
 	if (!U.active)
 		return;
 	if (!m->paused || U.need_full) {
+		paint(m, &l, U.need_full);
 		U.need_full = false;
-		paint(m, &l);
 		U.shown = l.too_small ? 0 : l.worker_rows;
 		wnoutrefresh(stdscr);
 		if (U.help && !l.too_small)
@@ -922,6 +1180,11 @@ void ui_draw(const struct ui_model *m)
 	if (U.overlay)
 		U.overlay(U.overlay_arg);
 	doupdate();
+}
+
+void ui_touch(void)
+{
+	U.need_full = true;
 }
 
 void ui_set_overlay(void (*draw)(void *arg), void *arg)
@@ -945,7 +1208,7 @@ int ui_dump(const struct ui_model *m, FILE *f)
 	U.mode = PLOT_ASCII;
 	U.utf8 = false;
 	tui_set_utf8(false);
-	paint(m, &l);
+	paint(m, &l, true);
 	for (int y = 0; y < LINES && rc == 0; y++) {
 		int n = mvinnwstr(y, 0, line, COLS < 1023 ? COLS : 1023);
 		size_t len;
@@ -1178,10 +1441,20 @@ void ui_end(void)
 	if (U.tty)
 		fclose(U.tty);
 	U.tty = NULL;
-	free(U.buf);
-	free(U.buf2);
+	free(U.cells);
+	free(U.cells2);
+	free(U.looks);
 	free(U.markcol);
-	U.buf = U.buf2 = NULL;
-	U.markcol = NULL;
-	U.bufsize = U.marksize = 0;
+	U.cells = U.cells2 = NULL;
+	U.looks = U.markcol = NULL;
+	U.ncells = U.marksize = 0;
+	for (int i = 0; i < UI_MAX_PLOTS; i++) {
+		free(U.slot[i].cells);
+		free(U.slot[i].looks);
+		U.slot[i] = (struct slot){ 0 };
+	}
+	free(U.rowkey);
+	U.rowkey = NULL;
+	U.nrowkeys = 0;
+	U.f_model = NULL;
 }
