@@ -62,6 +62,8 @@ struct session {
 	struct ticker *tick;		/* the system, on schedule */
 	struct sysstate sys;
 	struct history *hist;		/* NULL: --no-history, or not opened */
+	bool hist_tried;		/* opened, or failed to: not again */
+	char hist_err[512];		/* why not, said again at exit */
 	struct tuning tun;
 
 	/* the system, each tick */
@@ -113,10 +115,18 @@ struct session {
 };
 
 /* Sets everything up: undoes what an earlier session left, checks the
- * sweep, opens the sampler and the history, sizes the default workload,
- * tunes the machine, guards the monitor. 0, or -1 with err (what was set
- * up stays for session_close). */
+ * sweep, opens the sampler and the history (the monitor's later, unless
+ * --against reads it), sizes the default workload, tunes the machine,
+ * guards the monitor. 0, or -1 with err (what was set up stays for
+ * session_close). */
 int session_open(struct session *s, const struct options *o, char *err, size_t errlen);
+
+/* Opens the history once (never with --no-history). The monitor calls it
+ * after its first frame, since a new database takes tens of
+ * milliseconds; a run is never recorded before it has been called. A
+ * failure costs the history, not the session: one line on stderr (at
+ * exit, when the screen is up, with a note on it meanwhile). */
+void session_open_history(struct session *s);
 
 /* Readable while system samples wait to be taken. */
 int session_tick_fd(const struct session *s);

@@ -170,6 +170,7 @@ static int act(struct app *a, int action)
 		session_step_knob(s, s->knob, action == MV_KNOB_DOWN ? -1 : 1);
 		break;
 	case MV_HISTORY:
+		session_open_history(s);
 		if ((v = histui_open(s->hist, e, sizeof(e))))
 			push(a, v);
 		else
@@ -272,6 +273,9 @@ static int on_work(void *arg, bool *more)
 	/* drawn once when the last worker is forked, not at every turn */
 	if (forking && !*more && a->nviews == 1)
 		draw_top(a);
+	/* the first frames are out: now the history */
+	if (!*more)
+		session_open_history(&a->s);
 	return LOOP_GO;
 }
 

@@ -511,6 +511,7 @@ static void store_run(struct session *s)
 
 	tuning_sysctls_text(&s->tun, sysctls, sizeof(sysctls));
 
+	session_open_history(s);
 	if (!s->hist && sw->cell < 0)
 		return;
 	run_record_init(&r);
@@ -694,24 +695,27 @@ void session_step_interval(struct session *s, int dir)
 	session_note(s, false, "interval %.2f s", s->plan.interval);
 }
 
-/* A history that cannot be opened costs the history, not the session. */
-static void open_history(struct session *s)
+void session_open_history(struct session *s)
 {
 	char path[4096], err[512];
 	const char *p = s->o->history;
 
-	if (!p && !(p = history_default_path(path, sizeof(path), err, sizeof(err)))) {
+	if (s->hist || s->hist_tried || s->o->no_history)
+		return;
+	s->hist_tried = true;
+	if (p || (p = history_default_path(path, sizeof(path), err, sizeof(err))))
+		s->hist = history_open(p, 0, err, sizeof(err));
+	if (s->hist) {
+		history_set_stop(s->hist, loop_stop_flag());
+		return;
+	}
+	if (!s->tui) {
 		fprintf(stderr, "thrashtop: history: %s (runs will not be kept)\n", err);
 		return;
 	}
-	s->hist = history_open(p, 0, err, sizeof(err));
-	if (s->hist)
-		history_set_stop(s->hist, loop_stop_flag());
-	if (!s->hist) {
-		fprintf(stderr, "thrashtop: history: %s (runs will not be kept)\n", err);
-		if (s->tui)
-			session_note(s, true, "history: %s (runs will not be kept)", err);
-	}
+	/* the screen is up: said on it, and on stderr once it is gone */
+	snprintf(s->hist_err, sizeof(s->hist_err), "%s", err);
+	session_note(s, true, "history: %s (runs will not be kept)", err);
 }
 
 static int setup(struct session *s, char *err, size_t errlen)
@@ -736,8 +740,10 @@ static int setup(struct session *s, char *err, size_t errlen)
 		if (series_init(&s->view[i], VIEW_CAP))
 			return snprintf(err, errlen, "out of memory"), -1;
 	run_init(&s->run);
-	if (!o->no_history)
-		open_history(s);
+	/* The monitor opens it after its first frame (a new database takes
+	 * tens of milliseconds); --against reads it now. */
+	if (!s->tui || o->against)
+		session_open_history(s);
 	describe_workload(s);
 	describe_swaps(s);
 	if (s->tui && o->argv) {
@@ -948,6 +954,8 @@ void session_close(struct session *s)
 	against_free(&s->against);
 	if (s->hist)
 		history_close(s->hist);
+	if (s->hist_err[0])
+		fprintf(stderr, "thrashtop: history: %s (runs will not be kept)\n", s->hist_err);
 	for (int i = 0; i < s->ndone; i++)
 		free(s->done[i]);
 	free(s->done);
