@@ -558,17 +558,27 @@ static void sb_puts(struct sbuf *b, const char *s)
 static void sb_kv(struct sbuf *b, const char *key, const char *val)
 {
 	const char *s = val ? val : "";
+	char line[256];
+	size_t k = strlen(key), n = strcspn(s, "\\\n");
 
-	sb_puts(b, key);
+	if (k + n + 2 <= sizeof(line) && !s[n]) {	/* the common case: one append */
+		memcpy(line, key, k);
+		line[k] = '=';
+		memcpy(line + k + 1, s, n);
+		line[k + 1 + n] = '\n';
+		sb_putn(b, line, k + n + 2);
+		return;
+	}
+	sb_putn(b, key, k);
 	sb_putc(b, '=');
 	for (;;) {
-		size_t n = strcspn(s, "\\\n");
 		sb_putn(b, s, n);
 		s += n;
 		if (!*s)
 			break;
 		sb_putn(b, *s == '\n' ? "\\n" : "\\\\", 2);
 		s++;
+		n = strcspn(s, "\\\n");
 	}
 	sb_putc(b, '\n');
 }
@@ -662,8 +672,10 @@ int run_record_config(struct run_record *r)
 	}
 	free(r->config);
 	r->config = b.s;
-	snprintf(r->config_hash, sizeof(r->config_hash), "%016" PRIx64,
-		 fnv1a(b.s, 0xcbf29ce484222325ULL));
+	uint64_t hash = fnv1a(b.s, 0xcbf29ce484222325ULL);
+	for (int i = 15; i >= 0; i--, hash >>= 4)	/* "%016" PRIx64 */
+		r->config_hash[i] = "0123456789abcdef"[hash & 15];
+	r->config_hash[16] = 0;
 	return 0;
 }
 
