@@ -17,48 +17,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Sorts finite values ascending: a quicksort without qsort's call per
- * comparison, which was most of the statistics of a long history. */
-static void sort_doubles(double *v, size_t n)
+/* The k-th smallest of v[0..n) (Wirth's selection): v is reordered so
+ * that nothing before k is larger and nothing after it smaller. */
+static double select_kth(double *v, ptrdiff_t n, ptrdiff_t k)
 {
-	while (n > 16) {
-		double a = v[0], b = v[n / 2], c = v[n - 1];
-		double p = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
-		ptrdiff_t i = -1, j = (ptrdiff_t)n;
+	ptrdiff_t l = 0, m = n - 1;
 
-		for (;;) {
-			do
+	while (l < m) {
+		double x = v[k];
+		ptrdiff_t i = l, j = m;
+		do {
+			while (v[i] < x)
 				i++;
-			while (v[i] < p);
-			do
+			while (x < v[j])
 				j--;
-			while (v[j] > p);
-			if (i >= j)
-				break;
-			double t = v[i];
-			v[i] = v[j];
-			v[j] = t;
-		}
-		size_t left = (size_t)j + 1;
-		if (left == n)
-			break;
-		/* the smaller side by recursion, so the depth stays logarithmic */
-		if (left < n - left) {
-			sort_doubles(v, left);
-			v += left;
-			n -= left;
-		} else {
-			sort_doubles(v + left, n - left);
-			n = left;
-		}
+			if (i <= j) {
+				double t = v[i];
+				v[i] = v[j];
+				v[j] = t;
+				i++;
+				j--;
+			}
+		} while (i <= j);
+		if (j < k)
+			l = i;
+		if (k < i)
+			m = j;
 	}
-	for (size_t i = 1; i < n; i++) {
-		double x = v[i];
-		size_t k = i;
-		for (; k > 0 && v[k - 1] > x; k--)
-			v[k] = v[k - 1];
-		v[k] = x;
-	}
+	return v[k];
 }
 
 static bool all_finite(const double *x, size_t n)
@@ -69,10 +55,19 @@ static bool all_finite(const double *x, size_t n)
 	return true;
 }
 
-/* Median of a sorted array. */
-static double median_sorted(const double *v, size_t n)
+/* Median of v (n > 0), which is reordered: linear time, where a sort
+ * would be n log n over a group of a million runs. */
+static double median_of(double *v, size_t n)
 {
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+	double hi = select_kth(v, (ptrdiff_t)n, (ptrdiff_t)(n / 2)), lo;
+
+	if (n % 2)
+		return hi;
+	lo = v[0];
+	for (size_t i = 1; i < n / 2; i++)
+		if (v[i] > lo)
+			lo = v[i];
+	return (lo + hi) / 2.0;
 }
 
 double stats_median(const double *x, size_t n)
@@ -89,8 +84,7 @@ double stats_median(const double *x, size_t n)
 	if (!v)
 		return NAN;
 	memcpy(v, x, n * sizeof(*v));
-	sort_doubles(v, n);
-	m = median_sorted(v, n);
+	m = median_of(v, n);
 	free(v);
 	return m;
 }
@@ -105,8 +99,7 @@ static double mad_of(const double *x, size_t n, double med)
 		return NAN;
 	for (size_t i = 0; i < n; i++)
 		d[i] = fabs(x[i] - med);
-	sort_doubles(d, n);
-	m = median_sorted(d, n);
+	m = median_of(d, n);
 	free(d);
 	return m;
 }
@@ -147,10 +140,12 @@ int stats_summarize(const double *x, size_t n, struct stats_summary *s)
 	if (!v)
 		return -1;
 	memcpy(v, x, n * sizeof(*v));
-	sort_doubles(v, n);
-	s->min = v[0];
-	s->max = v[n - 1];
-	s->median = median_sorted(v, n);
+	s->min = s->max = x[0];
+	for (size_t i = 1; i < n; i++) {
+		s->min = x[i] < s->min ? x[i] : s->min;
+		s->max = x[i] > s->max ? x[i] : s->max;
+	}
+	s->median = median_of(v, n);
 	free(v);
 	s->mad = mad_of(x, n, s->median);
 	if (isnan(s->mad))

@@ -240,8 +240,8 @@ static int cmp_ref(const void *a, const void *b)
 }
 
 /* Medians, minima, maxima and MADs as a plain sort gives them, on inputs a
- * quicksort finds hard: sorted, reversed, all equal, few distinct values,
- * organ pipes, and random, at lengths around the small-sort cut-off. */
+ * selection finds hard: sorted, reversed, all equal, few distinct values,
+ * organ pipes, and random, at even and odd lengths. */
 TEST(stats_order_statistics_any_input)
 {
 	static double x[3000], v[3000];
