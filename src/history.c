@@ -260,8 +260,10 @@ void run_record_clear(struct run_record *r)
 	free(r->changes);
 	free(r->sysctls);
 	free(r->t);
+	/* most listings read no series: no call per empty slot */
 	for (int i = 0; i < M_N; i++)
-		free(r->series[i]);
+		if (r->series[i])
+			free(r->series[i]);
 	run_record_init(r);
 }
 
