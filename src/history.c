@@ -854,10 +854,11 @@ static bool building(const struct history *h)
 	return held;
 }
 
-/* Takes the build lock, waiting for another builder: the descriptor, or
- * -1 with err. A builder unlinks the file as it ends, so the file locked
- * must still be the one under the name. */
-static int build_begin(struct history *h, char *err, size_t errlen)
+/* Takes the build lock: the descriptor, or -1 with err. Another builder
+ * is waited for, or if !wait, -2 is returned at once. A builder unlinks
+ * the file as it ends, so the file locked must still be the one under
+ * the name. */
+static int build_begin(struct history *h, bool wait, char *err, size_t errlen)
 {
 	char name[4200];
 	struct stat a, b;
@@ -867,11 +868,13 @@ static int build_begin(struct history *h, char *err, size_t errlen)
 		int fd = open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 		if (fd < 0)
 			return fmt_err(err, errlen, "%s: %s", name, strerror(errno));
-		if (flock(fd, LOCK_EX) != 0) {
+		if (flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0) {
 			int e = errno;
 			close(fd);
 			if (e == EINTR)
 				continue;
+			if (e == EWOULDBLOCK)
+				return -2;
 			return fmt_err(err, errlen, "%s: %s", name, strerror(e));
 		}
 		if (fstat(fd, &a) == 0 && stat(name, &b) == 0 && a.st_dev == b.st_dev &&
@@ -1092,10 +1095,14 @@ struct history *history_open_version(const char *path, int flags, int version,
 			goto fail;
 		/* what history_figures names, in each group's run order */
 		bool figures = (v > version ? v : version) == HISTORY_SCHEMA_VERSION;
-		if (v < version || (figures && !has_index(h, "runs_figures"))) {
-			int fd = build_begin(h, err, errlen);
-			if (fd < 0)
-				goto fail;
+		int fd = -2;
+		/* a migration must be done before use; an index that another
+		 * handle is making is not waited for */
+		if (v < version || (figures && !has_index(h, "runs_figures")))
+			fd = build_begin(h, v < version, err, errlen);
+		if (fd == -1)
+			goto fail;
+		if (fd >= 0) {
 			bool ok = (v >= version || !migrate(h, version, err, errlen)) &&
 				  (!figures ||
 				   !exec_sql(h, "CREATE INDEX IF NOT EXISTS runs_figures ON runs("
