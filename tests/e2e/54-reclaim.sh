@@ -75,21 +75,36 @@ press
 # Each worker: half of what is left once the pool is there, and 512 MiB,
 # written a page at a time; then its first 256 MiB, the pages swapped out
 # first, once more; 15-30 s here, cut at 30 s on a machine others load.
+# When nothing has gone to swap after that (other work freed memory
+# meanwhile), half of what is left then and 256 MiB more, at most twice:
+# 1 GiB a worker past what is free, in all, which the 3 GiB swap file takes.
 # Not from /dev/zero: the kernel keeps a page of zeros out of swap without
 # writing it (swpout_zero), and pswpout would not move.
-work='a=$(awk "/^MemAvailable:/ { print int(\$2 / 2048) + 512 }" /proc/meminfo)
-touch="import mmap, sys, time
-n = int(sys.argv[1]) << 20
-stop = time.monotonic() + 30
-m = mmap.mmap(-1, n)
-for p, end in ((1, n), (2, 256 << 20)):
+cat >"$TMP/touch.py" <<'PY'
+import mmap, sys, time
+def field(path, key):
+    for line in open(path):
+        f = line.split()
+        if f[0] == key:
+            return int(f[1])
+def touch(m, end, p):
     for i in range(0, end, 4096):
         m[i] = p
         if i % (16 << 20) == 0 and time.monotonic() > stop:
-            sys.exit(0)"
-python3 -c "$touch" $a & p=$!
-python3 -c "$touch" $a || exit 1
-wait $p'
+            sys.exit(0)
+stop = time.monotonic() + 30
+out0 = field("/proc/vmstat", "pswpout")
+maps = []
+mib = (field("/proc/meminfo", "MemAvailable:") >> 11) + 512
+for _ in range(3):
+    maps.append(mmap.mmap(-1, mib << 20))
+    touch(maps[-1], mib << 20, 1)
+    if field("/proc/vmstat", "pswpout") - out0 >= 16384:	# 64 MiB of pages
+        break
+    mib = (field("/proc/meminfo", "MemAvailable:") >> 11) + 256
+touch(maps[0], 256 << 20, 2)
+PY
+work="python3 $TMP/touch.py & p=\$!; python3 $TMP/touch.py || exit 1; wait \$p"
 cmd=("$T" -b -d 0.1 --global "${size_kib}K" --swap 3G --history "$DB" -L reclaim -- sh -c "$work")
 # Two windows: the outer one holds all of thrashtop's life, so every sample
 # it takes; the inner one opens at the tuning line (printed once the pool
