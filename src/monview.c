@@ -254,7 +254,10 @@ int monview_fill(struct monview *mv)
 	if (ensure_rows(mv, nw + s->tree.n))
 		return -1;
 	m->ram_kib = s->sys.mem_total_kib;
-	m->swap_kib = s->sys.swap_total_kib;
+	/* the latest sample's: swap added or removed since the run began
+	 * shows at once, as in the swap plot's scale */
+	m->swap_kib = s->cur.t > 0 && s->cur.mem[MI_SWAP_TOTAL] != NA ?
+		      s->cur.mem[MI_SWAP_TOTAL] : s->sys.swap_total_kib;
 	m->elapsed = rn->active && !rn->forking ? now - rn->wl.t_start :
 		     !rn->active && nw ? rn->wl.t_end - rn->wl.t_start : 0;
 	m->interval = s->plan.interval;
