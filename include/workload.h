@@ -1,6 +1,7 @@
 /* Starting, watching and reaping the workload: P sorter workers sharing a
  * progress array in shared memory, or one command (execvp, never a shell).
- * Every worker is in its own process group, dies with the monitor
+ * A command is in its own process group, the sorters share one; every
+ * worker dies with the monitor
  * (PR_SET_PDEATHSIG) and is reaped with its rusage. */
 #ifndef THRASHTOP_WORKLOAD_H
 #define THRASHTOP_WORKLOAD_H
@@ -24,6 +25,7 @@ enum worker_end {
 
 struct worker {
 	pid_t pid;
+	pid_t pgid;		/* its process group */
 	int status;		/* wait4 status once reaped */
 	struct rusage ru;	/* wait4 rusage once reaped */
 	double t_end;		/* monotonic seconds when reaped */
@@ -92,7 +94,7 @@ int workload_reap(struct workload *wl);
  * workload_reap and workload_stop once a command has ended. */
 void workload_kill_strays(struct workload *wl);
 
-/* Sends sig to every live worker's process group. */
+/* Sends sig to the process groups of the live workers. */
 void workload_signal(struct workload *wl, int sig);
 
 /* SIGKILLs, then reaps every worker (blocking). The workers are first

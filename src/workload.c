@@ -79,7 +79,7 @@ static _Noreturn void child_main(const struct workload *wl, int k, pid_t parent,
 	int fd;
 	char go;
 
-	setpgid(0, 0);
+	setpgid(0, wl->w[k].pgid);
 	/* The parent may have died before the death signal was armed. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 		_exit(126);
@@ -174,6 +174,72 @@ static void kill_group(pid_t pid, int sig)
 		kill(pid, sig);
 }
 
+/* The process groups of the live workers, each once; the sorters share
+ * one, so this is usually a single group. */
+static int live_groups(const struct workload *wl, pid_t *g)
+{
+	int n = 0;
+
+	for (int k = 0; k < wl->n; k++) {
+		const struct worker *w = &wl->w[k];
+		int i = 0;
+
+		if (w->end != END_RUNNING)
+			continue;
+		while (i < n && g[i] != w->pgid)
+			i++;
+		if (i == n)
+			g[n++] = w->pgid;
+	}
+	return n;
+}
+
+static struct worker *worker_of(struct workload *wl, pid_t pid)
+{
+	for (int k = 0; k < wl->n; k++)
+		if (wl->w[k].pid == pid && wl->w[k].end == END_RUNNING)
+			return &wl->w[k];
+	return NULL;
+}
+
+/* Reaps the sorters of group pg that have exited; with block, waits for
+ * all of them. Once the group has no child left, its workers still
+ * running are ones that never joined it (they died at once), or that
+ * someone else reaped (status -1): each is waited for by its pid. */
+static void reap_group(struct workload *wl, pid_t pg, bool block)
+{
+	for (;;) {
+		struct rusage ru;
+		struct worker *w;
+		int status;
+		pid_t r = wait4(-pg, &status, block ? 0 : WNOHANG, &ru);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r < 0 && errno == ECHILD)
+				for (int k = 0; k < wl->n; k++) {
+					struct worker *x = &wl->w[k];
+
+					if (x->end != END_RUNNING || x->pgid != pg)
+						continue;
+					if (block) {
+						reap_one(wl, x);
+						continue;
+					}
+					r = wait4(x->pid, &status, WNOHANG, &ru);
+					if (r == x->pid)
+						record_end(wl, x, status, &ru);
+					else if (r < 0)
+						record_end(wl, x, -1, NULL);
+				}
+			return;
+		}
+		if ((w = worker_of(wl, r)))
+			record_end(wl, w, status, &ru);
+	}
+}
+
 static bool is_worker(const struct workload *wl, pid_t pid)
 {
 	for (int k = 0; k < wl->n; k++)
@@ -234,6 +300,13 @@ int workload_reap(struct workload *wl)
 {
 	bool ended = false;
 
+	if (!wl->cfg.argv) {
+		pid_t g[WORKLOAD_MAX_PROCS];
+
+		for (int i = 0, n = live_groups(wl, g); i < n; i++)
+			reap_group(wl, g[i], false);
+		return wl->running;
+	}
 	for (int k = 0; k < wl->n; k++) {
 		struct worker *w = &wl->w[k];
 		siginfo_t si;
@@ -261,16 +334,21 @@ int workload_reap(struct workload *wl)
 
 void workload_signal(struct workload *wl, int sig)
 {
-	for (int k = 0; k < wl->n; k++)
-		if (wl->w[k].end == END_RUNNING)
-			kill_group(wl->w[k].pid, sig);
+	pid_t g[WORKLOAD_MAX_PROCS];
+
+	for (int i = 0, n = live_groups(wl, g); i < n; i++)
+		kill_group(g[i], sig);
 }
 
 void workload_stop(struct workload *wl)
 {
-	int prio;
+	pid_t g[WORKLOAD_MAX_PROCS];
+	int prio, n = live_groups(wl, g);
 
-	workload_signal(wl, SIGKILL);
+	/* One kill per group: a monitor that gets only its share of a CPU
+	 * among a thousand sorters must not spend it on a kill each. */
+	for (int i = 0; i < n; i++)
+		kill_group(g[i], SIGKILL);
 	/* A killed worker still has to be scheduled to exit: at the monitor's
 	 * priority it is not kept waiting behind the rest of a loaded
 	 * machine. Only once killed, or it would sort on at that priority;
@@ -278,14 +356,16 @@ void workload_stop(struct workload *wl)
 	errno = 0;
 	prio = getpriority(PRIO_PROCESS, 0);
 	if (prio != -1 || errno == 0)
-		for (int k = 0; k < wl->n; k++)
-			if (wl->w[k].end == END_RUNNING)
-				setpriority(PRIO_PGRP, (id_t)wl->w[k].pid, prio);
-	for (int k = 0; k < wl->n; k++)
-		if (wl->w[k].end == END_RUNNING)
-			reap_one(wl, &wl->w[k]);
-	if (wl->cfg.argv)
+		for (int i = 0; i < n; i++)
+			setpriority(PRIO_PGRP, (id_t)g[i], prio);
+	if (wl->cfg.argv) {
+		if (wl->w[0].end == END_RUNNING)
+			reap_one(wl, &wl->w[0]);
 		workload_kill_strays(wl);
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		reap_group(wl, g[i], true);
 }
 
 static void close_barrier(struct workload *wl)
@@ -431,7 +511,7 @@ static int start_command(struct workload *wl, pid_t parent)
 		child_main(wl, 0, parent, pfd[1]);
 	}
 	setpgid(pid, pid);
-	wl->w[0].pid = pid;
+	wl->w[0].pid = wl->w[0].pgid = pid;
 	wl->w[0].end = END_RUNNING;
 	wl->n = wl->running = 1;
 	close(pfd[1]);
@@ -446,7 +526,12 @@ int workload_fork(struct workload *wl, double until)
 		return wl->n ? 1 : start_command(wl, parent) < 0 ? -1 : 1;
 	while (wl->n < wl->cfg.procs) {
 		int k = wl->n;
-		pid_t pid = fork();
+		pid_t pid;
+
+		/* The sorters share the first one's process group, so that one
+		 * kill stops them all; 0 makes a group of its own. */
+		wl->w[k].pgid = k ? wl->w[k - 1].pgid : 0;
+		pid = fork();
 
 		if (pid < 0) {
 			int err = errno;
@@ -457,8 +542,14 @@ int workload_fork(struct workload *wl, double until)
 		if (pid == 0)
 			child_main(wl, k, parent, -1);
 		/* Also here, so the group exists before we return whichever
-		 * runs first. */
-		setpgid(pid, pid);
+		 * runs first. The group is gone only if all its workers died
+		 * during the start: this one begins a new one. */
+		if (setpgid(pid, wl->w[k].pgid) < 0 && wl->w[k].pgid) {
+			setpgid(pid, pid);
+			wl->w[k].pgid = 0;
+		}
+		if (!wl->w[k].pgid)
+			wl->w[k].pgid = pid;
 		wl->w[k].pid = pid;
 		wl->w[k].end = END_RUNNING;
 		wl->n++;

@@ -442,6 +442,35 @@ TEST(workload_fork_in_slices_behind_a_barrier)
 	CHECK(no_children_left());
 }
 
+/* The sorters share the first one's process group: one kill reaches them
+ * all, and each is reaped with its own end, also when one died first. */
+TEST(workload_sorters_share_one_group)
+{
+	struct workload_cfg cfg = { .nelems = 20000000, .procs = 4, .seed = 1 };
+	struct workload wl;
+
+	CHECK_INT(workload_start(&wl, &cfg), 0);
+	for (int k = 0; k < wl.n; k++) {
+		CHECK_INT(getpgid(wl.w[k].pid), wl.w[0].pid);
+		CHECK_INT(wl.w[k].pgid, wl.w[0].pid);
+	}
+	CHECK_INT(kill(wl.w[2].pid, SIGTERM), 0);
+	while (workload_reap(&wl) == 4)
+		sleep_ms(5);
+	CHECK_INT(wl.running, 3);
+	CHECK_INT(wl.w[2].end, END_SIGNAL);
+	CHECK_INT(WTERMSIG(wl.w[2].status), SIGTERM);
+	CHECK_INT(kill(-wl.w[0].pid, SIGKILL), 0);
+	CHECK_INT(reap_until_done(&wl, 5), 0);
+	for (int k = 0; k < wl.n; k++)
+		if (k != 2) {
+			CHECK_INT(wl.w[k].end, END_SIGNAL);
+			CHECK_INT(WTERMSIG(wl.w[k].status), SIGKILL);
+		}
+	workload_free(&wl);
+	CHECK(no_children_left());
+}
+
 /* The workload runs at the nice value it is given, not the monitor's. */
 TEST(workload_children_take_their_nice)
 {
