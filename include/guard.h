@@ -17,7 +17,8 @@ struct guard {
 	char why[128];		/* "" or why memory is not locked */
 };
 
-/* Raises the priority to GUARD_NICE where allowed (root), and locks the
+/* Raises the priority to GUARD_NICE and the calling thread to SCHED_FIFO
+ * priority 1 with SCHED_RESET_ON_FORK where allowed (root), and locks the
  * memory mapped now and later with MCL_ONFAULT, so pages are locked as
  * they are touched and a reserved but unused buffer costs nothing. Not
  * under a sanitizer (its shadow memory is terabytes of reservation), nor

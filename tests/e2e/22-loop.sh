@@ -63,8 +63,8 @@ kill -TERM "$main"
 expect hs-sigterm-ends wait_for 3 grep -qs EXIT=143 "$TMP/hs.rc"
 expect hs-workers-reaped all_gone "$workers"
 
-# ---- the monitor guards itself (root): a raised priority that its
-# workers do not inherit, and its memory locked ----
+# ---- the monitor guards itself (root): a raised priority and a
+# real-time loop that its workers do not inherit, and its memory locked ----
 if [ "$(id -u)" -eq 0 ]; then
 	tm new-session -d -s g -x 100 -y 30 "$TP -n 400000000 -p 2 -d 0.5 --no-history 2>$TMP/g.err; sleep 60"
 	expect guard-up wait_for 20 has g 'major faults'
@@ -73,6 +73,10 @@ if [ "$(id -u)" -eq 0 ]; then
 	nice_of() { awk '{ print $19 }' "/proc/$1/stat"; }
 	expect guard-monitor-nice test "$(nice_of "$main")" -eq -20
 	expect guard-worker-nice test "$(nice_of "$worker")" -eq "$(nice)"
+	# the scheduling policy, /proc/PID/stat field 41: 1 SCHED_FIFO, 0 normal
+	policy_of() { awk '{ print $41 }' "/proc/$1/stat"; }
+	expect guard-monitor-fifo test "$(policy_of "$main")" -eq 1
+	expect guard-worker-normal test "$(policy_of "$worker")" -eq 0
 	lck=$(awk '/^VmLck/ { print $2 }' "/proc/$main/status")
 	expect guard-memory-locked test "${lck:-0}" -gt 0
 	expect guard-worker-unlocked test "$(awk '/^VmLck/ { print $2 }' "/proc/$worker/status")" -eq 0
