@@ -359,7 +359,7 @@ void workload_stop(struct workload *wl)
 		for (int i = 0; i < n; i++)
 			setpriority(PRIO_PGRP, (id_t)g[i], prio);
 	if (wl->cfg.argv) {
-		if (wl->w[0].end == END_RUNNING)
+		if (wl->n && wl->w[0].end == END_RUNNING)
 			reap_one(wl, &wl->w[0]);
 		workload_kill_strays(wl);
 		return;

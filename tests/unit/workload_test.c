@@ -185,6 +185,9 @@ TEST(workload_missing_command_fails_at_start)
 	CHECK_INT(errno, ENOENT);
 	CHECK_STR(wl.err, "cannot run 'thrashtop-no-such-command': No such file or directory");
 	CHECK(wl.w == NULL && wl.running == 0);
+	/* the session stops and frees whatever the start left */
+	workload_stop(&wl);
+	workload_free(&wl);
 	CHECK(no_children_left());
 }
 
