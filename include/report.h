@@ -20,10 +20,16 @@ struct report_opts {
 	double unstable_cov_pct;	/* a group whose wall CoV passes this is unstable */
 	double outlier_z;		/* modified z-score of wall beyond this: outlier */
 	bool gnu;			/* time lines as GNU time, else csh */
+	size_t lines;			/* stats: a group's newest this many run
+					 * lines, 0 for every run */
 	const char *rows, *cols;	/* table keys */
 };
 
-/* 5% and 3.5 (Iglewicz and Hoaglin's cut-off), csh lines, kernel x label. */
+/* A group's run lines `history stats` prints unless --all is given. */
+#define REPORT_STATS_LINES 50
+
+/* 5% and 3.5 (Iglewicz and Hoaglin's cut-off), csh lines, the newest
+ * REPORT_STATS_LINES run lines a group, kernel x label. */
 void report_opts_default(struct report_opts *o);
 
 /* Runs with one config_hash. Statistics are over the runs that completed

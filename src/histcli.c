@@ -44,7 +44,7 @@ struct hargs {
 	const char *svg;	/* plot: --svg FILE */
 	const char *series;	/* plot, replay: --series LIST */
 	double speed;		/* replay: --speed X */
-	bool all;		/* list: every run, not a page */
+	bool all;		/* list: every run, not a page; stats: every run's line */
 };
 
 /* What `history list` shows without --limit or --all: a page of the newest. */
@@ -65,7 +65,8 @@ static void usage(FILE *f)
 		"  --kernel=TEXT        only runs whose kernel release or version has TEXT\n"
 		"  --session=ID         only the runs of one tuning session\n"
 		"  --limit=N            at most N runs, newest first\n"
-		"  --all                list: every run (else the newest 1000)\n"
+		"  --all                list: every run (else the newest 1000);\n"
+		"                       stats: every run's line (else a group's newest 50)\n"
 		"  --rows=KEY --cols=KEY  table keys (kernel, label, swappiness, mem, swap,\n"
 		"                       procs, nelems, any field of the export); with\n"
 		"                       --session and neither, the sweep's own keys\n"
@@ -175,6 +176,7 @@ static int parse_args(int argc, char **argv, struct hargs *a)
 			a->keys_set = true;
 		} else if (!strcmp(arg, "--all")) {
 			a->all = true;
+			a->ro.lines = 0;
 		} else if (!strcmp(arg, "--skip-bad")) {
 			a->skip_bad = true;
 		} else if (!strcmp(arg, "--gnu")) {

@@ -1228,6 +1228,7 @@ static void compare(struct hs *s)
 		struct report_opts o;
 
 		report_opts_default(&o);
+		o.lines = 0;
 		fprintf(f, "\nThe groups, run by run:\n\n");
 		report_stats(f, c.runs, c.n, &o);
 	}

@@ -18,6 +18,7 @@ void report_opts_default(struct report_opts *o)
 	o->unstable_cov_pct = 5.0;
 	o->outlier_z = 3.5;
 	o->gnu = false;
+	o->lines = REPORT_STATS_LINES;
 	o->rows = "kernel";
 	o->cols = "label";
 }
@@ -719,9 +720,7 @@ static void group_run(FILE *f, const struct run_record *r, bool outlier,
 	if (with_ids)
 		snprintf(id, sizeof(id), "%6" PRId64 "  ", r->id);
 	run_line(r, o->gnu, line, sizeof(line));
-	const char *mark = r->status == RUN_OOM ? "OOM" :
-			   r->status == RUN_FAILED ? "failed" :
-			   r->status == RUN_ABORTED ? "aborted" :
+	const char *mark = r->status != RUN_OK ? run_status_title(r->status) :
 			   outlier ? "<- outlier" : "";
 	int len = fprintf(f, "%s%s", id, line);
 	if (*mark && len + 2 + (int)strlen(mark) > REPORT_WIDTH)
@@ -730,11 +729,36 @@ static void group_run(FILE *f, const struct run_record *r, bool outlier,
 		fprintf(f, "%s%s\n", *mark ? "  " : "", mark);
 }
 
-static void group_runs(FILE *f, const struct run_record *runs, const struct report_group *g,
-		       const struct report_opts *o, bool with_ids)
+/* Stats: where a group's printed run lines start (the older ones are
+ * counted in one line instead), and that line. */
+static size_t lines_from(const struct report_opts *o, size_t n)
 {
-	for (size_t i = 0; i < g->n; i++)
-		group_run(f, &runs[g->idx[i]], g->outlier[i], o, with_ids);
+	return o->lines && n > o->lines ? n - o->lines : 0;
+}
+
+static void older_runs(FILE *f, const bool *outlier, size_t hidden)
+{
+	size_t nout = 0;
+
+	if (!hidden)
+		return;
+	for (size_t i = 0; i < hidden; i++)
+		nout += outlier[i];
+	fprintf(f, "  %zu older run%s not shown", hidden, hidden == 1 ? "" : "s");
+	if (nout)
+		fprintf(f, ", %zu of them outlier%s", nout, nout == 1 ? "" : "s");
+	fprintf(f, " (--all shows every run)\n");
+}
+
+/* Stats lines (with ids, the newest o->lines) or a text report's (all). */
+static void group_runs(FILE *f, const struct run_record *runs, const struct report_group *g,
+		       const struct report_opts *o, bool stats)
+{
+	size_t from = stats ? lines_from(o, g->n) : 0;
+
+	older_runs(f, g->outlier, from);
+	for (size_t i = from; i < g->n; i++)
+		group_run(f, &runs[g->idx[i]], g->outlier[i], o, stats);
 }
 
 /* kswapd over the group's runs, as the seeds append it: only when known
@@ -1153,14 +1177,15 @@ static int print_run(struct run_record *r, void *arg)
 	return ferror(p->f) ? -1 : 0;
 }
 
-/* The group's lines from the rows its statistics were read into. */
+/* The group's lines from p->pos on, from the rows its statistics were
+ * read into. */
 static int print_rows(struct group_pass *p)
 {
 	struct run_record r;
 	int rc = 0;
 
 	run_record_init(&r);
-	for (size_t i = 0; i < p->fg.n && !rc; i++) {
+	for (size_t i = p->pos; i < p->fg.n && !rc; i++) {
 		const struct fig_row *w = &p->rows[i];
 		r.id = w->id;
 		r.user_us = w->user_us;
@@ -1233,8 +1258,10 @@ static int report_of_group(const char *hash, int64_t n, void *arg)
 		fprintf(p->f, "\n");
 	}
 	p->j++;
-	p->pos = 0;
+	p->pos = p->kind == PASS_STATS ? lines_from(p->o, p->fg.n) : 0;
+	p->gf.offset = (long)p->pos;
 	p->kswapd = 0;
+	older_runs(p->f, p->g.outlier, p->pos);
 	if (p->rows ? print_rows(p) :
 	    history_each(p->h, &p->gf, HISTORY_OLDEST_FIRST, print_run, p, p->err, p->errlen)) {
 		if (ferror(p->f))
@@ -1260,6 +1287,7 @@ static int report_of_group(const char *hash, int64_t n, void *arg)
 out:
 	p->gf.fields = NULL;
 	p->gf.config_hash = NULL;
+	p->gf.offset = 0;
 	run_record_clear(&first);
 	run_record_clear(&p->rep);
 	figures_free(&p->fg);

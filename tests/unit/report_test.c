@@ -432,6 +432,44 @@ TEST(report_outlier_flag)
 		run_record_clear(&v[i]);
 }
 
+/* Stats print a group's newest lines and count the older ones, their
+ * outliers too; the statistics stay over every run. */
+TEST(report_stats_newest_lines)
+{
+	enum { N = 60 };
+	struct run_record v[N];
+	struct report_opts o;
+	char *out = NULL;
+	size_t len = 0;
+
+	report_opts_default(&o);
+	for (int i = 0; i < N; i++) {
+		run_record_init(&v[i]);
+		v[i].id = i + 1;
+		snprintf(v[i].started_at, sizeof(v[i].started_at), "2025-01-01T00:%02d:00Z", i);
+		v[i].wall_us = (int64_t)((i == 3 || i == 7 ? 300 : 100 + i % 3) * 1e6);
+		run_record_config(&v[i]);
+	}
+	FILE *f = open_memstream(&out, &len);
+	report_stats(f, v, N, &o);
+	fclose(f);
+	CHECK(strstr(out, "  10 older runs not shown, 2 of them outliers (--all shows every run)\n") != NULL);
+	CHECK(strstr(out, "\n    10  ") == NULL);
+	CHECK(strstr(out, "\n    11  ") != NULL);
+	CHECK(strstr(out, "\n    60  ") != NULL);
+	CHECK(strstr(out, "  wall     60 ") != NULL);
+	free(out);
+	o.lines = 0;
+	f = open_memstream(&out, &len);
+	report_stats(f, v, N, &o);
+	fclose(f);
+	CHECK(strstr(out, "not shown") == NULL);
+	CHECK(strstr(out, "\n     4  ") != NULL && strstr(out, "<- outlier") != NULL);
+	free(out);
+	for (int i = 0; i < N; i++)
+		run_record_clear(&v[i]);
+}
+
 TEST(report_text_fits_72_columns)
 {
 	struct run_record v[8];
@@ -885,6 +923,25 @@ TEST(report_history_matches_reports_over_loaded_runs)
 			free(a);
 			free(b);
 		}
+		/* stats with a group's newest 10 lines (groups here have up
+		 * to 45 runs), and with every line */
+		for (int cap = 0; cap < 2; cap++) {
+			char *a = NULL, *b = NULL;
+			size_t alen = 0, blen = 0;
+			FILE *fa = open_memstream(&a, &alen), *fb = open_memstream(&b, &blen);
+
+			o.gnu = false;
+			o.lines = cap ? 10 : 0;
+			report_stats(fa, v, n, &o);
+			CHECK_INT(w_stats_h(fb, h, &f, &o), 0);
+			fclose(fa);
+			fclose(fb);
+			CHECK_STR(b, a);
+			CHECK((strstr(a, "older runs not shown") != NULL) == (cap && l != 2 && l != 3));
+			free(a);
+			free(b);
+		}
+		o.lines = REPORT_STATS_LINES;
 		run_records_free(v, n);
 	}
 	history_close(h);
