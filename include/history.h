@@ -244,6 +244,22 @@ enum {
  * touches the runs' rows. */
 extern const char *const history_figures[];
 
+/* A run's figures as history_figures names them: unknown ones HIST_NA
+ * or NAN. */
+struct run_figures {
+	int64_t id, user_us, sys_us, wall_us, majflt, minflt, inblock, oublock;
+	double kswapd_s;
+	enum run_status status;
+};
+
+/* Calls fn with the figures of each run f selects, oldest first, as
+ * history_each with history_figures would give them, without a record
+ * per run: what a group's statistics read over every run. Returns as
+ * history_each. */
+int history_each_figures(struct history *h, const struct history_filter *f,
+			 int (*fn)(const struct run_figures *fig, void *arg), void *arg,
+			 char *err, size_t errlen);
+
 /* Calls fn for each run history_list would give, one at a time, so that
  * memory stays bounded whatever the count. fn may take the record over
  * (leaving it run_record_init'ed); it is cleared after the call. fn

@@ -1890,6 +1890,62 @@ int history_each(struct history *h, const struct history_filter *f, int flags,
 	return ret;
 }
 
+static int64_t col_i64(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_type(st, col) == SQLITE_NULL ? HIST_NA : sqlite3_column_int64(st, col);
+}
+
+int history_each_figures(struct history *h, const struct history_filter *f,
+			 int (*fn)(const struct run_figures *fig, void *arg), void *arg,
+			 char *err, size_t errlen)
+{
+	struct sbuf q = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc, ret = 0;
+
+	/* the columns of the runs_figures index, so no run's row is read */
+	sb_puts(&q, "SELECT id, status, user_us, sys_us, wall_us, majflt, minflt, inblock, oublock,"
+		" kswapd_s FROM runs");
+	build_where(h, &q, f);
+	sb_puts(&q, " ORDER BY started_at, id");
+	if (f && (f->limit > 0 || f->offset > 0))
+		sb_puts(&q, " LIMIT :limit OFFSET :offset");
+	if (q.oom) {
+		free(q.s);
+		return fmt_err(err, errlen, "history: out of memory");
+	}
+	rc = sqlite3_prepare_v2(h->db, q.s, -1, &st, NULL);
+	free(q.s);
+	if (rc != SQLITE_OK) {
+		dberr(h, err, errlen, "cannot list runs");
+		return -1;
+	}
+	bind_filter(st, f);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *status = (const char *)sqlite3_column_text(st, 1);
+		struct run_figures fig = {
+			.id = sqlite3_column_int64(st, 0),
+			.user_us = col_i64(st, 2), .sys_us = col_i64(st, 3),
+			.wall_us = col_i64(st, 4), .majflt = col_i64(st, 5),
+			.minflt = col_i64(st, 6), .inblock = col_i64(st, 7),
+			.oublock = col_i64(st, 8),
+			.kswapd_s = sqlite3_column_type(st, 9) == SQLITE_NULL
+				    ? NAN : sqlite3_column_double(st, 9),
+			.status = RUN_OK,
+		};
+		if (status)
+			run_status_parse(status, &fig.status);
+		if ((ret = fn(&fig, arg)))
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE) {
+		dberr(h, err, errlen, "cannot list runs");
+		ret = -1;
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
 int history_each_group(struct history *h, const struct history_filter *f,
 		       int (*fn)(const char *config_hash, int64_t nruns, void *arg), void *arg,
 		       char *err, size_t errlen)

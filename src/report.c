@@ -30,7 +30,13 @@ const char *report_metric_name(enum report_metric m)
 	return (unsigned)m < RM_N ? metric_names[m] : "?";
 }
 
-double report_metric(const struct run_record *r, enum report_metric m)
+static struct run_figures figures_of(const struct run_record *r)
+{
+	return (struct run_figures){ r->id, r->user_us, r->sys_us, r->wall_us, r->majflt,
+				     r->minflt, r->inblock, r->oublock, r->kswapd_s, r->status };
+}
+
+static double fig_metric(const struct run_figures *r, enum report_metric m)
 {
 	int64_t v;
 
@@ -43,6 +49,13 @@ double report_metric(const struct run_record *r, enum report_metric m)
 	default: return NAN;
 	}
 	return v == HIST_NA ? NAN : (double)v / 1e6;
+}
+
+double report_metric(const struct run_record *r, enum report_metric m)
+{
+	struct run_figures x = figures_of(r);
+
+	return fig_metric(&x, m);
 }
 
 void report_timeline(const struct run_record *r, struct timeline *t)
@@ -113,12 +126,12 @@ static void figures_free(struct figures *fg)
 }
 
 /* Adds the group's next run; a run beyond the room given is not counted. */
-static void figures_add(struct figures *fg, const struct run_record *r)
+static void figures_add(struct figures *fg, const struct run_figures *r)
 {
 	if (fg->n == fg->cap)
 		return;
 	for (int m = 0; m < RM_N; m++) {
-		double v = report_metric(r, (enum report_metric)m);
+		double v = fig_metric(r, (enum report_metric)m);
 		if (r->status == RUN_OK && isfinite(v)) {
 			if (m == RM_WALL)
 				fg->wpos[fg->k[m]] = fg->n;
@@ -159,8 +172,10 @@ static int group_stats(const struct run_record *runs, struct report_group *g,
 		figures_free(&fg);
 		return -1;
 	}
-	for (size_t i = 0; i < g->n; i++)
-		figures_add(&fg, &runs[g->idx[i]]);
+	for (size_t i = 0; i < g->n; i++) {
+		struct run_figures x = figures_of(&runs[g->idx[i]]);
+		figures_add(&fg, &x);
+	}
 	figures_stats(&fg, g, o);
 	figures_free(&fg);
 	return 0;
@@ -953,12 +968,6 @@ int report_time(FILE *f, const struct run_record *runs, size_t n, const struct r
 enum pass_kind { PASS_STATS, PASS_TIME, PASS_TEXT };
 
 /* What a run's line and mark need, about 80 bytes. */
-struct fig_row {
-	int64_t id, user_us, sys_us, wall_us, majflt, minflt, inblock, oublock;
-	double kswapd_s;
-	enum run_status status;
-};
-
 /* Groups up to this many runs are read once; larger ones again to print,
  * so that memory stays within about 32 MiB whatever a group holds. */
 #define ROWS_MAX (1 << 18)
@@ -983,7 +992,7 @@ struct group_pass {
 	double kswapd;			/* the group's sum so far, NAN once unknown */
 	int64_t *ids;			/* text: each run's id and wall time, in */
 	double *walls;			/* group order */
-	struct fig_row *rows;		/* the group's runs as read for the
+	struct run_figures *rows;		/* the group's runs as read for the
 					 * statistics, printed from here when
 					 * the group is not too large */
 	struct group_ref *groups;	/* every group, in report order */
@@ -1046,18 +1055,16 @@ static int keys_of_group(const char *hash, int64_t n, void *arg)
 	return 0;
 }
 
-static int add_figures(struct run_record *r, void *arg)
+static int add_figures(const struct run_figures *r, void *arg)
 {
 	struct group_pass *p = arg;
 
 	if (p->ids && p->fg.n < p->fg.cap) {
 		p->ids[p->fg.n] = r->id;
-		p->walls[p->fg.n] = report_metric(r, RM_WALL);
+		p->walls[p->fg.n] = fig_metric(r, RM_WALL);
 	}
 	if (p->rows && p->fg.n < p->fg.cap)
-		p->rows[p->fg.n] = (struct fig_row){ r->id, r->user_us, r->sys_us, r->wall_us,
-						     r->majflt, r->minflt, r->inblock, r->oublock,
-						     r->kswapd_s, r->status };
+		p->rows[p->fg.n] = *r;
 	figures_add(&p->fg, r);
 	return 0;
 }
@@ -1186,7 +1193,7 @@ static int print_rows(struct group_pass *p)
 
 	run_record_init(&r);
 	for (size_t i = p->pos; i < p->fg.n && !rc; i++) {
-		const struct fig_row *w = &p->rows[i];
+		const struct run_figures *w = &p->rows[i];
 		r.id = w->id;
 		r.user_us = w->user_us;
 		r.sys_us = w->sys_us;
@@ -1229,8 +1236,7 @@ static int report_of_group(const char *hash, int64_t n, void *arg)
 			fmt_err(p->err, p->errlen, "history: out of memory");
 			goto out;
 		}
-		if (history_each(p->h, &p->gf, HISTORY_OLDEST_FIRST, add_figures, p, p->err,
-				 p->errlen))
+		if (history_each_figures(p->h, &p->gf, add_figures, p, p->err, p->errlen))
 			goto out;
 		figures_stats(&p->fg, &p->g, p->o);
 		p->g.nfailed = p->fg.nfailed;
