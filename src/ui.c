@@ -1060,7 +1060,7 @@ static const char *const help_lines[] = {
 	"Up/Down   scroll the workers",
 	"PgUp/PgDn scroll a page of workers",
 	"Ctrl-L    redraw the screen",
-	"?         close this help",
+	"? q Esc   close this help",
 };
 
 /* The overlay is its own window so closing it restores whatever frame
@@ -1244,6 +1244,10 @@ enum ui_action ui_key(struct ui_model *m, int ch)
 	struct ui_layout l;
 	int page;
 
+	/* q over the help closes it, as Esc does: a run is not ended by a
+	 * key meant for the overlay */
+	if (U.help && (ch == 'q' || ch == 'Q'))
+		ch = 27;
 	switch (ch) {
 	case 'q':
 	case 'Q':

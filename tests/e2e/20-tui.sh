@@ -20,6 +20,13 @@ expect rerun-line-appears wait_for 60 has '#2 .*pf+0w'
 tm send-keys -t "$S" '?'
 expect help-overlay wait_for 3 has 'thrashtop keys'
 tm send-keys -t "$S" '?'
+expect help-closed-by-? wait_for 3 bash -c "! tm capture-pane -p -t $S | grep -q 'thrashtop keys'"
+# q over the help closes the help, not the session
+tm send-keys -t "$S" '?'
+expect help-again wait_for 3 has 'thrashtop keys'
+tm send-keys -t "$S" q
+expect help-closed-by-q wait_for 3 bash -c "! tm capture-pane -p -t $S | grep -q 'thrashtop keys'"
+expect q-over-help-keeps-session bash -c "sleep 1; ! grep -qs EXIT= $TMP/rc"
 tm send-keys -t "$S" ' '
 expect pause-shows wait_for 3 has 'PAUSED'
 tm send-keys -t "$S" ' '
