@@ -499,10 +499,14 @@ static void fmt_value(const struct ui_model *m, int i, bool compact,
 	if (is_kib(id)) {
 		fmt_kibd(a, sizeof(a), v);
 		if (!isnan(v) && pl->scale > 0 && id != M_FREE && id != M_AVAIL) {
-			/* truncated: 99.6% full is not "100%" */
+			/* truncated: 99.6% full is not "100%"; nor is 188M
+			 * of 24G "0%" */
 			int pct = (int)(fmin(fmax(v / pl->scale, 0), 1) * 100);
+			const char *lt = pct == 0 && v > 0 ? "<" : "";
 
-			snprintf(buf, len, compact ? "%s %d%%" : "%s (%d%%)", a, pct);
+			if (*lt)
+				pct = 1;
+			snprintf(buf, len, compact ? "%s %s%d%%" : "%s (%s%d%%)", a, lt, pct);
 		} else {
 			snprintf(buf, len, "%s", a);
 		}

@@ -305,6 +305,20 @@ TEST(ui_format_title_cgroup_26)
 		  "sys majflt 934     ");
 	CHECK_STR(ui_format_title(&m, 0, 19, PLOT_BRAILLE, b, sizeof(b)),
 		  "sys swap 227M 44%  ");
+	/* under 1% but not empty: "<1%", never "0%" */
+	const double tiny[] = { 0, 0, 3000 }, none[] = { 0, 0, 0 };
+	struct series t0, t1;
+	fill(&t0, tiny, 3);
+	fill(&t1, none, 3);
+	m.plot[2].s = &t0;
+	CHECK_STR(ui_format_title(&m, 2, 26, PLOT_BRAILLE, b, sizeof(b)),
+		  "cg swap 2.9M (<1%) 0..512M");
+	m.plot[2].s = &t1;
+	CHECK_STR(ui_format_title(&m, 2, 26, PLOT_BRAILLE, b, sizeof(b)),
+		  "cg swap 0K (0%)    0..512M");
+	m.plot[2].s = &cgsw;
+	series_free(&t0);
+	series_free(&t1);
 	/* a plot that cannot be read has no scale */
 	m.plot[2].na = "swap not accounted (n/a)";
 	CHECK_STR(ui_format_title(&m, 2, 26, PLOT_BRAILLE, b, sizeof(b)),
