@@ -316,9 +316,10 @@ double metrics_nice_max(int id, double hi)
 {
 	if (is_kib(id))
 		return plot_nice_kib(hi);
-	/* a share never needs an axis past 100% */
+	/* a share never needs an axis past 100%, nor one under 1%: PSI of
+	 * 0.02% filled a 0..0.02% plot beside a title reading 0.0% */
 	if (is_pct(id) && hi <= 100)
-		return fmin(plot_nice_max(hi), 100);
+		return fmin(fmax(plot_nice_max(hi), 1), 100);
 	return plot_nice_max(hi);
 }
 

@@ -249,7 +249,10 @@ TEST(metrics_plot_lists)
 	CHECK(metrics_scale_group(M_PSI_SOME) != metrics_scale_group(M_PSI_SOME_RATE));
 	CHECK_INT(metrics_scale_group(M_FREE), -1);
 	CHECK_NEAR(metrics_nice_max(M_PSI_SOME, 97), 100, 0);
-	CHECK_NEAR(metrics_nice_max(M_PSI_SOME, 0.3), 0.5, 1e-12);
+	CHECK_NEAR(metrics_nice_max(M_PSI_SOME, 0.3), 1, 0);
+	CHECK_NEAR(metrics_nice_max(M_PSI_SOME, 0.02), 1, 0);
+	CHECK_NEAR(metrics_nice_max(M_PSI_SOME, 3), 5, 0);
+	CHECK_NEAR(metrics_nice_max(M_KSWAPD_CPU, 0.4), 1, 0);
 	metrics_value_text(M_PROCS_BLOCKED, 3, buf, sizeof(buf));
 	CHECK_STR(buf, "3");
 }
