@@ -80,7 +80,14 @@ struct ui_model {
 
 	const char *const *done;	/* completed runs of this session, */
 	int ndone;			/* oldest first, preformatted lines */
+
+	const char *const *help;	/* the ? overlay's lines; NULL: the */
+	int nhelp;			/* monitor's keys */
 };
+
+/* Whether the ? overlay is open: a view that reads q itself gives it to
+ * ui_key then, where it closes the overlay. */
+bool ui_help_shown(void);
 
 enum ui_action {
 	UI_NONE,

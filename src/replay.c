@@ -130,10 +130,24 @@ static void draw(struct replay *p)
 	ui_draw(&p->m);
 }
 
+static const char *const replay_help[] = {
+	"space     play / pause; at the end, again",
+	", and .   one sample back / on (pauses)",
+	"Left/Right 10 s back / on",
+	"Home/End  the start / the end",
+	"+ / -     twice / half the speed",
+	"Up/Down   scroll the workers",
+	"Ctrl-L    redraw the screen",
+	"q Esc     close the replay",
+	"?         close this help",
+};
+
 static int rp_key(struct view *v, int ch)
 {
 	struct replay *p = (struct replay *)v;
 
+	if (ui_help_shown() && (ch == 'q' || ch == 'Q' || ch == 27))
+		ch = '?';
 	switch (ch) {
 	case 'q': case 'Q': case 27:
 		return VIEW_CLOSE;
@@ -165,6 +179,7 @@ static int rp_key(struct view *v, int ch)
 			p->speed /= 2;
 		break;
 	case KEY_RESIZE: case 12: case KEY_UP: case KEY_DOWN: case KEY_PPAGE: case KEY_NPAGE:
+	case '?':
 		ui_key(&p->m, ch);
 		break;
 	default:
@@ -333,6 +348,8 @@ struct view *replay_open(struct run_record *r, const int *plots, int nplots, dou
 		if (series_init(&p->view[id], WINDOW_CAP))
 			goto oom;
 	fill_fixed(p, plots, nplots);
+	p->m.help = replay_help;
+	p->m.nhelp = (int)(sizeof(replay_help) / sizeof(replay_help[0]));
 	p->speed = speed;
 	p->last = mono();
 	seek(p, 0);

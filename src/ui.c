@@ -1071,9 +1071,10 @@ static const char *const help_lines[] = {
  * stdscr holds, a paused one included. */
 static WINDOW *help_win;
 
-static void draw_help(void)
+static void draw_help(const struct ui_model *m)
 {
-	int n = (int)(sizeof(help_lines) / sizeof(help_lines[0]));
+	const char *const *lines = m->help ? m->help : help_lines;
+	int n = m->help ? m->nhelp : (int)(sizeof(help_lines) / sizeof(help_lines[0]));
 	int h = imin(n + 4, LINES), w = imin(50, COLS);
 
 	if (help_win)
@@ -1087,7 +1088,7 @@ static void draw_help(void)
 	mvwaddnstr(help_win, 1, 2, "thrashtop keys", w - 4);
 	wattroff(help_win, A_BOLD);
 	for (int i = 0; i < n && 3 + i < h - 1; i++)
-		mvwaddnstr(help_win, 3 + i, 2, help_lines[i], w - 4);
+		mvwaddnstr(help_win, 3 + i, 2, lines[i], w - 4);
 	wnoutrefresh(help_win);
 }
 
@@ -1179,7 +1180,7 @@ void ui_draw(const struct ui_model *m)
 		U.shown = l.too_small ? 0 : l.worker_rows;
 		wnoutrefresh(stdscr);
 		if (U.help && !l.too_small)
-			draw_help();
+			draw_help(m);
 	}
 	if (U.overlay)
 		U.overlay(U.overlay_arg);
@@ -1237,6 +1238,11 @@ int ui_dump(const struct ui_model *m, FILE *f)
 	return rc;
 }
 
+bool ui_help_shown(void)
+{
+	return U.help;
+}
+
 static void redraw(const struct ui_model *m)
 {
 	U.need_full = true;
@@ -1285,7 +1291,7 @@ enum ui_action ui_key(struct ui_model *m, int ch)
 		U.help = !U.help;
 		if (U.active) {
 			if (U.help)
-				draw_help();
+				draw_help(m);
 			else
 				close_help();
 			doupdate();

@@ -58,6 +58,12 @@ expect "replay-last-value[$last]" bash -c "tm capture-pane -p -t $S | grep -Eq '
 tm send-keys -t "$S" Home .
 expect "replay-step-first-value[$first]" wait_for 15 bash -c "tm capture-pane -p -t $S | grep -Eq '^running $first( |$)'"
 expect replay-paused-at-step bash -c "tm capture-pane -p -t $S | grep -q 'PAUSED'"
+# ? lists the replay's own keys; q closes that list, not the replay
+tm send-keys -t "$S" '?'
+expect replay-help wait_for 5 bash -c "tm capture-pane -p -t $S | grep -q 'q Esc     close the replay'"
+tm send-keys -t "$S" q
+expect replay-help-closed wait_for 5 bash -c "! tm capture-pane -p -t $S | grep -q 'close the replay'"
+expect replay-open-after-help bash -c "sleep 1; ! grep -qs EXIT= $TMP/rrc && tm capture-pane -p -t $S | grep -q 'replay run 1 .*PAUSED'"
 tm send-keys -t "$S" q
 expect replay-quit-0 wait_for 10 grep -qs EXIT=0 "$TMP/rrc"
 expect replay-no-stderr test ! -s "$TMP/rerr"
