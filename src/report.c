@@ -712,7 +712,8 @@ static void stats_table(FILE *f, const struct report_group *g)
 		fprintf(f, "  %-7s %3zu %9s %9s %9s %9s %9s %7s\n", metric_names[m], s->n,
 			v[0], v[1], v[2], v[3], v[4], cv);
 	}
-	fprintf(f, "  (seconds; majflt in faults; over completed runs)\n");
+	fprintf(f, "  (seconds, rounded: time lines truncate, as tcsh does;\n"
+		"   majflt in faults; over completed runs)\n");
 }
 
 static void group_notes(FILE *f, const struct report_group *g, const struct report_opts *o)
