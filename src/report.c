@@ -968,7 +968,6 @@ int report_time(FILE *f, const struct run_record *runs, size_t n, const struct r
 
 enum pass_kind { PASS_STATS, PASS_TIME, PASS_TEXT };
 
-/* What a run's line and mark need, about 80 bytes. */
 /* Groups up to this many runs are read once; larger ones again to print,
  * so that memory stays within about 32 MiB whatever a group holds. */
 #define ROWS_MAX (1 << 18)
@@ -993,7 +992,7 @@ struct group_pass {
 	double kswapd;			/* the group's sum so far, NAN once unknown */
 	int64_t *ids;			/* text: each run's id and wall time, in */
 	double *walls;			/* group order */
-	struct run_figures *rows;		/* the group's runs as read for the
+	struct run_figures *rows;	/* the group's runs as read for the
 					 * statistics, printed from here when
 					 * the group is not too large */
 	struct group_ref *groups;	/* every group, in report order */
