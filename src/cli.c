@@ -17,7 +17,7 @@ void cli_usage(FILE *out)
 {
 	fprintf(out,
 "Usage: thrashtop [OPTIONS] [-- COMMAND [ARGS...]]\n"
-"       thrashtop history [list|show ID|stats|compare A B...|export|import FILE|rm ID|plot ID]\n"
+"       thrashtop history [list|show|stats|compare|export|import|rm|plot|replay]\n"
 "Runs a qsbench-compatible sort (or COMMAND) and shows what the VM does.\n"
 "\n"
 "Workload (qsbench's flags):\n"
