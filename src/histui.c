@@ -445,9 +445,9 @@ static int detail_head(const struct run_record *r, int width, struct histui_text
 		b[0] = '\0';
 	rc |= text_add(t, HA_TITLE, "run %" PRId64 "  started %s  label %s%s", r->id,
 		       r->started_at[0] ? r->started_at : "?", r->label[0] ? r->label : "-", b);
-	rc |= text_add(t, r->status == RUN_OK ? HA_TEXT : HA_BAD, "%-*s%s", KEY_W, "status",
-		       r->status == RUN_OOM ? "OOM killed" : r->status == RUN_ABORTED
-		       ? "aborted" : r->status == RUN_FAILED ? "failed (a worker failed)" : "ok");
+	rc |= text_add(t, r->status == RUN_OK ? HA_TEXT : HA_BAD, "%-*s%s%s", KEY_W, "status",
+		       run_status_title(r->status), r->status == RUN_OOM ? " (a worker was OOM-killed)"
+		       : r->status == RUN_FAILED ? " (a worker failed)" : "");
 	if (r->kind == RUN_QSBENCH) {
 		histui_params(r, c, sizeof(c));
 		snprintf(a, sizeof(a), "qsbench %s", c);
