@@ -22,6 +22,14 @@ int sysctl_get(const char *name, char *val, size_t vallen, char *err, size_t err
  * record left. */
 int sysctl_set(const char *name, const char *val, char *err, size_t errlen);
 
+/* Pure: refuses a number with a leading 0, which the kernel reads as
+ * octal ("060" sets vm.swappiness to 48). 0, or -1 with err. */
+int sysctl_value_check(const char *val, char *err, size_t errlen);
+
+/* Pure: whether the kernel's value a is the value b that was written,
+ * white space folded ("256\t32" is "256 32"). */
+int sysctl_same(const char *a, const char *b);
+
 /* Parses "vm.NAME=VALUE" (as --sysctl takes it) and sets it. */
 int sysctl_set_arg(const char *arg, char *err, size_t errlen);
 

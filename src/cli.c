@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "fmt.h"
+#include "sysctl.h"
 #include "workload.h"
 
 /* Past this a single worker's array would not fit any machine this runs on. */
@@ -294,13 +295,18 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 				return fmt_err(err, errlen, "--global-with '%s': want auto, hugetlb or balloon", optarg);
 			global_with_set = true;
 			break;
-		case OPT_SYSCTL:
+		case OPT_SYSCTL: {
+			char e[256];
+
 			if (o->nsysctl == CLI_MAX_SYSCTL)
 				return fmt_err(err, errlen, "--sysctl: at most %d", CLI_MAX_SYSCTL);
 			if (strncmp(optarg, "vm.", 3) || !strchr(optarg, '=') || optarg[3] == '=')
 				return fmt_err(err, errlen, "--sysctl '%s': want vm.NAME=VALUE", optarg);
+			if (sysctl_value_check(strchr(optarg, '=') + 1, e, sizeof(e)))
+				return fmt_err(err, errlen, "--sysctl %s: %s", optarg, e);
 			o->sysctl[o->nsysctl++] = optarg;
 			break;
+		}
 		case OPT_SWEEP:
 			if (parse_sweep(optarg, o, err, errlen))
 				return -1;

@@ -126,9 +126,20 @@ static void describe_tuning(struct session *s)
 		off += (size_t)snprintf(s->tune_desc + off, len - off, "%sglobal %s (%s)",
 					off ? ", " : "", a, tuning_global_by(&s->tun));
 	}
-	for (int i = 0; i < s->o->nsysctl && off < len; i++)
-		off += (size_t)snprintf(s->tune_desc + off, len - off, "%s%s", off ? ", " : "",
-					s->o->sysctl[i]);
+	for (int i = 0; i < s->o->nsysctl && off < len; i++) {
+		const char *arg = s->o->sysctl[i], *eq = strchr(arg, '=');
+		char name[128], now[SYSCTL_VALUE_MAX], e[256];
+
+		/* what the kernel holds: vm.nr_hugepages is the pages it found */
+		snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - arg) : 0, arg);
+		if (eq && sysctl_get(name, now, sizeof(now), e, sizeof(e)) == 0 &&
+		    !sysctl_same(now, eq + 1))
+			off += (size_t)snprintf(s->tune_desc + off, len - off, "%s%s=%s (asked %s)",
+						off ? ", " : "", name, now, eq + 1);
+		else
+			off += (size_t)snprintf(s->tune_desc + off, len - off, "%s%s",
+						off ? ", " : "", arg);
+	}
 }
 
 static void untrack_tree(struct session *s)

@@ -82,11 +82,16 @@ static int parse_value(struct sweep_dim *d, const char *s, struct sweep_value *v
 	snprintf(v->text, sizeof(v->text), "%s", s);
 	v->num = 0;
 	switch (d->kind) {
-	case SWEEP_SYSCTL:
+	case SWEEP_SYSCTL: {
+		char e[256];
+
+		if (sysctl_value_check(s, e, sizeof(e)))
+			return fmt_err(err, errlen, "--sweep %s: %s", d->key, e);
 		if (!strcmp(d->sysctl, "vm.swappiness") && parse_count(s, 0, 200, &v->num))
 			return fmt_err(err, errlen, "--sweep %s: '%s' is not 0 to 200", d->key, s);
 		v->num = 0;
 		return 0;
+	}
 	case SWEEP_MEM:
 	case SWEEP_SWAP:
 		if (parse_size_or_none(s, &v->num))

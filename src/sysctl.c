@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -63,6 +64,36 @@ int sysctl_path(const char *name, char *path, size_t pathlen, char *err, size_t 
 		return -1;
 	}
 	return 0;
+}
+
+int sysctl_value_check(const char *val, char *err, size_t errlen)
+{
+	for (const char *p = val; *p; p++) {
+		bool start = p == val || p[-1] == ' ' || p[-1] == '\t';
+		const char *d = *p == '+' || *p == '-' ? p + 1 : p;
+
+		if (start && d[0] == '0' && d[1] >= '0' && d[1] <= '9')
+			return fmt_err(err, errlen, "'%s': the kernel reads a number with a leading 0 "
+				       "as octal: write %ld", val, strtol(p, NULL, 10));
+	}
+	return 0;
+}
+
+int sysctl_same(const char *a, const char *b)
+{
+	for (;;) {
+		while (*a == ' ' || *a == '\t' || *a == '\n')
+			a++;
+		while (*b == ' ' || *b == '\t' || *b == '\n')
+			b++;
+		if (!*a || !*b)
+			return !*a && !*b;
+		for (; *a && *a != ' ' && *a != '\t' && *a != '\n'; a++, b++)
+			if (*a != *b)
+				return 0;
+		if (*b && *b != ' ' && *b != '\t' && *b != '\n')
+			return 0;
+	}
 }
 
 int sysctl_get(const char *name, char *val, size_t vallen, char *err, size_t errlen)

@@ -94,6 +94,10 @@ expect msg-no-raw-bytes bash -c "! LC_ALL=C grep -q \$'[\\x01-\\x08]' '$TMP/e'"
 want="-n and -m both size the sorter"; expect msg-n-and-m msg -b -n 1000 -m 4
 want='given twice'; expect msg-compare-twice msg history --history "$TMP/src.db" compare 1 1
 want='run 1 given twice'; expect msg-rm-twice msg history --history "$TMP/src.db" rm 1 1
+# the kernel reads 060 as octal: vm.swappiness would be 48
+want="--sysctl vm.swappiness=060: '060': the kernel reads a number with a leading 0 as octal: write 60"
+expect msg-sysctl-octal msg -b -n 1000 --sysctl vm.swappiness=060
+want="--sweep swappiness: '060'"; expect msg-sweep-octal msg -b -n 1000 --sweep swappiness=60,060
 
 # Import at scale beside runs: the import holds the lock in short
 # transactions, so runs that end meanwhile are all kept, and its memory

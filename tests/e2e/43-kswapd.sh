@@ -108,7 +108,7 @@ poll() {	# PATTERN FILE SECONDS
 		sleep 0.01
 	done
 }
-poll "^thrashtop: .*vm.nr_hugepages=$nr" "$TMP/err" 20; started=$?
+poll "^thrashtop: .*vm.nr_hugepages=[0-9]" "$TMP/err" 20; started=$?
 a=$(ticks)
 ns_a=$(ran_ns)
 scan_a=$(scanned)
@@ -126,6 +126,11 @@ expect run-started test "$started" -eq 0
 expect exit-0 test "$rc" -eq 0
 expect no-stderr-but-tuning test "$(grep -vc '^thrashtop: ' "$TMP/err")" -eq 0
 expect pool-taken test "${pool:-0}" -ge $((nr * 9 / 10))
+# the tuning line gives the pool the kernel found, and what was asked when
+# that is less
+shown=$(sed -n 's/.*vm\.nr_hugepages=\([0-9]*\).*/\1/p' "$TMP/err" | head -1)
+expect "tuning-line-is-pool[$shown, pool $pool of $nr]" test "$shown" = "$pool"
+[ "$pool" = "$nr" ] || expect tuning-line-says-asked grep -q "vm.nr_hugepages=$pool (asked $nr)" "$TMP/err"
 expect pool-restored test "$(cat /proc/sys/vm/nr_hugepages)" -eq "$nr0"
 
 line=$(grep 'kswapd$' "$TMP/out")

@@ -79,6 +79,36 @@ TEST(sysctl_get_matches_proc)
 		  "denied (it is write-only)");
 }
 
+/* A leading 0 is octal to the kernel: refused, with the number meant. */
+TEST(sysctl_value_octal_refused)
+{
+	char err[256];
+
+	CHECK_INT(sysctl_value_check("60", err, sizeof(err)), 0);
+	CHECK_INT(sysctl_value_check("0", err, sizeof(err)), 0);
+	CHECK_INT(sysctl_value_check("256 256 32 0 0", err, sizeof(err)), 0);
+	CHECK_INT(sysctl_value_check("-10", err, sizeof(err)), 0);
+	CHECK_INT(sysctl_value_check("060", err, sizeof(err)), -1);
+	CHECK_STR(err, "'060': the kernel reads a number with a leading 0 as octal: write 60");
+	CHECK_INT(sysctl_value_check("256\t032", err, sizeof(err)), -1);
+	CHECK_INT(sysctl_value_check("-07", err, sizeof(err)), -1);
+	CHECK_INT(sysctl_value_check("100", err, sizeof(err)), 0);
+}
+
+/* What was written against what the kernel holds: separators folded. */
+TEST(sysctl_same_values)
+{
+	CHECK(sysctl_same("60", "60"));
+	CHECK(sysctl_same("256\t256\t32\t0\t0", "256 256 32 0 0"));
+	CHECK(sysctl_same("3", " 3\n"));
+	CHECK(!sysctl_same("9788", "11282"));
+	CHECK(!sysctl_same("60", "600"));
+	CHECK(!sysctl_same("600", "60"));
+	CHECK(!sysctl_same("256 32", "256"));
+	CHECK(!sysctl_same("", "0"));
+	CHECK(sysctl_same("", ""));
+}
+
 TEST(sysctl_set_restore)
 {
 	char orig[64] = "", now[64], rec[64], err[256] = "", arg[64];
