@@ -20,11 +20,13 @@
 #define DEFAULT_SECONDS 60.0	/* the default workload's target length */
 #define NOTE_S 10.0		/* how long a notice holds the status line */
 /* `make run` as root: the sort is sized PRESSURE_RATIO x the cgroup limit,
- * with swap twice the limit. Measured here with 2 workers: a sort that
- * takes 14.5 s unlimited took 48 s in such a cgroup (3.3x), so the
- * default size is divided by PRESSURE_SLOWDOWN to stay near a minute. */
+ * with swap twice the limit. Measured here with 2 workers, quiet machine:
+ * such a cgroup slows a sort more the larger it is (136M elements a worker
+ * took 37.9 s, 167M 43.9 s, 229M 69.8 s, for a minute's unlimited sort
+ * of about 420M), so the default size is divided by PRESSURE_SLOWDOWN to
+ * stay near a minute. */
 #define PRESSURE_RATIO 1.5
-#define PRESSURE_SLOWDOWN 3.0
+#define PRESSURE_SLOWDOWN 2.2
 
 void session_note(struct session *s, bool error, const char *fmt, ...)
 {
