@@ -26,7 +26,8 @@ tm() { tmux -L "$S-$SHOT" -f /dev/null "$@"; }
 SHOT=0
 trap 'tm kill-server 2>/dev/null || true; rm -rf "$DB"' EXIT
 export XDG_CONFIG_HOME=$DB	# the user's plots do not change the pictures
-WAIT=${WAIT:-12}
+# the cgroup sort ends after about 12 s on a quiet machine: catch it mid-run
+WAIT=${WAIT:-6}
 CG="--mem 160M --swap 1G -n 45000000 -p 2 -d 0.25"
 GLOBAL="--global 1G --swap 4G -m 800 -p 2 -d 0.25"
 RECLAIM=scan-kswapd,scan-direct,steal-kswapd,steal-direct,pswpout,pswpin,refault-anon,psi-some-rate,allocstall,psi-full-rate,kswapd-cpu,free
@@ -58,7 +59,7 @@ shot 80 24 monitor-80x24 "" --no-history $CG
 shot 160 50 monitor-160x50 "" --no-history $CG
 shot 100 30 chooser-100x30 "c Down Down Down Down Down Down Down Down Down Down Down Down Space" \
 	--no-history $CG
-shot 160 50 reclaim-160x50 "" --no-history --plots=$RECLAIM $GLOBAL
+WAIT=12 shot 160 50 reclaim-160x50 "" --no-history --plots=$RECLAIM $GLOBAL
 # the run at swappiness 60, kept; then 100 against it
 case against in *"${ONLY:-}"*) ./thrashtop -b --history "$DB/h.db" -L swappiness-60 $GLOBAL >/dev/null
 WAIT=20 shot 160 50 against-160x50 "" --history "$DB/h.db" --sysctl vm.swappiness=100 \
