@@ -35,6 +35,7 @@ hp_kib=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
 nr0=$(cat /proc/sys/vm/nr_hugepages)
 cleanup "echo $nr0 >/proc/sys/vm/nr_hugepages"
 kill_ours() {
+	[ -n "${bpid:-}" ] && kill -9 "$bpid" 2>/dev/null
 	[ -n "${pid:-}" ] && kill -9 "$pid"
 	sleep 0.5
 	"$T" -b -n 1000 -p 1 --no-history
@@ -94,33 +95,77 @@ while vmstat("pgscan_kswapd") - s0 < (128 << 20) // mmap.PAGESIZE and len(maps) 
 if len(maps) > 1:
     touch(maps, 3)
 PY
+# Bracket the run from a reader as steady as thrashtop's own sampling
+# thread: locked in memory and SCHED_FIFO, polling without a fork. A shell
+# loop of greps, under a pool that leaves the machine at its watermarks,
+# stalled in reclaim while kswapd ran: the first reading came 0.4 s late.
+# It reads kswapd's ticks as the tuning line on stderr appears (just before
+# the run's first sample), starts the pressure, and reads again as the
+# kswapd line on stdout appears (just after the last sample).
+cat >"$TMP/bracket.py" <<'PY'
+import ctypes, os, sys, time
+err, out, go, done, res = sys.argv[1:6]
+pids = sys.argv[6:]
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mlockall(3)	# MCL_CURRENT | MCL_FUTURE
+try:
+    os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+except OSError:
+    pass
+def ticks():
+    s = 0
+    for p in pids:
+        f = open("/proc/%s/stat" % p).read().rsplit(")", 1)[1].split()
+        s += int(f[11]) + int(f[12])
+    return s
+def ran_ns():
+    return sum(int(open("/proc/%s/schedstat" % p).read().split()[0]) for p in pids)
+def scanned():
+    for line in open("/proc/vmstat"):
+        f = line.split()
+        if f[0] == "pgscan_kswapd":
+            return int(f[1])
+def meminfo(name):
+    for line in open("/proc/meminfo"):
+        if line.startswith(name + ":"):
+            return int(line.split()[1])
+def seen(path, test, stop):
+    # until the line is there, or thrashtop has exited without it
+    while True:
+        last = os.path.exists(stop)
+        try:
+            for line in open(path):
+                if test(line.rstrip("\n")):
+                    return True
+        except FileNotFoundError:
+            pass
+        if last:
+            return False
+        time.sleep(0.002)
+ok_a = seen(err, lambda l: l.startswith("thrashtop: ") and "vm.nr_hugepages=" in l, done)
+a, ns_a, scan_a = ticks(), ran_ns(), scanned()
+pool, free = meminfo("HugePages_Total"), meminfo("MemFree")
+t_a = time.monotonic()
+open(go, "w").close()
+ok_b = seen(out, lambda l: l.endswith("kswapd"), done)
+b, ns_b, scan_b = ticks(), ran_ns(), scanned()
+with open(res, "w") as f:
+    print(0 if ok_a and ok_b else 1, a, ns_a, scan_a, pool, free, b, ns_b, scan_b,
+          "%.2f" % (time.monotonic() - t_a), file=f)
+PY
 p0=$(ticks)
+python3 "$TMP/bracket.py" "$TMP/err" "$TMP/out" "$TMP/go" "$TMP/done" "$TMP/bracket" "${KPIDS[@]}" &
+bpid=$!
 "$T" -b --swap 2G --sysctl "vm.nr_hugepages=$nr" --history "$DB" -L kswapd \
 	-- python3 "$TMP/press.py" "$TMP/go" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-# Bracket the run as closely as a shell can: the tuning line on stderr comes
-# just before the run's first sample, the kswapd line on stdout just after
-# its last one; each is seen within one 10 ms poll.
-poll() {	# PATTERN FILE SECONDS
-	local end=$((SECONDS + $3))
-	until grep -q "$1" "$2"; do
-		alive "$pid" && [ $SECONDS -lt $end ] || return 1
-		sleep 0.01
-	done
-}
-poll "^thrashtop: .*vm.nr_hugepages=[0-9]" "$TMP/err" 20; started=$?
-a=$(ticks)
-ns_a=$(ran_ns)
-scan_a=$(scanned)
-pool=$(awk '/^HugePages_Total:/ { print $2 }' /proc/meminfo)
-free_at_start=$(awk '/^MemFree:/ { print $2 }' /proc/meminfo)
-touch "$TMP/go"
-poll 'kswapd$' "$TMP/out" 40
-b=$(ticks)
-ns_b=$(ran_ns)
-scan_b=$(scanned)
 wait "$pid"; rc=$?
 pid=
+touch "$TMP/done"
+wait "$bpid"
+bpid=
+[ -s "$TMP/bracket" ] || { fail bracket "no readings: stderr $(cat "$TMP/err"); stdout $(cat "$TMP/out")"; exit 1; }
+read -r started a ns_a scan_a pool free_at_start b ns_b scan_b secs <"$TMP/bracket"
 p1=$(ticks)
 expect run-started test "$started" -eq 0
 expect exit-0 test "$rc" -eq 0
@@ -137,7 +182,7 @@ line=$(grep 'kswapd$' "$TMP/out")
 printed=$(awk '{ split($1, t, ":"); print t[1] * 60 + t[2] }' <<<"$line")
 ks=$("$T" history --history "$DB" show 1 | awk '$1 == "kswapd_s" { print $2 }')
 d=$((b - a))
-echo "  kswapd: $NK thread(s), /proc delta $d ticks over the run ($((p1 - p0)) over the" \
+echo "  kswapd: $NK thread(s), /proc delta $d ticks over the run of $secs s ($((p1 - p0)) over the" \
      "whole process), thrashtop \"$line\", history kswapd_s $ks, CLK_TCK $TCK, pool $pool x ${hp_kib}K"
 
 echo "  pressure: MemFree $free_at_start KiB at the start (room $ROOM_KIB, high watermarks" \
@@ -166,8 +211,9 @@ expect kswapd-ran test "$d" -gt 0
 # /proc/PID/schedstat) split in two and each truncated to ticks: a reading
 # is up to 2 ticks below the true time, so a difference of two readings is
 # off by less than 2 ticks either way. The bracket reads lag the run's
-# first and last samples by at most one poll (10 ms plus a grep), in which
-# a thread runs for at most that long: 2 ticks more. Anything beyond
+# first and last samples by one 2 ms poll of a reader that neither stalls
+# in reclaim nor waits for a CPU, in which a thread runs for at most that
+# long: 2 ticks more leave room for a poll 20 ms late. Anything beyond
 # 4 ticks per thread is a wrong figure.
 tol=$((4 * NK))
 near() { awk -v x="$1" -v y="$2" -v t="$3" 'BEGIN { d = x - y; exit !(d <= t && -d <= t) }'; }
