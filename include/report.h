@@ -37,7 +37,6 @@ void report_opts_default(struct report_opts *o);
 struct report_group {
 	const char *config_hash;	/* points into the first run */
 	size_t n;			/* runs in the group */
-	size_t *idx;			/* their indexes in the run array, oldest first */
 	bool *outlier;			/* n entries: wall time far from the group's */
 	size_t nfailed, noom, naborted;
 	struct stats_summary st[RM_N];
@@ -69,30 +68,24 @@ void report_list_header(FILE *f);
 void report_list_row(FILE *f, const struct run_record *r);
 /* `history show`: everything recorded for one run. */
 void report_show(FILE *f, const struct run_record *r);
+/* The reports printed group by group, as src gives the groups (from the
+ * history, memory is one group's figures, about 60 bytes a run, whatever
+ * it holds). Return 0, or -1 with err filled. */
+struct run_source;
 /* `history stats`: per group, the runs and their statistics. */
-void report_stats(FILE *f, const struct run_record *runs, size_t n,
-		  const struct report_opts *o);
+int report_stats(FILE *f, struct run_source *src, const struct report_opts *o,
+		 char *err, size_t errlen);
+/* The time export: each group's time lines, as the posts showed them. */
+int report_time(FILE *f, struct run_source *src, const struct report_opts *o,
+		char *err, size_t errlen);
+/* The text export: a report for a mailing-list post, which charts the
+ * series of one run a group (the only series it reads). */
+int report_text(FILE *f, struct run_source *src, const struct report_opts *o,
+		char *err, size_t errlen);
 
-/* The same from the history itself, a group at a time as SQL groups and
- * orders them (history_each_group): memory is one group's figures (about
- * 50 bytes a run), whatever the history holds. filt's limit is not used.
- * Returns 0, or -1 with err filled. */
-int report_stats_history(FILE *f, struct history *h, const struct history_filter *filt,
-			 const struct report_opts *o, char *err, size_t errlen);
-/* Likewise report_time and report_text: the text report reads the
- * series of the one run it charts in each group. */
-int report_time_history(FILE *f, struct history *h, const struct history_filter *filt,
-			const struct report_opts *o, char *err, size_t errlen);
-int report_text_history(FILE *f, struct history *h, const struct history_filter *filt,
-			const struct report_opts *o, char *err, size_t errlen);
-
-/* The export formats. Runs are printed in the order given, except time and
- * text, which print group by group. Return 0, or -1 (errno) on a write or
- * allocation failure, or with err filled on bad options (table keys). */
-int report_text(FILE *f, const struct run_record *runs, size_t n,
-		const struct report_opts *o, char *err, size_t errlen);
-int report_time(FILE *f, const struct run_record *runs, size_t n,
-		const struct report_opts *o);
+/* The other export formats, runs printed in the order given. Return 0, or
+ * -1 (errno) on a write or allocation failure, or with err filled on bad
+ * options (table keys). */
 int report_table(FILE *f, const struct run_record *runs, size_t n,
 		 const struct report_opts *o, char *err, size_t errlen);
 

@@ -22,6 +22,7 @@
 #include "posted.h"
 #include "replay.h"
 #include "report.h"
+#include "runsource.h"
 #include "sweep.h"
 
 /* Reports go through an escaping stream: what was recorded reaches the
@@ -411,13 +412,14 @@ static int stream_list(const char *path, const struct history_filter *f, bool al
 	return 0;
 }
 
+typedef int report_fn(FILE *, struct run_source *, const struct report_opts *, char *, size_t);
+
 /* `history stats` and the time and text exports a group at a time from
  * the history; a history that does not exist yet has no groups. */
 static int stream_report(const char *path, const struct history_filter *f,
-			 const struct report_opts *ro,
-			 int (*report)(FILE *, struct history *, const struct history_filter *,
-				       const struct report_opts *, char *, size_t))
+			 const struct report_opts *ro, report_fn *report)
 {
+	struct run_source *src;
 	struct history *h;
 	char err[512] = "";
 
@@ -428,13 +430,29 @@ static int stream_report(const char *path, const struct history_filter *f,
 		return 1;
 	}
 	history_cache_mib(h, 32);
-	int rc = report(out, h, f, ro, err, sizeof(err));
+	src = run_source_history(h, f, err, sizeof(err));
+	int rc = !src || report(out, src, ro, err, sizeof(err));
+	run_source_free(src);
 	history_close(h);
 	if (rc || fflush(out) || ferror(out)) {
 		fprintf(stderr, "thrashtop: history: %s\n", err[0] ? err : strerror(errno));
 		return 1;
 	}
 	return 0;
+}
+
+/* The same over runs loaded (--limit): 0, or 1 with the error printed. */
+static int loaded_report(const struct run_record *runs, size_t n, const struct report_opts *ro,
+			 report_fn *report)
+{
+	char err[512] = "";
+	struct run_source *src = run_source_array(runs, n, err, sizeof(err));
+	int rc = !src || report(out, src, ro, err, sizeof(err));
+
+	run_source_free(src);
+	if (rc)
+		fprintf(stderr, "thrashtop: history: %s\n", err[0] ? err : strerror(errno));
+	return rc ? 1 : 0;
 }
 
 static bool any_cell(const struct run_record *runs, size_t n)
@@ -476,15 +494,15 @@ static int output(enum fmt fmt, struct run_record *runs, size_t n, const struct 
 	char err[256] = "";
 	int rc = 0;
 
+	if (fmt == F_TIME || fmt == F_TEXT)
+		return loaded_report(runs, n, ro, fmt == F_TIME ? report_time : report_text);
 	/* A session's runs carry their sweep keys in their cells. */
 	if (fmt == F_TABLE && sweep_keys && any_cell(runs, n))
 		rc = sweep_table(out, runs, n, err, sizeof(err));
 	else switch (fmt) {
 	case F_CSV: rc = export_csv(out, runs, n); break;
 	case F_JSON: rc = export_json(out, runs, n); break;
-	case F_TIME: rc = report_time(out, runs, n, ro); break;
-	case F_TABLE: rc = report_table(out, runs, n, ro, err, sizeof(err)); break;
-	default: rc = report_text(out, runs, n, ro, err, sizeof(err)); break;
+	default: rc = report_table(out, runs, n, ro, err, sizeof(err)); break;
 	}
 	if (rc) {
 		fprintf(stderr, "thrashtop: history: %s\n", err[0] ? err : strerror(errno));
@@ -1022,11 +1040,11 @@ int histcli_main(int argc, char **argv, const char *db_path)
 				rc = fmt == F_DEFAULT ? stream_list(path, &a.filt, a.all) :
 				     stream_export(path, &a.filt, fmt == F_JSON);
 			else if (!strcmp(a.cmd, "stats") && fmt == F_DEFAULT && !a.filt.limit)
-				rc = stream_report(path, &a.filt, &a.ro, report_stats_history);
+				rc = stream_report(path, &a.filt, &a.ro, report_stats);
 			else if (!strcmp(a.cmd, "export") && (fmt == F_TIME || fmt == F_TEXT) &&
 				 !a.filt.limit)
 				rc = stream_report(path, &a.filt, &a.ro, fmt == F_TIME ?
-						   report_time_history : report_text_history);
+						   report_time : report_text);
 			else if ((rc = load(path, report_filter(&a, fmt, &tf), flags, &runs, &n)) == 0) {
 				if (!strcmp(a.cmd, "list") && a.fmt == F_DEFAULT) {
 					if (n)
@@ -1034,7 +1052,7 @@ int histcli_main(int argc, char **argv, const char *db_path)
 					else
 						fprintf(out, "no runs recorded in %s\n", path);
 				} else if (!strcmp(a.cmd, "stats") && a.fmt == F_DEFAULT) {
-					report_stats(out, runs, n, &a.ro);
+					rc = loaded_report(runs, n, &a.ro, report_stats);
 				} else {
 					rc = output(a.fmt == F_DEFAULT ? F_JSON : a.fmt, runs, n, &a.ro,
 					    a.filt.session && !a.keys_set);

@@ -11,6 +11,7 @@
 #include "fmt.h"
 #include "histui.h"
 #include "report.h"
+#include "runsource.h"
 #include "series.h"
 #include "timefmt.h"
 #include "tui.h"
@@ -1226,11 +1227,13 @@ static void compare(struct hs *s)
 	rc = report_compare(f, c.runs, c.n, c.set, c.nsets, names, err, sizeof(err));
 	if (!rc && s->groups) {
 		struct report_opts o;
+		struct run_source *src = run_source_array(c.runs, c.n, err, sizeof(err));
 
 		report_opts_default(&o);
 		o.lines = 0;
 		fprintf(f, "\nThe groups, run by run:\n\n");
-		report_stats(f, c.runs, c.n, &o);
+		rc = !src || report_stats(f, src, &o, err, sizeof(err)) ? -1 : 0;
+		run_source_free(src);
 	}
 	if (fclose(f) && !rc) {
 		snprintf(err, sizeof(err), "cannot lay out the comparison: %s", strerror(errno));

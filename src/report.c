@@ -10,6 +10,7 @@
 
 #include "fmt.h"
 #include "plot.h"
+#include "runsource.h"
 #include "series.h"
 #include "timefmt.h"
 
@@ -30,12 +31,6 @@ const char *report_metric_name(enum report_metric m)
 	return (unsigned)m < RM_N ? metric_names[m] : "?";
 }
 
-static struct run_figures figures_of(const struct run_record *r)
-{
-	return (struct run_figures){ r->id, r->user_us, r->sys_us, r->wall_us, r->majflt,
-				     r->minflt, r->inblock, r->oublock, r->kswapd_s, r->status };
-}
-
 static double fig_metric(const struct run_figures *r, enum report_metric m)
 {
 	int64_t v;
@@ -53,8 +48,9 @@ static double fig_metric(const struct run_figures *r, enum report_metric m)
 
 double report_metric(const struct run_record *r, enum report_metric m)
 {
-	struct run_figures x = figures_of(r);
+	struct run_figures x;
 
+	run_figures_of(r, &x);
 	return fig_metric(&x, m);
 }
 
@@ -79,19 +75,6 @@ void report_timeline(const struct run_record *r, struct timeline *t)
 }
 
 /* ---- groups ---- */
-
-static int cmp_started(const struct run_record *a, const struct run_record *b)
-{
-	int c = strcmp(a->started_at, b->started_at);
-	return c ? c : (a->id > b->id) - (a->id < b->id);
-}
-
-static const struct run_record *sort_base;
-
-static int cmp_idx(const void *x, const void *y)
-{
-	return cmp_started(&sort_base[*(const size_t *)x], &sort_base[*(const size_t *)y]);
-}
 
 /* The figures of a group's completed runs, gathered a run at a time in
  * group order: x[m] holds the k[m] known values of metric m, wpos the
@@ -163,85 +146,83 @@ static void figures_stats(const struct figures *fg, struct report_group *g,
 	g->unstable = g->st[RM_WALL].n >= 2 && g->st[RM_WALL].cv_pct > o->unstable_cov_pct;
 }
 
-static int group_stats(const struct run_record *runs, struct report_group *g,
-		       const struct report_opts *o)
-{
+struct fig_sink {
 	struct figures fg;
+	double *walls;			/* NULL, or each run's wall time */
+};
 
-	if (figures_init(&fg, g->n)) {
-		figures_free(&fg);
-		return -1;
-	}
-	for (size_t i = 0; i < g->n; i++) {
-		struct run_figures x = figures_of(&runs[g->idx[i]]);
-		figures_add(&fg, &x);
-	}
-	figures_stats(&fg, g, o);
-	figures_free(&fg);
+static int add_figures(const struct run_figures *r, void *arg)
+{
+	struct fig_sink *k = arg;
+
+	if (k->walls && k->fg.n < k->fg.cap)
+		k->walls[k->fg.n] = fig_metric(r, RM_WALL);
+	figures_add(&k->fg, r);
 	return 0;
+}
+
+/* Group g's statistics into rg (its outlier array malloc'd), n the runs
+ * read; with walls, each run's wall time in group order. */
+static int group_stats(struct run_source *src, size_t g, const struct report_opts *o,
+		       struct report_group *rg, double *walls, char *err, size_t errlen)
+{
+	struct fig_sink k = { .walls = walls };
+	size_t n = src->groups[g].n;
+	int rc = -1;
+
+	memset(rg, 0, sizeof(*rg));
+	if (figures_init(&k.fg, n) || !(rg->outlier = calloc(n + 1, sizeof(bool)))) {
+		fmt_err(err, errlen, "history: out of memory");
+	} else if (!src->figures(src, g, add_figures, &k, err, errlen)) {
+		figures_stats(&k.fg, rg, o);
+		rg->n = k.fg.n;
+		rg->nfailed = k.fg.nfailed;
+		rg->noom = k.fg.noom;
+		rg->naborted = k.fg.naborted;
+		rc = 0;
+	}
+	figures_free(&k.fg);
+	if (rc) {
+		free(rg->outlier);
+		rg->outlier = NULL;
+	}
+	return rc;
 }
 
 int report_group(const struct run_record *runs, size_t n, const struct report_opts *o,
 		 struct report_group **out, size_t *ngroups)
 {
-	size_t *order = malloc(sizeof(size_t) * (n ? n : 1));
-	struct report_group *g = NULL;
-	size_t ng = 0;
+	struct run_source *src = run_source_array(runs, n, NULL, 0);
+	struct report_group *g = src ? calloc(src->ngroups + 1, sizeof(*g)) : NULL;
+	size_t j = 0;
 
 	*out = NULL;
 	*ngroups = 0;
-	if (!order)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		order[i] = i;
-	sort_base = runs;
-	qsort(order, n, sizeof(size_t), cmp_idx);
-	for (size_t k = 0; k < n; k++) {
-		const struct run_record *r = &runs[order[k]];
-		size_t j;
-		for (j = 0; j < ng; j++)
-			if (!strcmp(g[j].config_hash, r->config_hash))
-				break;
-		if (j == ng) {
-			struct report_group *ng2 = realloc(g, sizeof(*g) * (ng + 1));
-			if (!ng2)
-				goto fail;
-			g = ng2;
-			memset(&g[ng], 0, sizeof(*g));
-			g[ng].config_hash = r->config_hash;
-			g[ng].idx = malloc(sizeof(size_t) * n);
-			g[ng].outlier = calloc(n, sizeof(bool));
-			ng++;
-			if (!g[j].idx || !g[j].outlier)
-				goto fail;
-		}
-		g[j].idx[g[j].n++] = order[k];
-		g[j].nfailed += r->status == RUN_FAILED;
-		g[j].noom += r->status == RUN_OOM;
-		g[j].naborted += r->status == RUN_ABORTED;
+	for (; g && j < src->ngroups; j++) {
+		const struct run_record *first;
+		if (src->first(src, j, &first, NULL, 0) ||
+		    group_stats(src, j, o, &g[j], NULL, NULL, 0))
+			break;
+		g[j].config_hash = first->config_hash;
 	}
-	for (size_t j = 0; j < ng; j++)
-		if (group_stats(runs, &g[j], o))
-			goto fail;
-	free(order);
+	if (!g || j < src->ngroups) {
+		report_groups_free(g, j);
+		run_source_free(src);
+		errno = ENOMEM;
+		return -1;
+	}
 	*out = g;
-	*ngroups = ng;
+	*ngroups = j;
+	run_source_free(src);
 	return 0;
-fail:
-	free(order);
-	report_groups_free(g, ng);
-	errno = ENOMEM;
-	return -1;
 }
 
 void report_groups_free(struct report_group *g, size_t n)
 {
 	if (!g)
 		return;
-	for (size_t i = 0; i < n; i++) {
-		free(g[i].idx);
+	for (size_t i = 0; i < n; i++)
 		free(g[i].outlier);
-	}
 	free(g);
 }
 
@@ -382,17 +363,6 @@ static void header_text(const struct run_record *r, const struct header_keys *hk
 			used += (size_t)snprintf(buf + used, len - used, " %s=%s",
 						 !strcmp(f->name, "kernel_release") ? "kernel" : f->name, v);
 	}
-}
-
-static void group_header(const struct run_record *runs, const struct report_group *g,
-			 size_t ng, const struct report_group *all, char *buf, size_t len)
-{
-	struct header_keys hk;
-
-	memset(&hk, 0, sizeof(hk));
-	for (size_t j = 0; j < ng; j++)
-		header_keys_add(&hk, &runs[all[j].idx[0]]);
-	header_text(&runs[g->idx[0]], &hk, buf, len);
 }
 
 /* ---- small formatting helpers ---- */
@@ -766,55 +736,6 @@ static void older_runs(FILE *f, const bool *outlier, size_t hidden)
 	fprintf(f, " (--all shows every run)\n");
 }
 
-/* Stats lines (with ids, the newest o->lines) or a text report's (all). */
-static void group_runs(FILE *f, const struct run_record *runs, const struct report_group *g,
-		       const struct report_opts *o, bool stats)
-{
-	size_t from = stats ? lines_from(o, g->n) : 0;
-
-	older_runs(f, g->outlier, from);
-	for (size_t i = from; i < g->n; i++)
-		group_run(f, &runs[g->idx[i]], g->outlier[i], o, stats);
-}
-
-/* kswapd over the group's runs, as the seeds append it: only when known
- * for every run, so a partial sum never passes for the whole. */
-static void group_kswapd(FILE *f, const struct run_record *runs, const struct report_group *g)
-{
-	double sum = 0;
-	char buf[32];
-
-	for (size_t i = 0; i < g->n; i++) {
-		if (isnan(runs[g->idx[i]].kswapd_s))
-			return;
-		sum += runs[g->idx[i]].kswapd_s;
-	}
-	timefmt_kswapd(buf, sizeof(buf), sum);
-	fprintf(f, "%s\n", buf);
-}
-
-void report_stats(FILE *f, const struct run_record *runs, size_t n, const struct report_opts *o)
-{
-	struct report_group *g;
-	size_t ng;
-	char hdr[512], wl[256];
-
-	if (report_group(runs, n, o, &g, &ng)) {
-		fprintf(f, "out of memory\n");
-		return;
-	}
-	for (size_t j = 0; j < ng; j++) {
-		group_header(runs, &g[j], ng, g, hdr, sizeof(hdr));
-		workload_text(&runs[g[j].idx[0]], wl, sizeof(wl));
-		fprintf(f, "%sgroup %zu: %s\n", j ? "\n" : "", j + 1, hdr);
-		fprintf(f, "  %s, config %.8s\n", wl, g[j].config_hash);
-		group_runs(f, runs, &g[j], o, true);
-		stats_table(f, &g[j]);
-		group_notes(f, &g[j], o);
-	}
-	report_groups_free(g, ng);
-}
-
 /* ---- text report ---- */
 
 static void system_state(FILE *f, const struct run_record *r)
@@ -859,56 +780,6 @@ static void system_state(FILE *f, const struct run_record *r)
 	fprintf(f, "  thrashtop %s\n", r->version[0] ? r->version : "-");
 }
 
-int report_text(FILE *f, const struct run_record *runs, size_t n,
-		const struct report_opts *o, char *err, size_t errlen)
-{
-	struct report_group *g;
-	size_t ng;
-	char hdr[512], wl[256];
-
-	if (report_group(runs, n, o, &g, &ng)) {
-		fmt_err(err, errlen, "report: out of memory");
-		return -1;
-	}
-	fprintf(f, "%zu run%s in %zu group%s.\n", n, n == 1 ? "" : "s", ng, ng == 1 ? "" : "s");
-	for (size_t j = 0; j < ng; j++) {
-		const struct run_record *first = &runs[g[j].idx[0]];
-		group_header(runs, &g[j], ng, g, hdr, sizeof(hdr));
-		workload_text(first, wl, sizeof(wl));
-		fprintf(f, "\n");
-		wrap(f, "", 2, hdr);
-		wrap(f, "  workload: ", 12, wl);
-		if (j == 0 || strcmp(first->kernel_release, runs[g[j - 1].idx[0]].kernel_release) ||
-		    strcmp(first->hostname, runs[g[j - 1].idx[0]].hostname))
-			system_state(f, first);
-		fprintf(f, "\n");
-		group_runs(f, runs, &g[j], o, false);
-		group_kswapd(f, runs, &g[j]);
-		fprintf(f, "\n");
-		stats_table(f, &g[j]);
-		group_notes(f, &g[j], o);
-
-		/* Charts of the run nearest the group's median wall time. */
-		const struct run_record *rep = NULL;
-		double best = INFINITY, med = g[j].st[RM_WALL].median;
-		for (size_t i = 0; i < g[j].n; i++) {
-			const struct run_record *r = &runs[g[j].idx[i]];
-			double d = fabs(report_metric(r, RM_WALL) - med);
-			if (r->nsamples >= 2 && (d < best || !rep)) {
-				best = d;
-				rep = r;
-			}
-		}
-		if (rep) {
-			chart(f, rep, M_SWAP_USED, "Swap used");
-			chart(f, rep, M_MAJFLT, "Major faults/s");
-			chart(f, rep, M_MINFLT, "Minor faults/s");
-		}
-	}
-	report_groups_free(g, ng);
-	return ferror(f) ? -1 : 0;
-}
-
 /* ---- time lines ---- */
 
 static const char *oom_command(const struct run_record *r)
@@ -945,129 +816,26 @@ static void time_line(FILE *f, const struct run_record *r, const struct report_o
 	fprintf(f, "%s\n", line);
 }
 
-int report_time(FILE *f, const struct run_record *runs, size_t n, const struct report_opts *o)
-{
-	struct report_group *g;
-	size_t ng;
-	char hdr[512];
-
-	if (report_group(runs, n, o, &g, &ng))
-		return -1;
-	for (size_t j = 0; j < ng; j++) {
-		group_header(runs, &g[j], ng, g, hdr, sizeof(hdr));
-		fprintf(f, "%s%s:\n", j ? "\n" : "", hdr);
-		for (size_t i = 0; i < g[j].n; i++)
-			time_line(f, &runs[g[j].idx[i]], o);
-		group_kswapd(f, runs, &g[j]);
-	}
-	report_groups_free(g, ng);
-	return ferror(f) ? -1 : 0;
-}
-
-/* ---- reports straight from the history ---- */
+/* ---- statistics, time lines and the text report, a group at a time ---- */
 
 enum pass_kind { PASS_STATS, PASS_TIME, PASS_TEXT };
-
-/* Groups up to this many runs are read once; larger ones again to print,
- * so that memory stays within about 32 MiB whatever a group holds. */
-#define ROWS_MAX (1 << 18)
-
-struct group_ref {
-	char hash[17];
-	int64_t n;
-};
 
 struct group_pass {
 	enum pass_kind kind;
 	FILE *f;
-	struct history *h;
-	struct history_filter gf;	/* the user's filter, narrowed to one group */
+	struct run_source *src;
 	const struct report_opts *o;
 	struct header_keys hk;
-	int64_t nruns;			/* over every group */
-	size_t ngroups, j;		/* groups in all, printed */
-	struct figures fg;
-	struct report_group g;
+	size_t gi;			/* the group being printed */
+	struct report_group g;		/* its statistics, n the runs read */
 	size_t pos;			/* the run being printed, in group order */
 	double kswapd;			/* the group's sum so far, NAN once unknown */
-	int64_t *ids;			/* text: each run's id and wall time, in */
-	double *walls;			/* group order */
-	struct run_figures *rows;	/* the group's runs as read for the
-					 * statistics, printed from here when
-					 * the group is not too large */
-	struct group_ref *groups;	/* every group, in report order */
-	size_t cap;
-	struct run_record rep;		/* text: the run charted, with its series */
+	double *walls;			/* text: each run's wall time, in group order */
+	const struct run_record *rep;	/* text: the run charted, with its series */
 	char prev_kernel[65], prev_host[65];	/* the previous group's first run's */
 	char *err;
 	size_t errlen;
 };
-
-static int take_run(struct run_record *r, void *arg)
-{
-	*(struct run_record *)arg = *r;
-	run_record_init(r);
-	return 0;
-}
-
-/* The group's first run, every field. */
-static int group_first(struct group_pass *p, struct run_record *first)
-{
-	struct history_filter one = p->gf;
-
-	one.limit = 1;
-	one.fields = NULL;
-	run_record_init(first);
-	if (history_each(p->h, &one, HISTORY_OLDEST_FIRST, take_run, first, p->err, p->errlen))
-		return -1;
-	if (first->id < 1) {
-		fmt_err(p->err, p->errlen, "history: a group vanished while it was read");
-		return -1;
-	}
-	return 0;
-}
-
-static int keys_of_group(const char *hash, int64_t n, void *arg)
-{
-	struct group_pass *p = arg;
-	struct run_record first;
-
-	if (p->ngroups == p->cap) {
-		size_t ncap = p->cap ? p->cap * 2 : 64;
-		struct group_ref *g = realloc(p->groups, sizeof(*g) * ncap);
-		if (!g)
-			return fmt_err(p->err, p->errlen, "history: out of memory");
-		p->groups = g;
-		p->cap = ncap;
-	}
-	snprintf(p->groups[p->ngroups].hash, sizeof(p->groups->hash), "%s", hash);
-	p->groups[p->ngroups].n = n;
-
-	p->gf.config_hash = hash;
-	int rc = group_first(p, &first);
-	p->gf.config_hash = NULL;
-	if (rc)
-		return -1;
-	header_keys_add(&p->hk, &first);
-	run_record_clear(&first);
-	p->nruns += n;
-	p->ngroups++;
-	return 0;
-}
-
-static int add_figures(const struct run_figures *r, void *arg)
-{
-	struct group_pass *p = arg;
-
-	if (p->ids && p->fg.n < p->fg.cap) {
-		p->ids[p->fg.n] = r->id;
-		p->walls[p->fg.n] = fig_metric(r, RM_WALL);
-	}
-	if (p->rows && p->fg.n < p->fg.cap)
-		p->rows[p->fg.n] = *r;
-	figures_add(&p->fg, r);
-	return 0;
-}
 
 /* A run's distance to the group's median wall time, and its place. */
 struct rep_cand {
@@ -1084,24 +852,13 @@ static int cmp_cand(const void *x, const void *y)
 	return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
-/* Whether the run at pos has recorded series to chart; if so it is read
- * whole into p->rep. */
+/* Whether the run at pos has recorded series to chart; if so it is p->rep. */
 static int try_rep(struct group_pass *p, size_t pos, bool *taken)
 {
-	struct run_record full;
+	int k = p->src->charted(p->src, p->gi, pos, &p->rep, p->err, p->errlen);
 
-	*taken = false;
-	if (history_nsamples(p->h, p->ids[pos]) < 2)
-		return 0;
-	if (history_get(p->h, p->ids[pos], &full, p->err, p->errlen))
-		return -1;
-	if (full.nsamples < 2) {
-		run_record_clear(&full);
-		return 0;
-	}
-	p->rep = full;
-	*taken = true;
-	return 0;
+	*taken = k == 1;
+	return k < 0 ? -1 : 0;
 }
 
 /* Text: the run to chart, the one with series nearest the group's median
@@ -1114,7 +871,7 @@ static int pick_rep(struct group_pass *p)
 	size_t first, nc = 0;
 	bool taken = false;
 
-	for (first = 0; first < p->fg.n && !taken; first++)
+	for (first = 0; first < p->g.n && !taken; first++)
 		if (try_rep(p, first, &taken))
 			return -1;
 	if (!taken)
@@ -1122,154 +879,91 @@ static int pick_rep(struct group_pass *p)
 	first--;
 	if (isnan(fabs(wall[first] - med)))
 		return 0;
-	struct rep_cand *c = malloc(sizeof(*c) * (p->fg.n - first));
+	struct rep_cand *c = malloc(sizeof(*c) * (p->g.n - first));
 	if (!c)
 		return fmt_err(p->err, p->errlen, "history: out of memory");
-	for (size_t i = first; i < p->fg.n; i++)
+	for (size_t i = first; i < p->g.n; i++)
 		if (!isnan(fabs(wall[i] - med)))
 			c[nc++] = (struct rep_cand){ fabs(wall[i] - med), i };
 	qsort(c, nc, sizeof(*c), cmp_cand);
 	/* the first run with series stays unless a nearer one has series */
-	for (size_t k = 0; k < nc && c[k].pos != first; k++) {
-		struct run_record keep = p->rep;
+	taken = false;
+	for (size_t k = 0; k < nc && c[k].pos != first && !taken; k++)
 		if (try_rep(p, c[k].pos, &taken)) {
-			p->rep = keep;
 			free(c);
 			return -1;
 		}
-		if (taken) {
-			run_record_clear(&keep);
-			break;
-		}
-		p->rep = keep;
-	}
 	free(c);
 	return 0;
 }
 
-/* Time lines: an OOM line names the killed worker and the command kind,
- * which only an OOM-killed run needs read. */
-static int oom_detail(struct group_pass *p, struct run_record *r)
-{
-	static const char *const kind[] = { "kind", NULL };
-	struct history_filter one = { .id = r->id, .fields = kind };
-	struct run_record d;
-
-	run_record_init(&d);
-	if (history_each(p->h, &one, HISTORY_WORKER_ENDS, take_run, &d, p->err, p->errlen))
-		return -1;
-	r->kind = d.kind;
-	r->workers = d.workers;
-	r->nworkers = d.nworkers;
-	d.workers = NULL;
-	d.nworkers = 0;
-	run_record_clear(&d);
-	return 0;
-}
-
-static int print_run(struct run_record *r, void *arg)
+static int print_run(const struct run_record *r, void *arg)
 {
 	struct group_pass *p = arg;
-	bool outlier = p->kind != PASS_TIME && p->pos < p->fg.n && p->g.outlier[p->pos];
+	bool outlier = p->kind != PASS_TIME && p->pos < p->g.n && p->g.outlier[p->pos];
 
-	if (p->kind == PASS_TIME) {
-		if (r->status == RUN_OOM && oom_detail(p, r))
-			return -1;
+	if (p->kind == PASS_TIME)
 		time_line(p->f, r, p->o);
-	} else {
+	else
 		group_run(p->f, r, outlier, p->o, p->kind == PASS_STATS);
-	}
 	p->kswapd += r->kswapd_s;
 	p->pos++;
 	return ferror(p->f) ? -1 : 0;
 }
 
-/* The group's lines from p->pos on, from the rows its statistics were
- * read into. */
-static int print_rows(struct group_pass *p)
+/* The lines that open a group: what sets it apart, its workload and, in
+ * the text report, the system when it differs from the previous group's. */
+static void group_head(struct group_pass *p, const struct run_record *first)
 {
-	struct run_record r;
-	int rc = 0;
+	char hdr[512], wl[256];
 
-	run_record_init(&r);
-	for (size_t i = p->pos; i < p->fg.n && !rc; i++) {
-		const struct run_figures *w = &p->rows[i];
-		r.id = w->id;
-		r.user_us = w->user_us;
-		r.sys_us = w->sys_us;
-		r.wall_us = w->wall_us;
-		r.majflt = w->majflt;
-		r.minflt = w->minflt;
-		r.inblock = w->inblock;
-		r.oublock = w->oublock;
-		r.kswapd_s = w->kswapd_s;
-		r.status = w->status;
-		rc = print_run(&r, p);
-	}
-	run_record_clear(&r);
-	return rc;
-}
-
-static int report_of_group(const char *hash, int64_t n, void *arg)
-{
-	struct group_pass *p = arg;
-	struct run_record first;
-	char hdr[512], wl[256], buf[32];
-	int rc = -1;
-
-	p->gf.config_hash = hash;
-	memset(&p->g, 0, sizeof(p->g));
-	memset(&p->fg, 0, sizeof(p->fg));
-	run_record_init(&p->rep);
-	if (group_first(p, &first)) {
-		p->gf.config_hash = NULL;
-		return -1;
-	}
-	p->gf.fields = history_figures;
-	if (p->kind != PASS_TIME) {
-		if (figures_init(&p->fg, (size_t)n) ||
-		    !(p->g.outlier = calloc((size_t)n + 1, sizeof(bool))) ||
-		    (p->kind == PASS_TEXT &&
-		     (!(p->ids = malloc(sizeof(*p->ids) * ((size_t)n + 1))) ||
-		      !(p->walls = malloc(sizeof(*p->walls) * ((size_t)n + 1))))) ||
-		    (n <= ROWS_MAX && !(p->rows = malloc(sizeof(*p->rows) * ((size_t)n + 1))))) {
-			fmt_err(p->err, p->errlen, "history: out of memory");
-			goto out;
-		}
-		if (history_each_figures(p->h, &p->gf, add_figures, p, p->err, p->errlen))
-			goto out;
-		figures_stats(&p->fg, &p->g, p->o);
-		p->g.nfailed = p->fg.nfailed;
-		p->g.noom = p->fg.noom;
-		p->g.naborted = p->fg.naborted;
-		if (p->kind == PASS_TEXT && pick_rep(p))
-			goto out;
-	}
-	header_text(&first, &p->hk, hdr, sizeof(hdr));
-	workload_text(&first, wl, sizeof(wl));
+	header_text(first, &p->hk, hdr, sizeof(hdr));
+	workload_text(first, wl, sizeof(wl));
 	if (p->kind == PASS_STATS) {
-		fprintf(p->f, "%sgroup %zu: %s\n", p->j ? "\n" : "", p->j + 1, hdr);
-		fprintf(p->f, "  %s, config %.8s\n", wl, hash);
+		fprintf(p->f, "%sgroup %zu: %s\n", p->gi ? "\n" : "", p->gi + 1, hdr);
+		fprintf(p->f, "  %s, config %.8s\n", wl, p->src->groups[p->gi].hash);
 	} else if (p->kind == PASS_TIME) {
-		fprintf(p->f, "%s%s:\n", p->j ? "\n" : "", hdr);
+		fprintf(p->f, "%s%s:\n", p->gi ? "\n" : "", hdr);
 	} else {
 		fprintf(p->f, "\n");
 		wrap(p->f, "", 2, hdr);
 		wrap(p->f, "  workload: ", 12, wl);
-		if (p->j == 0 || strcmp(first.kernel_release, p->prev_kernel) ||
-		    strcmp(first.hostname, p->prev_host))
-			system_state(p->f, &first);
-		snprintf(p->prev_kernel, sizeof(p->prev_kernel), "%s", first.kernel_release);
-		snprintf(p->prev_host, sizeof(p->prev_host), "%s", first.hostname);
+		if (p->gi == 0 || strcmp(first->kernel_release, p->prev_kernel) ||
+		    strcmp(first->hostname, p->prev_host))
+			system_state(p->f, first);
+		snprintf(p->prev_kernel, sizeof(p->prev_kernel), "%s", first->kernel_release);
+		snprintf(p->prev_host, sizeof(p->prev_host), "%s", first->hostname);
 		fprintf(p->f, "\n");
 	}
-	p->j++;
-	p->pos = p->kind == PASS_STATS ? lines_from(p->o, p->fg.n) : 0;
-	p->gf.offset = (long)p->pos;
+}
+
+static int report_of_group(struct group_pass *p, size_t gi)
+{
+	const struct run_record *first;
+	char buf[32];
+	int rc = -1;
+
+	p->gi = gi;
+	p->rep = NULL;
+	memset(&p->g, 0, sizeof(p->g));
+	if (p->src->first(p->src, gi, &first, p->err, p->errlen))
+		return -1;
+	if (p->kind != PASS_TIME) {
+		if (p->kind == PASS_TEXT &&
+		    !(p->walls = malloc(sizeof(*p->walls) * (p->src->groups[gi].n + 1)))) {
+			fmt_err(p->err, p->errlen, "history: out of memory");
+			goto out;
+		}
+		if (group_stats(p->src, gi, p->o, &p->g, p->walls, p->err, p->errlen) ||
+		    (p->kind == PASS_TEXT && pick_rep(p)))
+			goto out;
+	}
+	group_head(p, first);
+	p->pos = p->kind == PASS_STATS ? lines_from(p->o, p->g.n) : 0;
 	p->kswapd = 0;
 	older_runs(p->f, p->g.outlier, p->pos);
-	if (p->rows ? print_rows(p) :
-	    history_each(p->h, &p->gf, HISTORY_OLDEST_FIRST, print_run, p, p->err, p->errlen)) {
+	if (p->src->runs(p->src, gi, p->pos, p->kind == PASS_TIME, print_run, p, p->err,
+			 p->errlen)) {
 		if (ferror(p->f))
 			fmt_err(p->err, p->errlen, "history: writing the output: %s", strerror(errno));
 		goto out;
@@ -1284,76 +978,68 @@ static int report_of_group(const char *hash, int64_t n, void *arg)
 		stats_table(p->f, &p->g);
 		group_notes(p->f, &p->g, p->o);
 	}
-	if (p->kind == PASS_TEXT && p->rep.id > 0) {
-		chart(p->f, &p->rep, M_SWAP_USED, "Swap used");
-		chart(p->f, &p->rep, M_MAJFLT, "Major faults/s");
-		chart(p->f, &p->rep, M_MINFLT, "Minor faults/s");
+	if (p->rep) {
+		chart(p->f, p->rep, M_SWAP_USED, "Swap used");
+		chart(p->f, p->rep, M_MAJFLT, "Major faults/s");
+		chart(p->f, p->rep, M_MINFLT, "Minor faults/s");
 	}
 	rc = ferror(p->f) ? -1 : 0;
 out:
-	p->gf.fields = NULL;
-	p->gf.config_hash = NULL;
-	p->gf.offset = 0;
-	run_record_clear(&first);
-	run_record_clear(&p->rep);
-	figures_free(&p->fg);
 	free(p->g.outlier);
-	free(p->ids);
 	free(p->walls);
-	free(p->rows);
-	p->ids = NULL;
+	p->g.outlier = NULL;
 	p->walls = NULL;
-	p->rows = NULL;
 	return rc;
 }
 
 /* Every group's first run for the header keys, then each group's report. */
-static int report_history(enum pass_kind kind, FILE *f, struct history *h,
-			  const struct history_filter *filt, const struct report_opts *o,
-			  char *err, size_t errlen)
+static int report_source(enum pass_kind kind, FILE *f, struct run_source *src,
+			 const struct report_opts *o, char *err, size_t errlen)
 {
 	struct group_pass *p = calloc(1, sizeof(*p));
-	int rc;
+	size_t nruns = 0;
+	int rc = 0;
 
 	if (!p)
 		return fmt_err(err, errlen, "history: out of memory");
 	p->kind = kind;
 	p->f = f;
-	p->h = h;
-	if (filt)
-		p->gf = *filt;
-	p->gf.limit = p->gf.offset = 0;
+	p->src = src;
 	p->o = o;
 	p->err = err;
 	p->errlen = errlen;
-	rc = history_each_group(h, &p->gf, keys_of_group, p, err, errlen);
+	for (size_t j = 0; !rc && j < src->ngroups; j++) {
+		const struct run_record *first;
+		rc = src->first(src, j, &first, err, errlen);
+		if (!rc)
+			header_keys_add(&p->hk, first);
+		nruns += src->groups[j].n;
+	}
 	if (!rc && kind == PASS_TEXT)
-		fprintf(f, "%" PRId64 " run%s in %zu group%s.\n", p->nruns, p->nruns == 1 ? "" : "s",
-			p->ngroups, p->ngroups == 1 ? "" : "s");
-	/* the groups as the first pass found them: SQL groups them once */
-	for (size_t j = 0; !rc && j < p->ngroups; j++)
-		rc = report_of_group(p->groups[j].hash, p->groups[j].n, p);
-	free(p->groups);
+		fprintf(f, "%zu run%s in %zu group%s.\n", nruns, nruns == 1 ? "" : "s",
+			src->ngroups, src->ngroups == 1 ? "" : "s");
+	for (size_t j = 0; !rc && j < src->ngroups; j++)
+		rc = report_of_group(p, j);
 	free(p);
 	return rc ? -1 : 0;
 }
 
-int report_stats_history(FILE *f, struct history *h, const struct history_filter *filt,
-			 const struct report_opts *o, char *err, size_t errlen)
+int report_stats(FILE *f, struct run_source *src, const struct report_opts *o,
+		 char *err, size_t errlen)
 {
-	return report_history(PASS_STATS, f, h, filt, o, err, errlen);
+	return report_source(PASS_STATS, f, src, o, err, errlen);
 }
 
-int report_time_history(FILE *f, struct history *h, const struct history_filter *filt,
-			const struct report_opts *o, char *err, size_t errlen)
+int report_time(FILE *f, struct run_source *src, const struct report_opts *o,
+		char *err, size_t errlen)
 {
-	return report_history(PASS_TIME, f, h, filt, o, err, errlen);
+	return report_source(PASS_TIME, f, src, o, err, errlen);
 }
 
-int report_text_history(FILE *f, struct history *h, const struct history_filter *filt,
-			const struct report_opts *o, char *err, size_t errlen)
+int report_text(FILE *f, struct run_source *src, const struct report_opts *o,
+		char *err, size_t errlen)
 {
-	return report_history(PASS_TEXT, f, h, filt, o, err, errlen);
+	return report_source(PASS_TEXT, f, src, o, err, errlen);
 }
 
 /* ---- cross table ---- */

@@ -13,6 +13,7 @@
 #include "import.h"
 #include "posted.h"
 #include "report.h"
+#include "runsource.h"
 
 #define GOLDEN_DIR "tests/golden/"
 
@@ -274,15 +275,26 @@ static int w_show(FILE *f, const struct run_record *v, size_t n, void *a)
 	return 0;
 }
 
+/* A group report over runs in memory. */
+static int grouped(int (*report)(FILE *, struct run_source *, const struct report_opts *,
+				 char *, size_t),
+		   FILE *f, const struct run_record *v, size_t n, const struct report_opts *o)
+{
+	struct run_source *src = run_source_array(v, n, NULL, 0);
+	int rc = src ? report(f, src, o, NULL, 0) : -1;
+
+	run_source_free(src);
+	return rc;
+}
+
 static int w_stats(FILE *f, const struct run_record *v, size_t n, void *a)
 {
-	report_stats(f, v, n, a);
-	return 0;
+	return grouped(report_stats, f, v, n, a);
 }
 
 static int w_text(FILE *f, const struct run_record *v, size_t n, void *a)
 {
-	return report_text(f, v, n, a, NULL, 0);
+	return grouped(report_text, f, v, n, a);
 }
 
 static int w_csv(FILE *f, const struct run_record *v, size_t n, void *a)
@@ -299,7 +311,7 @@ static int w_json(FILE *f, const struct run_record *v, size_t n, void *a)
 
 static int w_time(FILE *f, const struct run_record *v, size_t n, void *a)
 {
-	return report_time(f, v, n, a);
+	return grouped(report_time, f, v, n, a);
 }
 
 static int w_table(FILE *f, const struct run_record *v, size_t n, void *a)
@@ -451,7 +463,7 @@ TEST(report_stats_newest_lines)
 		run_record_config(&v[i]);
 	}
 	FILE *f = open_memstream(&out, &len);
-	report_stats(f, v, N, &o);
+	CHECK_INT(w_stats(f, v, N, &o), 0);
 	fclose(f);
 	CHECK(strstr(out, "  10 older runs not shown, 2 of them outliers (--all shows every run)\n") != NULL);
 	CHECK(strstr(out, "\n    10  ") == NULL);
@@ -461,7 +473,7 @@ TEST(report_stats_newest_lines)
 	free(out);
 	o.lines = 0;
 	f = open_memstream(&out, &len);
-	report_stats(f, v, N, &o);
+	CHECK_INT(w_stats(f, v, N, &o), 0);
 	fclose(f);
 	CHECK(strstr(out, "not shown") == NULL);
 	CHECK(strstr(out, "\n     4  ") != NULL && strstr(out, "<- outlier") != NULL);
@@ -828,34 +840,25 @@ static void stream_run(struct run_record *r, int g, int s, int k)
 	}
 }
 
-static int w_stats_h(FILE *f, struct history *h, const struct history_filter *filt,
-		     const struct report_opts *o)
+typedef int report_fn(FILE *, struct run_source *, const struct report_opts *, char *, size_t);
+
+static int from_history(report_fn *report, FILE *f, struct history *h,
+			const struct history_filter *filt, const struct report_opts *o)
 {
 	char err[256];
-	return report_stats_history(f, h, filt, o, err, sizeof(err));
+	struct run_source *src = run_source_history(h, filt, err, sizeof(err));
+	int rc = src ? report(f, src, o, err, sizeof(err)) : -1;
+
+	run_source_free(src);
+	return rc;
 }
 
-static int w_time_h(FILE *f, struct history *h, const struct history_filter *filt,
-		    const struct report_opts *o)
-{
-	char err[256];
-	return report_time_history(f, h, filt, o, err, sizeof(err));
-}
-
-static int w_text_h(FILE *f, struct history *h, const struct history_filter *filt,
-		    const struct report_opts *o)
-{
-	char err[256];
-	return report_text_history(f, h, filt, o, err, sizeof(err));
-}
-
-/* Statistics, time lines and the text report straight from the history,
- * a group at a time, print what report_stats, report_time and report_text
- * print over the same runs loaded at once: unknown figures, aborted,
- * failed and OOM runs, one-run groups, groups and runs that started at
- * the same time (or at no recorded time), ids out of start order, groups
- * without series, and label filters. */
-TEST(report_history_matches_reports_over_loaded_runs)
+/* The history as a run source, a group at a time, gives each report what
+ * the same runs loaded at once give: unknown figures, aborted, failed and
+ * OOM runs (whose workers it reads apart), one-run groups, groups and runs
+ * that started at the same time (or at no recorded time), ids out of start
+ * order, groups without series, and label filters. */
+TEST(report_history_source_gives_the_loaded_runs)
 {
 	char dir[] = "/tmp/thrashtop-stats.XXXXXX", path[64], err[256];
 	struct report_opts o;
@@ -896,18 +899,12 @@ TEST(report_history_matches_reports_over_loaded_runs)
 			char *a = NULL, *b = NULL;
 			size_t alen = 0, blen = 0;
 			FILE *fa = open_memstream(&a, &alen), *fb = open_memstream(&b, &blen);
-			int (*const fn[3])(FILE *, struct history *, const struct history_filter *,
-					   const struct report_opts *) = { w_stats_h, w_time_h, w_text_h };
+			report_fn *const fn[3] = { report_stats, report_time, report_text };
 
 			/* each report with csh lines, then with GNU time's */
 			o.gnu = kind >= 3;
-			if (kind % 3 == 0)
-				report_stats(fa, v, n, &o);
-			else if (kind % 3 == 1)
-				report_time(fa, v, n, &o);
-			else
-				report_text(fa, v, n, &o, err, sizeof(err));
-			CHECK_INT(fn[kind % 3](fb, h, &f, &o), 0);
+			CHECK_INT(grouped(fn[kind % 3], fa, v, n, &o), 0);
+			CHECK_INT(from_history(fn[kind % 3], fb, h, &f, &o), 0);
 			fclose(fa);
 			fclose(fb);
 			CHECK(alen > 0 || l == 3);
@@ -932,8 +929,8 @@ TEST(report_history_matches_reports_over_loaded_runs)
 
 			o.gnu = false;
 			o.lines = cap ? 10 : 0;
-			report_stats(fa, v, n, &o);
-			CHECK_INT(w_stats_h(fb, h, &f, &o), 0);
+			CHECK_INT(grouped(report_stats, fa, v, n, &o), 0);
+			CHECK_INT(from_history(report_stats, fb, h, &f, &o), 0);
 			fclose(fa);
 			fclose(fb);
 			CHECK_STR(b, a);
