@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "detail.h"
 #include "history.h"
 #include "plot.h"
 #include "view.h"
@@ -98,31 +99,12 @@ int histui_cache_load(struct histui_cache *c, struct history *h, const struct hi
 /* Frees the rows and sets total back to -1. */
 void histui_cache_drop(struct histui_cache *c);
 
-/* A text of display lines, each with how to draw it. */
-enum histui_attr {
-	HA_TEXT, HA_TITLE, HA_BAD, HA_DIM,
-	HA_PLOT,		/* + enum run_series_id of the plotted series */
-};
-
-struct histui_line {
-	char *text;
-	int attr;
-};
-
-struct histui_text {
-	struct histui_line *v;
-	size_t n, cap;
-	int cols;		/* widest line */
-};
-
-void histui_text_free(struct histui_text *t);
-
 /* Everything recorded for one run laid out for width columns: the result
  * and time lines (csh, GNU, kswapd), system state and sysctls, free
  * before/after, workers, sysctl changes, then each recorded series as a
  * plot of width x plot_h cells spanning the whole run, with its scale and
  * time axis. 0, or -1 with errno ENOMEM (t freed). */
 int histui_detail(const struct run_record *r, int width, int plot_h, enum plot_mode mode,
-		  struct histui_text *t);
+		  struct detail_lines *t);
 
 #endif

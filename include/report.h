@@ -66,8 +66,9 @@ void report_list(FILE *f, const struct run_record *runs, size_t n);
 /* The same a run at a time: the header, then each row. */
 void report_list_header(FILE *f);
 void report_list_row(FILE *f, const struct run_record *r);
-/* `history show`: everything recorded for one run. */
-void report_show(FILE *f, const struct run_record *r);
+/* `history show`: everything recorded for one run. 0, or -1 (errno) on
+ * a write or allocation failure. */
+int report_show(FILE *f, const struct run_record *r);
 /* The reports printed group by group, as src gives the groups (from the
  * history, memory is one group's figures, about 60 bytes a run, whatever
  * it holds). Return 0, or -1 with err filled. */

@@ -530,9 +530,10 @@ static int cmd_show(struct hargs *a, const char *path)
 		fprintf(stderr, "thrashtop: history: %s\n", err);
 		return rc == 1 ? 2 : 1;
 	}
-	if (a->fmt == F_DEFAULT || a->fmt == F_TEXT)
-		report_show(out, &r);
-	else
+	if ((a->fmt == F_DEFAULT || a->fmt == F_TEXT) && report_show(out, &r)) {
+		fprintf(stderr, "thrashtop: history: %s\n", strerror(errno));
+		rc = 1;
+	} else if (a->fmt != F_DEFAULT && a->fmt != F_TEXT)
 		rc = output(a->fmt, &r, 1, &a->ro, false);
 	run_record_clear(&r);
 	return rc;

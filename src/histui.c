@@ -36,6 +36,13 @@ static void sanitize(char *s)
 			*s = ' ';
 }
 
+/* The same over every line of a text. */
+static void sanitize_lines(struct detail_lines *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		sanitize(t->v[i].text);
+}
+
 /* ---- list rows ---- */
 
 char *histui_params(const struct run_record *r, char *buf, size_t len)
@@ -330,55 +337,11 @@ void histui_cache_drop(struct histui_cache *c)
 
 /* ---- texts: a run's details, a comparison ---- */
 
-void histui_text_free(struct histui_text *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		free(t->v[i].text);
-	free(t->v);
-	memset(t, 0, sizeof(*t));
-}
-
-/* Takes s (malloc'd); frees it on failure. */
-static int text_take(struct histui_text *t, int attr, char *s)
-{
-	if (!s)
-		return -1;
-	if (t->n == t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 64;
-		struct histui_line *nv = realloc(t->v, ncap * sizeof(*nv));
-
-		if (!nv) {
-			free(s);
-			return -1;
-		}
-		t->v = nv;
-		t->cap = ncap;
-	}
-	sanitize(s);
-	t->v[t->n].text = s;
-	t->v[t->n++].attr = attr;
-	t->cols = imax(t->cols, fmt_text_cols(s));
-	return 0;
-}
-
-__attribute__((format(printf, 3, 4)))
-static int text_add(struct histui_text *t, int attr, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	return text_take(t, attr, rc < 0 ? NULL : s);
-}
-
 #define KEY_W 12
 
 /* "key         value", the value wrapped at width on blanks, continuation
  * lines indented under it; a word longer than a line is cut. */
-static int text_kv(struct histui_text *t, int width, const char *key, const char *val)
+static int text_kv(struct detail_lines *t, int width, const char *key, const char *val)
 {
 	int room = imin(imax(width - KEY_W, 20), 250);	/* 4 bytes a column fit line[] */
 	const char *p = val;
@@ -414,7 +377,7 @@ static int text_kv(struct histui_text *t, int width, const char *key, const char
 				p++;
 		}
 		line[o] = '\0';
-		if (text_add(t, HA_TEXT, "%s", line))
+		if (detail_add(t, DA_PLAIN, "%s", line))
 			return -1;
 		first = false;
 	} while (*p);
@@ -434,7 +397,7 @@ static void i64_text(char *buf, size_t len, int64_t v)
 		snprintf(buf, len, "%" PRId64, v);
 }
 
-static int detail_head(const struct run_record *r, int width, struct histui_text *t)
+static int detail_head(const struct run_record *r, int width, struct detail_lines *t)
 {
 	char a[512], b[64], c[64], d[64];
 	struct timeline tl;
@@ -444,9 +407,9 @@ static int detail_head(const struct run_record *r, int width, struct histui_text
 		snprintf(b, sizeof(b), "  run %d of %d", r->repeat_k, r->repeat_n);
 	else
 		b[0] = '\0';
-	rc |= text_add(t, HA_TITLE, "run %" PRId64 "  started %s  label %s%s", r->id,
+	rc |= detail_add(t, DA_TITLE, "run %" PRId64 "  started %s  label %s%s", r->id,
 		       r->started_at[0] ? r->started_at : "?", r->label[0] ? r->label : "-", b);
-	rc |= text_add(t, r->status == RUN_OK ? HA_TEXT : HA_BAD, "%-*s%s%s", KEY_W, "status",
+	rc |= detail_add(t, r->status == RUN_OK ? DA_PLAIN : DA_BAD, "%-*s%s%s", KEY_W, "status",
 		       run_status_title(r->status), r->status == RUN_OOM ? " (a worker was OOM-killed)"
 		       : r->status == RUN_FAILED ? " (a worker failed)" : "");
 	if (r->kind == RUN_QSBENCH) {
@@ -462,25 +425,25 @@ static int detail_head(const struct run_record *r, int width, struct histui_text
 	}
 	report_timeline(r, &tl);
 	timefmt_csh(a, sizeof(a), &tl);
-	rc |= text_add(t, HA_TEXT, "%-*s%s", KEY_W, "time (csh)", a);
+	rc |= detail_add(t, DA_PLAIN, "%-*s%s", KEY_W, "time (csh)", a);
 	timefmt_gnu(a, sizeof(a), &tl);
-	rc |= text_add(t, HA_TEXT, "%-*s%s", KEY_W, "time (GNU)", a);
+	rc |= detail_add(t, DA_PLAIN, "%-*s%s", KEY_W, "time (GNU)", a);
 	timefmt_kswapd(a, sizeof(a), r->kswapd_s);
 	if (isnan(r->kswapd_s))
-		rc |= text_add(t, HA_TEXT, "%-*s%s (kswapd was not visible)", KEY_W, "kswapd", a);
+		rc |= detail_add(t, DA_PLAIN, "%-*s%s (kswapd was not visible)", KEY_W, "kswapd", a);
 	else
-		rc |= text_add(t, HA_TEXT, "%-*s%s (%.2f s of CPU)", KEY_W, "kswapd", a,
+		rc |= detail_add(t, DA_PLAIN, "%-*s%s (%.2f s of CPU)", KEY_W, "kswapd", a,
 			       r->kswapd_s);
 	kib_text(b, sizeof(b), r->swap_peak_kib);
 	kib_text(c, sizeof(c), r->swap_before_kib);
 	kib_text(d, sizeof(d), r->swap_after_kib);
 	kib_text(a, sizeof(a), r->mem_free_min_kib);
-	rc |= text_add(t, HA_TEXT, "%-*sswap peak %s, before %s, after %s; lowest MemFree %s",
+	rc |= detail_add(t, DA_PLAIN, "%-*sswap peak %s, before %s, after %s; lowest MemFree %s",
 		       KEY_W, "memory", b, c, d, a);
 	return rc;
 }
 
-static int detail_system(const struct run_record *r, int width, struct histui_text *t)
+static int detail_system(const struct run_record *r, int width, struct detail_lines *t)
 {
 	static const struct {
 		const char *name;
@@ -499,8 +462,8 @@ static int detail_system(const struct run_record *r, int width, struct histui_te
 	size_t o = 0;
 	int rc = 0;
 
-	rc |= text_add(t, HA_TEXT, "%s", "");
-	rc |= text_add(t, HA_TITLE, "%s", "System at the start");
+	rc |= detail_add(t, DA_PLAIN, "%s", "");
+	rc |= detail_add(t, DA_TITLE, "%s", "System at the start");
 	kib_text(b, sizeof(b), r->ram_kib);
 	kib_text(c, sizeof(c), r->swap_total_kib);
 	if (r->ncpus > 0)
@@ -562,76 +525,6 @@ static int detail_system(const struct run_record *r, int width, struct histui_te
 	return rc;
 }
 
-static int detail_free(const struct run_record *r, struct histui_text *t)
-{
-	const struct mem_snapshot *m[2] = { &r->free_before, &r->free_after };
-	const char *name[2] = { "before", "after" };
-	int rc = 0;
-
-	if (m[0]->total == HIST_NA && m[1]->total == HIST_NA)
-		return 0;
-	rc |= text_add(t, HA_TEXT, "%s", "");
-	rc |= text_add(t, HA_TITLE, "%-12s %10s %10s %10s %10s %10s", "free (KiB)", "total",
-		       "used", "free", "buff/cache", "available");
-	for (int k = 0; k < 2; k++) {
-		char v[5][24];
-		int64_t bc;
-
-		if (m[k]->total == HIST_NA)
-			continue;
-		bc = m[k]->buffers == HIST_NA || m[k]->cache == HIST_NA ? HIST_NA
-		     : m[k]->buffers + m[k]->cache;
-		i64_text(v[0], 24, m[k]->total);
-		i64_text(v[1], 24, m[k]->used);
-		i64_text(v[2], 24, m[k]->free);
-		i64_text(v[3], 24, bc);
-		i64_text(v[4], 24, m[k]->avail);
-		rc |= text_add(t, HA_TEXT, "Mem %-8s %10s %10s %10s %10s %10s", name[k], v[0], v[1],
-			       v[2], v[3], v[4]);
-		i64_text(v[0], 24, m[k]->swap_total);
-		i64_text(v[1], 24, m[k]->swap_used);
-		i64_text(v[2], 24, m[k]->swap_free);
-		rc |= text_add(t, HA_TEXT, "Swap %-7s %10s %10s %10s", name[k], v[0], v[1], v[2]);
-	}
-	return rc;
-}
-
-static int detail_workers(const struct run_record *r, struct histui_text *t)
-{
-	int rc = 0;
-
-	if (r->nworkers) {
-		rc |= text_add(t, HA_TEXT, "%s", "");
-		rc |= text_add(t, HA_TITLE, "%3s %7s %-7s %4s %3s %9s %9s %9s %9s %s", "#", "pid",
-			       "end", "exit", "sig", "user", "sys", "majflt", "minflt", "verify");
-	}
-	for (int i = 0; i < r->nworkers; i++) {
-		const struct run_worker *w = &r->workers[i];
-		char ex[16], mj[24], mn[24], ver[64];
-
-		i64_text(ex, sizeof(ex), w->exit_code);
-		i64_text(mj, sizeof(mj), w->majflt);
-		i64_text(mn, sizeof(mn), w->minflt);
-		if (w->verify_errors > 0)
-			snprintf(ver, sizeof(ver), "%" PRId64 " errors, first at %" PRId64,
-				 w->verify_errors, w->first_bad);
-		else
-			snprintf(ver, sizeof(ver), "ok");
-		rc |= text_add(t, strcmp(w->end, "ok") ? HA_BAD : HA_TEXT,
-			       "%3d %7d %-7s %4s %3d %9.3f %9.3f %9s %9s %s", i, w->pid, w->end, ex,
-			       w->signal, (double)w->user_us / 1e6, (double)w->sys_us / 1e6, mj, mn,
-			       ver);
-	}
-	if (r->nchanges) {
-		rc |= text_add(t, HA_TEXT, "%s", "");
-		rc |= text_add(t, HA_TITLE, "%s", "sysctls changed during the run (| in the plots)");
-	}
-	for (int i = 0; i < r->nchanges; i++)
-		rc |= text_add(t, HA_TEXT, "  at %.2fs  %s %s -> %s", r->changes[i].t_s,
-			       r->changes[i].name, r->changes[i].old_val, r->changes[i].new_val);
-	return rc;
-}
-
 static void secs_text(char *buf, size_t len, double s)
 {
 	if (isnan(s))
@@ -681,7 +574,7 @@ static int resample(const struct run_record *r, int id, int n, struct series *ou
 /* One recorded series, on the scale its registry rule gives with the
  * figures kept with the run. */
 static int detail_plot(const struct run_record *r, int id, int width, int plot_h,
-		       enum plot_mode mode, const double *marks, struct histui_text *t)
+		       enum plot_mode mode, const double *marks, struct detail_lines *t)
 {
 	const struct metric_def *d = metric_def(id);
 	double lo = NAN, hi = NAN, scale;
@@ -701,7 +594,7 @@ static int detail_plot(const struct run_record *r, int id, int width, int plot_h
 		hi = isnan(hi) || v > hi ? v : hi;
 	}
 	if (isnan(hi))
-		return text_add(t, HA_TITLE, "%s  n/a (%s)", d->title,
+		return detail_add(t, DA_TITLE, "%s  n/a (%s)", d->title,
 				id == M_KSWAPD_CPU ? "kswapd was not visible" : "not recorded");
 	scale = metrics_scale_kept(id, r->ram_kib, r->hugetlb_kib, r->mlocked_kib,
 				   r->swap_total_kib);
@@ -718,7 +611,7 @@ static int detail_plot(const struct run_record *r, int id, int width, int plot_h
 	}
 	metrics_value_text(id, scale, a, sizeof(a));
 	snprintf(right, sizeof(right), "scale 0..%s", a);
-	rc |= text_add(t, HA_TITLE, "%s%*s", left, imax(width - fmt_text_cols(left), fmt_text_cols(right) + 1),
+	rc |= detail_add(t, DA_TITLE, "%s%*s", left, imax(width - fmt_text_cols(left), fmt_text_cols(right) + 1),
 		       right);
 	rows = malloc(PLOT_ROW_BYTES(width) * (size_t)plot_h);
 	if (!rows || resample(r, id, n, &s)) {
@@ -727,20 +620,20 @@ static int detail_plot(const struct run_record *r, int id, int width, int plot_h
 	}
 	if (plot_render(&p, &s, rows, PLOT_ROW_BYTES(width), NULL) == 0) {
 		for (int y = 0; y < plot_h; y++)
-			rc |= text_add(t, HA_PLOT + id, "%s", rows + (size_t)y * PLOT_ROW_BYTES(width));
+			rc |= detail_add(t, DA_PLOT + id, "%s", rows + (size_t)y * PLOT_ROW_BYTES(width));
 	} else {
-		rc |= text_add(t, HA_BAD, "%s", "cannot draw this plot");
+		rc |= detail_add(t, DA_BAD, "%s", "cannot draw this plot");
 	}
 	secs_text(a, sizeof(a), r->t[0]);
 	secs_text(b, sizeof(b), r->t[r->nsamples - 1]);
-	rc |= text_add(t, HA_DIM, "%s%*s", a, imax(width - fmt_text_cols(a), 1), b);
+	rc |= detail_add(t, DA_DIM, "%s%*s", a, imax(width - fmt_text_cols(a), 1), b);
 	series_free(&s);
 	free(rows);
 	return rc;
 }
 
 int histui_detail(const struct run_record *r, int width, int plot_h, enum plot_mode mode,
-		  struct histui_text *t)
+		  struct detail_lines *t)
 {
 	double *marks = NULL;
 	int rc;
@@ -750,11 +643,10 @@ int histui_detail(const struct run_record *r, int width, int plot_h, enum plot_m
 	plot_h = imax(plot_h, 1);
 	rc = detail_head(r, width, t);
 	rc |= detail_system(r, width, t);
-	rc |= detail_free(r, t);
-	rc |= detail_workers(r, t);
-	rc |= text_add(t, HA_TEXT, "%s", "");
+	rc |= detail_tables(r, DETAIL_SCREEN, t);
+	rc |= detail_add(t, DA_PLAIN, "%s", "");
 	if (r->nsamples < 1) {
-		rc |= text_add(t, HA_DIM, "%s", "no samples recorded for this run: nothing to plot");
+		rc |= detail_add(t, DA_DIM, "%s", "no samples recorded for this run: nothing to plot");
 	} else {
 		if (r->nchanges) {
 			marks = malloc(sizeof(double) * (size_t)r->nchanges);
@@ -767,16 +659,17 @@ int histui_detail(const struct run_record *r, int width, int plot_h, enum plot_m
 			if (!r->series[id])
 				continue;
 			if (k++)
-				rc |= text_add(t, HA_TEXT, "%s", "");
+				rc |= detail_add(t, DA_PLAIN, "%s", "");
 			rc |= detail_plot(r, id, width, plot_h, mode, marks, t);
 		}
 		free(marks);
 	}
 	if (rc) {
-		histui_text_free(t);
+		detail_lines_free(t);
 		errno = ENOMEM;
 		return -1;
 	}
+	sanitize_lines(t);
 	return 0;
 }
 
@@ -800,7 +693,7 @@ struct hs {
 	/* a pane: a run's details or a comparison */
 	bool pane;
 	char pane_title[256];
-	struct histui_text text;
+	struct detail_lines text;
 	long pscroll;
 	int hscroll;
 	struct run_record run;		/* the run shown, laid out again on resize */
@@ -990,20 +883,20 @@ static void draw_pane(struct hs *s)
 	tui_put_lr(s->w, 0, 0, COLS, s->pane_title, right);
 	wattroff(s->w, A_BOLD | tui_attr(TP_TITLE));
 	for (int i = 0; i < n && s->pscroll + i < (long)s->text.n; i++) {
-		const struct histui_line *l = &s->text.v[s->pscroll + i];
+		const struct detail_line *l = &s->text.v[s->pscroll + i];
 		const char *t = l->text;
 		int attr = 0;
 
 		for (int k = 0; k < s->hscroll && *t; k++)
 			t += fmt_cut_bytes(t, 1);
-		if (l->attr == HA_TITLE)
+		if (l->attr == DA_TITLE)
 			attr = A_BOLD;
-		else if (l->attr == HA_BAD)
+		else if (l->attr == DA_BAD)
 			attr = A_BOLD | tui_attr(TP_BAD);
-		else if (l->attr == HA_DIM)
+		else if (l->attr == DA_DIM)
 			attr = tui_attr(TP_DIM);
-		else if (l->attr >= HA_PLOT)
-			attr = tui_attr(tui_series_pair(l->attr - HA_PLOT));
+		else if (l->attr >= DA_PLOT)
+			attr = tui_attr(tui_series_pair(l->attr - DA_PLOT));
 		wattron(s->w, attr);
 		tui_put(s->w, 1 + i, 0, COLS, t);
 		wattroff(s->w, attr);
@@ -1068,7 +961,7 @@ static void open_run(struct hs *s)
 		setmsg(s, true, "%s", err);
 	if (rc)
 		return;
-	histui_text_free(&s->text);
+	detail_lines_free(&s->text);
 	if (histui_detail(&s->run, COLS, detail_plot_h(), s->mode, &s->text)) {
 		setmsg(s, true, "out of memory laying out run %" PRId64, s->run.id);
 		run_record_clear(&s->run);
@@ -1084,12 +977,12 @@ static void open_run(struct hs *s)
 }
 
 /* Splits what a report printed into the pane's lines. */
-static int text_from(struct histui_text *t, const char *buf)
+static int text_from(struct detail_lines *t, const char *buf)
 {
 	while (*buf) {
 		size_t n = strcspn(buf, "\n");
 
-		if (text_add(t, HA_TEXT, "%.*s", (int)n, buf))
+		if (detail_add(t, DA_PLAIN, "%.*s", (int)n, buf))
 			return -1;
 		buf += n + (buf[n] == '\n');
 	}
@@ -1240,12 +1133,13 @@ static void compare(struct hs *s)
 		rc = -1;
 	}
 	if (!rc) {
-		histui_text_free(&s->text);
+		detail_lines_free(&s->text);
 		if (text_from(&s->text, buf)) {
-			histui_text_free(&s->text);
+			detail_lines_free(&s->text);
 			snprintf(err, sizeof(err), "out of memory");
 			rc = -1;
 		}
+		sanitize_lines(&s->text);
 	}
 	if (!rc) {
 		snprintf(s->pane_title, sizeof(s->pane_title), "compare %zu %s", c.nsets,
@@ -1302,7 +1196,7 @@ static void on_resize(struct hs *s)
 	s->resized = true;
 	wresize(s->w, LINES, COLS);
 	if (s->pane && s->has_run) {
-		histui_text_free(&s->text);
+		detail_lines_free(&s->text);
 		if (histui_detail(&s->run, COLS, detail_plot_h(), s->mode, &s->text))
 			setmsg(s, true, "out of memory laying out run %" PRId64, s->run.id);
 	}
@@ -1448,7 +1342,7 @@ static void hv_close(struct view *v)
 
 	delwin(s->w);
 	histui_cache_drop(&s->cache);
-	histui_text_free(&s->text);
+	detail_lines_free(&s->text);
 	run_record_clear(&s->run);
 	free(s->marks);
 	free(s);

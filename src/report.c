@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "detail.h"
 #include "fmt.h"
 #include "plot.h"
 #include "runsource.h"
@@ -480,39 +481,13 @@ void report_list(FILE *f, const struct run_record *runs, size_t n)
 		report_list_row(f, &runs[i]);
 }
 
-static void free_table(FILE *f, const struct run_record *r)
-{
-	const struct mem_snapshot *m[2] = { &r->free_before, &r->free_after };
-	const char *name[2] = { "before", "after" };
-
-	if (m[0]->total == HIST_NA && m[1]->total == HIST_NA)
-		return;
-	fprintf(f, "free (KiB)  %10s %10s %10s %10s %10s\n", "total", "used", "free",
-		"buff/cache", "available");
-	for (int k = 0; k < 2; k++) {
-		char v[5][24];
-		if (m[k]->total == HIST_NA)
-			continue;
-		int64_t bc = m[k]->buffers == HIST_NA || m[k]->cache == HIST_NA
-			     ? HIST_NA : m[k]->buffers + m[k]->cache;
-		i64s(v[0], 24, m[k]->total);
-		i64s(v[1], 24, m[k]->used);
-		i64s(v[2], 24, m[k]->free);
-		i64s(v[3], 24, bc);
-		i64s(v[4], 24, m[k]->avail);
-		fprintf(f, "Mem %-7s %10s %10s %10s %10s %10s\n", name[k], v[0], v[1], v[2], v[3], v[4]);
-		i64s(v[0], 24, m[k]->swap_total);
-		i64s(v[1], 24, m[k]->swap_used);
-		i64s(v[2], 24, m[k]->swap_free);
-		fprintf(f, "Swap %-6s %10s %10s %10s\n", name[k], v[0], v[1], v[2]);
-	}
-}
-
 static void chart(FILE *f, const struct run_record *r, int id, const char *title);
 
-void report_show(FILE *f, const struct run_record *r)
+int report_show(FILE *f, const struct run_record *r)
 {
+	struct detail_lines t = { 0 };
 	char buf[512];
+	int rc = 0;
 
 	fprintf(f, "run %" PRId64 "  %s\n", r->id, r->uuid);
 	for (size_t i = 0; i < history_nfields; i++) {
@@ -553,30 +528,11 @@ void report_show(FILE *f, const struct run_record *r)
 	fprintf(f, "swap devices:\n%s", r->swap_devices ? r->swap_devices : "  (none recorded)\n");
 	if (r->swap_devices && !ends_with(r->swap_devices, "\n"))
 		fputc('\n', f);
-	free_table(f, r);
-	if (r->nworkers) {
-		fprintf(f, "%6s %8s %-7s %5s %4s %10s %10s %9s %9s %s\n", "worker", "pid", "end",
-			"exit", "sig", "user", "sys", "majflt", "minflt", "verify");
-		for (int i = 0; i < r->nworkers; i++) {
-			const struct run_worker *w = &r->workers[i];
-			char ex[16], u[32], s[32], mj[32], mn[32], ver[64];
-			i64s(ex, sizeof(ex), w->exit_code);
-			snprintf(u, sizeof(u), "%.3f", (double)w->user_us / 1e6);
-			snprintf(s, sizeof(s), "%.3f", (double)w->sys_us / 1e6);
-			i64s(mj, sizeof(mj), w->majflt);
-			i64s(mn, sizeof(mn), w->minflt);
-			if (w->verify_errors > 0)
-				snprintf(ver, sizeof(ver), "%" PRId64 " errors, first at %" PRId64,
-					 w->verify_errors, w->first_bad);
-			else
-				snprintf(ver, sizeof(ver), "ok");
-			fprintf(f, "%6d %8d %-7s %5s %4d %10s %10s %9s %9s %s\n", i, w->pid, w->end,
-				ex, w->signal, u, s, mj, mn, ver);
-		}
-	}
-	for (int i = 0; i < r->nchanges; i++)
-		fprintf(f, "sysctl at %.2fs: %s %s -> %s\n", r->changes[i].t_s, r->changes[i].name,
-			r->changes[i].old_val, r->changes[i].new_val);
+	if (detail_tables(r, DETAIL_SHOW, &t))
+		rc = -1;
+	for (size_t i = 0; i < t.n; i++)
+		fprintf(f, "%s\n", t.v[i].text);
+	detail_lines_free(&t);
 	if (r->nsamples > 0) {
 		chart(f, r, M_SWAP_USED, "Swap used");
 		chart(f, r, M_FREE, "Free memory");
@@ -584,6 +540,7 @@ void report_show(FILE *f, const struct run_record *r)
 		chart(f, r, M_MINFLT, "Minor faults/s");
 		chart(f, r, M_KSWAPD_CPU, "kswapd CPU %");
 	}
+	return rc || ferror(f) ? -1 : 0;
 }
 
 /* ---- charts ---- */

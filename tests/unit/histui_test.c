@@ -336,7 +336,7 @@ TEST(histui_cache_pages_10000_runs)
 	}
 }
 
-static int count_attr(const struct histui_text *t, int attr)
+static int count_attr(const struct detail_lines *t, int attr)
 {
 	int n = 0;
 
@@ -345,7 +345,7 @@ static int count_attr(const struct histui_text *t, int attr)
 	return n;
 }
 
-static const struct histui_line *find_line(const struct histui_text *t, const char *prefix)
+static const struct detail_line *find_line(const struct detail_lines *t, const char *prefix)
 {
 	for (size_t i = 0; i < t->n; i++)
 		if (!strncmp(t->v[i].text, prefix, strlen(prefix)))
@@ -353,7 +353,7 @@ static const struct histui_line *find_line(const struct histui_text *t, const ch
 	return NULL;
 }
 
-static bool any_line(const struct histui_text *t, const char *needle)
+static bool any_line(const struct detail_lines *t, const char *needle)
 {
 	for (size_t i = 0; i < t->n; i++)
 		if (strstr(t->v[i].text, needle))
@@ -364,8 +364,8 @@ static bool any_line(const struct histui_text *t, const char *needle)
 TEST(histui_detail_lines_and_plots)
 {
 	struct run_record r;
-	struct histui_text t;
-	const struct histui_line *l;
+	struct detail_lines t;
+	const struct detail_line *l;
 	const int w = 70, ph = 4, np = 30;
 
 	seed_run(&r, 42);
@@ -407,17 +407,17 @@ TEST(histui_detail_lines_and_plots)
 	CHECK(any_line(&t, "            dirty_background_ratio=n/a zswap=off"));	/* wrapped */
 	CHECK(find_line(&t, "kswapd CPU  n/a (kswapd was not visible)") != NULL);
 	/* five plots of ph rows, each row exactly the width */
-	CHECK_INT(count_attr(&t, HA_PLOT + M_SWAP_USED), ph);
-	CHECK_INT(count_attr(&t, HA_PLOT + M_MAJFLT), ph);
-	CHECK_INT(count_attr(&t, HA_PLOT + M_KSWAPD_CPU), 0);
+	CHECK_INT(count_attr(&t, DA_PLOT + M_SWAP_USED), ph);
+	CHECK_INT(count_attr(&t, DA_PLOT + M_MAJFLT), ph);
+	CHECK_INT(count_attr(&t, DA_PLOT + M_KSWAPD_CPU), 0);
 	for (size_t i = 0; i < t.n; i++) {
-		if (t.v[i].attr >= HA_PLOT)
+		if (t.v[i].attr >= DA_PLOT)
 			CHECK_INT(cols_of(t.v[i].text), w);
-		CHECK(cols_of(t.v[i].text) <= w || t.v[i].attr == HA_TEXT);
+		CHECK(cols_of(t.v[i].text) <= w || t.v[i].attr == DA_PLAIN);
 	}
 	/* the swap plot spans the run: empty top-left, full top-right */
 	for (size_t i = 0; i < t.n; i++) {
-		if (t.v[i].attr != HA_PLOT + M_SWAP_USED)
+		if (t.v[i].attr != DA_PLOT + M_SWAP_USED)
 			continue;
 		CHECK(t.v[i].text[0] == ' ');
 		CHECK(t.v[i].text[w - 1] != ' ');
@@ -426,15 +426,15 @@ TEST(histui_detail_lines_and_plots)
 	l = find_line(&t, "swap used  peak 98M");
 	CHECK(l && strstr(l->text, "scale 0..98M"));
 	CHECK(find_line(&t, "0.0s") && strstr(find_line(&t, "0.0s")->text, "145s"));
-	histui_text_free(&t);
+	detail_lines_free(&t);
 
 	/* a run recorded without samples says so */
 	run_record_clear(&r);
 	seed_run(&r, 43);
 	CHECK_INT(histui_detail(&r, 80, 4, PLOT_BRAILLE, &t), 0);
 	CHECK(find_line(&t, "no samples recorded") != NULL);
-	CHECK_INT(count_attr(&t, HA_PLOT + M_SWAP_USED), 0);
-	histui_text_free(&t);
+	CHECK_INT(count_attr(&t, DA_PLOT + M_SWAP_USED), 0);
+	detail_lines_free(&t);
 	run_record_clear(&r);
 }
 

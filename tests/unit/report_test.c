@@ -270,9 +270,7 @@ static int w_show(FILE *f, const struct run_record *v, size_t n, void *a)
 {
 	(void)a;
 	(void)n;
-	report_show(f, &v[3]);
-	report_show(f, &v[6]);
-	return 0;
+	return report_show(f, &v[3]) || report_show(f, &v[6]) ? -1 : 0;
 }
 
 /* A group report over runs in memory. */

@@ -1,0 +1,171 @@
+/* A run's detail as lines with attributes. */
+#include "detail.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+
+void detail_lines_free(struct detail_lines *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->v[i].text);
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+int detail_take(struct detail_lines *t, int attr, char *s)
+{
+	if (!s)
+		return -1;
+	if (t->n == t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 64;
+		struct detail_line *nv = realloc(t->v, ncap * sizeof(*nv));
+
+		if (!nv) {
+			free(s);
+			return -1;
+		}
+		t->v = nv;
+		t->cap = ncap;
+	}
+	t->v[t->n].text = s;
+	t->v[t->n++].attr = attr;
+	int cols = fmt_text_cols(s);
+	if (cols > t->cols)
+		t->cols = cols;
+	return 0;
+}
+
+int detail_add(struct detail_lines *t, int attr, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return detail_take(t, attr, rc < 0 ? NULL : s);
+}
+
+/* Each layout's columns: the free table's first, and the worker table's
+ * index, pid, exit, signal and CPU time columns. */
+static const struct layout {
+	int key_w;
+	const char *index;
+	int idx_w, pid_w, exit_w, sig_w, cpu_w;
+	bool titled;
+} layouts[] = {
+	[DETAIL_SHOW] = { 11, "worker", 6, 8, 5, 4, 10, false },
+	[DETAIL_SCREEN] = { 12, "#", 3, 7, 4, 3, 9, true },
+};
+
+static void i64_text(char *buf, size_t len, int64_t v)
+{
+	if (v == HIST_NA)
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%" PRId64, v);
+}
+
+static int section(struct detail_lines *t, const struct layout *l)
+{
+	return l->titled ? detail_add(t, DA_PLAIN, "%s", "") : 0;
+}
+
+static int free_table(const struct run_record *r, const struct layout *l,
+		      struct detail_lines *t)
+{
+	const struct mem_snapshot *m[2] = { &r->free_before, &r->free_after };
+	const char *name[2] = { "before", "after" };
+	int rc = 0;
+
+	if (m[0]->total == HIST_NA && m[1]->total == HIST_NA)
+		return 0;
+	rc |= section(t, l);
+	rc |= detail_add(t, DA_TITLE, "%-*s %10s %10s %10s %10s %10s", l->key_w, "free (KiB)",
+			 "total", "used", "free", "buff/cache", "available");
+	for (int k = 0; k < 2; k++) {
+		char v[5][24];
+		int64_t bc;
+
+		if (m[k]->total == HIST_NA)
+			continue;
+		bc = m[k]->buffers == HIST_NA || m[k]->cache == HIST_NA ? HIST_NA
+		     : m[k]->buffers + m[k]->cache;
+		i64_text(v[0], 24, m[k]->total);
+		i64_text(v[1], 24, m[k]->used);
+		i64_text(v[2], 24, m[k]->free);
+		i64_text(v[3], 24, bc);
+		i64_text(v[4], 24, m[k]->avail);
+		rc |= detail_add(t, DA_PLAIN, "Mem %-*s %10s %10s %10s %10s %10s", l->key_w - 4,
+				 name[k], v[0], v[1], v[2], v[3], v[4]);
+		i64_text(v[0], 24, m[k]->swap_total);
+		i64_text(v[1], 24, m[k]->swap_used);
+		i64_text(v[2], 24, m[k]->swap_free);
+		rc |= detail_add(t, DA_PLAIN, "Swap %-*s %10s %10s %10s", l->key_w - 5, name[k],
+				 v[0], v[1], v[2]);
+	}
+	return rc;
+}
+
+static int workers(const struct run_record *r, const struct layout *l, struct detail_lines *t)
+{
+	int rc = 0;
+
+	if (r->nworkers) {
+		rc |= section(t, l);
+		rc |= detail_add(t, DA_TITLE, "%*s %*s %-7s %*s %*s %*s %*s %9s %9s %s", l->idx_w,
+				 l->index, l->pid_w, "pid", "end", l->exit_w, "exit", l->sig_w, "sig",
+				 l->cpu_w, "user", l->cpu_w, "sys", "majflt", "minflt", "verify");
+	}
+	for (int i = 0; i < r->nworkers; i++) {
+		const struct run_worker *w = &r->workers[i];
+		char ex[16], mj[24], mn[24], ver[64];
+
+		i64_text(ex, sizeof(ex), w->exit_code);
+		i64_text(mj, sizeof(mj), w->majflt);
+		i64_text(mn, sizeof(mn), w->minflt);
+		if (w->verify_errors > 0)
+			snprintf(ver, sizeof(ver), "%" PRId64 " errors, first at %" PRId64,
+				 w->verify_errors, w->first_bad);
+		else
+			snprintf(ver, sizeof(ver), "ok");
+		rc |= detail_add(t, strcmp(w->end, "ok") ? DA_BAD : DA_PLAIN,
+				 "%*d %*d %-7s %*s %*d %*.3f %*.3f %9s %9s %s", l->idx_w, i, l->pid_w,
+				 w->pid, w->end, l->exit_w, ex, l->sig_w, w->signal, l->cpu_w,
+				 (double)w->user_us / 1e6, l->cpu_w, (double)w->sys_us / 1e6, mj, mn,
+				 ver);
+	}
+	return rc;
+}
+
+static int changes(const struct run_record *r, const struct layout *l, struct detail_lines *t)
+{
+	int rc = 0;
+
+	if (r->nchanges && l->titled) {
+		rc |= section(t, l);
+		rc |= detail_add(t, DA_TITLE, "%s", "sysctls changed during the run (| in the plots)");
+	}
+	for (int i = 0; i < r->nchanges; i++)
+		rc |= detail_add(t, DA_PLAIN, l->titled ? "  at %.2fs  %s %s -> %s"
+				 : "sysctl at %.2fs: %s %s -> %s", r->changes[i].t_s,
+				 r->changes[i].name, r->changes[i].old_val, r->changes[i].new_val);
+	return rc;
+}
+
+int detail_tables(const struct run_record *r, enum detail_layout l, struct detail_lines *t)
+{
+	const struct layout *lo = &layouts[l];
+	int rc = free_table(r, lo, t);
+
+	rc |= workers(r, lo, t);
+	rc |= changes(r, lo, t);
+	return rc ? -1 : 0;
+}
