@@ -3,12 +3,12 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -46,16 +46,30 @@ struct hargs {
 	const char *series;	/* plot, replay: --series LIST */
 	double speed;		/* replay: --speed X */
 	bool all;		/* list: every run, not a page; stats: every run's line */
+	char err[512];		/* bad usage or input: the one line to print */
 };
 
 /* What `history list` shows without --limit or --all: a page of the newest. */
 #define LIST_PAGE 1000
 
+/* A command of `thrashtop history`, as tmux's cmd_entry: its name, the
+ * arguments it takes for the usage line, and what runs it. exec returns
+ * the exit status, or -1 for bad usage or input with a->err filled. */
+struct hcmd {
+	const char *name, *args;
+	int (*exec)(struct hargs *a, const char *path);
+};
+
+static const struct hcmd cmds[];
+#define NCMDS 9
+
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: thrashtop history [list | show ID | stats | compare A B... | export |\n"
-		"                          import FILE | rm ID... | plot ID... | replay ID] [options]\n"
+	fputs("usage: thrashtop history [", f);
+	for (int i = 0; i < NCMDS; i++)
+		fprintf(f, "%s%s%s", cmds[i].name, cmds[i].args, i + 1 == NCMDS ? "" : i == 4 ?
+			" |\n                          " : " | ");
+	fprintf(f, "] [options]\n"
 		"  --format=text|csv|json|time|table   output (list, show, stats, export)\n"
 		"  --format=svg|gnuplot  plot: an SVG, or the data with a gnuplot script\n"
 		"  --svg=FILE           plot: write the SVG to FILE\n"
@@ -83,32 +97,6 @@ static void usage(FILE *f)
 		"database (each run once, by its uuid).\n");
 }
 
-__attribute__((format(printf, 1, 2)))
-static int bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "thrashtop: history: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 2;
-}
-
-static const char *optval(const char *arg, const char *name, int *i, int argc, char **argv)
-{
-	size_t n = strlen(name);
-
-	if (strncmp(arg, name, n))
-		return NULL;
-	if (arg[n] == '=')
-		return arg + n + 1;
-	if (arg[n] == 0 && *i + 1 < argc)
-		return argv[++*i];
-	return NULL;
-}
-
 static bool parse_num(const char *s, double *v)
 {
 	char *end;
@@ -130,91 +118,156 @@ static bool parse_id(const char *s, int64_t *id)
 	return true;
 }
 
+enum { OPT_FORMAT = 256, OPT_KERNEL, OPT_SESSION, OPT_LIMIT, OPT_ROWS, OPT_COLS, OPT_ALL,
+       OPT_SKIP_BAD, OPT_GNU, OPT_COV, OPT_OUTLIER_Z, OPT_HISTORY, OPT_SVG, OPT_SERIES,
+       OPT_SPEED };
+
+static const struct option longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "label", required_argument, NULL, 'L' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	{ "session", required_argument, NULL, OPT_SESSION },
+	{ "limit", required_argument, NULL, OPT_LIMIT },
+	{ "rows", required_argument, NULL, OPT_ROWS },
+	{ "cols", required_argument, NULL, OPT_COLS },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "skip-bad", no_argument, NULL, OPT_SKIP_BAD },
+	{ "gnu", no_argument, NULL, OPT_GNU },
+	{ "cov", required_argument, NULL, OPT_COV },
+	{ "outlier-z", required_argument, NULL, OPT_OUTLIER_Z },
+	{ "history", required_argument, NULL, OPT_HISTORY },
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "series", required_argument, NULL, OPT_SERIES },
+	{ "speed", required_argument, NULL, OPT_SPEED },
+	{ 0, 0, 0, 0 },
+};
+
+static int parse_format(const char *v, struct hargs *a)
+{
+	static const char *const names[] = { "", "text", "csv", "json", "time", "table", "svg",
+					     "gnuplot" };
+
+	a->fmt = F_DEFAULT;
+	for (int k = 1; k < 8; k++)
+		if (!strcmp(v, names[k]))
+			a->fmt = (enum fmt)k;
+	if (a->fmt == F_DEFAULT)
+		return fmt_err(a->err, sizeof(a->err), "unknown format \"%s\" (text, csv, json, time, "
+			       "table, svg, gnuplot)", v);
+	return 0;
+}
+
+/* One option (c as getopt_long gives it, v its value). The one switch
+ * over every option: one case each. */
+static int parse_option(int c, const char *v, struct hargs *a)
+{
+	double d;
+	char *end;
+
+	switch (c) {
+	case OPT_FORMAT:
+		return parse_format(v, a);
+	case 'L':
+		if (!fmt_text_clean(v))
+			return fmt_err(a->err, sizeof(a->err), "--label: want UTF-8 without control characters");
+		a->filt.label = v;
+		a->import_label = v;
+		break;
+	case OPT_KERNEL:
+		a->filt.kernel = v;
+		break;
+	case OPT_SESSION:
+		a->filt.session = v;
+		break;
+	case OPT_LIMIT:
+		if (!parse_num(v, &d) || d < 1 || d != (long)d)
+			return fmt_err(a->err, sizeof(a->err), "--limit: \"%s\" is not a count", v);
+		a->filt.limit = (long)d;
+		break;
+	case OPT_ROWS:
+	case OPT_COLS:
+		*(c == OPT_ROWS ? &a->ro.rows : &a->ro.cols) = v;
+		a->keys_set = true;
+		break;
+	case OPT_ALL:
+		a->all = true;
+		a->ro.lines = 0;
+		break;
+	case OPT_SKIP_BAD:
+		a->skip_bad = true;
+		break;
+	case OPT_GNU:
+		a->ro.gnu = true;
+		break;
+	case OPT_COV:
+		if (!parse_num(v, &d))
+			return fmt_err(a->err, sizeof(a->err), "--cov: \"%s\" is not a percentage", v);
+		a->ro.unstable_cov_pct = d;
+		break;
+	case OPT_OUTLIER_Z:
+		if (!parse_num(v, &d))
+			return fmt_err(a->err, sizeof(a->err), "--outlier-z: \"%s\" is not a number", v);
+		a->ro.outlier_z = d;
+		break;
+	case OPT_HISTORY:
+		a->db = v;
+		break;
+	case OPT_SVG:
+		if (!*v)
+			return fmt_err(a->err, sizeof(a->err), "--svg: empty file name");
+		a->svg = v;
+		break;
+	case OPT_SERIES:
+		a->series = v;
+		break;
+	case OPT_SPEED:
+		a->speed = strtod(v, &end);
+		if (end == v || *end || !(a->speed >= REPLAY_SPEED_MIN && a->speed <= REPLAY_SPEED_MAX))
+			return fmt_err(a->err, sizeof(a->err), "--speed: \"%s\": want %g to %g times real time",
+				       v, REPLAY_SPEED_MIN, (double)REPLAY_SPEED_MAX);
+		break;
+	}
+	return 0;
+}
+
+/* Options anywhere, the command the first other word, the rest its
+ * arguments. Returns 0, 1 when help was asked for, -1 (a->err filled). */
 static int parse_args(int argc, char **argv, struct hargs *a)
 {
+	char name[64];
+	int c, at;
+
 	memset(a, 0, sizeof(*a));
 	report_opts_default(&a->ro);
 	a->pos = calloc((size_t)argc + 1, sizeof(char *));
 	if (!a->pos)
-		return bad("%s", "out of memory");
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *v;
-		double d;
-
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+		return fmt_err(a->err, sizeof(a->err), "out of memory");
+	opterr = 0;
+	optind = 0;	/* glibc's full reset: main may have parsed before */
+	/* '-': every other word in place, as 1; ':': a missing value as ':' */
+	while ((at = optind ? optind : 1), (c = getopt_long(argc, argv, "-:hL:", longopts, NULL)) != -1) {
+		if (c == 'h') {
 			usage(stdout);
 			return 1;
 		}
-		if ((v = optval(arg, "--format", &i, argc, argv))) {
-			static const char *const names[] = { "", "text", "csv", "json", "time", "table",
-							     "svg", "gnuplot" };
-			a->fmt = F_DEFAULT;
-			for (int k = 1; k < 8; k++)
-				if (!strcmp(v, names[k]))
-					a->fmt = (enum fmt)k;
-			if (a->fmt == F_DEFAULT)
-				return bad("unknown format \"%s\" (text, csv, json, time, table, svg, "
-					   "gnuplot)", v);
-		} else if ((v = optval(arg, "--label", &i, argc, argv)) ||
-			   (v = optval(arg, "-L", &i, argc, argv))) {
-			if (!fmt_text_clean(v))
-				return bad("%s", "--label: want UTF-8 without control characters");
-			a->filt.label = v;
-			a->import_label = v;
-		} else if ((v = optval(arg, "--kernel", &i, argc, argv))) {
-			a->filt.kernel = v;
-		} else if ((v = optval(arg, "--session", &i, argc, argv))) {
-			a->filt.session = v;
-		} else if ((v = optval(arg, "--limit", &i, argc, argv))) {
-			if (!parse_num(v, &d) || d < 1 || d != (long)d)
-				return bad("--limit: \"%s\" is not a count", v);
-			a->filt.limit = (long)d;
-		} else if ((v = optval(arg, "--rows", &i, argc, argv))) {
-			a->ro.rows = v;
-			a->keys_set = true;
-		} else if ((v = optval(arg, "--cols", &i, argc, argv))) {
-			a->ro.cols = v;
-			a->keys_set = true;
-		} else if (!strcmp(arg, "--all")) {
-			a->all = true;
-			a->ro.lines = 0;
-		} else if (!strcmp(arg, "--skip-bad")) {
-			a->skip_bad = true;
-		} else if (!strcmp(arg, "--gnu")) {
-			a->ro.gnu = true;
-		} else if ((v = optval(arg, "--cov", &i, argc, argv))) {
-			if (!parse_num(v, &d))
-				return bad("--cov: \"%s\" is not a percentage", v);
-			a->ro.unstable_cov_pct = d;
-		} else if ((v = optval(arg, "--outlier-z", &i, argc, argv))) {
-			if (!parse_num(v, &d))
-				return bad("--outlier-z: \"%s\" is not a number", v);
-			a->ro.outlier_z = d;
-		} else if ((v = optval(arg, "--history", &i, argc, argv))) {
-			a->db = v;
-		} else if ((v = optval(arg, "--svg", &i, argc, argv))) {
-			if (!*v)
-				return bad("%s", "--svg: empty file name");
-			a->svg = v;
-		} else if ((v = optval(arg, "--series", &i, argc, argv))) {
-			a->series = v;
-		} else if ((v = optval(arg, "--speed", &i, argc, argv))) {
-			char *end;
-
-			a->speed = strtod(v, &end);
-			if (end == v || *end || !(a->speed >= REPLAY_SPEED_MIN && a->speed <= REPLAY_SPEED_MAX))
-				return bad("--speed: \"%s\": want %g to %g times real time", v,
-					   REPLAY_SPEED_MIN, (double)REPLAY_SPEED_MAX);
-		} else if (arg[0] == '-' && arg[1]) {
-			char name[64];
-			return bad("unknown option \"%s\" (see thrashtop history --help)",
-				   fmt_escape(name, sizeof(name), arg));
-		} else if (!a->cmd) {
-			a->cmd = arg;
-		} else {
-			a->pos[a->npos++] = argv[i];
-		}
+		if (c == '?' || c == ':')
+			return fmt_err(a->err, sizeof(a->err), c == ':' ? "option \"%s\" needs a value"
+				       : "unknown option \"%s\" (see thrashtop history --help)",
+				       fmt_escape(name, sizeof(name), argv[at]));
+		if (c != 1 && parse_option(c, optarg, a))
+			return -1;
+		if (c == 1 && !a->cmd)
+			a->cmd = optarg;
+		else if (c == 1)
+			a->pos[a->npos++] = optarg;
 	}
+	/* after "--", words are arguments whatever they look like */
+	for (; optind < argc; optind++)
+		if (!a->cmd)
+			a->cmd = argv[optind];
+		else
+			a->pos[a->npos++] = argv[optind];
 	if (!a->cmd)
 		a->cmd = "list";
 	return 0;
@@ -518,7 +571,7 @@ static int cmd_show(struct hargs *a, const char *path)
 	struct run_record r;
 
 	if (a->npos != 1 || !parse_id(a->pos[0], &id))
-		return bad("show needs one run ID, got \"%s\"", a->npos ? a->pos[0] : "");
+		return fmt_err(a->err, sizeof(a->err), "show needs one run ID, got \"%s\"", a->npos ? a->pos[0] : "");
 	struct history *h = history_open(path, HISTORY_RDONLY, err, sizeof(err));
 	if (!h) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);
@@ -688,14 +741,14 @@ static int cmd_compare(struct hargs *a, const char *path)
 	char err[256];
 
 	if (a->npos < 2)
-		return bad("%s", "compare needs at least two runs or groups (ID, g:ID, label:TEXT)");
+		return fmt_err(a->err, sizeof(a->err), "compare needs at least two runs or groups (ID, g:ID, label:TEXT)");
 	int rc = compare_runs(a, path, &runs, &n);
 	if (rc)
 		return rc;
 	int *set = malloc(sizeof(int) * (n ? n : 1));
 	if (!set) {
 		run_records_free(runs, n);
-		return bad("%s", "out of memory");
+		return fmt_err(a->err, sizeof(a->err), "out of memory");
 	}
 	for (size_t i = 0; i < n; i++)
 		set[i] = -1;
@@ -704,14 +757,14 @@ static int cmd_compare(struct hargs *a, const char *path)
 			if (!strcmp(a->pos[t], a->pos[s])) {
 				free(set);
 				run_records_free(runs, n);
-				return bad("compare: \"%s\" given twice: compare it with something else",
+				return fmt_err(a->err, sizeof(a->err), "compare: \"%s\" given twice: compare it with something else",
 					   a->pos[s]);
 			}
 		int k = select_set(a->pos[s], runs, n, s, set);
 		if (k <= 0) {
 			free(set);
 			run_records_free(runs, n);
-			return bad(k < 0 ? "compare: \"%s\" is not ID, g:ID or label:TEXT"
+			return fmt_err(a->err, sizeof(a->err), k < 0 ? "compare: \"%s\" is not ID, g:ID or label:TEXT"
 				   : "compare: no runs match \"%s\" (or an earlier argument took them all)",
 				   a->pos[s]);
 		}
@@ -809,10 +862,10 @@ static int cmd_import(struct hargs *a, const char *path)
 	struct input in;
 
 	if (a->npos != 1)
-		return bad("%s", "import needs one FILE (- for standard input)");
+		return fmt_err(a->err, sizeof(a->err), "import needs one FILE (- for standard input)");
 	bool db = is_database(a->pos[0]);
 	if (db && same_file(a->pos[0], path))
-		return bad("import: %s is this history itself", a->pos[0]);
+		return fmt_err(a->err, sizeof(a->err), "import: %s is this history itself", a->pos[0]);
 	if (db) {
 		in.text = NULL;
 	} else if (map_input(a->pos[0], &in, err, sizeof(err))) {
@@ -870,15 +923,15 @@ static int cmd_rm(struct hargs *a, const char *path)
 	int64_t id;
 
 	if (a->npos < 1)
-		return bad("%s", "rm needs run IDs");
+		return fmt_err(a->err, sizeof(a->err), "rm needs run IDs");
 	for (int i = 0; i < a->npos; i++) {
 		if (!parse_id(a->pos[i], &id))
-			return bad("rm: \"%s\" is not a run ID", a->pos[i]);
+			return fmt_err(a->err, sizeof(a->err), "rm: \"%s\" is not a run ID", a->pos[i]);
 		for (int j = 0; j < i; j++) {
 			int64_t other;
 			parse_id(a->pos[j], &other);
 			if (other == id)
-				return bad("rm: run %" PRId64 " given twice", id);
+				return fmt_err(a->err, sizeof(a->err), "rm: run %" PRId64 " given twice", id);
 		}
 	}
 	struct history *h = history_open(path, 0, err, sizeof(err));
@@ -940,11 +993,11 @@ static int cmd_replay(struct hargs *a, const char *path)
 	struct history *h;
 
 	if (a->npos != 1)
-		return bad("%s", "replay takes one run ID");
+		return fmt_err(a->err, sizeof(a->err), "replay takes one run ID");
 	if (!parse_id(a->pos[0], &id))
-		return bad("replay: \"%s\" is not a run ID", a->pos[0]);
+		return fmt_err(a->err, sizeof(a->err), "replay: \"%s\" is not a run ID", a->pos[0]);
 	if (a->series && (n = metrics_parse_list(a->series, ids, err, sizeof(err))) < 0)
-		return bad("--series: %s", err);
+		return fmt_err(a->err, sizeof(a->err), "--series: %s", err);
 	if (!(h = history_open(path, HISTORY_RDONLY, err, sizeof(err)))) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);
 		return 2;
@@ -963,17 +1016,17 @@ static int cmd_plot(struct hargs *a, const char *path)
 	int rc = 0;
 
 	if (!a->npos)
-		return bad("%s", "plot needs one or more run IDs");
+		return fmt_err(a->err, sizeof(a->err), "plot needs one or more run IDs");
 	if (a->svg && a->fmt != F_DEFAULT && a->fmt != F_SVG)
-		return bad("%s", "plot: --svg writes an SVG; drop --format or use --format=svg");
+		return fmt_err(a->err, sizeof(a->err), "plot: --svg writes an SVG; drop --format or use --format=svg");
 	if (!a->svg && a->fmt != F_SVG && a->fmt != F_GNUPLOT)
-		return bad("%s", "plot: want --svg FILE, --format=svg or --format=gnuplot");
+		return fmt_err(a->err, sizeof(a->err), "plot: want --svg FILE, --format=svg or --format=gnuplot");
 	if (chart_parse_series(a->series ? a->series : CHART_DEFAULT_SERIES, &spec, err,
 			       sizeof(err)))
-		return bad("%s", err);
+		return fmt_err(a->err, sizeof(a->err), "%s", err);
 	for (int i = 0; i < a->npos; i++)
 		if (!parse_id(a->pos[i], &id))
-			return bad("plot: \"%s\" is not a run ID", a->pos[i]);
+			return fmt_err(a->err, sizeof(a->err), "plot: \"%s\" is not a run ID", a->pos[i]);
 	struct history *h = history_open(path, HISTORY_RDONLY, err, sizeof(err));
 	if (!h) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);
@@ -982,7 +1035,7 @@ static int cmd_plot(struct hargs *a, const char *path)
 	runs = calloc((size_t)a->npos, sizeof(*runs));
 	if (!runs) {
 		history_close(h);
-		return bad("%s", "out of memory");
+		return fmt_err(a->err, sizeof(a->err), "out of memory");
 	}
 	for (int i = 0; i < a->npos && !rc; i++) {
 		parse_id(a->pos[i], &id);
@@ -991,7 +1044,7 @@ static int cmd_plot(struct hargs *a, const char *path)
 			fprintf(stderr, "thrashtop: history: %s\n", err);
 			rc = rc == 1 ? 2 : 1;
 		} else if (runs[i].nsamples == 0) {
-			rc = bad("plot: run %" PRId64 " has no recorded series", id);
+			rc = fmt_err(a->err, sizeof(a->err), "plot: run %" PRId64 " has no recorded series", id);
 		}
 	}
 	history_close(h);
@@ -1005,81 +1058,100 @@ static int cmd_plot(struct hargs *a, const char *path)
 	return rc;
 }
 
+/* list, stats and export: what the format asks for, a run or a group at a
+ * time from the history where it can be, else the runs loaded. */
+static int cmd_report(struct hargs *a, const char *path)
+{
+	/* Series only where they are printed or charted. */
+	enum fmt fmt = a->fmt == F_DEFAULT && !strcmp(a->cmd, "export") ? F_JSON : a->fmt;
+	int flags = fmt == F_TEXT ? HISTORY_DETAIL : fmt == F_TIME ? HISTORY_WORKERS : 0;
+	struct run_record *runs;
+	struct table_fields tf;
+	size_t n;
+	int rc;
+
+	if (a->npos)
+		return fmt_err(a->err, sizeof(a->err), "unexpected argument \"%s\"", a->pos[0]);
+	if (fmt == F_CSV || fmt == F_JSON || (!strcmp(a->cmd, "list") && fmt == F_DEFAULT))
+		return fmt == F_DEFAULT ? stream_list(path, &a->filt, a->all) :
+		       stream_export(path, &a->filt, fmt == F_JSON);
+	if (!strcmp(a->cmd, "stats") && fmt == F_DEFAULT && !a->filt.limit)
+		return stream_report(path, &a->filt, &a->ro, report_stats);
+	if (!strcmp(a->cmd, "export") && (fmt == F_TIME || fmt == F_TEXT) && !a->filt.limit)
+		return stream_report(path, &a->filt, &a->ro, fmt == F_TIME ? report_time : report_text);
+	if ((rc = load(path, report_filter(a, fmt, &tf), flags, &runs, &n)))
+		return rc;
+	if (!strcmp(a->cmd, "list") && a->fmt == F_DEFAULT) {
+		if (n)
+			report_list(out, runs, n);
+		else
+			fprintf(out, "no runs recorded in %s\n", path);
+	} else if (!strcmp(a->cmd, "stats") && a->fmt == F_DEFAULT) {
+		rc = loaded_report(runs, n, &a->ro, report_stats);
+	} else {
+		rc = output(a->fmt == F_DEFAULT ? F_JSON : a->fmt, runs, n, &a->ro,
+			    a->filt.session && !a->keys_set);
+	}
+	run_records_free(runs, n);
+	return rc;
+}
+
+static const struct hcmd cmds[NCMDS] = {
+	{ "list", "", cmd_report },
+	{ "show", " ID", cmd_show },
+	{ "stats", "", cmd_report },
+	{ "compare", " A B...", cmd_compare },
+	{ "export", "", cmd_report },
+	{ "import", " FILE", cmd_import },
+	{ "rm", " ID...", cmd_rm },
+	{ "plot", " ID...", cmd_plot },
+	{ "replay", " ID", cmd_replay },
+};
+
+static int run_command(struct hargs *a, const char *path)
+{
+	char names[128];
+	size_t o = 0;
+
+	for (int i = 0; i < NCMDS; i++)
+		if (!strcmp(a->cmd, cmds[i].name))
+			return cmds[i].exec(a, path);
+	for (int i = 0; i < NCMDS; i++)
+		o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", i ? ", " : "", cmds[i].name);
+	return fmt_err(a->err, sizeof(a->err), "unknown command \"%s\" (%s)", a->cmd, names);
+}
+
 int histcli_main(int argc, char **argv, const char *db_path)
 {
 	struct hargs a;
 	char pathbuf[4096], err[512];
 	int rc = parse_args(argc, argv, &a);
-
-	if (rc) {
-		free(a.pos);
-		return rc == 1 ? 0 : rc;
-	}
 	const char *path = a.db ? a.db : db_path;
-	if (!path && !(path = history_default_path(pathbuf, sizeof(pathbuf), err, sizeof(err)))) {
+
+	if (rc == 1) {
+		free(a.pos);
+		return 0;
+	}
+	if (!rc && !path && !(path = history_default_path(pathbuf, sizeof(pathbuf), err, sizeof(err)))) {
 		free(a.pos);
 		fprintf(stderr, "thrashtop: %s\n", err);
 		return 2;
 	}
-	struct run_record *runs;
-	size_t n;
-	struct table_fields tf;
-	if ((a.fmt == F_SVG || a.fmt == F_GNUPLOT) && strcmp(a.cmd, "plot")) {
-		free(a.pos);
-		return bad("--format=%s is for plot", a.fmt == F_SVG ? "svg" : "gnuplot");
-	}
-	if (!(out = fmt_escaping_stream(stdout)))
-		out = stdout;
-	if (!strcmp(a.cmd, "list") || !strcmp(a.cmd, "stats") || !strcmp(a.cmd, "export")) {
-		if (a.npos) {
-			rc = bad("unexpected argument \"%s\"", a.pos[0]);
-		} else {
-			/* Series only where they are printed or charted. */
-			enum fmt fmt = a.fmt == F_DEFAULT && !strcmp(a.cmd, "export") ? F_JSON : a.fmt;
-			int flags = fmt == F_TEXT ? HISTORY_DETAIL : fmt == F_TIME ? HISTORY_WORKERS : 0;
-			if (fmt == F_CSV || fmt == F_JSON || (!strcmp(a.cmd, "list") && fmt == F_DEFAULT))
-				rc = fmt == F_DEFAULT ? stream_list(path, &a.filt, a.all) :
-				     stream_export(path, &a.filt, fmt == F_JSON);
-			else if (!strcmp(a.cmd, "stats") && fmt == F_DEFAULT && !a.filt.limit)
-				rc = stream_report(path, &a.filt, &a.ro, report_stats);
-			else if (!strcmp(a.cmd, "export") && (fmt == F_TIME || fmt == F_TEXT) &&
-				 !a.filt.limit)
-				rc = stream_report(path, &a.filt, &a.ro, fmt == F_TIME ?
-						   report_time : report_text);
-			else if ((rc = load(path, report_filter(&a, fmt, &tf), flags, &runs, &n)) == 0) {
-				if (!strcmp(a.cmd, "list") && a.fmt == F_DEFAULT) {
-					if (n)
-						report_list(out, runs, n);
-					else
-						fprintf(out, "no runs recorded in %s\n", path);
-				} else if (!strcmp(a.cmd, "stats") && a.fmt == F_DEFAULT) {
-					rc = loaded_report(runs, n, &a.ro, report_stats);
-				} else {
-					rc = output(a.fmt == F_DEFAULT ? F_JSON : a.fmt, runs, n, &a.ro,
-					    a.filt.session && !a.keys_set);
-				}
-				run_records_free(runs, n);
-			}
+	if (!rc && (a.fmt == F_SVG || a.fmt == F_GNUPLOT) && strcmp(a.cmd, "plot"))
+		rc = fmt_err(a.err, sizeof(a.err), "--format=%s is for plot",
+			     a.fmt == F_SVG ? "svg" : "gnuplot");
+	if (!rc) {
+		if (!(out = fmt_escaping_stream(stdout)))
+			out = stdout;
+		rc = run_command(&a, path);
+		if (out != stdout && fclose(out) && rc == 0) {
+			fprintf(stderr, "thrashtop: history: writing the output: %s\n", strerror(errno));
+			rc = 1;
 		}
-	} else if (!strcmp(a.cmd, "show")) {
-		rc = cmd_show(&a, path);
-	} else if (!strcmp(a.cmd, "compare")) {
-		rc = cmd_compare(&a, path);
-	} else if (!strcmp(a.cmd, "import")) {
-		rc = cmd_import(&a, path);
-	} else if (!strcmp(a.cmd, "rm")) {
-		rc = cmd_rm(&a, path);
-	} else if (!strcmp(a.cmd, "plot")) {
-		rc = cmd_plot(&a, path);
-	} else if (!strcmp(a.cmd, "replay")) {
-		rc = cmd_replay(&a, path);
-	} else {
-		rc = bad("unknown command \"%s\" (list, show, stats, compare, export, import, rm, plot, "
-			 "replay)", a.cmd);
 	}
-	if (out != stdout && fclose(out) && rc == 0) {
-		fprintf(stderr, "thrashtop: history: writing the output: %s\n", strerror(errno));
-		rc = 1;
+	if (rc < 0) {
+		fprintf(stderr, "thrashtop: history: %s\n", a.err);
+		rc = 2;
 	}
 	free(a.pos);
 	return rc;
