@@ -23,6 +23,9 @@ SAN_OBJ  = $(LIBSRC:src/%.c=build/san/%.o)
 SAN_MAIN = build/san/main.o
 TEST_OBJ = $(TSRC:tests/unit/%.c=build/san/test_%.o)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# Each object lists the headers it includes in its .d file, so a header
+# edit rebuilds only what includes it.
+DEPFLAGS := -MMD -MP
 
 .PHONY: all deps check-deps install uninstall run check bench clean unit other-cc fuzz fuzz-build
 
@@ -32,17 +35,17 @@ thrashtop: $(OBJ)
 	@echo "  LD      $@"
 	@$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
-build/rel/%.o: src/%.c $(wildcard include/*.h) | build/rel
+build/rel/%.o: src/%.c | build/rel
 	@echo "  CC      $<"
-	@$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	@$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-build/san/%.o: src/%.c $(wildcard include/*.h) | build/san
+build/san/%.o: src/%.c | build/san
 	@echo "  CC san  $<"
-	@$(CC) $(ALL_CFLAGS) $(SANFLAGS) -c -o $@ $<
+	@$(CC) $(ALL_CFLAGS) $(SANFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-build/san/test_%.o: tests/unit/%.c $(wildcard include/*.h) tests/unit/check.h | build/san
+build/san/test_%.o: tests/unit/%.c | build/san
 	@echo "  CC san  $<"
-	@$(CC) $(ALL_CFLAGS) $(SANFLAGS) -Itests/unit -c -o $@ $<
+	@$(CC) $(ALL_CFLAGS) $(SANFLAGS) $(DEPFLAGS) -Itests/unit -c -o $@ $<
 
 # The instrumented binary that every test drives.
 build/thrashtop-san: $(SAN_OBJ) $(SAN_MAIN)
@@ -116,10 +119,10 @@ FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 FUZZ_OBJ      = $(LIBSRC:src/%.c=build/fuzz/%.o)
 FUZZ_FLAGS   := -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-build/fuzz/%.o: src/%.c $(wildcard include/*.h) | build/fuzz
+build/fuzz/%.o: src/%.c | build/fuzz
 	@echo "  CC fuzz $<"
 	@$(FUZZ_CC) $(CSTD) $(WARN) -Iinclude $(PKG_CFLAGS) $(FUZZ_FLAGS) \
-	  -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
+	  -fsanitize=fuzzer-no-link,address,undefined $(DEPFLAGS) -c -o $@ $<
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ) | build/fuzz
 	@echo "  LD fuzz $@"
@@ -174,3 +177,5 @@ uninstall:
 
 clean:
 	rm -rf build thrashtop
+
+-include $(wildcard build/rel/*.d build/san/*.d build/fuzz/*.d)

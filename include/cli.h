@@ -9,12 +9,10 @@
 #include <stdio.h>
 
 #include "metrics.h"
+#include "timefmt.h"
 
-#define THRASHTOP_VERSION "0.1.0"
 #define CLI_MAX_SYSCTL 32
 #define CLI_MAX_SWEEP 8
-
-enum out_format { OUT_CSH, OUT_GNU, OUT_GNU_FULL };
 
 /* --global-with: a hugetlb pool where the kernel has one, else a balloon
  * (auto); or one of them only. */

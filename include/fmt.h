@@ -62,6 +62,11 @@ int fmt_parse_size(const char *s, int64_t *bytes);
  * own minimum. Returns 0 or -1 (errno EINVAL, ERANGE above 1e9). */
 int fmt_parse_seconds(const char *s, double *seconds);
 
+/* An unsigned decimal of 1 to 15 digits (far below overflow, and more
+ * than any KiB or count a posted line holds) at *p, which is moved past
+ * it. False, *p unmoved, for no digit or a 16th one. */
+bool fmt_scan_num(const char **p, int64_t *v);
+
 /* Display columns of a UTF-8 string: one per code point (the screen draws
  * nothing wider). */
 int fmt_text_cols(const char *s);

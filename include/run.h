@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "cli.h"
 #include "history.h"
 #include "result.h"
 #include "sampler.h"

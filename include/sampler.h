@@ -1,5 +1,12 @@
-/* Everything the monitor shows about the system and the workers is read
- * here, and only here. Never includes ncurses. A figure that cannot be read
+/* The figures sampled each tick: /proc/meminfo, /proc/vmstat and /proc/stat
+ * through libproc2, /proc/pressure/memory, and kswapd's and the workers'
+ * /proc/PID files. The other readers of /proc and /sys: sysstate (the state
+ * a run is recorded with: cmdline, meminfo, swaps, vm sysctls, zswap),
+ * cgroup (the run's cgroup files, also each tick), sysctl (/proc/sys),
+ * guard (this process's memory limit), undo (/proc/PID/stat and the boot
+ * id, to tell whose records are whose), workload (its own children), and
+ * balloon and hugepool (MemTotal, MemAvailable). Never includes ncurses.
+ * A figure that cannot be read
  * (no swap, no PSI, a counter this kernel or library lacks, kswapd hidden)
  * is NA (-1) or NAN, never a made-up 0. */
 #ifndef THRASHTOP_SAMPLER_H

@@ -28,6 +28,9 @@ struct timeline {
 
 enum { TIMEFMT_CSH = 1, TIMEFMT_GNU = 2 };
 
+/* The time line a run prints (--format): csh, gnu or gnu-full. */
+enum out_format { OUT_CSH, OUT_GNU, OUT_GNU_FULL };
+
 /* All formatters write like snprintf: at most len bytes including the NUL,
  * and return the length the full text needs. No trailing newline. A count
  * below zero (NA) prints as "?", GNU time's own mark for an unknown. */

@@ -18,6 +18,7 @@
 
 #include "undo.h"
 #include "fmt.h"
+#include "sysio.h"
 
 /* What the balloon child sends after each chunk and at the end. */
 struct report {
@@ -46,26 +47,19 @@ static void sleep_ms(long ms)
 /* MemTotal and MemAvailable in bytes. */
 static int meminfo(long long *total, long long *avail, char *err, size_t errlen)
 {
-	char line[256];
-	FILE *f = fopen("/proc/meminfo", "re");
-	long long kib;
+	static const char *const keys[] = { "MemTotal", "MemAvailable" };
+	int64_t kib[2];
 
-	*total = *avail = -1;
-	if (!f) {
+	if (sysio_meminfo(keys, kib, 2) < 0) {
 		fmt_err(err, errlen, "cannot read /proc/meminfo: %s", strerror(errno));
 		return -1;
 	}
-	while (fgets(line, sizeof line, f)) {
-		if (sscanf(line, "MemTotal: %lld kB", &kib) == 1)
-			*total = kib * 1024;
-		else if (sscanf(line, "MemAvailable: %lld kB", &kib) == 1)
-			*avail = kib * 1024;
-	}
-	fclose(f);
-	if (*total < 0 || *avail < 0) {
+	if (kib[0] < 0 || kib[1] < 0) {
 		fmt_err(err, errlen, "/proc/meminfo lacks MemTotal or MemAvailable");
 		return -1;
 	}
+	*total = kib[0] * 1024;
+	*avail = kib[1] * 1024;
 	return 0;
 }
 

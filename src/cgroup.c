@@ -14,6 +14,7 @@
 
 #include "undo.h"
 #include "fmt.h"
+#include "sysio.h"
 
 #define CG_ROOT "/sys/fs/cgroup/"
 #define V1_ROOT "/sys/fs/cgroup/memory"
@@ -31,22 +32,23 @@ static void sleep_ms(long ms)
 		;
 }
 
-/* Reads dir/file into buf (NUL-terminated). Returns the length, or -1. */
+/* Reads dir/file whole into buf (NUL-terminated). The length, or -1. */
 static ssize_t read_file(const char *dir, const char *file, char *buf, size_t len)
 {
 	char path[512];
-	ssize_t n, got = 0;
-	int fd;
 
 	snprintf(path, sizeof path, "%s/%s", dir, file);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	while ((size_t)got < len - 1 && (n = read(fd, buf + got, len - 1 - (size_t)got)) > 0)
-		got += n;
-	close(fd);
-	buf[got] = '\0';
-	return got;
+	return sysio_read(path, buf, len);
+}
+
+/* cgroup.procs in dir, as long as it is; NULL if it cannot be read. */
+static char *read_procs(const char *dir)
+{
+	char path[512];
+	size_t len;
+
+	snprintf(path, sizeof path, "%s/cgroup.procs", dir);
+	return sysio_read_alloc(path, SIZE_MAX, &len);
 }
 
 /* Writes s to dir/file; returns 0 or an errno. */
@@ -420,10 +422,10 @@ int cgroup_read(const struct cgroup *cg, struct cgroup_stat *st)
 /* SIGKILLs every task listed; returns how many were listed, or -1. */
 static int kill_procs(const char *path)
 {
-	char text[65536];
+	char *text = read_procs(path);
 	int n = 0;
 
-	if (read_file(path, "cgroup.procs", text, sizeof text) < 0)
+	if (!text)
 		return -1;
 	for (char *p = text; *p; ) {
 		char *end;
@@ -437,18 +439,20 @@ static int kill_procs(const char *path)
 		}
 		p = end + (*end == '\n');
 	}
+	free(text);
 	return n;
 }
 
 int cgroup_nprocs(const struct cgroup *cg)
 {
-	char text[65536];
+	char *text = read_procs(cg->path);
 	int n = 0;
 
-	if (read_file(cg->path, "cgroup.procs", text, sizeof text) < 0)
+	if (!text)
 		return -1;
 	for (char *p = text; *p; p++)
 		n += *p == '\n';
+	free(text);
 	return n;
 }
 

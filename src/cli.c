@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "fmt.h"
 #include "sysctl.h"
+#include "version.h"
 #include "workload.h"
 
 /* Past this a single worker's array would not fit any machine this runs on. */

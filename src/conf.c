@@ -1,38 +1,23 @@
 #include "conf.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "fmt.h"
 #include "metrics.h"
+#include "sysio.h"
 
 #define CONF_MAX_BYTES (1 << 20)
 
 char *conf_default_path(char *buf, size_t len, char *err, size_t errlen)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
-	int n;
-
-	/* The XDG spec says a relative XDG_CONFIG_HOME is to be ignored. */
-	if (xdg && xdg[0] == '/')
-		n = snprintf(buf, len, "%s/thrashtop/config", xdg);
-	else if (home && home[0] == '/')
-		n = snprintf(buf, len, "%s/.config/thrashtop/config", home);
-	else {
-		snprintf(err, errlen, "config: neither XDG_CONFIG_HOME nor HOME is an absolute path");
-		return NULL;
-	}
-	if (n < 0 || (size_t)n >= len) {
-		snprintf(err, errlen, "config: path too long");
-		return NULL;
-	}
-	return buf;
+	if (sysio_xdg_path("XDG_CONFIG_HOME", ".config", "config", buf, len))
+		return buf;
+	snprintf(err, errlen, errno == ENAMETOOLONG ? "config: path too long"
+			      : "config: neither XDG_CONFIG_HOME nor HOME is an absolute path");
+	return NULL;
 }
 
 static const char *skip_blank(const char *p, const char *end)
@@ -135,53 +120,13 @@ int conf_parse(const char *text, size_t len, const char *path, struct conf *out,
 	return 0;
 }
 
-/* The whole file; NULL with errno (ENOENT: none; EFBIG: over the cap). */
-static char *read_all(const char *path, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	char *buf;
-	size_t n = 0;
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > CONF_MAX_BYTES) {
-		int e = fstat(fd, &st) < 0 ? errno : !S_ISREG(st.st_mode) ? EISDIR : EFBIG;
-		close(fd);
-		errno = e;
-		return NULL;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	while (buf && n < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
-		if (r <= 0) {
-			if (r == 0)
-				break;
-			int e = errno;
-			free(buf);
-			close(fd);
-			errno = e;
-			return NULL;
-		}
-		n += (size_t)r;
-	}
-	close(fd);
-	if (!buf) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
 int conf_load(const char *path, struct conf *out, char *err, size_t errlen)
 {
 	size_t len = 0;
 	char *text;
 	int rc;
 
-	text = read_all(path, &len);
+	text = sysio_read_alloc(path, CONF_MAX_BYTES, &len);
 	if (!text) {
 		if (errno == ENOENT) {
 			memset(out, 0, sizeof(*out));
@@ -195,62 +140,29 @@ int conf_load(const char *path, struct conf *out, char *err, size_t errlen)
 	return rc;
 }
 
-/* Makes the directories above path, as mkdir -p. */
-static int make_parents(const char *path)
-{
-	char dir[4096];
+struct conf_edit {
+	const char *text;	/* NULL: no file yet */
+	size_t len;
+	const char *key, *value;
+};
 
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	for (char *p = dir + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return 0;
-}
-
-int conf_set(const char *path, const char *key, const char *value, char *err, size_t errlen)
+/* Every other line as it was; the key's own line replaced in place, or
+ * added at the end. */
+static int write_edit(FILE *f, const void *arg)
 {
-	size_t len = 0, klen = strlen(key);
-	char *text = read_all(path, &len), tmp[4200];
+	const struct conf_edit *e = arg;
+	size_t klen = strlen(e->key);
 	bool done = false;
-	FILE *f;
-	int fd;
 
-	if (!text && errno != ENOENT)
-		return fmt_err(err, errlen, "cannot write %s: %s", path, strerror(errno));
-	if (make_parents(path) < 0)
-		goto fail;
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
-	if ((fd = mkstemp(tmp)) < 0)
-		goto fail;
-	/* mkstemp makes it 0600: keep the file's mode, else a config's 0644 */
-	{
-		struct stat st;
-		mode_t um = umask(0);
-
-		umask(um);
-		fchmod(fd, stat(path, &st) == 0 ? st.st_mode & 07777 : 0644 & ~um);
-	}
-	if (!(f = fdopen(fd, "w"))) {
-		close(fd);
-		unlink(tmp);
-		goto fail;
-	}
-	/* every other line as it was; the key's own line replaced in place */
-	for (const char *p = text, *end = text ? text + len : NULL; p && p < end;) {
+	for (const char *p = e->text, *end = e->text ? e->text + e->len : NULL; p && p < end;) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		const char *k = skip_blank(p, eol ? eol : end);
 
 		if (!eol)
 			eol = end;
-		if (!done && !strncmp(k, key, klen) && (k[klen] == '=' || k[klen] == ' ' ||
-							k[klen] == '\t')) {
-			fprintf(f, "%s = %s\n", key, value);
+		if (!done && !strncmp(k, e->key, klen) &&
+		    (k[klen] == '=' || k[klen] == ' ' || k[klen] == '\t')) {
+			fprintf(f, "%s = %s\n", e->key, e->value);
 			done = true;
 		} else {
 			fprintf(f, "%.*s\n", (int)(eol - p), p);
@@ -258,25 +170,28 @@ int conf_set(const char *path, const char *key, const char *value, char *err, si
 		p = eol + 1;
 	}
 	if (!done)
-		fprintf(f, "%s = %s\n", key, value);
+		fprintf(f, "%s = %s\n", e->key, e->value);
+	return ferror(f) ? -1 : 0;
+}
+
+int conf_set(const char *path, const char *key, const char *value, char *err, size_t errlen)
+{
+	struct conf_edit e = { .key = key, .value = value };
+	char *text = sysio_read_alloc(path, CONF_MAX_BYTES, &e.len);
+	int rc;
+
+	if (!text && errno != ENOENT)
+		return fmt_err(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	e.text = text;
+	rc = sysio_make_parents(path, 0755, NULL);
+	if (!rc)
+		rc = sysio_replace(path, 0644, write_edit, &e);
+	if (rc) {
+		int saved = errno;
+
+		free(text);
+		return fmt_err(err, errlen, "cannot write %s: %s", path, strerror(saved));
+	}
 	free(text);
-	text = NULL;
-	if (fflush(f) || fsync(fileno(f)) || fclose(f)) {
-		int e = errno;
-
-		unlink(tmp);
-		errno = e;
-		goto fail;
-	}
-	if (rename(tmp, path) < 0) {
-		int e = errno;
-
-		unlink(tmp);
-		errno = e;
-		goto fail;
-	}
 	return 0;
-fail:
-	free(text);
-	return fmt_err(err, errlen, "cannot write %s: %s", path, strerror(errno));
 }

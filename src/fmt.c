@@ -694,3 +694,17 @@ void fmt_minsec(char *buf, size_t len, double sec)
 	else
 		snprintf(buf, len, "%lld:%02lld", s / 60, s % 60);
 }
+
+bool fmt_scan_num(const char **p, int64_t *v)
+{
+	const char *s = *p;
+	int64_t x = 0;
+
+	while (isdigit((unsigned char)*s) && s - *p < 15)
+		x = x * 10 + (*s++ - '0');
+	if (s == *p || isdigit((unsigned char)*s))
+		return false;
+	*v = x;
+	*p = s;
+	return true;
+}

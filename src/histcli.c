@@ -24,6 +24,7 @@
 #include "report.h"
 #include "runsource.h"
 #include "sweep.h"
+#include "sysio.h"
 
 /* Reports go through an escaping stream: what was recorded reaches the
  * terminal as text, never as control sequences. */
@@ -957,31 +958,31 @@ static int cmd_rm(struct hargs *a, const char *path)
 	return 0;
 }
 
-/* Writes the chart to path through a temporary file renamed over it, so
- * that a failure leaves no half chart. */
+struct chart_job {
+	bool svg;
+	const struct run_record *runs;
+	size_t n;
+	const struct chart_spec *spec;
+};
+
+static int chart_fill(FILE *f, const void *arg)
+{
+	const struct chart_job *j = arg;
+
+	return j->svg ? chart_svg(f, j->runs, j->n, j->spec)
+		      : chart_gnuplot(f, j->runs, j->n, j->spec);
+}
+
+/* Writes the chart to path, or stdout for "-"; a failure leaves no half
+ * chart. */
 static int write_chart(const char *path, bool svg, const struct run_record *runs, size_t n,
 		       const struct chart_spec *spec)
 {
-	char tmp[4096];
-	FILE *f;
-	int rc;
+	struct chart_job j = { svg, runs, n, spec };
 
 	if (!strcmp(path, "-"))
-		return svg ? chart_svg(stdout, runs, n, spec) : chart_gnuplot(stdout, runs, n, spec);
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid()) >= (int)sizeof(tmp)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	if (!(f = fopen(tmp, "we")))
-		return -1;
-	rc = svg ? chart_svg(f, runs, n, spec) : chart_gnuplot(f, runs, n, spec);
-	if (fclose(f) || rc || rename(tmp, path)) {
-		int e = errno;
-		unlink(tmp);
-		errno = e;
-		return -1;
-	}
-	return 0;
+		return chart_fill(stdout, &j);
+	return sysio_replace(path, 0666, chart_fill, &j);
 }
 
 /* A stored run played again in the monitor's view. */

@@ -21,6 +21,7 @@
 
 #include "fmt.h"
 #include "blob.h"
+#include "sysio.h"
 
 /* The writes of history_add, prepared on first use and kept until close
  * (an import adds hundreds of thousands of runs), and history_nsamples. */
@@ -712,58 +713,12 @@ static void make_uuid(struct run_record *r)
 
 char *history_default_path(char *buf, size_t len, char *err, size_t errlen)
 {
-	const char *xdg = getenv("XDG_DATA_HOME");
-	const char *home = getenv("HOME");
-	int n;
-
-	/* The XDG spec says a relative XDG_DATA_HOME is to be ignored. */
-	if (xdg && xdg[0] == '/')
-		n = snprintf(buf, len, "%s/thrashtop/history.db", xdg);
-	else if (home && home[0] == '/')
-		n = snprintf(buf, len, "%s/.local/share/thrashtop/history.db", home);
-	else {
-		fmt_err(err, errlen, "history: neither XDG_DATA_HOME nor HOME is an absolute path; use --history PATH");
-		return NULL;
-	}
-	if (n < 0 || (size_t)n >= len) {
-		fmt_err(err, errlen, "history: default path too long");
-		return NULL;
-	}
-	return buf;
-}
-
-/* mkdir -p of path's parent; the directories made are appended to made[]
- * (deepest last) so a failed open can remove them again. */
-static int make_parents(const char *path, char made[][4096], int *nmade, int max,
-			char *err, size_t errlen)
-{
-	char dir[4096];
-
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir)) {
-		fmt_err(err, errlen, "%s: path too long", path);
-		return -1;
-	}
-	char *slash = strrchr(dir, '/');
-	if (!slash || slash == dir)
-		return 0;
-	*slash = 0;
-	for (char *p = dir + 1; ; p++) {
-		if (*p != '/' && *p)
-			continue;
-		char c = *p;
-		*p = 0;
-		if (mkdir(dir, 0700) == 0) {
-			if (*nmade < max)
-				snprintf(made[(*nmade)++], 4096, "%s", dir);
-		} else if (errno != EEXIST) {
-			fmt_err(err, errlen, "%s: cannot create directory: %s", dir, strerror(errno));
-			return -1;
-		}
-		*p = c;
-		if (!c)
-			break;
-	}
-	return 0;
+	if (sysio_xdg_path("XDG_DATA_HOME", ".local/share", "history.db", buf, len))
+		return buf;
+	fmt_err(err, errlen, errno == ENAMETOOLONG ? "history: default path too long"
+			     : "history: neither XDG_DATA_HOME nor HOME is an absolute path; "
+			       "use --history PATH");
+	return NULL;
 }
 
 static int exec_sql(struct history *h, const char *sql, char *err, size_t errlen)
@@ -1034,8 +989,7 @@ struct history *history_open_version(const char *path, int flags, int version,
 				     char *err, size_t errlen)
 {
 	bool rdonly = flags & HISTORY_RDONLY;
-	char made[8][4096];
-	int nmade = 0;
+	struct sysio_made made = { 0 };
 	bool existed;
 	struct stat sb;
 	struct history *h;
@@ -1060,8 +1014,14 @@ struct history *history_open_version(const char *path, int flags, int version,
 		fmt_err(err, errlen, "%s: not a regular file", path);
 		goto fail_nodb;
 	}
-	if (!existed && make_parents(path, made, &nmade, 8, err, errlen))
+	if (!existed && sysio_make_parents(path, 0700, &made) < 0) {
+		if (!made.failed[0])
+			fmt_err(err, errlen, "%s: path too long", path);
+		else
+			fmt_err(err, errlen, "%s: cannot create directory: %s", made.failed,
+				strerror(errno));
 		goto fail_nodb;
+	}
 	if (!rdonly && existed && access(path, W_OK) != 0) {
 		fmt_err(err, errlen, "%s: cannot record runs: %s", path, strerror(errno));
 		goto fail_nodb;
@@ -1135,8 +1095,8 @@ fail:
 		unlink(side);
 	}
 fail_nodb:
-	while (nmade > 0)
-		rmdir(made[--nmade]);
+	while (made.n > 0)
+		rmdir(made.dir[--made.n]);
 	free(h->path);
 	free(h);
 	return NULL;

@@ -9,6 +9,7 @@
 #include "balloon.h"
 #include "fmt.h"
 #include "sysctl.h"
+#include "sysio.h"
 
 static void human(long long b, char *buf, size_t len)
 {
@@ -21,22 +22,14 @@ static void human(long long b, char *buf, size_t len)
 /* MemTotal, MemAvailable and Hugepagesize in bytes, -1 where missing. */
 static int meminfo(long long *total, long long *avail, long long *page)
 {
-	char line[256];
-	FILE *f = fopen("/proc/meminfo", "re");
-	long long kib;
+	static const char *const keys[] = { "MemTotal", "MemAvailable", "Hugepagesize" };
+	int64_t kib[3];
+	long long *out[] = { total, avail, page };
 
-	*total = *avail = *page = -1;
-	if (!f)
+	if (sysio_meminfo(keys, kib, 3) < 0)
 		return -1;
-	while (fgets(line, sizeof line, f)) {
-		if (sscanf(line, "MemTotal: %lld kB", &kib) == 1)
-			*total = kib * 1024;
-		else if (sscanf(line, "MemAvailable: %lld kB", &kib) == 1)
-			*avail = kib * 1024;
-		else if (sscanf(line, "Hugepagesize: %lld kB", &kib) == 1)
-			*page = kib * 1024;
-	}
-	fclose(f);
+	for (int i = 0; i < 3; i++)
+		*out[i] = kib[i] < 0 ? -1 : kib[i] * 1024;
 	return 0;
 }
 

@@ -15,22 +15,6 @@
 
 /* ---- free(1) blocks ---- */
 
-/* A decimal number of at most 15 digits (more would not be KiB). */
-static bool num(const char **p, int64_t *v)
-{
-	const char *s = *p;
-	int64_t x = 0;
-
-	while (isdigit((unsigned char)*s) && s - *p < 15)
-		x = x * 10 + (*s++ - '0');
-	if (s == *p || isdigit((unsigned char)*s))
-		return false;
-	*v = x;
-	*p = s;
-	return true;
-}
-
-
 static const char *next_token(const char *p, const char **end)
 {
 	while (isspace((unsigned char)*p))
@@ -67,7 +51,7 @@ static bool tok_kib(const char **p, int64_t *kib, bool *human)
 	if (!b)
 		return false;
 	s = b;
-	if (!num(&s, &whole))
+	if (!fmt_scan_num(&s, &whole))
 		return false;
 	if (s == e) {
 		*kib = whole;

@@ -3,9 +3,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "cli.h"
 #include "record.h"
 #include "timefmt.h"
+#include "version.h"
 
 static int64_t vm_int(const struct sysstate *sys, const char *name)
 {

@@ -15,6 +15,7 @@
 #include <libproc2/vmstat.h>
 
 #include "procparse.h"
+#include "sysio.h"
 
 #define MAX_KSWAPD 64		/* one per NUMA node */
 
@@ -133,42 +134,6 @@ static double now_mono(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Reads a whole /proc file into a malloc'ed buffer; NULL with errno. */
-static char *slurp(const char *path, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 16384, n = 0;
-	char *buf;
-
-	if (fd < 0)
-		return NULL;
-	buf = malloc(cap);
-	while (buf) {
-		ssize_t r = read(fd, buf + n, cap - n);
-		if (r < 0) {
-			int e = errno;
-			free(buf);
-			close(fd);
-			errno = e;
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-		if (n == cap) {
-			char *nb = realloc(buf, cap *= 2);
-			if (!nb)
-				free(buf);
-			buf = nb;
-		}
-	}
-	close(fd);
-	if (!buf)
-		errno = ENOMEM;
-	*len = n;
-	return buf;
-}
-
 /* Whether a line starts with key followed by sep. */
 static bool has_key(const char *buf, size_t len, const char *key, char sep)
 {
@@ -189,20 +154,21 @@ static bool has_key(const char *buf, size_t len, const char *key, char sep)
  * once which keys exist so that those items read NA instead. */
 static int check_keys(struct sampler *s, char *err, size_t errlen)
 {
+	const char *keys[2 * N_MEM_ITEMS];
+	int64_t kib[2 * N_MEM_ITEMS];
 	size_t len;
-	char *buf = slurp("/proc/meminfo", &len);
+	char *buf;
 
-	if (!buf) {
+	for (int i = 0; i < N_MEM_ITEMS; i++)
+		for (int k = 0; k < 2; k++)
+			keys[2 * i + k] = mem_keys[i][k] ? mem_keys[i][k] : mem_keys[i][0];
+	if (sysio_meminfo(keys, kib, 2 * N_MEM_ITEMS) < 0) {
 		snprintf(err, errlen, "/proc/meminfo: %s", strerror(errno));
 		return -1;
 	}
-	for (int i = 0; i < N_MEM_ITEMS; i++) {
-		s->mem_ok[i] = true;
-		for (int k = 0; k < 2 && mem_keys[i][k]; k++)
-			s->mem_ok[i] &= has_key(buf, len, mem_keys[i][k], ':');
-	}
-	free(buf);
-	buf = slurp("/proc/vmstat", &len);
+	for (int i = 0; i < N_MEM_ITEMS; i++)
+		s->mem_ok[i] = kib[2 * i] >= 0 && kib[2 * i + 1] >= 0;
+	buf = sysio_read_alloc("/proc/vmstat", SIZE_MAX, &len);
 	if (!buf) {
 		snprintf(err, errlen, "/proc/vmstat: %s", strerror(errno));
 		return -1;
@@ -236,7 +202,7 @@ static int open_proc(pid_t pid, const char *file)
  * namespace there is no kthreadd and kswapd is simply not visible. */
 static int find_kswapd(struct sampler *s, char *err, size_t errlen)
 {
-	size_t cap = 16384, len = 0;
+	size_t len = 0;
 	char *buf;
 	int fd, n;
 	pid_t *kids;
@@ -244,24 +210,9 @@ static int find_kswapd(struct sampler *s, char *err, size_t errlen)
 	/* as libproc2 does, LIBPROC_HIDE_KERNEL hides kernel threads */
 	if (getenv("LIBPROC_HIDE_KERNEL"))
 		return 0;
-	fd = open("/proc/2/task/2/children", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	buf = sysio_read_alloc("/proc/2/task/2/children", SIZE_MAX, &len);
+	if (!buf && errno != ENOMEM)
 		return 0;
-	buf = malloc(cap);
-	for (ssize_t r = 1; buf && r > 0;) {
-		if (len == cap) {
-			char *nb = realloc(buf, cap *= 2);
-			if (!nb)
-				free(buf);
-			buf = nb;
-			if (!buf)
-				break;
-		}
-		r = read(fd, buf + len, cap - len);
-		if (r > 0)
-			len += (size_t)r;
-	}
-	close(fd);
 	n = buf ? procparse_children(buf, len, NULL, 0) : -1;
 	kids = n > 0 ? malloc((size_t)n * sizeof(*kids)) : NULL;
 	if (!buf || (n > 0 && !kids)) {

@@ -1,46 +1,12 @@
 #include "sysstate.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
-/* Reads a small file whole; its length, or -1 with errno (EFBIG if it does
- * not fit, so a cut value is never taken for the real one). */
-static ssize_t read_small(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t n = 0;
-
-	if (fd < 0)
-		return -1;
-	for (;;) {
-		ssize_t r = read(fd, buf + n, size - 1 - n);
-		if (r < 0) {
-			int e = errno;
-			close(fd);
-			errno = e;
-			return -1;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-		if (n == size - 1) {
-			char extra;
-			if (read(fd, &extra, 1) != 0) {
-				close(fd);
-				errno = EFBIG;
-				return -1;
-			}
-			break;
-		}
-	}
-	close(fd);
-	buf[n] = '\0';
-	return (ssize_t)n;
-}
+#include "sysio.h"
 
 static void chomp(char *s)
 {
@@ -53,7 +19,7 @@ static void chomp(char *s)
 /* A one-line /proc/sys or /sys value, "n/a" if absent or unreadable. */
 static void read_value(const char *path, char *out, size_t size)
 {
-	if (read_small(path, out, size) < 0)
+	if (sysio_read(path, out, size) < 0)
 		snprintf(out, size, "n/a");
 	chomp(out);
 }
@@ -66,6 +32,8 @@ static const char *const vm_names[SYSSTATE_NVM] = {
 
 int sysstate_read(struct sysstate *st, char *err, size_t errlen)
 {
+	static const char *const mem_keys[] = { "MemTotal", "Hugetlb", "Mlocked" };
+	int64_t mem[3];
 	char buf[32768];
 	struct utsname u;
 	ssize_t n;
@@ -81,7 +49,7 @@ int sysstate_read(struct sysstate *st, char *err, size_t errlen)
 	snprintf(st->release, sizeof(st->release), "%s", u.release);
 	snprintf(st->version, sizeof(st->version), "%s", u.version);
 
-	if (read_small("/proc/cmdline", st->cmdline, sizeof(st->cmdline)) < 0) {
+	if (sysio_read("/proc/cmdline", st->cmdline, sizeof(st->cmdline)) < 0) {
 		snprintf(err, errlen, "/proc/cmdline: %s", strerror(errno));
 		return -1;
 	}
@@ -94,17 +62,15 @@ int sysstate_read(struct sysstate *st, char *err, size_t errlen)
 	}
 	st->cpus_online = (int)cpus;
 
-	if ((n = read_small("/proc/meminfo", buf, sizeof(buf))) < 0 ||
-	    procparse_kib(buf, (size_t)n, "MemTotal", &st->mem_total_kib) < 0) {
-		snprintf(err, errlen, "/proc/meminfo MemTotal: %s", strerror(errno));
+	if ((k = sysio_meminfo(mem_keys, mem, 3)) < 0 || mem[0] < 0) {
+		snprintf(err, errlen, "/proc/meminfo MemTotal: %s", strerror(k < 0 ? errno : ENOENT));
 		return -1;
 	}
-	if (procparse_kib(buf, (size_t)n, "Hugetlb", &st->hugetlb_kib) < 0)
-		st->hugetlb_kib = NA;
-	if (procparse_kib(buf, (size_t)n, "Mlocked", &st->mlocked_kib) < 0)
-		st->mlocked_kib = NA;
+	st->mem_total_kib = mem[0];
+	st->hugetlb_kib = mem[1];
+	st->mlocked_kib = mem[2];
 
-	if ((n = read_small("/proc/swaps", buf, sizeof(buf))) < 0 ||
+	if ((n = sysio_read("/proc/swaps", buf, sizeof(buf))) < 0 ||
 	    (k = procparse_swaps(buf, (size_t)n, st->swaps, SYSSTATE_MAX_SWAPS)) < 0) {
 		snprintf(err, errlen, "/proc/swaps: %s", strerror(errno));
 		return -1;

@@ -274,21 +274,6 @@ static bool lit(const char **p, const char *s)
 	return true;
 }
 
-/* Unsigned decimal of 1 to 15 digits (far below overflow). */
-static bool num(const char **p, int64_t *v)
-{
-	const char *s = *p;
-	int64_t x = 0;
-
-	while (isdigit((unsigned char)*s) && s - *p < 15)
-		x = x * 10 + (*s++ - '0');
-	if (s == *p || isdigit((unsigned char)*s))
-		return false;
-	*v = x;
-	*p = s;
-	return true;
-}
-
 /* Exactly n digits. */
 static bool digits(const char **p, int n, int64_t *v)
 {
@@ -315,7 +300,7 @@ static bool secs_ms(const char **p, int mindec, int maxdec, int64_t *ms,
 	int64_t whole, frac = 0;
 	int nd = 0;
 
-	if (!num(&s, &whole) || *s++ != '.')
+	if (!fmt_scan_num(&s, &whole) || *s++ != '.')
 		return false;
 	while (isdigit((unsigned char)*s) && nd < maxdec) {
 		frac = frac * 10 + (*s++ - '0');
@@ -358,7 +343,7 @@ static int parse_csh_at(const char *p, struct timeline *t)
 	    !skip_blanks(&p, false))
 		return -1;
 	/* [h:]mm:ss.cc; minutes have two digits only after hours */
-	if (!num(&p, &m) || !lit(&p, ":"))
+	if (!fmt_scan_num(&p, &m) || !lit(&p, ":"))
 		return -1;
 	if (!digits(&p, 2, &sec))
 		return -1;
@@ -371,15 +356,15 @@ static int parse_csh_at(const char *p, struct timeline *t)
 	if (m > 59 || sec > 59 || !lit(&p, ".") || !digits(&p, 2, &cs) ||
 	    !skip_blanks(&p, false))
 		return -1;
-	if (!num(&p, &pi) || pi > 1000000 || !lit(&p, ".") ||
+	if (!fmt_scan_num(&p, &pi) || pi > 1000000 || !lit(&p, ".") ||
 	    !digits(&p, 1, &pf) ||
 	    !lit(&p, "%") || !skip_blanks(&p, false))
 		return -1;
-	if (!num(&p, &t->ixrss) || !lit(&p, "+") || !num(&p, &t->idrss) ||
+	if (!fmt_scan_num(&p, &t->ixrss) || !lit(&p, "+") || !fmt_scan_num(&p, &t->idrss) ||
 	    !lit(&p, "k") || !skip_blanks(&p, false) ||
-	    !num(&p, &t->inblock) || !lit(&p, "+") || !num(&p, &t->oublock) ||
+	    !fmt_scan_num(&p, &t->inblock) || !lit(&p, "+") || !fmt_scan_num(&p, &t->oublock) ||
 	    !lit(&p, "io") || !skip_blanks(&p, false) ||
-	    !num(&p, &t->majflt) || !lit(&p, "pf+") || !num(&p, &t->nswap) ||
+	    !fmt_scan_num(&p, &t->majflt) || !lit(&p, "pf+") || !fmt_scan_num(&p, &t->nswap) ||
 	    !lit(&p, "w") || !at_end(p))
 		return -1;
 
@@ -432,7 +417,7 @@ static bool gnu_elapsed(const char **p, int64_t *ms, int64_t *step)
 	const char *s = *p;
 	int64_t a, b, c;
 
-	if (!num(&s, &a) || !lit(&s, ":") || !digits(&s, 2, &b) || b > 59)
+	if (!fmt_scan_num(&s, &a) || !lit(&s, ":") || !digits(&s, 2, &b) || b > 59)
 		return false;
 	if (lit(&s, ":")) {
 		if (a < 1 || !digits(&s, 2, &c) || c > 59)
@@ -463,13 +448,13 @@ static int parse_gnu_at(const char *p, struct timeline *t)
 	if (lit(&p, "Command exited with non-zero status ")) {
 		int64_t c;
 
-		if (!num(&p, &c) || c < 1 || c > 255 || !skip_blanks(&p, true))
+		if (!fmt_scan_num(&p, &c) || c < 1 || c > 255 || !skip_blanks(&p, true))
 			return -1;
 		t->exit_code = (int)c;
 	} else if (lit(&p, "Command terminated by signal ")) {
 		int64_t c;
 
-		if (!num(&p, &c) || c < 1 || c > 64 || !skip_blanks(&p, true))
+		if (!fmt_scan_num(&p, &c) || c < 1 || c > 64 || !skip_blanks(&p, true))
 			return -1;
 		t->term_signal = (int)c;
 	}
@@ -482,31 +467,31 @@ static int parse_gnu_at(const char *p, struct timeline *t)
 	if (!skip_blanks(&p, true))
 		return -1;
 	if (!lit(&p, "?%") &&
-	    (!num(&p, &pct) || pct > 1000000 || !lit(&p, "%")))
+	    (!fmt_scan_num(&p, &pct) || pct > 1000000 || !lit(&p, "%")))
 		return -1;
 	if (!lit(&p, "CPU") || !skip_blanks(&p, true) || !lit(&p, "("))
 		return -1;
-	if (!num(&p, &v))
+	if (!fmt_scan_num(&p, &v))
 		return -1;
 	if (lit(&p, "major+")) {
 		t->majflt = v;
-		if (!num(&p, &t->minflt) || !lit(&p, "minor)"))
+		if (!fmt_scan_num(&p, &t->minflt) || !lit(&p, "minor)"))
 			return -1;
 	} else {
 		t->ixrss = v;
 		/* the default form is GNU's own output: %E untrimmed */
 		if (!elapsed_word || (wstep == 1000 && wall < 3600000) ||
-		    !lit(&p, "avgtext+") || !num(&p, &t->idrss) ||
+		    !lit(&p, "avgtext+") || !fmt_scan_num(&p, &t->idrss) ||
 		    !lit(&p, "avgdata") || !skip_blanks(&p, true) ||
-		    !num(&p, &t->maxrss_kib) || !lit(&p, "maxresident)k") ||
+		    !fmt_scan_num(&p, &t->maxrss_kib) || !lit(&p, "maxresident)k") ||
 		    !skip_blanks(&p, true) ||
-		    !num(&p, &t->inblock) || !lit(&p, "inputs+") ||
-		    !num(&p, &t->oublock) || !lit(&p, "outputs") ||
+		    !fmt_scan_num(&p, &t->inblock) || !lit(&p, "inputs+") ||
+		    !fmt_scan_num(&p, &t->oublock) || !lit(&p, "outputs") ||
 		    !skip_blanks(&p, true) || !lit(&p, "(") ||
-		    !num(&p, &t->majflt) || !lit(&p, "major+") ||
-		    !num(&p, &t->minflt) || !lit(&p, "minor)pagefaults") ||
+		    !fmt_scan_num(&p, &t->majflt) || !lit(&p, "major+") ||
+		    !fmt_scan_num(&p, &t->minflt) || !lit(&p, "minor)pagefaults") ||
 		    !skip_blanks(&p, true) ||
-		    !num(&p, &t->nswap) || !lit(&p, "swaps"))
+		    !fmt_scan_num(&p, &t->nswap) || !lit(&p, "swaps"))
 			return -1;
 	}
 	if (!at_end(p))

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fmt.h"
+#include "sysio.h"
 
 #define DEFAULT_DIR "/run/thrashtop"
 #define LINE_MAX_LEN 1024
@@ -307,13 +308,19 @@ static int sync_dir(const char *dir)
 	return rc;
 }
 
+static int write_entries(FILE *f, const void *arg)
+{
+	const struct state *s = arg;
+
+	for (int i = 0; i < s->n; i++)
+		fprintf(f, "%s\n", s->e[i].line);
+	return ferror(f) ? -1 : 0;
+}
+
 /* Replaces the state file atomically; no records left removes it. */
 static int state_save(const struct state *s, char *err, size_t errlen)
 {
-	char tmp[PATH_MAX + 16];
 	const char *path = undo_state_file();
-	FILE *f;
-	int fd;
 
 	if (!s->n) {
 		if (unlink(path) < 0 && errno != ENOENT) {
@@ -323,38 +330,10 @@ static int state_save(const struct state *s, char *err, size_t errlen)
 		sync_dir(dir_buf);
 		return 0;
 	}
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		fmt_err(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+	if (sysio_replace(path, 0644, write_entries, s) < 0) {
+		fmt_err(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		return -1;
 	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		fmt_err(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
-	for (int i = 0; i < s->n; i++)
-		fprintf(f, "%s\n", s->e[i].line);
-	if (fflush(f) != 0 || fsync(fd) < 0) {
-		fmt_err(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-		fclose(f);
-		unlink(tmp);
-		return -1;
-	}
-	if (fclose(f) != 0) {
-		fmt_err(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	if (rename(tmp, path) < 0) {
-		fmt_err(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	sync_dir(dir_buf);
 	return 0;
 }
 

@@ -19,6 +19,7 @@ run() {	# run LABEL TIMEOUT CMD...
 	fi
 }
 
+[ -z "$pat" ] && run layers 60 tests/layers.sh
 [ -z "$pat" ] && run unit 300 ./build/unit
 [ -z "$pat" ] && run fuzz 300 tests/fuzz/run.sh 3
 for t in tests/e2e/[0-9]*.sh; do

@@ -6,8 +6,6 @@ need_tmux
 
 S="thrashtop-e2e-$$"
 cleanup "tm kill-session -t $S"
-screen() { tm capture-pane -p -t "$S"; }
-has() { screen | grep -q -- "$1"; }
 
 tm new-session -d -s "$S" -x 80 -y 24 "$T -n 2000000 -p 2 -d 0.2 --no-history 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 30"
 expect plots-show wait_for 10 has 'major faults'

@@ -7,8 +7,6 @@
 . "$(dirname "$0")/lib.sh"
 need_tmux
 
-screen() { tm capture-pane -p -t "$1"; }
-has() { screen "$1" | grep -q -- "$2"; }
 now() { date +%s.%N; }
 # main_of PATTERN: the oldest process whose command line starts with it.
 main_of() { pgrep -o -f "^$1"; }
@@ -199,8 +197,7 @@ EOF
 }
 # The machine-wide lock the pressure tests take: another checkout's 1024
 # workers or memory pressure would not come meanwhile.
-exec 9>/tmp/thrashtop-e2e-tuning.lock
-if ! flock -w 100 9; then
+if ! machine_lock 100; then
 	echo "SKIP $NAME/p1024: another whole-machine test held the machine for 100 s"
 elif wait_for 120 quiet; then
 	stop_at p1024-term-early 0 term

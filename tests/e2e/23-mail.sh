@@ -5,8 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 need_tmux
 
-screen() { tm capture-pane -p -t m; }
-has() { screen | grep -q -- "$1"; }
+S=m
 cd "$TMP" || exit 1
 tm new-session -d -s m -x 120 -y 40 -c "$TMP" \
 	"$T -n 1000000 -p 2 -d 0.2 -r 2 --no-history 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 60"

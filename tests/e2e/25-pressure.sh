@@ -11,8 +11,7 @@ SW=/var/tmp/thrashtop-test-swap-$$
 # Not while a tuning test or the pace bench of any checkout presses the
 # whole machine (a hugetlb pool leaving a few hundred MiB, gigabytes of
 # swap in use): this one measures pressure it makes itself, in a cgroup.
-exec 9>/tmp/thrashtop-e2e-tuning.lock
-flock -w 200 9 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
+need_machine_lock
 # Nor may its thrashtop undo what such a session, killed, left behind: that
 # is the next tuning session's to undo, and says so on stderr.
 export THRASHTOP_STATE_DIR=$TMP/state

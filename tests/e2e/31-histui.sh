@@ -9,8 +9,6 @@ need_tmux
 S="thrashtop-e2e-$$"
 DB="$TMP/h.db"
 cleanup "tm kill-session -t $S"
-screen() { tm capture-pane -p -t "$S"; }
-has() { screen | grep -q -- "$1"; }
 key() { tm send-keys -t "$S" "$@"; sleep 0.3; }
 
 for l in a b; do

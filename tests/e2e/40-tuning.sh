@@ -7,8 +7,7 @@
 need_root
 # One tuning test at a time on this machine (a make check of another
 # checkout runs the same ones): they set and check the same sysctls.
-exec 9>/tmp/thrashtop-e2e-tuning.lock
-flock -w 200 9 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
+need_machine_lock
 [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] ||
 	{ echo "SKIP $NAME: no memory cgroup controller"; exit 0; }
 export THRASHTOP_STATE_DIR=$TMP/state
@@ -19,17 +18,6 @@ pagecluster0=$(cat /proc/sys/vm/page-cluster)
 # Whatever a failed check leaves: our cgroups and swap files by name, the
 # sysctls as they were.
 cleanup "echo $swappiness0 >/proc/sys/vm/swappiness; echo $pagecluster0 >/proc/sys/vm/page-cluster"
-# Only what this test started: kill it, then a start undoes what it left
-# (the state file is this test's own).
-started() { echo "$1" >>"$TMP/pids"; }
-kill_ours() {
-	local p
-	for p in $(cat "$TMP/pids" 2>/dev/null); do
-		case "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" in "$T "*|"$TP "*) kill -9 "$p" ;; esac
-	done
-	sleep 0.5
-	"$T" -b -n 1000 -p 1 --no-history
-}
 cleanup kill_ours
 left_behind() {	# pid: its cgroup, swap file, or a state record still there
 	[ -e "/sys/fs/cgroup/memory/thrashtop-$1" ] || grep -q "thrashtop-swap-$1" /proc/swaps ||
@@ -88,8 +76,6 @@ expect seed-show-majflt test "${pf:-0}" -gt 500
 need_tmux
 S="thrashtop-e2e-$$"
 cleanup "tm kill-session -t $S"
-screen() { tm capture-pane -p -t "$S"; }
-has() { screen | grep -q -- "$1"; }
 tm new-session -d -s "$S" -x 80 -y 24 \
 	"$TP -n 40000000 -p 1 --mem 32M --swap 256M --knob vm.page-cluster --history $DB -L live 2>$TMP/err2; echo EXIT=\$? >$TMP/rc2; sleep 30"
 wait_for 10 pgrep -o -f "^$TP .*-L live" >/dev/null && started "$(pgrep -o -f "^$TP .*-L live")"

@@ -7,25 +7,13 @@
 need_root
 # One tuning test at a time on this machine (a make check of another
 # checkout runs the same ones): they set and check the same sysctls.
-exec 9>/tmp/thrashtop-e2e-tuning.lock
-flock -w 200 9 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
+need_machine_lock
 [ -d /sys/fs/cgroup/memory ] || { echo "SKIP $NAME: no v1 memory controller"; exit 0; }
 need_tmux
 export THRASHTOP_STATE_DIR=$TMP/state
 sw0=$(cat /proc/sys/vm/swappiness)
 sw1=$([ "$sw0" = 77 ] && echo 78 || echo 77)
 cleanup "echo $sw0 >/proc/sys/vm/swappiness"
-# Only what this test started: kill it, then a start undoes what it left
-# (the state file is this test's own).
-started() { echo "$1" >>"$TMP/pids"; }
-kill_ours() {
-	local p
-	for p in $(cat "$TMP/pids" 2>/dev/null); do
-		case "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" in "$T "*) kill -9 "$p" ;; esac
-	done
-	sleep 0.5
-	"$T" -b -n 1000 -p 1 --no-history
-}
 cleanup kill_ours
 S="thrashtop-e2e-$$"
 cleanup "tm kill-session -t $S"

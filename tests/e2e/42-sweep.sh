@@ -46,8 +46,7 @@ expect bad-procs-with-command test $rc -eq 2 -a "$(grep -c 'a command' "$TMP/e")
 need_root
 # One tuning test at a time on this machine (a make check of another
 # checkout runs the same ones): they set and check the same sysctls.
-exec 9>/tmp/thrashtop-e2e-tuning.lock
-flock -w 200 9 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
+need_machine_lock
 [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] ||
 	{ echo "SKIP $NAME: no memory cgroup controller"; exit 0; }
 export THRASHTOP_STATE_DIR=$TMP/state

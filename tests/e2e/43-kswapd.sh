@@ -13,8 +13,7 @@
 # small machine; a memory cgroup would not wake it (direct reclaim only).
 . "$(dirname "$0")/lib.sh"
 need_root
-exec 9>/tmp/thrashtop-e2e-tuning.lock
-flock -w 200 9 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
+need_machine_lock
 export THRASHTOP_STATE_DIR=$TMP/state
 DB=$TMP/h.db
 TCK=$(getconf CLK_TCK)

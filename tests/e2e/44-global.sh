@@ -5,8 +5,7 @@
 # next start.
 . "$(dirname "$0")/lib.sh"
 need_root
-exec 9>/tmp/thrashtop-e2e-tuning.lock
-flock -w 200 9 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
+need_machine_lock
 export THRASHTOP_STATE_DIR=$TMP/state
 DB=$TMP/h.db
 hp_kib=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
@@ -16,15 +15,6 @@ read -r -a KPIDS <<<"$(pgrep -x 'kswapd[0-9]+' | tr '\n' ' ')"
 [ "${#KPIDS[@]}" -gt 0 ] || { echo "SKIP $NAME: no kswapd thread visible"; exit 0; }
 nr0=$(cat /proc/sys/vm/nr_hugepages)
 cleanup "echo $nr0 >/proc/sys/vm/nr_hugepages"
-started() { echo "$1" >>"$TMP/pids"; }
-kill_ours() {
-	local p
-	for p in $(cat "$TMP/pids" 2>/dev/null); do
-		case "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" in "$T "*) kill -9 "$p" ;; esac
-	done
-	sleep 0.5
-	"$T" -b -n 1000 -p 1 --no-history
-}
 cleanup kill_ours
 # kswapd's CPU in nanoseconds (schedstat's first field: finer than ticks)
 kswapd_ns() {

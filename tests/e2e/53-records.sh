@@ -4,8 +4,7 @@
 # with the same run without it.
 . "$(dirname "$0")/lib.sh"
 need_root
-exec 9>/tmp/thrashtop-e2e-tuning.lock
-flock -w 200 9 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
+need_machine_lock
 export THRASHTOP_STATE_DIR=$TMP/state
 DB=$TMP/h.db
 pc0=$(cat /proc/sys/vm/page-cluster)

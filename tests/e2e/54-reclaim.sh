@@ -13,8 +13,7 @@ need_tmux
 hp_kib=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
 [ -n "$hp_kib" ] && [ -w /proc/sys/vm/nr_hugepages ] ||
 	{ echo "SKIP $NAME: no hugetlb pool (a balloon would take a minute to pin)"; exit 0; }
-exec 9>/tmp/thrashtop-e2e-tuning.lock
-flock -w 120 9 || { echo "SKIP $NAME: another pressure test held the machine for 120 s"; exit 0; }
+machine_lock 120 || { echo "SKIP $NAME: another pressure test held the machine for 120 s"; exit 0; }
 export THRASHTOP_STATE_DIR=$TMP/state
 DB=$TMP/h.db
 nr0=$(cat /proc/sys/vm/nr_hugepages)
@@ -239,7 +238,6 @@ ck psi-some-avg10-rose "highest psi-some $psimax" awk "BEGIN { exit !(${psimax:-
 # PSI plots show the latest value, which must leave 0 while the workers
 # press. q then ends the run early.
 S="thrashtop-e2e-$$"
-screen() { tm capture-pane -p -t "$S"; }
 # title NAME: the value in NAME's title row, "2.9k/s", "27.8%"
 title() { screen | grep -Eo "$1 [0-9.]+[kMGT]?(/s|%)" | head -1 | sed "s/^$1 //"; }
 # shown NAME SECONDS: until NAME's title shows a value other than 0, while

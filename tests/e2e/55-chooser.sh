@@ -8,8 +8,6 @@ need_tmux
 S="thrashtop-e2e-$$"
 cfg=$XDG_CONFIG_HOME/thrashtop/config
 cleanup "tm kill-session -t $S"
-screen() { tm capture-pane -p -t "$S"; }
-has() { screen | grep -q -- "$1"; }
 # the plot titles on screen, in order, as "name|name|..."
 titles() {
 	screen | grep -Eo '(swap used|major faults|minor faults|free|available|kswapd CPU|page cache|scan kswapd|scan direct|PSI some avg10|PSI full avg10|swap-outs|alloc stalls) [0-9n]' |

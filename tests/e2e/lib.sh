@@ -67,3 +67,30 @@ wait_for() {
 	local end=$((SECONDS + $1)); shift
 	until "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.2; done
 }
+# machine_lock SECONDS: the lock the tests that change or press the whole
+# machine take, one at a time (another checkout's make check runs the same
+# ones: they set the same sysctls and fill the same memory). Held on fd 9
+# until exit or `exec 9>&-`; fails after SECONDS. need_machine_lock: that,
+# or a failure after 200 s.
+machine_lock() { exec 9>/tmp/thrashtop-e2e-tuning.lock; flock -w "$1" 9; }
+need_machine_lock() {
+	machine_lock 200 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
+}
+# started PID: a thrashtop this test started. kill_ours (a cleanup) kills
+# only those, then a start undoes what they left (the state file is the
+# test's own).
+started() { echo "$1" >>"$TMP/pids"; }
+kill_ours() {
+	local p
+	for p in $(cat "$TMP/pids" 2>/dev/null); do
+		case "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" in "$T "*|"$TP "*) kill -9 "$p" ;; esac
+	done
+	sleep 0.5
+	"$T" -b -n 1000 -p 1 --no-history
+}
+# screen [SESSION]: the text of a tmux pane (default the session $S).
+# has [SESSION] TEXT: TEXT is on it.
+screen() { tm capture-pane -p -t "${1:-$S}"; }
+has() {
+	if [ $# -gt 1 ]; then screen "$1" | grep -q -- "$2"; else screen | grep -q -- "$1"; fi
+}

@@ -2,6 +2,7 @@
 
 #include "chart.h"
 #include "check.h"
+#include "record_fixture.h"
 
 TEST(chart_series_names_and_refusals)
 {
@@ -90,18 +91,13 @@ static char *capture(int (*fn)(FILE *, const struct run_record *, size_t,
 
 static void fixture(struct run_record *r, int64_t id, const char *label, int npoints)
 {
-	run_record_init(r);
+	fixture_record(r);
 	r->id = id;
 	snprintf(r->label, sizeof(r->label), "%s", label);
 	snprintf(r->kernel_release, sizeof(r->kernel_release), "2.4.14-pre8");
-	snprintf(r->hostname, sizeof(r->hostname), "lenstra");
 	snprintf(r->started_at, sizeof(r->started_at), "2001-11-04T14:11:00Z");
-	r->wall_us = 153290000;
-	r->user_us = 70270000;
-	r->sys_us = 7330000;
-	r->majflt = 19670;
 	r->minflt = 0;
-	r->inblock = r->oublock = 0;
+	r->oublock = 0;
 	r->kswapd_s = 1.5;
 	CHECK_INT(run_record_alloc_series(r, npoints), 0);
 	double *sw = run_record_add_series(r, M_SWAP_USED);

@@ -20,6 +20,7 @@
 
 #include "check.h"
 #include "history.h"
+#include "record_fixture.h"
 
 static char tmpdir[64];
 
@@ -67,56 +68,20 @@ static void rm_db(const char *path)
 /* A record with every part filled; i varies the content. */
 static void fixture(struct run_record *r, int i)
 {
-	run_record_init(r);
+	fixture_record(r);
 	snprintf(r->started_at, sizeof(r->started_at), "2025-01-%02dT10:%02d:%02dZ",
 		 1 + i / 3600 % 28, i / 60 % 60, i % 60);
 	snprintf(r->label, sizeof(r->label), "%s", i % 2 ? "odd" : "even");
-	r->kind = RUN_QSBENCH;
-	r->nelems = 90000000;
-	r->procs = 1;
-	r->seed = 140175100;
 	r->repeat_k = i % 3 + 1;
-	r->repeat_n = 3;
 	r->status = i % 5 == 4 ? RUN_OOM : RUN_OK;
 	r->wall_us = 153290000 + i;
-	r->user_us = 70270000;
-	r->sys_us = 7330000;
-	r->cpu_pct = 50.6;
 	r->majflt = 19670 + i;
-	r->minflt = 12;
-	r->inblock = 0;
-	r->oublock = 8;
 	r->kswapd_s = i % 4 ? 1.25 : NAN;
-	r->swap_peak_kib = 180000;
-	r->mem_free_min_kib = 2048;
-	r->swap_before_kib = 0;
-	r->swap_after_kib = 5080;
 	snprintf(r->kernel_release, sizeof(r->kernel_release), "%s",
 		 i % 3 ? "6.1.0-18-amd64" : "2.4.14-pre8");
 	r->kernel_version = strdup("#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)");
 	r->proc_cmdline = strdup("BOOT_IMAGE=/vmlinuz root=/dev/sda1 mem=256M");
-	snprintf(r->hostname, sizeof(r->hostname), "lenstra");
-	r->ncpus = 2;
-	r->ram_kib = 255984;
 	r->swap_devices = strdup("/dev/sda2 partition 195512 0 -2\n");
-	r->swap_total_kib = 195512;
-	r->swappiness = 60;
-	r->vfs_cache_pressure = 100;
-	r->min_free_kbytes = 67584;
-	r->watermark_scale_factor = 10;
-	r->page_cluster = 3;
-	r->overcommit_memory = 0;
-	r->dirty_ratio = 20;
-	r->dirty_background_ratio = 10;
-	r->zswap = 0;
-	r->mem_limit_kib = 131072;
-	r->global_limit_kib = HIST_NA;
-	r->tmp_swap_kib = 0;
-	snprintf(r->version, sizeof(r->version), "0.1.0");
-	r->free_before = (struct mem_snapshot){ 255984, 16760, 239224, 0, 1092, 8008, 248324,
-						195512, 0, 195512 };
-	r->free_after = (struct mem_snapshot){ 255984, 6008, 249976, 0, 100, 1096, 251172,
-					       195512, 5080, 190432 };
 	r->nworkers = 2;
 	r->workers = calloc(2, sizeof(*r->workers));
 	r->workers[0] = (struct run_worker){ 224, "ok", 0, 0, 35000000, 3000000, 9000, 6,

@@ -12,6 +12,7 @@
 #include "fmt.h"
 #include "import.h"
 #include "posted.h"
+#include "record_fixture.h"
 #include "report.h"
 #include "runsource.h"
 
@@ -75,16 +76,13 @@ static void fixture_runs(struct run_record *v, size_t *n)
 
 	for (size_t i = 0; i < NFX; i++, k++) {
 		struct run_record *r = &v[k];
-		run_record_init(r);
+		fixture_record(r);
 		r->id = (int64_t)i + 1;
 		snprintf(r->uuid, sizeof(r->uuid), "%032zx", i + 1);
 		snprintf(r->started_at, sizeof(r->started_at), "2025-03-0%zuT09:00:00Z", 1 + i);
 		snprintf(r->label, sizeof(r->label), "swap%d", fx[i].swappiness);
-		r->nelems = 90000000;
 		r->procs = 2;
-		r->seed = 140175100;
 		r->repeat_k = (int)(i % 3) + 1;
-		r->repeat_n = 3;
 		r->status = fx[i].st;
 		r->wall_us = fx[i].wall_ms * 1000;
 		r->user_us = fx[i].user_ms * 1000;
@@ -92,39 +90,15 @@ static void fixture_runs(struct run_record *v, size_t *n)
 		r->cpu_pct = 100.0 * (double)(r->user_us + r->sys_us) / (double)r->wall_us;
 		r->majflt = fx[i].majflt;
 		r->minflt = 1000 + (int64_t)i;
-		r->inblock = 0;
 		r->oublock = 16;
 		r->kswapd_s = fx[i].kswapd;
 		r->swap_peak_kib = 180000 + 1000 * (int64_t)i;
-		r->mem_free_min_kib = 2048;
-		r->swap_before_kib = 0;
-		r->swap_after_kib = 5080;
-		snprintf(r->kernel_release, sizeof(r->kernel_release), "6.1.0-18-amd64");
 		r->kernel_version = strdup("#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)");
 		r->proc_cmdline = strdup("BOOT_IMAGE=/boot/vmlinuz-6.1.0-18-amd64 "
 					 "root=UUID=0a1b2c3d-4e5f-6789-abcd-ef0123456789 ro quiet "
 					 "mem=256M");
-		snprintf(r->hostname, sizeof(r->hostname), "lenstra");
-		r->ncpus = 2;
-		r->ram_kib = 255984;
 		r->swap_devices = strdup("/swapfile file 195512 0 -2");
-		r->swap_total_kib = 195512;
 		r->swappiness = fx[i].swappiness;
-		r->vfs_cache_pressure = 100;
-		r->min_free_kbytes = 67584;
-		r->watermark_scale_factor = 10;
-		r->page_cluster = 3;
-		r->overcommit_memory = 0;
-		r->dirty_ratio = 20;
-		r->dirty_background_ratio = 10;
-		r->zswap = 0;
-		r->mem_limit_kib = 131072;
-		r->tmp_swap_kib = 0;
-		snprintf(r->version, sizeof(r->version), "0.1.0");
-		r->free_before = (struct mem_snapshot){ 255984, 16760, 239224, 0, 1092, 8008,
-							248324, 195512, 0, 195512 };
-		r->free_after = (struct mem_snapshot){ 255984, 6008, 249976, 0, 100, 1096,
-						       251172, 195512, 5080, 190432 };
 		r->nworkers = 2;
 		r->workers = calloc(2, sizeof(*r->workers));
 		for (int w = 0; w < 2; w++) {
