@@ -20,19 +20,16 @@
 #define HISTORY_BUSY_MS 5000		/* longest wait for another writer's lock */
 #define HISTORY_STOP_GRACE_MS 500	/* longest wait once asked to stop */
 
-/* Unknown integer figures are -1 (HIST_NA), unknown doubles NAN. */
-#define HIST_NA (-1)
-
 enum run_kind { RUN_QSBENCH, RUN_COMMAND };
 
 struct run_worker {
 	int pid;
 	char end[12];		/* ok, verify, exit, signal, oom (worker_end_name) */
-	int exit_code;		/* exit status, HIST_NA if killed */
+	int exit_code;		/* exit status, NA if killed */
 	int signal;		/* terminating signal, 0 if it exited */
 	int64_t user_us, sys_us, majflt, minflt;
 	int64_t verify_errors;	/* 0, or errors found by the verify pass */
-	int64_t first_bad;	/* first bad index, HIST_NA if none */
+	int64_t first_bad;	/* first bad index, NA if none */
 };
 
 /* A sysctl written while the run was going (tuning sessions). */
@@ -79,19 +76,19 @@ struct run_record {
 	int64_t swappiness, vfs_cache_pressure, min_free_kbytes;
 	int64_t watermark_scale_factor, page_cluster, overcommit_memory;
 	int64_t dirty_ratio, dirty_background_ratio;
-	int zswap;			/* 1 on, 0 off, HIST_NA unknown */
-	int64_t mem_limit_kib;		/* memory cgroup limit, HIST_NA none */
-	int64_t global_limit_kib;	/* mem= or balloon limit, HIST_NA none */
+	int zswap;			/* 1 on, 0 off, NA unknown */
+	int64_t mem_limit_kib;		/* memory cgroup limit, NA none */
+	int64_t global_limit_kib;	/* mem= or balloon limit, NA none */
 	char global_by[16];		/* "hugetlb", "balloon", "hugetlb+balloon", "":
 					 * kept in the config text, no column */
 	int64_t tmp_swap_kib;		/* temporary swap added for the run, 0 none */
-	int64_t hugetlb_kib;		/* hugetlb pools at the start, HIST_NA unknown */
+	int64_t hugetlb_kib;		/* hugetlb pools at the start, NA unknown */
 	int64_t mlocked_kib;		/* mlocked memory at the start (a balloon's too) */
 	char *sysctls;			/* every sysctl the session set, as it was at
 					   the start: "vm.nr_hugepages=11000\n" (owned) */
 	char version[32];		/* thrashtop's */
 
-	/* free(1)-style (sysstate.h), every field HIST_NA when not taken */
+	/* free(1)-style (sysstate.h), every field NA when not taken */
 	struct mem_snapshot free_before, free_after;
 
 	int nchanges;
@@ -140,7 +137,7 @@ enum {
 	HISTORY_RDONLY = 1,		/* never writes, never creates */
 };
 
-/* Sets every field to "unknown" (HIST_NA, NAN, "", NULL). */
+/* Sets every field to "unknown" (NA, NAN, "", NULL). */
 void run_record_init(struct run_record *r);
 /* Frees owned members and re-inits. */
 void run_record_clear(struct run_record *r);
@@ -244,7 +241,7 @@ enum {
  * touches the runs' rows. */
 extern const char *const history_figures[];
 
-/* A run's figures as history_figures names them: unknown ones HIST_NA
+/* A run's figures as history_figures names them: unknown ones NA
  * or NAN. */
 struct run_figures {
 	int64_t id, user_us, sys_us, wall_us, majflt, minflt, inblock, oublock;

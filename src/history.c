@@ -233,8 +233,8 @@ void run_record_init(struct run_record *out)
 		void *p = fptr(r, f);
 
 		switch (f->type) {
-		case HF_I64: *(int64_t *)p = HIST_NA; break;
-		case HF_INT: *(int *)p = HIST_NA; break;
+		case HF_I64: *(int64_t *)p = NA; break;
+		case HF_INT: *(int *)p = NA; break;
 		case HF_DBL: *(double *)p = NAN; break;
 		default: break;
 		}
@@ -244,7 +244,7 @@ void run_record_init(struct run_record *out)
 	r->seed = 0;
 	r->repeat_k = r->repeat_n = 1;
 	for (int j = 0; j < 10; j++)
-		*snap_field(&r->free_before, j) = *snap_field(&r->free_after, j) = HIST_NA;
+		*snap_field(&r->free_before, j) = *snap_field(&r->free_after, j) = NA;
 	made = true;
 	run_record_init(out);
 }
@@ -401,11 +401,11 @@ int hist_field_get(const struct run_record *r, const struct hist_field *f,
 	buf[0] = 0;
 	switch (f->type) {
 	case HF_I64:
-		if (*(const int64_t *)p != HIST_NA)
+		if (*(const int64_t *)p != NA)
 			snprintf(buf, len, "%" PRId64, *(const int64_t *)p);
 		break;
 	case HF_INT:
-		if (*(const int *)p != HIST_NA)
+		if (*(const int *)p != NA)
 			snprintf(buf, len, "%d", *(const int *)p);
 		break;
 	case HF_UINT:
@@ -452,7 +452,7 @@ int hist_field_set(struct run_record *r, const struct hist_field *f, const char 
 	switch (f->type) {
 	case HF_I64:
 		if (!*val) {
-			*(int64_t *)p = HIST_NA;
+			*(int64_t *)p = NA;
 			return 0;
 		}
 		if (parse_i64(val, &v))
@@ -461,7 +461,7 @@ int hist_field_set(struct run_record *r, const struct hist_field *f, const char 
 		return 0;
 	case HF_INT:
 		if (!*val) {
-			*(int *)p = HIST_NA;
+			*(int *)p = NA;
 			return 0;
 		}
 		if (parse_i64(val, &v) || v < INT32_MIN || v > INT32_MAX)
@@ -590,7 +590,7 @@ static void sb_kv_i64(struct sbuf *b, const char *key, int64_t v)
 	char num[24], *p = num + sizeof(num);
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 
-	if (v == HIST_NA) {
+	if (v == NA) {
 		sb_kv(b, key, "n/a");
 		return;
 	}
@@ -651,7 +651,7 @@ int run_record_config(struct run_record *r)
 	 * MiB steps keep those runs together and a balloon apart. */
 	if (r->hugetlb_kib > 0)
 		sb_kv_i64(&b, "hugetlb_kib", r->hugetlb_kib);
-	if (r->mlocked_kib != HIST_NA && (r->mlocked_kib + 128 * 1024) / (256 * 1024) > 0)
+	if (r->mlocked_kib != NA && (r->mlocked_kib + 128 * 1024) / (256 * 1024) > 0)
 		sb_kv_i64(&b, "mlocked_256m", (r->mlocked_kib + 128 * 1024) / (256 * 1024));
 	for (const char *p = r->sysctls ? r->sysctls : ""; *p;) {
 		const char *eol = strchr(p, '\n');
@@ -1225,7 +1225,7 @@ static sqlite3_stmt *cached(struct history *h, int which, const char *sql)
 
 static int bind_i64(sqlite3_stmt *st, int i, int64_t v)
 {
-	return v == HIST_NA ? sqlite3_bind_null(st, i) : sqlite3_bind_int64(st, i, v);
+	return v == NA ? sqlite3_bind_null(st, i) : sqlite3_bind_int64(st, i, v);
 }
 
 static int bind_field(sqlite3_stmt *st, int i, const struct run_record *r,
@@ -1426,7 +1426,7 @@ static int insert_details(struct history *h, const struct run_record *r, int64_t
 		bool any = false;
 
 		for (int j = 0; j < 10; j++)
-			any |= *snap_field(&m, j) != HIST_NA;
+			any |= *snap_field(&m, j) != NA;
 		if (!any)
 			continue;
 		if (!(st = cached(h, ST_SNAP, "INSERT INTO free_snaps VALUES(?,?,?,?,?,?,?,?,?,?,?,?)")))
@@ -1563,8 +1563,8 @@ static void column_field(sqlite3_stmt *st, int col, struct run_record *r,
 			  f->type == HF_STATUS ? (const char *)sqlite3_column_text(st, col) : NULL;
 
 	switch (f->type) {
-	case HF_I64: *(int64_t *)p = null ? HIST_NA : sqlite3_column_int64(st, col); break;
-	case HF_INT: *(int *)p = null ? HIST_NA : sqlite3_column_int(st, col); break;
+	case HF_I64: *(int64_t *)p = null ? NA : sqlite3_column_int64(st, col); break;
+	case HF_INT: *(int *)p = null ? NA : sqlite3_column_int(st, col); break;
 	case HF_UINT: *(unsigned *)p = (unsigned)sqlite3_column_int64(st, col); break;
 	case HF_DBL: *(double *)p = null ? NAN : sqlite3_column_double(st, col); break;
 	case HF_STR: snprintf(p, f->size, "%s", txt ? txt : ""); break;
@@ -1756,10 +1756,10 @@ static int load_details(struct detail_stmts *d, struct run_record *r)
 			snprintf(w->end, sizeof(w->end), "%s", (const char *)sqlite3_column_text(st, 1));
 			int64_t *dst[] = { NULL, NULL, NULL, NULL, &w->user_us, &w->sys_us, &w->majflt,
 					   &w->minflt, &w->verify_errors, &w->first_bad };
-			w->exit_code = sqlite3_column_type(st, 2) == SQLITE_NULL ? HIST_NA : sqlite3_column_int(st, 2);
+			w->exit_code = sqlite3_column_type(st, 2) == SQLITE_NULL ? NA : sqlite3_column_int(st, 2);
 			w->signal = sqlite3_column_int(st, 3);
 			for (int c = 4; c < 10; c++)
-				*dst[c] = sqlite3_column_type(st, c) == SQLITE_NULL ? HIST_NA
+				*dst[c] = sqlite3_column_type(st, c) == SQLITE_NULL ? NA
 										    : sqlite3_column_int64(st, c);
 		}
 	}
@@ -1769,7 +1769,7 @@ static int load_details(struct detail_stmts *d, struct run_record *r)
 			const char *ph = (const char *)sqlite3_column_text(st, 0);
 			struct mem_snapshot *m = !strcmp(ph, "after") ? &r->free_after : &r->free_before;
 			for (int j = 0; j < 10; j++)
-				*snap_field(m, j) = sqlite3_column_type(st, 1 + j) == SQLITE_NULL ? HIST_NA
+				*snap_field(m, j) = sqlite3_column_type(st, 1 + j) == SQLITE_NULL ? NA
 										     : sqlite3_column_int64(st, 1 + j);
 		}
 	}
@@ -1892,7 +1892,7 @@ int history_each(struct history *h, const struct history_filter *f, int flags,
 
 static int64_t col_i64(sqlite3_stmt *st, int col)
 {
-	return sqlite3_column_type(st, col) == SQLITE_NULL ? HIST_NA : sqlite3_column_int64(st, col);
+	return sqlite3_column_type(st, col) == SQLITE_NULL ? NA : sqlite3_column_int64(st, col);
 }
 
 int history_each_figures(struct history *h, const struct history_filter *f,

@@ -427,7 +427,7 @@ static void kib_text(char *buf, size_t len, int64_t kib)
 
 static void i64_text(char *buf, size_t len, int64_t v)
 {
-	if (v == HIST_NA)
+	if (v == NA)
 		snprintf(buf, len, "n/a");
 	else
 		snprintf(buf, len, "%" PRId64, v);
@@ -539,13 +539,13 @@ static int detail_system(const struct run_record *r, int width, struct histui_te
 		o += (size_t)snprintf(a + o, sizeof(a) - o, "%s%s=%s", i ? " " : "", vm[i].name, b);
 	}
 	snprintf(a + o, sizeof(a) - o, " zswap=%s",
-		 r->zswap == HIST_NA ? "n/a" : r->zswap ? "on" : "off");
+		 r->zswap == NA ? "n/a" : r->zswap ? "on" : "off");
 	rc |= text_kv(t, width, "vm sysctls", a);
-	if (r->mem_limit_kib == HIST_NA)
+	if (r->mem_limit_kib == NA)
 		snprintf(b, sizeof(b), "none");
 	else
 		kib_text(b, sizeof(b), r->mem_limit_kib);
-	if (r->global_limit_kib == HIST_NA)
+	if (r->global_limit_kib == NA)
 		snprintf(c, sizeof(c), "none");
 	else
 		kib_text(c, sizeof(c), r->global_limit_kib);
@@ -567,7 +567,7 @@ static int detail_free(const struct run_record *r, struct histui_text *t)
 	const char *name[2] = { "before", "after" };
 	int rc = 0;
 
-	if (m[0]->total == HIST_NA && m[1]->total == HIST_NA)
+	if (m[0]->total == NA && m[1]->total == NA)
 		return 0;
 	rc |= text_add(t, HA_TEXT, "%s", "");
 	rc |= text_add(t, HA_TITLE, "%-12s %10s %10s %10s %10s %10s", "free (KiB)", "total",
@@ -576,9 +576,9 @@ static int detail_free(const struct run_record *r, struct histui_text *t)
 		char v[5][24];
 		int64_t bc;
 
-		if (m[k]->total == HIST_NA)
+		if (m[k]->total == NA)
 			continue;
-		bc = m[k]->buffers == HIST_NA || m[k]->cache == HIST_NA ? HIST_NA
+		bc = m[k]->buffers == NA || m[k]->cache == NA ? NA
 		     : m[k]->buffers + m[k]->cache;
 		i64_text(v[0], 24, m[k]->total);
 		i64_text(v[1], 24, m[k]->used);

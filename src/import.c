@@ -104,7 +104,7 @@ static int parse_i64_or_null(const char *type, const char *val, int64_t *out)
 	char *end;
 
 	if (!strcmp(type, "null")) {
-		*out = HIST_NA;
+		*out = NA;
 		return 0;
 	}
 	if (strcmp(type, "integer"))
@@ -157,7 +157,7 @@ static int worker_kv(void *arg, const char *key, const char *type, const char *v
 			w->pid = (int)v;
 			return 0;
 		}
-		if (!strcmp(key, "exit_code") && v >= HIST_NA && v <= 255) {
+		if (!strcmp(key, "exit_code") && v >= NA && v <= 255) {
 			w->exit_code = (int)v;
 			return 0;
 		}
@@ -255,8 +255,8 @@ static int array_of(struct rctx *c, const char *arr, bool workers)
 	for (int i = 0; rc == 0 && i < n; i++) {
 		c->which = i;
 		if (workers) {
-			c->r->workers[i].exit_code = HIST_NA;
-			c->r->workers[i].first_bad = HIST_NA;
+			c->r->workers[i].exit_code = NA;
+			c->r->workers[i].first_bad = NA;
 		}
 		rc = json_each_kv(c->j, v[i] ? v[i] : "{}", workers ? worker_kv : change_kv, c);
 	}
@@ -516,7 +516,7 @@ static int read_csv(const char *text, const struct import_sink *emit, char *err,
 			} else if (!strncmp(h, "free_", 5)) {
 				int b = !strncmp(h, "free_after_", 11);
 				const char *key = h + (b ? 11 : 12);
-				int64_t x = HIST_NA;
+				int64_t x = NA;
 				char *end;
 				for (int jj = 0; jj < 10; jj++) {
 					if (strcmp(key, export_snap_key(jj)))

@@ -14,9 +14,9 @@ static int64_t vm_int(const struct sysstate *sys, const char *name)
 	long long n;
 
 	if (!v || !*v)
-		return HIST_NA;
+		return NA;
 	n = strtoll(v, &end, 10);
-	return *end ? HIST_NA : n;
+	return *end ? NA : n;
 }
 
 static char *swaps_text(const struct sysstate *sys)
@@ -46,14 +46,14 @@ static void fill_workers(struct run_record *r, const struct workload *wl)
 		o->pid = (int)w->pid;
 		snprintf(o->end, sizeof(o->end), "%s", worker_end_name(w->end));
 		o->signal = WIFSIGNALED(w->status) ? WTERMSIG(w->status) : 0;
-		o->exit_code = WIFEXITED(w->status) ? WEXITSTATUS(w->status) : HIST_NA;
+		o->exit_code = WIFEXITED(w->status) ? WEXITSTATUS(w->status) : NA;
 		o->user_us = (int64_t)w->ru.ru_utime.tv_sec * 1000000 + w->ru.ru_utime.tv_usec;
 		o->sys_us = (int64_t)w->ru.ru_stime.tv_sec * 1000000 + w->ru.ru_stime.tv_usec;
 		o->majflt = w->ru.ru_majflt;
 		o->minflt = w->ru.ru_minflt;
 		o->verify_errors = wl->prog ? atomic_load(&wl->prog[i].errors) : 0;
 		o->first_bad = wl->prog && o->verify_errors ? atomic_load(&wl->prog[i].first_bad)
-							    : HIST_NA;
+							    : NA;
 	}
 }
 
@@ -155,7 +155,7 @@ int record_build(struct run_record *r, const struct record_input *in)
 	r->dirty_ratio = vm_int(sys, "vm.dirty_ratio");
 	r->dirty_background_ratio = vm_int(sys, "vm.dirty_background_ratio");
 	r->zswap = !strcmp(sys->zswap_enabled, "Y") ? 1 :
-		   !strcmp(sys->zswap_enabled, "N") ? 0 : HIST_NA;
+		   !strcmp(sys->zswap_enabled, "N") ? 0 : NA;
 	r->mem_limit_kib = in->mem_limit_kib;
 	r->global_limit_kib = in->global_limit_kib;
 	snprintf(r->global_by, sizeof(r->global_by), "%s", in->global_by ? in->global_by : "");

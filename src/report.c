@@ -44,11 +44,11 @@ static double fig_metric(const struct run_figures *r, enum report_metric m)
 	case RM_WALL: v = r->wall_us; break;
 	case RM_USER: v = r->user_us; break;
 	case RM_SYS: v = r->sys_us; break;
-	case RM_MAJFLT: return r->majflt == HIST_NA ? NAN : (double)r->majflt;
+	case RM_MAJFLT: return r->majflt == NA ? NAN : (double)r->majflt;
 	case RM_KSWAPD: return r->kswapd_s;
 	default: return NAN;
 	}
-	return v == HIST_NA ? NAN : (double)v / 1e6;
+	return v == NA ? NAN : (double)v / 1e6;
 }
 
 double report_metric(const struct run_record *r, enum report_metric m)
@@ -68,7 +68,7 @@ void report_timeline(const struct run_record *r, struct timeline *t)
 	t->minflt = r->minflt;
 	t->inblock = r->inblock;
 	t->oublock = r->oublock;
-	t->maxrss_kib = HIST_NA;
+	t->maxrss_kib = NA;
 	t->exit_code = 0;
 	for (int i = 0; i < r->nworkers; i++) {
 		if (r->workers[i].signal && !t->term_signal)
@@ -276,7 +276,7 @@ static void key_text(const struct run_record *r, const struct hist_field *f,
 {
 	if (f->type == HF_I64 && ends_with(f->name, "_kib")) {
 		int64_t v = *(const int64_t *)((const char *)r + f->off);
-		if (v == HIST_NA && strstr(f->name, "limit"))
+		if (v == NA && strstr(f->name, "limit"))
 			snprintf(buf, len, "none");
 		else
 			fmt_kib(buf, len, v);
@@ -288,7 +288,7 @@ static void key_text(const struct run_record *r, const struct hist_field *f,
 		return;
 	}
 	if (!strcmp(f->name, "zswap")) {
-		snprintf(buf, len, "%s", r->zswap == HIST_NA ? "n/a" : r->zswap ? "on" : "off");
+		snprintf(buf, len, "%s", r->zswap == NA ? "n/a" : r->zswap ? "on" : "off");
 		return;
 	}
 	hist_field_get(r, f, buf, len);
@@ -399,7 +399,7 @@ static void group_header(const struct run_record *runs, const struct report_grou
 
 static void dur(char *buf, size_t len, int64_t us)
 {
-	if (us == HIST_NA)
+	if (us == NA)
 		snprintf(buf, len, "n/a");
 	else
 		fmt_duration(buf, len, (double)us / 1e6);
@@ -407,7 +407,7 @@ static void dur(char *buf, size_t len, int64_t us)
 
 static void i64s(char *buf, size_t len, int64_t v)
 {
-	if (v == HIST_NA)
+	if (v == NA)
 		snprintf(buf, len, "n/a");
 	else
 		snprintf(buf, len, "%" PRId64, v);
@@ -515,16 +515,16 @@ static void free_table(FILE *f, const struct run_record *r)
 	const struct mem_snapshot *m[2] = { &r->free_before, &r->free_after };
 	const char *name[2] = { "before", "after" };
 
-	if (m[0]->total == HIST_NA && m[1]->total == HIST_NA)
+	if (m[0]->total == NA && m[1]->total == NA)
 		return;
 	fprintf(f, "free (KiB)  %10s %10s %10s %10s %10s\n", "total", "used", "free",
 		"buff/cache", "available");
 	for (int k = 0; k < 2; k++) {
 		char v[5][24];
-		if (m[k]->total == HIST_NA)
+		if (m[k]->total == NA)
 			continue;
-		int64_t bc = m[k]->buffers == HIST_NA || m[k]->cache == HIST_NA
-			     ? HIST_NA : m[k]->buffers + m[k]->cache;
+		int64_t bc = m[k]->buffers == NA || m[k]->cache == NA
+			     ? NA : m[k]->buffers + m[k]->cache;
 		i64s(v[0], 24, m[k]->total);
 		i64s(v[1], 24, m[k]->used);
 		i64s(v[2], 24, m[k]->free);
@@ -827,7 +827,7 @@ static void system_state(FILE *f, const struct run_record *r)
 		fprintf(f, "  system state not recorded (imported lines): RAM %s, swap %s\n", a, b);
 		return;
 	}
-	if (r->ncpus == HIST_NA)
+	if (r->ncpus == NA)
 		snprintf(buf, sizeof(buf), "%s, n/a CPUs, RAM %s, swap %s", r->hostname, a, b);
 	else
 		snprintf(buf, sizeof(buf), "%s, %d CPUs, RAM %s, swap %s", r->hostname, r->ncpus, a, b);

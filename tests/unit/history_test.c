@@ -110,7 +110,7 @@ static void fixture(struct run_record *r, int i)
 	r->dirty_background_ratio = 10;
 	r->zswap = 0;
 	r->mem_limit_kib = 131072;
-	r->global_limit_kib = HIST_NA;
+	r->global_limit_kib = NA;
 	r->tmp_swap_kib = 0;
 	snprintf(r->version, sizeof(r->version), "0.1.0");
 	r->free_before = (struct mem_snapshot){ 255984, 16760, 239224, 0, 1092, 8008, 248324,
@@ -120,7 +120,7 @@ static void fixture(struct run_record *r, int i)
 	r->nworkers = 2;
 	r->workers = calloc(2, sizeof(*r->workers));
 	r->workers[0] = (struct run_worker){ 224, "ok", 0, 0, 35000000, 3000000, 9000, 6,
-					     0, HIST_NA };
+					     0, NA };
 	r->workers[1] = (struct run_worker){ 225 + i, "verify", 1, 0, 35270000, 4330000,
 					     10670, 6, 3, 1234 };
 	r->nchanges = 1;
@@ -277,8 +277,8 @@ TEST(history_roundtrip_every_field)
 	CHECK_INT(got.id, r.id);
 	check_same(&r, &got);
 	CHECK(isnan(got.kswapd_s) == isnan(r.kswapd_s));
-	CHECK_INT(got.global_limit_kib, HIST_NA);
-	CHECK_INT(got.workers[0].first_bad, HIST_NA);
+	CHECK_INT(got.global_limit_kib, NA);
+	CHECK_INT(got.workers[0].first_bad, NA);
 	CHECK(isnan(got.series[M_KSWAPD_CPU][2]));
 	CHECK(got.series[M_PSI_FULL] == NULL);
 	CHECK_STR(got.sysctls, "vm.nr_hugepages=11000\nvm.page-cluster=0\n");
@@ -536,9 +536,9 @@ TEST(history_migrations_from_every_version)
 			got.session[0] = 0;
 			if (from < 4) {
 				CHECK_INT(got.nsamples, 0);
-				CHECK_INT(got.hugetlb_kib, HIST_NA);
+				CHECK_INT(got.hugetlb_kib, NA);
 				run_record_alloc_series(&r, 0);
-				r.hugetlb_kib = r.mlocked_kib = HIST_NA;
+				r.hugetlb_kib = r.mlocked_kib = NA;
 				free(r.sysctls);
 				r.sysctls = NULL;
 			}
