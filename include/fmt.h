@@ -124,4 +124,16 @@ void fmt_buf_str(struct fmt_buf *o, const char *s);
 void fmt_buf_uint(struct fmt_buf *o, uint64_t v, int width);
 size_t fmt_buf_done(struct fmt_buf *o);
 
+/* A growing text, NUL-terminated once anything is in it: start from
+ * { 0 }, free s. An allocation that fails sets oom and drops every later
+ * append. */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+void sb_putn(struct sbuf *b, const char *s, size_t n);
+void sb_putc(struct sbuf *b, char c);
+void sb_puts(struct sbuf *b, const char *s);
+
 #endif

@@ -7,12 +7,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "runrec.h"
 #include "sampler.h"
-#include "sysstate.h"
 #include "timefmt.h"
 #include "workload.h"
-
-enum run_status { RUN_OK, RUN_FAILED, RUN_OOM, RUN_ABORTED };
 
 struct run_result {
 	struct timeline tl;		/* summed over workers; wall = start to last reap */
@@ -40,11 +38,7 @@ void result_observe(struct run_result *r, const struct sys_sample *s);
 void result_finish(struct run_result *r, struct workload *wl,
 		   const struct sys_sample *s, int64_t extra_oom, bool aborted);
 
-/* ok, failed, oom, aborted: as printed, stored and exported, and back
- * (parse returns 0, or -1 for any other text). */
-const char *run_status_name(enum run_status st);
-int run_status_parse(const char *s, enum run_status *out);
-/* The same as the screens show it: "OOM" stands out. */
-const char *run_status_title(enum run_status st);
+/* The free(1)-style snapshot of sample s. */
+void mem_snapshot_from(const struct sys_sample *s, struct mem_snapshot *m);
 
 #endif

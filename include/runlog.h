@@ -10,8 +10,8 @@
 #include <stdbool.h>
 
 #include "blob.h"
-#include "history.h"
 #include "metrics.h"
+#include "runrec.h"
 
 struct runlog {
 	int cap, n;		/* samples kept, at most cap */

@@ -10,6 +10,7 @@
 
 #include "fmt.h"
 #include "histui.h"
+#include "history.h"
 #include "report.h"
 #include "series.h"
 #include "timefmt.h"
@@ -459,7 +460,7 @@ static int detail_head(const struct run_record *r, int width, struct histui_text
 		snprintf(a, sizeof(a), "%s  %s", r->session, r->cell);
 		rc |= text_kv(t, width, "session", a);
 	}
-	report_timeline(r, &tl);
+	run_record_timeline(r, &tl);
 	timefmt_csh(a, sizeof(a), &tl);
 	rc |= text_add(t, HA_TEXT, "%-*s%s", KEY_W, "time (csh)", a);
 	timefmt_gnu(a, sizeof(a), &tl);

@@ -10,6 +10,7 @@
 
 #include "export.h"
 #include "fmt.h"
+#include "history.h"
 
 /* ---- reading JSON (through SQLite's JSON functions) ---- */
 
@@ -201,7 +202,7 @@ static int series_kv(void *arg, const char *key, const char *type, const char *v
 
 	if (!strcmp(key, "nsamples") || !strcmp(key, "npoints")) {
 		int64_t v;
-		if (parse_i64_or_null(type, val, &v) || v < 0 || v > HISTORY_SAMPLES_MAX ||
+		if (parse_i64_or_null(type, val, &v) || v < 0 || v > RUN_SAMPLES_MAX ||
 		    run_record_alloc_series(r, (int)v)) {
 			fmt_err(c->j->err, c->j->errlen, "%s: series: bad %s", c->where, key);
 			return -1;

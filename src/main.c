@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "conf.h"
 #include "histcli.h"
+#include "histfile.h"
 #include "history.h"
 #include "metrics.h"
 #include "sampler.h"

@@ -8,10 +8,10 @@
 
 #include "fmt.h"
 #include "histui.h"
+#include "history.h"
 #include "loop.h"
 #include "replay.h"
 #include "report.h"
-#include "result.h"
 #include "series.h"
 #include "timefmt.h"
 #include "ui.h"
@@ -64,7 +64,7 @@ char *replay_result_line(const struct run_record *r, char *buf, size_t len)
 	struct timeline tl;
 	char line[256], ksw[64];
 
-	report_timeline(r, &tl);
+	run_record_timeline(r, &tl);
 	timefmt_csh(line, sizeof(line), &tl);
 	timefmt_kswapd(ksw, sizeof(ksw), r->kswapd_s);
 	snprintf(buf, len, "#%" PRId64 " %s  %s  %s", r->id, line, ksw, run_status_name(r->status));

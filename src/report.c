@@ -58,26 +58,6 @@ double report_metric(const struct run_record *r, enum report_metric m)
 	return fig_metric(&x, m);
 }
 
-void report_timeline(const struct run_record *r, struct timeline *t)
-{
-	memset(t, 0, sizeof(*t));
-	t->user_us = r->user_us;
-	t->sys_us = r->sys_us;
-	t->wall_us = r->wall_us;
-	t->majflt = r->majflt;
-	t->minflt = r->minflt;
-	t->inblock = r->inblock;
-	t->oublock = r->oublock;
-	t->maxrss_kib = NA;
-	t->exit_code = 0;
-	for (int i = 0; i < r->nworkers; i++) {
-		if (r->workers[i].signal && !t->term_signal)
-			t->term_signal = r->workers[i].signal;
-		if (r->workers[i].exit_code > 0 && !t->exit_code)
-			t->exit_code = r->workers[i].exit_code;
-	}
-}
-
 /* ---- groups ---- */
 
 static int cmp_started(const struct run_record *a, const struct run_record *b)
@@ -320,14 +300,6 @@ const char *const report_compare_fields[] = {
 	"majflt", "kswapd_s", NULL,
 };
 
-static void workload_text(const struct run_record *r, char *buf, size_t len)
-{
-	if (r->kind == RUN_QSBENCH)
-		snprintf(buf, len, "qsbench -n %" PRId64 " -p %d -s %u", r->nelems, r->procs, r->seed);
-	else
-		snprintf(buf, len, "%s", r->command ? r->command : "(command not recorded)");
-}
-
 /* Whether header key k (header_keys) has a known value that differs
  * between groups: state is what the first runs of the groups gave so far,
  * seen[k] the first known value, differs[k] set once another comes. */
@@ -411,17 +383,6 @@ static void i64s(char *buf, size_t len, int64_t v)
 		snprintf(buf, len, "n/a");
 	else
 		snprintf(buf, len, "%" PRId64, v);
-}
-
-static void run_line(const struct run_record *r, bool gnu, char *buf, size_t len)
-{
-	struct timeline t;
-
-	report_timeline(r, &t);
-	if (gnu)
-		timefmt_gnu(buf, len, &t);
-	else
-		timefmt_csh(buf, len, &t);
 }
 
 /* Writes text wrapped at REPORT_WIDTH, continuation lines indented; a
@@ -576,9 +537,9 @@ void report_show(FILE *f, const struct run_record *r)
 	}
 	if (r->global_by[0])
 		fprintf(f, "%-24s %s\n", "global_by", r->global_by);
-	run_line(r, false, buf, sizeof(buf));
+	run_record_line(r, false, buf, sizeof(buf));
 	fprintf(f, "%-24s %s\n", "time (csh)", buf);
-	run_line(r, true, buf, sizeof(buf));
+	run_record_line(r, true, buf, sizeof(buf));
 	fprintf(f, "%-24s %s\n", "time (GNU)", buf);
 	fprintf(f, "swap devices:\n%s", r->swap_devices ? r->swap_devices : "  (none recorded)\n");
 	if (r->swap_devices && !ends_with(r->swap_devices, "\n"))
@@ -735,7 +696,7 @@ static void group_run(FILE *f, const struct run_record *r, bool outlier,
 
 	if (with_ids)
 		snprintf(id, sizeof(id), "%6" PRId64 "  ", r->id);
-	run_line(r, o->gnu, line, sizeof(line));
+	run_record_line(r, o->gnu, line, sizeof(line));
 	const char *mark = r->status != RUN_OK ? run_status_title(r->status) :
 			   outlier ? "<- outlier" : "";
 	int len = fprintf(f, "%s%s", id, line);
@@ -805,7 +766,7 @@ void report_stats(FILE *f, const struct run_record *runs, size_t n, const struct
 	}
 	for (size_t j = 0; j < ng; j++) {
 		group_header(runs, &g[j], ng, g, hdr, sizeof(hdr));
-		workload_text(&runs[g[j].idx[0]], wl, sizeof(wl));
+		run_record_workload(&runs[g[j].idx[0]], wl, sizeof(wl));
 		fprintf(f, "%sgroup %zu: %s\n", j ? "\n" : "", j + 1, hdr);
 		fprintf(f, "  %s, config %.8s\n", wl, g[j].config_hash);
 		group_runs(f, runs, &g[j], o, true);
@@ -874,7 +835,7 @@ int report_text(FILE *f, const struct run_record *runs, size_t n,
 	for (size_t j = 0; j < ng; j++) {
 		const struct run_record *first = &runs[g[j].idx[0]];
 		group_header(runs, &g[j], ng, g, hdr, sizeof(hdr));
-		workload_text(first, wl, sizeof(wl));
+		run_record_workload(first, wl, sizeof(wl));
 		fprintf(f, "\n");
 		wrap(f, "", 2, hdr);
 		wrap(f, "  workload: ", 12, wl);
@@ -937,10 +898,10 @@ static void time_line(FILE *f, const struct run_record *r, const struct report_o
 	}
 	if (o->gnu) {
 		struct timeline t;
-		report_timeline(r, &t);
+		run_record_timeline(r, &t);
 		timefmt_gnu(line, sizeof(line), &t);
 	} else {
-		run_line(r, false, line, sizeof(line));
+		run_record_line(r, false, line, sizeof(line));
 	}
 	fprintf(f, "%s\n", line);
 }
@@ -1246,7 +1207,7 @@ static int report_of_group(const char *hash, int64_t n, void *arg)
 			goto out;
 	}
 	header_text(&first, &p->hk, hdr, sizeof(hdr));
-	workload_text(&first, wl, sizeof(wl));
+	run_record_workload(&first, wl, sizeof(wl));
 	if (p->kind == PASS_STATS) {
 		fprintf(p->f, "%sgroup %zu: %s\n", p->j ? "\n" : "", p->j + 1, hdr);
 		fprintf(p->f, "  %s, config %.8s\n", wl, hash);

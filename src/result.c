@@ -111,32 +111,21 @@ void result_finish(struct run_result *r, struct workload *wl,
 	}
 }
 
-/* The one table of run status names: as stored, exported and printed in
- * result lines, and as the screens title them. */
-static const struct { const char *name, *title; } statuses[] = {
-	[RUN_OK] = { "ok", "ok" },
-	[RUN_FAILED] = { "failed", "failed" },
-	[RUN_OOM] = { "oom", "OOM" },
-	[RUN_ABORTED] = { "aborted", "aborted" },
-};
-#define NSTATUS (sizeof(statuses) / sizeof(statuses[0]))
-
-const char *run_status_name(enum run_status st)
+static int64_t diff(int64_t a, int64_t b)
 {
-	return (unsigned)st < NSTATUS ? statuses[st].name : "?";
+	return a == NA || b == NA ? NA : a - b;
 }
 
-const char *run_status_title(enum run_status st)
+void mem_snapshot_from(const struct sys_sample *s, struct mem_snapshot *m)
 {
-	return (unsigned)st < NSTATUS ? statuses[st].title : "?";
-}
-
-int run_status_parse(const char *s, enum run_status *out)
-{
-	for (unsigned i = 0; i < NSTATUS; i++)
-		if (!strcmp(s, statuses[i].name)) {
-			*out = (enum run_status)i;
-			return 0;
-		}
-	return -1;
+	m->total = s->mem[MI_TOTAL];
+	m->used = diff(s->mem[MI_TOTAL], s->mem[MI_AVAIL]);
+	m->free = s->mem[MI_FREE];
+	m->shared = s->mem[MI_SHARED];
+	m->buffers = s->mem[MI_BUFFERS];
+	m->cache = s->mem_cache_all;
+	m->avail = s->mem[MI_AVAIL];
+	m->swap_total = s->mem[MI_SWAP_TOTAL];
+	m->swap_used = diff(s->mem[MI_SWAP_TOTAL], s->mem[MI_SWAP_FREE]);
+	m->swap_free = s->mem[MI_SWAP_FREE];
 }

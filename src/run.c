@@ -50,7 +50,7 @@ void run_started(struct run *r, const struct sys_sample *s, const double *v,
 {
 	r->started = time(NULL);
 	result_begin(&r->res, s);
-	runlog_begin(&r->log, on, HISTORY_SAMPLES_MAX);
+	runlog_begin(&r->log, on, RUN_SAMPLES_MAX);
 	runlog_push(&r->log, s->t, v);
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fmt.h"
+#include "histfile.h"
 #include "loop.h"
 #include "record.h"
 #include "session.h"

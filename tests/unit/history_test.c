@@ -19,6 +19,7 @@
 #include <sqlite3.h>
 
 #include "check.h"
+#include "histfile.h"
 #include "history.h"
 
 static char tmpdir[64];
@@ -833,7 +834,7 @@ TEST(history_transaction_all_or_nothing)
 	}
 	/* A bad record fails alone (its savepoint), the others stay pending. */
 	fixture(&r, 5);
-	r.nsamples = HISTORY_SAMPLES_MAX + 1;
+	r.nsamples = RUN_SAMPLES_MAX + 1;
 	CHECK_INT(history_add(h, &r, err, sizeof(err)), -1);
 	CHECK(strstr(err, "samples (at most") != NULL);
 	r.nsamples = 5;

@@ -1,0 +1,25 @@
+/* Stage: the history's file, before SQLite opens it: where it lives by
+ * default, whether a path given can hold it, and its missing parent
+ * directories. */
+#ifndef THRASHTOP_HISTFILE_H
+#define THRASHTOP_HISTFILE_H
+
+#include <stddef.h>
+
+/* $XDG_DATA_HOME/thrashtop/history.db, else ~/.local/share/thrashtop/history.db.
+ * Returns buf, or NULL (err filled) when neither variable is usable. */
+char *history_default_path(char *buf, size_t len, char *err, size_t errlen);
+
+/* Whether --history PATH can hold a history, before anything starts: an
+ * existing regular file, or a name whose nearest existing directory takes
+ * files and may be written (its missing directories are made on open).
+ * Refuses directories, devices, /proc and /sys. Returns 0, or -1 with err. */
+int history_check_path(const char *path, char *err, size_t errlen);
+
+/* mkdir -p of path's parent (mode 0700); the directories made are appended
+ * to made[] (deepest last, up to max) so a failed open can remove them
+ * again. 0, or -1 with err. */
+int history_make_parents(const char *path, char made[][4096], int *nmade, int max,
+			 char *err, size_t errlen);
+
+#endif
