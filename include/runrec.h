@@ -36,8 +36,10 @@ enum worker_end {
 	END_OOM,	/* SIGKILL while the OOM-kill count rose (set by the run) */
 };
 
-/* running, ok, verify, exit, signal, oom. */
+/* running, ok, verify, exit, signal, oom: as stored and exported, and back
+ * (parse returns 0, or -1 for any other text). */
 const char *worker_end_name(enum worker_end e);
+int worker_end_parse(const char *s, enum worker_end *out);
 
 /* What procps-ng 4 `free -k` prints, in KiB: used = total - available,
  * cache = Cached + SReclaimable. NA where not taken. */
@@ -53,7 +55,7 @@ enum run_kind { RUN_QSBENCH, RUN_COMMAND };
 
 struct run_worker {
 	int pid;
-	char end[12];		/* ok, verify, exit, signal, oom (worker_end_name) */
+	enum worker_end end;
 	int exit_code;		/* exit status, NA if killed */
 	int signal;		/* terminating signal, 0 if it exited */
 	int64_t user_us, sys_us, majflt, minflt;

@@ -119,7 +119,7 @@ static void json_workers(FILE *f, const struct run_record *r)
 	for (int i = 0; i < r->nworkers; i++) {
 		const struct run_worker *w = &r->workers[i];
 		fprintf(f, "%s{\"pid\": %d, \"end\": ", i ? ", " : "", w->pid);
-		json_str(f, w->end);
+		json_str(f, worker_end_name(w->end));
 		fputs(", \"exit_code\": ", f);
 		json_i64(f, w->exit_code);
 		fprintf(f, ", \"signal\": %d, \"user_us\": ", w->signal);

@@ -722,7 +722,7 @@ static int insert_details(struct history *h, const struct run_record *r, int64_t
 		sqlite3_bind_int64(st, 1, id);
 		sqlite3_bind_int(st, 2, i);
 		sqlite3_bind_int(st, 3, w->pid);
-		sqlite3_bind_text(st, 4, w->end, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, worker_end_name(w->end), -1, SQLITE_STATIC);
 		bind_i64(st, 5, w->exit_code);
 		sqlite3_bind_int(st, 6, w->signal);
 		bind_i64(st, 7, w->user_us);
@@ -1067,7 +1067,8 @@ static int load_details(struct detail_stmts *d, struct run_record *r)
 			r->nworkers = n;
 			memset(w, 0, sizeof(*w));
 			w->pid = sqlite3_column_int(st, 0);
-			snprintf(w->end, sizeof(w->end), "%s", (const char *)sqlite3_column_text(st, 1));
+			/* text this release never writes reads as still running */
+			worker_end_parse((const char *)sqlite3_column_text(st, 1), &w->end);
 			int64_t *dst[] = { NULL, NULL, NULL, NULL, &w->user_us, &w->sys_us, &w->majflt,
 					   &w->minflt, &w->verify_errors, &w->first_bad };
 			w->exit_code = sqlite3_column_type(st, 2) == SQLITE_NULL ? NA : sqlite3_column_int(st, 2);

@@ -139,10 +139,8 @@ static int worker_kv(void *arg, const char *key, const char *type, const char *v
 	int64_t v = 0;
 	int64_t *dst = NULL;
 
-	if (!strcmp(key, "end") && !strcmp(type, "text") && strlen(val) < sizeof(w->end)) {
-		snprintf(w->end, sizeof(w->end), "%s", val);
+	if (!strcmp(key, "end") && !strcmp(type, "text") && !worker_end_parse(val, &w->end))
 		return 0;
-	}
 	if (!strcmp(key, "user_us")) dst = &w->user_us;
 	else if (!strcmp(key, "sys_us")) dst = &w->sys_us;
 	else if (!strcmp(key, "majflt")) dst = &w->majflt;

@@ -44,7 +44,7 @@ static void fill_workers(struct run_record *r, const struct workload *wl)
 		struct run_worker *o = &r->workers[i];
 
 		o->pid = (int)w->pid;
-		snprintf(o->end, sizeof(o->end), "%s", worker_end_name(w->end));
+		o->end = w->end;
 		o->signal = WIFSIGNALED(w->status) ? WTERMSIG(w->status) : 0;
 		o->exit_code = WIFEXITED(w->status) ? WEXITSTATUS(w->status) : NA;
 		o->user_us = (int64_t)w->ru.ru_utime.tv_sec * 1000000 + w->ru.ru_utime.tv_usec;

@@ -314,8 +314,8 @@ static void fill_fixed(struct replay *p, const int *plots, int nplots)
 		u->majflt = w->majflt;
 		u->minflt = w->minflt;
 		u->rss_kib = u->swap_kib = NA;
-		u->end = !strcmp(w->end, "ok") ? END_OK : !strcmp(w->end, "verify") ? END_VERIFY :
-			 !strcmp(w->end, "oom") ? END_OOM : w->signal ? END_SIGNAL : END_EXIT;
+		u->end = w->end == END_OK || w->end == END_VERIFY || w->end == END_OOM ? w->end :
+			 w->signal ? END_SIGNAL : END_EXIT;
 		u->code = w->signal ? w->signal : w->exit_code;
 	}
 	m->workers = p->rows;

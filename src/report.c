@@ -561,7 +561,7 @@ void report_show(FILE *f, const struct run_record *r)
 					 w->verify_errors, w->first_bad);
 			else
 				snprintf(ver, sizeof(ver), "ok");
-			fprintf(f, "%6d %8d %-7s %5s %4d %10s %10s %9s %9s %s\n", i, w->pid, w->end,
+			fprintf(f, "%6d %8d %-7s %5s %4d %10s %10s %9s %9s %s\n", i, w->pid, worker_end_name(w->end),
 				ex, w->signal, u, s, mj, mn, ver);
 		}
 	}
@@ -885,7 +885,7 @@ static void time_line(FILE *f, const struct run_record *r, const struct report_o
 	if (r->status == RUN_OOM) {
 		int pid = 0;
 		for (int w = 0; w < r->nworkers; w++)
-			if (!strcmp(r->workers[w].end, "oom")) {
+			if (r->workers[w].end == END_OOM) {
 				pid = r->workers[w].pid;
 				break;
 			}

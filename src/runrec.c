@@ -138,6 +138,16 @@ const char *worker_end_name(enum worker_end e)
 	return "unknown";
 }
 
+int worker_end_parse(const char *s, enum worker_end *out)
+{
+	for (enum worker_end e = END_RUNNING; e <= END_OOM; e++)
+		if (!strcmp(s, worker_end_name(e))) {
+			*out = e;
+			return 0;
+		}
+	return -1;
+}
+
 /* ---- a record's life ---- */
 
 void *hist_field_ptr(const struct run_record *r, const struct hist_field *f)

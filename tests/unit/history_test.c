@@ -120,9 +120,9 @@ static void fixture(struct run_record *r, int i)
 					       195512, 5080, 190432 };
 	r->nworkers = 2;
 	r->workers = calloc(2, sizeof(*r->workers));
-	r->workers[0] = (struct run_worker){ 224, "ok", 0, 0, 35000000, 3000000, 9000, 6,
+	r->workers[0] = (struct run_worker){ 224, END_OK, 0, 0, 35000000, 3000000, 9000, 6,
 					     0, NA };
-	r->workers[1] = (struct run_worker){ 225 + i, "verify", 1, 0, 35270000, 4330000,
+	r->workers[1] = (struct run_worker){ 225 + i, END_VERIFY, 1, 0, 35270000, 4330000,
 					     10670, 6, 3, 1234 };
 	r->nchanges = 1;
 	r->changes = calloc(1, sizeof(*r->changes));
@@ -190,7 +190,7 @@ static void check_same(const struct run_record *a, const struct run_record *b)
 	CHECK_INT(a->nworkers, b->nworkers);
 	for (int i = 0; i < a->nworkers && i < b->nworkers; i++) {
 		CHECK_INT(a->workers[i].pid, b->workers[i].pid);
-		CHECK_STR(a->workers[i].end, b->workers[i].end);
+		CHECK_INT(a->workers[i].end, b->workers[i].end);
 		CHECK_INT(a->workers[i].exit_code, b->workers[i].exit_code);
 		CHECK_INT(a->workers[i].signal, b->workers[i].signal);
 		CHECK_INT(a->workers[i].user_us, b->workers[i].user_us);

@@ -129,7 +129,7 @@ static void fixture_runs(struct run_record *v, size_t *n)
 		for (int w = 0; w < 2; w++) {
 			struct run_worker *wk = &r->workers[w];
 			wk->pid = 4000 + 10 * (int)i + w;
-			snprintf(wk->end, sizeof(wk->end), "ok");
+			wk->end = END_OK;
 			wk->exit_code = 0;
 			wk->user_us = r->user_us / 2;
 			wk->sys_us = r->sys_us / 2;
@@ -138,7 +138,7 @@ static void fixture_runs(struct run_record *v, size_t *n)
 			wk->first_bad = NA;
 		}
 		if (fx[i].st == RUN_OOM) {
-			snprintf(r->workers[1].end, sizeof(r->workers[1].end), "oom");
+			r->workers[1].end = END_OOM;
 			r->workers[1].exit_code = NA;
 			r->workers[1].signal = 9;
 		}
@@ -194,7 +194,7 @@ static void fixture_runs(struct run_record *v, size_t *n)
 	r->swappiness = 60;
 	r->nworkers = 1;
 	r->workers = calloc(1, sizeof(*r->workers));
-	r->workers[0] = (struct run_worker){ 5001, "exit", 2, 0, 548270000, 94180000, 450479,
+	r->workers[0] = (struct run_worker){ 5001, END_EXIT, 2, 0, 548270000, 94180000, 450479,
 					     696869, 0, NA };
 	run_record_config(r);
 	*n = k;
@@ -812,7 +812,7 @@ static void stream_run(struct run_record *r, int g, int s, int k)
 	if (r->status == RUN_OOM) {
 		r->nworkers = 1;
 		r->workers = calloc(1, sizeof(*r->workers));
-		r->workers[0] = (struct run_worker){ 4000 + k, "oom", NA, 9, 0, 0, 0, 0, 0,
+		r->workers[0] = (struct run_worker){ 4000 + k, END_OOM, NA, 9, 0, 0, 0, 0, 0,
 						     NA };
 	}
 	/* series on some runs, for the text report's charts */
