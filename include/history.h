@@ -1,7 +1,8 @@
-/* The run history: every finished run with the state that produced it, kept
- * in SQLite (WAL, busy timeout, one transaction per run, schema versioned by
- * PRAGMA user_version with forward migrations). Never prints: every failure
- * fills err with one line and leaves the database as it was. */
+/* Stage: the history, where records (runrec.h) are kept. Every finished run
+ * with the state that produced it, kept in SQLite (WAL, busy timeout, one
+ * transaction per run, schema versioned by PRAGMA user_version with forward
+ * migrations). Never prints: every failure fills err with one line and
+ * leaves the database as it was. */
 #ifndef THRASHTOP_HISTORY_H
 #define THRASHTOP_HISTORY_H
 

@@ -1,7 +1,7 @@
-/* Starting, watching and reaping the workload: P sorter workers sharing a
- * progress array in shared memory, or one command (execvp, never a shell).
- * A command is in its own process group, the sorters share one; every
- * worker dies with the monitor
+/* Stage: the workers of a run (run.h drives them). Starting, watching and
+ * reaping the workload: P sorter workers sharing a progress array in shared
+ * memory, or one command (execvp, never a shell). A command is in its own
+ * process group, the sorters share one; every worker dies with the monitor
  * (PR_SET_PDEATHSIG) and is reaped with its rusage. */
 #ifndef THRASHTOP_WORKLOAD_H
 #define THRASHTOP_WORKLOAD_H

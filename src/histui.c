@@ -618,8 +618,7 @@ static int detail_workers(const struct run_record *r, struct histui_text *t)
 		else
 			snprintf(ver, sizeof(ver), "ok");
 		rc |= text_add(t, w->end != END_OK ? HA_BAD : HA_TEXT,
-			       "%3d %7d %-7s %4s %3d %9.3f %9.3f %9s %9s %s", i, w->pid,
-			       worker_end_name(w->end), ex,
+			       "%3d %7d %-7s %4s %3d %9.3f %9.3f %9s %9s %s", i, w->pid, worker_end_name(w->end), ex,
 			       w->signal, (double)w->user_us / 1e6, (double)w->sys_us / 1e6, mj, mn,
 			       ver);
 	}

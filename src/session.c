@@ -11,7 +11,7 @@
 #include "fmt.h"
 #include "histfile.h"
 #include "loop.h"
-#include "record.h"
+#include "run.h"
 #include "session.h"
 #include "sorter.h"
 #include "timefmt.h"
