@@ -8,7 +8,6 @@
 #include "conf.h"
 #include "histcli.h"
 #include "histfile.h"
-#include "history.h"
 #include "metrics.h"
 #include "sampler.h"
 
