@@ -9,9 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "history.h"
 #include "metrics.h"
+#include "runrec.h"
 #include "series.h"
+
+struct history;
 
 struct against {
 	bool have;

@@ -10,8 +10,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "fmt.h"
+
 #define CGROUP_UNLIMITED LLONG_MAX	/* a limit of "max" (v2) or -1 (v1) */
-#define CGROUP_NA (-1LL)		/* a figure this cgroup version lacks */
 
 struct cgroup {
 	int version;		/* 1 or 2 */
@@ -20,7 +21,7 @@ struct cgroup {
 	bool memsw;		/* v1: memory.memsw.* exist (swap accounting on) */
 };
 
-/* Counters of one cgroup. CGROUP_NA where this cgroup version lacks the
+/* Counters of one cgroup. NA where this cgroup version lacks the
  * figure, NAN for the pressure averages. Bytes unless told. */
 struct cgroup_stat {
 	long long usage;	/* v1 memory.usage_in_bytes, v2 memory.current */

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "history.h"
 #include "metrics.h"
+#include "runrec.h"
 
 #define CHART_DEFAULT_SERIES "swap-used,free,majflt,kswapd-cpu"
 

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "history.h"
+#include "runrec.h"
 
 /* How a line is drawn; plain text ignores it. */
 enum detail_attr {

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "history.h"
+#include "runrec.h"
 
 /* Runs in the order given. Return 0, or -1 (errno) on a write failure. */
 int export_json(FILE *f, const struct run_record *runs, size_t n);

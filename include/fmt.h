@@ -1,7 +1,7 @@
 /* Numbers as the monitor and reports show them, and user input back to
  * numbers. Formatters write like snprintf (at most len bytes with the NUL,
- * return the length the full text needs) and print "n/a" for NA (-1, from
- * sampler.h) or NAN: never a made-up 0. */
+ * return the length the full text needs) and print "n/a" for NA or NAN:
+ * never a made-up 0. */
 #ifndef THRASHTOP_FMT_H
 #define THRASHTOP_FMT_H
 
@@ -9,6 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/* The one "unknown" integer figure, everywhere: a count, size or code that
+ * could not be read or was not recorded. Unknown doubles are NAN. */
+#define NA (-1)
 
 /* KiB as "980K", "512M", "1.5G", "2.0T": binary units, one decimal below 10
  * of a unit, rounded to nearest (1023.6M is "1.0G", never "1024M"). Any
@@ -124,5 +128,17 @@ void fmt_buf_put(struct fmt_buf *o, const char *fmt, ...) __attribute__((format(
 void fmt_buf_str(struct fmt_buf *o, const char *s);
 void fmt_buf_uint(struct fmt_buf *o, uint64_t v, int width);
 size_t fmt_buf_done(struct fmt_buf *o);
+
+/* A growing text, NUL-terminated once anything is in it: start from
+ * { 0 }, free s. An allocation that fails sets oom and drops every later
+ * append. */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+void sb_putn(struct sbuf *b, const char *s, size_t n);
+void sb_putc(struct sbuf *b, char c);
+void sb_puts(struct sbuf *b, const char *s);
 
 #endif

@@ -1,7 +1,8 @@
-/* The run history: every finished run with the state that produced it, kept
- * in SQLite (WAL, busy timeout, one transaction per run, schema versioned by
- * PRAGMA user_version with forward migrations). Never prints: every failure
- * fills err with one line and leaves the database as it was. */
+/* Stage: the history, where records (runrec.h) are kept. Every finished run
+ * with the state that produced it, kept in SQLite (WAL, busy timeout, one
+ * transaction per run, schema versioned by PRAGMA user_version with forward
+ * migrations). Never prints: every failure fills err with one line and
+ * leaves the database as it was. */
 #ifndef THRASHTOP_HISTORY_H
 #define THRASHTOP_HISTORY_H
 
@@ -10,167 +11,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "metrics.h"
-#include "result.h"
+#include "runrec.h"
 
 #define HISTORY_SCHEMA_VERSION 4
-/* Samples kept per series of a run: every one up to this many (7 h 16 min
- * at -d 0.1, 3 days at 1 s); a longer run is kept at a coarser step. */
-#define HISTORY_SAMPLES_MAX (1 << 18)
 #define HISTORY_BUSY_MS 5000		/* longest wait for another writer's lock */
 #define HISTORY_STOP_GRACE_MS 500	/* longest wait once asked to stop */
-
-/* Unknown integer figures are -1 (HIST_NA), unknown doubles NAN. */
-#define HIST_NA (-1)
-
-enum run_kind { RUN_QSBENCH, RUN_COMMAND };
-
-struct run_worker {
-	int pid;
-	char end[12];		/* ok, verify, exit, signal, oom (worker_end_name) */
-	int exit_code;		/* exit status, HIST_NA if killed */
-	int signal;		/* terminating signal, 0 if it exited */
-	int64_t user_us, sys_us, majflt, minflt;
-	int64_t verify_errors;	/* 0, or errors found by the verify pass */
-	int64_t first_bad;	/* first bad index, HIST_NA if none */
-};
-
-/* A sysctl written while the run was going (tuning sessions). */
-struct run_sysctl_change {
-	double t_s;		/* seconds after the run started */
-	char name[64], old_val[64], new_val[64];
-};
-
-struct run_record {
-	int64_t id;			/* assigned by history_add */
-	char uuid[33];			/* stable content id; history_add fills it if empty */
-	char started_at[24];		/* UTC, "2025-01-31T12:00:00Z" */
-	char label[128];
-
-	enum run_kind kind;
-	int64_t nelems;			/* qsbench: elements per worker */
-	int procs;
-	unsigned seed;
-	char *command;			/* RUN_COMMAND: the command line (owned) */
-	int repeat_k, repeat_n;		/* run k of N (1-based); 1 of 1 if not repeated */
-	char session[64];		/* sweep/tuning session id, "" if none */
-	char cell[256];			/* that session's cell, "key=value key=value" */
-
-	/* results */
-	enum run_status status;
-	int64_t wall_us, user_us, sys_us;
-	double cpu_pct;
-	int64_t majflt, minflt, inblock, oublock;
-	double kswapd_s;		/* NAN = n/a */
-	int64_t swap_peak_kib, mem_free_min_kib;
-	int64_t swap_before_kib, swap_after_kib;
-	int nworkers;
-	struct run_worker *workers;	/* owned */
-
-	/* system state at the start */
-	char kernel_release[65];
-	char *kernel_version;		/* uname -v (owned) */
-	char *proc_cmdline;		/* /proc/cmdline (owned) */
-	char hostname[65];
-	int ncpus;
-	int64_t ram_kib;
-	char *swap_devices;		/* /proc/swaps body (owned) */
-	int64_t swap_total_kib;
-	int64_t swappiness, vfs_cache_pressure, min_free_kbytes;
-	int64_t watermark_scale_factor, page_cluster, overcommit_memory;
-	int64_t dirty_ratio, dirty_background_ratio;
-	int zswap;			/* 1 on, 0 off, HIST_NA unknown */
-	int64_t mem_limit_kib;		/* memory cgroup limit, HIST_NA none */
-	int64_t global_limit_kib;	/* mem= or balloon limit, HIST_NA none */
-	char global_by[16];		/* "hugetlb", "balloon", "hugetlb+balloon", "":
-					 * kept in the config text, no column */
-	int64_t tmp_swap_kib;		/* temporary swap added for the run, 0 none */
-	int64_t hugetlb_kib;		/* hugetlb pools at the start, HIST_NA unknown */
-	int64_t mlocked_kib;		/* mlocked memory at the start (a balloon's too) */
-	char *sysctls;			/* every sysctl the session set, as it was at
-					   the start: "vm.nr_hugepages=11000\n" (owned) */
-	char version[32];		/* thrashtop's */
-
-	/* free(1)-style (sysstate.h), every field HIST_NA when not taken */
-	struct mem_snapshot free_before, free_after;
-
-	int nchanges;
-	struct run_sysctl_change *changes;	/* owned */
-
-	/* The sampled series by registry id (metrics.h), nsamples each,
-	 * time-aligned by t; NULL where a series was not recorded. */
-	int nsamples;			/* 0..HISTORY_SAMPLES_MAX */
-	double *t;			/* seconds since the run started (owned) */
-	double *series[M_N];		/* owned */
-
-	/* Grouping: runs with equal config (workload, host, kernel, sysctls,
-	 * limits, swap, label) form a group. history_add computes both. */
-	char *config;			/* canonical text (owned) */
-	char config_hash[17];		/* FNV-1a 64 of config, hex */
-};
-
-/* The record's scalar fields, in storage and export order (id aside). */
-enum hist_ftype {
-	HF_I64, HF_INT, HF_UINT, HF_DBL,
-	HF_STR,		/* char array of .size bytes */
-	HF_PSTR,	/* owned char *, NULL = "" */
-	HF_KIND, HF_STATUS,
-};
-
-struct hist_field {
-	const char *name;
-	enum hist_ftype type;
-	size_t off, size;
-	int since;		/* schema version that added the column */
-};
-
-extern const struct hist_field history_fields[];
-extern const size_t history_nfields;
-
-/* Reads or writes field f of r as text ("" = unknown); set returns -1 on a
- * value that does not parse, 0 otherwise. */
-int hist_field_get(const struct run_record *r, const struct hist_field *f,
-		   char *buf, size_t len);
-int hist_field_set(struct run_record *r, const struct hist_field *f, const char *val);
-const struct hist_field *hist_field_find(const char *name);
 
 struct history;
 
 enum {
 	HISTORY_RDONLY = 1,		/* never writes, never creates */
 };
-
-/* Sets every field to "unknown" (HIST_NA, NAN, "", NULL). */
-void run_record_init(struct run_record *r);
-/* Frees owned members and re-inits. */
-void run_record_clear(struct run_record *r);
-void run_records_free(struct run_record *v, size_t n);
-/* Deep copy; -1 with errno on allocation failure (dst left cleared). */
-int run_record_copy(struct run_record *dst, const struct run_record *src);
-
-/* Drops any series and allocates t for n samples (zero-filled). 0, or -1
- * with errno (EINVAL: n out of range, ENOMEM). */
-int run_record_alloc_series(struct run_record *r, int n);
-/* Series id for the nsamples allocated, NAN-filled (the one there if any);
- * NULL with errno (EINVAL: no such id, ENOMEM). */
-double *run_record_add_series(struct run_record *r, int id);
-
-/* Computes r->config and r->config_hash from r's fields. */
-int run_record_config(struct run_record *r);
-
-/* A series name of an older release ("swap_used_kib"), or a registry
- * name: the registry id, or -1. "t" is no series. */
-int run_series_id(const char *name);
-
-/* $XDG_DATA_HOME/thrashtop/history.db, else ~/.local/share/thrashtop/history.db.
- * Returns buf, or NULL (err filled) when neither variable is usable. */
-char *history_default_path(char *buf, size_t len, char *err, size_t errlen);
-
-/* Whether --history PATH can hold a history, before anything starts: an
- * existing regular file, or a name whose nearest existing directory takes
- * files and may be written (its missing directories are made on open).
- * Refuses directories, devices, /proc and /sys. Returns 0, or -1 with err. */
-int history_check_path(const char *path, char *err, size_t errlen);
 
 /* Opens (creating the file and its parent directories unless
  * HISTORY_RDONLY) and migrates to HISTORY_SCHEMA_VERSION. A file that is
@@ -244,7 +95,7 @@ enum {
  * touches the runs' rows. */
 extern const char *const history_figures[];
 
-/* A run's figures as history_figures names them: unknown ones HIST_NA
+/* A run's figures as history_figures names them: unknown ones NA
  * or NAN. */
 struct run_figures {
 	int64_t id, user_us, sys_us, wall_us, majflt, minflt, inblock, oublock;

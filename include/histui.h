@@ -12,9 +12,12 @@
 #include <stdint.h>
 
 #include "detail.h"
-#include "history.h"
 #include "plot.h"
+#include "runrec.h"
 #include "view.h"
+
+struct history;
+struct history_filter;
 
 /* Opens the history view on the terminal ui_init opened, in a window of
  * its own over the monitor's. It closes (VIEW_CLOSE) on q, Esc or h; the

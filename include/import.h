@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "history.h"
+#include "runrec.h"
 
 /* Where the runs go, one at a time: run gets each record (cleared after
  * it returns; copy what must stay) and returns 0, or -1 with err filled to

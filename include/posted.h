@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "history.h"
 #include "import.h"
+#include "runrec.h"
 
 /* Posted text: csh and GNU time lines, free(1) blocks, "0:01 kswapd" lines,
  * "Out of Memory: Killed process" lines (the next run is an OOM), a

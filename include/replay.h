@@ -11,9 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "history.h"
 #include "metrics.h"
+#include "runrec.h"
 #include "view.h"
+
+struct history;
 
 #define REPLAY_SPEED_MIN 0.25
 #define REPLAY_SPEED_MAX 64

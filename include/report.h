@@ -53,9 +53,6 @@ const char *report_metric_name(enum report_metric m);
 /* The metric of one run in its natural unit (seconds, faults), NAN if unknown. */
 double report_metric(const struct run_record *r, enum report_metric m);
 
-/* A record's figures as timefmt's struct timeline. */
-void report_timeline(const struct run_record *r, struct timeline *t);
-
 /* The fields (history_filter.fields) report_time and report_compare
  * read: the rest of a record may be left unknown. */
 extern const char *const report_time_fields[];

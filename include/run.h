@@ -1,23 +1,43 @@
-/* One run of the workload, from its start to its result: the workers
- * forked a slice at a time and started together, the run's own samples of
- * each plotted figure (for the history), its result and the sysctl changes
- * made while it ran. Pure bookkeeping around workload.c and result.c: it
- * reads nothing itself (the session hands it each sample) and knows
- * nothing of screens or of the history store. */
+/* Stage: the run, one run of the workload from fork to its record.
+ * The workers are forked a slice at a time and started together; while
+ * they run, each sample the session hands in is folded into the run's
+ * figures (the workers' rusage summed as time(1) counts it, kswapd CPU,
+ * swap and free memory extremes, OOM kills, free(1) snapshots) and kept
+ * in its log of every recorded series, with the sysctl changes made
+ * meanwhile. At the end the figures and the state the run had make its
+ * record (runrec.h). Pure bookkeeping around workload.c: it reads nothing
+ * itself and knows nothing of screens or of the history store. */
 #ifndef THRASHTOP_RUN_H
 #define THRASHTOP_RUN_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 
-#include "history.h"
-#include "result.h"
-#include "sampler.h"
 #include "runlog.h"
+#include "runrec.h"
+#include "sampler.h"
+#include "timefmt.h"
 #include "workload.h"
 
+struct sysstate;
+
+/* One run's figures, tracked from the sampler's samples. */
+struct run_result {
+	struct timeline tl;		/* summed over workers; wall = start to last reap */
+	double kswapd_s;		/* kswapd CPU seconds during the run, NAN if not visible */
+	int64_t swap_peak_kib;		/* highest swap used seen, NA without swap */
+	int64_t free_min_kib, avail_min_kib;	/* lowest MemFree / MemAvailable seen */
+	int64_t oom_kills;		/* rise of the OOM-kill count, NA if unknown */
+	int64_t sys_majflt, sys_minflt;	/* system-wide fault deltas (/proc/vmstat) */
+	int64_t pswpin, pswpout;	/* system-wide swap page deltas */
+	struct mem_snapshot before, after;	/* free(1)-style, at start and end */
+	int nworkers, nfailed;
+	enum run_status status;
+	struct sys_sample first, last;
+};
 
 struct run {
 	struct workload wl;
@@ -56,7 +76,9 @@ int run_change(struct run *r, double t, const char *name, const char *old,
 	       const char *new_val);
 
 /* Ends the run with the sample s: kills what still runs when aborted,
- * takes the result. extra_oom as result_finish. */
+ * takes its figures: each worker's end is classified (a SIGKILL while the
+ * OOM-kill count rose is END_OOM), and extra_oom adds OOM kills seen
+ * elsewhere (a cgroup's own count). */
 void run_finish(struct run *r, const struct sys_sample *s, int64_t extra_oom, bool aborted);
 
 /* Prints the run as the seeds posted them: any OOM messages (to out) and
@@ -68,5 +90,41 @@ void run_print(const struct run *r, enum out_format f, FILE *out, FILE *err);
 /* "#3 4.161u 0.086s 0:04.25 99.9% ...  0:00 kswapd  ok": one line for a
  * list of completed runs; cell may be NULL. Returns buf. */
 char *run_done_line(const struct run *r, int no, const char *cell, char *buf, size_t len);
+
+/* The free(1)-style snapshot of sample s. */
+void mem_snapshot_from(const struct sys_sample *s, struct mem_snapshot *m);
+
+/* ---- the record a finished run makes ---- */
+
+struct record_input {
+	const struct run_result *res;
+	const struct workload *wl;
+	const struct sysstate *sys;
+	time_t started;			/* wall clock at the run's start */
+	const char *label;		/* NULL: none */
+	const char *command;		/* NULL: a qsbench run */
+	int repeat_k, repeat_n;
+	const char *session, *cell;	/* NULL: not part of a sweep */
+	int64_t mem_limit_kib, global_limit_kib, tmp_swap_kib;	/* NA / 0: none */
+	const char *global_by;		/* what held --global's memory; NULL, "": none */
+	const struct runlog *log;	/* the run's samples; NULL: none */
+	const char *sysctls;		/* every sysctl the session set, as it is at
+					   the end, one "name=value" a line; NULL: none.
+					   The record keeps them as at the start:
+					   a change made during the run is undone
+					   with its old value. */
+	const struct run_sysctl_change *changes;
+	int nchanges;
+};
+
+/* The sysctls text at the start of a run from the text at its end and the
+ * changes made during it (oldest first). Returns a malloc'd text, or NULL
+ * when out of memory. Pure. */
+char *record_sysctls_at_start(const char *at_end, const struct run_sysctl_change *changes,
+			      int nchanges);
+
+/* Fills r (initialised by the caller with run_record_init). Returns 0, or -1
+ * when out of memory. */
+int record_build(struct run_record *r, const struct record_input *in);
 
 #endif

@@ -1,17 +1,17 @@
-/* One run's samples of every recorded registry series, kept as they come
- * in the history's compact form (blob.h), so a long run at a short
- * interval costs one to three bytes a sample a series. Up to cap samples
- * are kept one for one; at cap, pairs are merged into their means and
- * from then on each kept sample is the mean of twice as many, so the whole
- * run is always there. Pure: no I/O. */
+/* Stage: the run's log, part of the run (run.h). One run's samples of every
+ * recorded registry series, kept as they come in the history's compact form
+ * (blob.h), so a long run at a short interval costs one to three bytes a
+ * sample a series. Up to cap samples are kept one for one; at cap, pairs
+ * are merged into their means and from then on each kept sample is the mean
+ * of twice as many, so the whole run is always there. Pure: no I/O. */
 #ifndef THRASHTOP_RUNLOG_H
 #define THRASHTOP_RUNLOG_H
 
 #include <stdbool.h>
 
 #include "blob.h"
-#include "history.h"
 #include "metrics.h"
+#include "runrec.h"
 
 struct runlog {
 	int cap, n;		/* samples kept, at most cap */

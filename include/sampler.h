@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define NA (-1)
+#include "fmt.h"
 
 enum mem_item {		/* /proc/meminfo via libproc2, KiB */
 	MI_TOTAL, MI_FREE, MI_AVAIL, MI_CACHED, MI_BUFFERS, MI_SHARED,

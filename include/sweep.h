@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "history.h"
+#include "runrec.h"
 
 #define SWEEP_MAX_CELLS 10000
 

@@ -7,7 +7,6 @@
 #include <stdint.h>
 
 #include "procparse.h"
-#include "sampler.h"
 
 #define SYSSTATE_MAX_SWAPS 32	/* the kernel's MAX_SWAPFILES is about 30 */
 
@@ -43,13 +42,5 @@ int sysstate_read(struct sysstate *st, char *err, size_t errlen);
 
 /* The value of one sysctl by name ("vm.swappiness"), NULL if not recorded. */
 const char *sysstate_vm(const struct sysstate *st, const char *name);
-
-/* What procps-ng 4 `free -k` prints, in KiB: used = total - available,
- * cache = Cached + SReclaimable. NA where the sample had NA. */
-struct mem_snapshot {
-	int64_t total, used, free, shared, buffers, cache, avail;
-	int64_t swap_total, swap_used, swap_free;
-};
-void mem_snapshot_from(const struct sys_sample *s, struct mem_snapshot *m);
 
 #endif

@@ -1,7 +1,7 @@
-/* Starting, watching and reaping the workload: P sorter workers sharing a
- * progress array in shared memory, or one command (execvp, never a shell).
- * A command is in its own process group, the sorters share one; every
- * worker dies with the monitor
+/* Stage: the workers of a run (run.h drives them). Starting, watching and
+ * reaping the workload: P sorter workers sharing a progress array in shared
+ * memory, or one command (execvp, never a shell). A command is in its own
+ * process group, the sorters share one; every worker dies with the monitor
  * (PR_SET_PDEATHSIG) and is reaped with its rusage. */
 #ifndef THRASHTOP_WORKLOAD_H
 #define THRASHTOP_WORKLOAD_H
@@ -10,18 +10,10 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "runrec.h"
 #include "sorter.h"
 
 #define WORKLOAD_MAX_PROCS 1024
-
-enum worker_end {
-	END_RUNNING,
-	END_OK,
-	END_VERIFY,	/* sorted array failed verification */
-	END_EXIT,	/* exited non-zero (allocation failure, command failure) */
-	END_SIGNAL,	/* killed by a signal */
-	END_OOM,	/* SIGKILL while the OOM-kill count rose (set by the caller) */
-};
 
 struct worker {
 	pid_t pid;
@@ -103,8 +95,6 @@ void workload_stop(struct workload *wl);
 
 /* Stops whatever still runs, then frees. */
 void workload_free(struct workload *wl);
-
-const char *worker_end_name(enum worker_end e);
 
 double now_monotonic(void);
 

@@ -4,6 +4,7 @@
 
 #include "against.h"
 #include "fmt.h"
+#include "history.h"
 
 int against_load(struct against *a, struct history *h, int64_t id, int cap,
 		 char *err, size_t errlen)

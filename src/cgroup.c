@@ -76,13 +76,13 @@ static long long read_ll(const char *dir, const char *file)
 	long long v;
 
 	if (read_file(dir, file, buf, sizeof buf) <= 0)
-		return CGROUP_NA;
+		return NA;
 	if (!strncmp(buf, "max", 3))
 		return CGROUP_UNLIMITED;
 	errno = 0;
 	v = strtoll(buf, &end, 10);
 	if (errno || end == buf)
-		return CGROUP_NA;
+		return NA;
 	return v;
 }
 
@@ -94,7 +94,7 @@ static long long kv(const char *text, const char *key)
 	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
 		if (!strncmp(p, key, klen) && p[klen] == ' ')
 			return strtoll(p + klen + 1, NULL, 10);
-	return CGROUP_NA;
+	return NA;
 }
 
 /* avg10 of the "some" or "full" line of a PSI file, or NAN. */
@@ -209,7 +209,7 @@ int cgroup_set_limit(struct cgroup *cg, long long limit, long long swap_limit,
 	cur_memsw = read_ll(cg->path, "memory.memsw.limit_in_bytes");
 	/* memsw must stay >= the limit: raise memsw first when the limit would
 	 * pass it, else lower the limit first */
-	if (cur_memsw != CGROUP_NA && cur_memsw < V1_UNLIMITED && lim > cur_memsw) {
+	if (cur_memsw != NA && cur_memsw < V1_UNLIMITED && lim > cur_memsw) {
 		if (set_one(cg, "memory.memsw.limit_in_bytes", memsw, err, errlen) < 0 ||
 		    set_one(cg, "memory.limit_in_bytes", lim, err, errlen) < 0)
 			return -1;
@@ -350,13 +350,13 @@ int cgroup_read(const struct cgroup *cg, struct cgroup_stat *st)
 {
 	char text[8192];
 
-	st->peak = st->limit = st->swap_usage = st->swap_limit = CGROUP_NA;
-	st->pgfault = st->pgmajfault = st->refault_anon = st->refault_file = CGROUP_NA;
-	st->failcnt = st->oom_kill = CGROUP_NA;
+	st->peak = st->limit = st->swap_usage = st->swap_limit = NA;
+	st->pgfault = st->pgmajfault = st->refault_anon = st->refault_file = NA;
+	st->failcnt = st->oom_kill = NA;
 	st->psi_some10 = st->psi_full10 = NAN;
 	if (cg->version == 2) {
 		st->usage = read_ll(cg->path, "memory.current");
-		if (st->usage == CGROUP_NA) {
+		if (st->usage == NA) {
 			errno = errno ? errno : EIO;
 			return -1;
 		}
@@ -381,7 +381,7 @@ int cgroup_read(const struct cgroup *cg, struct cgroup_stat *st)
 		return 0;
 	}
 	st->usage = read_ll(cg->path, "memory.usage_in_bytes");
-	if (st->usage == CGROUP_NA) {
+	if (st->usage == NA) {
 		errno = errno ? errno : EIO;
 		return -1;
 	}
@@ -394,7 +394,7 @@ int cgroup_read(const struct cgroup *cg, struct cgroup_stat *st)
 
 		if (memsw >= V1_UNLIMITED)
 			st->swap_limit = CGROUP_UNLIMITED;
-		else if (memsw != CGROUP_NA && st->limit != CGROUP_NA)
+		else if (memsw != NA && st->limit != NA)
 			st->swap_limit = memsw - st->limit;
 	}
 	/* total_* include descendants, the same scope as v2's files */
@@ -408,10 +408,10 @@ int cgroup_read(const struct cgroup *cg, struct cgroup_stat *st)
 	/* a failed charge is counted once: by memsw if that limit stopped it,
 	 * else by the memory limit */
 	st->failcnt = read_ll(cg->path, "memory.failcnt");
-	if (cg->memsw && st->failcnt != CGROUP_NA) {
+	if (cg->memsw && st->failcnt != NA) {
 		long long f = read_ll(cg->path, "memory.memsw.failcnt");
 
-		if (f != CGROUP_NA)
+		if (f != NA)
 			st->failcnt += f;
 	}
 	if (read_file(cg->path, "memory.oom_control", text, sizeof text) >= 0)

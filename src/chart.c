@@ -168,7 +168,7 @@ static void run_caption(char *buf, size_t len, const struct run_record *r)
 	struct timeline t;
 	char csh[160], ks[32];
 
-	report_timeline(r, &t);
+	run_record_timeline(r, &t);
 	timefmt_csh(csh, sizeof(csh), &t);
 	timefmt_kswapd(ks, sizeof(ks), r->kswapd_s);
 	snprintf(buf, len, "#%" PRId64 ": %s  %s", r->id, csh, ks);

@@ -67,7 +67,7 @@ static const struct layout {
 
 static void i64_text(char *buf, size_t len, int64_t v)
 {
-	if (v == HIST_NA)
+	if (v == NA)
 		snprintf(buf, len, "n/a");
 	else
 		snprintf(buf, len, "%" PRId64, v);
@@ -85,7 +85,7 @@ static int free_table(const struct run_record *r, const struct layout *l,
 	const char *name[2] = { "before", "after" };
 	int rc = 0;
 
-	if (m[0]->total == HIST_NA && m[1]->total == HIST_NA)
+	if (m[0]->total == NA && m[1]->total == NA)
 		return 0;
 	rc |= section(t, l);
 	rc |= detail_add(t, DA_TITLE, "%-*s %10s %10s %10s %10s %10s", l->key_w, "free (KiB)",
@@ -94,9 +94,9 @@ static int free_table(const struct run_record *r, const struct layout *l,
 		char v[5][24];
 		int64_t bc;
 
-		if (m[k]->total == HIST_NA)
+		if (m[k]->total == NA)
 			continue;
-		bc = m[k]->buffers == HIST_NA || m[k]->cache == HIST_NA ? HIST_NA
+		bc = m[k]->buffers == NA || m[k]->cache == NA ? NA
 		     : m[k]->buffers + m[k]->cache;
 		i64_text(v[0], 24, m[k]->total);
 		i64_text(v[1], 24, m[k]->used);
@@ -136,9 +136,9 @@ static int workers(const struct run_record *r, const struct layout *l, struct de
 				 w->verify_errors, w->first_bad);
 		else
 			snprintf(ver, sizeof(ver), "ok");
-		rc |= detail_add(t, strcmp(w->end, "ok") ? DA_BAD : DA_PLAIN,
+		rc |= detail_add(t, w->end != END_OK ? DA_BAD : DA_PLAIN,
 				 "%*d %*d %-7s %*s %*d %*.3f %*.3f %9s %9s %s", l->idx_w, i, l->pid_w,
-				 w->pid, w->end, l->exit_w, ex, l->sig_w, w->signal, l->cpu_w,
+				 w->pid, worker_end_name(w->end), l->exit_w, ex, l->sig_w, w->signal, l->cpu_w,
 				 (double)w->user_us / 1e6, l->cpu_w, (double)w->sys_us / 1e6, mj, mn,
 				 ver);
 	}

@@ -61,7 +61,7 @@ static void json_field(FILE *f, const struct run_record *r, const struct hist_fi
 
 static void json_i64(FILE *f, int64_t v)
 {
-	if (v == HIST_NA)
+	if (v == NA)
 		fputs("null", f);
 	else
 		fprintf(f, "%" PRId64, v);
@@ -94,7 +94,7 @@ void export_snap_set(struct mem_snapshot *m, int j, int64_t v)
 bool export_snap_taken(const struct mem_snapshot *m)
 {
 	for (int j = 0; j < 10; j++)
-		if (export_snap_get(m, j) != HIST_NA)
+		if (export_snap_get(m, j) != NA)
 			return true;
 	return false;
 }
@@ -119,7 +119,7 @@ static void json_workers(FILE *f, const struct run_record *r)
 	for (int i = 0; i < r->nworkers; i++) {
 		const struct run_worker *w = &r->workers[i];
 		fprintf(f, "%s{\"pid\": %d, \"end\": ", i ? ", " : "", w->pid);
-		json_str(f, w->end);
+		json_str(f, worker_end_name(w->end));
 		fputs(", \"exit_code\": ", f);
 		json_i64(f, w->exit_code);
 		fprintf(f, ", \"signal\": %d, \"user_us\": ", w->signal);
@@ -315,7 +315,7 @@ void export_csv_run(FILE *f, const struct run_record *r)
 	for (int b = 0; b < 2; b++)
 		for (int j = 0; j < 10; j++) {
 			int64_t v = export_snap_get(b ? &r->free_after : &r->free_before, j);
-			if (v == HIST_NA)
+			if (v == NA)
 				fputc(',', f);
 			else
 				fprintf(f, ",%" PRId64, v);

@@ -708,3 +708,34 @@ bool fmt_scan_num(const char **p, int64_t *v)
 	*p = s;
 	return true;
 }
+
+void sb_putn(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->oom || !n)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 512;
+		while (b->len + n + 1 > cap)
+			cap *= 2;
+		char *t = realloc(b->s, cap);
+		if (!t) {
+			b->oom = true;
+			return;
+		}
+		b->s = t;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = 0;
+}
+
+void sb_putc(struct sbuf *b, char c)
+{
+	sb_putn(b, &c, 1);
+}
+
+void sb_puts(struct sbuf *b, const char *s)
+{
+	sb_putn(b, s, strlen(s));
+}

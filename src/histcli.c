@@ -17,6 +17,7 @@
 #include "chart.h"
 #include "export.h"
 #include "fmt.h"
+#include "histfile.h"
 #include "history.h"
 #include "import.h"
 #include "posted.h"

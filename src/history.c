@@ -10,17 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/magic.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
-#include "fmt.h"
 #include "blob.h"
+#include "fmt.h"
+#include "histfile.h"
 #include "sysio.h"
 
 /* The writes of history_add, prepared on first use and kept until close
@@ -38,91 +37,6 @@ struct history {
 	const volatile sig_atomic_t *stop;	/* history_set_stop */
 	struct timespec wait_start, stop_seen;
 	bool stopping;
-};
-
-#define F(n, t, since) { #n, t, offsetof(struct run_record, n), \
-			 sizeof(((struct run_record *)0)->n), since }
-
-const struct hist_field history_fields[] = {
-	F(uuid, HF_STR, 1),
-	F(started_at, HF_STR, 1),
-	F(label, HF_STR, 1),
-	F(kind, HF_KIND, 1),
-	F(nelems, HF_I64, 1),
-	F(procs, HF_INT, 1),
-	F(seed, HF_UINT, 1),
-	F(command, HF_PSTR, 1),
-	F(repeat_k, HF_INT, 1),
-	F(repeat_n, HF_INT, 1),
-	F(session, HF_STR, 2),
-	F(cell, HF_STR, 2),
-	F(status, HF_STATUS, 1),
-	F(wall_us, HF_I64, 1),
-	F(user_us, HF_I64, 1),
-	F(sys_us, HF_I64, 1),
-	F(cpu_pct, HF_DBL, 1),
-	F(majflt, HF_I64, 1),
-	F(minflt, HF_I64, 1),
-	F(inblock, HF_I64, 1),
-	F(oublock, HF_I64, 1),
-	F(kswapd_s, HF_DBL, 1),
-	F(swap_peak_kib, HF_I64, 1),
-	F(mem_free_min_kib, HF_I64, 1),
-	F(swap_before_kib, HF_I64, 1),
-	F(swap_after_kib, HF_I64, 1),
-	F(kernel_release, HF_STR, 1),
-	F(kernel_version, HF_PSTR, 1),
-	F(proc_cmdline, HF_PSTR, 1),
-	F(hostname, HF_STR, 1),
-	F(ncpus, HF_INT, 1),
-	F(ram_kib, HF_I64, 1),
-	F(swap_devices, HF_PSTR, 1),
-	F(swap_total_kib, HF_I64, 1),
-	F(swappiness, HF_I64, 1),
-	F(vfs_cache_pressure, HF_I64, 1),
-	F(min_free_kbytes, HF_I64, 1),
-	F(watermark_scale_factor, HF_I64, 1),
-	F(page_cluster, HF_I64, 1),
-	F(overcommit_memory, HF_I64, 1),
-	F(dirty_ratio, HF_I64, 1),
-	F(dirty_background_ratio, HF_I64, 1),
-	F(zswap, HF_INT, 1),
-	F(mem_limit_kib, HF_I64, 1),
-	F(global_limit_kib, HF_I64, 1),
-	F(tmp_swap_kib, HF_I64, 1),
-	F(hugetlb_kib, HF_I64, 4),
-	F(mlocked_kib, HF_I64, 4),
-	F(sysctls, HF_PSTR, 4),
-	F(version, HF_STR, 1),
-	F(config, HF_PSTR, 1),
-	F(config_hash, HF_STR, 1),
-};
-const size_t history_nfields = sizeof(history_fields) / sizeof(history_fields[0]);
-
-#undef F
-
-/* struct mem_snapshot's fields, in free_snaps column order. */
-static const size_t snap_off[10] = {
-	offsetof(struct mem_snapshot, total), offsetof(struct mem_snapshot, used),
-	offsetof(struct mem_snapshot, free), offsetof(struct mem_snapshot, shared),
-	offsetof(struct mem_snapshot, buffers), offsetof(struct mem_snapshot, cache),
-	offsetof(struct mem_snapshot, avail), offsetof(struct mem_snapshot, swap_total),
-	offsetof(struct mem_snapshot, swap_used), offsetof(struct mem_snapshot, swap_free),
-};
-
-static int64_t *snap_field(struct mem_snapshot *m, int j)
-{
-	return (int64_t *)((char *)m + snap_off[j]);
-}
-
-/* The six series of releases before schema v4, under their old names. */
-static const struct {
-	const char *old;
-	int id;
-} legacy_series[] = {
-	{ "swap_used_kib", M_SWAP_USED }, { "mem_free_kib", M_FREE },
-	{ "mem_avail_kib", M_AVAIL }, { "majflt_per_s", M_MAJFLT },
-	{ "minflt_per_s", M_MINFLT }, { "kswapd_pct", M_KSWAPD_CPU },
 };
 
 #define T_QUANTUM 0.001		/* sample times: milliseconds */
@@ -210,516 +124,7 @@ static void dberr(struct history *h, char *err, size_t len, const char *what)
 	fmt_err(err, len, "%s: %s: %s", h->path, what, sqlite3_errmsg(h->db));
 }
 
-/* ---- records ---- */
-
-static void *fptr(const struct run_record *r, const struct hist_field *f)
-{
-	return (char *)r + f->off;
-}
-
-void run_record_init(struct run_record *out)
-{
-	/* built once and copied: listings init a record per run */
-	static struct run_record blank;
-	static bool made;
-
-	struct run_record *r = &blank;
-
-	if (made) {
-		*out = blank;
-		return;
-	}
-	for (size_t i = 0; i < history_nfields; i++) {
-		const struct hist_field *f = &history_fields[i];
-		void *p = fptr(r, f);
-
-		switch (f->type) {
-		case HF_I64: *(int64_t *)p = HIST_NA; break;
-		case HF_INT: *(int *)p = HIST_NA; break;
-		case HF_DBL: *(double *)p = NAN; break;
-		default: break;
-		}
-	}
-	r->kind = RUN_QSBENCH;
-	r->status = RUN_OK;
-	r->seed = 0;
-	r->repeat_k = r->repeat_n = 1;
-	for (int j = 0; j < 10; j++)
-		*snap_field(&r->free_before, j) = *snap_field(&r->free_after, j) = HIST_NA;
-	made = true;
-	run_record_init(out);
-}
-
-void run_record_clear(struct run_record *r)
-{
-	free(r->command);
-	free(r->kernel_version);
-	free(r->proc_cmdline);
-	free(r->swap_devices);
-	free(r->config);
-	free(r->workers);
-	free(r->changes);
-	free(r->sysctls);
-	free(r->t);
-	/* most listings read no series: no call per empty slot */
-	for (int i = 0; i < M_N; i++)
-		if (r->series[i])
-			free(r->series[i]);
-	run_record_init(r);
-}
-
-void run_records_free(struct run_record *v, size_t n)
-{
-	if (!v)
-		return;
-	for (size_t i = 0; i < n; i++)
-		run_record_clear(&v[i]);
-	free(v);
-}
-
-static int dup_str(char **dst, const char *src)
-{
-	*dst = NULL;
-	if (!src)
-		return 0;
-	*dst = strdup(src);
-	return *dst ? 0 : -1;
-}
-
-int run_record_copy(struct run_record *dst, const struct run_record *src)
-{
-	*dst = *src;
-	dst->command = dst->kernel_version = dst->proc_cmdline = NULL;
-	dst->swap_devices = dst->config = dst->sysctls = NULL;
-	dst->workers = NULL;
-	dst->changes = NULL;
-	dst->t = NULL;
-	for (int i = 0; i < M_N; i++)
-		dst->series[i] = NULL;
-	if (dup_str(&dst->command, src->command) ||
-	    dup_str(&dst->kernel_version, src->kernel_version) ||
-	    dup_str(&dst->proc_cmdline, src->proc_cmdline) ||
-	    dup_str(&dst->swap_devices, src->swap_devices) ||
-	    dup_str(&dst->config, src->config) ||
-	    dup_str(&dst->sysctls, src->sysctls))
-		goto fail;
-	if (src->nworkers > 0) {
-		dst->workers = malloc(sizeof(*dst->workers) * (size_t)src->nworkers);
-		if (!dst->workers)
-			goto fail;
-		memcpy(dst->workers, src->workers, sizeof(*dst->workers) * (size_t)src->nworkers);
-	}
-	if (src->nchanges > 0) {
-		dst->changes = malloc(sizeof(*dst->changes) * (size_t)src->nchanges);
-		if (!dst->changes)
-			goto fail;
-		memcpy(dst->changes, src->changes, sizeof(*dst->changes) * (size_t)src->nchanges);
-	}
-	if (src->nsamples > 0) {
-		size_t bytes = sizeof(double) * (size_t)src->nsamples;
-
-		if (!(dst->t = malloc(bytes)))
-			goto fail;
-		memcpy(dst->t, src->t, bytes);
-		for (int i = 0; i < M_N; i++) {
-			if (!src->series[i])
-				continue;
-			if (!(dst->series[i] = malloc(bytes)))
-				goto fail;
-			memcpy(dst->series[i], src->series[i], bytes);
-		}
-	}
-	return 0;
-fail:
-	run_record_clear(dst);
-	errno = ENOMEM;
-	return -1;
-}
-
-int run_record_alloc_series(struct run_record *r, int n)
-{
-	if (n < 0 || n > HISTORY_SAMPLES_MAX) {
-		errno = EINVAL;
-		return -1;
-	}
-	free(r->t);
-	r->t = NULL;
-	for (int i = 0; i < M_N; i++) {
-		free(r->series[i]);
-		r->series[i] = NULL;
-	}
-	r->nsamples = 0;
-	if (n == 0)
-		return 0;
-	if (!(r->t = calloc((size_t)n, sizeof(double)))) {
-		errno = ENOMEM;
-		return -1;
-	}
-	r->nsamples = n;
-	return 0;
-}
-
-double *run_record_add_series(struct run_record *r, int id)
-{
-	if (id < 0 || id >= M_N || r->nsamples < 1) {
-		errno = EINVAL;
-		return NULL;
-	}
-	if (!r->series[id]) {
-		if (!(r->series[id] = malloc(sizeof(double) * (size_t)r->nsamples))) {
-			errno = ENOMEM;
-			return NULL;
-		}
-		for (int k = 0; k < r->nsamples; k++)
-			r->series[id][k] = NAN;
-	}
-	return r->series[id];
-}
-
-int run_series_id(const char *name)
-{
-	for (size_t i = 0; i < sizeof(legacy_series) / sizeof(legacy_series[0]); i++)
-		if (!strcmp(name, legacy_series[i].old))
-			return legacy_series[i].id;
-	return metric_find(name);
-}
-
-/* Shortest text that reads back to the same double. */
-static void fmt_double(char *buf, size_t len, double v)
-{
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, len, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			return;
-	}
-}
-
-int hist_field_get(const struct run_record *r, const struct hist_field *f,
-		   char *buf, size_t len)
-{
-	const void *p = fptr(r, f);
-
-	buf[0] = 0;
-	switch (f->type) {
-	case HF_I64:
-		if (*(const int64_t *)p != HIST_NA)
-			snprintf(buf, len, "%" PRId64, *(const int64_t *)p);
-		break;
-	case HF_INT:
-		if (*(const int *)p != HIST_NA)
-			snprintf(buf, len, "%d", *(const int *)p);
-		break;
-	case HF_UINT:
-		snprintf(buf, len, "%u", *(const unsigned *)p);
-		break;
-	case HF_DBL:
-		if (!isnan(*(const double *)p))
-			fmt_double(buf, len, *(const double *)p);
-		break;
-	case HF_STR:
-		snprintf(buf, len, "%s", (const char *)p);
-		break;
-	case HF_PSTR:
-		snprintf(buf, len, "%s", *(char *const *)p ? *(char *const *)p : "");
-		break;
-	case HF_KIND:
-		snprintf(buf, len, "%s", *(const enum run_kind *)p == RUN_COMMAND ? "command" : "qsbench");
-		break;
-	case HF_STATUS:
-		snprintf(buf, len, "%s", run_status_name(*(const enum run_status *)p));
-		break;
-	}
-	return 0;
-}
-
-static int parse_i64(const char *s, int64_t *v)
-{
-	char *end;
-
-	errno = 0;
-	long long x = strtoll(s, &end, 10);
-	if (errno || end == s || *end)
-		return -1;
-	*v = x;
-	return 0;
-}
-
-int hist_field_set(struct run_record *r, const struct hist_field *f, const char *val)
-{
-	void *p = fptr(r, f);
-	int64_t v;
-	char *end;
-
-	switch (f->type) {
-	case HF_I64:
-		if (!*val) {
-			*(int64_t *)p = HIST_NA;
-			return 0;
-		}
-		if (parse_i64(val, &v))
-			return -1;
-		*(int64_t *)p = v;
-		return 0;
-	case HF_INT:
-		if (!*val) {
-			*(int *)p = HIST_NA;
-			return 0;
-		}
-		if (parse_i64(val, &v) || v < INT32_MIN || v > INT32_MAX)
-			return -1;
-		*(int *)p = (int)v;
-		return 0;
-	case HF_UINT:
-		if (parse_i64(val, &v) || v < 0 || v > UINT32_MAX)
-			return -1;
-		*(unsigned *)p = (unsigned)v;
-		return 0;
-	case HF_DBL:
-		if (!*val) {
-			*(double *)p = NAN;
-			return 0;
-		}
-		errno = 0;
-		*(double *)p = strtod(val, &end);
-		return errno || end == val || *end ? -1 : 0;
-	case HF_STR:
-		if (strlen(val) >= f->size)
-			return -1;
-		memcpy(p, val, strlen(val) + 1);
-		return 0;
-	case HF_PSTR: {
-		char *s = NULL;
-
-		if (*val && !(s = strdup(val)))
-			return -1;
-		free(*(char **)p);
-		*(char **)p = s;
-		return 0;
-	}
-	case HF_KIND:
-		if (!strcmp(val, "qsbench"))
-			*(enum run_kind *)p = RUN_QSBENCH;
-		else if (!strcmp(val, "command"))
-			*(enum run_kind *)p = RUN_COMMAND;
-		else
-			return -1;
-		return 0;
-	case HF_STATUS:
-		return run_status_parse(val, (enum run_status *)p);
-	}
-	return -1;
-}
-
-const struct hist_field *hist_field_find(const char *name)
-{
-	for (size_t i = 0; i < history_nfields; i++)
-		if (!strcmp(history_fields[i].name, name))
-			return &history_fields[i];
-	return NULL;
-}
-
-/* ---- canonical configuration ---- */
-
-struct sbuf {
-	char *s;
-	size_t len, cap;
-	bool oom;
-};
-
-static void sb_putn(struct sbuf *b, const char *s, size_t n)
-{
-	if (b->oom || !n)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 512;
-		while (b->len + n + 1 > cap)
-			cap *= 2;
-		char *t = realloc(b->s, cap);
-		if (!t) {
-			b->oom = true;
-			return;
-		}
-		b->s = t;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = 0;
-}
-
-static void sb_putc(struct sbuf *b, char c)
-{
-	sb_putn(b, &c, 1);
-}
-
-static void sb_puts(struct sbuf *b, const char *s)
-{
-	sb_putn(b, s, strlen(s));
-}
-
-/* "key=value\n", value escaped so the text stays one line per key. */
-static void sb_kv(struct sbuf *b, const char *key, const char *val)
-{
-	const char *s = val ? val : "";
-	char line[256];
-	size_t k = strlen(key), n = strcspn(s, "\\\n");
-
-	if (k + n + 2 <= sizeof(line) && !s[n]) {	/* the common case: one append */
-		memcpy(line, key, k);
-		line[k] = '=';
-		memcpy(line + k + 1, s, n);
-		line[k + 1 + n] = '\n';
-		sb_putn(b, line, k + n + 2);
-		return;
-	}
-	sb_putn(b, key, k);
-	sb_putc(b, '=');
-	for (;;) {
-		sb_putn(b, s, n);
-		s += n;
-		if (!*s)
-			break;
-		sb_putn(b, *s == '\n' ? "\\n" : "\\\\", 2);
-		s++;
-		n = strcspn(s, "\\\n");
-	}
-	sb_putc(b, '\n');
-}
-
-static void sb_kv_i64(struct sbuf *b, const char *key, int64_t v)
-{
-	char num[24], *p = num + sizeof(num);
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-
-	if (v == HIST_NA) {
-		sb_kv(b, key, "n/a");
-		return;
-	}
-	*--p = 0;
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
-	if (v < 0)
-		*--p = '-';
-	sb_kv(b, key, p);
-}
-
-static uint64_t fnv1a(const char *s, uint64_t h)
-{
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
-int run_record_config(struct run_record *r)
-{
-	struct sbuf b = { 0 };
-	char tmp[160];
-
-	sb_kv(&b, "label", r->label);
-	sb_kv(&b, "host", r->hostname);
-	sb_kv_i64(&b, "ram_kib", r->ram_kib);
-	sb_kv_i64(&b, "cpus", r->ncpus);
-	sb_kv(&b, "kernel", r->kernel_release);
-	sb_kv(&b, "kernel_version", r->kernel_version);
-	if (r->kind == RUN_QSBENCH) {
-		snprintf(tmp, sizeof(tmp), "qsbench -n %" PRId64 " -p %d -s %u",
-			 r->nelems, r->procs, r->seed);
-		sb_kv(&b, "workload", tmp);
-	} else {
-		sb_kv(&b, "workload", r->command);
-	}
-	sb_kv_i64(&b, "swappiness", r->swappiness);
-	sb_kv_i64(&b, "vfs_cache_pressure", r->vfs_cache_pressure);
-	sb_kv_i64(&b, "min_free_kbytes", r->min_free_kbytes);
-	sb_kv_i64(&b, "watermark_scale_factor", r->watermark_scale_factor);
-	sb_kv_i64(&b, "page_cluster", r->page_cluster);
-	sb_kv_i64(&b, "overcommit_memory", r->overcommit_memory);
-	sb_kv_i64(&b, "dirty_ratio", r->dirty_ratio);
-	sb_kv_i64(&b, "dirty_background_ratio", r->dirty_background_ratio);
-	sb_kv_i64(&b, "zswap", r->zswap);
-	sb_kv_i64(&b, "mem_limit_kib", r->mem_limit_kib);
-	sb_kv_i64(&b, "global_limit_kib", r->global_limit_kib);
-	if (r->global_by[0])
-		sb_kv(&b, "global_by", r->global_by);
-	sb_kv_i64(&b, "swap_total_kib", r->swap_total_kib);
-	sb_kv_i64(&b, "tmp_swap_kib", r->tmp_swap_kib);
-	/* Only when there is one, so that runs without a pool, a balloon or a
-	 * sysctl group with those recorded before these were kept. The
-	 * monitor's own locked pages move by a few MiB from run to run: 256
-	 * MiB steps keep those runs together and a balloon apart. */
-	if (r->hugetlb_kib > 0)
-		sb_kv_i64(&b, "hugetlb_kib", r->hugetlb_kib);
-	if (r->mlocked_kib != HIST_NA && (r->mlocked_kib + 128 * 1024) / (256 * 1024) > 0)
-		sb_kv_i64(&b, "mlocked_256m", (r->mlocked_kib + 128 * 1024) / (256 * 1024));
-	for (const char *p = r->sysctls ? r->sysctls : ""; *p;) {
-		const char *eol = strchr(p, '\n');
-		size_t n = eol ? (size_t)(eol - p) : strlen(p);
-
-		snprintf(tmp, sizeof(tmp), "%.*s", (int)(n < sizeof(tmp) ? n : sizeof(tmp) - 1), p);
-		if (*tmp)
-			sb_kv(&b, "sysctl", tmp);
-		p += n + (eol ? 1 : 0);
-	}
-	for (int i = 0; i < r->nchanges; i++) {
-		const struct run_sysctl_change *c = &r->changes[i];
-		snprintf(tmp, sizeof(tmp), "%s=%s@%.3f", c->name, c->new_val, c->t_s);
-		sb_kv(&b, "change", tmp);
-	}
-	if (b.oom) {
-		free(b.s);
-		errno = ENOMEM;
-		return -1;
-	}
-	free(r->config);
-	r->config = b.s;
-	uint64_t hash = fnv1a(b.s, 0xcbf29ce484222325ULL);
-	for (int i = 15; i >= 0; i--, hash >>= 4)	/* "%016" PRIx64 */
-		r->config_hash[i] = "0123456789abcdef"[hash & 15];
-	r->config_hash[16] = 0;
-	return 0;
-}
-
-/* A content id: the same run imported twice gets the same one. */
-static void make_uuid(struct run_record *r)
-{
-	struct sbuf b = { 0 };
-	char tmp[64];
-
-	sb_puts(&b, r->config ? r->config : "");
-	sb_kv(&b, "started_at", r->started_at);
-	for (size_t i = 0; i < history_nfields; i++) {
-		const struct hist_field *f = &history_fields[i];
-		if (f->type != HF_I64 && f->type != HF_INT && f->type != HF_DBL)
-			continue;
-		hist_field_get(r, f, tmp, sizeof(tmp));
-		sb_kv(&b, f->name, tmp);
-	}
-	sb_kv(&b, "session", r->session);
-	sb_kv(&b, "cell", r->cell);
-	for (int i = 0; i < r->nworkers; i++) {
-		snprintf(tmp, sizeof(tmp), "%d", r->workers[i].pid);
-		sb_kv(&b, "pid", tmp);
-	}
-	const char *s = b.s ? b.s : "";
-	snprintf(r->uuid, sizeof(r->uuid), "%016" PRIx64 "%016" PRIx64,
-		 fnv1a(s, 0xcbf29ce484222325ULL), fnv1a(s, 0x84222325cbf29ce4ULL));
-	free(b.s);
-}
-
 /* ---- opening ---- */
-
-char *history_default_path(char *buf, size_t len, char *err, size_t errlen)
-{
-	if (sysio_xdg_path("XDG_DATA_HOME", ".local/share", "history.db", buf, len))
-		return buf;
-	fmt_err(err, errlen, errno == ENAMETOOLONG ? "history: default path too long"
-			     : "history: neither XDG_DATA_HOME nor HOME is an absolute path; "
-			       "use --history PATH");
-	return NULL;
-}
 
 static int exec_sql(struct history *h, const char *sql, char *err, size_t errlen)
 {
@@ -899,51 +304,6 @@ static int open_db(struct history *h, const char *name, int oflags, char *err, s
 	}
 	sqlite3_extended_result_codes(h->db, 1);
 	sqlite3_busy_handler(h->db, busy_wait, h);
-	return 0;
-}
-
-int history_check_path(const char *path, char *err, size_t errlen)
-{
-	char dir[4096];
-	struct stat sb;
-	struct statfs fs;
-
-	if (!*path)
-		return fmt_err(err, errlen, "--history: empty path");
-	if (stat(path, &sb) == 0) {
-		if (S_ISDIR(sb.st_mode))
-			return fmt_err(err, errlen, "--history %s: a directory, not a file", path);
-		if (!S_ISREG(sb.st_mode))
-			return fmt_err(err, errlen, "--history %s: not a regular file", path);
-		if (statfs(path, &fs) == 0 && (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC))
-			return fmt_err(err, errlen, "--history %s: not a file that keeps data", path);
-		return 0;
-	}
-	if (errno != ENOENT)
-		return fmt_err(err, errlen, "--history %s: %s", path, strerror(errno));
-	/* Not there yet: its nearest existing directory must take files. */
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
-		return fmt_err(err, errlen, "--history: path too long");
-	for (;;) {
-		char *slash = strrchr(dir, '/');
-		if (!slash)
-			snprintf(dir, sizeof(dir), ".");
-		else if (slash == dir)
-			dir[1] = 0;
-		else
-			*slash = 0;
-		if (stat(dir, &sb) == 0)
-			break;
-		if (errno != ENOENT || !slash)
-			return fmt_err(err, errlen, "--history %s: %s: %s", path, dir, strerror(errno));
-	}
-	if (!S_ISDIR(sb.st_mode))
-		return fmt_err(err, errlen, "--history %s: %s is not a directory", path, dir);
-	if (statfs(dir, &fs) == 0 && (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC))
-		return fmt_err(err, errlen, "--history %s: %s takes no files", path, dir);
-	if (access(dir, W_OK | X_OK) != 0)
-		return fmt_err(err, errlen, "--history %s: cannot create it in %s: %s", path, dir,
-			       strerror(errno));
 	return 0;
 }
 
@@ -1185,13 +545,13 @@ static sqlite3_stmt *cached(struct history *h, int which, const char *sql)
 
 static int bind_i64(sqlite3_stmt *st, int i, int64_t v)
 {
-	return v == HIST_NA ? sqlite3_bind_null(st, i) : sqlite3_bind_int64(st, i, v);
+	return v == NA ? sqlite3_bind_null(st, i) : sqlite3_bind_int64(st, i, v);
 }
 
 static int bind_field(sqlite3_stmt *st, int i, const struct run_record *r,
 		      const struct hist_field *f)
 {
-	const void *p = fptr(r, f);
+	const void *p = hist_field_ptr(r, f);
 
 	switch (f->type) {
 	case HF_I64: return bind_i64(st, i, *(const int64_t *)p);
@@ -1368,7 +728,7 @@ static int insert_details(struct history *h, const struct run_record *r, int64_t
 		sqlite3_bind_int64(st, 1, id);
 		sqlite3_bind_int(st, 2, i);
 		sqlite3_bind_int(st, 3, w->pid);
-		sqlite3_bind_text(st, 4, w->end, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, worker_end_name(w->end), -1, SQLITE_STATIC);
 		bind_i64(st, 5, w->exit_code);
 		sqlite3_bind_int(st, 6, w->signal);
 		bind_i64(st, 7, w->user_us);
@@ -1386,7 +746,7 @@ static int insert_details(struct history *h, const struct run_record *r, int64_t
 		bool any = false;
 
 		for (int j = 0; j < 10; j++)
-			any |= *snap_field(&m, j) != HIST_NA;
+			any |= *mem_snapshot_field(&m, j) != NA;
 		if (!any)
 			continue;
 		if (!(st = cached(h, ST_SNAP, "INSERT INTO free_snaps VALUES(?,?,?,?,?,?,?,?,?,?,?,?)")))
@@ -1394,7 +754,7 @@ static int insert_details(struct history *h, const struct run_record *r, int64_t
 		sqlite3_bind_int64(st, 1, id);
 		sqlite3_bind_text(st, 2, k ? "after" : "before", -1, SQLITE_STATIC);
 		for (int j = 0; j < 10; j++)
-			bind_i64(st, 3 + j, *snap_field(&m, j));
+			bind_i64(st, 3 + j, *mem_snapshot_field(&m, j));
 		if (step_done(st))
 			return -1;
 	}
@@ -1418,9 +778,9 @@ static int insert_details(struct history *h, const struct run_record *r, int64_t
 
 static int validate(const struct run_record *r, char *err, size_t errlen)
 {
-	if (r->nsamples < 0 || r->nsamples > HISTORY_SAMPLES_MAX || (r->nsamples > 0 && !r->t)) {
+	if (r->nsamples < 0 || r->nsamples > RUN_SAMPLES_MAX || (r->nsamples > 0 && !r->t)) {
 		fmt_err(err, errlen, "history: %d samples (at most %d), or no times",
-		       r->nsamples, HISTORY_SAMPLES_MAX);
+		       r->nsamples, RUN_SAMPLES_MAX);
 		return -1;
 	}
 	if (r->nworkers < 0 || (r->nworkers > 0 && !r->workers) ||
@@ -1455,7 +815,7 @@ int history_add(struct history *h, struct run_record *r, char *err, size_t errle
 		return -1;
 	}
 	if (!r->uuid[0])
-		make_uuid(r);
+		run_record_uuid(r);
 	if (save ? step_done(cached(h, ST_SAVEPOINT, "SAVEPOINT add_run")) :
 		   !outer && exec_sql(h, "BEGIN IMMEDIATE", err, errlen)) {
 		if (save)
@@ -1516,15 +876,15 @@ static void global_by_from_config(struct run_record *r, const char *config)
 static void column_field(sqlite3_stmt *st, int col, struct run_record *r,
 			 const struct hist_field *f)
 {
-	void *p = fptr(r, f);
+	void *p = hist_field_ptr(r, f);
 	bool null = sqlite3_column_type(st, col) == SQLITE_NULL;
 	/* numbers are read as numbers: asking for text would convert them */
 	const char *txt = f->type == HF_STR || f->type == HF_PSTR || f->type == HF_KIND ||
 			  f->type == HF_STATUS ? (const char *)sqlite3_column_text(st, col) : NULL;
 
 	switch (f->type) {
-	case HF_I64: *(int64_t *)p = null ? HIST_NA : sqlite3_column_int64(st, col); break;
-	case HF_INT: *(int *)p = null ? HIST_NA : sqlite3_column_int(st, col); break;
+	case HF_I64: *(int64_t *)p = null ? NA : sqlite3_column_int64(st, col); break;
+	case HF_INT: *(int *)p = null ? NA : sqlite3_column_int(st, col); break;
 	case HF_UINT: *(unsigned *)p = (unsigned)sqlite3_column_int64(st, col); break;
 	case HF_DBL: *(double *)p = null ? NAN : sqlite3_column_double(st, col); break;
 	case HF_STR: snprintf(p, f->size, "%s", txt ? txt : ""); break;
@@ -1713,13 +1073,14 @@ static int load_details(struct detail_stmts *d, struct run_record *r)
 			r->nworkers = n;
 			memset(w, 0, sizeof(*w));
 			w->pid = sqlite3_column_int(st, 0);
-			snprintf(w->end, sizeof(w->end), "%s", (const char *)sqlite3_column_text(st, 1));
+			/* text this release never writes reads as still running */
+			worker_end_parse((const char *)sqlite3_column_text(st, 1), &w->end);
 			int64_t *dst[] = { NULL, NULL, NULL, NULL, &w->user_us, &w->sys_us, &w->majflt,
 					   &w->minflt, &w->verify_errors, &w->first_bad };
-			w->exit_code = sqlite3_column_type(st, 2) == SQLITE_NULL ? HIST_NA : sqlite3_column_int(st, 2);
+			w->exit_code = sqlite3_column_type(st, 2) == SQLITE_NULL ? NA : sqlite3_column_int(st, 2);
 			w->signal = sqlite3_column_int(st, 3);
 			for (int c = 4; c < 10; c++)
-				*dst[c] = sqlite3_column_type(st, c) == SQLITE_NULL ? HIST_NA
+				*dst[c] = sqlite3_column_type(st, c) == SQLITE_NULL ? NA
 										    : sqlite3_column_int64(st, c);
 		}
 	}
@@ -1729,7 +1090,7 @@ static int load_details(struct detail_stmts *d, struct run_record *r)
 			const char *ph = (const char *)sqlite3_column_text(st, 0);
 			struct mem_snapshot *m = !strcmp(ph, "after") ? &r->free_after : &r->free_before;
 			for (int j = 0; j < 10; j++)
-				*snap_field(m, j) = sqlite3_column_type(st, 1 + j) == SQLITE_NULL ? HIST_NA
+				*mem_snapshot_field(m, j) = sqlite3_column_type(st, 1 + j) == SQLITE_NULL ? NA
 										     : sqlite3_column_int64(st, 1 + j);
 		}
 	}
@@ -1764,7 +1125,7 @@ static int load_details(struct detail_stmts *d, struct run_record *r)
 			int id = name && !t ? run_series_id(name) : -1;
 			double *dst;
 
-			if (!name || !(q > 0) || ns < 1 || ns > HISTORY_SAMPLES_MAX)
+			if (!name || !(q > 0) || ns < 1 || ns > RUN_SAMPLES_MAX)
 				continue;
 			if (t) {
 				if (run_record_alloc_series(r, ns))
@@ -1852,7 +1213,7 @@ int history_each(struct history *h, const struct history_filter *f, int flags,
 
 static int64_t col_i64(sqlite3_stmt *st, int col)
 {
-	return sqlite3_column_type(st, col) == SQLITE_NULL ? HIST_NA : sqlite3_column_int64(st, col);
+	return sqlite3_column_type(st, col) == SQLITE_NULL ? NA : sqlite3_column_int64(st, col);
 }
 
 int history_each_figures(struct history *h, const struct history_filter *f,

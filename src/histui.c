@@ -10,6 +10,7 @@
 
 #include "fmt.h"
 #include "histui.h"
+#include "history.h"
 #include "report.h"
 #include "runsource.h"
 #include "series.h"
@@ -391,7 +392,7 @@ static void kib_text(char *buf, size_t len, int64_t kib)
 
 static void i64_text(char *buf, size_t len, int64_t v)
 {
-	if (v == HIST_NA)
+	if (v == NA)
 		snprintf(buf, len, "n/a");
 	else
 		snprintf(buf, len, "%" PRId64, v);
@@ -423,7 +424,7 @@ static int detail_head(const struct run_record *r, int width, struct detail_line
 		snprintf(a, sizeof(a), "%s  %s", r->session, r->cell);
 		rc |= text_kv(t, width, "session", a);
 	}
-	report_timeline(r, &tl);
+	run_record_timeline(r, &tl);
 	timefmt_csh(a, sizeof(a), &tl);
 	rc |= detail_add(t, DA_PLAIN, "%-*s%s", KEY_W, "time (csh)", a);
 	timefmt_gnu(a, sizeof(a), &tl);
@@ -503,13 +504,13 @@ static int detail_system(const struct run_record *r, int width, struct detail_li
 		o += (size_t)snprintf(a + o, sizeof(a) - o, "%s%s=%s", i ? " " : "", vm[i].name, b);
 	}
 	snprintf(a + o, sizeof(a) - o, " zswap=%s",
-		 r->zswap == HIST_NA ? "n/a" : r->zswap ? "on" : "off");
+		 r->zswap == NA ? "n/a" : r->zswap ? "on" : "off");
 	rc |= text_kv(t, width, "vm sysctls", a);
-	if (r->mem_limit_kib == HIST_NA)
+	if (r->mem_limit_kib == NA)
 		snprintf(b, sizeof(b), "none");
 	else
 		kib_text(b, sizeof(b), r->mem_limit_kib);
-	if (r->global_limit_kib == HIST_NA)
+	if (r->global_limit_kib == NA)
 		snprintf(c, sizeof(c), "none");
 	else
 		kib_text(c, sizeof(c), r->global_limit_kib);

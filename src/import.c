@@ -10,6 +10,7 @@
 
 #include "export.h"
 #include "fmt.h"
+#include "history.h"
 
 /* ---- reading JSON (through SQLite's JSON functions) ---- */
 
@@ -104,7 +105,7 @@ static int parse_i64_or_null(const char *type, const char *val, int64_t *out)
 	char *end;
 
 	if (!strcmp(type, "null")) {
-		*out = HIST_NA;
+		*out = NA;
 		return 0;
 	}
 	if (strcmp(type, "integer"))
@@ -138,10 +139,8 @@ static int worker_kv(void *arg, const char *key, const char *type, const char *v
 	int64_t v = 0;
 	int64_t *dst = NULL;
 
-	if (!strcmp(key, "end") && !strcmp(type, "text") && strlen(val) < sizeof(w->end)) {
-		snprintf(w->end, sizeof(w->end), "%s", val);
+	if (!strcmp(key, "end") && !strcmp(type, "text") && !worker_end_parse(val, &w->end))
 		return 0;
-	}
 	if (!strcmp(key, "user_us")) dst = &w->user_us;
 	else if (!strcmp(key, "sys_us")) dst = &w->sys_us;
 	else if (!strcmp(key, "majflt")) dst = &w->majflt;
@@ -157,7 +156,7 @@ static int worker_kv(void *arg, const char *key, const char *type, const char *v
 			w->pid = (int)v;
 			return 0;
 		}
-		if (!strcmp(key, "exit_code") && v >= HIST_NA && v <= 255) {
+		if (!strcmp(key, "exit_code") && v >= NA && v <= 255) {
 			w->exit_code = (int)v;
 			return 0;
 		}
@@ -201,7 +200,7 @@ static int series_kv(void *arg, const char *key, const char *type, const char *v
 
 	if (!strcmp(key, "nsamples") || !strcmp(key, "npoints")) {
 		int64_t v;
-		if (parse_i64_or_null(type, val, &v) || v < 0 || v > HISTORY_SAMPLES_MAX ||
+		if (parse_i64_or_null(type, val, &v) || v < 0 || v > RUN_SAMPLES_MAX ||
 		    run_record_alloc_series(r, (int)v)) {
 			fmt_err(c->j->err, c->j->errlen, "%s: series: bad %s", c->where, key);
 			return -1;
@@ -255,8 +254,8 @@ static int array_of(struct rctx *c, const char *arr, bool workers)
 	for (int i = 0; rc == 0 && i < n; i++) {
 		c->which = i;
 		if (workers) {
-			c->r->workers[i].exit_code = HIST_NA;
-			c->r->workers[i].first_bad = HIST_NA;
+			c->r->workers[i].exit_code = NA;
+			c->r->workers[i].first_bad = NA;
 		}
 		rc = json_each_kv(c->j, v[i] ? v[i] : "{}", workers ? worker_kv : change_kv, c);
 	}
@@ -516,7 +515,7 @@ static int read_csv(const char *text, const struct import_sink *emit, char *err,
 			} else if (!strncmp(h, "free_", 5)) {
 				int b = !strncmp(h, "free_after_", 11);
 				const char *key = h + (b ? 11 : 12);
-				int64_t x = HIST_NA;
+				int64_t x = NA;
 				char *end;
 				for (int jj = 0; jj < 10; jj++) {
 					if (strcmp(key, export_snap_key(jj)))

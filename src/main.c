@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "conf.h"
 #include "histcli.h"
-#include "history.h"
+#include "histfile.h"
 #include "metrics.h"
 #include "sampler.h"
 

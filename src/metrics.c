@@ -168,7 +168,7 @@ static double rate(int64_t a, int64_t b, double dt)
 
 static double cg_rate(long long a, long long b, double dt)
 {
-	if (a == CGROUP_NA || b == CGROUP_NA || b < a || !(dt > 0))
+	if (a == NA || b == NA || b < a || !(dt > 0))
 		return NAN;
 	return (double)(b - a) / dt;
 }
@@ -203,14 +203,14 @@ void metrics_values(const struct metric_input *in, double out[M_N])
 	if (in->cg_cur) {
 		const struct cgroup_stat *g = in->cg_cur, *h = in->cg_prev;
 
-		out[M_CG_MEM] = g->usage == CGROUP_NA ? NAN : (double)g->usage / 1024;
-		out[M_CG_SWAP] = g->swap_usage == CGROUP_NA ? NAN : (double)g->swap_usage / 1024;
+		out[M_CG_MEM] = g->usage == NA ? NAN : (double)g->usage / 1024;
+		out[M_CG_SWAP] = g->swap_usage == NA ? NAN : (double)g->swap_usage / 1024;
 		out[M_CG_PSI_SOME] = g->psi_some10;
 		out[M_CG_PSI_FULL] = g->psi_full10;
 		if (h) {
 			out[M_CG_MAJFLT] = cg_rate(h->pgmajfault, g->pgmajfault, in->cg_dt);
-			if (h->refault_anon != CGROUP_NA && h->refault_file != CGROUP_NA &&
-			    g->refault_anon != CGROUP_NA && g->refault_file != CGROUP_NA)
+			if (h->refault_anon != NA && h->refault_file != NA &&
+			    g->refault_anon != NA && g->refault_file != NA)
 				out[M_CG_REFAULT] = cg_rate(h->refault_anon + h->refault_file,
 							    g->refault_anon + g->refault_file,
 							    in->cg_dt);
@@ -233,7 +233,7 @@ int64_t metrics_usable_ram_kib(int64_t total, int64_t hugetlb, int64_t mlocked)
 
 static bool limited(long long v)
 {
-	return v != CGROUP_NA && v != CGROUP_UNLIMITED && v > 0;
+	return v != NA && v != CGROUP_UNLIMITED && v > 0;
 }
 
 double metrics_scale(int id, const struct sys_sample *cur, const struct cgroup_stat *cg)

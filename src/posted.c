@@ -499,9 +499,9 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 	r->user_us = t->user_us;
 	r->sys_us = t->sys_us;
 	r->majflt = t->majflt;
-	r->minflt = csh ? HIST_NA : t->minflt;	/* csh's line has no minor faults */
-	r->inblock = csh ? t->inblock : HIST_NA;
-	r->oublock = csh ? t->oublock : HIST_NA;
+	r->minflt = csh ? NA : t->minflt;	/* csh's line has no minor faults */
+	r->inblock = csh ? t->inblock : NA;
+	r->oublock = csh ? t->oublock : NA;
 	if (t->pct_src == TIMEFMT_CSH)
 		r->cpu_pct = t->pct_posted / 10.0;
 	else if (t->pct_src == TIMEFMT_GNU && t->pct_posted >= 0)

@@ -8,10 +8,10 @@
 
 #include "fmt.h"
 #include "histui.h"
+#include "history.h"
 #include "loop.h"
 #include "replay.h"
 #include "report.h"
-#include "result.h"
 #include "series.h"
 #include "timefmt.h"
 #include "ui.h"
@@ -64,7 +64,7 @@ char *replay_result_line(const struct run_record *r, char *buf, size_t len)
 	struct timeline tl;
 	char line[256], ksw[64];
 
-	report_timeline(r, &tl);
+	run_record_timeline(r, &tl);
 	timefmt_csh(line, sizeof(line), &tl);
 	timefmt_kswapd(ksw, sizeof(ksw), r->kswapd_s);
 	snprintf(buf, len, "#%" PRId64 " %s  %s  %s", r->id, line, ksw, run_status_name(r->status));
@@ -233,11 +233,11 @@ static void tuning_text(const struct run_record *r, char *buf, size_t len)
 	struct fmt_buf b = { buf, len, 0 };
 	char a[32];
 
-	if (r->mem_limit_kib != HIST_NA) {
+	if (r->mem_limit_kib != NA) {
 		fmt_kib(a, sizeof(a), r->mem_limit_kib);
 		fmt_buf_put(&b, "mem %s", a);
 	}
-	if (r->global_limit_kib != HIST_NA) {
+	if (r->global_limit_kib != NA) {
 		fmt_kib(a, sizeof(a), r->global_limit_kib);
 		fmt_buf_put(&b, "%sglobal %s", b.n ? ", " : "", a);
 	}
@@ -266,7 +266,7 @@ static void fill_fixed(struct replay *p, const int *plots, int nplots)
 	m->ram_kib = r->ram_kib;
 	m->swap_kib = r->swap_total_kib;
 	snprintf(p->swappiness, sizeof(p->swappiness), "%" PRId64, r->swappiness);
-	m->swappiness = r->swappiness == HIST_NA ? "n/a" : p->swappiness;
+	m->swappiness = r->swappiness == NA ? "n/a" : p->swappiness;
 	histui_params(r, params, sizeof(params));
 	snprintf(p->workload, sizeof(p->workload), "%s%s", r->kind == RUN_QSBENCH ? "qsbench " : "",
 		 params);
@@ -289,7 +289,7 @@ static void fill_fixed(struct replay *p, const int *plots, int nplots)
 		double sc = metrics_scale_kept(id, r->ram_kib, r->hugetlb_kib, r->mlocked_kib,
 					       r->swap_total_kib);
 
-		if (id == M_CG_MEM && r->mem_limit_kib != HIST_NA)
+		if (id == M_CG_MEM && r->mem_limit_kib != NA)
 			sc = (double)r->mem_limit_kib;
 		m->plot[i] = (struct ui_plot){
 			.id = id, .s = &p->view[id], .scale = sc,
@@ -313,9 +313,9 @@ static void fill_fixed(struct replay *p, const int *plots, int nplots)
 		u->cpu_s = (double)(w->user_us + w->sys_us) / 1e6;
 		u->majflt = w->majflt;
 		u->minflt = w->minflt;
-		u->rss_kib = u->swap_kib = HIST_NA;
-		u->end = !strcmp(w->end, "ok") ? END_OK : !strcmp(w->end, "verify") ? END_VERIFY :
-			 !strcmp(w->end, "oom") ? END_OOM : w->signal ? END_SIGNAL : END_EXIT;
+		u->rss_kib = u->swap_kib = NA;
+		u->end = w->end == END_OK || w->end == END_VERIFY || w->end == END_OOM ? w->end :
+			 w->signal ? END_SIGNAL : END_EXIT;
 		u->code = w->signal ? w->signal : w->exit_code;
 	}
 	m->workers = p->rows;

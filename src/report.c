@@ -40,11 +40,11 @@ static double fig_metric(const struct run_figures *r, enum report_metric m)
 	case RM_WALL: v = r->wall_us; break;
 	case RM_USER: v = r->user_us; break;
 	case RM_SYS: v = r->sys_us; break;
-	case RM_MAJFLT: return r->majflt == HIST_NA ? NAN : (double)r->majflt;
+	case RM_MAJFLT: return r->majflt == NA ? NAN : (double)r->majflt;
 	case RM_KSWAPD: return r->kswapd_s;
 	default: return NAN;
 	}
-	return v == HIST_NA ? NAN : (double)v / 1e6;
+	return v == NA ? NAN : (double)v / 1e6;
 }
 
 double report_metric(const struct run_record *r, enum report_metric m)
@@ -53,26 +53,6 @@ double report_metric(const struct run_record *r, enum report_metric m)
 
 	run_figures_of(r, &x);
 	return fig_metric(&x, m);
-}
-
-void report_timeline(const struct run_record *r, struct timeline *t)
-{
-	memset(t, 0, sizeof(*t));
-	t->user_us = r->user_us;
-	t->sys_us = r->sys_us;
-	t->wall_us = r->wall_us;
-	t->majflt = r->majflt;
-	t->minflt = r->minflt;
-	t->inblock = r->inblock;
-	t->oublock = r->oublock;
-	t->maxrss_kib = HIST_NA;
-	t->exit_code = 0;
-	for (int i = 0; i < r->nworkers; i++) {
-		if (r->workers[i].signal && !t->term_signal)
-			t->term_signal = r->workers[i].signal;
-		if (r->workers[i].exit_code > 0 && !t->exit_code)
-			t->exit_code = r->workers[i].exit_code;
-	}
 }
 
 /* ---- groups ---- */
@@ -258,7 +238,7 @@ static void key_text(const struct run_record *r, const struct hist_field *f,
 {
 	if (f->type == HF_I64 && ends_with(f->name, "_kib")) {
 		int64_t v = *(const int64_t *)((const char *)r + f->off);
-		if (v == HIST_NA && strstr(f->name, "limit"))
+		if (v == NA && strstr(f->name, "limit"))
 			snprintf(buf, len, "none");
 		else
 			fmt_kib(buf, len, v);
@@ -270,7 +250,7 @@ static void key_text(const struct run_record *r, const struct hist_field *f,
 		return;
 	}
 	if (!strcmp(f->name, "zswap")) {
-		snprintf(buf, len, "%s", r->zswap == HIST_NA ? "n/a" : r->zswap ? "on" : "off");
+		snprintf(buf, len, "%s", r->zswap == NA ? "n/a" : r->zswap ? "on" : "off");
 		return;
 	}
 	hist_field_get(r, f, buf, len);
@@ -301,14 +281,6 @@ const char *const report_compare_fields[] = {
 	"started_at", "config_hash", "label", "status", "wall_us", "user_us", "sys_us",
 	"majflt", "kswapd_s", NULL,
 };
-
-static void workload_text(const struct run_record *r, char *buf, size_t len)
-{
-	if (r->kind == RUN_QSBENCH)
-		snprintf(buf, len, "qsbench -n %" PRId64 " -p %d -s %u", r->nelems, r->procs, r->seed);
-	else
-		snprintf(buf, len, "%s", r->command ? r->command : "(command not recorded)");
-}
 
 /* Whether header key k (header_keys) has a known value that differs
  * between groups: state is what the first runs of the groups gave so far,
@@ -370,7 +342,7 @@ static void header_text(const struct run_record *r, const struct header_keys *hk
 
 static void dur(char *buf, size_t len, int64_t us)
 {
-	if (us == HIST_NA)
+	if (us == NA)
 		snprintf(buf, len, "n/a");
 	else
 		fmt_duration(buf, len, (double)us / 1e6);
@@ -378,21 +350,10 @@ static void dur(char *buf, size_t len, int64_t us)
 
 static void i64s(char *buf, size_t len, int64_t v)
 {
-	if (v == HIST_NA)
+	if (v == NA)
 		snprintf(buf, len, "n/a");
 	else
 		snprintf(buf, len, "%" PRId64, v);
-}
-
-static void run_line(const struct run_record *r, bool gnu, char *buf, size_t len)
-{
-	struct timeline t;
-
-	report_timeline(r, &t);
-	if (gnu)
-		timefmt_gnu(buf, len, &t);
-	else
-		timefmt_csh(buf, len, &t);
 }
 
 /* Writes text wrapped at REPORT_WIDTH, continuation lines indented; a
@@ -521,9 +482,9 @@ int report_show(FILE *f, const struct run_record *r)
 	}
 	if (r->global_by[0])
 		fprintf(f, "%-24s %s\n", "global_by", r->global_by);
-	run_line(r, false, buf, sizeof(buf));
+	run_record_line(r, false, buf, sizeof(buf));
 	fprintf(f, "%-24s %s\n", "time (csh)", buf);
-	run_line(r, true, buf, sizeof(buf));
+	run_record_line(r, true, buf, sizeof(buf));
 	fprintf(f, "%-24s %s\n", "time (GNU)", buf);
 	fprintf(f, "swap devices:\n%s", r->swap_devices ? r->swap_devices : "  (none recorded)\n");
 	if (r->swap_devices && !ends_with(r->swap_devices, "\n"))
@@ -662,7 +623,7 @@ static void group_run(FILE *f, const struct run_record *r, bool outlier,
 
 	if (with_ids)
 		snprintf(id, sizeof(id), "%6" PRId64 "  ", r->id);
-	run_line(r, o->gnu, line, sizeof(line));
+	run_record_line(r, o->gnu, line, sizeof(line));
 	const char *mark = r->status != RUN_OK ? run_status_title(r->status) :
 			   outlier ? "<- outlier" : "";
 	int len = fprintf(f, "%s%s", id, line);
@@ -705,7 +666,7 @@ static void system_state(FILE *f, const struct run_record *r)
 		fprintf(f, "  system state not recorded (imported lines): RAM %s, swap %s\n", a, b);
 		return;
 	}
-	if (r->ncpus == HIST_NA)
+	if (r->ncpus == NA)
 		snprintf(buf, sizeof(buf), "%s, n/a CPUs, RAM %s, swap %s", r->hostname, a, b);
 	else
 		snprintf(buf, sizeof(buf), "%s, %d CPUs, RAM %s, swap %s", r->hostname, r->ncpus, a, b);
@@ -752,7 +713,7 @@ static void time_line(FILE *f, const struct run_record *r, const struct report_o
 	if (r->status == RUN_OOM) {
 		int pid = 0;
 		for (int w = 0; w < r->nworkers; w++)
-			if (!strcmp(r->workers[w].end, "oom")) {
+			if (r->workers[w].end == END_OOM) {
 				pid = r->workers[w].pid;
 				break;
 			}
@@ -765,10 +726,10 @@ static void time_line(FILE *f, const struct run_record *r, const struct report_o
 	}
 	if (o->gnu) {
 		struct timeline t;
-		report_timeline(r, &t);
+		run_record_timeline(r, &t);
 		timefmt_gnu(line, sizeof(line), &t);
 	} else {
-		run_line(r, false, line, sizeof(line));
+		run_record_line(r, false, line, sizeof(line));
 	}
 	fprintf(f, "%s\n", line);
 }
@@ -875,7 +836,7 @@ static void group_head(struct group_pass *p, const struct run_record *first)
 	char hdr[512], wl[256];
 
 	header_text(first, &p->hk, hdr, sizeof(hdr));
-	workload_text(first, wl, sizeof(wl));
+	run_record_workload(first, wl, sizeof(wl));
 	if (p->kind == PASS_STATS) {
 		fprintf(p->f, "%sgroup %zu: %s\n", p->gi ? "\n" : "", p->gi + 1, hdr);
 		fprintf(p->f, "  %s, config %.8s\n", wl, p->src->groups[p->gi].hash);

@@ -1,9 +1,147 @@
+#include "run.h"
+
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
-#include "run.h"
+#include "sysstate.h"
 #include "timefmt.h"
+#include "version.h"
+
+/* ---- the figures ---- */
+
+static int64_t delta(const struct sys_sample *a, const struct sys_sample *b, int item)
+{
+	if (a->vm[item] == NA || b->vm[item] == NA || b->vm[item] < a->vm[item])
+		return NA;
+	return b->vm[item] - a->vm[item];
+}
+
+static void lower(int64_t *min, int64_t v)
+{
+	if (v != NA && (*min == NA || v < *min))
+		*min = v;
+}
+
+/* Folds one more sample in (extremes). */
+static void result_observe(struct run_result *r, const struct sys_sample *s)
+{
+	int64_t swap = s->mem[MI_SWAP_USED];
+
+	if (swap != NA && s->mem[MI_SWAP_TOTAL] > 0 &&
+	    (r->swap_peak_kib == NA || swap > r->swap_peak_kib))
+		r->swap_peak_kib = swap;
+	lower(&r->free_min_kib, s->mem[MI_FREE]);
+	lower(&r->avail_min_kib, s->mem[MI_AVAIL]);
+	r->last = *s;
+}
+
+/* Starts tracking at the run's first sample. */
+static void result_begin(struct run_result *r, const struct sys_sample *s)
+{
+	memset(r, 0, sizeof(*r));
+	r->first = r->last = *s;
+	r->swap_peak_kib = r->free_min_kib = r->avail_min_kib = NA;
+	r->kswapd_s = NAN;
+	mem_snapshot_from(s, &r->before);
+	result_observe(r, s);
+}
+
+static void add_tv(int64_t *us, const struct timeval *tv)
+{
+	*us += (int64_t)tv->tv_sec * 1000000 + tv->tv_usec;
+}
+
+/* Closes the run: sums the reaped workers' rusage, classifies each end,
+ * takes deltas. */
+static void result_finish(struct run_result *r, struct workload *wl,
+		   const struct sys_sample *s, int64_t extra_oom, bool aborted)
+{
+	double t_end = wl->t_start;
+	int64_t oom;
+
+	result_observe(r, s);
+	mem_snapshot_from(s, &r->after);
+	r->sys_majflt = delta(&r->first, s, VM_PGMAJFAULT);
+	r->pswpin = delta(&r->first, s, VM_PSWPIN);
+	r->pswpout = delta(&r->first, s, VM_PSWPOUT);
+	r->sys_minflt = delta(&r->first, s, VM_PGFAULT);
+	if (r->sys_minflt != NA && r->sys_majflt != NA)
+		r->sys_minflt -= r->sys_majflt;
+	if (r->first.kswapd_ns != NA && s->kswapd_ns != NA && r->first.nkswapd > 0)
+		r->kswapd_s = (double)(s->kswapd_ns - r->first.kswapd_ns) / 1e9;
+
+	oom = delta(&r->first, s, VM_OOM_KILL);
+	if (extra_oom > 0)
+		oom = (oom == NA ? 0 : oom) + extra_oom;
+	r->oom_kills = oom;
+
+	memset(&r->tl, 0, sizeof(r->tl));
+	r->nworkers = wl->n;
+	r->nfailed = 0;
+	for (int i = 0; i < wl->n; i++) {
+		struct worker *w = &wl->w[i];
+
+		if (w->end == END_RUNNING)
+			continue;
+		add_tv(&r->tl.user_us, &w->ru.ru_utime);
+		add_tv(&r->tl.sys_us, &w->ru.ru_stime);
+		r->tl.majflt += w->ru.ru_majflt;
+		r->tl.minflt += w->ru.ru_minflt;
+		r->tl.inblock += w->ru.ru_inblock;
+		r->tl.oublock += w->ru.ru_oublock;
+		r->tl.nswap += w->ru.ru_nswap;
+		if (w->ru.ru_maxrss > r->tl.maxrss_kib)
+			r->tl.maxrss_kib = w->ru.ru_maxrss;
+		if (w->t_end > t_end)
+			t_end = w->t_end;
+		if (w->end == END_SIGNAL && WIFSIGNALED(w->status) &&
+		    WTERMSIG(w->status) == SIGKILL && oom > 0 && !aborted)
+			w->end = END_OOM;
+		if (w->end != END_OK && r->nfailed++ == 0) {
+			/* GNU time's full format names how the first failure ended. */
+			if (WIFSIGNALED(w->status))
+				r->tl.term_signal = WTERMSIG(w->status);
+			else
+				r->tl.exit_code = WEXITSTATUS(w->status);
+		}
+	}
+	r->tl.wall_us = (int64_t)llround((t_end - wl->t_start) * 1e6);
+
+	if (aborted)
+		r->status = RUN_ABORTED;
+	else if (r->nfailed == 0)
+		r->status = RUN_OK;
+	else {
+		r->status = RUN_FAILED;
+		for (int i = 0; i < wl->n; i++)
+			if (wl->w[i].end == END_OOM)
+				r->status = RUN_OOM;
+	}
+}
+
+static int64_t diff(int64_t a, int64_t b)
+{
+	return a == NA || b == NA ? NA : a - b;
+}
+
+void mem_snapshot_from(const struct sys_sample *s, struct mem_snapshot *m)
+{
+	m->total = s->mem[MI_TOTAL];
+	m->used = diff(s->mem[MI_TOTAL], s->mem[MI_AVAIL]);
+	m->free = s->mem[MI_FREE];
+	m->shared = s->mem[MI_SHARED];
+	m->buffers = s->mem[MI_BUFFERS];
+	m->cache = s->mem_cache_all;
+	m->avail = s->mem[MI_AVAIL];
+	m->swap_total = s->mem[MI_SWAP_TOTAL];
+	m->swap_used = diff(s->mem[MI_SWAP_TOTAL], s->mem[MI_SWAP_FREE]);
+	m->swap_free = s->mem[MI_SWAP_FREE];
+}
+
+/* ---- the run ---- */
 
 void run_init(struct run *r)
 {
@@ -50,7 +188,7 @@ void run_started(struct run *r, const struct sys_sample *s, const double *v,
 {
 	r->started = time(NULL);
 	result_begin(&r->res, s);
-	runlog_begin(&r->log, on, HISTORY_SAMPLES_MAX);
+	runlog_begin(&r->log, on, RUN_SAMPLES_MAX);
 	runlog_push(&r->log, s->t, v);
 }
 
@@ -131,4 +269,176 @@ char *run_done_line(const struct run *r, int no, const char *cell, char *buf, si
 	snprintf(buf, len, "#%d %s  %s  %s%s%s", no, line, ksw, run_status_name(r->res.status),
 		 cell ? "  " : "", cell ? cell : "");
 	return buf;
+}
+
+/* ---- the record ---- */
+
+static int64_t vm_int(const struct sysstate *sys, const char *name)
+{
+	const char *v = sysstate_vm(sys, name);
+	char *end;
+	long long n;
+
+	if (!v || !*v)
+		return NA;
+	n = strtoll(v, &end, 10);
+	return *end ? NA : n;
+}
+
+static char *swaps_text(const struct sysstate *sys)
+{
+	size_t len = 1, off = 0;
+	char *buf;
+
+	for (int i = 0; i < sys->nswaps; i++)
+		len += strlen(sys->swaps[i].path) + 64;
+	if (!(buf = malloc(len)))
+		return NULL;
+	buf[0] = '\0';
+	for (int i = 0; i < sys->nswaps; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s %s %lld %lld %d\n",
+					sys->swaps[i].path, sys->swaps[i].type,
+					(long long)sys->swaps[i].size_kib,
+					(long long)sys->swaps[i].used_kib, sys->swaps[i].prio);
+	return buf;
+}
+
+static void fill_workers(struct run_record *r, const struct workload *wl)
+{
+	for (int i = 0; i < r->nworkers; i++) {
+		const struct worker *w = &wl->w[i];
+		struct run_worker *o = &r->workers[i];
+
+		o->pid = (int)w->pid;
+		o->end = w->end;
+		o->signal = WIFSIGNALED(w->status) ? WTERMSIG(w->status) : 0;
+		o->exit_code = WIFEXITED(w->status) ? WEXITSTATUS(w->status) : NA;
+		o->user_us = (int64_t)w->ru.ru_utime.tv_sec * 1000000 + w->ru.ru_utime.tv_usec;
+		o->sys_us = (int64_t)w->ru.ru_stime.tv_sec * 1000000 + w->ru.ru_stime.tv_usec;
+		o->majflt = w->ru.ru_majflt;
+		o->minflt = w->ru.ru_minflt;
+		o->verify_errors = wl->prog ? atomic_load(&wl->prog[i].errors) : 0;
+		o->first_bad = wl->prog && o->verify_errors ? atomic_load(&wl->prog[i].first_bad)
+							    : NA;
+	}
+}
+
+char *record_sysctls_at_start(const char *at_end, const struct run_sysctl_change *changes,
+			      int nchanges)
+{
+	size_t cap = strlen(at_end) + 2, off = 0, most = 0;
+	char *out;
+
+	for (int i = 0; i < nchanges; i++)
+		if (strlen(changes[i].old_val) > most)
+			most = strlen(changes[i].old_val);
+	for (const char *p = at_end; *p; p++)	/* each line may take the longest */
+		cap += *p == '\n' ? most + 1 : 0;
+	cap += most;
+	if (!(out = malloc(cap)))
+		return NULL;
+	for (const char *p = at_end; *p;) {
+		const char *eol = strchr(p, '\n'), *eq = strchr(p, '=');
+		size_t n = eol ? (size_t)(eol - p) : strlen(p);
+		const char *val = NULL;
+
+		if (eq && eq < p + n)
+			for (int i = 0; i < nchanges && !val; i++)
+				if (strlen(changes[i].name) == (size_t)(eq - p) &&
+				    !strncmp(changes[i].name, p, (size_t)(eq - p)))
+					val = changes[i].old_val;
+		if (val)
+			off += (size_t)sprintf(out + off, "%.*s%s\n", (int)(eq - p + 1), p, val);
+		else
+			off += (size_t)sprintf(out + off, "%.*s\n", (int)n, p);
+		p += n + (eol ? 1 : 0);
+	}
+	out[off] = '\0';
+	return out;
+}
+
+int record_build(struct run_record *r, const struct record_input *in)
+{
+	const struct run_result *res = in->res;
+	const struct sysstate *sys = in->sys;
+	struct tm tm;
+
+	gmtime_r(&in->started, &tm);
+	strftime(r->started_at, sizeof(r->started_at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	snprintf(r->label, sizeof(r->label), "%s", in->label ? in->label : "");
+	r->kind = in->command ? RUN_COMMAND : RUN_QSBENCH;
+	if (in->command) {
+		if (!(r->command = strdup(in->command)))
+			return -1;
+		r->procs = 1;
+	} else {
+		r->nelems = in->wl->cfg.nelems;
+		r->procs = in->wl->cfg.procs;
+		r->seed = in->wl->cfg.seed;
+	}
+	r->repeat_k = in->repeat_k;
+	r->repeat_n = in->repeat_n;
+	snprintf(r->session, sizeof(r->session), "%s", in->session ? in->session : "");
+	snprintf(r->cell, sizeof(r->cell), "%s", in->cell ? in->cell : "");
+
+	r->status = res->status;
+	r->wall_us = res->tl.wall_us;
+	r->user_us = res->tl.user_us;
+	r->sys_us = res->tl.sys_us;
+	r->cpu_pct = (double)timefmt_csh_permille(&res->tl) / 10.0;
+	r->majflt = res->tl.majflt;
+	r->minflt = res->tl.minflt;
+	r->inblock = res->tl.inblock;
+	r->oublock = res->tl.oublock;
+	r->kswapd_s = res->kswapd_s;
+	r->swap_peak_kib = res->swap_peak_kib;
+	r->mem_free_min_kib = res->free_min_kib;
+	r->swap_before_kib = res->before.swap_used;
+	r->swap_after_kib = res->after.swap_used;
+	r->free_before = res->before;
+	r->free_after = res->after;
+
+	r->nworkers = in->wl->n;
+	if (r->nworkers && !(r->workers = calloc((size_t)r->nworkers, sizeof(*r->workers))))
+		return -1;
+	fill_workers(r, in->wl);
+
+	snprintf(r->kernel_release, sizeof(r->kernel_release), "%.64s", sys->release);
+	snprintf(r->hostname, sizeof(r->hostname), "%.64s", sys->hostname);
+	if (!(r->kernel_version = strdup(sys->version)) ||
+	    !(r->proc_cmdline = strdup(sys->cmdline)) ||
+	    !(r->swap_devices = swaps_text(sys)))
+		return -1;
+	r->ncpus = sys->cpus_online;
+	r->ram_kib = sys->mem_total_kib;
+	r->swap_total_kib = sys->swap_total_kib;
+	r->swappiness = vm_int(sys, "vm.swappiness");
+	r->vfs_cache_pressure = vm_int(sys, "vm.vfs_cache_pressure");
+	r->min_free_kbytes = vm_int(sys, "vm.min_free_kbytes");
+	r->watermark_scale_factor = vm_int(sys, "vm.watermark_scale_factor");
+	r->page_cluster = vm_int(sys, "vm.page-cluster");
+	r->overcommit_memory = vm_int(sys, "vm.overcommit_memory");
+	r->dirty_ratio = vm_int(sys, "vm.dirty_ratio");
+	r->dirty_background_ratio = vm_int(sys, "vm.dirty_background_ratio");
+	r->zswap = !strcmp(sys->zswap_enabled, "Y") ? 1 :
+		   !strcmp(sys->zswap_enabled, "N") ? 0 : NA;
+	r->mem_limit_kib = in->mem_limit_kib;
+	r->global_limit_kib = in->global_limit_kib;
+	snprintf(r->global_by, sizeof(r->global_by), "%s", in->global_by ? in->global_by : "");
+	r->tmp_swap_kib = in->tmp_swap_kib;
+	r->hugetlb_kib = sys->hugetlb_kib;
+	r->mlocked_kib = sys->mlocked_kib;
+	if (in->sysctls && *in->sysctls &&
+	    !(r->sysctls = record_sysctls_at_start(in->sysctls, in->changes, in->nchanges)))
+		return -1;
+	snprintf(r->version, sizeof(r->version), "%s", THRASHTOP_VERSION);
+
+	if (in->nchanges > 0) {
+		r->changes = malloc(sizeof(*r->changes) * (size_t)in->nchanges);
+		if (!r->changes)
+			return -1;
+		memcpy(r->changes, in->changes, sizeof(*r->changes) * (size_t)in->nchanges);
+		r->nchanges = in->nchanges;
+	}
+	return in->log ? runlog_record(in->log, in->wl->t_start, r) : 0;
 }

@@ -9,8 +9,9 @@
 #include <unistd.h>
 
 #include "fmt.h"
+#include "histfile.h"
 #include "loop.h"
-#include "record.h"
+#include "run.h"
 #include "session.h"
 #include "sorter.h"
 #include "timefmt.h"
@@ -514,8 +515,8 @@ static void store_run(struct session *s)
 		.repeat_n = s->repeat_n,
 		.session = s->id[0] ? s->id : NULL,
 		.cell = sw->cell >= 0 ? sw->cell_text : NULL,
-		.mem_limit_kib = s->tun.have_cg && s->tun.mem_limit ? s->tun.mem_limit / 1024 : HIST_NA,
-		.global_limit_kib = tuning_global_by(&s->tun)[0] ? s->tun.global_leave / 1024 : HIST_NA,
+		.mem_limit_kib = s->tun.have_cg && s->tun.mem_limit ? s->tun.mem_limit / 1024 : NA,
+		.global_limit_kib = tuning_global_by(&s->tun)[0] ? s->tun.global_leave / 1024 : NA,
 		.global_by = tuning_global_by(&s->tun),
 		.tmp_swap_kib = s->tun.have_swap ? s->tun.sw.bytes / 1024 : 0,
 		.log = &rn->log,

@@ -6,6 +6,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "sysio.h"
 
 static void chomp(char *s)
@@ -105,23 +106,4 @@ const char *sysstate_vm(const struct sysstate *st, const char *name)
 		if (st->vm[i].name && !strcmp(st->vm[i].name, name))
 			return st->vm[i].value;
 	return NULL;
-}
-
-static int64_t diff(int64_t a, int64_t b)
-{
-	return a == NA || b == NA ? NA : a - b;
-}
-
-void mem_snapshot_from(const struct sys_sample *s, struct mem_snapshot *m)
-{
-	m->total = s->mem[MI_TOTAL];
-	m->used = diff(s->mem[MI_TOTAL], s->mem[MI_AVAIL]);
-	m->free = s->mem[MI_FREE];
-	m->shared = s->mem[MI_SHARED];
-	m->buffers = s->mem[MI_BUFFERS];
-	m->cache = s->mem_cache_all;
-	m->avail = s->mem[MI_AVAIL];
-	m->swap_total = s->mem[MI_SWAP_TOTAL];
-	m->swap_used = diff(s->mem[MI_SWAP_TOTAL], s->mem[MI_SWAP_FREE]);
-	m->swap_free = s->mem[MI_SWAP_FREE];
 }

@@ -250,7 +250,7 @@ int tuning_sample(struct tuning *t, double now)
 
 static double per_s(long long a, long long b, double dt)
 {
-	if (a == CGROUP_NA || b == CGROUP_NA || b < a || !(dt > 0))
+	if (a == NA || b == NA || b < a || !(dt > 0))
 		return NAN;
 	return (double)(b - a) / dt;
 }
@@ -258,19 +258,19 @@ static double per_s(long long a, long long b, double dt)
 void tuning_rates(const struct tuning *t, struct tuning_rates *r)
 {
 	double dt = t->t_prev > 0 ? t->t_cur - t->t_prev : 0;
-	long long ra = CGROUP_NA, rb = CGROUP_NA;
+	long long ra = NA, rb = NA;
 
 	r->majflt = per_s(t->prev.pgmajfault, t->cur.pgmajfault, dt);
 	r->pgfault = per_s(t->prev.pgfault, t->cur.pgfault, dt);
 	r->failcnt = per_s(t->prev.failcnt, t->cur.failcnt, dt);
 	/* anon and file refaults together; either alone if the other is missing */
-	if (t->prev.refault_anon != CGROUP_NA && t->cur.refault_anon != CGROUP_NA) {
+	if (t->prev.refault_anon != NA && t->cur.refault_anon != NA) {
 		ra = t->prev.refault_anon;
 		rb = t->cur.refault_anon;
 	}
-	if (t->prev.refault_file != CGROUP_NA && t->cur.refault_file != CGROUP_NA) {
-		ra = (ra == CGROUP_NA ? 0 : ra) + t->prev.refault_file;
-		rb = (rb == CGROUP_NA ? 0 : rb) + t->cur.refault_file;
+	if (t->prev.refault_file != NA && t->cur.refault_file != NA) {
+		ra = (ra == NA ? 0 : ra) + t->prev.refault_file;
+		rb = (rb == NA ? 0 : rb) + t->cur.refault_file;
 	}
 	r->refault = per_s(ra, rb, dt);
 	if (!t->have_cg)
@@ -279,14 +279,14 @@ void tuning_rates(const struct tuning *t, struct tuning_rates *r)
 
 void tuning_run_begin(struct tuning *t)
 {
-	t->oom_base = t->have_cg && t->t_cur > 0 ? t->cur.oom_kill : CGROUP_NA;
+	t->oom_base = t->have_cg && t->t_cur > 0 ? t->cur.oom_kill : NA;
 }
 
 int64_t tuning_run_oom(const struct tuning *t)
 {
 	if (!t->have_cg)
 		return 0;
-	if (t->oom_base == CGROUP_NA || t->cur.oom_kill == CGROUP_NA || t->cur.oom_kill < t->oom_base)
+	if (t->oom_base == NA || t->cur.oom_kill == NA || t->cur.oom_kill < t->oom_base)
 		return NA;
 	return t->cur.oom_kill - t->oom_base;
 }
@@ -385,7 +385,7 @@ size_t tuning_reclaim_text(char *buf, size_t len, const struct sys_rates *sys,
 
 static void bytes_text(char *buf, size_t len, long long b)
 {
-	fmt_kib(buf, len, b == CGROUP_NA ? NA : (int64_t)(b / 1024));
+	fmt_kib(buf, len, b == NA ? NA : (int64_t)(b / 1024));
 }
 
 size_t tuning_cgroup_text(char *buf, size_t len, const struct cgroup_stat *st,

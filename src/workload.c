@@ -34,19 +34,6 @@ double now_monotonic(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-const char *worker_end_name(enum worker_end e)
-{
-	switch (e) {
-	case END_RUNNING: return "running";
-	case END_OK: return "ok";
-	case END_VERIFY: return "verify";
-	case END_EXIT: return "exit";
-	case END_SIGNAL: return "signal";
-	case END_OOM: return "oom";
-	}
-	return "unknown";
-}
-
 static _Noreturn void report_and_exit(int fd, int stage, int err, int code)
 {
 	struct child_report rep = { stage, err };

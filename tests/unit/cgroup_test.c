@@ -301,8 +301,8 @@ TEST(cgroup_read_v2_files)
 	snprintf(path, sizeof path, "%s/memory.pressure", dir);
 	unlink(path);
 	CHECK_INT(cgroup_read(&cg, &st), 0);
-	CHECK_INT(st.peak, CGROUP_NA);
-	CHECK_INT(st.swap_usage, CGROUP_NA);
+	CHECK_INT(st.peak, NA);
+	CHECK_INT(st.swap_usage, NA);
 	CHECK(isnan(st.psi_some10) && isnan(st.psi_full10));
 	/* gone altogether */
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {

@@ -19,6 +19,7 @@
 #include <sqlite3.h>
 
 #include "check.h"
+#include "histfile.h"
 #include "history.h"
 #include "record_fixture.h"
 
@@ -84,9 +85,9 @@ static void fixture(struct run_record *r, int i)
 	r->swap_devices = strdup("/dev/sda2 partition 195512 0 -2\n");
 	r->nworkers = 2;
 	r->workers = calloc(2, sizeof(*r->workers));
-	r->workers[0] = (struct run_worker){ 224, "ok", 0, 0, 35000000, 3000000, 9000, 6,
-					     0, HIST_NA };
-	r->workers[1] = (struct run_worker){ 225 + i, "verify", 1, 0, 35270000, 4330000,
+	r->workers[0] = (struct run_worker){ 224, END_OK, 0, 0, 35000000, 3000000, 9000, 6,
+					     0, NA };
+	r->workers[1] = (struct run_worker){ 225 + i, END_VERIFY, 1, 0, 35270000, 4330000,
 					     10670, 6, 3, 1234 };
 	r->nchanges = 1;
 	r->changes = calloc(1, sizeof(*r->changes));
@@ -154,7 +155,7 @@ static void check_same(const struct run_record *a, const struct run_record *b)
 	CHECK_INT(a->nworkers, b->nworkers);
 	for (int i = 0; i < a->nworkers && i < b->nworkers; i++) {
 		CHECK_INT(a->workers[i].pid, b->workers[i].pid);
-		CHECK_STR(a->workers[i].end, b->workers[i].end);
+		CHECK_INT(a->workers[i].end, b->workers[i].end);
 		CHECK_INT(a->workers[i].exit_code, b->workers[i].exit_code);
 		CHECK_INT(a->workers[i].signal, b->workers[i].signal);
 		CHECK_INT(a->workers[i].user_us, b->workers[i].user_us);
@@ -242,8 +243,8 @@ TEST(history_roundtrip_every_field)
 	CHECK_INT(got.id, r.id);
 	check_same(&r, &got);
 	CHECK(isnan(got.kswapd_s) == isnan(r.kswapd_s));
-	CHECK_INT(got.global_limit_kib, HIST_NA);
-	CHECK_INT(got.workers[0].first_bad, HIST_NA);
+	CHECK_INT(got.global_limit_kib, NA);
+	CHECK_INT(got.workers[0].first_bad, NA);
 	CHECK(isnan(got.series[M_KSWAPD_CPU][2]));
 	CHECK(got.series[M_PSI_FULL] == NULL);
 	CHECK_STR(got.sysctls, "vm.nr_hugepages=11000\nvm.page-cluster=0\n");
@@ -501,9 +502,9 @@ TEST(history_migrations_from_every_version)
 			got.session[0] = 0;
 			if (from < 4) {
 				CHECK_INT(got.nsamples, 0);
-				CHECK_INT(got.hugetlb_kib, HIST_NA);
+				CHECK_INT(got.hugetlb_kib, NA);
 				run_record_alloc_series(&r, 0);
-				r.hugetlb_kib = r.mlocked_kib = HIST_NA;
+				r.hugetlb_kib = r.mlocked_kib = NA;
 				free(r.sysctls);
 				r.sysctls = NULL;
 			}
@@ -798,7 +799,7 @@ TEST(history_transaction_all_or_nothing)
 	}
 	/* A bad record fails alone (its savepoint), the others stay pending. */
 	fixture(&r, 5);
-	r.nsamples = HISTORY_SAMPLES_MAX + 1;
+	r.nsamples = RUN_SAMPLES_MAX + 1;
 	CHECK_INT(history_add(h, &r, err, sizeof(err)), -1);
 	CHECK(strstr(err, "samples (at most") != NULL);
 	r.nsamples = 5;

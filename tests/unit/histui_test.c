@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "histui.h"
+#include "history.h"
 #include "ui.h"
 
 static int cols_of(const char *s)

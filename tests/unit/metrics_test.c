@@ -124,7 +124,7 @@ TEST(metrics_values_rates_and_gaps)
 TEST(metrics_values_cgroup)
 {
 	struct sys_sample a = sample_at(1, 1);
-	struct cgroup_stat g0 = { .usage = 2048, .swap_usage = CGROUP_NA, .pgmajfault = 10,
+	struct cgroup_stat g0 = { .usage = 2048, .swap_usage = NA, .pgmajfault = 10,
 				  .refault_anon = 5, .refault_file = 5, .psi_some10 = NAN,
 				  .psi_full10 = NAN },
 			   g1 = g0;
@@ -145,7 +145,7 @@ TEST(metrics_values_cgroup)
 	CHECK_NEAR(v[M_CG_MAJFLT], 10, 1e-9);
 	CHECK_NEAR(v[M_CG_REFAULT], 5, 1e-9);
 	CHECK_NEAR(v[M_CG_PSI_SOME], 2.25, 0);
-	g1.refault_file = CGROUP_NA;
+	g1.refault_file = NA;
 	metrics_values(&in, v);
 	CHECK(isnan(v[M_CG_REFAULT]));
 }

@@ -40,7 +40,7 @@ void fixture_record(struct run_record *r)
 	r->dirty_background_ratio = 10;
 	r->zswap = 0;
 	r->mem_limit_kib = 131072;
-	r->global_limit_kib = HIST_NA;
+	r->global_limit_kib = NA;
 	r->tmp_swap_kib = 0;
 	snprintf(r->version, sizeof(r->version), "0.1.0");
 	r->free_before = (struct mem_snapshot){ 255984, 16760, 239224, 0, 1092, 8008, 248324,

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "record.h"
+#include "run.h"
 
 TEST(record_sysctls_at_start_undoes_live_changes)
 {

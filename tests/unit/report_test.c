@@ -104,17 +104,17 @@ static void fixture_runs(struct run_record *v, size_t *n)
 		for (int w = 0; w < 2; w++) {
 			struct run_worker *wk = &r->workers[w];
 			wk->pid = 4000 + 10 * (int)i + w;
-			snprintf(wk->end, sizeof(wk->end), "ok");
+			wk->end = END_OK;
 			wk->exit_code = 0;
 			wk->user_us = r->user_us / 2;
 			wk->sys_us = r->sys_us / 2;
 			wk->majflt = r->majflt / 2;
 			wk->minflt = r->minflt / 2;
-			wk->first_bad = HIST_NA;
+			wk->first_bad = NA;
 		}
 		if (fx[i].st == RUN_OOM) {
-			snprintf(r->workers[1].end, sizeof(r->workers[1].end), "oom");
-			r->workers[1].exit_code = HIST_NA;
+			r->workers[1].end = END_OOM;
+			r->workers[1].exit_code = NA;
 			r->workers[1].signal = 9;
 		}
 		if (fx[i].swappiness == 100) {
@@ -169,8 +169,8 @@ static void fixture_runs(struct run_record *v, size_t *n)
 	r->swappiness = 60;
 	r->nworkers = 1;
 	r->workers = calloc(1, sizeof(*r->workers));
-	r->workers[0] = (struct run_worker){ 5001, "exit", 2, 0, 548270000, 94180000, 450479,
-					     696869, 0, HIST_NA };
+	r->workers[0] = (struct run_worker){ 5001, END_EXIT, 2, 0, 548270000, 94180000, 450479,
+					     696869, 0, NA };
 	run_record_config(r);
 	*n = k;
 }
@@ -594,7 +594,7 @@ TEST(report_posted_seed_lines)
 	CHECK_INT(v[0].user_us, 70270000);
 	CHECK_INT(v[0].sys_us, 7330000);
 	CHECK_INT(v[0].majflt, 19670);
-	CHECK_INT(v[0].minflt, HIST_NA);
+	CHECK_INT(v[0].minflt, NA);
 	CHECK_NEAR(v[0].cpu_pct, 50.6, 1e-9);
 	CHECK(isnan(v[0].kswapd_s));
 	CHECK_INT(v[0].repeat_k, 1);
@@ -783,10 +783,10 @@ static void stream_run(struct run_record *r, int g, int s, int k)
 	r->swappiness = g == 4 ? 100 : 60;
 	r->status = k % 11 == 3 ? RUN_ABORTED : k % 13 == 5 ? RUN_OOM : k % 17 == 7 ? RUN_FAILED
 										     : RUN_OK;
-	r->wall_us = k % 7 == 2 ? HIST_NA : 100000000 + (k * 7919) % 5000000;
-	r->user_us = k % 5 == 1 ? HIST_NA : 60000000 + (k * 104729) % 3000000;
+	r->wall_us = k % 7 == 2 ? NA : 100000000 + (k * 7919) % 5000000;
+	r->user_us = k % 5 == 1 ? NA : 60000000 + (k * 104729) % 3000000;
 	r->sys_us = 5000000 + (k * 31) % 200000;
-	r->majflt = k % 9 == 4 ? HIST_NA : 10000 + (k * 37) % 900;
+	r->majflt = k % 9 == 4 ? NA : 10000 + (k * 37) % 900;
 	r->minflt = 5000 + k;
 	r->inblock = 0;
 	r->oublock = k % 3;
@@ -796,8 +796,8 @@ static void stream_run(struct run_record *r, int g, int s, int k)
 	if (r->status == RUN_OOM) {
 		r->nworkers = 1;
 		r->workers = calloc(1, sizeof(*r->workers));
-		r->workers[0] = (struct run_worker){ 4000 + k, "oom", HIST_NA, 9, 0, 0, 0, 0, 0,
-						     HIST_NA };
+		r->workers[0] = (struct run_worker){ 4000 + k, END_OOM, NA, 9, 0, 0, 0, 0, 0,
+						     NA };
 	}
 	/* series on some runs, for the text report's charts */
 	if (k % 3 == 0 && g != 6) {

@@ -19,7 +19,7 @@ TEST(runlog_keeps_every_sample)
 	double v[M_N];
 
 	all_on(on);
-	runlog_begin(&l, on, HISTORY_SAMPLES_MAX);
+	runlog_begin(&l, on, RUN_SAMPLES_MAX);
 	for (int k = 0; k < 600; k++) {
 		for (int i = 0; i < M_N; i++)
 			v[i] = k % 10 == 3 ? NAN : 1000.0 * i + k;

@@ -157,7 +157,7 @@ TEST(sweep_table_memory_by_swappiness)
 	run(&r[2], "mem=64M swappiness=100", 65536, 100, 3, 9, RUN_OK);
 	run(&r[3], "mem=64M swappiness=100", 65536, 100, 3, 0, RUN_OOM);
 	run(&r[4], "mem=128M swappiness=60", 131072, 60, 3, 5, RUN_OK);
-	run(&r[5], "", HIST_NA, 60, 3, 99, RUN_OK);	/* not of the sweep */
+	run(&r[5], "", NA, 60, 3, 99, RUN_OK);	/* not of the sweep */
 	char *t = table_of(r, 6, &rc);
 	CHECK_INT(rc, 0);
 	CHECK(strstr(t, "Wall time by mem (rows) and swappiness (columns)") != NULL);
@@ -185,8 +185,8 @@ TEST(sweep_table_splits_third_key_and_unknown_knob)
 	CHECK(b && strstr(b, "0:20.00") && strstr(b, "0:06.00"));
 	free(t);
 
-	run(&r[0], "vm.zone_reclaim_mode=0", HIST_NA, 60, 3, 10, RUN_OK);
-	run(&r[1], "vm.zone_reclaim_mode=1", HIST_NA, 60, 3, 20, RUN_OK);
+	run(&r[0], "vm.zone_reclaim_mode=0", NA, 60, 3, 10, RUN_OK);
+	run(&r[1], "vm.zone_reclaim_mode=1", NA, 60, 3, 20, RUN_OK);
 	t = table_of(r, 2, &rc);
 	CHECK_INT(rc, 0);
 	CHECK(strstr(t, "by cell (rows)") != NULL);

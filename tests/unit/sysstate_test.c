@@ -3,6 +3,7 @@
 
 #include "check.h"
 #include "sampler.h"
+#include "run.h"
 #include "sysstate.h"
 
 /* First line of a command's output, newline removed; "" on failure. */

@@ -82,7 +82,7 @@ TEST(tuning_cgroup_text_figures)
 	tuning_cgroup_text(buf, sizeof(buf), &st, &r);
 	CHECK_STR(buf, "cgroup 127M/128M swap 45M majflt 1.2k/s");
 	st.limit = CGROUP_UNLIMITED;
-	st.swap_usage = CGROUP_NA;
+	st.swap_usage = NA;
 	st.psi_some10 = 12.4;
 	r.majflt = NAN;
 	tuning_cgroup_text(buf, sizeof(buf), &st, &r);
@@ -100,7 +100,7 @@ TEST(tuning_rates_and_oom_from_samples)
 	CHECK_INT(tuning_run_oom(&t), 0);	/* no cgroup: none of its own */
 	t.have_cg = true;
 	t.cur = (struct cgroup_stat){ .pgmajfault = 100, .pgfault = 1000, .failcnt = 7,
-				      .refault_anon = 10, .refault_file = CGROUP_NA, .oom_kill = 2 };
+				      .refault_anon = 10, .refault_file = NA, .oom_kill = 2 };
 	t.t_cur = 10.0;
 	tuning_run_begin(&t);
 	t.prev = t.cur;
@@ -121,7 +121,7 @@ TEST(tuning_rates_and_oom_from_samples)
 	t.cur.pgmajfault = 5;
 	tuning_rates(&t, &r);
 	CHECK(isnan(r.majflt));
-	t.cur.oom_kill = CGROUP_NA;
+	t.cur.oom_kill = NA;
 	CHECK_INT(tuning_run_oom(&t), -1);
 }
 

@@ -1,0 +1,201 @@
+/* Stage: the record, a finished run as data. struct run_record and what it
+ * holds (workers and how each ended, sysctl changes, free(1) snapshots,
+ * status, series), the field table that storage, export and import go
+ * through, the canonical configuration that groups runs, the content uuid,
+ * and the texts every view gives a run (workload, time line). Pure: no I/O;
+ * the run (run.h) fills a record, the history (history.h) keeps it. */
+#ifndef THRASHTOP_RUNREC_H
+#define THRASHTOP_RUNREC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metrics.h"
+#include "timefmt.h"
+
+/* Samples kept per series of a run: every one up to this many (7 h 16 min
+ * at -d 0.1, 3 days at 1 s); a longer run is kept at a coarser step. */
+#define RUN_SAMPLES_MAX (1 << 18)
+
+enum run_status { RUN_OK, RUN_FAILED, RUN_OOM, RUN_ABORTED };
+
+/* ok, failed, oom, aborted: as printed, stored and exported, and back
+ * (parse returns 0, or -1 for any other text). */
+const char *run_status_name(enum run_status st);
+int run_status_parse(const char *s, enum run_status *out);
+/* The same as the screens show it: "OOM" stands out. */
+const char *run_status_title(enum run_status st);
+
+enum worker_end {
+	END_RUNNING,
+	END_OK,
+	END_VERIFY,	/* sorted array failed verification */
+	END_EXIT,	/* exited non-zero (allocation failure, command failure) */
+	END_SIGNAL,	/* killed by a signal */
+	END_OOM,	/* SIGKILL while the OOM-kill count rose (set by the run) */
+};
+
+/* running, ok, verify, exit, signal, oom: as stored and exported, and back
+ * (parse returns 0, or -1 for any other text). */
+const char *worker_end_name(enum worker_end e);
+int worker_end_parse(const char *s, enum worker_end *out);
+
+/* What procps-ng 4 `free -k` prints, in KiB: used = total - available,
+ * cache = Cached + SReclaimable. NA where not taken. */
+struct mem_snapshot {
+	int64_t total, used, free, shared, buffers, cache, avail;
+	int64_t swap_total, swap_used, swap_free;
+};
+#define MEM_SNAPSHOT_NFIELDS 10
+/* Field j of m in the order above (the free_snaps columns). */
+int64_t *mem_snapshot_field(struct mem_snapshot *m, int j);
+
+enum run_kind { RUN_QSBENCH, RUN_COMMAND };
+
+struct run_worker {
+	int pid;
+	enum worker_end end;
+	int exit_code;		/* exit status, NA if killed */
+	int signal;		/* terminating signal, 0 if it exited */
+	int64_t user_us, sys_us, majflt, minflt;
+	int64_t verify_errors;	/* 0, or errors found by the verify pass */
+	int64_t first_bad;	/* first bad index, NA if none */
+};
+
+/* A sysctl written while the run was going (tuning sessions). */
+struct run_sysctl_change {
+	double t_s;		/* seconds after the run started */
+	char name[64], old_val[64], new_val[64];
+};
+
+struct run_record {
+	int64_t id;			/* assigned by history_add */
+	char uuid[33];			/* stable content id; history_add fills it if empty */
+	char started_at[24];		/* UTC, "2025-01-31T12:00:00Z" */
+	char label[128];
+
+	enum run_kind kind;
+	int64_t nelems;			/* qsbench: elements per worker */
+	int procs;
+	unsigned seed;
+	char *command;			/* RUN_COMMAND: the command line (owned) */
+	int repeat_k, repeat_n;		/* run k of N (1-based); 1 of 1 if not repeated */
+	char session[64];		/* sweep/tuning session id, "" if none */
+	char cell[256];			/* that session's cell, "key=value key=value" */
+
+	/* results */
+	enum run_status status;
+	int64_t wall_us, user_us, sys_us;
+	double cpu_pct;
+	int64_t majflt, minflt, inblock, oublock;
+	double kswapd_s;		/* NAN = n/a */
+	int64_t swap_peak_kib, mem_free_min_kib;
+	int64_t swap_before_kib, swap_after_kib;
+	int nworkers;
+	struct run_worker *workers;	/* owned */
+
+	/* system state at the start */
+	char kernel_release[65];
+	char *kernel_version;		/* uname -v (owned) */
+	char *proc_cmdline;		/* /proc/cmdline (owned) */
+	char hostname[65];
+	int ncpus;
+	int64_t ram_kib;
+	char *swap_devices;		/* /proc/swaps body (owned) */
+	int64_t swap_total_kib;
+	int64_t swappiness, vfs_cache_pressure, min_free_kbytes;
+	int64_t watermark_scale_factor, page_cluster, overcommit_memory;
+	int64_t dirty_ratio, dirty_background_ratio;
+	int zswap;			/* 1 on, 0 off, NA unknown */
+	int64_t mem_limit_kib;		/* memory cgroup limit, NA none */
+	int64_t global_limit_kib;	/* mem= or balloon limit, NA none */
+	char global_by[16];		/* "hugetlb", "balloon", "hugetlb+balloon", "":
+					 * kept in the config text, no column */
+	int64_t tmp_swap_kib;		/* temporary swap added for the run, 0 none */
+	int64_t hugetlb_kib;		/* hugetlb pools at the start, NA unknown */
+	int64_t mlocked_kib;		/* mlocked memory at the start (a balloon's too) */
+	char *sysctls;			/* every sysctl the session set, as it was at
+					   the start: "vm.nr_hugepages=11000\n" (owned) */
+	char version[32];		/* thrashtop's */
+
+	/* free(1)-style, every field NA when not taken */
+	struct mem_snapshot free_before, free_after;
+
+	int nchanges;
+	struct run_sysctl_change *changes;	/* owned */
+
+	/* The sampled series by registry id (metrics.h), nsamples each,
+	 * time-aligned by t; NULL where a series was not recorded. */
+	int nsamples;			/* 0..RUN_SAMPLES_MAX */
+	double *t;			/* seconds since the run started (owned) */
+	double *series[M_N];		/* owned */
+
+	/* Grouping: runs with equal config (workload, host, kernel, sysctls,
+	 * limits, swap, label) form a group. history_add computes both. */
+	char *config;			/* canonical text (owned) */
+	char config_hash[17];		/* FNV-1a 64 of config, hex */
+};
+
+/* The record's scalar fields, in storage and export order (id aside). */
+enum hist_ftype {
+	HF_I64, HF_INT, HF_UINT, HF_DBL,
+	HF_STR,		/* char array of .size bytes */
+	HF_PSTR,	/* owned char *, NULL = "" */
+	HF_KIND, HF_STATUS,
+};
+
+struct hist_field {
+	const char *name;
+	enum hist_ftype type;
+	size_t off, size;
+	int since;		/* schema version that added the column */
+};
+
+extern const struct hist_field history_fields[];
+extern const size_t history_nfields;
+
+/* Reads or writes field f of r as text ("" = unknown); set returns -1 on a
+ * value that does not parse, 0 otherwise. */
+int hist_field_get(const struct run_record *r, const struct hist_field *f,
+		   char *buf, size_t len);
+int hist_field_set(struct run_record *r, const struct hist_field *f, const char *val);
+const struct hist_field *hist_field_find(const char *name);
+/* The storage of field f in r. */
+void *hist_field_ptr(const struct run_record *r, const struct hist_field *f);
+
+/* Sets every field to "unknown" (NA, NAN, "", NULL). */
+void run_record_init(struct run_record *r);
+/* Frees owned members and re-inits. */
+void run_record_clear(struct run_record *r);
+void run_records_free(struct run_record *v, size_t n);
+/* Deep copy; -1 with errno on allocation failure (dst left cleared). */
+int run_record_copy(struct run_record *dst, const struct run_record *src);
+
+/* Drops any series and allocates t for n samples (zero-filled). 0, or -1
+ * with errno (EINVAL: n out of range, ENOMEM). */
+int run_record_alloc_series(struct run_record *r, int n);
+/* Series id for the nsamples allocated, NAN-filled (the one there if any);
+ * NULL with errno (EINVAL: no such id, ENOMEM). */
+double *run_record_add_series(struct run_record *r, int id);
+
+/* Computes r->config and r->config_hash from r's fields. */
+int run_record_config(struct run_record *r);
+
+/* A series name of an older release ("swap_used_kib"), or a registry
+ * name: the registry id, or -1. "t" is no series. */
+int run_series_id(const char *name);
+
+/* Computes r->uuid from r's config (run_record_config first), start time,
+ * figures, session and workers' pids: a content id, so the same run
+ * imported twice gets the same one. */
+void run_record_uuid(struct run_record *r);
+
+/* The record's figures as time(1) counts them, for timefmt.h. */
+void run_record_timeline(const struct run_record *r, struct timeline *t);
+/* "qsbench -n 1000000 -p 4 -s 1", or the command line. */
+void run_record_workload(const struct run_record *r, char *buf, size_t len);
+/* The time line as csh's time prints it (timefmt_csh), or timefmt_gnu's. */
+void run_record_line(const struct run_record *r, bool gnu, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,70 @@
+/* Where the history file lives: its default path, whether a path can hold
+ * it. */
+#include "histfile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "fmt.h"
+#include "sysio.h"
+
+char *history_default_path(char *buf, size_t len, char *err, size_t errlen)
+{
+	if (sysio_xdg_path("XDG_DATA_HOME", ".local/share", "history.db", buf, len))
+		return buf;
+	fmt_err(err, errlen, errno == ENAMETOOLONG ? "history: default path too long"
+			     : "history: neither XDG_DATA_HOME nor HOME is an absolute path; "
+			       "use --history PATH");
+	return NULL;
+}
+
+int history_check_path(const char *path, char *err, size_t errlen)
+{
+	char dir[4096];
+	struct stat sb;
+	struct statfs fs;
+
+	if (!*path)
+		return fmt_err(err, errlen, "--history: empty path");
+	if (stat(path, &sb) == 0) {
+		if (S_ISDIR(sb.st_mode))
+			return fmt_err(err, errlen, "--history %s: a directory, not a file", path);
+		if (!S_ISREG(sb.st_mode))
+			return fmt_err(err, errlen, "--history %s: not a regular file", path);
+		if (statfs(path, &fs) == 0 && (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC))
+			return fmt_err(err, errlen, "--history %s: not a file that keeps data", path);
+		return 0;
+	}
+	if (errno != ENOENT)
+		return fmt_err(err, errlen, "--history %s: %s", path, strerror(errno));
+	/* Not there yet: its nearest existing directory must take files. */
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return fmt_err(err, errlen, "--history: path too long");
+	for (;;) {
+		char *slash = strrchr(dir, '/');
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else if (slash == dir)
+			dir[1] = 0;
+		else
+			*slash = 0;
+		if (stat(dir, &sb) == 0)
+			break;
+		if (errno != ENOENT || !slash)
+			return fmt_err(err, errlen, "--history %s: %s: %s", path, dir, strerror(errno));
+	}
+	if (!S_ISDIR(sb.st_mode))
+		return fmt_err(err, errlen, "--history %s: %s is not a directory", path, dir);
+	if (statfs(dir, &fs) == 0 && (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC))
+		return fmt_err(err, errlen, "--history %s: %s takes no files", path, dir);
+	if (access(dir, W_OK | X_OK) != 0)
+		return fmt_err(err, errlen, "--history %s: cannot create it in %s: %s", path, dir,
+			       strerror(errno));
+	return 0;
+}

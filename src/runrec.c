@@ -1,0 +1,648 @@
+/* The record, as data: the field table, a record's life, its canonical
+ * configuration and uuid, and the texts every view gives it. */
+#include "runrec.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+
+#define F(n, t, since) { #n, t, offsetof(struct run_record, n), \
+			 sizeof(((struct run_record *)0)->n), since }
+
+const struct hist_field history_fields[] = {
+	F(uuid, HF_STR, 1),
+	F(started_at, HF_STR, 1),
+	F(label, HF_STR, 1),
+	F(kind, HF_KIND, 1),
+	F(nelems, HF_I64, 1),
+	F(procs, HF_INT, 1),
+	F(seed, HF_UINT, 1),
+	F(command, HF_PSTR, 1),
+	F(repeat_k, HF_INT, 1),
+	F(repeat_n, HF_INT, 1),
+	F(session, HF_STR, 2),
+	F(cell, HF_STR, 2),
+	F(status, HF_STATUS, 1),
+	F(wall_us, HF_I64, 1),
+	F(user_us, HF_I64, 1),
+	F(sys_us, HF_I64, 1),
+	F(cpu_pct, HF_DBL, 1),
+	F(majflt, HF_I64, 1),
+	F(minflt, HF_I64, 1),
+	F(inblock, HF_I64, 1),
+	F(oublock, HF_I64, 1),
+	F(kswapd_s, HF_DBL, 1),
+	F(swap_peak_kib, HF_I64, 1),
+	F(mem_free_min_kib, HF_I64, 1),
+	F(swap_before_kib, HF_I64, 1),
+	F(swap_after_kib, HF_I64, 1),
+	F(kernel_release, HF_STR, 1),
+	F(kernel_version, HF_PSTR, 1),
+	F(proc_cmdline, HF_PSTR, 1),
+	F(hostname, HF_STR, 1),
+	F(ncpus, HF_INT, 1),
+	F(ram_kib, HF_I64, 1),
+	F(swap_devices, HF_PSTR, 1),
+	F(swap_total_kib, HF_I64, 1),
+	F(swappiness, HF_I64, 1),
+	F(vfs_cache_pressure, HF_I64, 1),
+	F(min_free_kbytes, HF_I64, 1),
+	F(watermark_scale_factor, HF_I64, 1),
+	F(page_cluster, HF_I64, 1),
+	F(overcommit_memory, HF_I64, 1),
+	F(dirty_ratio, HF_I64, 1),
+	F(dirty_background_ratio, HF_I64, 1),
+	F(zswap, HF_INT, 1),
+	F(mem_limit_kib, HF_I64, 1),
+	F(global_limit_kib, HF_I64, 1),
+	F(tmp_swap_kib, HF_I64, 1),
+	F(hugetlb_kib, HF_I64, 4),
+	F(mlocked_kib, HF_I64, 4),
+	F(sysctls, HF_PSTR, 4),
+	F(version, HF_STR, 1),
+	F(config, HF_PSTR, 1),
+	F(config_hash, HF_STR, 1),
+};
+const size_t history_nfields = sizeof(history_fields) / sizeof(history_fields[0]);
+
+#undef F
+
+/* struct mem_snapshot's fields, in free_snaps column order. */
+static const size_t snap_off[MEM_SNAPSHOT_NFIELDS] = {
+	offsetof(struct mem_snapshot, total), offsetof(struct mem_snapshot, used),
+	offsetof(struct mem_snapshot, free), offsetof(struct mem_snapshot, shared),
+	offsetof(struct mem_snapshot, buffers), offsetof(struct mem_snapshot, cache),
+	offsetof(struct mem_snapshot, avail), offsetof(struct mem_snapshot, swap_total),
+	offsetof(struct mem_snapshot, swap_used), offsetof(struct mem_snapshot, swap_free),
+};
+
+int64_t *mem_snapshot_field(struct mem_snapshot *m, int j)
+{
+	return (int64_t *)((char *)m + snap_off[j]);
+}
+
+/* The six series of releases before schema v4, under their old names. */
+static const struct {
+	const char *old;
+	int id;
+} legacy_series[] = {
+	{ "swap_used_kib", M_SWAP_USED }, { "mem_free_kib", M_FREE },
+	{ "mem_avail_kib", M_AVAIL }, { "majflt_per_s", M_MAJFLT },
+	{ "minflt_per_s", M_MINFLT }, { "kswapd_pct", M_KSWAPD_CPU },
+};
+/* The one table of run status names: as stored, exported and printed in
+ * result lines, and as the screens title them. */
+static const struct { const char *name, *title; } statuses[] = {
+	[RUN_OK] = { "ok", "ok" },
+	[RUN_FAILED] = { "failed", "failed" },
+	[RUN_OOM] = { "oom", "OOM" },
+	[RUN_ABORTED] = { "aborted", "aborted" },
+};
+#define NSTATUS (sizeof(statuses) / sizeof(statuses[0]))
+
+const char *run_status_name(enum run_status st)
+{
+	return (unsigned)st < NSTATUS ? statuses[st].name : "?";
+}
+
+const char *run_status_title(enum run_status st)
+{
+	return (unsigned)st < NSTATUS ? statuses[st].title : "?";
+}
+
+int run_status_parse(const char *s, enum run_status *out)
+{
+	for (unsigned i = 0; i < NSTATUS; i++)
+		if (!strcmp(s, statuses[i].name)) {
+			*out = (enum run_status)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *worker_end_name(enum worker_end e)
+{
+	switch (e) {
+	case END_RUNNING: return "running";
+	case END_OK: return "ok";
+	case END_VERIFY: return "verify";
+	case END_EXIT: return "exit";
+	case END_SIGNAL: return "signal";
+	case END_OOM: return "oom";
+	}
+	return "unknown";
+}
+
+int worker_end_parse(const char *s, enum worker_end *out)
+{
+	for (enum worker_end e = END_RUNNING; e <= END_OOM; e++)
+		if (!strcmp(s, worker_end_name(e))) {
+			*out = e;
+			return 0;
+		}
+	return -1;
+}
+
+/* ---- a record's life ---- */
+
+void *hist_field_ptr(const struct run_record *r, const struct hist_field *f)
+{
+	return (char *)r + f->off;
+}
+
+void run_record_init(struct run_record *out)
+{
+	/* built once and copied: listings init a record per run */
+	static struct run_record blank;
+	static bool made;
+
+	struct run_record *r = &blank;
+
+	if (made) {
+		*out = blank;
+		return;
+	}
+	for (size_t i = 0; i < history_nfields; i++) {
+		const struct hist_field *f = &history_fields[i];
+		void *p = hist_field_ptr(r, f);
+
+		switch (f->type) {
+		case HF_I64: *(int64_t *)p = NA; break;
+		case HF_INT: *(int *)p = NA; break;
+		case HF_DBL: *(double *)p = NAN; break;
+		default: break;
+		}
+	}
+	r->kind = RUN_QSBENCH;
+	r->status = RUN_OK;
+	r->seed = 0;
+	r->repeat_k = r->repeat_n = 1;
+	for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++)
+		*mem_snapshot_field(&r->free_before, j) = *mem_snapshot_field(&r->free_after, j) = NA;
+	made = true;
+	run_record_init(out);
+}
+
+void run_record_clear(struct run_record *r)
+{
+	free(r->command);
+	free(r->kernel_version);
+	free(r->proc_cmdline);
+	free(r->swap_devices);
+	free(r->config);
+	free(r->workers);
+	free(r->changes);
+	free(r->sysctls);
+	free(r->t);
+	/* most listings read no series: no call per empty slot */
+	for (int i = 0; i < M_N; i++)
+		if (r->series[i])
+			free(r->series[i]);
+	run_record_init(r);
+}
+
+void run_records_free(struct run_record *v, size_t n)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		run_record_clear(&v[i]);
+	free(v);
+}
+
+static int dup_str(char **dst, const char *src)
+{
+	*dst = NULL;
+	if (!src)
+		return 0;
+	*dst = strdup(src);
+	return *dst ? 0 : -1;
+}
+
+int run_record_copy(struct run_record *dst, const struct run_record *src)
+{
+	*dst = *src;
+	dst->command = dst->kernel_version = dst->proc_cmdline = NULL;
+	dst->swap_devices = dst->config = dst->sysctls = NULL;
+	dst->workers = NULL;
+	dst->changes = NULL;
+	dst->t = NULL;
+	for (int i = 0; i < M_N; i++)
+		dst->series[i] = NULL;
+	if (dup_str(&dst->command, src->command) ||
+	    dup_str(&dst->kernel_version, src->kernel_version) ||
+	    dup_str(&dst->proc_cmdline, src->proc_cmdline) ||
+	    dup_str(&dst->swap_devices, src->swap_devices) ||
+	    dup_str(&dst->config, src->config) ||
+	    dup_str(&dst->sysctls, src->sysctls))
+		goto fail;
+	if (src->nworkers > 0) {
+		dst->workers = malloc(sizeof(*dst->workers) * (size_t)src->nworkers);
+		if (!dst->workers)
+			goto fail;
+		memcpy(dst->workers, src->workers, sizeof(*dst->workers) * (size_t)src->nworkers);
+	}
+	if (src->nchanges > 0) {
+		dst->changes = malloc(sizeof(*dst->changes) * (size_t)src->nchanges);
+		if (!dst->changes)
+			goto fail;
+		memcpy(dst->changes, src->changes, sizeof(*dst->changes) * (size_t)src->nchanges);
+	}
+	if (src->nsamples > 0) {
+		size_t bytes = sizeof(double) * (size_t)src->nsamples;
+
+		if (!(dst->t = malloc(bytes)))
+			goto fail;
+		memcpy(dst->t, src->t, bytes);
+		for (int i = 0; i < M_N; i++) {
+			if (!src->series[i])
+				continue;
+			if (!(dst->series[i] = malloc(bytes)))
+				goto fail;
+			memcpy(dst->series[i], src->series[i], bytes);
+		}
+	}
+	return 0;
+fail:
+	run_record_clear(dst);
+	errno = ENOMEM;
+	return -1;
+}
+
+int run_record_alloc_series(struct run_record *r, int n)
+{
+	if (n < 0 || n > RUN_SAMPLES_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	free(r->t);
+	r->t = NULL;
+	for (int i = 0; i < M_N; i++) {
+		free(r->series[i]);
+		r->series[i] = NULL;
+	}
+	r->nsamples = 0;
+	if (n == 0)
+		return 0;
+	if (!(r->t = calloc((size_t)n, sizeof(double)))) {
+		errno = ENOMEM;
+		return -1;
+	}
+	r->nsamples = n;
+	return 0;
+}
+
+double *run_record_add_series(struct run_record *r, int id)
+{
+	if (id < 0 || id >= M_N || r->nsamples < 1) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!r->series[id]) {
+		if (!(r->series[id] = malloc(sizeof(double) * (size_t)r->nsamples))) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		for (int k = 0; k < r->nsamples; k++)
+			r->series[id][k] = NAN;
+	}
+	return r->series[id];
+}
+
+int run_series_id(const char *name)
+{
+	for (size_t i = 0; i < sizeof(legacy_series) / sizeof(legacy_series[0]); i++)
+		if (!strcmp(name, legacy_series[i].old))
+			return legacy_series[i].id;
+	return metric_find(name);
+}
+
+/* Shortest text that reads back to the same double. */
+static void fmt_double(char *buf, size_t len, double v)
+{
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+int hist_field_get(const struct run_record *r, const struct hist_field *f,
+		   char *buf, size_t len)
+{
+	const void *p = hist_field_ptr(r, f);
+
+	buf[0] = 0;
+	switch (f->type) {
+	case HF_I64:
+		if (*(const int64_t *)p != NA)
+			snprintf(buf, len, "%" PRId64, *(const int64_t *)p);
+		break;
+	case HF_INT:
+		if (*(const int *)p != NA)
+			snprintf(buf, len, "%d", *(const int *)p);
+		break;
+	case HF_UINT:
+		snprintf(buf, len, "%u", *(const unsigned *)p);
+		break;
+	case HF_DBL:
+		if (!isnan(*(const double *)p))
+			fmt_double(buf, len, *(const double *)p);
+		break;
+	case HF_STR:
+		snprintf(buf, len, "%s", (const char *)p);
+		break;
+	case HF_PSTR:
+		snprintf(buf, len, "%s", *(char *const *)p ? *(char *const *)p : "");
+		break;
+	case HF_KIND:
+		snprintf(buf, len, "%s", *(const enum run_kind *)p == RUN_COMMAND ? "command" : "qsbench");
+		break;
+	case HF_STATUS:
+		snprintf(buf, len, "%s", run_status_name(*(const enum run_status *)p));
+		break;
+	}
+	return 0;
+}
+
+static int parse_i64(const char *s, int64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	long long x = strtoll(s, &end, 10);
+	if (errno || end == s || *end)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+int hist_field_set(struct run_record *r, const struct hist_field *f, const char *val)
+{
+	void *p = hist_field_ptr(r, f);
+	int64_t v;
+	char *end;
+
+	switch (f->type) {
+	case HF_I64:
+		if (!*val) {
+			*(int64_t *)p = NA;
+			return 0;
+		}
+		if (parse_i64(val, &v))
+			return -1;
+		*(int64_t *)p = v;
+		return 0;
+	case HF_INT:
+		if (!*val) {
+			*(int *)p = NA;
+			return 0;
+		}
+		if (parse_i64(val, &v) || v < INT32_MIN || v > INT32_MAX)
+			return -1;
+		*(int *)p = (int)v;
+		return 0;
+	case HF_UINT:
+		if (parse_i64(val, &v) || v < 0 || v > UINT32_MAX)
+			return -1;
+		*(unsigned *)p = (unsigned)v;
+		return 0;
+	case HF_DBL:
+		if (!*val) {
+			*(double *)p = NAN;
+			return 0;
+		}
+		errno = 0;
+		*(double *)p = strtod(val, &end);
+		return errno || end == val || *end ? -1 : 0;
+	case HF_STR:
+		if (strlen(val) >= f->size)
+			return -1;
+		memcpy(p, val, strlen(val) + 1);
+		return 0;
+	case HF_PSTR: {
+		char *s = NULL;
+
+		if (*val && !(s = strdup(val)))
+			return -1;
+		free(*(char **)p);
+		*(char **)p = s;
+		return 0;
+	}
+	case HF_KIND:
+		if (!strcmp(val, "qsbench"))
+			*(enum run_kind *)p = RUN_QSBENCH;
+		else if (!strcmp(val, "command"))
+			*(enum run_kind *)p = RUN_COMMAND;
+		else
+			return -1;
+		return 0;
+	case HF_STATUS:
+		return run_status_parse(val, (enum run_status *)p);
+	}
+	return -1;
+}
+
+const struct hist_field *hist_field_find(const char *name)
+{
+	for (size_t i = 0; i < history_nfields; i++)
+		if (!strcmp(history_fields[i].name, name))
+			return &history_fields[i];
+	return NULL;
+}
+
+/* ---- canonical configuration ---- */
+
+/* "key=value\n", value escaped so the text stays one line per key. */
+static void sb_kv(struct sbuf *b, const char *key, const char *val)
+{
+	const char *s = val ? val : "";
+	char line[256];
+	size_t k = strlen(key), n = strcspn(s, "\\\n");
+
+	if (k + n + 2 <= sizeof(line) && !s[n]) {	/* the common case: one append */
+		memcpy(line, key, k);
+		line[k] = '=';
+		memcpy(line + k + 1, s, n);
+		line[k + 1 + n] = '\n';
+		sb_putn(b, line, k + n + 2);
+		return;
+	}
+	sb_putn(b, key, k);
+	sb_putc(b, '=');
+	for (;;) {
+		sb_putn(b, s, n);
+		s += n;
+		if (!*s)
+			break;
+		sb_putn(b, *s == '\n' ? "\\n" : "\\\\", 2);
+		s++;
+		n = strcspn(s, "\\\n");
+	}
+	sb_putc(b, '\n');
+}
+
+static void sb_kv_i64(struct sbuf *b, const char *key, int64_t v)
+{
+	char num[24], *p = num + sizeof(num);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	if (v == NA) {
+		sb_kv(b, key, "n/a");
+		return;
+	}
+	*--p = 0;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	sb_kv(b, key, p);
+}
+
+static uint64_t fnv1a(const char *s, uint64_t h)
+{
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+int run_record_config(struct run_record *r)
+{
+	struct sbuf b = { 0 };
+	char tmp[160];
+
+	sb_kv(&b, "label", r->label);
+	sb_kv(&b, "host", r->hostname);
+	sb_kv_i64(&b, "ram_kib", r->ram_kib);
+	sb_kv_i64(&b, "cpus", r->ncpus);
+	sb_kv(&b, "kernel", r->kernel_release);
+	sb_kv(&b, "kernel_version", r->kernel_version);
+	if (r->kind == RUN_QSBENCH) {
+		run_record_workload(r, tmp, sizeof(tmp));
+		sb_kv(&b, "workload", tmp);
+	} else {
+		sb_kv(&b, "workload", r->command);
+	}
+	sb_kv_i64(&b, "swappiness", r->swappiness);
+	sb_kv_i64(&b, "vfs_cache_pressure", r->vfs_cache_pressure);
+	sb_kv_i64(&b, "min_free_kbytes", r->min_free_kbytes);
+	sb_kv_i64(&b, "watermark_scale_factor", r->watermark_scale_factor);
+	sb_kv_i64(&b, "page_cluster", r->page_cluster);
+	sb_kv_i64(&b, "overcommit_memory", r->overcommit_memory);
+	sb_kv_i64(&b, "dirty_ratio", r->dirty_ratio);
+	sb_kv_i64(&b, "dirty_background_ratio", r->dirty_background_ratio);
+	sb_kv_i64(&b, "zswap", r->zswap);
+	sb_kv_i64(&b, "mem_limit_kib", r->mem_limit_kib);
+	sb_kv_i64(&b, "global_limit_kib", r->global_limit_kib);
+	if (r->global_by[0])
+		sb_kv(&b, "global_by", r->global_by);
+	sb_kv_i64(&b, "swap_total_kib", r->swap_total_kib);
+	sb_kv_i64(&b, "tmp_swap_kib", r->tmp_swap_kib);
+	/* Only when there is one, so that runs without a pool, a balloon or a
+	 * sysctl group with those recorded before these were kept. The
+	 * monitor's own locked pages move by a few MiB from run to run: 256
+	 * MiB steps keep those runs together and a balloon apart. */
+	if (r->hugetlb_kib > 0)
+		sb_kv_i64(&b, "hugetlb_kib", r->hugetlb_kib);
+	if (r->mlocked_kib != NA && (r->mlocked_kib + 128 * 1024) / (256 * 1024) > 0)
+		sb_kv_i64(&b, "mlocked_256m", (r->mlocked_kib + 128 * 1024) / (256 * 1024));
+	for (const char *p = r->sysctls ? r->sysctls : ""; *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t n = eol ? (size_t)(eol - p) : strlen(p);
+
+		snprintf(tmp, sizeof(tmp), "%.*s", (int)(n < sizeof(tmp) ? n : sizeof(tmp) - 1), p);
+		if (*tmp)
+			sb_kv(&b, "sysctl", tmp);
+		p += n + (eol ? 1 : 0);
+	}
+	for (int i = 0; i < r->nchanges; i++) {
+		const struct run_sysctl_change *c = &r->changes[i];
+		snprintf(tmp, sizeof(tmp), "%s=%s@%.3f", c->name, c->new_val, c->t_s);
+		sb_kv(&b, "change", tmp);
+	}
+	if (b.oom) {
+		free(b.s);
+		errno = ENOMEM;
+		return -1;
+	}
+	free(r->config);
+	r->config = b.s;
+	uint64_t hash = fnv1a(b.s, 0xcbf29ce484222325ULL);
+	for (int i = 15; i >= 0; i--, hash >>= 4)	/* "%016" PRIx64 */
+		r->config_hash[i] = "0123456789abcdef"[hash & 15];
+	r->config_hash[16] = 0;
+	return 0;
+}
+
+void run_record_uuid(struct run_record *r)
+{
+	struct sbuf b = { 0 };
+	char tmp[64];
+
+	sb_puts(&b, r->config ? r->config : "");
+	sb_kv(&b, "started_at", r->started_at);
+	for (size_t i = 0; i < history_nfields; i++) {
+		const struct hist_field *f = &history_fields[i];
+		if (f->type != HF_I64 && f->type != HF_INT && f->type != HF_DBL)
+			continue;
+		hist_field_get(r, f, tmp, sizeof(tmp));
+		sb_kv(&b, f->name, tmp);
+	}
+	sb_kv(&b, "session", r->session);
+	sb_kv(&b, "cell", r->cell);
+	for (int i = 0; i < r->nworkers; i++) {
+		snprintf(tmp, sizeof(tmp), "%d", r->workers[i].pid);
+		sb_kv(&b, "pid", tmp);
+	}
+	const char *s = b.s ? b.s : "";
+	snprintf(r->uuid, sizeof(r->uuid), "%016" PRIx64 "%016" PRIx64,
+		 fnv1a(s, 0xcbf29ce484222325ULL), fnv1a(s, 0x84222325cbf29ce4ULL));
+	free(b.s);
+}
+
+void run_record_timeline(const struct run_record *r, struct timeline *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->user_us = r->user_us;
+	t->sys_us = r->sys_us;
+	t->wall_us = r->wall_us;
+	t->majflt = r->majflt;
+	t->minflt = r->minflt;
+	t->inblock = r->inblock;
+	t->oublock = r->oublock;
+	t->maxrss_kib = NA;
+	t->exit_code = 0;
+	for (int i = 0; i < r->nworkers; i++) {
+		if (r->workers[i].signal && !t->term_signal)
+			t->term_signal = r->workers[i].signal;
+		if (r->workers[i].exit_code > 0 && !t->exit_code)
+			t->exit_code = r->workers[i].exit_code;
+	}
+}
+
+void run_record_workload(const struct run_record *r, char *buf, size_t len)
+{
+	if (r->kind == RUN_QSBENCH)
+		snprintf(buf, len, "qsbench -n %" PRId64 " -p %d -s %u", r->nelems, r->procs, r->seed);
+	else
+		snprintf(buf, len, "%s", r->command ? r->command : "(command not recorded)");
+}
+
+void run_record_line(const struct run_record *r, bool gnu, char *buf, size_t len)
+{
+	struct timeline t;
+
+	run_record_timeline(r, &t);
+	if (gnu)
+		timefmt_gnu(buf, len, &t);
+	else
+		timefmt_csh(buf, len, &t);
+}
