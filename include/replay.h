@@ -21,7 +21,7 @@
 /* Opens a replay of r, taken over (left run_record_init'ed), with the
  * plots ids (NULL: the default layout for the run: its cgroup's plots
  * when it had one) at speed (times real time). The terminal must be open
- * (ui_init). NULL with err: a run without series, out of memory. */
+ * (tui_init). NULL with err: a run without series, out of memory. */
 struct view *replay_open(struct run_record *r, const int *plots, int nplots, double speed,
 			 char *err, size_t errlen);
 

@@ -1,6 +1,6 @@
-/* The live monitor screen (ncursesw). It never reads /proc: it draws a
- * struct ui_model the caller fills each tick. setlocale(LC_ALL, "") must
- * have been called before ui_init. */
+/* The live monitor screen (ncursesw), on the terminal tui.h opened. It
+ * never reads /proc: it draws a struct ui_model the caller fills each
+ * tick. */
 #ifndef THRASHTOP_UI_H
 #define THRASHTOP_UI_H
 
@@ -107,8 +107,6 @@ enum ui_action {
 	UI_CHOOSE,		/* c: the caller opens the plot chooser */
 };
 
-#define UI_MIN_COLS 60
-#define UI_MIN_ROWS 16
 #define UI_HEADER_ROWS 3		/* 4 with a line for the tuning */
 
 struct ui_rect {
@@ -138,8 +136,8 @@ struct ui_layout {
 };
 
 /* Pure: lays out m (its plots, workers, completed runs and header
- * texts) on a cols x rows screen. Sets too_small below UI_MIN_COLS x
- * UI_MIN_ROWS. */
+ * texts) on a cols x rows screen. Sets too_small below TUI_MIN_COLS x
+ * TUI_MIN_ROWS. */
 void ui_layout(int cols, int rows, const struct ui_model *m,
 	       struct ui_layout *l);
 
@@ -147,7 +145,7 @@ void ui_layout(int cols, int rows, const struct ui_model *m,
 bool ui_cgroup_shown(const struct ui_model *m);
 
 /* Pure: one worker table row (or the column header for w == NULL) of
- * exactly width display columns (>= UI_MIN_COLS) into buf. utf8 picks the
+ * exactly width display columns (>= TUI_MIN_COLS) into buf. utf8 picks the
  * progress bar glyphs. Returns buf. */
 char *ui_format_worker(const struct ui_worker *w, int width, bool utf8,
 		       char *buf, size_t len);
@@ -166,19 +164,6 @@ char *ui_format_title(const struct ui_model *m, int i, int width,
 /* Pure: "[#####     ]" with width cells in total, frac clamped to 0..1,
  * eighth blocks when utf8. Returns buf. */
 char *ui_format_bar(double frac, int width, bool utf8, char *buf, size_t len);
-
-/* Opens the terminal (/dev/tty, else stdin/stdout if they are a terminal),
- * sets it up and picks braille (UTF-8 locale) or ASCII plots. Returns 0, or
- * -1 with a one-line message in err; nothing is left changed on failure. */
-int ui_init(char *err, size_t errlen);
-
-/* Overrides the plot glyphs picked by ui_init (e.g. for --ascii). */
-void ui_set_mode(enum plot_mode mode);
-/* The plot glyphs in use, for other screens drawn on the same terminal. */
-enum plot_mode ui_mode(void);
-
-/* The descriptor keys arrive on, for poll(); -1 before ui_init. */
-int ui_fd(void);
 
 /* Draws the model, then the overlay. While paused the screen keeps its
  * last frame; only a resize, scrolling or Ctrl-L draw the model as it is
@@ -211,11 +196,8 @@ int ui_scroll(void);
  * no frame has been drawn (or no screen): the caller cannot know which. */
 int ui_rows_shown(void);
 
-/* The next pending key without waiting (a getch() value), ERR when none
- * is left or the terminal is not open. For whichever view is on top. */
-int ui_next_key(void);
-
-/* Restores the terminal. Safe to call more than once, and before ui_init. */
+/* Frees what the screen keeps between frames and forgets its state (help,
+ * scrolling); call before tui_end. Safe to call more than once. */
 void ui_end(void);
 
 #endif

@@ -14,6 +14,7 @@
 #include "monview.h"
 #include "replay.h"
 #include "session.h"
+#include "tui.h"
 #include "ui.h"
 
 #define MAX_VIEWS 8
@@ -200,7 +201,7 @@ static int act(struct app *a, int action)
 static int input_fd(void *arg)
 {
 	(void)arg;
-	return ui_fd();
+	return tui_fd();
 }
 
 static int on_input(void *arg)
@@ -208,7 +209,7 @@ static int on_input(void *arg)
 	struct app *a = arg;
 	int ch, rc, n = 0;
 
-	for (; (ch = ui_next_key()) != ERR; n++)
+	for (; (ch = tui_next_key()) != ERR; n++)
 		if ((rc = act(a, top(a)->ops->key(top(a), ch))) != LOOP_GO)
 			return rc;
 	a->s.want_procs = top(a) == &a->mon.v || top(a)->ops->live;
@@ -313,7 +314,7 @@ int app_run(struct options *o)
 	if (session_open(&a.s, o, a.err, sizeof(a.err)))
 		goto out;
 	if (a.s.tui) {
-		if (ui_init(a.err, sizeof(a.err)))
+		if (tui_init(a.err, sizeof(a.err)))
 			goto out;
 		if (monview_init(&a.mon, &a.s, o->nplots ? o->plots : NULL, o->nplots)) {
 			snprintf(a.err, sizeof(a.err), "out of memory");
@@ -335,6 +336,7 @@ out:
 		v->ops->close(v);
 	}
 	ui_end();
+	tui_end();
 	/* The alternate screen took the runs away: they are what goes into a
 	 * reply, so they are printed as the batch mode prints them. */
 	for (int i = 0; a.s.tui && i < a.s.nposted; i++)

@@ -14,6 +14,7 @@
 #include "result.h"
 #include "series.h"
 #include "timefmt.h"
+#include "tui.h"
 #include "ui.h"
 
 #define WINDOW_CAP 2048		/* samples per plot: wider than any screen */
@@ -370,7 +371,7 @@ struct solo {
 static int solo_fd(void *arg)
 {
 	(void)arg;
-	return ui_fd();
+	return tui_fd();
 }
 
 static int solo_input(void *arg)
@@ -379,7 +380,7 @@ static int solo_input(void *arg)
 	int ch;
 	bool any = false;
 
-	while ((ch = ui_next_key()) != ERR) {
+	while ((ch = tui_next_key()) != ERR) {
 		if (s->v->ops->key(s->v, ch) == VIEW_CLOSE)
 			return LOOP_END;
 		any = true;
@@ -435,14 +436,14 @@ int replay_main(struct history *h, int64_t id, const int *plots, int nplots, dou
 		return 2;
 	}
 	loop_signals();
-	if (ui_init(err, sizeof(err))) {
+	if (tui_init(err, sizeof(err))) {
 		run_record_clear(&r);
 		fprintf(stderr, "thrashtop: %s\n", err);
 		return 2;
 	}
 	s.v = replay_open(&r, plots, nplots, speed, err, sizeof(err));
 	if (!s.v) {
-		ui_end();
+		tui_end();
 		run_record_clear(&r);
 		fprintf(stderr, "thrashtop: %s\n", err);
 		return 2;
@@ -452,6 +453,7 @@ int replay_main(struct history *h, int64_t id, const int *plots, int nplots, dou
 	rc = loop_run(&ops);
 	s.v->ops->close(s.v);
 	ui_end();
+	tui_end();
 	if (rc == LOOP_FAIL) {
 		fprintf(stderr, "thrashtop: poll: %m\n");
 		return 2;

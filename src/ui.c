@@ -1,10 +1,8 @@
 #include <curses.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <wchar.h>
 
 #include "fmt.h"
@@ -12,12 +10,6 @@
 #include "ui.h"
 
 static struct {
-	bool active;
-	SCREEN *scr;
-	FILE *tty;		/* /dev/tty when opened by us */
-	FILE *in;
-	enum plot_mode mode;
-	bool utf8;
 	bool help;
 	bool need_full;		/* draw even when paused */
 	int scroll;		/* first worker shown */
@@ -52,7 +44,7 @@ static struct {
 	struct ui_layout f_layout;
 	void (*overlay)(void *arg);	/* a window drawn over each frame */
 	void *overlay_arg;
-} U = { .mode = PLOT_ASCII, .need_full = true, .shown = -1 };
+} U = { .need_full = true, .shown = -1 };
 
 /* ---- pure parts ------------------------------------------------------ */
 
@@ -144,7 +136,7 @@ void ui_layout(int cols, int rows, const struct ui_model *m,
 	int rem, hdr = UI_HEADER_ROWS, gh = 2, wr, runs = 0, y, cw, maxruns;
 
 	memset(l, 0, sizeof(*l));
-	if (cols < UI_MIN_COLS || rows < UI_MIN_ROWS) {
+	if (cols < TUI_MIN_COLS || rows < TUI_MIN_ROWS) {
 		l->too_small = true;
 		return;
 	}
@@ -790,7 +782,7 @@ static void draw_plot(const struct ui_model *m, int i, struct ui_rect r, bool fu
 	struct slot *sl = &U.slot[i];
 	struct ui_rect g = { r.y + 1, r.x, r.h - 1, r.w };
 	char title[512];
-	struct plot p = { .w = r.w, .h = r.h - 1, .mode = U.mode,
+	struct plot p = { .w = r.w, .h = r.h - 1, .mode = tui_mode(),
 			  .marks = m->marks, .nmarks = m->nmarks };
 	size_t n = (size_t)g.w * (size_t)(g.h > 0 ? g.h : 0);
 
@@ -800,7 +792,7 @@ static void draw_plot(const struct ui_model *m, int i, struct ui_rect r, bool fu
 		sl->title[0] = sl->note[0] = '\0';
 		sl->graph = sl->t_ok = false;
 	}
-	p.ymax = plot_ymax(m, i, r.w, U.mode);
+	p.ymax = plot_ymax(m, i, r.w, tui_mode());
 	if (!title_same(sl, pl, p.ymax)) {
 		format_title(m, i, r.w, p.ymax, title, sizeof(title));
 		if (full || strcmp(title, sl->title)) {
@@ -859,7 +851,7 @@ static double plot_span(const struct ui_model *m, int w)
 
 		if (!s || (len = series_len(s)) < 2)
 			continue;
-		n = imin(len, w * plot_samples_per_cell(U.mode));
+		n = imin(len, w * plot_samples_per_cell(tui_mode()));
 		series_get(s, len - n, &t0, NULL);
 		series_get(s, len - 1, &t1, NULL);
 		return t1 - t0;
@@ -968,7 +960,7 @@ static void draw_workers(const struct ui_model *m, const struct ui_layout *l, bo
 	if (U.scroll < 0)
 		U.scroll = 0;
 	worker_cols(r.w, &c);
-	ui_format_worker(NULL, r.w, U.utf8, line, sizeof(line));
+	ui_format_worker(NULL, r.w, tui_utf8(), line, sizeof(line));
 	if (!row_same(r.y, key_of(k, sizeof(k), 'C', line, NULL, 0), full)) {
 		attron(A_REVERSE);
 		tui_add(stdscr, r.y, r.x, line);
@@ -983,7 +975,7 @@ static void draw_workers(const struct ui_model *m, const struct ui_layout *l, bo
 		size_t head;
 
 		/* the row's colours follow from its text: state and end */
-		ui_format_worker(w, r.w, U.utf8, line, sizeof(line));
+		ui_format_worker(w, r.w, tui_utf8(), line, sizeof(line));
 		key = key_of(k, sizeof(k), 'R', line, NULL, (int)w->end * 2 + bad);
 		sep = key ? strchr(key, '\x01') : NULL;
 		head = sep ? (size_t)(sep - key + 1) : 0;
@@ -1101,21 +1093,11 @@ static void close_help(void)
 	wnoutrefresh(stdscr);
 }
 
-static void draw_too_small(void)
-{
-	char msg[96];
-	struct ui_rect r = { 0, 0, LINES, COLS };
-
-	snprintf(msg, sizeof(msg), "terminal too small: %dx%d, need at least %dx%d",
-		 COLS, LINES, UI_MIN_COLS, UI_MIN_ROWS);
-	centre(r, LINES / 2, msg, A_BOLD);
-}
-
 /* Whether the last frame was drawn for the same model, terminal, glyphs
  * and layout: then stdscr holds it, and only what changed is written. */
 static bool same_frame(const struct ui_model *m, const struct ui_layout *l)
 {
-	if (m != U.f_model || COLS != U.f_cols || LINES != U.f_lines || U.mode != U.f_mode ||
+	if (m != U.f_model || COLS != U.f_cols || LINES != U.f_lines || tui_mode() != U.f_mode ||
 	    tui_utf8() != U.f_utf8 || l->too_small || memcmp(l, &U.f_layout, sizeof(*l)))
 		return false;
 	for (int i = 0; i < m->nplots; i++)
@@ -1131,7 +1113,7 @@ static void clear_frame(const struct ui_model *m, const struct ui_layout *l)
 	U.f_model = m;
 	U.f_cols = COLS;
 	U.f_lines = LINES;
-	U.f_mode = U.mode;
+	U.f_mode = tui_mode();
 	U.f_utf8 = tui_utf8();
 	U.f_layout = *l;
 	for (int i = 0; i < m->nplots; i++)
@@ -1158,7 +1140,7 @@ static void paint(const struct ui_model *m, struct ui_layout *l, bool full)
 		clear_frame(m, l);
 	}
 	if (l->too_small) {
-		draw_too_small();
+		tui_draw_too_small(stdscr);
 		return;
 	}
 	draw_header(m, l, full);
@@ -1172,7 +1154,7 @@ void ui_draw(const struct ui_model *m)
 {
 	struct ui_layout l;
 
-	if (!U.active)
+	if (!tui_active())
 		return;
 	if (!m->paused || U.need_full) {
 		paint(m, &l, U.need_full);
@@ -1201,17 +1183,16 @@ void ui_set_overlay(void (*draw)(void *arg), void *arg)
 
 int ui_dump(const struct ui_model *m, FILE *f)
 {
-	enum plot_mode mode = U.mode;
-	bool utf8 = U.utf8;
+	enum plot_mode mode = tui_mode();
+	bool utf8 = tui_utf8();
 	struct ui_layout l;
 	wchar_t line[1024];
 	char out[4096];
 	int rc = 0;
 
-	if (!U.active)
+	if (!tui_active())
 		return -1;
-	U.mode = PLOT_ASCII;
-	U.utf8 = false;
+	tui_set_mode(PLOT_ASCII);
 	tui_set_utf8(false);
 	paint(m, &l, true);
 	for (int y = 0; y < LINES && rc == 0; y++) {
@@ -1230,8 +1211,7 @@ int ui_dump(const struct ui_model *m, FILE *f)
 		if (fprintf(f, "%s\n", out) < 0)
 			rc = -1;
 	}
-	U.mode = mode;
-	U.utf8 = utf8;
+	tui_set_mode(mode);
 	tui_set_utf8(utf8);
 	U.need_full = true;
 	ui_draw(m);
@@ -1289,7 +1269,7 @@ enum ui_action ui_key(struct ui_model *m, int ch)
 		return UI_CHOOSE;
 	case '?':
 		U.help = !U.help;
-		if (U.active) {
+		if (tui_active()) {
 			if (U.help)
 				draw_help(m);
 			else
@@ -1301,7 +1281,7 @@ enum ui_action ui_key(struct ui_model *m, int ch)
 		if (!U.help)
 			return UI_NONE;
 		U.help = false;
-		if (U.active) {
+		if (tui_active()) {
 			close_help();
 			doupdate();
 		}
@@ -1310,13 +1290,13 @@ enum ui_action ui_key(struct ui_model *m, int ch)
 		redraw(m);
 		return UI_RESIZE;
 	case 12:	/* Ctrl-L */
-		if (U.active)
+		if (tui_active())
 			clearok(curscr, TRUE);
 		redraw(m);
 		return UI_NONE;
 	}
 
-	ui_layout(U.active ? COLS : 80, U.active ? LINES : 24, m, &l);
+	ui_layout(tui_active() ? COLS : 80, tui_active() ? LINES : 24, m, &l);
 	page = l.worker_rows > 1 ? l.worker_rows - 1 : 1;
 	switch (ch) {
 	case KEY_UP:
@@ -1355,106 +1335,14 @@ int ui_scroll(void)
 
 int ui_rows_shown(void)
 {
-	return U.active ? U.shown : -1;
-}
-
-int ui_next_key(void)
-{
-	return U.active ? getch() : ERR;
-}
-
-void ui_set_mode(enum plot_mode mode)
-{
-	U.mode = mode;
-	U.need_full = true;
-}
-
-enum plot_mode ui_mode(void)
-{
-	return U.mode;
-}
-
-int ui_fd(void)
-{
-	return U.active ? fileno(U.in) : -1;
-}
-
-int ui_init(char *err, size_t errlen)
-{
-	const char *term = getenv("TERM");
-	FILE *in, *out;
-
-	if (U.active)
-		return 0;
-	if (!term || !*term) {
-		snprintf(err, errlen, "cannot start the monitor: TERM is not set");
-		return -1;
-	}
-	U.tty = fopen("/dev/tty", "r+e");
-	if (U.tty) {
-		in = out = U.tty;
-	} else if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
-		in = stdin;
-		out = stdout;
-	} else {
-		snprintf(err, errlen,
-			 "cannot start the monitor: no terminal (/dev/tty: %s)",
-			 strerror(errno));
-		return -1;
-	}
-	U.scr = newterm(NULL, out, in);
-	if (!U.scr) {
-		snprintf(err, errlen,
-			 "cannot start the monitor: terminal type \"%s\" unknown",
-			 term);
-		if (U.tty)
-			fclose(U.tty);
-		U.tty = NULL;
-		return -1;
-	}
-	set_term(U.scr);
-	U.in = in;
-	U.active = true;
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	nodelay(stdscr, TRUE);
-	set_escdelay(25);
-	curs_set(0);
-	tui_start();
-	/* Until the screen has been suspended and resumed once, ncurses
-	 * flushes its output at every cursor jump: some sixty writes a frame.
-	 * Once resumed, a frame goes out in one write, or a few. */
-	endwin();
-	doupdate();
-	/* ncurses puts the terminal in keypad mode at the first getch: keys
-	 * typed before it (a burst of "c" and Down) come in cursor mode,
-	 * ESC [ B, which it does not know, and read as Esc. One read now. */
-	getch();
-	U.utf8 = tui_utf8();
-	U.mode = U.utf8 ? PLOT_BRAILLE : PLOT_ASCII;
-	U.need_full = true;
-	U.help = false;
-	U.scroll = 0;
-	U.shown = -1;
-	return 0;
+	return tui_active() ? U.shown : -1;
 }
 
 void ui_end(void)
 {
-	if (!U.active)
-		return;
-	U.active = false;
 	if (help_win)
 		delwin(help_win);
 	help_win = NULL;
-	endwin();
-	delscreen(U.scr);
-	U.scr = NULL;
-	if (U.tty)
-		fclose(U.tty);
-	U.tty = NULL;
 	free(U.cells);
 	free(U.cells2);
 	free(U.looks);
@@ -1471,4 +1359,8 @@ void ui_end(void)
 	U.rowkey = NULL;
 	U.nrowkeys = 0;
 	U.f_model = NULL;
+	U.need_full = true;
+	U.help = false;
+	U.scroll = 0;
+	U.shown = -1;
 }

@@ -4,6 +4,7 @@
 #include "check.h"
 #include "sampler.h"
 #include "series.h"
+#include "tui.h"
 #include "ui.h"
 
 static int cols_of(const char *s)
@@ -166,8 +167,8 @@ TEST(ui_layout_panels_fit_every_size)
 	struct ui_layout l;
 	int bad = 0, tuned = 0, hidden = 0;
 
-	for (int c = UI_MIN_COLS; c <= 260; c += 7)
-		for (int r = UI_MIN_ROWS; r <= 90; r++)
+	for (int c = TUI_MIN_COLS; c <= 260; c += 7)
+		for (int r = TUI_MIN_ROWS; r <= 90; r++)
 			for (int nw = 0; nw <= 70; nw += 3)
 				for (int nd = 0; nd <= 12; nd += 4)
 					for (int v = 0; v < 8; v++) {
@@ -444,7 +445,7 @@ TEST(ui_key_actions_without_terminal)
 {
 	struct ui_model m = { .nworkers = 0 };
 
-	ui_end();	/* before ui_init: a no-op */
+	tui_end();	/* before tui_init: a no-op */
 	CHECK_INT(ui_key(&m, 'q'), UI_QUIT);
 	CHECK_INT(ui_key(&m, 'r'), UI_RERUN);
 	CHECK_INT(ui_key(&m, '+'), UI_SLOWER);
@@ -457,8 +458,10 @@ TEST(ui_key_actions_without_terminal)
 	CHECK_INT(ui_key(&m, '?'), UI_HELP);
 	CHECK_INT(ui_key(&m, '?'), UI_HELP);
 	CHECK_INT(ui_key(&m, KEY_RESIZE), UI_RESIZE);
-	CHECK_INT(ui_fd(), -1);
+	CHECK_INT(tui_fd(), -1);
+	CHECK(!tui_active());
 	ui_end();
+	tui_end();
 }
 
 /* Without a terminal ui_key lays out 80x24. */
