@@ -11,11 +11,11 @@
 #include "chooser.h"
 #include "histui.h"
 #include "loop.h"
+#include "monscreen.h"
 #include "monview.h"
 #include "replay.h"
 #include "session.h"
 #include "tui.h"
-#include "ui.h"
 
 #define MAX_VIEWS 8
 #define FORK_SLICE_S 0.01	/* forking between two turns of the loop */
@@ -51,7 +51,7 @@ static void push(struct app *a, struct view *v)
 		return;
 	}
 	a->views[a->nviews++] = v;
-	ui_touch();
+	ms_touch();
 }
 
 /* Closes the top view; the one below is laid out and drawn again, the
@@ -107,7 +107,7 @@ static void dump_screen(struct app *a)
 		session_note(&a->s, true, "cannot write the screen to %s: %s", name, strerror(err));
 		return;
 	}
-	if ((ui_dump(&a->mon.m, f) | fclose(f)) != 0)
+	if ((ms_dump(&a->mon.m, f) | fclose(f)) != 0)
 		session_note(&a->s, true, "cannot write the screen to %s: %s", path, strerror(errno));
 	else
 		session_note(&a->s, false, "screen written to %s", path);
@@ -217,10 +217,10 @@ static int on_input(void *arg)
 		draw_top(a);
 	a->wake = top(a)->ops->wake ? top(a)->ops->wake(top(a), now_monotonic()) : 0;
 	/* a scroll or a resize brought rows on screen that no tick has read */
-	if (a->s.want_procs && (ui_scroll() != a->s.rows_first ||
-				ui_rows_shown() != a->s.rows_shown)) {
-		a->s.rows_first = ui_scroll();
-		a->s.rows_shown = ui_rows_shown();
+	if (a->s.want_procs && (ms_scroll() != a->s.rows_first ||
+				ms_rows_shown() != a->s.rows_shown)) {
+		a->s.rows_first = ms_scroll();
+		a->s.rows_shown = ms_rows_shown();
 		session_sample_rows(&a->s);
 		draw_top(a);
 	}
@@ -247,8 +247,8 @@ static int on_tick(void *arg)
 	struct app *a = arg;
 
 	/* per-worker files only for the rows the last frame showed */
-	a->s.rows_first = ui_scroll();
-	a->s.rows_shown = ui_rows_shown();
+	a->s.rows_first = ms_scroll();
+	a->s.rows_shown = ms_rows_shown();
 	if (session_sample(&a->s, a->err, sizeof(a->err)))
 		return LOOP_FAIL;
 	/* Only the monitor and live views change with time; another view is
@@ -335,7 +335,7 @@ out:
 
 		v->ops->close(v);
 	}
-	ui_end();
+	ms_end();
 	tui_end();
 	/* The alternate screen took the runs away: they are what goes into a
 	 * reply, so they are printed as the batch mode prints them. */

@@ -16,18 +16,18 @@ static int mv_key(struct view *v, int ch)
 	 * the monitor). */
 	if (monview_fill(mv))
 		return VIEW_STAY;
-	switch (ui_key(&mv->m, ch)) {
-	case UI_QUIT: return MV_QUIT;
-	case UI_RERUN: return MV_RERUN;
-	case UI_FASTER: return MV_FASTER;
-	case UI_SLOWER: return MV_SLOWER;
-	case UI_SWAPPINESS_DOWN: return MV_SWAPPINESS_DOWN;
-	case UI_SWAPPINESS_UP: return MV_SWAPPINESS_UP;
-	case UI_KNOB_DOWN: return MV_KNOB_DOWN;
-	case UI_KNOB_UP: return MV_KNOB_UP;
-	case UI_HISTORY: return MV_HISTORY;
-	case UI_DUMP: return MV_DUMP;
-	case UI_CHOOSE: return MV_CHOOSE;
+	switch (ms_key(&mv->m, ch)) {
+	case MS_QUIT: return MV_QUIT;
+	case MS_RERUN: return MV_RERUN;
+	case MS_FASTER: return MV_FASTER;
+	case MS_SLOWER: return MV_SLOWER;
+	case MS_SWAPPINESS_DOWN: return MV_SWAPPINESS_DOWN;
+	case MS_SWAPPINESS_UP: return MV_SWAPPINESS_UP;
+	case MS_KNOB_DOWN: return MV_KNOB_DOWN;
+	case MS_KNOB_UP: return MV_KNOB_UP;
+	case MS_HISTORY: return MV_HISTORY;
+	case MS_DUMP: return MV_DUMP;
+	case MS_CHOOSE: return MV_CHOOSE;
 	default: return VIEW_STAY;
 	}
 }
@@ -37,7 +37,7 @@ static void mv_draw(struct view *v)
 	struct monview *mv = (struct monview *)v;
 
 	if (monview_fill(mv) == 0)
-		ui_draw(&mv->m);
+		ms_draw(&mv->m);
 }
 
 static void mv_close(struct view *v)
@@ -164,7 +164,7 @@ static const char *plot_na(const struct session *s, int id)
 static void fill_plots(struct monview *mv)
 {
 	const struct session *s = mv->s;
-	struct ui_model *m = &mv->m;
+	struct ms_model *m = &mv->m;
 	const struct cgroup_stat *cg = s->tun.have_cg ? &s->tun.cur : NULL;
 	int ids[M_N], n = mv->nchosen >= 0 ? mv->nchosen :
 			  metrics_default_plots(s->tun.have_cg, ids);
@@ -175,7 +175,7 @@ static void fill_plots(struct monview *mv)
 	for (int i = 0; i < n; i++) {
 		int id = ids[i];
 
-		m->plot[i] = (struct ui_plot){
+		m->plot[i] = (struct ms_plot){
 			.id = id, .s = &s->view[id], .na = plot_na(s, id),
 			.scale = metrics_scale(id, &s->cur, cg),
 			.against = s->against.have ? &s->against.view[id] : NULL,
@@ -187,7 +187,7 @@ static void fill_plots(struct monview *mv)
 	m->against = s->against.have ? s->against.legend : NULL;
 }
 
-static void fill_row_proc(struct ui_worker *r, const struct proc_sample *p, long tck)
+static void fill_row_proc(struct ms_worker *r, const struct proc_sample *p, long tck)
 {
 	r->state = p->alive ? p->state : 0;
 	r->cpu_s = p->alive ? (double)(p->utime_ticks + p->stime_ticks) / (double)tck : NAN;
@@ -199,7 +199,7 @@ static void fill_row_proc(struct ui_worker *r, const struct proc_sample *p, long
 
 static int ensure_rows(struct monview *mv, int n)
 {
-	struct ui_worker *r;
+	struct ms_worker *r;
 
 	if (n <= mv->nrows_cap)
 		return 0;
@@ -212,7 +212,7 @@ static int ensure_rows(struct monview *mv, int n)
 	return 0;
 }
 
-static void fill_worker(struct ui_worker *r, const struct run *rn, int i,
+static void fill_worker(struct ms_worker *r, const struct run *rn, int i,
 			const struct proc_sample *p, double now, long tck)
 {
 	const struct worker *w = &rn->wl.w[i];
@@ -246,7 +246,7 @@ int monview_fill(struct monview *mv)
 {
 	const struct session *s = mv->s;
 	const struct run *rn = &s->run;
-	struct ui_model *m = &mv->m;
+	struct ms_model *m = &mv->m;
 	double now = now_monotonic();
 	long tck = sysconf(_SC_CLK_TCK);
 	int nw = rn->wl.n;
@@ -273,7 +273,7 @@ int monview_fill(struct monview *mv)
 	for (int i = 0; i < nw; i++)
 		fill_worker(&mv->rows[i], rn, i, &s->ps[i], now, tck);
 	for (int i = 0; i < s->tree.n; i++) {
-		struct ui_worker *r = &mv->rows[nw + i];
+		struct ms_worker *r = &mv->rows[nw + i];
 
 		memset(r, 0, sizeof(*r));
 		r->pid = s->tree.pid[i];
@@ -292,7 +292,7 @@ int monview_fill(struct monview *mv)
 int monview_init(struct monview *mv, const struct session *s, const int *plots,
 		  int nplots)
 {
-	struct ui_model *m = &mv->m;
+	struct ms_model *m = &mv->m;
 
 	memset(mv, 0, sizeof(*mv));
 	monview_set_plots(mv, plots, nplots);

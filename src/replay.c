@@ -9,13 +9,13 @@
 #include "fmt.h"
 #include "histui.h"
 #include "loop.h"
+#include "monscreen.h"
 #include "replay.h"
 #include "report.h"
 #include "result.h"
 #include "series.h"
 #include "timefmt.h"
 #include "tui.h"
-#include "ui.h"
 
 #define WINDOW_CAP 2048		/* samples per plot: wider than any screen */
 #define SEEK_S 10.0
@@ -23,7 +23,7 @@
 struct replay {
 	struct view v;			/* first: the loop's handle */
 	struct run_record r;
-	struct ui_model m;
+	struct ms_model m;
 	struct series view[M_N];
 	int shown;			/* samples shown: r.t[0 .. shown - 1] */
 	double clock;			/* seconds into the run */
@@ -31,7 +31,7 @@ struct replay {
 	bool paused, ended;
 	double last;			/* monotonic time of the last advance */
 	double *marks;
-	struct ui_worker *rows;
+	struct ms_worker *rows;
 	const char *done[1];
 	char result[320], status[320], workload[1024], tuning[512], swappiness[24];
 };
@@ -108,7 +108,7 @@ static void seek(struct replay *p, double rel)
 
 static void fill(struct replay *p)
 {
-	struct ui_model *m = &p->m;
+	struct ms_model *m = &p->m;
 	char a[32], b[32];
 
 	m->elapsed = p->clock;
@@ -128,7 +128,7 @@ static void fill(struct replay *p)
 static void draw(struct replay *p)
 {
 	fill(p);
-	ui_draw(&p->m);
+	ms_draw(&p->m);
 }
 
 static const char *const replay_help[] = {
@@ -147,7 +147,7 @@ static int rp_key(struct view *v, int ch)
 {
 	struct replay *p = (struct replay *)v;
 
-	if (ui_help_shown() && (ch == 'q' || ch == 'Q' || ch == 27))
+	if (ms_help_shown() && (ch == 'q' || ch == 'Q' || ch == 27))
 		ch = '?';
 	switch (ch) {
 	case 'q': case 'Q': case 27:
@@ -181,7 +181,7 @@ static int rp_key(struct view *v, int ch)
 		break;
 	case KEY_RESIZE: case 12: case KEY_UP: case KEY_DOWN: case KEY_PPAGE: case KEY_NPAGE:
 	case '?':
-		ui_key(&p->m, ch);
+		ms_key(&p->m, ch);
 		break;
 	default:
 		return VIEW_STAY;
@@ -257,7 +257,7 @@ static void tuning_text(const struct run_record *r, char *buf, size_t len)
 
 static void fill_fixed(struct replay *p, const int *plots, int nplots)
 {
-	struct ui_model *m = &p->m;
+	struct ms_model *m = &p->m;
 	const struct run_record *r = &p->r;
 	int ids[M_N], n;
 	char params[256];
@@ -292,7 +292,7 @@ static void fill_fixed(struct replay *p, const int *plots, int nplots)
 
 		if (id == M_CG_MEM && r->mem_limit_kib != HIST_NA)
 			sc = (double)r->mem_limit_kib;
-		m->plot[i] = (struct ui_plot){
+		m->plot[i] = (struct ms_plot){
 			.id = id, .s = &p->view[id], .scale = sc,
 			.na = !r->series[id] ? "not recorded with this run" :
 			      (id == M_SWAP_USED || id == M_CG_SWAP) && r->swap_total_kib == 0 ?
@@ -306,7 +306,7 @@ static void fill_fixed(struct replay *p, const int *plots, int nplots)
 	m->nmarks = r->nchanges;
 	for (int i = 0; i < r->nworkers; i++) {
 		const struct run_worker *w = &r->workers[i];
-		struct ui_worker *u = &p->rows[i];
+		struct ms_worker *u = &p->rows[i];
 
 		u->pid = w->pid;
 		u->phase = r->kind == RUN_QSBENCH ? "done" : NULL;
@@ -452,7 +452,7 @@ int replay_main(struct history *h, int64_t id, const int *plots, int nplots, dou
 	s.wake = s.v->ops->wake(s.v, mono());
 	rc = loop_run(&ops);
 	s.v->ops->close(s.v);
-	ui_end();
+	ms_end();
 	tui_end();
 	if (rc == LOOP_FAIL) {
 		fprintf(stderr, "thrashtop: poll: %m\n");

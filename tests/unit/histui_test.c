@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "histui.h"
-#include "ui.h"
+#include "monscreen.h"
 
 static int cols_of(const char *s)
 {
@@ -440,10 +440,10 @@ TEST(histui_detail_lines_and_plots)
 
 TEST(histui_key_h_and_no_terminal)
 {
-	struct ui_model m = { 0 };
+	struct ms_model m = { 0 };
 	char err[256] = "";
 
-	CHECK_INT(ui_key(&m, 'h'), UI_HISTORY);
+	CHECK_INT(ms_key(&m, 'h'), MS_HISTORY);
 	CHECK(histui_open(NULL, err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "not set up") != NULL);
 }

@@ -6,8 +6,8 @@
 #include <wchar.h>
 
 #include "fmt.h"
+#include "monscreen.h"
 #include "tui.h"
-#include "ui.h"
 
 static struct {
 	bool help;
@@ -32,16 +32,16 @@ static struct {
 		unsigned *cells;
 		unsigned char *looks;
 		size_t ncells;
-	} slot[UI_MAX_PLOTS];
+	} slot[MS_MAX_PLOTS];
 	char *rowkey;		/* per screen row: what a text row shows */
 	int nrowkeys;
 	/* what the last frame was drawn for: a frame for the same is drawn
 	 * by writing only what changed */
-	const struct ui_model *f_model;
-	int f_cols, f_lines, f_ids[UI_MAX_PLOTS];
+	const struct ms_model *f_model;
+	int f_cols, f_lines, f_ids[MS_MAX_PLOTS];
 	enum plot_mode f_mode;
 	bool f_utf8;
-	struct ui_layout f_layout;
+	struct ms_layout f_layout;
 	void (*overlay)(void *arg);	/* a window drawn over each frame */
 	void *overlay_arg;
 } U = { .need_full = true, .shown = -1 };
@@ -77,7 +77,7 @@ static void grow_workers(int nw, int target, int *wr, int *rem)
 	}
 }
 
-bool ui_cgroup_shown(const struct ui_model *m)
+bool ms_cgroup_shown(const struct ms_model *m)
 {
 	for (int i = 0; i < m->nplots; i++)
 		if (metric_is_cgroup(m->plot[i].id))
@@ -87,18 +87,18 @@ bool ui_cgroup_shown(const struct ui_model *m)
 
 /* Grid columns: three beside a cgroup's plots, or on a wide screen when
  * that leaves no more empty cells than two; else two. */
-static int plot_cols(int cols, const struct ui_model *m)
+static int plot_cols(int cols, const struct ms_model *m)
 {
 	int n = m->nplots, ncol = 2;
 
-	if (ui_cgroup_shown(m) ||
+	if (ms_cgroup_shown(m) ||
 	    (cols >= 180 && (3 - n % 3) % 3 <= n % 2))
 		ncol = 3;
 	return n < ncol ? imax(n, 1) : ncol;
 }
 
 /* The right side of the workload line. */
-static void header_right(const struct ui_model *m, bool paused, double elapsed,
+static void header_right(const struct ms_model *m, bool paused, double elapsed,
 			 char *buf, size_t len)
 {
 	char a[32], b[32], c[32];
@@ -116,7 +116,7 @@ static void header_right(const struct ui_model *m, bool paused, double elapsed,
 /* Whether the tuning needs a line of its own: judged with the widest right
  * side a run can show (paused, ten hours in), so the layout does not
  * change as the clock runs. */
-static bool tuning_needs_line(const struct ui_model *m, int cols)
+static bool tuning_needs_line(const struct ms_model *m, int cols)
 {
 	char right[128];
 
@@ -127,13 +127,13 @@ static bool tuning_needs_line(const struct ui_model *m, int cols)
 	       fmt_text_cols(m->tuning) + 1 + fmt_text_cols(right) > cols;
 }
 
-void ui_layout(int cols, int rows, const struct ui_model *m,
-	       struct ui_layout *l)
+void ms_layout(int cols, int rows, const struct ms_model *m,
+	       struct ms_layout *l)
 {
 	int ncol = plot_cols(cols, m), nplots = imax(m->nplots, 0);
 	int prow = (nplots + ncol - 1) / ncol;	/* plot rows */
 	int nworkers = imax(m->nworkers, 0), ndone = m->ndone;
-	int rem, hdr = UI_HEADER_ROWS, gh = 2, wr, runs = 0, y, cw, maxruns;
+	int rem, hdr = MS_HEADER_ROWS, gh = 2, wr, runs = 0, y, cw, maxruns;
 
 	memset(l, 0, sizeof(*l));
 	if (cols < TUI_MIN_COLS || rows < TUI_MIN_ROWS) {
@@ -175,7 +175,7 @@ void ui_layout(int cols, int rows, const struct ui_model *m,
 		rem -= prow;
 	}
 
-	l->header = (struct ui_rect){ 0, 0, hdr, cols };
+	l->header = (struct ms_rect){ 0, 0, hdr, cols };
 	y = hdr;
 	/* equal columns one apart; the last takes what is left over */
 	l->plot_cols = ncol;
@@ -183,20 +183,20 @@ void ui_layout(int cols, int rows, const struct ui_model *m,
 	for (int i = 0; i < nplots && i / ncol < prow; i++) {
 		int col = i % ncol, x = col * (cw + 1);
 
-		l->plot[i] = (struct ui_rect){ y + i / ncol * (gh + 1), x, gh + 1,
+		l->plot[i] = (struct ms_rect){ y + i / ncol * (gh + 1), x, gh + 1,
 					       col == ncol - 1 ? cols - x : cw };
 	}
 	l->plots_hidden = imax(nplots - prow * ncol, 0);
 	y += prow * (gh + 1);
 	l->worker_rows = wr;
 	l->worker_more = wr < nworkers;
-	l->workers = (struct ui_rect){ y, 0, table_rows(nworkers, wr), cols };
+	l->workers = (struct ms_rect){ y, 0, table_rows(nworkers, wr), cols };
 	y += l->workers.h;
 	l->runs_rows = runs;
-	l->runs = (struct ui_rect){ y, 0, runs ? runs + 1 : 0, cols };
+	l->runs = (struct ms_rect){ y, 0, runs ? runs + 1 : 0, cols };
 }
 
-char *ui_format_bar(double frac, int width, bool utf8, char *buf, size_t len)
+char *ms_format_bar(double frac, int width, bool utf8, char *buf, size_t len)
 {
 	int cells = width - 2, eighths, o = 0;
 
@@ -285,7 +285,7 @@ static void fmt_count(char *buf, size_t len, int64_t v)
 		 x, unit[u]);
 }
 
-static const char *end_text(const struct ui_worker *w, char *buf, size_t len)
+static const char *end_text(const struct ms_worker *w, char *buf, size_t len)
 {
 	switch (w->end) {
 	case END_RUNNING:
@@ -308,7 +308,7 @@ static const char *end_text(const struct ui_worker *w, char *buf, size_t len)
 
 /* The progress field: a bar and percent, a command's elapsed time, or how
  * the worker ended. */
-static void format_progress(const struct ui_worker *w, int width, bool utf8,
+static void format_progress(const struct ms_worker *w, int width, bool utf8,
 			    char *buf, size_t len)
 {
 	char t[32];
@@ -321,7 +321,7 @@ static void format_progress(const struct ui_worker *w, int width, bool utf8,
 	} else {
 		size_t o;
 
-		ui_format_bar(w->frac, width - 5, utf8, buf, len);
+		ms_format_bar(w->frac, width - 5, utf8, buf, len);
 		o = strlen(buf);
 		if (isnan(w->frac))
 			snprintf(buf + o, len - o, " n/a");
@@ -354,7 +354,7 @@ static size_t put_field(char *buf, size_t len, size_t o, const char *s,
 	return o;
 }
 
-char *ui_format_worker(const struct ui_worker *w, int width, bool utf8,
+char *ms_format_worker(const struct ms_worker *w, int width, bool utf8,
 		       char *buf, size_t len)
 {
 	char pid[16], st[2], prog[256], cpu[32], maj[16], min[16], rss[16],
@@ -432,17 +432,17 @@ static bool is_rate(int id)
 /* Top of plot i's y axis, w cells wide: the model's scale, else a nice
  * maximum of the visible window of every auto-scaled plot of its scale
  * group, the stored run's trace included; <= 0 before there is a series. */
-static double plot_ymax(const struct ui_model *m, int i, int w,
+static double plot_ymax(const struct ms_model *m, int i, int w,
 			enum plot_mode mode)
 {
-	const struct ui_plot *pl = &m->plot[i];
+	const struct ms_plot *pl = &m->plot[i];
 	int n = w * plot_samples_per_cell(mode), g = metrics_scale_group(pl->id);
 	double hi = NAN;
 
 	if (pl->scale > 0 || !pl->s)
 		return pl->scale;
 	for (int k = 0; k < m->nplots; k++) {
-		const struct ui_plot *o = &m->plot[k];
+		const struct ms_plot *o = &m->plot[k];
 		double lo, h = NAN, ha = NAN;
 
 		if (k != i && (g < 0 || metrics_scale_group(o->id) != g || o->scale > 0))
@@ -480,10 +480,10 @@ static void fmt_rate_scale(char *buf, size_t len, double v)
 /* The newest value of plot i in its unit; share of the model's scale
  * for sizes that fill up. compact: "219M 21%" for "219M (21%)", "1.6k"
  * for "1.6k/s" (the scale names the unit). */
-static void fmt_value(const struct ui_model *m, int i, bool compact,
+static void fmt_value(const struct ms_model *m, int i, bool compact,
 		      char *buf, size_t len)
 {
-	const struct ui_plot *pl = &m->plot[i];
+	const struct ms_plot *pl = &m->plot[i];
 	int id = pl->id;
 	double v = pl->s && !pl->na ? series_last(pl->s) : NAN;
 	char a[32];
@@ -536,13 +536,13 @@ static bool has_counterpart(int id)
 	       id != M_PROCS_BLOCKED;
 }
 
-/* ui_format_title with the top of the y axis already known. */
-static char *format_title(const struct ui_model *m, int i, int width, double ymax,
+/* ms_format_title with the top of the y axis already known. */
+static char *format_title(const struct ms_model *m, int i, int width, double ymax,
 			  char *buf, size_t len)
 {
-	const struct ui_plot *pl = &m->plot[i];
+	const struct ms_plot *pl = &m->plot[i];
 	const struct metric_def *d = metric_def(pl->id);
-	bool sys = ui_cgroup_shown(m) && has_counterpart(pl->id);
+	bool sys = ms_cgroup_shown(m) && has_counterpart(pl->id);
 	char name[2][80];
 	const char *extra = pl->extra && pl->extra[0] && !pl->na ? pl->extra : NULL;
 	char val[2][48], sc[48] = "", left[256];
@@ -586,7 +586,7 @@ static char *format_title(const struct ui_model *m, int i, int width, double yma
 	return buf;
 }
 
-char *ui_format_title(const struct ui_model *m, int i, int width,
+char *ms_format_title(const struct ms_model *m, int i, int width,
 		      enum plot_mode mode, char *buf, size_t len)
 {
 	return format_title(m, i, width, plot_ymax(m, i, width, mode), buf, len);
@@ -692,7 +692,7 @@ static void put_diff(int y, int x, const char *old, const char *s)
 		tui_addn(stdscr, y, x + col, s + a, (int)(n - e - a));
 }
 
-static void centre(struct ui_rect r, int dy, const char *s, int attr)
+static void centre(struct ms_rect r, int dy, const char *s, int attr)
 {
 	tui_centre(stdscr, r.y + dy, r.x, r.w, s, attr);
 }
@@ -712,7 +712,7 @@ static int look_attr(enum look k, int colour)
 
 /* Writes the cells of the graph g that differ from what its slot shows
  * (all of them when it shows no graph), in runs of one look. */
-static void put_changed(struct slot *sl, struct ui_rect g, int colour)
+static void put_changed(struct slot *sl, struct ms_rect g, int colour)
 {
 	for (int row = 0; row < g.h; row++) {
 		size_t o = (size_t)row * (size_t)g.w;
@@ -741,7 +741,7 @@ static void put_changed(struct slot *sl, struct ui_rect g, int colour)
 }
 
 /* A notice in place of the graph, unless it is there already. */
-static void plot_note(struct slot *sl, struct ui_rect g, const char *s, int attr, bool full)
+static void plot_note(struct slot *sl, struct ms_rect g, const char *s, int attr, bool full)
 {
 	if (!full && !sl->graph && !strcmp(sl->note, s))
 		return;
@@ -756,7 +756,7 @@ static void plot_note(struct slot *sl, struct ui_rect g, const char *s, int attr
 /* Whether plot pl's title would come out as its slot shows it: made of
  * the same scale, newest value, extra text and notice (the frame's plots,
  * width and glyphs are the same). If not, remembers them. */
-static bool title_same(struct slot *sl, const struct ui_plot *pl, double ymax)
+static bool title_same(struct slot *sl, const struct ms_plot *pl, double ymax)
 {
 	double last = pl->s ? series_last(pl->s) : NAN;
 	const char *extra = pl->extra ? pl->extra : "";
@@ -776,11 +776,11 @@ static bool title_same(struct slot *sl, const struct ui_plot *pl, double ymax)
 	return false;
 }
 
-static void draw_plot(const struct ui_model *m, int i, struct ui_rect r, bool full)
+static void draw_plot(const struct ms_model *m, int i, struct ms_rect r, bool full)
 {
-	const struct ui_plot *pl = &m->plot[i];
+	const struct ms_plot *pl = &m->plot[i];
 	struct slot *sl = &U.slot[i];
-	struct ui_rect g = { r.y + 1, r.x, r.h - 1, r.w };
+	struct ms_rect g = { r.y + 1, r.x, r.h - 1, r.w };
 	char title[512];
 	struct plot p = { .w = r.w, .h = r.h - 1, .mode = tui_mode(),
 			  .marks = m->marks, .nmarks = m->nmarks };
@@ -842,7 +842,7 @@ static void draw_plot(const struct ui_model *m, int i, struct ui_rect r, bool fu
 }
 
 /* Seconds the plots span: newest minus oldest visible sample. */
-static double plot_span(const struct ui_model *m, int w)
+static double plot_span(const struct ms_model *m, int w)
 {
 	for (int i = 0; i < m->nplots; i++) {
 		const struct series *s = m->plot[i].s;
@@ -876,10 +876,10 @@ static const char *key_of(char *buf, size_t len, char kind, const char *a, const
 	return buf;
 }
 
-static void draw_header(const struct ui_model *m, const struct ui_layout *l, bool full)
+static void draw_header(const struct ms_model *m, const struct ms_layout *l, bool full)
 {
 	int w = l->header.w, st = l->header.h - 1;
-	bool own = l->header.h > UI_HEADER_ROWS;	/* the tuning's own line */
+	bool own = l->header.h > MS_HEADER_ROWS;	/* the tuning's own line */
 	char left[1024], right[512], a[32], b[32], k[ROWKEY + 8], lw[1400];
 	const char *wl = m->workload ? m->workload : "";
 
@@ -946,9 +946,9 @@ static void draw_header(const struct ui_model *m, const struct ui_layout *l, boo
 		tui_colour() ? TP_DIM : 0, NULL);
 }
 
-static void draw_workers(const struct ui_model *m, const struct ui_layout *l, bool full)
+static void draw_workers(const struct ms_model *m, const struct ms_layout *l, bool full)
 {
-	struct ui_rect r = l->workers;
+	struct ms_rect r = l->workers;
 	char line[1024], t[16], k[ROWKEY + 8];
 	struct wcols c;
 	int maxscroll = m->nworkers - l->worker_rows, y = r.y + 1;
@@ -960,14 +960,14 @@ static void draw_workers(const struct ui_model *m, const struct ui_layout *l, bo
 	if (U.scroll < 0)
 		U.scroll = 0;
 	worker_cols(r.w, &c);
-	ui_format_worker(NULL, r.w, tui_utf8(), line, sizeof(line));
+	ms_format_worker(NULL, r.w, tui_utf8(), line, sizeof(line));
 	if (!row_same(r.y, key_of(k, sizeof(k), 'C', line, NULL, 0), full)) {
 		attron(A_REVERSE);
 		tui_add(stdscr, r.y, r.x, line);
 		attroff(A_REVERSE);
 	}
 	for (int i = U.scroll; i < U.scroll + l->worker_rows; i++, y++) {
-		const struct ui_worker *w = &m->workers[i];
+		const struct ms_worker *w = &m->workers[i];
 		int prog = fmt_text_cols(end_text(w, t, sizeof(t)));
 		bool bad = w->state == 'D' || w->state == 'Z';
 
@@ -975,7 +975,7 @@ static void draw_workers(const struct ui_model *m, const struct ui_layout *l, bo
 		size_t head;
 
 		/* the row's colours follow from its text: state and end */
-		ui_format_worker(w, r.w, tui_utf8(), line, sizeof(line));
+		ms_format_worker(w, r.w, tui_utf8(), line, sizeof(line));
 		key = key_of(k, sizeof(k), 'R', line, NULL, (int)w->end * 2 + bad);
 		sep = key ? strchr(key, '\x01') : NULL;
 		head = sep ? (size_t)(sep - key + 1) : 0;
@@ -1021,9 +1021,9 @@ static void draw_workers(const struct ui_model *m, const struct ui_layout *l, bo
 	}
 }
 
-static void draw_runs(const struct ui_model *m, const struct ui_layout *l, bool full)
+static void draw_runs(const struct ms_model *m, const struct ms_layout *l, bool full)
 {
-	struct ui_rect r = l->runs;
+	struct ms_rect r = l->runs;
 	char title[64], k[ROWKEY + 8];
 	int first = m->ndone - l->runs_rows;
 
@@ -1063,7 +1063,7 @@ static const char *const help_lines[] = {
  * stdscr holds, a paused one included. */
 static WINDOW *help_win;
 
-static void draw_help(const struct ui_model *m)
+static void draw_help(const struct ms_model *m)
 {
 	const char *const *lines = m->help ? m->help : help_lines;
 	int n = m->help ? m->nhelp : (int)(sizeof(help_lines) / sizeof(help_lines[0]));
@@ -1095,7 +1095,7 @@ static void close_help(void)
 
 /* Whether the last frame was drawn for the same model, terminal, glyphs
  * and layout: then stdscr holds it, and only what changed is written. */
-static bool same_frame(const struct ui_model *m, const struct ui_layout *l)
+static bool same_frame(const struct ms_model *m, const struct ms_layout *l)
 {
 	if (m != U.f_model || COLS != U.f_cols || LINES != U.f_lines || tui_mode() != U.f_mode ||
 	    tui_utf8() != U.f_utf8 || l->too_small || memcmp(l, &U.f_layout, sizeof(*l)))
@@ -1107,7 +1107,7 @@ static bool same_frame(const struct ui_model *m, const struct ui_layout *l)
 }
 
 /* A blank screen, and nothing remembered of what was on it. */
-static void clear_frame(const struct ui_model *m, const struct ui_layout *l)
+static void clear_frame(const struct ms_model *m, const struct ms_layout *l)
 {
 	erase();
 	U.f_model = m;
@@ -1132,9 +1132,9 @@ static void clear_frame(const struct ui_model *m, const struct ui_layout *l)
 
 /* The model on stdscr, not yet sent to the terminal: in full on a blank
  * screen, or only what changed since the last frame. */
-static void paint(const struct ui_model *m, struct ui_layout *l, bool full)
+static void paint(const struct ms_model *m, struct ms_layout *l, bool full)
 {
-	ui_layout(COLS, LINES, m, l);
+	ms_layout(COLS, LINES, m, l);
 	if (full || !same_frame(m, l)) {
 		full = true;
 		clear_frame(m, l);
@@ -1150,9 +1150,9 @@ static void paint(const struct ui_model *m, struct ui_layout *l, bool full)
 	draw_runs(m, l, full);
 }
 
-void ui_draw(const struct ui_model *m)
+void ms_draw(const struct ms_model *m)
 {
-	struct ui_layout l;
+	struct ms_layout l;
 
 	if (!tui_active())
 		return;
@@ -1169,23 +1169,23 @@ void ui_draw(const struct ui_model *m)
 	doupdate();
 }
 
-void ui_touch(void)
+void ms_touch(void)
 {
 	U.need_full = true;
 }
 
-void ui_set_overlay(void (*draw)(void *arg), void *arg)
+void ms_set_overlay(void (*draw)(void *arg), void *arg)
 {
 	U.overlay = draw;
 	U.overlay_arg = arg;
 	U.need_full = true;
 }
 
-int ui_dump(const struct ui_model *m, FILE *f)
+int ms_dump(const struct ms_model *m, FILE *f)
 {
 	enum plot_mode mode = tui_mode();
 	bool utf8 = tui_utf8();
-	struct ui_layout l;
+	struct ms_layout l;
 	wchar_t line[1024];
 	char out[4096];
 	int rc = 0;
@@ -1214,24 +1214,24 @@ int ui_dump(const struct ui_model *m, FILE *f)
 	tui_set_mode(mode);
 	tui_set_utf8(utf8);
 	U.need_full = true;
-	ui_draw(m);
+	ms_draw(m);
 	return rc;
 }
 
-bool ui_help_shown(void)
+bool ms_help_shown(void)
 {
 	return U.help;
 }
 
-static void redraw(const struct ui_model *m)
+static void redraw(const struct ms_model *m)
 {
 	U.need_full = true;
-	ui_draw(m);
+	ms_draw(m);
 }
 
-enum ui_action ui_key(struct ui_model *m, int ch)
+enum ms_action ms_key(struct ms_model *m, int ch)
 {
-	struct ui_layout l;
+	struct ms_layout l;
 	int page;
 
 	/* q over the help closes it, as Esc does: a run is not ended by a
@@ -1241,32 +1241,32 @@ enum ui_action ui_key(struct ui_model *m, int ch)
 	switch (ch) {
 	case 'q':
 	case 'Q':
-		return UI_QUIT;
+		return MS_QUIT;
 	case 'r':
 	case 'R':
-		return UI_RERUN;
+		return MS_RERUN;
 	case ' ':
 		m->paused = !m->paused;
 		redraw(m);
-		return UI_TOGGLE_PAUSE;
+		return MS_TOGGLE_PAUSE;
 	case '+':
-		return UI_SLOWER;
+		return MS_SLOWER;
 	case '-':
-		return UI_FASTER;
+		return MS_FASTER;
 	case 's':
-		return UI_SWAPPINESS_DOWN;
+		return MS_SWAPPINESS_DOWN;
 	case 'S':
-		return UI_SWAPPINESS_UP;
+		return MS_SWAPPINESS_UP;
 	case 'k':
-		return UI_KNOB_DOWN;
+		return MS_KNOB_DOWN;
 	case 'K':
-		return UI_KNOB_UP;
+		return MS_KNOB_UP;
 	case 'h':
-		return UI_HISTORY;
+		return MS_HISTORY;
 	case 'w':
-		return UI_DUMP;
+		return MS_DUMP;
 	case 'c':
-		return UI_CHOOSE;
+		return MS_CHOOSE;
 	case '?':
 		U.help = !U.help;
 		if (tui_active()) {
@@ -1276,27 +1276,27 @@ enum ui_action ui_key(struct ui_model *m, int ch)
 				close_help();
 			doupdate();
 		}
-		return UI_HELP;
+		return MS_HELP;
 	case 27:	/* Esc closes the help */
 		if (!U.help)
-			return UI_NONE;
+			return MS_NONE;
 		U.help = false;
 		if (tui_active()) {
 			close_help();
 			doupdate();
 		}
-		return UI_HELP;
+		return MS_HELP;
 	case KEY_RESIZE:
 		redraw(m);
-		return UI_RESIZE;
+		return MS_RESIZE;
 	case 12:	/* Ctrl-L */
 		if (tui_active())
 			clearok(curscr, TRUE);
 		redraw(m);
-		return UI_NONE;
+		return MS_NONE;
 	}
 
-	ui_layout(tui_active() ? COLS : 80, tui_active() ? LINES : 24, m, &l);
+	ms_layout(tui_active() ? COLS : 80, tui_active() ? LINES : 24, m, &l);
 	page = l.worker_rows > 1 ? l.worker_rows - 1 : 1;
 	switch (ch) {
 	case KEY_UP:
@@ -1318,27 +1318,27 @@ enum ui_action ui_key(struct ui_model *m, int ch)
 		U.scroll = m->nworkers;
 		break;
 	default:
-		return UI_NONE;
+		return MS_NONE;
 	}
 	if (U.scroll > m->nworkers - l.worker_rows)
 		U.scroll = m->nworkers - l.worker_rows;
 	if (U.scroll < 0)
 		U.scroll = 0;
 	redraw(m);
-	return UI_NONE;
+	return MS_NONE;
 }
 
-int ui_scroll(void)
+int ms_scroll(void)
 {
 	return U.scroll;
 }
 
-int ui_rows_shown(void)
+int ms_rows_shown(void)
 {
 	return tui_active() ? U.shown : -1;
 }
 
-void ui_end(void)
+void ms_end(void)
 {
 	if (help_win)
 		delwin(help_win);
@@ -1350,7 +1350,7 @@ void ui_end(void)
 	U.cells = U.cells2 = NULL;
 	U.looks = U.markcol = NULL;
 	U.ncells = U.marksize = 0;
-	for (int i = 0; i < UI_MAX_PLOTS; i++) {
+	for (int i = 0; i < MS_MAX_PLOTS; i++) {
 		free(U.slot[i].cells);
 		free(U.slot[i].looks);
 		U.slot[i] = (struct slot){ 0 };
