@@ -15,6 +15,8 @@
 #include "series.h"
 #include "workload.h"
 
+struct tui_key;
+
 /* Plots drawn at most: each registry series once. */
 #define MS_MAX_PLOTS M_N
 
@@ -62,7 +64,7 @@ struct ms_model {
 	int run, nruns;			/* run k of N; nruns 0: no count shown */
 	double elapsed;			/* seconds into this run */
 	double interval;		/* sampling interval, seconds */
-	bool paused;			/* flipped by ms_key, read by the caller */
+	bool paused;			/* flipped by MS_PAUSE, read by the caller */
 	const char *warning;		/* on the first header line, e.g.
 					   "memory not locked: ..."; may be NULL */
 	const char *status;		/* notice line, NULL for none */
@@ -81,30 +83,28 @@ struct ms_model {
 	const char *const *done;	/* completed runs of this session, */
 	int ndone;			/* oldest first, preformatted lines */
 
-	const char *const *help;	/* the ? overlay's lines; NULL: the */
-	int nhelp;			/* monitor's keys */
+	const struct tui_key *keys;	/* the view's key table: the ? */
+	int nkeys;			/* overlay shows its lines */
 };
 
-/* Whether the ? overlay is open: a view that reads q itself gives it to
- * ms_key then, where it closes the overlay. */
+/* Whether the ? overlay is open: a view gives the keys that close it
+ * (q, Esc) to its help op then. */
 bool ms_help_shown(void);
 
-enum ms_action {
-	MS_NONE,
-	MS_QUIT,
-	MS_RERUN,
-	MS_TOGGLE_PAUSE,	/* already applied to model->paused */
-	MS_FASTER,		/* the caller shortens the interval */
-	MS_SLOWER,
-	MS_HELP,		/* overlay toggled and drawn */
-	MS_RESIZE,		/* relaid out and drawn */
-	MS_SWAPPINESS_DOWN,	/* s: the caller lowers vm.swappiness */
-	MS_SWAPPINESS_UP,	/* S */
-	MS_KNOB_DOWN,		/* k: the caller lowers its chosen vm knob */
-	MS_KNOB_UP,		/* K */
-	MS_HISTORY,		/* h: the caller opens the history view */
-	MS_DUMP,		/* w: the caller writes the screen (ms_dump) */
-	MS_CHOOSE,		/* c: the caller opens the plot chooser */
+/* What the screen does itself, for a view's key table to bind (tui.h);
+ * negative, apart from every view's own actions. */
+enum ms_op {
+	MS_PAUSE = -16,		/* flips model->paused: the frame is kept */
+	MS_HELP,		/* opens or closes the ? overlay */
+	MS_HELP_CLOSE,		/* closes it, if open */
+	MS_RESIZE,		/* lays out and draws again */
+	MS_REDRAW,		/* the same on a cleared terminal (Ctrl-L) */
+	MS_UP,			/* scroll the workers a row, a page, */
+	MS_DOWN,		/* to the first or the last */
+	MS_PGUP,
+	MS_PGDN,
+	MS_HOME,
+	MS_END,
 };
 
 #define MS_HEADER_ROWS 3		/* 4 with a line for the tuning */
@@ -185,9 +185,8 @@ void ms_set_overlay(void (*draw)(void *arg), void *arg);
  * its glyphs. 0, or -1 (no terminal, or a failed write). */
 int ms_dump(const struct ms_model *m, FILE *f);
 
-/* Handles one key (a getch() value). Help, scrolling, pause and resize
- * are handled here and redrawn at once; the rest is for the caller. */
-enum ms_action ms_key(struct ms_model *m, int ch);
+/* Does op (enum ms_op) on m, and draws the outcome at once. */
+void ms_do(struct ms_model *m, int op);
 
 /* Index of the first worker row shown (scrolling). */
 int ms_scroll(void);

@@ -24,6 +24,10 @@ enum monview_action {
 	MV_CHOOSE,
 };
 
+/* The monitor's keys and its ? help (tui.h). */
+extern const struct tui_key *const monview_keys;
+extern const int monview_nkeys;
+
 struct monview {
 	struct view v;
 	const struct session *s;

@@ -18,6 +18,12 @@
 #define REPLAY_SPEED_MIN 0.25
 #define REPLAY_SPEED_MAX 64
 
+struct tui_key;
+
+/* The replay's keys and its ? help (tui.h). */
+extern const struct tui_key *const replay_keys;
+extern const int replay_nkeys;
+
 /* Opens a replay of r, taken over (left run_record_init'ed), with the
  * plots ids (NULL: the default layout for the run: its cgroup's plots
  * when it had one) at speed (times real time). The terminal must be open

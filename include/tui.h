@@ -46,6 +46,26 @@ bool tui_too_small(void);
 /* Says so, centred in win. */
 void tui_draw_too_small(WINDOW *win);
 
+/* A view's keys, a row for each line of its ? help: the line, and the
+ * keys it tells of with what each does. The bindings and the help are one
+ * table, so they cannot disagree. */
+#define TUI_KEYS_PER_LINE 4
+struct tui_key {
+	const char *keys;	/* the help's key column, "s / S"; NULL: no line */
+	const char *help;
+	struct {
+		int ch;		/* a getch() value; 0 ends the row's keys */
+		int action;	/* the view's own number, never 0 */
+	} k[TUI_KEYS_PER_LINE];
+};
+
+/* The action of key ch in the n rows of t, 0 when no row has it. */
+int tui_key_action(const struct tui_key *t, int n, int ch);
+
+/* Row k's help line, its keys in a column of their own, into buf; "" for
+ * a row without one. Returns buf. */
+char *tui_key_line(const struct tui_key *k, char *buf, size_t len);
+
 /* Colour pairs; 0 is the terminal default. */
 enum tui_pair {
 	TP_MARK = 1,	/* sysctl change markers */

@@ -1043,31 +1043,18 @@ static void draw_runs(const struct ms_model *m, const struct ms_layout *l, bool 
 	}
 }
 
-static const char *const help_lines[] = {
-	"q         quit (stops the workload)",
-	"r         run the workload again",
-	"space     pause drawing (sampling goes on)",
-	"+ / -     longer / shorter interval",
-	"s / S     swappiness -10 / +10 (root)",
-	"k / K     other vm knob down / up (root)",
-	"h         history of runs (sampling goes on)",
-	"w         write the screen to a text file",
-	"c         choose the plots",
-	"Up/Down   scroll the workers",
-	"PgUp/PgDn scroll a page of workers",
-	"Ctrl-L    redraw the screen",
-	"? q Esc   close this help",
-};
-
 /* The overlay is its own window so closing it restores whatever frame
  * stdscr holds, a paused one included. */
 static WINDOW *help_win;
 
 static void draw_help(const struct ms_model *m)
 {
-	const char *const *lines = m->help ? m->help : help_lines;
-	int n = m->help ? m->nhelp : (int)(sizeof(help_lines) / sizeof(help_lines[0]));
-	int h = imin(n + 4, LINES), w = imin(50, COLS);
+	char line[256];
+	int n = 0, h, w = imin(50, COLS), y = 3;
+
+	for (int i = 0; i < m->nkeys; i++)
+		n += m->keys[i].keys != NULL;
+	h = imin(n + 4, LINES);
 
 	if (help_win)
 		delwin(help_win);
@@ -1079,8 +1066,9 @@ static void draw_help(const struct ms_model *m)
 	wattron(help_win, A_BOLD);
 	mvwaddnstr(help_win, 1, 2, "thrashtop keys", w - 4);
 	wattroff(help_win, A_BOLD);
-	for (int i = 0; i < n && 3 + i < h - 1; i++)
-		mvwaddnstr(help_win, 3 + i, 2, lines[i], w - 4);
+	for (int i = 0; i < m->nkeys && y < h - 1; i++)
+		if (m->keys[i].keys)
+			mvwaddnstr(help_win, y++, 2, tui_key_line(&m->keys[i], line, sizeof(line)), w - 4);
 	wnoutrefresh(help_win);
 }
 
@@ -1229,103 +1217,65 @@ static void redraw(const struct ms_model *m)
 	ms_draw(m);
 }
 
-enum ms_action ms_key(struct ms_model *m, int ch)
+static void help_show(const struct ms_model *m, bool on)
+{
+	if (U.help == on)
+		return;
+	U.help = on;
+	if (!tui_active())
+		return;
+	if (on)
+		draw_help(m);
+	else
+		close_help();
+	doupdate();
+}
+
+/* Scrolls the worker rows as op asks, within the rows there are. */
+static void scroll_rows(const struct ms_model *m, int op)
 {
 	struct ms_layout l;
-	int page;
-
-	/* q over the help closes it, as Esc does: a run is not ended by a
-	 * key meant for the overlay */
-	if (U.help && (ch == 'q' || ch == 'Q'))
-		ch = 27;
-	switch (ch) {
-	case 'q':
-	case 'Q':
-		return MS_QUIT;
-	case 'r':
-	case 'R':
-		return MS_RERUN;
-	case ' ':
-		m->paused = !m->paused;
-		redraw(m);
-		return MS_TOGGLE_PAUSE;
-	case '+':
-		return MS_SLOWER;
-	case '-':
-		return MS_FASTER;
-	case 's':
-		return MS_SWAPPINESS_DOWN;
-	case 'S':
-		return MS_SWAPPINESS_UP;
-	case 'k':
-		return MS_KNOB_DOWN;
-	case 'K':
-		return MS_KNOB_UP;
-	case 'h':
-		return MS_HISTORY;
-	case 'w':
-		return MS_DUMP;
-	case 'c':
-		return MS_CHOOSE;
-	case '?':
-		U.help = !U.help;
-		if (tui_active()) {
-			if (U.help)
-				draw_help(m);
-			else
-				close_help();
-			doupdate();
-		}
-		return MS_HELP;
-	case 27:	/* Esc closes the help */
-		if (!U.help)
-			return MS_NONE;
-		U.help = false;
-		if (tui_active()) {
-			close_help();
-			doupdate();
-		}
-		return MS_HELP;
-	case KEY_RESIZE:
-		redraw(m);
-		return MS_RESIZE;
-	case 12:	/* Ctrl-L */
-		if (tui_active())
-			clearok(curscr, TRUE);
-		redraw(m);
-		return MS_NONE;
-	}
+	int page, to;
 
 	ms_layout(tui_active() ? COLS : 80, tui_active() ? LINES : 24, m, &l);
 	page = l.worker_rows > 1 ? l.worker_rows - 1 : 1;
-	switch (ch) {
-	case KEY_UP:
-		U.scroll--;
-		break;
-	case KEY_DOWN:
-		U.scroll++;
-		break;
-	case KEY_PPAGE:
-		U.scroll -= page;
-		break;
-	case KEY_NPAGE:
-		U.scroll += page;
-		break;
-	case KEY_HOME:
-		U.scroll = 0;
-		break;
-	case KEY_END:
-		U.scroll = m->nworkers;
-		break;
-	default:
-		return MS_NONE;
+	switch (op) {
+	case MS_UP: to = U.scroll - 1; break;
+	case MS_DOWN: to = U.scroll + 1; break;
+	case MS_PGUP: to = U.scroll - page; break;
+	case MS_PGDN: to = U.scroll + page; break;
+	case MS_HOME: to = 0; break;
+	default: to = m->nworkers; break;
 	}
-	if (U.scroll > m->nworkers - l.worker_rows)
-		U.scroll = m->nworkers - l.worker_rows;
-	if (U.scroll < 0)
-		U.scroll = 0;
+	U.scroll = imax(imin(to, m->nworkers - l.worker_rows), 0);
 	redraw(m);
-	return MS_NONE;
+}
+
+void ms_do(struct ms_model *m, int op)
+{
+	switch (op) {
+	case MS_PAUSE:
+		m->paused = !m->paused;
+		redraw(m);
+		return;
+	case MS_HELP:
+		help_show(m, !U.help);
+		return;
+	case MS_HELP_CLOSE:
+		help_show(m, false);
+		return;
+	case MS_RESIZE:
+		redraw(m);
+		return;
+	case MS_REDRAW:
+		if (tui_active())
+			clearok(curscr, TRUE);
+		redraw(m);
+		return;
+	case MS_UP: case MS_DOWN: case MS_PGUP: case MS_PGDN: case MS_HOME: case MS_END:
+		scroll_rows(m, op);
+		return;
+	}
 }
 
 int ms_scroll(void)

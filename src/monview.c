@@ -6,30 +6,47 @@
 
 #include "fmt.h"
 #include "monview.h"
+#include "tui.h"
+
+static const struct tui_key keys[] = {
+	{ "q", "quit (stops the workload)", { { 'q', MV_QUIT }, { 'Q', MV_QUIT } } },
+	{ "r", "run the workload again", { { 'r', MV_RERUN }, { 'R', MV_RERUN } } },
+	{ "space", "pause drawing (sampling goes on)", { { ' ', MS_PAUSE } } },
+	{ "+ / -", "longer / shorter interval", { { '+', MV_SLOWER }, { '-', MV_FASTER } } },
+	{ "s / S", "swappiness -10 / +10 (root)",
+	  { { 's', MV_SWAPPINESS_DOWN }, { 'S', MV_SWAPPINESS_UP } } },
+	{ "k / K", "other vm knob down / up (root)", { { 'k', MV_KNOB_DOWN }, { 'K', MV_KNOB_UP } } },
+	{ "h", "history of runs (sampling goes on)", { { 'h', MV_HISTORY } } },
+	{ "w", "write the screen to a text file", { { 'w', MV_DUMP } } },
+	{ "c", "choose the plots", { { 'c', MV_CHOOSE } } },
+	{ "Up/Down", "scroll the workers", { { KEY_UP, MS_UP }, { KEY_DOWN, MS_DOWN } } },
+	{ "PgUp/PgDn", "scroll a page of workers", { { KEY_PPAGE, MS_PGUP }, { KEY_NPAGE, MS_PGDN } } },
+	{ "Ctrl-L", "redraw the screen", { { 12, MS_REDRAW } } },
+	{ "? q Esc", "close this help", { { '?', MS_HELP }, { 27, MS_HELP_CLOSE } } },
+	{ NULL, NULL, { { KEY_HOME, MS_HOME }, { KEY_END, MS_END }, { KEY_RESIZE, MS_RESIZE } } },
+};
+const struct tui_key *const monview_keys = keys;
+const int monview_nkeys = (int)(sizeof(keys) / sizeof(keys[0]));
 
 static int mv_key(struct view *v, int ch)
 {
 	struct monview *mv = (struct monview *)v;
+	int act;
 
 	/* A key may redraw at once: the model must not point at what the
 	 * session has since freed (its run lines grow while a view is over
 	 * the monitor). */
 	if (monview_fill(mv))
 		return VIEW_STAY;
-	switch (ms_key(&mv->m, ch)) {
-	case MS_QUIT: return MV_QUIT;
-	case MS_RERUN: return MV_RERUN;
-	case MS_FASTER: return MV_FASTER;
-	case MS_SLOWER: return MV_SLOWER;
-	case MS_SWAPPINESS_DOWN: return MV_SWAPPINESS_DOWN;
-	case MS_SWAPPINESS_UP: return MV_SWAPPINESS_UP;
-	case MS_KNOB_DOWN: return MV_KNOB_DOWN;
-	case MS_KNOB_UP: return MV_KNOB_UP;
-	case MS_HISTORY: return MV_HISTORY;
-	case MS_DUMP: return MV_DUMP;
-	case MS_CHOOSE: return MV_CHOOSE;
-	default: return VIEW_STAY;
-	}
+	/* q over the help closes it, as Esc does: a run is not ended by a
+	 * key meant for the overlay */
+	if (ms_help_shown() && (ch == 'q' || ch == 'Q'))
+		ch = 27;
+	act = tui_key_action(monview_keys, monview_nkeys, ch);
+	if (act >= 0)
+		return act;
+	ms_do(&mv->m, act);
+	return VIEW_STAY;
 }
 
 static void mv_draw(struct view *v)
@@ -303,6 +320,8 @@ int monview_init(struct monview *mv, const struct session *s, const int *plots,
 	m->swapdevs = s->swapdevs;
 	m->swappiness = s->swappiness;
 	m->warning = s->guard.why[0] ? s->guard.why : NULL;
+	m->keys = monview_keys;
+	m->nkeys = monview_nkeys;
 	return monview_fill(mv);
 }
 

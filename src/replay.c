@@ -131,61 +131,74 @@ static void draw(struct replay *p)
 	ms_draw(&p->m);
 }
 
-static const char *const replay_help[] = {
-	"space     play / pause; at the end, again",
-	", and .   one sample back / on (pauses)",
-	"Left/Right 10 s back / on",
-	"Home/End  the start / the end",
-	"+ / -     twice / half the speed",
-	"Up/Down   scroll the workers",
-	"Ctrl-L    redraw the screen",
-	"q Esc     close the replay",
-	"?         close this help",
+/* The replay's own actions (its key table's), past VIEW_CLOSE. */
+enum {
+	RP_PLAY = VIEW_ACTION, RP_BACK, RP_STEP, RP_REWIND, RP_FORWARD, RP_START, RP_END,
+	RP_FASTER, RP_SLOWER,
 };
 
-static int rp_key(struct view *v, int ch)
-{
-	struct replay *p = (struct replay *)v;
+static const struct tui_key keys[] = {
+	{ "space", "play / pause; at the end, again", { { ' ', RP_PLAY } } },
+	{ ", and .", "one sample back / on (pauses)", { { ',', RP_BACK }, { '.', RP_STEP } } },
+	{ "Left/Right", "10 s back / on", { { KEY_LEFT, RP_REWIND }, { KEY_RIGHT, RP_FORWARD } } },
+	{ "Home/End", "the start / the end", { { KEY_HOME, RP_START }, { KEY_END, RP_END } } },
+	{ "+ / -", "twice / half the speed", { { '+', RP_FASTER }, { '-', RP_SLOWER } } },
+	{ "Up/Down", "scroll the workers", { { KEY_UP, MS_UP }, { KEY_DOWN, MS_DOWN } } },
+	{ "Ctrl-L", "redraw the screen", { { 12, MS_REDRAW } } },
+	{ "q Esc", "close the replay", { { 'q', VIEW_CLOSE }, { 'Q', VIEW_CLOSE }, { 27, VIEW_CLOSE } } },
+	{ "?", "close this help", { { '?', MS_HELP } } },
+	{ NULL, NULL, { { KEY_PPAGE, MS_PGUP }, { KEY_NPAGE, MS_PGDN }, { KEY_RESIZE, MS_RESIZE } } },
+};
+const struct tui_key *const replay_keys = keys;
+const int replay_nkeys = (int)(sizeof(keys) / sizeof(keys[0]));
 
-	if (ms_help_shown() && (ch == 'q' || ch == 'Q' || ch == 27))
-		ch = '?';
-	switch (ch) {
-	case 'q': case 'Q': case 27:
-		return VIEW_CLOSE;
-	case ' ':
+static void act(struct replay *p, int action)
+{
+	switch (action) {
+	case RP_PLAY:
 		if (p->ended)
 			seek(p, 0);
 		p->paused = !p->paused;
 		break;
-	case '.':	/* the next sample */
+	case RP_STEP:	/* the next sample */
 		p->paused = true;
 		if (p->shown < p->r.nsamples)
 			seek(p, p->r.t[p->shown]);
 		break;
-	case ',':	/* back one sample */
+	case RP_BACK:	/* back one sample */
 		p->paused = true;
 		seek(p, p->shown >= 2 ? p->r.t[p->shown - 2] : 0);
 		p->ended = false;
 		break;
-	case KEY_RIGHT: seek(p, p->clock + SEEK_S); break;
-	case KEY_LEFT: seek(p, p->clock - SEEK_S); p->ended = false; break;
-	case KEY_HOME: seek(p, 0); break;
-	case KEY_END: seek(p, end_time(p)); break;
-	case '+':
+	case RP_FORWARD: seek(p, p->clock + SEEK_S); break;
+	case RP_REWIND: seek(p, p->clock - SEEK_S); p->ended = false; break;
+	case RP_START: seek(p, 0); break;
+	case RP_END: seek(p, end_time(p)); break;
+	case RP_FASTER:
 		if (p->speed < REPLAY_SPEED_MAX)
 			p->speed *= 2;
 		break;
-	case '-':
+	case RP_SLOWER:
 		if (p->speed > REPLAY_SPEED_MIN)
 			p->speed /= 2;
 		break;
-	case KEY_RESIZE: case 12: case KEY_UP: case KEY_DOWN: case KEY_PPAGE: case KEY_NPAGE:
-	case '?':
-		ms_key(&p->m, ch);
-		break;
 	default:
-		return VIEW_STAY;
+		ms_do(&p->m, action);
+		break;
 	}
+}
+
+static int rp_key(struct view *v, int ch)
+{
+	struct replay *p = (struct replay *)v;
+	int action;
+
+	if (ms_help_shown() && (ch == 'q' || ch == 'Q' || ch == 27))
+		ch = '?';
+	action = tui_key_action(replay_keys, replay_nkeys, ch);
+	if (action == VIEW_STAY || action == VIEW_CLOSE)
+		return action;
+	act(p, action);
 	p->last = mono();
 	return VIEW_STAY;
 }
@@ -349,8 +362,8 @@ struct view *replay_open(struct run_record *r, const int *plots, int nplots, dou
 		if (series_init(&p->view[id], WINDOW_CAP))
 			goto oom;
 	fill_fixed(p, plots, nplots);
-	p->m.help = replay_help;
-	p->m.nhelp = (int)(sizeof(replay_help) / sizeof(replay_help[0]));
+	p->m.keys = replay_keys;
+	p->m.nkeys = replay_nkeys;
 	p->speed = speed;
 	p->last = mono();
 	seek(p, 0);

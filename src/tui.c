@@ -344,3 +344,21 @@ void tui_end(void)
 		fclose(T.tty);
 	T.tty = NULL;
 }
+
+int tui_key_action(const struct tui_key *t, int n, int ch)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < TUI_KEYS_PER_LINE && t[i].k[j].ch; j++)
+			if (t[i].k[j].ch == ch)
+				return t[i].k[j].action;
+	return 0;
+}
+
+char *tui_key_line(const struct tui_key *k, char *buf, size_t len)
+{
+	if (len && k->keys)
+		snprintf(buf, len, "%-9s %s", k->keys, k->help);
+	else if (len)
+		buf[0] = '\0';
+	return buf;
+}

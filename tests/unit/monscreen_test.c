@@ -3,6 +3,8 @@
 
 #include "check.h"
 #include "monscreen.h"
+#include "monview.h"
+#include "replay.h"
 #include "sampler.h"
 #include "series.h"
 #include "tui.h"
@@ -441,31 +443,84 @@ TEST(ms_format_worker_command_and_narrow)
 	CHECK_INT(cols_of(ms_format_worker(&w, 200, true, b, sizeof(b))), 200);
 }
 
-TEST(ms_key_actions_without_terminal)
+TEST(ms_keys_without_terminal)
 {
 	struct ms_model m = { .nworkers = 0 };
+	const struct tui_key *k = monview_keys;
+	int n = monview_nkeys;
 
 	tui_end();	/* before tui_init: a no-op */
-	CHECK_INT(ms_key(&m, 'q'), MS_QUIT);
-	CHECK_INT(ms_key(&m, 'r'), MS_RERUN);
-	CHECK_INT(ms_key(&m, '+'), MS_SLOWER);
-	CHECK_INT(ms_key(&m, '-'), MS_FASTER);
-	CHECK_INT(ms_key(&m, 'x'), MS_NONE);
-	CHECK_INT(ms_key(&m, ' '), MS_TOGGLE_PAUSE);
+	CHECK_INT(tui_key_action(k, n, 'q'), MV_QUIT);
+	CHECK_INT(tui_key_action(k, n, 'R'), MV_RERUN);
+	CHECK_INT(tui_key_action(k, n, '+'), MV_SLOWER);
+	CHECK_INT(tui_key_action(k, n, '-'), MV_FASTER);
+	CHECK_INT(tui_key_action(k, n, 'x'), 0);
+	CHECK_INT(tui_key_action(k, n, ' '), MS_PAUSE);
+	ms_do(&m, MS_PAUSE);
 	CHECK(m.paused);
-	CHECK_INT(ms_key(&m, ' '), MS_TOGGLE_PAUSE);
+	ms_do(&m, MS_PAUSE);
 	CHECK(!m.paused);
-	CHECK_INT(ms_key(&m, '?'), MS_HELP);
-	CHECK_INT(ms_key(&m, '?'), MS_HELP);
-	CHECK_INT(ms_key(&m, KEY_RESIZE), MS_RESIZE);
+	ms_do(&m, MS_HELP);
+	CHECK(ms_help_shown());
+	ms_do(&m, MS_HELP_CLOSE);
+	CHECK(!ms_help_shown());
+	ms_do(&m, MS_HELP_CLOSE);
+	CHECK(!ms_help_shown());
+	ms_do(&m, MS_RESIZE);
 	CHECK_INT(tui_fd(), -1);
 	CHECK(!tui_active());
 	ms_end();
 	tui_end();
 }
 
-/* Without a terminal ms_key lays out 80x24. */
-TEST(ms_key_scroll_clamps)
+/* Every key of a view's table does one thing, and the ? help is drawn
+ * from the same rows: a line for each row with keys in its column. */
+static void check_table(const char *name, const struct tui_key *t, int n, int nlines)
+{
+	char line[256];
+	int lines = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (t[i].keys) {
+			lines++;
+			tui_key_line(&t[i], line, sizeof(line));
+			if (strncmp(line, t[i].keys, strlen(t[i].keys)) || !strstr(line, t[i].help))
+				t_fail(__FILE__, __LINE__, "%s: help line \"%s\"", name, line);
+		}
+		if (!t[i].k[0].ch)
+			t_fail(__FILE__, __LINE__, "%s: row %d binds no key", name, i);
+		for (int j = 0; j < TUI_KEYS_PER_LINE && t[i].k[j].ch; j++) {
+			int ch = t[i].k[j].ch;
+
+			if (!t[i].k[j].action)
+				t_fail(__FILE__, __LINE__, "%s: key %d does nothing", name, ch);
+			for (int i2 = 0; i2 < n; i2++)
+				for (int j2 = 0; j2 < TUI_KEYS_PER_LINE && t[i2].k[j2].ch; j2++)
+					if (t[i2].k[j2].ch == ch && (i2 != i || j2 != j))
+						t_fail(__FILE__, __LINE__, "%s: key %d bound twice",
+						       name, ch);
+		}
+	}
+	CHECK_INT(lines, nlines);
+}
+
+TEST(ms_key_tables_one_binding_each)
+{
+	char line[256];
+
+	check_table("monitor", monview_keys, monview_nkeys, 13);
+	check_table("replay", replay_keys, replay_nkeys, 9);
+	CHECK_STR(tui_key_line(&monview_keys[0], line, sizeof(line)),
+		  "q         quit (stops the workload)");
+	CHECK_STR(tui_key_line(&replay_keys[2], line, sizeof(line)),
+		  "Left/Right 10 s back / on");
+	CHECK_STR(tui_key_line(&monview_keys[monview_nkeys - 1], line, sizeof(line)), "");
+	CHECK_INT(tui_key_action(replay_keys, replay_nkeys, 27), VIEW_CLOSE);
+	CHECK_INT(tui_key_action(replay_keys, replay_nkeys, KEY_NPAGE), MS_PGDN);
+}
+
+/* Without a terminal the scroll ops lay out 80x24. */
+TEST(ms_scroll_clamps)
 {
 	struct ms_worker w[40] = { { 0 } };
 	struct ms_model m = model(40, 0, false, NULL);
@@ -473,19 +528,19 @@ TEST(ms_key_scroll_clamps)
 
 	m.workers = w;
 	layout(80, 24, 40, 0, false, NULL, &l);
-	ms_key(&m, KEY_HOME);
+	ms_do(&m, MS_HOME);
 	CHECK_INT(ms_scroll(), 0);
-	ms_key(&m, KEY_UP);
+	ms_do(&m, MS_UP);
 	CHECK_INT(ms_scroll(), 0);
-	ms_key(&m, KEY_DOWN);
+	ms_do(&m, MS_DOWN);
 	CHECK_INT(ms_scroll(), 1);
-	ms_key(&m, KEY_NPAGE);
+	ms_do(&m, MS_PGDN);
 	CHECK_INT(ms_scroll(), l.worker_rows);
-	ms_key(&m, KEY_END);
+	ms_do(&m, MS_END);
 	CHECK_INT(ms_scroll(), 40 - l.worker_rows);
-	ms_key(&m, KEY_DOWN);
+	ms_do(&m, MS_DOWN);
 	CHECK_INT(ms_scroll(), 40 - l.worker_rows);
 	m.nworkers = 3;		/* fewer workers than rows */
-	ms_key(&m, KEY_END);
+	ms_do(&m, MS_END);
 	CHECK_INT(ms_scroll(), 0);
 }
