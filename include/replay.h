@@ -3,7 +3,7 @@
  * faster, with pause, step and seek. Nothing is sampled from the live
  * system: every figure is the run's own. A view of the one loop (it
  * plays through view_ops.wake), opened from the history view or by
- * `thrashtop history replay ID`. */
+ * `thrashtop history replay ID` (app_replay). */
 #ifndef THRASHTOP_REPLAY_H
 #define THRASHTOP_REPLAY_H
 
@@ -38,10 +38,5 @@ char *replay_result_line(const struct run_record *r, char *buf, size_t len);
 /* Pure: the index of the first sample after rel seconds into r (so the
  * samples before it are those shown at rel): 0..r->nsamples. */
 int replay_index(const struct run_record *r, double rel);
-
-/* `thrashtop history replay ID`: opens the terminal and plays run id of h
- * until q, the end of input, or a signal. Returns an exit status (0, or 2
- * with the one-line reason on stderr). */
-int replay_main(struct history *h, int64_t id, const int *plots, int nplots, double speed);
 
 #endif

@@ -8,7 +8,6 @@
 
 #include "fmt.h"
 #include "histui.h"
-#include "loop.h"
 #include "monscreen.h"
 #include "replay.h"
 #include "report.h"
@@ -373,103 +372,4 @@ oom:
 		rp_close(&p->v);
 	fmt_err(err, errlen, "replay: out of memory");
 	return NULL;
-}
-
-/* `history replay`: the loop with the replay as its only view. */
-struct solo {
-	struct view *v;
-	double wake;
-};
-
-static int solo_fd(void *arg)
-{
-	(void)arg;
-	return tui_fd();
-}
-
-static int solo_input(void *arg)
-{
-	struct solo *s = arg;
-	int ch;
-	bool any = false;
-
-	while ((ch = tui_next_key()) != ERR) {
-		if (s->v->ops->key(s->v, ch) == VIEW_CLOSE)
-			return LOOP_END;
-		any = true;
-	}
-	if (any) {
-		s->v->ops->draw(s->v);
-		s->wake = s->v->ops->wake(s->v, mono());
-	}
-	return LOOP_GO;
-}
-
-static int solo_none(void *arg)
-{
-	(void)arg;
-	return LOOP_GO;
-}
-
-static double solo_wake_at(void *arg)
-{
-	return ((struct solo *)arg)->wake;
-}
-
-static int solo_wake(void *arg)
-{
-	struct solo *s = arg;
-
-	s->wake = s->v->ops->wake(s->v, mono());
-	return LOOP_GO;
-}
-
-int replay_main(struct history *h, int64_t id, const int *plots, int nplots, double speed)
-{
-	struct run_record r;
-	struct solo s = { 0 };
-	const struct loop_ops ops = {
-		.arg = &s, .input_fd = solo_fd, .on_input = solo_input, .on_child = solo_none,
-		.on_tick = solo_none, .wake_at = solo_wake_at, .on_wake = solo_wake,
-	};
-	char err[512];
-	int rc;
-
-	run_record_init(&r);
-	rc = history_get(h, id, &r, err, sizeof(err));
-	if (rc != 0) {
-		if (rc > 0)
-			snprintf(err, sizeof(err), "replay: no run %" PRId64 " in the history", id);
-		fprintf(stderr, "thrashtop: %s\n", err);
-		return 2;
-	}
-	if (r.nsamples < 1) {
-		fprintf(stderr, "thrashtop: replay: run %" PRId64 " was kept without its series\n", id);
-		run_record_clear(&r);
-		return 2;
-	}
-	loop_signals();
-	if (tui_init(err, sizeof(err))) {
-		run_record_clear(&r);
-		fprintf(stderr, "thrashtop: %s\n", err);
-		return 2;
-	}
-	s.v = replay_open(&r, plots, nplots, speed, err, sizeof(err));
-	if (!s.v) {
-		tui_end();
-		run_record_clear(&r);
-		fprintf(stderr, "thrashtop: %s\n", err);
-		return 2;
-	}
-	s.v->ops->draw(s.v);
-	s.wake = s.v->ops->wake(s.v, mono());
-	rc = loop_run(&ops);
-	s.v->ops->close(s.v);
-	ms_end();
-	tui_end();
-	if (rc == LOOP_FAIL) {
-		fprintf(stderr, "thrashtop: poll: %m\n");
-		return 2;
-	}
-	return loop_signal() ? 128 + loop_signal() : 0;
 }
