@@ -1,12 +1,12 @@
-/* The monitor view: the live screen of ui.c as a view of the one loop. It
- * fills ui.c's model from the session's state (the plots' series, the
+/* The monitor view: the live screen of monscreen.c as a view of the one loop.
+ * It fills its model from the session's state (the plots' series, the
  * workers' rows, the header and status texts) and turns keys into the
  * session's actions; it reads no /proc and changes nothing itself. */
 #ifndef THRASHTOP_MONVIEW_H
 #define THRASHTOP_MONVIEW_H
 
+#include "monscreen.h"
 #include "session.h"
-#include "ui.h"
 #include "view.h"
 
 /* The monitor's own actions, for the owner of the loop. */
@@ -24,11 +24,15 @@ enum monview_action {
 	MV_CHOOSE,
 };
 
+/* The monitor's keys and its ? help (tui.h). */
+extern const struct tui_key *const monview_keys;
+extern const int monview_nkeys;
+
 struct monview {
 	struct view v;
 	const struct session *s;
-	struct ui_model m;
-	struct ui_worker *rows;
+	struct ms_model m;
+	struct ms_worker *rows;
 	int nrows_cap;
 	char status[256];
 	char wl_line[1024];		/* header: sweep cell and ETA, workload */

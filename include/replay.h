@@ -3,7 +3,7 @@
  * faster, with pause, step and seek. Nothing is sampled from the live
  * system: every figure is the run's own. A view of the one loop (it
  * plays through view_ops.wake), opened from the history view or by
- * `thrashtop history replay ID`. */
+ * `thrashtop history replay ID` (app_replay). */
 #ifndef THRASHTOP_REPLAY_H
 #define THRASHTOP_REPLAY_H
 
@@ -20,10 +20,16 @@ struct history;
 #define REPLAY_SPEED_MIN 0.25
 #define REPLAY_SPEED_MAX 64
 
+struct tui_key;
+
+/* The replay's keys and its ? help (tui.h). */
+extern const struct tui_key *const replay_keys;
+extern const int replay_nkeys;
+
 /* Opens a replay of r, taken over (left run_record_init'ed), with the
  * plots ids (NULL: the default layout for the run: its cgroup's plots
  * when it had one) at speed (times real time). The terminal must be open
- * (ui_init). NULL with err: a run without series, out of memory. */
+ * (tui_init). NULL with err: a run without series, out of memory. */
 struct view *replay_open(struct run_record *r, const int *plots, int nplots, double speed,
 			 char *err, size_t errlen);
 
@@ -34,10 +40,5 @@ char *replay_result_line(const struct run_record *r, char *buf, size_t len);
 /* Pure: the index of the first sample after rel seconds into r (so the
  * samples before it are those shown at rel): 0..r->nsamples. */
 int replay_index(const struct run_record *r, double rel);
-
-/* `thrashtop history replay ID`: opens the terminal and plays run id of h
- * until q, the end of input, or a signal. Returns an exit status (0, or 2
- * with the one-line reason on stderr). */
-int replay_main(struct history *h, int64_t id, const int *plots, int nplots, double speed);
 
 #endif

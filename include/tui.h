@@ -1,13 +1,70 @@
-/* The terminal toolkit every view draws with: text placed in a width and
- * cut with a number-safe ellipsis (fmt_field), left/right pairs, centred
- * notices, and the one table of colour pairs. ncursesw only; it knows
- * nothing of what a view shows. ui_init calls tui_start once the screen is
- * up. */
+/* The terminal toolkit every view draws with. It owns the terminal: opens
+ * and restores it, reads its keys, and picks its glyphs (braille or ASCII
+ * plots, UTF-8 or not) and colours, the one table of colour pairs. It
+ * places text in a width, cut with a number-safe ellipsis (fmt_field),
+ * left/right pairs and centred notices, and looks keys up in a view's key
+ * table. ncursesw only; it knows nothing of what a view shows.
+ * setlocale(LC_ALL, "") must have been called before tui_init. */
 #ifndef THRASHTOP_TUI_H
 #define THRASHTOP_TUI_H
 
 #include <curses.h>
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "plot.h"
+
+/* Opens the terminal (/dev/tty, else stdin/stdout if they are a terminal),
+ * sets it up and picks braille (UTF-8 locale) or ASCII plots. Returns 0, or
+ * -1 with a one-line message in err; nothing is left changed on failure. */
+int tui_init(char *err, size_t errlen);
+
+/* Restores the terminal. Safe to call more than once, and before tui_init. */
+void tui_end(void);
+
+/* Whether the terminal is open. */
+bool tui_active(void);
+
+/* The descriptor keys arrive on, for poll(); -1 before tui_init. */
+int tui_fd(void);
+
+/* The next pending key without waiting (a getch() value), ERR when none
+ * is left or the terminal is not open. For whichever view is on top. */
+int tui_next_key(void);
+
+/* The plot glyphs every screen draws with: those tui_init picked, or
+ * another (an ASCII copy of the screen). */
+void tui_set_mode(enum plot_mode mode);
+enum plot_mode tui_mode(void);
+
+/* The smallest terminal a view is drawn on. */
+#define TUI_MIN_COLS 60
+#define TUI_MIN_ROWS 16
+
+/* Whether the terminal is smaller than that. */
+bool tui_too_small(void);
+/* Says so, centred in win. */
+void tui_draw_too_small(WINDOW *win);
+
+/* A view's keys, a row for each line of its ? help: the line, and the
+ * keys it tells of with what each does. The bindings and the help are one
+ * table, so they cannot disagree. */
+#define TUI_KEYS_PER_LINE 4
+struct tui_key {
+	const char *keys;	/* the help's key column, "s / S"; NULL: no line */
+	const char *help;
+	struct {
+		int ch;		/* a getch() value; 0 ends the row's keys */
+		int action;	/* the view's own number, never 0 */
+	} k[TUI_KEYS_PER_LINE];
+};
+
+/* The action of key ch in the n rows of t, 0 when no row has it. */
+int tui_key_action(const struct tui_key *t, int n, int ch);
+
+/* Row k's help line, its keys in a column of their own, into buf; "" for
+ * a row without one. Returns buf. */
+char *tui_key_line(const struct tui_key *k, char *buf, size_t len);
 
 /* Colour pairs; 0 is the terminal default. */
 enum tui_pair {
@@ -19,9 +76,6 @@ enum tui_pair {
 	TP_FAINT,	/* a stored run's trace behind a live plot */
 	TP_PLOT,	/* TP_PLOT + k: the series colours (tui_series_pair) */
 };
-
-/* Sets up colours (when the terminal has them) and the ellipsis glyph. */
-void tui_start(void);
 
 /* Whether the terminal takes UTF-8 (braille, blocks, "…"). */
 bool tui_utf8(void);

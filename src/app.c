@@ -1,6 +1,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -11,24 +12,26 @@
 #include "chooser.h"
 #include "histui.h"
 #include "loop.h"
+#include "monscreen.h"
 #include "monview.h"
 #include "replay.h"
 #include "session.h"
-#include "ui.h"
+#include "tui.h"
 
 #define MAX_VIEWS 8
 #define FORK_SLICE_S 0.01	/* forking between two turns of the loop */
 
 /* The session, the views stacked on the terminal (the monitor at the
- * bottom), and why the loop ended. */
-struct app {
+ * bottom, or a replay alone), and why the loop ended. */
+static struct app {
 	struct session s;
+	bool live;			/* a session runs beneath the views */
 	struct monview mon;
 	struct view *views[MAX_VIEWS];
 	int nviews;
 	double wake;			/* when the top view plays on, 0 never */
 	char err[512];
-};
+} the_app;	/* big: series, rows and texts */
 
 static struct view *top(struct app *a)
 {
@@ -50,20 +53,21 @@ static void push(struct app *a, struct view *v)
 		return;
 	}
 	a->views[a->nviews++] = v;
-	ui_touch();
+	ms_touch();
 }
 
 /* Closes the top view; the one below is laid out and drawn again, the
- * terminal may have changed size meanwhile. */
-static void pop(struct app *a)
+ * terminal may have changed size meanwhile. The last one ends the loop. */
+static int pop(struct app *a)
 {
 	struct view *v = top(a);
 
 	if (a->nviews <= 1)
-		return;
+		return LOOP_END;
 	a->nviews--;
 	v->ops->close(v);
 	top(a)->ops->key(top(a), KEY_RESIZE);
+	return LOOP_GO;
 }
 
 static int next_run(struct app *a)
@@ -106,7 +110,7 @@ static void dump_screen(struct app *a)
 		session_note(&a->s, true, "cannot write the screen to %s: %s", name, strerror(err));
 		return;
 	}
-	if ((ui_dump(&a->mon.m, f) | fclose(f)) != 0)
+	if ((ms_dump(&a->mon.m, f) | fclose(f)) != 0)
 		session_note(&a->s, true, "cannot write the screen to %s: %s", path, strerror(errno));
 	else
 		session_note(&a->s, false, "screen written to %s", path);
@@ -191,8 +195,7 @@ static int act(struct app *a, int action)
 		replay_run(a, histui_replay_id(top(a)));
 		break;
 	case VIEW_CLOSE:
-		pop(a);
-		break;
+		return pop(a);
 	}
 	return LOOP_GO;
 }
@@ -200,7 +203,7 @@ static int act(struct app *a, int action)
 static int input_fd(void *arg)
 {
 	(void)arg;
-	return ui_fd();
+	return tui_fd();
 }
 
 static int on_input(void *arg)
@@ -208,18 +211,18 @@ static int on_input(void *arg)
 	struct app *a = arg;
 	int ch, rc, n = 0;
 
-	for (; (ch = ui_next_key()) != ERR; n++)
+	for (; (ch = tui_next_key()) != ERR; n++)
 		if ((rc = act(a, top(a)->ops->key(top(a), ch))) != LOOP_GO)
 			return rc;
-	a->s.want_procs = top(a) == &a->mon.v || top(a)->ops->live;
+	a->s.want_procs = a->live && (top(a) == &a->mon.v || top(a)->ops->live);
 	if (n)
 		draw_top(a);
 	a->wake = top(a)->ops->wake ? top(a)->ops->wake(top(a), now_monotonic()) : 0;
 	/* a scroll or a resize brought rows on screen that no tick has read */
-	if (a->s.want_procs && (ui_scroll() != a->s.rows_first ||
-				ui_rows_shown() != a->s.rows_shown)) {
-		a->s.rows_first = ui_scroll();
-		a->s.rows_shown = ui_rows_shown();
+	if (a->s.want_procs && (ms_scroll() != a->s.rows_first ||
+				ms_rows_shown() != a->s.rows_shown)) {
+		a->s.rows_first = ms_scroll();
+		a->s.rows_shown = ms_rows_shown();
 		session_sample_rows(&a->s);
 		draw_top(a);
 	}
@@ -231,7 +234,7 @@ static int on_child(void *arg)
 	struct app *a = arg;
 	int rc;
 
-	if (!session_reap(&a->s))
+	if (!a->live || !session_reap(&a->s))
 		return LOOP_GO;
 	for (int i = 1; i < a->nviews && a->s.last_id > 0; i++)
 		histui_added(a->views[i], a->s.last_id);
@@ -246,8 +249,8 @@ static int on_tick(void *arg)
 	struct app *a = arg;
 
 	/* per-worker files only for the rows the last frame showed */
-	a->s.rows_first = ui_scroll();
-	a->s.rows_shown = ui_rows_shown();
+	a->s.rows_first = ms_scroll();
+	a->s.rows_shown = ms_rows_shown();
 	if (session_sample(&a->s, a->err, sizeof(a->err)))
 		return LOOP_FAIL;
 	/* Only the monitor and live views change with time; another view is
@@ -265,8 +268,11 @@ static int on_work(void *arg, bool *more)
 {
 	struct app *a = arg;
 	bool forking = a->s.run.active && a->s.run.forking;
-	int rc = session_fork(&a->s, now_monotonic() + FORK_SLICE_S, a->err, sizeof(a->err));
+	int rc;
 
+	if (!a->live)
+		return LOOP_GO;
+	rc = session_fork(&a->s, now_monotonic() + FORK_SLICE_S, a->err, sizeof(a->err));
 	if (rc < 0)
 		return LOOP_FAIL;
 	*more = rc > 0;
@@ -294,58 +300,119 @@ static int on_wake(void *arg)
 
 static int tick_fd(void *arg)
 {
-	return session_tick_fd(&((struct app *)arg)->s);
+	struct app *a = arg;
+
+	return a->live ? session_tick_fd(&a->s) : -1;
+}
+
+/* Closes every view, then the terminal. */
+static void close_views(struct app *a)
+{
+	while (a->nviews > 0) {
+		struct view *v = a->views[--a->nviews];
+
+		v->ops->close(v);
+	}
+	ms_end();
+	tui_end();
+}
+
+static const struct loop_ops app_ops = {
+	.input_fd = input_fd, .on_input = on_input, .on_child = on_child, .on_tick = on_tick,
+	.on_work = on_work, .tick_fd = tick_fd, .wake_at = wake_at, .on_wake = on_wake,
+};
+
+/* The one loop, over the session (if any) and the views. */
+static int run_loop(struct app *a)
+{
+	struct loop_ops ops = app_ops;
+	int rc;
+
+	ops.arg = a;
+	rc = loop_run(&ops);
+	if (rc == LOOP_FAIL && !a->err[0])
+		snprintf(a->err, sizeof(a->err), "poll: %m");
+	return rc;
 }
 
 int app_run(struct options *o)
 {
-	static struct app a;	/* big: series, rows and texts */
-	const struct loop_ops ops = {
-		.arg = &a, .input_fd = input_fd, .on_input = on_input, .on_child = on_child,
-		.on_tick = on_tick, .on_work = on_work, .tick_fd = tick_fd,
-		.wake_at = wake_at, .on_wake = on_wake,
-	};
+	struct app *a = &the_app;
 	int rc = LOOP_FAIL;
 
 	/* A signal during set-up waits, and ends the session on the loop's
 	 * first turn, through the same teardown. */
 	loop_signals();
-	if (session_open(&a.s, o, a.err, sizeof(a.err)))
+	if (session_open(&a->s, o, a->err, sizeof(a->err)))
 		goto out;
-	if (a.s.tui) {
-		if (ui_init(a.err, sizeof(a.err)))
+	a->live = true;
+	if (a->s.tui) {
+		if (tui_init(a->err, sizeof(a->err)))
 			goto out;
-		if (monview_init(&a.mon, &a.s, o->nplots ? o->plots : NULL, o->nplots)) {
-			snprintf(a.err, sizeof(a.err), "out of memory");
+		if (monview_init(&a->mon, &a->s, o->nplots ? o->plots : NULL, o->nplots)) {
+			snprintf(a->err, sizeof(a->err), "out of memory");
 			goto out;
 		}
-		push(&a, &a.mon.v);
-		a.s.want_procs = true;
+		push(a, &a->mon.v);
+		a->s.want_procs = true;
 	}
-	if (next_run(&a) != LOOP_GO)
+	if (next_run(a) != LOOP_GO)
 		goto out;
-	rc = loop_run(&ops);
-	if (rc == LOOP_FAIL && !a.err[0])
-		snprintf(a.err, sizeof(a.err), "poll: %m");
+	rc = run_loop(a);
 out:
-	session_abort_run(&a.s);
-	while (a.nviews > 0) {
-		struct view *v = a.views[--a.nviews];
-
-		v->ops->close(v);
-	}
-	ui_end();
+	session_abort_run(&a->s);
+	close_views(a);
 	/* The alternate screen took the runs away: they are what goes into a
 	 * reply, so they are printed as the batch mode prints them. */
-	for (int i = 0; a.s.tui && i < a.s.nposted; i++)
-		fputs(a.s.posted[i], stdout);
+	for (int i = 0; a->s.tui && i < a->s.nposted; i++)
+		fputs(a->s.posted[i], stdout);
 	fflush(stdout);
-	session_close(&a.s);
+	session_close(&a->s);
 	if (rc == LOOP_FAIL) {
-		fprintf(stderr, "thrashtop: %s\n", a.err);
+		fprintf(stderr, "thrashtop: %s\n", a->err);
 		return 2;
 	}
 	if (loop_signal())
 		return 128 + loop_signal();
-	return a.s.nfailed_runs ? 1 : 0;
+	return a->s.nfailed_runs ? 1 : 0;
+}
+
+int app_replay(struct history *h, int64_t id, const int *plots, int nplots, double speed)
+{
+	struct app *a = &the_app;
+	struct run_record r;
+	struct view *v;
+	int rc;
+
+	run_record_init(&r);
+	rc = history_get(h, id, &r, a->err, sizeof(a->err));
+	if (rc > 0)
+		snprintf(a->err, sizeof(a->err), "replay: no run %" PRId64 " in the history", id);
+	else if (rc == 0 && r.nsamples < 1)
+		snprintf(a->err, sizeof(a->err), "replay: run %" PRId64 " was kept without its series",
+			 id);
+	if (rc != 0 || r.nsamples < 1) {
+		run_record_clear(&r);
+		fprintf(stderr, "thrashtop: %s\n", a->err);
+		return 2;
+	}
+	loop_signals();
+	if (tui_init(a->err, sizeof(a->err)) ||
+	    !(v = replay_open(&r, plots, nplots, speed, a->err, sizeof(a->err)))) {
+		tui_end();
+		run_record_clear(&r);
+		fprintf(stderr, "thrashtop: %s\n", a->err);
+		return 2;
+	}
+	run_record_clear(&r);
+	push(a, v);
+	draw_top(a);
+	a->wake = v->ops->wake(v, now_monotonic());
+	rc = run_loop(a);
+	close_views(a);
+	if (rc == LOOP_FAIL) {
+		fprintf(stderr, "thrashtop: %s\n", a->err);
+		return 2;
+	}
+	return loop_signal() ? 128 + loop_signal() : 0;
 }

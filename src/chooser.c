@@ -6,8 +6,8 @@
 #include "chooser.h"
 #include "conf.h"
 #include "fmt.h"
+#include "monscreen.h"
 #include "tui.h"
-#include "ui.h"
 
 #define WIN_W 50
 
@@ -246,7 +246,7 @@ static int ch_key(struct view *v, int ch)
 	return VIEW_STAY;
 }
 
-/* The monitor beneath, then the chooser over it (ui's overlay). */
+/* The monitor beneath, then the chooser over it (the monitor screen's overlay). */
 static void ch_draw(struct view *v)
 {
 	struct chooser *c = (struct chooser *)v;
@@ -258,7 +258,7 @@ static void ch_close(struct view *v)
 {
 	struct chooser *c = (struct chooser *)v;
 
-	ui_set_overlay(NULL, NULL);
+	ms_set_overlay(NULL, NULL);
 	if (c->w)
 		delwin(c->w);
 	free(c);
@@ -292,6 +292,6 @@ struct view *chooser_open(struct monview *mv, const struct metric_avail *av,
 		c->n = mv->nchosen;
 		memcpy(c->ids, mv->chosen, sizeof(c->ids[0]) * (size_t)c->n);
 	}
-	ui_set_overlay(draw, c);
+	ms_set_overlay(draw, c);
 	return &c->v;
 }

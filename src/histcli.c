@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app.h"
 #include "chart.h"
 #include "export.h"
 #include "fmt.h"
@@ -1004,7 +1005,7 @@ static int cmd_replay(struct hargs *a, const char *path)
 		fprintf(stderr, "thrashtop: history: %s\n", err);
 		return 2;
 	}
-	rc = replay_main(h, id, a->series ? ids : NULL, n, a->speed > 0 ? a->speed : 1);
+	rc = app_replay(h, id, a->series ? ids : NULL, n, a->speed > 0 ? a->speed : 1);
 	history_close(h);
 	return rc;
 }

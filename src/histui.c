@@ -16,7 +16,6 @@
 #include "series.h"
 #include "timefmt.h"
 #include "tui.h"
-#include "ui.h"
 
 static int imin(int a, int b)
 {
@@ -721,11 +720,6 @@ static void setmsg(struct hs *s, bool bad, const char *fmt, ...)
 	s->msg_bad = bad;
 }
 
-static bool too_small(void)
-{
-	return COLS < UI_MIN_COLS || LINES < UI_MIN_ROWS;
-}
-
 static int list_rows(void)
 {
 	return LINES - 4;	/* title, header; cursor run, keys */
@@ -910,13 +904,8 @@ static void draw_pane(struct hs *s)
 static void draw(struct hs *s)
 {
 	werase(s->w);
-	if (too_small()) {
-		char msg[96];
-
-		/* the monitor's own words */
-		snprintf(msg, sizeof(msg), "terminal too small: %dx%d, need at least %dx%d",
-			 COLS, LINES, UI_MIN_COLS, UI_MIN_ROWS);
-		tui_centre(s->w, LINES / 2, 0, COLS, msg, A_BOLD);
+	if (tui_too_small()) {
+		tui_draw_too_small(s->w);
 	} else if (!s->h) {
 		tui_centre(s->w, LINES / 2, 0, COLS, "no history: --no-history, or its file could not be opened (q: back)",
 		       A_BOLD);
@@ -925,7 +914,7 @@ static void draw(struct hs *s)
 	} else {
 		draw_list(s);
 	}
-	if (s->question && !too_small()) {
+	if (s->question && !tui_too_small()) {
 		char line[512];
 
 		snprintf(line, sizeof(line), "%s%s", s->question, s->in);
@@ -1306,7 +1295,7 @@ static void hv_draw(struct view *v)
 {
 	struct hs *s = (struct hs *)v;
 
-	if (s->h && !s->pane && !too_small())
+	if (s->h && !s->pane && !tui_too_small())
 		load(s);
 	draw(s);
 }
@@ -1328,7 +1317,7 @@ static int hv_key(struct view *v, int ch)
 		key_prompt(s, ch);
 		return VIEW_STAY;
 	}
-	if (too_small() || !s->h)
+	if (tui_too_small() || !s->h)
 		return ch == 'q' || ch == 'Q' || ch == 27 || ch == 'h' ? VIEW_CLOSE : VIEW_STAY;
 	switch (s->pane ? key_pane(s, ch) : key_list(s, ch)) {
 	case LEAVE: return VIEW_CLOSE;
@@ -1359,8 +1348,8 @@ struct view *histui_open(struct history *h, char *err, size_t errlen)
 {
 	struct hs *s;
 
-	if (ui_fd() < 0) {
-		snprintf(err, errlen, "history view: the terminal is not set up (ui_init)");
+	if (!tui_active()) {
+		snprintf(err, errlen, "history view: the terminal is not set up (tui_init)");
 		return NULL;
 	}
 	s = calloc(1, sizeof(*s));
@@ -1378,7 +1367,7 @@ struct view *histui_open(struct history *h, char *err, size_t errlen)
 	s->h = h;
 	s->cache.total = -1;
 	keypad(s->w, TRUE);
-	s->mode = ui_mode();
+	s->mode = tui_mode();
 	run_record_init(&s->run);
 	return &s->v;
 }

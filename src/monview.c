@@ -6,30 +6,47 @@
 
 #include "fmt.h"
 #include "monview.h"
+#include "tui.h"
+
+static const struct tui_key keys[] = {
+	{ "q", "quit (stops the workload)", { { 'q', MV_QUIT }, { 'Q', MV_QUIT } } },
+	{ "r", "run the workload again", { { 'r', MV_RERUN }, { 'R', MV_RERUN } } },
+	{ "space", "pause drawing (sampling goes on)", { { ' ', MS_PAUSE } } },
+	{ "+ / -", "longer / shorter interval", { { '+', MV_SLOWER }, { '-', MV_FASTER } } },
+	{ "s / S", "swappiness -10 / +10 (root)",
+	  { { 's', MV_SWAPPINESS_DOWN }, { 'S', MV_SWAPPINESS_UP } } },
+	{ "k / K", "other vm knob down / up (root)", { { 'k', MV_KNOB_DOWN }, { 'K', MV_KNOB_UP } } },
+	{ "h", "history of runs (sampling goes on)", { { 'h', MV_HISTORY } } },
+	{ "w", "write the screen to a text file", { { 'w', MV_DUMP } } },
+	{ "c", "choose the plots", { { 'c', MV_CHOOSE } } },
+	{ "Up/Down", "scroll the workers", { { KEY_UP, MS_UP }, { KEY_DOWN, MS_DOWN } } },
+	{ "PgUp/PgDn", "scroll a page of workers", { { KEY_PPAGE, MS_PGUP }, { KEY_NPAGE, MS_PGDN } } },
+	{ "Ctrl-L", "redraw the screen", { { 12, MS_REDRAW } } },
+	{ "? q Esc", "close this help", { { '?', MS_HELP }, { 27, MS_HELP_CLOSE } } },
+	{ NULL, NULL, { { KEY_HOME, MS_HOME }, { KEY_END, MS_END }, { KEY_RESIZE, MS_RESIZE } } },
+};
+const struct tui_key *const monview_keys = keys;
+const int monview_nkeys = (int)(sizeof(keys) / sizeof(keys[0]));
 
 static int mv_key(struct view *v, int ch)
 {
 	struct monview *mv = (struct monview *)v;
+	int act;
 
 	/* A key may redraw at once: the model must not point at what the
 	 * session has since freed (its run lines grow while a view is over
 	 * the monitor). */
 	if (monview_fill(mv))
 		return VIEW_STAY;
-	switch (ui_key(&mv->m, ch)) {
-	case UI_QUIT: return MV_QUIT;
-	case UI_RERUN: return MV_RERUN;
-	case UI_FASTER: return MV_FASTER;
-	case UI_SLOWER: return MV_SLOWER;
-	case UI_SWAPPINESS_DOWN: return MV_SWAPPINESS_DOWN;
-	case UI_SWAPPINESS_UP: return MV_SWAPPINESS_UP;
-	case UI_KNOB_DOWN: return MV_KNOB_DOWN;
-	case UI_KNOB_UP: return MV_KNOB_UP;
-	case UI_HISTORY: return MV_HISTORY;
-	case UI_DUMP: return MV_DUMP;
-	case UI_CHOOSE: return MV_CHOOSE;
-	default: return VIEW_STAY;
-	}
+	/* q over the help closes it, as Esc does: a run is not ended by a
+	 * key meant for the overlay */
+	if (ms_help_shown() && (ch == 'q' || ch == 'Q'))
+		ch = 27;
+	act = tui_key_action(monview_keys, monview_nkeys, ch);
+	if (act >= 0)
+		return act;
+	ms_do(&mv->m, act);
+	return VIEW_STAY;
 }
 
 static void mv_draw(struct view *v)
@@ -37,7 +54,7 @@ static void mv_draw(struct view *v)
 	struct monview *mv = (struct monview *)v;
 
 	if (monview_fill(mv) == 0)
-		ui_draw(&mv->m);
+		ms_draw(&mv->m);
 }
 
 static void mv_close(struct view *v)
@@ -164,7 +181,7 @@ static const char *plot_na(const struct session *s, int id)
 static void fill_plots(struct monview *mv)
 {
 	const struct session *s = mv->s;
-	struct ui_model *m = &mv->m;
+	struct ms_model *m = &mv->m;
 	const struct cgroup_stat *cg = s->tun.have_cg ? &s->tun.cur : NULL;
 	int ids[M_N], n = mv->nchosen >= 0 ? mv->nchosen :
 			  metrics_default_plots(s->tun.have_cg, ids);
@@ -175,7 +192,7 @@ static void fill_plots(struct monview *mv)
 	for (int i = 0; i < n; i++) {
 		int id = ids[i];
 
-		m->plot[i] = (struct ui_plot){
+		m->plot[i] = (struct ms_plot){
 			.id = id, .s = &s->view[id], .na = plot_na(s, id),
 			.scale = metrics_scale(id, &s->cur, cg),
 			.against = s->against.have ? &s->against.view[id] : NULL,
@@ -187,7 +204,7 @@ static void fill_plots(struct monview *mv)
 	m->against = s->against.have ? s->against.legend : NULL;
 }
 
-static void fill_row_proc(struct ui_worker *r, const struct proc_sample *p, long tck)
+static void fill_row_proc(struct ms_worker *r, const struct proc_sample *p, long tck)
 {
 	r->state = p->alive ? p->state : 0;
 	r->cpu_s = p->alive ? (double)(p->utime_ticks + p->stime_ticks) / (double)tck : NAN;
@@ -199,7 +216,7 @@ static void fill_row_proc(struct ui_worker *r, const struct proc_sample *p, long
 
 static int ensure_rows(struct monview *mv, int n)
 {
-	struct ui_worker *r;
+	struct ms_worker *r;
 
 	if (n <= mv->nrows_cap)
 		return 0;
@@ -212,7 +229,7 @@ static int ensure_rows(struct monview *mv, int n)
 	return 0;
 }
 
-static void fill_worker(struct ui_worker *r, const struct run *rn, int i,
+static void fill_worker(struct ms_worker *r, const struct run *rn, int i,
 			const struct proc_sample *p, double now, long tck)
 {
 	const struct worker *w = &rn->wl.w[i];
@@ -246,7 +263,7 @@ int monview_fill(struct monview *mv)
 {
 	const struct session *s = mv->s;
 	const struct run *rn = &s->run;
-	struct ui_model *m = &mv->m;
+	struct ms_model *m = &mv->m;
 	double now = now_monotonic();
 	long tck = sysconf(_SC_CLK_TCK);
 	int nw = rn->wl.n;
@@ -273,7 +290,7 @@ int monview_fill(struct monview *mv)
 	for (int i = 0; i < nw; i++)
 		fill_worker(&mv->rows[i], rn, i, &s->ps[i], now, tck);
 	for (int i = 0; i < s->tree.n; i++) {
-		struct ui_worker *r = &mv->rows[nw + i];
+		struct ms_worker *r = &mv->rows[nw + i];
 
 		memset(r, 0, sizeof(*r));
 		r->pid = s->tree.pid[i];
@@ -292,7 +309,7 @@ int monview_fill(struct monview *mv)
 int monview_init(struct monview *mv, const struct session *s, const int *plots,
 		  int nplots)
 {
-	struct ui_model *m = &mv->m;
+	struct ms_model *m = &mv->m;
 
 	memset(mv, 0, sizeof(*mv));
 	monview_set_plots(mv, plots, nplots);
@@ -303,6 +320,8 @@ int monview_init(struct monview *mv, const struct session *s, const int *plots,
 	m->swapdevs = s->swapdevs;
 	m->swappiness = s->swappiness;
 	m->warning = s->guard.why[0] ? s->guard.why : NULL;
+	m->keys = monview_keys;
+	m->nkeys = monview_nkeys;
 	return monview_fill(mv);
 }
 

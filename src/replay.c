@@ -9,12 +9,12 @@
 #include "fmt.h"
 #include "histui.h"
 #include "history.h"
-#include "loop.h"
+#include "monscreen.h"
 #include "replay.h"
 #include "report.h"
 #include "series.h"
 #include "timefmt.h"
-#include "ui.h"
+#include "tui.h"
 
 #define WINDOW_CAP 2048		/* samples per plot: wider than any screen */
 #define SEEK_S 10.0
@@ -22,7 +22,7 @@
 struct replay {
 	struct view v;			/* first: the loop's handle */
 	struct run_record r;
-	struct ui_model m;
+	struct ms_model m;
 	struct series view[M_N];
 	int shown;			/* samples shown: r.t[0 .. shown - 1] */
 	double clock;			/* seconds into the run */
@@ -30,7 +30,7 @@ struct replay {
 	bool paused, ended;
 	double last;			/* monotonic time of the last advance */
 	double *marks;
-	struct ui_worker *rows;
+	struct ms_worker *rows;
 	const char *done[1];
 	char result[320], status[320], workload[1024], tuning[512], swappiness[24];
 };
@@ -107,7 +107,7 @@ static void seek(struct replay *p, double rel)
 
 static void fill(struct replay *p)
 {
-	struct ui_model *m = &p->m;
+	struct ms_model *m = &p->m;
 	char a[32], b[32];
 
 	m->elapsed = p->clock;
@@ -127,64 +127,77 @@ static void fill(struct replay *p)
 static void draw(struct replay *p)
 {
 	fill(p);
-	ui_draw(&p->m);
+	ms_draw(&p->m);
 }
 
-static const char *const replay_help[] = {
-	"space     play / pause; at the end, again",
-	", and .   one sample back / on (pauses)",
-	"Left/Right 10 s back / on",
-	"Home/End  the start / the end",
-	"+ / -     twice / half the speed",
-	"Up/Down   scroll the workers",
-	"Ctrl-L    redraw the screen",
-	"q Esc     close the replay",
-	"?         close this help",
+/* The replay's own actions (its key table's), past VIEW_CLOSE. */
+enum {
+	RP_PLAY = VIEW_ACTION, RP_BACK, RP_STEP, RP_REWIND, RP_FORWARD, RP_START, RP_END,
+	RP_FASTER, RP_SLOWER,
 };
 
-static int rp_key(struct view *v, int ch)
-{
-	struct replay *p = (struct replay *)v;
+static const struct tui_key keys[] = {
+	{ "space", "play / pause; at the end, again", { { ' ', RP_PLAY } } },
+	{ ", and .", "one sample back / on (pauses)", { { ',', RP_BACK }, { '.', RP_STEP } } },
+	{ "Left/Right", "10 s back / on", { { KEY_LEFT, RP_REWIND }, { KEY_RIGHT, RP_FORWARD } } },
+	{ "Home/End", "the start / the end", { { KEY_HOME, RP_START }, { KEY_END, RP_END } } },
+	{ "+ / -", "twice / half the speed", { { '+', RP_FASTER }, { '-', RP_SLOWER } } },
+	{ "Up/Down", "scroll the workers", { { KEY_UP, MS_UP }, { KEY_DOWN, MS_DOWN } } },
+	{ "Ctrl-L", "redraw the screen", { { 12, MS_REDRAW } } },
+	{ "q Esc", "close the replay", { { 'q', VIEW_CLOSE }, { 'Q', VIEW_CLOSE }, { 27, VIEW_CLOSE } } },
+	{ "?", "close this help", { { '?', MS_HELP } } },
+	{ NULL, NULL, { { KEY_PPAGE, MS_PGUP }, { KEY_NPAGE, MS_PGDN }, { KEY_RESIZE, MS_RESIZE } } },
+};
+const struct tui_key *const replay_keys = keys;
+const int replay_nkeys = (int)(sizeof(keys) / sizeof(keys[0]));
 
-	if (ui_help_shown() && (ch == 'q' || ch == 'Q' || ch == 27))
-		ch = '?';
-	switch (ch) {
-	case 'q': case 'Q': case 27:
-		return VIEW_CLOSE;
-	case ' ':
+static void act(struct replay *p, int action)
+{
+	switch (action) {
+	case RP_PLAY:
 		if (p->ended)
 			seek(p, 0);
 		p->paused = !p->paused;
 		break;
-	case '.':	/* the next sample */
+	case RP_STEP:	/* the next sample */
 		p->paused = true;
 		if (p->shown < p->r.nsamples)
 			seek(p, p->r.t[p->shown]);
 		break;
-	case ',':	/* back one sample */
+	case RP_BACK:	/* back one sample */
 		p->paused = true;
 		seek(p, p->shown >= 2 ? p->r.t[p->shown - 2] : 0);
 		p->ended = false;
 		break;
-	case KEY_RIGHT: seek(p, p->clock + SEEK_S); break;
-	case KEY_LEFT: seek(p, p->clock - SEEK_S); p->ended = false; break;
-	case KEY_HOME: seek(p, 0); break;
-	case KEY_END: seek(p, end_time(p)); break;
-	case '+':
+	case RP_FORWARD: seek(p, p->clock + SEEK_S); break;
+	case RP_REWIND: seek(p, p->clock - SEEK_S); p->ended = false; break;
+	case RP_START: seek(p, 0); break;
+	case RP_END: seek(p, end_time(p)); break;
+	case RP_FASTER:
 		if (p->speed < REPLAY_SPEED_MAX)
 			p->speed *= 2;
 		break;
-	case '-':
+	case RP_SLOWER:
 		if (p->speed > REPLAY_SPEED_MIN)
 			p->speed /= 2;
 		break;
-	case KEY_RESIZE: case 12: case KEY_UP: case KEY_DOWN: case KEY_PPAGE: case KEY_NPAGE:
-	case '?':
-		ui_key(&p->m, ch);
-		break;
 	default:
-		return VIEW_STAY;
+		ms_do(&p->m, action);
+		break;
 	}
+}
+
+static int rp_key(struct view *v, int ch)
+{
+	struct replay *p = (struct replay *)v;
+	int action;
+
+	if (ms_help_shown() && (ch == 'q' || ch == 'Q' || ch == 27))
+		ch = '?';
+	action = tui_key_action(replay_keys, replay_nkeys, ch);
+	if (action == VIEW_STAY || action == VIEW_CLOSE)
+		return action;
+	act(p, action);
 	p->last = mono();
 	return VIEW_STAY;
 }
@@ -256,7 +269,7 @@ static void tuning_text(const struct run_record *r, char *buf, size_t len)
 
 static void fill_fixed(struct replay *p, const int *plots, int nplots)
 {
-	struct ui_model *m = &p->m;
+	struct ms_model *m = &p->m;
 	const struct run_record *r = &p->r;
 	int ids[M_N], n;
 	char params[256];
@@ -291,7 +304,7 @@ static void fill_fixed(struct replay *p, const int *plots, int nplots)
 
 		if (id == M_CG_MEM && r->mem_limit_kib != NA)
 			sc = (double)r->mem_limit_kib;
-		m->plot[i] = (struct ui_plot){
+		m->plot[i] = (struct ms_plot){
 			.id = id, .s = &p->view[id], .scale = sc,
 			.na = !r->series[id] ? "not recorded with this run" :
 			      (id == M_SWAP_USED || id == M_CG_SWAP) && r->swap_total_kib == 0 ?
@@ -305,7 +318,7 @@ static void fill_fixed(struct replay *p, const int *plots, int nplots)
 	m->nmarks = r->nchanges;
 	for (int i = 0; i < r->nworkers; i++) {
 		const struct run_worker *w = &r->workers[i];
-		struct ui_worker *u = &p->rows[i];
+		struct ms_worker *u = &p->rows[i];
 
 		u->pid = w->pid;
 		u->phase = r->kind == RUN_QSBENCH ? "done" : NULL;
@@ -348,8 +361,8 @@ struct view *replay_open(struct run_record *r, const int *plots, int nplots, dou
 		if (series_init(&p->view[id], WINDOW_CAP))
 			goto oom;
 	fill_fixed(p, plots, nplots);
-	p->m.help = replay_help;
-	p->m.nhelp = (int)(sizeof(replay_help) / sizeof(replay_help[0]));
+	p->m.keys = replay_keys;
+	p->m.nkeys = replay_nkeys;
 	p->speed = speed;
 	p->last = mono();
 	seek(p, 0);
@@ -359,102 +372,4 @@ oom:
 		rp_close(&p->v);
 	fmt_err(err, errlen, "replay: out of memory");
 	return NULL;
-}
-
-/* `history replay`: the loop with the replay as its only view. */
-struct solo {
-	struct view *v;
-	double wake;
-};
-
-static int solo_fd(void *arg)
-{
-	(void)arg;
-	return ui_fd();
-}
-
-static int solo_input(void *arg)
-{
-	struct solo *s = arg;
-	int ch;
-	bool any = false;
-
-	while ((ch = ui_next_key()) != ERR) {
-		if (s->v->ops->key(s->v, ch) == VIEW_CLOSE)
-			return LOOP_END;
-		any = true;
-	}
-	if (any) {
-		s->v->ops->draw(s->v);
-		s->wake = s->v->ops->wake(s->v, mono());
-	}
-	return LOOP_GO;
-}
-
-static int solo_none(void *arg)
-{
-	(void)arg;
-	return LOOP_GO;
-}
-
-static double solo_wake_at(void *arg)
-{
-	return ((struct solo *)arg)->wake;
-}
-
-static int solo_wake(void *arg)
-{
-	struct solo *s = arg;
-
-	s->wake = s->v->ops->wake(s->v, mono());
-	return LOOP_GO;
-}
-
-int replay_main(struct history *h, int64_t id, const int *plots, int nplots, double speed)
-{
-	struct run_record r;
-	struct solo s = { 0 };
-	const struct loop_ops ops = {
-		.arg = &s, .input_fd = solo_fd, .on_input = solo_input, .on_child = solo_none,
-		.on_tick = solo_none, .wake_at = solo_wake_at, .on_wake = solo_wake,
-	};
-	char err[512];
-	int rc;
-
-	run_record_init(&r);
-	rc = history_get(h, id, &r, err, sizeof(err));
-	if (rc != 0) {
-		if (rc > 0)
-			snprintf(err, sizeof(err), "replay: no run %" PRId64 " in the history", id);
-		fprintf(stderr, "thrashtop: %s\n", err);
-		return 2;
-	}
-	if (r.nsamples < 1) {
-		fprintf(stderr, "thrashtop: replay: run %" PRId64 " was kept without its series\n", id);
-		run_record_clear(&r);
-		return 2;
-	}
-	loop_signals();
-	if (ui_init(err, sizeof(err))) {
-		run_record_clear(&r);
-		fprintf(stderr, "thrashtop: %s\n", err);
-		return 2;
-	}
-	s.v = replay_open(&r, plots, nplots, speed, err, sizeof(err));
-	if (!s.v) {
-		ui_end();
-		run_record_clear(&r);
-		fprintf(stderr, "thrashtop: %s\n", err);
-		return 2;
-	}
-	s.v->ops->draw(s.v);
-	s.wake = s.v->ops->wake(s.v, mono());
-	rc = loop_run(&ops);
-	s.v->ops->close(s.v);
-	ui_end();
-	if (rc == LOOP_FAIL) {
-		fprintf(stderr, "thrashtop: poll: %m\n");
-		return 2;
-	}
-	return loop_signal() ? 128 + loop_signal() : 0;
 }

@@ -1,11 +1,24 @@
+#include <errno.h>
 #include <langinfo.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fmt.h"
 #include "metrics.h"
 #include "tui.h"
 
 static bool utf8, colour;
+
+/* The terminal, once open. */
+static struct {
+	bool active;
+	SCREEN *scr;
+	FILE *tty;		/* /dev/tty when opened by us */
+	FILE *in;
+	enum plot_mode mode;
+} T = { .mode = PLOT_ASCII };
 
 /* The cells of every glyph the screens draw, built once: ncurses' own
  * path for text (unctrl, wctob, mbrtowc and wcwidth for each character)
@@ -120,7 +133,8 @@ static const signed char series_fg[M_N] = {
 	[M_CG_PSI_SOME] = 4, [M_CG_PSI_FULL] = 3,
 };
 
-void tui_start(void)
+/* Sets up colours (when the terminal has them) and the glyphs. */
+static void start(void)
 {
 	short bg = COLOR_BLACK;
 
@@ -220,4 +234,131 @@ void tui_centre(WINDOW *win, int y, int x, int w, const char *s, int attr)
 	wattron(win, attr);
 	tui_put(win, y, x + (w - n) / 2, w, s);
 	wattroff(win, attr);
+}
+
+bool tui_too_small(void)
+{
+	return COLS < TUI_MIN_COLS || LINES < TUI_MIN_ROWS;
+}
+
+void tui_draw_too_small(WINDOW *win)
+{
+	char msg[96];
+
+	snprintf(msg, sizeof(msg), "terminal too small: %dx%d, need at least %dx%d",
+		 COLS, LINES, TUI_MIN_COLS, TUI_MIN_ROWS);
+	tui_centre(win, LINES / 2, 0, COLS, msg, A_BOLD);
+}
+
+int tui_init(char *err, size_t errlen)
+{
+	const char *term = getenv("TERM");
+	FILE *in, *out;
+
+	if (T.active)
+		return 0;
+	if (!term || !*term) {
+		snprintf(err, errlen, "cannot start the monitor: TERM is not set");
+		return -1;
+	}
+	T.tty = fopen("/dev/tty", "r+e");
+	if (T.tty) {
+		in = out = T.tty;
+	} else if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+		in = stdin;
+		out = stdout;
+	} else {
+		snprintf(err, errlen,
+			 "cannot start the monitor: no terminal (/dev/tty: %s)",
+			 strerror(errno));
+		return -1;
+	}
+	T.scr = newterm(NULL, out, in);
+	if (!T.scr) {
+		snprintf(err, errlen,
+			 "cannot start the monitor: terminal type \"%s\" unknown",
+			 term);
+		if (T.tty)
+			fclose(T.tty);
+		T.tty = NULL;
+		return -1;
+	}
+	set_term(T.scr);
+	T.in = in;
+	T.active = true;
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	start();
+	/* Until the screen has been suspended and resumed once, ncurses
+	 * flushes its output at every cursor jump: some sixty writes a frame.
+	 * Once resumed, a frame goes out in one write, or a few. */
+	endwin();
+	doupdate();
+	/* ncurses puts the terminal in keypad mode at the first getch: keys
+	 * typed before it (a burst of "c" and Down) come in cursor mode,
+	 * ESC [ B, which it does not know, and read as Esc. One read now. */
+	getch();
+	T.mode = utf8 ? PLOT_BRAILLE : PLOT_ASCII;
+	return 0;
+}
+
+bool tui_active(void)
+{
+	return T.active;
+}
+
+int tui_fd(void)
+{
+	return T.active ? fileno(T.in) : -1;
+}
+
+int tui_next_key(void)
+{
+	return T.active ? getch() : ERR;
+}
+
+void tui_set_mode(enum plot_mode mode)
+{
+	T.mode = mode;
+}
+
+enum plot_mode tui_mode(void)
+{
+	return T.mode;
+}
+
+void tui_end(void)
+{
+	if (!T.active)
+		return;
+	T.active = false;
+	endwin();
+	delscreen(T.scr);
+	T.scr = NULL;
+	if (T.tty)
+		fclose(T.tty);
+	T.tty = NULL;
+}
+
+int tui_key_action(const struct tui_key *t, int n, int ch)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < TUI_KEYS_PER_LINE && t[i].k[j].ch; j++)
+			if (t[i].k[j].ch == ch)
+				return t[i].k[j].action;
+	return 0;
+}
+
+char *tui_key_line(const struct tui_key *k, char *buf, size_t len)
+{
+	if (len && k->keys)
+		snprintf(buf, len, "%-9s %s", k->keys, k->help);
+	else if (len)
+		buf[0] = '\0';
+	return buf;
 }

@@ -8,7 +8,8 @@
 #include "check.h"
 #include "histui.h"
 #include "history.h"
-#include "ui.h"
+#include "monview.h"
+#include "tui.h"
 
 static int cols_of(const char *s)
 {
@@ -441,10 +442,9 @@ TEST(histui_detail_lines_and_plots)
 
 TEST(histui_key_h_and_no_terminal)
 {
-	struct ui_model m = { 0 };
 	char err[256] = "";
 
-	CHECK_INT(ui_key(&m, 'h'), UI_HISTORY);
+	CHECK_INT(tui_key_action(monview_keys, monview_nkeys, 'h'), MV_HISTORY);
 	CHECK(histui_open(NULL, err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "not set up") != NULL);
 }

@@ -1,23 +1,15 @@
 #include <curses.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <wchar.h>
 
 #include "fmt.h"
+#include "monscreen.h"
 #include "tui.h"
-#include "ui.h"
 
 static struct {
-	bool active;
-	SCREEN *scr;
-	FILE *tty;		/* /dev/tty when opened by us */
-	FILE *in;
-	enum plot_mode mode;
-	bool utf8;
 	bool help;
 	bool need_full;		/* draw even when paused */
 	int scroll;		/* first worker shown */
@@ -40,19 +32,19 @@ static struct {
 		unsigned *cells;
 		unsigned char *looks;
 		size_t ncells;
-	} slot[UI_MAX_PLOTS];
+	} slot[MS_MAX_PLOTS];
 	char *rowkey;		/* per screen row: what a text row shows */
 	int nrowkeys;
 	/* what the last frame was drawn for: a frame for the same is drawn
 	 * by writing only what changed */
-	const struct ui_model *f_model;
-	int f_cols, f_lines, f_ids[UI_MAX_PLOTS];
+	const struct ms_model *f_model;
+	int f_cols, f_lines, f_ids[MS_MAX_PLOTS];
 	enum plot_mode f_mode;
 	bool f_utf8;
-	struct ui_layout f_layout;
+	struct ms_layout f_layout;
 	void (*overlay)(void *arg);	/* a window drawn over each frame */
 	void *overlay_arg;
-} U = { .mode = PLOT_ASCII, .need_full = true, .shown = -1 };
+} U = { .need_full = true, .shown = -1 };
 
 /* ---- pure parts ------------------------------------------------------ */
 
@@ -85,7 +77,7 @@ static void grow_workers(int nw, int target, int *wr, int *rem)
 	}
 }
 
-bool ui_cgroup_shown(const struct ui_model *m)
+bool ms_cgroup_shown(const struct ms_model *m)
 {
 	for (int i = 0; i < m->nplots; i++)
 		if (metric_is_cgroup(m->plot[i].id))
@@ -95,18 +87,18 @@ bool ui_cgroup_shown(const struct ui_model *m)
 
 /* Grid columns: three beside a cgroup's plots, or on a wide screen when
  * that leaves no more empty cells than two; else two. */
-static int plot_cols(int cols, const struct ui_model *m)
+static int plot_cols(int cols, const struct ms_model *m)
 {
 	int n = m->nplots, ncol = 2;
 
-	if (ui_cgroup_shown(m) ||
+	if (ms_cgroup_shown(m) ||
 	    (cols >= 180 && (3 - n % 3) % 3 <= n % 2))
 		ncol = 3;
 	return n < ncol ? imax(n, 1) : ncol;
 }
 
 /* The right side of the workload line. */
-static void header_right(const struct ui_model *m, bool paused, double elapsed,
+static void header_right(const struct ms_model *m, bool paused, double elapsed,
 			 char *buf, size_t len)
 {
 	char a[32], b[32], c[32];
@@ -124,7 +116,7 @@ static void header_right(const struct ui_model *m, bool paused, double elapsed,
 /* Whether the tuning needs a line of its own: judged with the widest right
  * side a run can show (paused, ten hours in), so the layout does not
  * change as the clock runs. */
-static bool tuning_needs_line(const struct ui_model *m, int cols)
+static bool tuning_needs_line(const struct ms_model *m, int cols)
 {
 	char right[128];
 
@@ -135,16 +127,16 @@ static bool tuning_needs_line(const struct ui_model *m, int cols)
 	       fmt_text_cols(m->tuning) + 1 + fmt_text_cols(right) > cols;
 }
 
-void ui_layout(int cols, int rows, const struct ui_model *m,
-	       struct ui_layout *l)
+void ms_layout(int cols, int rows, const struct ms_model *m,
+	       struct ms_layout *l)
 {
 	int ncol = plot_cols(cols, m), nplots = imax(m->nplots, 0);
 	int prow = (nplots + ncol - 1) / ncol;	/* plot rows */
 	int nworkers = imax(m->nworkers, 0), ndone = m->ndone;
-	int rem, hdr = UI_HEADER_ROWS, gh = 2, wr, runs = 0, y, cw, maxruns;
+	int rem, hdr = MS_HEADER_ROWS, gh = 2, wr, runs = 0, y, cw, maxruns;
 
 	memset(l, 0, sizeof(*l));
-	if (cols < UI_MIN_COLS || rows < UI_MIN_ROWS) {
+	if (cols < TUI_MIN_COLS || rows < TUI_MIN_ROWS) {
 		l->too_small = true;
 		return;
 	}
@@ -183,7 +175,7 @@ void ui_layout(int cols, int rows, const struct ui_model *m,
 		rem -= prow;
 	}
 
-	l->header = (struct ui_rect){ 0, 0, hdr, cols };
+	l->header = (struct ms_rect){ 0, 0, hdr, cols };
 	y = hdr;
 	/* equal columns one apart; the last takes what is left over */
 	l->plot_cols = ncol;
@@ -191,20 +183,20 @@ void ui_layout(int cols, int rows, const struct ui_model *m,
 	for (int i = 0; i < nplots && i / ncol < prow; i++) {
 		int col = i % ncol, x = col * (cw + 1);
 
-		l->plot[i] = (struct ui_rect){ y + i / ncol * (gh + 1), x, gh + 1,
+		l->plot[i] = (struct ms_rect){ y + i / ncol * (gh + 1), x, gh + 1,
 					       col == ncol - 1 ? cols - x : cw };
 	}
 	l->plots_hidden = imax(nplots - prow * ncol, 0);
 	y += prow * (gh + 1);
 	l->worker_rows = wr;
 	l->worker_more = wr < nworkers;
-	l->workers = (struct ui_rect){ y, 0, table_rows(nworkers, wr), cols };
+	l->workers = (struct ms_rect){ y, 0, table_rows(nworkers, wr), cols };
 	y += l->workers.h;
 	l->runs_rows = runs;
-	l->runs = (struct ui_rect){ y, 0, runs ? runs + 1 : 0, cols };
+	l->runs = (struct ms_rect){ y, 0, runs ? runs + 1 : 0, cols };
 }
 
-char *ui_format_bar(double frac, int width, bool utf8, char *buf, size_t len)
+char *ms_format_bar(double frac, int width, bool utf8, char *buf, size_t len)
 {
 	int cells = width - 2, eighths, o = 0;
 
@@ -293,7 +285,7 @@ static void fmt_count(char *buf, size_t len, int64_t v)
 		 x, unit[u]);
 }
 
-static const char *end_text(const struct ui_worker *w, char *buf, size_t len)
+static const char *end_text(const struct ms_worker *w, char *buf, size_t len)
 {
 	switch (w->end) {
 	case END_RUNNING:
@@ -316,7 +308,7 @@ static const char *end_text(const struct ui_worker *w, char *buf, size_t len)
 
 /* The progress field: a bar and percent, a command's elapsed time, or how
  * the worker ended. */
-static void format_progress(const struct ui_worker *w, int width, bool utf8,
+static void format_progress(const struct ms_worker *w, int width, bool utf8,
 			    char *buf, size_t len)
 {
 	char t[32];
@@ -329,7 +321,7 @@ static void format_progress(const struct ui_worker *w, int width, bool utf8,
 	} else {
 		size_t o;
 
-		ui_format_bar(w->frac, width - 5, utf8, buf, len);
+		ms_format_bar(w->frac, width - 5, utf8, buf, len);
 		o = strlen(buf);
 		if (isnan(w->frac))
 			snprintf(buf + o, len - o, " n/a");
@@ -362,7 +354,7 @@ static size_t put_field(char *buf, size_t len, size_t o, const char *s,
 	return o;
 }
 
-char *ui_format_worker(const struct ui_worker *w, int width, bool utf8,
+char *ms_format_worker(const struct ms_worker *w, int width, bool utf8,
 		       char *buf, size_t len)
 {
 	char pid[16], st[2], prog[256], cpu[32], maj[16], min[16], rss[16],
@@ -440,17 +432,17 @@ static bool is_rate(int id)
 /* Top of plot i's y axis, w cells wide: the model's scale, else a nice
  * maximum of the visible window of every auto-scaled plot of its scale
  * group, the stored run's trace included; <= 0 before there is a series. */
-static double plot_ymax(const struct ui_model *m, int i, int w,
+static double plot_ymax(const struct ms_model *m, int i, int w,
 			enum plot_mode mode)
 {
-	const struct ui_plot *pl = &m->plot[i];
+	const struct ms_plot *pl = &m->plot[i];
 	int n = w * plot_samples_per_cell(mode), g = metrics_scale_group(pl->id);
 	double hi = NAN;
 
 	if (pl->scale > 0 || !pl->s)
 		return pl->scale;
 	for (int k = 0; k < m->nplots; k++) {
-		const struct ui_plot *o = &m->plot[k];
+		const struct ms_plot *o = &m->plot[k];
 		double lo, h = NAN, ha = NAN;
 
 		if (k != i && (g < 0 || metrics_scale_group(o->id) != g || o->scale > 0))
@@ -488,10 +480,10 @@ static void fmt_rate_scale(char *buf, size_t len, double v)
 /* The newest value of plot i in its unit; share of the model's scale
  * for sizes that fill up. compact: "219M 21%" for "219M (21%)", "1.6k"
  * for "1.6k/s" (the scale names the unit). */
-static void fmt_value(const struct ui_model *m, int i, bool compact,
+static void fmt_value(const struct ms_model *m, int i, bool compact,
 		      char *buf, size_t len)
 {
-	const struct ui_plot *pl = &m->plot[i];
+	const struct ms_plot *pl = &m->plot[i];
 	int id = pl->id;
 	double v = pl->s && !pl->na ? series_last(pl->s) : NAN;
 	char a[32];
@@ -544,13 +536,13 @@ static bool has_counterpart(int id)
 	       id != M_PROCS_BLOCKED;
 }
 
-/* ui_format_title with the top of the y axis already known. */
-static char *format_title(const struct ui_model *m, int i, int width, double ymax,
+/* ms_format_title with the top of the y axis already known. */
+static char *format_title(const struct ms_model *m, int i, int width, double ymax,
 			  char *buf, size_t len)
 {
-	const struct ui_plot *pl = &m->plot[i];
+	const struct ms_plot *pl = &m->plot[i];
 	const struct metric_def *d = metric_def(pl->id);
-	bool sys = ui_cgroup_shown(m) && has_counterpart(pl->id);
+	bool sys = ms_cgroup_shown(m) && has_counterpart(pl->id);
 	char name[2][80];
 	const char *extra = pl->extra && pl->extra[0] && !pl->na ? pl->extra : NULL;
 	char val[2][48], sc[48] = "", left[256];
@@ -594,7 +586,7 @@ static char *format_title(const struct ui_model *m, int i, int width, double yma
 	return buf;
 }
 
-char *ui_format_title(const struct ui_model *m, int i, int width,
+char *ms_format_title(const struct ms_model *m, int i, int width,
 		      enum plot_mode mode, char *buf, size_t len)
 {
 	return format_title(m, i, width, plot_ymax(m, i, width, mode), buf, len);
@@ -700,7 +692,7 @@ static void put_diff(int y, int x, const char *old, const char *s)
 		tui_addn(stdscr, y, x + col, s + a, (int)(n - e - a));
 }
 
-static void centre(struct ui_rect r, int dy, const char *s, int attr)
+static void centre(struct ms_rect r, int dy, const char *s, int attr)
 {
 	tui_centre(stdscr, r.y + dy, r.x, r.w, s, attr);
 }
@@ -720,7 +712,7 @@ static int look_attr(enum look k, int colour)
 
 /* Writes the cells of the graph g that differ from what its slot shows
  * (all of them when it shows no graph), in runs of one look. */
-static void put_changed(struct slot *sl, struct ui_rect g, int colour)
+static void put_changed(struct slot *sl, struct ms_rect g, int colour)
 {
 	for (int row = 0; row < g.h; row++) {
 		size_t o = (size_t)row * (size_t)g.w;
@@ -749,7 +741,7 @@ static void put_changed(struct slot *sl, struct ui_rect g, int colour)
 }
 
 /* A notice in place of the graph, unless it is there already. */
-static void plot_note(struct slot *sl, struct ui_rect g, const char *s, int attr, bool full)
+static void plot_note(struct slot *sl, struct ms_rect g, const char *s, int attr, bool full)
 {
 	if (!full && !sl->graph && !strcmp(sl->note, s))
 		return;
@@ -764,7 +756,7 @@ static void plot_note(struct slot *sl, struct ui_rect g, const char *s, int attr
 /* Whether plot pl's title would come out as its slot shows it: made of
  * the same scale, newest value, extra text and notice (the frame's plots,
  * width and glyphs are the same). If not, remembers them. */
-static bool title_same(struct slot *sl, const struct ui_plot *pl, double ymax)
+static bool title_same(struct slot *sl, const struct ms_plot *pl, double ymax)
 {
 	double last = pl->s ? series_last(pl->s) : NAN;
 	const char *extra = pl->extra ? pl->extra : "";
@@ -784,13 +776,13 @@ static bool title_same(struct slot *sl, const struct ui_plot *pl, double ymax)
 	return false;
 }
 
-static void draw_plot(const struct ui_model *m, int i, struct ui_rect r, bool full)
+static void draw_plot(const struct ms_model *m, int i, struct ms_rect r, bool full)
 {
-	const struct ui_plot *pl = &m->plot[i];
+	const struct ms_plot *pl = &m->plot[i];
 	struct slot *sl = &U.slot[i];
-	struct ui_rect g = { r.y + 1, r.x, r.h - 1, r.w };
+	struct ms_rect g = { r.y + 1, r.x, r.h - 1, r.w };
 	char title[512];
-	struct plot p = { .w = r.w, .h = r.h - 1, .mode = U.mode,
+	struct plot p = { .w = r.w, .h = r.h - 1, .mode = tui_mode(),
 			  .marks = m->marks, .nmarks = m->nmarks };
 	size_t n = (size_t)g.w * (size_t)(g.h > 0 ? g.h : 0);
 
@@ -800,7 +792,7 @@ static void draw_plot(const struct ui_model *m, int i, struct ui_rect r, bool fu
 		sl->title[0] = sl->note[0] = '\0';
 		sl->graph = sl->t_ok = false;
 	}
-	p.ymax = plot_ymax(m, i, r.w, U.mode);
+	p.ymax = plot_ymax(m, i, r.w, tui_mode());
 	if (!title_same(sl, pl, p.ymax)) {
 		format_title(m, i, r.w, p.ymax, title, sizeof(title));
 		if (full || strcmp(title, sl->title)) {
@@ -850,7 +842,7 @@ static void draw_plot(const struct ui_model *m, int i, struct ui_rect r, bool fu
 }
 
 /* Seconds the plots span: newest minus oldest visible sample. */
-static double plot_span(const struct ui_model *m, int w)
+static double plot_span(const struct ms_model *m, int w)
 {
 	for (int i = 0; i < m->nplots; i++) {
 		const struct series *s = m->plot[i].s;
@@ -859,7 +851,7 @@ static double plot_span(const struct ui_model *m, int w)
 
 		if (!s || (len = series_len(s)) < 2)
 			continue;
-		n = imin(len, w * plot_samples_per_cell(U.mode));
+		n = imin(len, w * plot_samples_per_cell(tui_mode()));
 		series_get(s, len - n, &t0, NULL);
 		series_get(s, len - 1, &t1, NULL);
 		return t1 - t0;
@@ -884,10 +876,10 @@ static const char *key_of(char *buf, size_t len, char kind, const char *a, const
 	return buf;
 }
 
-static void draw_header(const struct ui_model *m, const struct ui_layout *l, bool full)
+static void draw_header(const struct ms_model *m, const struct ms_layout *l, bool full)
 {
 	int w = l->header.w, st = l->header.h - 1;
-	bool own = l->header.h > UI_HEADER_ROWS;	/* the tuning's own line */
+	bool own = l->header.h > MS_HEADER_ROWS;	/* the tuning's own line */
 	char left[1024], right[512], a[32], b[32], k[ROWKEY + 8], lw[1400];
 	const char *wl = m->workload ? m->workload : "";
 
@@ -954,9 +946,9 @@ static void draw_header(const struct ui_model *m, const struct ui_layout *l, boo
 		tui_colour() ? TP_DIM : 0, NULL);
 }
 
-static void draw_workers(const struct ui_model *m, const struct ui_layout *l, bool full)
+static void draw_workers(const struct ms_model *m, const struct ms_layout *l, bool full)
 {
-	struct ui_rect r = l->workers;
+	struct ms_rect r = l->workers;
 	char line[1024], t[16], k[ROWKEY + 8];
 	struct wcols c;
 	int maxscroll = m->nworkers - l->worker_rows, y = r.y + 1;
@@ -968,14 +960,14 @@ static void draw_workers(const struct ui_model *m, const struct ui_layout *l, bo
 	if (U.scroll < 0)
 		U.scroll = 0;
 	worker_cols(r.w, &c);
-	ui_format_worker(NULL, r.w, U.utf8, line, sizeof(line));
+	ms_format_worker(NULL, r.w, tui_utf8(), line, sizeof(line));
 	if (!row_same(r.y, key_of(k, sizeof(k), 'C', line, NULL, 0), full)) {
 		attron(A_REVERSE);
 		tui_add(stdscr, r.y, r.x, line);
 		attroff(A_REVERSE);
 	}
 	for (int i = U.scroll; i < U.scroll + l->worker_rows; i++, y++) {
-		const struct ui_worker *w = &m->workers[i];
+		const struct ms_worker *w = &m->workers[i];
 		int prog = fmt_text_cols(end_text(w, t, sizeof(t)));
 		bool bad = w->state == 'D' || w->state == 'Z';
 
@@ -983,7 +975,7 @@ static void draw_workers(const struct ui_model *m, const struct ui_layout *l, bo
 		size_t head;
 
 		/* the row's colours follow from its text: state and end */
-		ui_format_worker(w, r.w, U.utf8, line, sizeof(line));
+		ms_format_worker(w, r.w, tui_utf8(), line, sizeof(line));
 		key = key_of(k, sizeof(k), 'R', line, NULL, (int)w->end * 2 + bad);
 		sep = key ? strchr(key, '\x01') : NULL;
 		head = sep ? (size_t)(sep - key + 1) : 0;
@@ -1029,9 +1021,9 @@ static void draw_workers(const struct ui_model *m, const struct ui_layout *l, bo
 	}
 }
 
-static void draw_runs(const struct ui_model *m, const struct ui_layout *l, bool full)
+static void draw_runs(const struct ms_model *m, const struct ms_layout *l, bool full)
 {
-	struct ui_rect r = l->runs;
+	struct ms_rect r = l->runs;
 	char title[64], k[ROWKEY + 8];
 	int first = m->ndone - l->runs_rows;
 
@@ -1051,31 +1043,18 @@ static void draw_runs(const struct ui_model *m, const struct ui_layout *l, bool 
 	}
 }
 
-static const char *const help_lines[] = {
-	"q         quit (stops the workload)",
-	"r         run the workload again",
-	"space     pause drawing (sampling goes on)",
-	"+ / -     longer / shorter interval",
-	"s / S     swappiness -10 / +10 (root)",
-	"k / K     other vm knob down / up (root)",
-	"h         history of runs (sampling goes on)",
-	"w         write the screen to a text file",
-	"c         choose the plots",
-	"Up/Down   scroll the workers",
-	"PgUp/PgDn scroll a page of workers",
-	"Ctrl-L    redraw the screen",
-	"? q Esc   close this help",
-};
-
 /* The overlay is its own window so closing it restores whatever frame
  * stdscr holds, a paused one included. */
 static WINDOW *help_win;
 
-static void draw_help(const struct ui_model *m)
+static void draw_help(const struct ms_model *m)
 {
-	const char *const *lines = m->help ? m->help : help_lines;
-	int n = m->help ? m->nhelp : (int)(sizeof(help_lines) / sizeof(help_lines[0]));
-	int h = imin(n + 4, LINES), w = imin(50, COLS);
+	char line[256];
+	int n = 0, h, w = imin(50, COLS), y = 3;
+
+	for (int i = 0; i < m->nkeys; i++)
+		n += m->keys[i].keys != NULL;
+	h = imin(n + 4, LINES);
 
 	if (help_win)
 		delwin(help_win);
@@ -1087,8 +1066,9 @@ static void draw_help(const struct ui_model *m)
 	wattron(help_win, A_BOLD);
 	mvwaddnstr(help_win, 1, 2, "thrashtop keys", w - 4);
 	wattroff(help_win, A_BOLD);
-	for (int i = 0; i < n && 3 + i < h - 1; i++)
-		mvwaddnstr(help_win, 3 + i, 2, lines[i], w - 4);
+	for (int i = 0; i < m->nkeys && y < h - 1; i++)
+		if (m->keys[i].keys)
+			mvwaddnstr(help_win, y++, 2, tui_key_line(&m->keys[i], line, sizeof(line)), w - 4);
 	wnoutrefresh(help_win);
 }
 
@@ -1101,21 +1081,11 @@ static void close_help(void)
 	wnoutrefresh(stdscr);
 }
 
-static void draw_too_small(void)
-{
-	char msg[96];
-	struct ui_rect r = { 0, 0, LINES, COLS };
-
-	snprintf(msg, sizeof(msg), "terminal too small: %dx%d, need at least %dx%d",
-		 COLS, LINES, UI_MIN_COLS, UI_MIN_ROWS);
-	centre(r, LINES / 2, msg, A_BOLD);
-}
-
 /* Whether the last frame was drawn for the same model, terminal, glyphs
  * and layout: then stdscr holds it, and only what changed is written. */
-static bool same_frame(const struct ui_model *m, const struct ui_layout *l)
+static bool same_frame(const struct ms_model *m, const struct ms_layout *l)
 {
-	if (m != U.f_model || COLS != U.f_cols || LINES != U.f_lines || U.mode != U.f_mode ||
+	if (m != U.f_model || COLS != U.f_cols || LINES != U.f_lines || tui_mode() != U.f_mode ||
 	    tui_utf8() != U.f_utf8 || l->too_small || memcmp(l, &U.f_layout, sizeof(*l)))
 		return false;
 	for (int i = 0; i < m->nplots; i++)
@@ -1125,13 +1095,13 @@ static bool same_frame(const struct ui_model *m, const struct ui_layout *l)
 }
 
 /* A blank screen, and nothing remembered of what was on it. */
-static void clear_frame(const struct ui_model *m, const struct ui_layout *l)
+static void clear_frame(const struct ms_model *m, const struct ms_layout *l)
 {
 	erase();
 	U.f_model = m;
 	U.f_cols = COLS;
 	U.f_lines = LINES;
-	U.f_mode = U.mode;
+	U.f_mode = tui_mode();
 	U.f_utf8 = tui_utf8();
 	U.f_layout = *l;
 	for (int i = 0; i < m->nplots; i++)
@@ -1150,15 +1120,15 @@ static void clear_frame(const struct ui_model *m, const struct ui_layout *l)
 
 /* The model on stdscr, not yet sent to the terminal: in full on a blank
  * screen, or only what changed since the last frame. */
-static void paint(const struct ui_model *m, struct ui_layout *l, bool full)
+static void paint(const struct ms_model *m, struct ms_layout *l, bool full)
 {
-	ui_layout(COLS, LINES, m, l);
+	ms_layout(COLS, LINES, m, l);
 	if (full || !same_frame(m, l)) {
 		full = true;
 		clear_frame(m, l);
 	}
 	if (l->too_small) {
-		draw_too_small();
+		tui_draw_too_small(stdscr);
 		return;
 	}
 	draw_header(m, l, full);
@@ -1168,11 +1138,11 @@ static void paint(const struct ui_model *m, struct ui_layout *l, bool full)
 	draw_runs(m, l, full);
 }
 
-void ui_draw(const struct ui_model *m)
+void ms_draw(const struct ms_model *m)
 {
-	struct ui_layout l;
+	struct ms_layout l;
 
-	if (!U.active)
+	if (!tui_active())
 		return;
 	if (!m->paused || U.need_full) {
 		paint(m, &l, U.need_full);
@@ -1187,31 +1157,30 @@ void ui_draw(const struct ui_model *m)
 	doupdate();
 }
 
-void ui_touch(void)
+void ms_touch(void)
 {
 	U.need_full = true;
 }
 
-void ui_set_overlay(void (*draw)(void *arg), void *arg)
+void ms_set_overlay(void (*draw)(void *arg), void *arg)
 {
 	U.overlay = draw;
 	U.overlay_arg = arg;
 	U.need_full = true;
 }
 
-int ui_dump(const struct ui_model *m, FILE *f)
+int ms_dump(const struct ms_model *m, FILE *f)
 {
-	enum plot_mode mode = U.mode;
-	bool utf8 = U.utf8;
-	struct ui_layout l;
+	enum plot_mode mode = tui_mode();
+	bool utf8 = tui_utf8();
+	struct ms_layout l;
 	wchar_t line[1024];
 	char out[4096];
 	int rc = 0;
 
-	if (!U.active)
+	if (!tui_active())
 		return -1;
-	U.mode = PLOT_ASCII;
-	U.utf8 = false;
+	tui_set_mode(PLOT_ASCII);
 	tui_set_utf8(false);
 	paint(m, &l, true);
 	for (int y = 0; y < LINES && rc == 0; y++) {
@@ -1230,231 +1199,100 @@ int ui_dump(const struct ui_model *m, FILE *f)
 		if (fprintf(f, "%s\n", out) < 0)
 			rc = -1;
 	}
-	U.mode = mode;
-	U.utf8 = utf8;
+	tui_set_mode(mode);
 	tui_set_utf8(utf8);
 	U.need_full = true;
-	ui_draw(m);
+	ms_draw(m);
 	return rc;
 }
 
-bool ui_help_shown(void)
+bool ms_help_shown(void)
 {
 	return U.help;
 }
 
-static void redraw(const struct ui_model *m)
+static void redraw(const struct ms_model *m)
 {
 	U.need_full = true;
-	ui_draw(m);
+	ms_draw(m);
 }
 
-enum ui_action ui_key(struct ui_model *m, int ch)
+static void help_show(const struct ms_model *m, bool on)
 {
-	struct ui_layout l;
-	int page;
+	if (U.help == on)
+		return;
+	U.help = on;
+	if (!tui_active())
+		return;
+	if (on)
+		draw_help(m);
+	else
+		close_help();
+	doupdate();
+}
 
-	/* q over the help closes it, as Esc does: a run is not ended by a
-	 * key meant for the overlay */
-	if (U.help && (ch == 'q' || ch == 'Q'))
-		ch = 27;
-	switch (ch) {
-	case 'q':
-	case 'Q':
-		return UI_QUIT;
-	case 'r':
-	case 'R':
-		return UI_RERUN;
-	case ' ':
+/* Scrolls the worker rows as op asks, within the rows there are. */
+static void scroll_rows(const struct ms_model *m, int op)
+{
+	struct ms_layout l;
+	int page, to;
+
+	ms_layout(tui_active() ? COLS : 80, tui_active() ? LINES : 24, m, &l);
+	page = l.worker_rows > 1 ? l.worker_rows - 1 : 1;
+	switch (op) {
+	case MS_UP: to = U.scroll - 1; break;
+	case MS_DOWN: to = U.scroll + 1; break;
+	case MS_PGUP: to = U.scroll - page; break;
+	case MS_PGDN: to = U.scroll + page; break;
+	case MS_HOME: to = 0; break;
+	default: to = m->nworkers; break;
+	}
+	U.scroll = imax(imin(to, m->nworkers - l.worker_rows), 0);
+	redraw(m);
+}
+
+void ms_do(struct ms_model *m, int op)
+{
+	switch (op) {
+	case MS_PAUSE:
 		m->paused = !m->paused;
 		redraw(m);
-		return UI_TOGGLE_PAUSE;
-	case '+':
-		return UI_SLOWER;
-	case '-':
-		return UI_FASTER;
-	case 's':
-		return UI_SWAPPINESS_DOWN;
-	case 'S':
-		return UI_SWAPPINESS_UP;
-	case 'k':
-		return UI_KNOB_DOWN;
-	case 'K':
-		return UI_KNOB_UP;
-	case 'h':
-		return UI_HISTORY;
-	case 'w':
-		return UI_DUMP;
-	case 'c':
-		return UI_CHOOSE;
-	case '?':
-		U.help = !U.help;
-		if (U.active) {
-			if (U.help)
-				draw_help(m);
-			else
-				close_help();
-			doupdate();
-		}
-		return UI_HELP;
-	case 27:	/* Esc closes the help */
-		if (!U.help)
-			return UI_NONE;
-		U.help = false;
-		if (U.active) {
-			close_help();
-			doupdate();
-		}
-		return UI_HELP;
-	case KEY_RESIZE:
+		return;
+	case MS_HELP:
+		help_show(m, !U.help);
+		return;
+	case MS_HELP_CLOSE:
+		help_show(m, false);
+		return;
+	case MS_RESIZE:
 		redraw(m);
-		return UI_RESIZE;
-	case 12:	/* Ctrl-L */
-		if (U.active)
+		return;
+	case MS_REDRAW:
+		if (tui_active())
 			clearok(curscr, TRUE);
 		redraw(m);
-		return UI_NONE;
+		return;
+	case MS_UP: case MS_DOWN: case MS_PGUP: case MS_PGDN: case MS_HOME: case MS_END:
+		scroll_rows(m, op);
+		return;
 	}
-
-	ui_layout(U.active ? COLS : 80, U.active ? LINES : 24, m, &l);
-	page = l.worker_rows > 1 ? l.worker_rows - 1 : 1;
-	switch (ch) {
-	case KEY_UP:
-		U.scroll--;
-		break;
-	case KEY_DOWN:
-		U.scroll++;
-		break;
-	case KEY_PPAGE:
-		U.scroll -= page;
-		break;
-	case KEY_NPAGE:
-		U.scroll += page;
-		break;
-	case KEY_HOME:
-		U.scroll = 0;
-		break;
-	case KEY_END:
-		U.scroll = m->nworkers;
-		break;
-	default:
-		return UI_NONE;
-	}
-	if (U.scroll > m->nworkers - l.worker_rows)
-		U.scroll = m->nworkers - l.worker_rows;
-	if (U.scroll < 0)
-		U.scroll = 0;
-	redraw(m);
-	return UI_NONE;
 }
 
-int ui_scroll(void)
+int ms_scroll(void)
 {
 	return U.scroll;
 }
 
-int ui_rows_shown(void)
+int ms_rows_shown(void)
 {
-	return U.active ? U.shown : -1;
+	return tui_active() ? U.shown : -1;
 }
 
-int ui_next_key(void)
+void ms_end(void)
 {
-	return U.active ? getch() : ERR;
-}
-
-void ui_set_mode(enum plot_mode mode)
-{
-	U.mode = mode;
-	U.need_full = true;
-}
-
-enum plot_mode ui_mode(void)
-{
-	return U.mode;
-}
-
-int ui_fd(void)
-{
-	return U.active ? fileno(U.in) : -1;
-}
-
-int ui_init(char *err, size_t errlen)
-{
-	const char *term = getenv("TERM");
-	FILE *in, *out;
-
-	if (U.active)
-		return 0;
-	if (!term || !*term) {
-		snprintf(err, errlen, "cannot start the monitor: TERM is not set");
-		return -1;
-	}
-	U.tty = fopen("/dev/tty", "r+e");
-	if (U.tty) {
-		in = out = U.tty;
-	} else if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
-		in = stdin;
-		out = stdout;
-	} else {
-		snprintf(err, errlen,
-			 "cannot start the monitor: no terminal (/dev/tty: %s)",
-			 strerror(errno));
-		return -1;
-	}
-	U.scr = newterm(NULL, out, in);
-	if (!U.scr) {
-		snprintf(err, errlen,
-			 "cannot start the monitor: terminal type \"%s\" unknown",
-			 term);
-		if (U.tty)
-			fclose(U.tty);
-		U.tty = NULL;
-		return -1;
-	}
-	set_term(U.scr);
-	U.in = in;
-	U.active = true;
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	nodelay(stdscr, TRUE);
-	set_escdelay(25);
-	curs_set(0);
-	tui_start();
-	/* Until the screen has been suspended and resumed once, ncurses
-	 * flushes its output at every cursor jump: some sixty writes a frame.
-	 * Once resumed, a frame goes out in one write, or a few. */
-	endwin();
-	doupdate();
-	/* ncurses puts the terminal in keypad mode at the first getch: keys
-	 * typed before it (a burst of "c" and Down) come in cursor mode,
-	 * ESC [ B, which it does not know, and read as Esc. One read now. */
-	getch();
-	U.utf8 = tui_utf8();
-	U.mode = U.utf8 ? PLOT_BRAILLE : PLOT_ASCII;
-	U.need_full = true;
-	U.help = false;
-	U.scroll = 0;
-	U.shown = -1;
-	return 0;
-}
-
-void ui_end(void)
-{
-	if (!U.active)
-		return;
-	U.active = false;
 	if (help_win)
 		delwin(help_win);
 	help_win = NULL;
-	endwin();
-	delscreen(U.scr);
-	U.scr = NULL;
-	if (U.tty)
-		fclose(U.tty);
-	U.tty = NULL;
 	free(U.cells);
 	free(U.cells2);
 	free(U.looks);
@@ -1462,7 +1300,7 @@ void ui_end(void)
 	U.cells = U.cells2 = NULL;
 	U.looks = U.markcol = NULL;
 	U.ncells = U.marksize = 0;
-	for (int i = 0; i < UI_MAX_PLOTS; i++) {
+	for (int i = 0; i < MS_MAX_PLOTS; i++) {
 		free(U.slot[i].cells);
 		free(U.slot[i].looks);
 		U.slot[i] = (struct slot){ 0 };
@@ -1471,4 +1309,8 @@ void ui_end(void)
 	U.rowkey = NULL;
 	U.nrowkeys = 0;
 	U.f_model = NULL;
+	U.need_full = true;
+	U.help = false;
+	U.scroll = 0;
+	U.shown = -1;
 }

@@ -1,8 +1,8 @@
-/* The live monitor screen (ncursesw). It never reads /proc: it draws a
- * struct ui_model the caller fills each tick. setlocale(LC_ALL, "") must
- * have been called before ui_init. */
-#ifndef THRASHTOP_UI_H
-#define THRASHTOP_UI_H
+/* The live monitor screen (ncursesw), on the terminal tui.h opened. It
+ * never reads /proc: it draws a struct ms_model the caller fills each
+ * tick. */
+#ifndef THRASHTOP_MONSCREEN_H
+#define THRASHTOP_MONSCREEN_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,10 +15,12 @@
 #include "series.h"
 #include "workload.h"
 
-/* Plots drawn at most: each registry series once. */
-#define UI_MAX_PLOTS M_N
+struct tui_key;
 
-struct ui_plot {
+/* Plots drawn at most: each registry series once. */
+#define MS_MAX_PLOTS M_N
+
+struct ms_plot {
 	int id;			/* registry id (metrics.h): title, unit, colour */
 	const struct series *s;	/* NULL: nothing sampled yet */
 	/* A stored run's trace at the same sample times as s (the
@@ -36,7 +38,7 @@ struct ui_plot {
 				   e.g. "failcnt 1.2k/s"; may be NULL */
 };
 
-struct ui_worker {
+struct ms_worker {
 	pid_t pid;
 	const char *phase;	/* sort_phase_name(); NULL for a command */
 	double frac;		/* 0..1 of the phase, NAN unknown */
@@ -49,7 +51,7 @@ struct ui_worker {
 	int code;		/* END_EXIT: exit status; END_SIGNAL: signal */
 };
 
-struct ui_model {
+struct ms_model {
 	/* header */
 	const char *host, *kernel;	/* NULL shows "?" */
 	int64_t ram_kib, swap_kib;	/* NA unknown */
@@ -62,56 +64,52 @@ struct ui_model {
 	int run, nruns;			/* run k of N; nruns 0: no count shown */
 	double elapsed;			/* seconds into this run */
 	double interval;		/* sampling interval, seconds */
-	bool paused;			/* flipped by ui_key, read by the caller */
+	bool paused;			/* flipped by MS_PAUSE, read by the caller */
 	const char *warning;		/* on the first header line, e.g.
 					   "memory not locked: ..."; may be NULL */
 	const char *status;		/* notice line, NULL for none */
 	bool status_error;		/* draw status as an error */
 
-	struct ui_plot plot[UI_MAX_PLOTS];	/* in screen order, row by row */
+	struct ms_plot plot[MS_MAX_PLOTS];	/* in screen order, row by row */
 	int nplots;
 	const char *against;		/* what the faint traces are, for the
 					   status line: "behind: run 12 ..."; NULL */
 	const double *marks;		/* marker times, ascending (plot.h) */
 	int nmarks;
 
-	const struct ui_worker *workers;
+	const struct ms_worker *workers;
 	int nworkers;
 
 	const char *const *done;	/* completed runs of this session, */
 	int ndone;			/* oldest first, preformatted lines */
 
-	const char *const *help;	/* the ? overlay's lines; NULL: the */
-	int nhelp;			/* monitor's keys */
+	const struct tui_key *keys;	/* the view's key table: the ? */
+	int nkeys;			/* overlay shows its lines */
 };
 
-/* Whether the ? overlay is open: a view that reads q itself gives it to
- * ui_key then, where it closes the overlay. */
-bool ui_help_shown(void);
+/* Whether the ? overlay is open: a view gives the keys that close it
+ * (q, Esc) to its help op then. */
+bool ms_help_shown(void);
 
-enum ui_action {
-	UI_NONE,
-	UI_QUIT,
-	UI_RERUN,
-	UI_TOGGLE_PAUSE,	/* already applied to model->paused */
-	UI_FASTER,		/* the caller shortens the interval */
-	UI_SLOWER,
-	UI_HELP,		/* overlay toggled and drawn */
-	UI_RESIZE,		/* relaid out and drawn */
-	UI_SWAPPINESS_DOWN,	/* s: the caller lowers vm.swappiness */
-	UI_SWAPPINESS_UP,	/* S */
-	UI_KNOB_DOWN,		/* k: the caller lowers its chosen vm knob */
-	UI_KNOB_UP,		/* K */
-	UI_HISTORY,		/* h: the caller opens the history view */
-	UI_DUMP,		/* w: the caller writes the screen (ui_dump) */
-	UI_CHOOSE,		/* c: the caller opens the plot chooser */
+/* What the screen does itself, for a view's key table to bind (tui.h);
+ * negative, apart from every view's own actions. */
+enum ms_op {
+	MS_PAUSE = -16,		/* flips model->paused: the frame is kept */
+	MS_HELP,		/* opens or closes the ? overlay */
+	MS_HELP_CLOSE,		/* closes it, if open */
+	MS_RESIZE,		/* lays out and draws again */
+	MS_REDRAW,		/* the same on a cleared terminal (Ctrl-L) */
+	MS_UP,			/* scroll the workers a row, a page, */
+	MS_DOWN,		/* to the first or the last */
+	MS_PGUP,
+	MS_PGDN,
+	MS_HOME,
+	MS_END,
 };
 
-#define UI_MIN_COLS 60
-#define UI_MIN_ROWS 16
-#define UI_HEADER_ROWS 3		/* 4 with a line for the tuning */
+#define MS_HEADER_ROWS 3		/* 4 with a line for the tuning */
 
-struct ui_rect {
+struct ms_rect {
 	int y, x, h, w;
 };
 
@@ -124,32 +122,32 @@ struct ui_rect {
  * column header, worker_rows workers, and one "N more" row when they do
  * not all fit. The runs rect holds a title row and runs_rows lines (h 0
  * when none). */
-struct ui_layout {
+struct ms_layout {
 	bool too_small;
-	struct ui_rect header;
-	struct ui_rect plot[UI_MAX_PLOTS];
+	struct ms_rect header;
+	struct ms_rect plot[MS_MAX_PLOTS];
 	int plot_cols;
 	int plots_hidden;
-	struct ui_rect workers;
+	struct ms_rect workers;
 	int worker_rows;
 	bool worker_more;
-	struct ui_rect runs;
+	struct ms_rect runs;
 	int runs_rows;
 };
 
 /* Pure: lays out m (its plots, workers, completed runs and header
- * texts) on a cols x rows screen. Sets too_small below UI_MIN_COLS x
- * UI_MIN_ROWS. */
-void ui_layout(int cols, int rows, const struct ui_model *m,
-	       struct ui_layout *l);
+ * texts) on a cols x rows screen. Sets too_small below TUI_MIN_COLS x
+ * TUI_MIN_ROWS. */
+void ms_layout(int cols, int rows, const struct ms_model *m,
+	       struct ms_layout *l);
 
 /* Whether m has cgroup plots: then system-wide figures say so. */
-bool ui_cgroup_shown(const struct ui_model *m);
+bool ms_cgroup_shown(const struct ms_model *m);
 
 /* Pure: one worker table row (or the column header for w == NULL) of
- * exactly width display columns (>= UI_MIN_COLS) into buf. utf8 picks the
+ * exactly width display columns (>= TUI_MIN_COLS) into buf. utf8 picks the
  * progress bar glyphs. Returns buf. */
-char *ui_format_worker(const struct ui_worker *w, int width, bool utf8,
+char *ms_format_worker(const struct ms_worker *w, int width, bool utf8,
 		       char *buf, size_t len);
 
 /* Pure: the title row of m's plot i for a plot width columns wide: its
@@ -160,62 +158,45 @@ char *ui_format_worker(const struct ui_worker *w, int width, bool utf8,
  * "cg majflt"), then "219M 21%" for "219M (21%)" and "1.6k" for "1.6k/s",
  * then the scale. mode sets how many samples an auto scale looks at.
  * Returns buf. */
-char *ui_format_title(const struct ui_model *m, int i, int width,
+char *ms_format_title(const struct ms_model *m, int i, int width,
 		      enum plot_mode mode, char *buf, size_t len);
 
 /* Pure: "[#####     ]" with width cells in total, frac clamped to 0..1,
  * eighth blocks when utf8. Returns buf. */
-char *ui_format_bar(double frac, int width, bool utf8, char *buf, size_t len);
-
-/* Opens the terminal (/dev/tty, else stdin/stdout if they are a terminal),
- * sets it up and picks braille (UTF-8 locale) or ASCII plots. Returns 0, or
- * -1 with a one-line message in err; nothing is left changed on failure. */
-int ui_init(char *err, size_t errlen);
-
-/* Overrides the plot glyphs picked by ui_init (e.g. for --ascii). */
-void ui_set_mode(enum plot_mode mode);
-/* The plot glyphs in use, for other screens drawn on the same terminal. */
-enum plot_mode ui_mode(void);
-
-/* The descriptor keys arrive on, for poll(); -1 before ui_init. */
-int ui_fd(void);
+char *ms_format_bar(double frac, int width, bool utf8, char *buf, size_t len);
 
 /* Draws the model, then the overlay. While paused the screen keeps its
  * last frame; only a resize, scrolling or Ctrl-L draw the model as it is
  * then. */
-void ui_draw(const struct ui_model *m);
+void ms_draw(const struct ms_model *m);
 
 /* The next frame is drawn in full: something else has been drawn on the
  * terminal (a view pushed over the monitor). Frames are otherwise drawn
  * by writing only the cells that changed since the last one. */
-void ui_touch(void);
+void ms_touch(void);
 
 /* A window drawn over every frame, after the model and before the
  * terminal is updated (the plot chooser over the live plots); NULL for
  * none. The next frame is drawn in full. */
-void ui_set_overlay(void (*draw)(void *arg), void *arg);
+void ms_set_overlay(void (*draw)(void *arg), void *arg);
 
 /* Writes the model as the screen shows it, plots and bars in ASCII, one
  * line per row with trailing blanks cut, to f. The screen itself keeps
  * its glyphs. 0, or -1 (no terminal, or a failed write). */
-int ui_dump(const struct ui_model *m, FILE *f);
+int ms_dump(const struct ms_model *m, FILE *f);
 
-/* Handles one key (a getch() value). Help, scrolling, pause and resize
- * are handled here and redrawn at once; the rest is for the caller. */
-enum ui_action ui_key(struct ui_model *m, int ch);
+/* Does op (enum ms_op) on m, and draws the outcome at once. */
+void ms_do(struct ms_model *m, int op);
 
 /* Index of the first worker row shown (scrolling). */
-int ui_scroll(void);
+int ms_scroll(void);
 
-/* How many worker rows the last frame showed from ui_scroll() on; -1 when
+/* How many worker rows the last frame showed from ms_scroll() on; -1 when
  * no frame has been drawn (or no screen): the caller cannot know which. */
-int ui_rows_shown(void);
+int ms_rows_shown(void);
 
-/* The next pending key without waiting (a getch() value), ERR when none
- * is left or the terminal is not open. For whichever view is on top. */
-int ui_next_key(void);
-
-/* Restores the terminal. Safe to call more than once, and before ui_init. */
-void ui_end(void);
+/* Frees what the screen keeps between frames and forgets its state (help,
+ * scrolling); call before tui_end. Safe to call more than once. */
+void ms_end(void);
 
 #endif

@@ -2,9 +2,12 @@
 #include <math.h>
 
 #include "check.h"
+#include "monscreen.h"
+#include "monview.h"
+#include "replay.h"
 #include "sampler.h"
 #include "series.h"
-#include "ui.h"
+#include "tui.h"
 
 static int cols_of(const char *s)
 {
@@ -16,28 +19,28 @@ static int cols_of(const char *s)
 }
 
 /* A model with nw workers, nd completed runs and the default plots (with
- * cg, the cgroup's too); tuning as given. Only what ui_layout reads. */
+ * cg, the cgroup's too); tuning as given. Only what ms_layout reads. */
 static struct series dummy;
 
-static struct ui_model model(int nw, int nd, bool cg, const char *tuning)
+static struct ms_model model(int nw, int nd, bool cg, const char *tuning)
 {
-	struct ui_model m = { .nworkers = nw, .ndone = nd, .interval = 0.5,
+	struct ms_model m = { .nworkers = nw, .ndone = nd, .interval = 0.5,
 			      .workload = "qsbench -n 30000000 -p 2 -s 1",
 			      .tuning = tuning };
 	int ids[M_N];
 
 	m.nplots = metrics_default_plots(cg, ids);
 	for (int i = 0; i < m.nplots; i++)
-		m.plot[i] = (struct ui_plot){ .id = ids[i], .s = &dummy };
+		m.plot[i] = (struct ms_plot){ .id = ids[i], .s = &dummy };
 	return m;
 }
 
 static void layout(int cols, int rows, int nw, int nd, bool cg,
-		   const char *tuning, struct ui_layout *l)
+		   const char *tuning, struct ms_layout *l)
 {
-	struct ui_model m = model(nw, nd, cg, tuning);
+	struct ms_model m = model(nw, nd, cg, tuning);
 
-	ui_layout(cols, rows, &m, l);
+	ms_layout(cols, rows, &m, l);
 }
 
 #define CHECK_RECT(r, y_, x_, h_, w_) do { \
@@ -46,10 +49,10 @@ static void layout(int cols, int rows, int nw, int nd, bool cg,
 
 /* The ten default plots in two columns, five rows of 2-row graphs; the 8
  * workers get the 2 rows of the minimum and the last run its line. */
-TEST(ui_layout_80x24)
+TEST(ms_layout_80x24)
 {
-	struct ui_layout l;
-	struct ui_model m = model(2, 0, false, NULL);
+	struct ms_layout l;
+	struct ms_model m = model(2, 0, false, NULL);
 
 	layout(80, 24, 8, 2, false, NULL, &l);
 	CHECK(!l.too_small);
@@ -68,7 +71,7 @@ TEST(ui_layout_80x24)
 
 	/* three plots chosen: two rows, and the rows left grow them */
 	m.nplots = 3;
-	ui_layout(80, 24, &m, &l);
+	ms_layout(80, 24, &m, &l);
 	CHECK_INT(l.plot_cols, 2);
 	CHECK_RECT(l.plot[0], 3, 0, 9, 39);
 	CHECK_RECT(l.plot[2], 12, 0, 9, 39);
@@ -76,12 +79,12 @@ TEST(ui_layout_80x24)
 	CHECK_RECT(l.workers, 21, 0, 3, 80);
 	/* one plot takes the whole width */
 	m.nplots = 1;
-	ui_layout(80, 24, &m, &l);
+	ms_layout(80, 24, &m, &l);
 	CHECK_INT(l.plot_cols, 1);
 	CHECK_INT(l.plot[0].w, 80);
 	/* none: the workers have the screen */
 	m.nplots = 0;
-	ui_layout(80, 24, &m, &l);
+	ms_layout(80, 24, &m, &l);
 	CHECK_INT(l.workers.y, 3);
 	CHECK_INT(l.plots_hidden, 0);
 }
@@ -89,9 +92,9 @@ TEST(ui_layout_80x24)
 /* --mem 128M --swap 512M -p 2 at 80x24, one run done: twelve plots in
  * three 26-column columns, each cgroup plot beside its system one; the
  * tuning needs 100 columns on line 1, so it takes the fourth header row. */
-TEST(ui_layout_cgroup_80x24)
+TEST(ms_layout_cgroup_80x24)
 {
-	struct ui_layout l;
+	struct ms_layout l;
 
 	layout(80, 24, 2, 1, true, "mem 128M, swap +512M", &l);
 	CHECK(!l.too_small);
@@ -108,10 +111,10 @@ TEST(ui_layout_cgroup_80x24)
 
 /* 200x60: ten plots stay in two columns of 99 and 100 (three would leave
  * two cells empty); twelve with a cgroup fill three of 66. */
-TEST(ui_layout_200x60)
+TEST(ms_layout_200x60)
 {
-	struct ui_layout l;
-	struct ui_model m = model(2, 1, false, NULL);
+	struct ms_layout l;
+	struct ms_model m = model(2, 1, false, NULL);
 
 	layout(200, 60, 2, 1, false, "mem 128M, swap +512M", &l);
 	CHECK_INT(l.plot_cols, 2);
@@ -125,7 +128,7 @@ TEST(ui_layout_200x60)
 	CHECK_RECT(l.workers, 55, 0, 3, 200);
 	/* nine plots on a wide screen: three rows of three */
 	m.nplots = 9;
-	ui_layout(200, 60, &m, &l);
+	ms_layout(200, 60, &m, &l);
 	CHECK_INT(l.plot_cols, 3);
 	/* a tuning too long for line 1 (178 columns) gets its own line */
 	layout(160, 50, 2, 1, false, "mem 128M, swap +512M, global 4.0G, "
@@ -138,7 +141,7 @@ TEST(ui_layout_200x60)
  * columns one apart and flush right, equal widths but for the last
  * (wider by less than the number of columns), hidden plots empty and
  * counted. */
-static int tiling_faults(const struct ui_layout *l, const struct ui_model *m, int c)
+static int tiling_faults(const struct ms_layout *l, const struct ms_model *m, int c)
 {
 	int n = l->plot_cols, shown = m->nplots - l->plots_hidden, bad = 0;
 	int y = l->header.h, h = shown ? l->plot[0].h : 0;
@@ -146,7 +149,7 @@ static int tiling_faults(const struct ui_layout *l, const struct ui_model *m, in
 	bad += l->header.y != 0 || l->header.h < 3 || l->header.h > 4;
 	bad += shown < 0 || (m->nplots && n < 1);
 	for (int i = 0; i < shown; i++) {
-		const struct ui_rect *p = &l->plot[i];
+		const struct ms_rect *p = &l->plot[i];
 		int k = i % n;
 
 		bad += p->y != y + i / n * h || p->h != h || h < 3;
@@ -160,27 +163,27 @@ static int tiling_faults(const struct ui_layout *l, const struct ui_model *m, in
 	return bad;
 }
 
-TEST(ui_layout_panels_fit_every_size)
+TEST(ms_layout_panels_fit_every_size)
 {
 	static const char *const tun[] = { NULL, "mem 128M, swap +512M" };
-	struct ui_layout l;
+	struct ms_layout l;
 	int bad = 0, tuned = 0, hidden = 0;
 
-	for (int c = UI_MIN_COLS; c <= 260; c += 7)
-		for (int r = UI_MIN_ROWS; r <= 90; r++)
+	for (int c = TUI_MIN_COLS; c <= 260; c += 7)
+		for (int r = TUI_MIN_ROWS; r <= 90; r++)
 			for (int nw = 0; nw <= 70; nw += 3)
 				for (int nd = 0; nd <= 12; nd += 4)
 					for (int v = 0; v < 8; v++) {
 						bool cg = v & 1;
 						const char *t = tun[(v >> 1) & 1];
-						struct ui_model m = model(nw, nd, cg, t);
+						struct ms_model m = model(nw, nd, cg, t);
 						int few;
 
 						if (v & 4)	/* every series */
 							for (m.nplots = 0; m.nplots < M_N; m.nplots++)
-								m.plot[m.nplots] = (struct ui_plot){
+								m.plot[m.nplots] = (struct ms_plot){
 									.id = m.nplots, .s = &dummy };
-						ui_layout(c, r, &m, &l);
+						ms_layout(c, r, &m, &l);
 						bad += l.too_small;
 						bad += tiling_faults(&l, &m, c);
 						bad += l.workers.y + l.workers.h != l.runs.y;
@@ -207,9 +210,9 @@ TEST(ui_layout_panels_fit_every_size)
 	CHECK(hidden > 1000);
 }
 
-TEST(ui_layout_minimum_and_too_small)
+TEST(ms_layout_minimum_and_too_small)
 {
-	struct ui_layout l;
+	struct ms_layout l;
 
 	layout(59, 24, 1, 0, false, NULL, &l);
 	CHECK(l.too_small);
@@ -245,13 +248,13 @@ static void fill(struct series *s, const double *v, int n)
 /* --mem 128M --swap 512M as the monitor showed it at 80x24: 26-column
  * titles shortened step by step, the swap plots on one scale, the fault
  * plots sharing an auto scale. */
-TEST(ui_format_title_cgroup_26)
+TEST(ms_format_title_cgroup_26)
 {
 	struct series sw, cgsw, maj, cgmaj, cgmem;
 	const double swv[] = { 0, 102400, 232448 }, cgswv[] = { 0, 51200, 104448 };
 	const double majv[] = { 0, 1500, 934 }, cgmajv[] = { 0, 2500, NAN };
 	const double memv[] = { 65536, 130048, 131000 };
-	struct ui_model m = { 0 };
+	struct ms_model m = { 0 };
 	char b[256];
 
 	fill(&sw, swv, 3);
@@ -259,51 +262,51 @@ TEST(ui_format_title_cgroup_26)
 	fill(&maj, majv, 3);
 	fill(&cgmaj, cgmajv, 3);
 	fill(&cgmem, memv, 3);
-	m.plot[0] = (struct ui_plot){ .id = M_SWAP_USED, .s = &sw, .scale = 524284 };
-	m.plot[1] = (struct ui_plot){ .id = M_MAJFLT, .s = &maj };
+	m.plot[0] = (struct ms_plot){ .id = M_SWAP_USED, .s = &sw, .scale = 524284 };
+	m.plot[1] = (struct ms_plot){ .id = M_MAJFLT, .s = &maj };
 	m.nplots = 2;
 	/* alone: the long names, and the faults' own scale */
-	CHECK_STR(ui_format_title(&m, 0, 39, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 0, 39, PLOT_BRAILLE, b, sizeof(b)),
 		  "swap used 227M (44%)            0..512M");
-	CHECK_STR(ui_format_title(&m, 1, 40, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 1, 40, PLOT_BRAILLE, b, sizeof(b)),
 		  "major faults 934/s               0..2k/s");
 
-	m.plot[2] = (struct ui_plot){ .id = M_CG_SWAP, .s = &cgsw, .scale = 524284 };
-	m.plot[3] = (struct ui_plot){ .id = M_CG_MAJFLT, .s = &cgmaj,
+	m.plot[2] = (struct ms_plot){ .id = M_CG_SWAP, .s = &cgsw, .scale = 524284 };
+	m.plot[3] = (struct ms_plot){ .id = M_CG_MAJFLT, .s = &cgmaj,
 						      .extra = "refaults 1.6k/s" };
-	m.plot[4] = (struct ui_plot){ .id = M_CG_MEM, .s = &cgmem, .scale = 131072,
+	m.plot[4] = (struct ms_plot){ .id = M_CG_MEM, .s = &cgmem, .scale = 131072,
 						   .extra = "failcnt 1.7k/s" };
 	m.nplots = 5;
-	CHECK(ui_cgroup_shown(&m));
-	CHECK_STR(ui_format_title(&m, 0, 26, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK(ms_cgroup_shown(&m));
+	CHECK_STR(ms_format_title(&m, 0, 26, PLOT_BRAILLE, b, sizeof(b)),
 		  "sys swap 227M 44%  0..512M");
-	CHECK_STR(ui_format_title(&m, 2, 26, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 2, 26, PLOT_BRAILLE, b, sizeof(b)),
 		  "cg swap 102M (19%) 0..512M");
 	/* both fault plots top out at the nice maximum of both: 2500 -> 5k */
-	CHECK_STR(ui_format_title(&m, 1, 26, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 1, 26, PLOT_BRAILLE, b, sizeof(b)),
 		  "sys majflt 934/s   0..5k/s");
 	/* a gap is n/a, never 0 */
-	CHECK_STR(ui_format_title(&m, 3, 26, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 3, 26, PLOT_BRAILLE, b, sizeof(b)),
 		  "cg majflt n/a      0..5k/s");
 	/* 131000 KiB of a 128 MiB limit is 99.9%: shown as 99% */
-	CHECK_STR(ui_format_title(&m, 4, 26, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 4, 26, PLOT_BRAILLE, b, sizeof(b)),
 		  "cg mem 128M (99%)  0..128M");
 	/* wide: long names, "(system)", the extra text */
-	CHECK_STR(ui_format_title(&m, 4, 66, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 4, 66, PLOT_BRAILLE, b, sizeof(b)),
 		  "cgroup memory 128M (99%)  failcnt 1.7k/s                   0..128M");
-	CHECK_STR(ui_format_title(&m, 1, 40, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 1, 40, PLOT_BRAILLE, b, sizeof(b)),
 		  "major faults (system) 934/s      0..5k/s");
 	/* the long name gives way before the extra, which goes next */
-	CHECK_STR(ui_format_title(&m, 4, 41, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 4, 41, PLOT_BRAILLE, b, sizeof(b)),
 		  "cg mem 128M (99%)  failcnt 1.7k/s 0..128M");
-	CHECK_STR(ui_format_title(&m, 4, 40, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 4, 40, PLOT_BRAILLE, b, sizeof(b)),
 		  "cgroup memory 128M (99%)         0..128M");
 	/* the narrowest screen: compact values, then no scale */
-	CHECK_STR(ui_format_title(&m, 1, 22, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 1, 22, PLOT_BRAILLE, b, sizeof(b)),
 		  "sys majflt 934 0..5k/s");
-	CHECK_STR(ui_format_title(&m, 1, 19, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 1, 19, PLOT_BRAILLE, b, sizeof(b)),
 		  "sys majflt 934     ");
-	CHECK_STR(ui_format_title(&m, 0, 19, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 0, 19, PLOT_BRAILLE, b, sizeof(b)),
 		  "sys swap 227M 44%  ");
 	/* under 1% but not empty: "<1%", never "0%" */
 	const double tiny[] = { 0, 0, 3000 }, none[] = { 0, 0, 0 };
@@ -311,17 +314,17 @@ TEST(ui_format_title_cgroup_26)
 	fill(&t0, tiny, 3);
 	fill(&t1, none, 3);
 	m.plot[2].s = &t0;
-	CHECK_STR(ui_format_title(&m, 2, 26, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 2, 26, PLOT_BRAILLE, b, sizeof(b)),
 		  "cg swap 2.9M (<1%) 0..512M");
 	m.plot[2].s = &t1;
-	CHECK_STR(ui_format_title(&m, 2, 26, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 2, 26, PLOT_BRAILLE, b, sizeof(b)),
 		  "cg swap 0K (0%)    0..512M");
 	m.plot[2].s = &cgsw;
 	series_free(&t0);
 	series_free(&t1);
 	/* a plot that cannot be read has no scale */
 	m.plot[2].na = "swap not accounted (n/a)";
-	CHECK_STR(ui_format_title(&m, 2, 26, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 2, 26, PLOT_BRAILLE, b, sizeof(b)),
 		  "cgroup swap n/a           ");
 	series_free(&sw);
 	series_free(&cgsw);
@@ -333,12 +336,12 @@ TEST(ui_format_title_cgroup_26)
 /* Scale groups: scan kswapd and direct share an auto scale, so the
  * smaller reads against the larger; a share tops out at 100%; a stored
  * run's trace counts toward its plot's scale; tasks are counts. */
-TEST(ui_format_title_groups_and_units)
+TEST(ms_format_title_groups_and_units)
 {
 	struct series k, d, psi, run, old;
 	const double kv[] = { 0, 30000, 41000 }, dv[] = { 0, 1200, 900 };
 	const double pv[] = { 2, 97.5, 99 }, rv[] = { 1, 3, 4 }, ov[] = { 0, 5000, 180000 };
-	struct ui_model m = { 0 };
+	struct ms_model m = { 0 };
 	char b[256];
 
 	fill(&k, kv, 3);
@@ -346,24 +349,24 @@ TEST(ui_format_title_groups_and_units)
 	fill(&psi, pv, 3);
 	fill(&run, rv, 3);
 	fill(&old, ov, 3);
-	m.plot[0] = (struct ui_plot){ .id = M_SCAN_KSWAPD, .s = &k };
-	m.plot[1] = (struct ui_plot){ .id = M_SCAN_DIRECT, .s = &d };
-	m.plot[2] = (struct ui_plot){ .id = M_PSI_SOME, .s = &psi };
-	m.plot[3] = (struct ui_plot){ .id = M_PROCS_RUNNING, .s = &run };
+	m.plot[0] = (struct ms_plot){ .id = M_SCAN_KSWAPD, .s = &k };
+	m.plot[1] = (struct ms_plot){ .id = M_SCAN_DIRECT, .s = &d };
+	m.plot[2] = (struct ms_plot){ .id = M_PSI_SOME, .s = &psi };
+	m.plot[3] = (struct ms_plot){ .id = M_PROCS_RUNNING, .s = &run };
 	m.nplots = 4;
-	CHECK_STR(ui_format_title(&m, 1, 40, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 1, 40, PLOT_BRAILLE, b, sizeof(b)),
 		  "scan direct 900/s               0..50k/s");
-	CHECK_STR(ui_format_title(&m, 2, 40, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 2, 40, PLOT_BRAILLE, b, sizeof(b)),
 		  "PSI some avg10 99.0%             0..100%");
-	CHECK_STR(ui_format_title(&m, 3, 40, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 3, 40, PLOT_BRAILLE, b, sizeof(b)),
 		  "running 4                           0..5");
 	/* alone, direct scanning gets its own scale */
 	m.plot[0] = m.plot[1];
 	m.nplots = 1;
-	CHECK_STR(ui_format_title(&m, 0, 40, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 0, 40, PLOT_BRAILLE, b, sizeof(b)),
 		  "scan direct 900/s                0..2k/s");
 	m.plot[0].against = &old;
-	CHECK_STR(ui_format_title(&m, 0, 40, PLOT_BRAILLE, b, sizeof(b)),
+	CHECK_STR(ms_format_title(&m, 0, 40, PLOT_BRAILLE, b, sizeof(b)),
 		  "scan direct 900/s              0..200k/s");
 	series_free(&k);
 	series_free(&d);
@@ -372,117 +375,172 @@ TEST(ui_format_title_groups_and_units)
 	series_free(&old);
 }
 
-TEST(ui_format_bar_ascii_and_eighths)
+TEST(ms_format_bar_ascii_and_eighths)
 {
 	char b[64];
 
-	CHECK_STR(ui_format_bar(0.5, 12, false, b, sizeof(b)), "[#####     ]");
-	CHECK_STR(ui_format_bar(0.27, 12, false, b, sizeof(b)), "[##        ]");
+	CHECK_STR(ms_format_bar(0.5, 12, false, b, sizeof(b)), "[#####     ]");
+	CHECK_STR(ms_format_bar(0.27, 12, false, b, sizeof(b)), "[##        ]");
 	/* 0.27 of 80 eighths is 21.6: two full cells and five eighths */
-	CHECK_STR(ui_format_bar(0.27, 12, true, b, sizeof(b)),
+	CHECK_STR(ms_format_bar(0.27, 12, true, b, sizeof(b)),
 		  "[\u2588\u2588\u258B       ]");
-	CHECK_STR(ui_format_bar(0.01, 6, true, b, sizeof(b)), "[    ]");
-	CHECK_STR(ui_format_bar(1.7, 6, true, b, sizeof(b)),
+	CHECK_STR(ms_format_bar(0.01, 6, true, b, sizeof(b)), "[    ]");
+	CHECK_STR(ms_format_bar(1.7, 6, true, b, sizeof(b)),
 		  "[\u2588\u2588\u2588\u2588]");
-	CHECK_STR(ui_format_bar(NAN, 4, false, b, sizeof(b)), "[  ]");
+	CHECK_STR(ms_format_bar(NAN, 4, false, b, sizeof(b)), "[  ]");
 }
 
-TEST(ui_format_worker_rows_80)
+TEST(ms_format_worker_rows_80)
 {
 	char b[512];
-	struct ui_worker w = { .pid = 22402, .phase = "sort", .frac = 0.27,
+	struct ms_worker w = { .pid = 22402, .phase = "sort", .frac = 0.27,
 			       .state = 'D', .cpu_s = 25, .majflt = 39340,
 			       .minflt = 900958, .rss_kib = 349184,
 			       .swap_kib = 23552, .end = END_RUNNING };
 
-	CHECK_STR(ui_format_worker(NULL, 80, true, b, sizeof(b)),
+	CHECK_STR(ms_format_worker(NULL, 80, true, b, sizeof(b)),
 		  "    PID S PHASE  PROGRESS                      CPU  MAJFLT  MINFLT    RSS   SWAP");
-	CHECK_STR(ui_format_worker(&w, 80, false, b, sizeof(b)),
+	CHECK_STR(ms_format_worker(&w, 80, false, b, sizeof(b)),
 		  "  22402 D sort   [####             ]  27%  0:25.00   39340  900958   341M    23M");
-	CHECK_INT(cols_of(ui_format_worker(&w, 80, true, b, sizeof(b))), 80);
+	CHECK_INT(cols_of(ms_format_worker(&w, 80, true, b, sizeof(b))), 80);
 	w.frac = 0.9999;	/* not done until it is */
-	CHECK(strstr(ui_format_worker(&w, 80, false, b, sizeof(b)), " 99%"));
+	CHECK(strstr(ms_format_worker(&w, 80, false, b, sizeof(b)), " 99%"));
 	w.end = END_OOM;
 	w.state = 0;
 	w.majflt = NA;
 	w.swap_kib = NA;
 	w.minflt = 10400000;
-	CHECK_STR(ui_format_worker(&w, 80, true, b, sizeof(b)),
+	CHECK_STR(ms_format_worker(&w, 80, true, b, sizeof(b)),
 		  "  22402 - sort   OOM killed                0:25.00     n/a   10.4M   341M    n/a");
 	w.end = END_SIGNAL;
 	w.code = 11;
-	CHECK(strstr(ui_format_worker(&w, 80, true, b, sizeof(b)), " signal 11 "));
+	CHECK(strstr(ms_format_worker(&w, 80, true, b, sizeof(b)), " signal 11 "));
 	w.end = END_RUNNING;	/* state not read yet */
-	CHECK(strstr(ui_format_worker(&w, 80, true, b, sizeof(b)), "  22402 ? sort "));
+	CHECK(strstr(ms_format_worker(&w, 80, true, b, sizeof(b)), "  22402 ? sort "));
 	w.end = END_SIGNAL;
 	w.end = END_EXIT;
 	w.code = 3;
-	CHECK(strstr(ui_format_worker(&w, 80, true, b, sizeof(b)), " exit 3 "));
+	CHECK(strstr(ms_format_worker(&w, 80, true, b, sizeof(b)), " exit 3 "));
 	w.end = END_VERIFY;
-	CHECK(strstr(ui_format_worker(&w, 80, true, b, sizeof(b)), " verify failed "));
+	CHECK(strstr(ms_format_worker(&w, 80, true, b, sizeof(b)), " verify failed "));
 }
 
-TEST(ui_format_worker_command_and_narrow)
+TEST(ms_format_worker_command_and_narrow)
 {
 	char b[512];
-	struct ui_worker w = { .pid = 7, .phase = NULL, .elapsed = 83.4,
+	struct ms_worker w = { .pid = 7, .phase = NULL, .elapsed = 83.4,
 			       .state = 'S', .cpu_s = NAN, .majflt = 1,
 			       .minflt = 2, .rss_kib = 1024, .swap_kib = 0 };
 
-	CHECK(strstr(ui_format_worker(&w, 80, true, b, sizeof(b)),
+	CHECK(strstr(ms_format_worker(&w, 80, true, b, sizeof(b)),
 		     "      7 S cmd    running 1:23.40  "));
 	CHECK(strstr(b, "     n/a       1       2   1.0M     0K"));
 	/* at 60 columns MINFLT and RSS give way to the progress field */
-	CHECK_STR(ui_format_worker(NULL, 60, true, b, sizeof(b)),
+	CHECK_STR(ms_format_worker(NULL, 60, true, b, sizeof(b)),
 		  "    PID S PHASE  PROGRESS                 CPU  MAJFLT   SWAP");
-	CHECK_INT(cols_of(ui_format_worker(&w, 60, true, b, sizeof(b))), 60);
+	CHECK_INT(cols_of(ms_format_worker(&w, 60, true, b, sizeof(b))), 60);
 	/* wide screens cap the bar and pad the row */
-	CHECK_INT(cols_of(ui_format_worker(&w, 200, true, b, sizeof(b))), 200);
+	CHECK_INT(cols_of(ms_format_worker(&w, 200, true, b, sizeof(b))), 200);
 }
 
-TEST(ui_key_actions_without_terminal)
+TEST(ms_keys_without_terminal)
 {
-	struct ui_model m = { .nworkers = 0 };
+	struct ms_model m = { .nworkers = 0 };
+	const struct tui_key *k = monview_keys;
+	int n = monview_nkeys;
 
-	ui_end();	/* before ui_init: a no-op */
-	CHECK_INT(ui_key(&m, 'q'), UI_QUIT);
-	CHECK_INT(ui_key(&m, 'r'), UI_RERUN);
-	CHECK_INT(ui_key(&m, '+'), UI_SLOWER);
-	CHECK_INT(ui_key(&m, '-'), UI_FASTER);
-	CHECK_INT(ui_key(&m, 'x'), UI_NONE);
-	CHECK_INT(ui_key(&m, ' '), UI_TOGGLE_PAUSE);
+	tui_end();	/* before tui_init: a no-op */
+	CHECK_INT(tui_key_action(k, n, 'q'), MV_QUIT);
+	CHECK_INT(tui_key_action(k, n, 'R'), MV_RERUN);
+	CHECK_INT(tui_key_action(k, n, '+'), MV_SLOWER);
+	CHECK_INT(tui_key_action(k, n, '-'), MV_FASTER);
+	CHECK_INT(tui_key_action(k, n, 'x'), 0);
+	CHECK_INT(tui_key_action(k, n, ' '), MS_PAUSE);
+	ms_do(&m, MS_PAUSE);
 	CHECK(m.paused);
-	CHECK_INT(ui_key(&m, ' '), UI_TOGGLE_PAUSE);
+	ms_do(&m, MS_PAUSE);
 	CHECK(!m.paused);
-	CHECK_INT(ui_key(&m, '?'), UI_HELP);
-	CHECK_INT(ui_key(&m, '?'), UI_HELP);
-	CHECK_INT(ui_key(&m, KEY_RESIZE), UI_RESIZE);
-	CHECK_INT(ui_fd(), -1);
-	ui_end();
+	ms_do(&m, MS_HELP);
+	CHECK(ms_help_shown());
+	ms_do(&m, MS_HELP_CLOSE);
+	CHECK(!ms_help_shown());
+	ms_do(&m, MS_HELP_CLOSE);
+	CHECK(!ms_help_shown());
+	ms_do(&m, MS_RESIZE);
+	CHECK_INT(tui_fd(), -1);
+	CHECK(!tui_active());
+	ms_end();
+	tui_end();
 }
 
-/* Without a terminal ui_key lays out 80x24. */
-TEST(ui_key_scroll_clamps)
+/* Every key of a view's table does one thing, and the ? help is drawn
+ * from the same rows: a line for each row with keys in its column. */
+static void check_table(const char *name, const struct tui_key *t, int n, int nlines)
 {
-	struct ui_worker w[40] = { { 0 } };
-	struct ui_model m = model(40, 0, false, NULL);
-	struct ui_layout l;
+	char line[256];
+	int lines = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (t[i].keys) {
+			lines++;
+			tui_key_line(&t[i], line, sizeof(line));
+			if (strncmp(line, t[i].keys, strlen(t[i].keys)) || !strstr(line, t[i].help))
+				t_fail(__FILE__, __LINE__, "%s: help line \"%s\"", name, line);
+		}
+		if (!t[i].k[0].ch)
+			t_fail(__FILE__, __LINE__, "%s: row %d binds no key", name, i);
+		for (int j = 0; j < TUI_KEYS_PER_LINE && t[i].k[j].ch; j++) {
+			int ch = t[i].k[j].ch;
+
+			if (!t[i].k[j].action)
+				t_fail(__FILE__, __LINE__, "%s: key %d does nothing", name, ch);
+			for (int i2 = 0; i2 < n; i2++)
+				for (int j2 = 0; j2 < TUI_KEYS_PER_LINE && t[i2].k[j2].ch; j2++)
+					if (t[i2].k[j2].ch == ch && (i2 != i || j2 != j))
+						t_fail(__FILE__, __LINE__, "%s: key %d bound twice",
+						       name, ch);
+		}
+	}
+	CHECK_INT(lines, nlines);
+}
+
+TEST(ms_key_tables_one_binding_each)
+{
+	char line[256];
+
+	check_table("monitor", monview_keys, monview_nkeys, 13);
+	check_table("replay", replay_keys, replay_nkeys, 9);
+	CHECK_STR(tui_key_line(&monview_keys[0], line, sizeof(line)),
+		  "q         quit (stops the workload)");
+	CHECK_STR(tui_key_line(&replay_keys[2], line, sizeof(line)),
+		  "Left/Right 10 s back / on");
+	CHECK_STR(tui_key_line(&monview_keys[monview_nkeys - 1], line, sizeof(line)), "");
+	CHECK_INT(tui_key_action(replay_keys, replay_nkeys, 27), VIEW_CLOSE);
+	CHECK_INT(tui_key_action(replay_keys, replay_nkeys, KEY_NPAGE), MS_PGDN);
+}
+
+/* Without a terminal the scroll ops lay out 80x24. */
+TEST(ms_scroll_clamps)
+{
+	struct ms_worker w[40] = { { 0 } };
+	struct ms_model m = model(40, 0, false, NULL);
+	struct ms_layout l;
 
 	m.workers = w;
 	layout(80, 24, 40, 0, false, NULL, &l);
-	ui_key(&m, KEY_HOME);
-	CHECK_INT(ui_scroll(), 0);
-	ui_key(&m, KEY_UP);
-	CHECK_INT(ui_scroll(), 0);
-	ui_key(&m, KEY_DOWN);
-	CHECK_INT(ui_scroll(), 1);
-	ui_key(&m, KEY_NPAGE);
-	CHECK_INT(ui_scroll(), l.worker_rows);
-	ui_key(&m, KEY_END);
-	CHECK_INT(ui_scroll(), 40 - l.worker_rows);
-	ui_key(&m, KEY_DOWN);
-	CHECK_INT(ui_scroll(), 40 - l.worker_rows);
+	ms_do(&m, MS_HOME);
+	CHECK_INT(ms_scroll(), 0);
+	ms_do(&m, MS_UP);
+	CHECK_INT(ms_scroll(), 0);
+	ms_do(&m, MS_DOWN);
+	CHECK_INT(ms_scroll(), 1);
+	ms_do(&m, MS_PGDN);
+	CHECK_INT(ms_scroll(), l.worker_rows);
+	ms_do(&m, MS_END);
+	CHECK_INT(ms_scroll(), 40 - l.worker_rows);
+	ms_do(&m, MS_DOWN);
+	CHECK_INT(ms_scroll(), 40 - l.worker_rows);
 	m.nworkers = 3;		/* fewer workers than rows */
-	ui_key(&m, KEY_END);
-	CHECK_INT(ui_scroll(), 0);
+	ms_do(&m, MS_END);
+	CHECK_INT(ms_scroll(), 0);
 }
