@@ -56,10 +56,12 @@ int run_change(struct run *r, double t, const char *name, const char *old,
 	       const char *new_val);
 
 /* Ends the run with the sample s: kills what still runs when aborted,
- * takes the result. extra_oom as result_finish. */
-void run_finish(struct run *r, const struct sys_sample *s, int64_t extra_oom, bool aborted);
+ * takes the result. seen as result_finish. */
+void run_finish(struct run *r, const struct sys_sample *s, const struct oom_seen *seen,
+		bool aborted);
 
-/* Prints the run as the seeds posted them: any OOM messages (to out) and
+/* Prints the run as the seeds posted them: an OOM line for each victim
+ * ("Out of Memory: Killed process PID (comm)."), to out, and
  * verify messages (to err), the time line in format f, then the kswapd line. The time line of a run that
  * was stopped (it covers only what ran) ends in "  aborted", as the
  * history's reports mark it. */

@@ -1,5 +1,6 @@
 #include <math.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -45,9 +46,31 @@ static void add_tv(int64_t *us, const struct timeval *tv)
 	*us += (int64_t)tv->tv_sec * 1000000 + tv->tv_usec;
 }
 
-void result_finish(struct run_result *r, struct workload *wl,
-		   const struct sys_sample *s, int64_t extra_oom, bool aborted)
+/* A victim once; comm from the log's kill of pid, else the fallback. */
+static void add_victim(struct run_result *r, int pid, const char *comm,
+		       const struct oom_seen *seen)
 {
+	struct oom_kill *v;
+
+	for (int i = 0; i < r->nvictims; i++)
+		if (r->victims[i].pid == pid)
+			return;
+	if (r->nvictims == RUN_VICTIMS_MAX)
+		return;
+	v = &r->victims[r->nvictims++];
+	memset(v, 0, sizeof(*v));
+	v->pid = pid;
+	snprintf(v->comm, sizeof(v->comm), "%.15s", comm);
+	for (int i = 0; seen && i < seen->nkills; i++)
+		if (seen->kills[i].pid == pid)
+			*v = seen->kills[i];
+}
+
+void result_finish(struct run_result *r, struct workload *wl,
+		   const struct sys_sample *s, const struct oom_seen *seen, bool aborted)
+{
+	const char *comm = "thrashtop";
+	int64_t extra_oom = seen ? seen->extra : 0;
 	double t_end = wl->t_start;
 	int64_t oom;
 
@@ -67,6 +90,12 @@ void result_finish(struct run_result *r, struct workload *wl,
 		oom = (oom == NA ? 0 : oom) + extra_oom;
 	r->oom_kills = oom;
 
+	if (wl->cfg.argv) {
+		comm = strrchr(wl->cfg.argv[0], '/');
+		comm = comm ? comm + 1 : wl->cfg.argv[0];
+	}
+	r->nvictims = 0;
+	r->unnamed = 0;
 	memset(&r->tl, 0, sizeof(r->tl));
 	r->nworkers = wl->n;
 	r->nfailed = 0;
@@ -89,6 +118,8 @@ void result_finish(struct run_result *r, struct workload *wl,
 		if (w->end == END_SIGNAL && WIFSIGNALED(w->status) &&
 		    WTERMSIG(w->status) == SIGKILL && oom > 0 && !aborted)
 			w->end = END_OOM;
+		if (w->end == END_OOM)
+			add_victim(r, w->pid, comm, seen);
 		if (w->end != END_OK && r->nfailed++ == 0) {
 			/* GNU time's full format names how the first failure ended. */
 			if (WIFSIGNALED(w->status))
@@ -98,17 +129,17 @@ void result_finish(struct run_result *r, struct workload *wl,
 		}
 	}
 	r->tl.wall_us = (int64_t)llround((t_end - wl->t_start) * 1e6);
+	for (int i = 0; seen && i < seen->nkills; i++)
+		add_victim(r, seen->kills[i].pid, seen->kills[i].comm, seen);
+	if (seen && seen->cgroup > r->nvictims)
+		r->unnamed = seen->cgroup - r->nvictims;
 
 	if (aborted)
 		r->status = RUN_ABORTED;
-	else if (r->nfailed == 0)
-		r->status = RUN_OK;
-	else {
-		r->status = RUN_FAILED;
-		for (int i = 0; i < wl->n; i++)
-			if (wl->w[i].end == END_OOM)
-				r->status = RUN_OOM;
-	}
+	else if (r->nvictims > 0 || r->unnamed > 0)
+		r->status = RUN_OOM;
+	else
+		r->status = r->nfailed == 0 ? RUN_OK : RUN_FAILED;
 }
 
 /* The one table of run status names: as stored, exported and printed in

@@ -82,7 +82,8 @@ int run_change(struct run *r, double t, const char *name, const char *old,
 	return 0;
 }
 
-void run_finish(struct run *r, const struct sys_sample *s, int64_t extra_oom, bool aborted)
+void run_finish(struct run *r, const struct sys_sample *s, const struct oom_seen *seen,
+		bool aborted)
 {
 	if (aborted)
 		workload_stop(&r->wl);
@@ -92,7 +93,7 @@ void run_finish(struct run *r, const struct sys_sample *s, int64_t extra_oom, bo
 		result_begin(&r->res, s);
 		r->started = time(NULL);
 	}
-	result_finish(&r->res, &r->wl, s, extra_oom, aborted);
+	result_finish(&r->res, &r->wl, s, seen, aborted);
 	r->active = r->forking = false;
 }
 
@@ -101,12 +102,16 @@ void run_print(const struct run *r, enum out_format f, FILE *out, FILE *err)
 	char line[256], ksw[64];
 	const struct timeline *tl = &r->res.tl;
 
+	for (int i = 0; i < r->res.nvictims; i++)
+		fprintf(out, "Out of Memory: Killed process %d (%s).\n", r->res.victims[i].pid,
+			r->res.victims[i].comm);
+	if (r->res.unnamed > 0)
+		fprintf(out, "Out of Memory: Killed process of the run's cgroup, %lld unnamed"
+			" (the kernel log cannot be read).\n", (long long)r->res.unnamed);
 	for (int i = 0; i < r->wl.n; i++) {
 		const struct worker *w = &r->wl.w[i];
 
-		if (w->end == END_OOM)
-			fprintf(out, "Out of Memory: Killed process %d (thrashtop).\n", (int)w->pid);
-		else if (w->end == END_VERIFY && r->wl.prog)
+		if (w->end == END_VERIFY && r->wl.prog)
 			fprintf(err, "ERROR: i = %ld\n*** WARNING *** %ld errors.\n",
 				atomic_load(&r->wl.prog[i].first_bad),
 				atomic_load(&r->wl.prog[i].errors));

@@ -309,6 +309,45 @@ static int sample_now(struct session *s, double *v)
 	return 0;
 }
 
+/* Every pid of the running command's tree joins the run's seen ones, so
+ * that a kill the log names later is known as the run's. */
+static void note_tree(struct session *s)
+{
+	pid_t now[SESSION_SEEN_MAX];
+	int n;
+
+	if (!s->o->argv || !s->run.active || s->run.forking || s->run.wl.w[0].end != END_RUNNING)
+		return;
+	n = sampler_descendants(s->run.wl.w[0].pid, now, SESSION_SEEN_MAX);
+	for (int i = 0; i < n && i < SESSION_SEEN_MAX; i++) {
+		int j = 0;
+
+		while (j < s->nseen && s->seen[j] != now[i])
+			j++;
+		if (j == s->nseen && s->nseen < SESSION_SEEN_MAX)
+			s->seen[s->nseen++] = now[i];
+	}
+}
+
+/* The kills the log named since its last read that were the run's: of
+ * its cgroup, of a worker, or of a pid seen in the command's tree. */
+static int run_kills(struct session *s, struct oom_kill *k, int max)
+{
+	int n = oomlog_read(&s->oomlog, k, max), m = 0;
+
+	for (int i = 0; i < n; i++) {
+		bool ours = s->tun.have_cg && oomlog_in_cgroup(&k[i], s->tun.cg.path);
+
+		for (int j = 0; !ours && j < s->run.wl.n; j++)
+			ours = s->run.wl.w[j].pid == k[i].pid;
+		for (int j = 0; !ours && j < s->nseen; j++)
+			ours = s->seen[j] == k[i].pid;
+		if (ours)
+			k[m++] = k[i];
+	}
+	return m;
+}
+
 int session_sample(struct session *s, char *err, size_t errlen)
 {
 	int rc = take_samples(s);
@@ -319,6 +358,7 @@ int session_sample(struct session *s, char *err, size_t errlen)
 	}
 	if (rc == 0)
 		return 0;
+	note_tree(s);
 	if (!s->want_procs || !s->run.active || s->run.forking) {
 		untrack_tree(s);
 		return 0;
@@ -449,6 +489,9 @@ int session_fork(struct session *s, double until, char *err, size_t errlen)
 		return -1;
 	}
 	tuning_run_begin(&s->tun);
+	/* kills before the start were not the run's */
+	oomlog_read(&s->oomlog, NULL, 0);
+	s->nseen = 0;
 	update_avail(s);
 	run_started(r, &s->cur, v, s->avail.ok);
 	return 0;
@@ -567,7 +610,17 @@ static void finish_run(struct session *s, bool aborted)
 		run_observe(r, &s->cur, v);
 	else
 		session_note(s, true, "cannot sample the system: %s", strerror(errno));
-	run_finish(r, &s->cur, cgroup_extra_oom(s), aborted);
+	struct oom_kill kills[RUN_VICTIMS_MAX];
+	int64_t cg = tuning_run_oom(&s->tun);
+	struct oom_seen seen = {
+		.extra = cgroup_extra_oom(s),
+		.cgroup = cg > 0 ? cg : 0,
+		.kills = kills,
+	};
+
+	note_tree(s);
+	seen.nkills = run_kills(s, kills, RUN_VICTIMS_MAX);
+	run_finish(r, &s->cur, &seen, aborted);
 	for (int i = 0; i < r->wl.n; i++)
 		sampler_unwatch(s->smp, r->wl.w[i].pid);
 	untrack_tree(s);
@@ -897,6 +950,7 @@ static void recover(void)
 int session_open(struct session *s, const struct options *o, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
+	oomlog_open(&s->oomlog);
 	s->o = o;
 	s->tui = !o->batch;
 	s->out_fd = -1;
@@ -961,6 +1015,7 @@ void session_close(struct session *s)
 	workload_stop(&s->run.wl);
 	untrack_tree(s);
 	run_free(&s->run);
+	oomlog_close(&s->oomlog);
 	untune(s);
 	print_sweep_table(s);
 	run_records_free(s->sweep.runs, s->sweep.nruns);
