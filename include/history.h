@@ -13,7 +13,7 @@
 #include "metrics.h"
 #include "result.h"
 
-#define HISTORY_SCHEMA_VERSION 4
+#define HISTORY_SCHEMA_VERSION 5
 /* Samples kept per series of a run: every one up to this many (7 h 16 min
  * at -d 0.1, 3 days at 1 s); a longer run is kept at a coarser step. */
 #define HISTORY_SAMPLES_MAX (1 << 18)
@@ -85,6 +85,8 @@ struct run_record {
 	char global_by[16];		/* "hugetlb", "balloon", "hugetlb+balloon", "":
 					 * kept in the config text, no column */
 	int64_t tmp_swap_kib;		/* temporary swap added for the run, 0 none */
+	int cgroup_new;			/* 1: the memory cgroup was made for this run,
+					 * 0: earlier runs used it, HIST_NA: none */
 	int64_t hugetlb_kib;		/* hugetlb pools at the start, HIST_NA unknown */
 	int64_t mlocked_kib;		/* mlocked memory at the start (a balloon's too) */
 	char *sysctls;			/* every sysctl the session set, as it was at

@@ -21,6 +21,7 @@ struct record_input {
 	int repeat_k, repeat_n;
 	const char *session, *cell;	/* NULL: not part of a sweep */
 	int64_t mem_limit_kib, global_limit_kib, tmp_swap_kib;	/* HIST_NA / 0: none */
+	int cgroup_new;			/* as the record's */
 	const char *global_by;		/* what held --global's memory; NULL, "": none */
 	const struct runlog *log;	/* the run's samples; NULL: none */
 	const char *sysctls;		/* every sysctl the session set, as it is at

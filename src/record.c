@@ -157,6 +157,7 @@ int record_build(struct run_record *r, const struct record_input *in)
 	r->zswap = !strcmp(sys->zswap_enabled, "Y") ? 1 :
 		   !strcmp(sys->zswap_enabled, "N") ? 0 : HIST_NA;
 	r->mem_limit_kib = in->mem_limit_kib;
+	r->cgroup_new = in->cgroup_new;
 	r->global_limit_kib = in->global_limit_kib;
 	snprintf(r->global_by, sizeof(r->global_by), "%s", in->global_by ? in->global_by : "");
 	r->tmp_swap_kib = in->tmp_swap_kib;

@@ -558,6 +558,7 @@ static void store_run(struct session *s)
 		.session = s->id[0] ? s->id : NULL,
 		.cell = sw->cell >= 0 ? sw->cell_text : NULL,
 		.mem_limit_kib = s->tun.have_cg && s->tun.mem_limit ? s->tun.mem_limit / 1024 : HIST_NA,
+		.cgroup_new = s->tun.have_cg && s->tun.mem_limit ? s->tun.cg_runs == 1 : HIST_NA,
 		.global_limit_kib = tuning_global_by(&s->tun)[0] ? s->tun.global_leave / 1024 : HIST_NA,
 		.global_by = tuning_global_by(&s->tun),
 		.tmp_swap_kib = s->tun.have_swap ? s->tun.sw.bytes / 1024 : 0,

@@ -56,6 +56,12 @@ echo $! >>"$TMP/pids"
 wait $!; rc=$?
 check mem 1
 
+# Whether a run's cgroup was new is kept with it: the first run of a
+# session's cgroup, then one that reuses it.
+"$T" -b -r 2 --mem 64M -n 1000 -p 1 --history "$DB" >"$TMP/out" 2>"$TMP/err"
+expect cgroup-new-first grep -Eqx 'cgroup_new +1' <("$T" history --history "$DB" show 2)
+expect cgroup-reused-then grep -Eqx 'cgroup_new +0' <("$T" history --history "$DB" show 3)
+
 hp_kib=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
 [ -n "$hp_kib" ] && [ -w /proc/sys/vm/nr_hugepages ] ||
 	{ echo "SKIP $NAME/global: no hugetlb pool to take memory with"; exit 0; }
@@ -69,5 +75,6 @@ size_kib=$(((total_kib - avail_kib + 1331200) / 1024 * 1024))
 "$T" -b --global "${size_kib}K" --history "$DB" -- "$TMP/eat.sh" 5400 >"$TMP/out" 2>"$TMP/err" &
 echo $! >>"$TMP/pids"
 wait $!; rc=$?
-check global 2
+check global 4
+expect cgroup-none grep -Eqx 'cgroup_new +n/a' <("$T" history --history "$DB" show 4)
 expect global-pool-given-back test "$(cat /proc/sys/vm/nr_hugepages)" -eq "$nr0"
