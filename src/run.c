@@ -106,8 +106,8 @@ void run_print(const struct run *r, enum out_format f, FILE *out, FILE *err)
 		fprintf(out, "Out of Memory: Killed process %d (%s).\n", r->res.victims[i].pid,
 			r->res.victims[i].comm);
 	if (r->res.unnamed > 0)
-		fprintf(out, "Out of Memory: Killed process of the run's cgroup, %lld unnamed"
-			" (the kernel log cannot be read).\n", (long long)r->res.unnamed);
+		fprintf(out, "Out of Memory: Killed process (unnamed: %lld more the run's cgroup"
+			" counted).\n", (long long)r->res.unnamed);
 	for (int i = 0; i < r->wl.n; i++) {
 		const struct worker *w = &r->wl.w[i];
 

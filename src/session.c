@@ -333,17 +333,18 @@ static void note_tree(struct session *s)
  * its cgroup, of a worker, or of a pid seen in the command's tree. */
 static int run_kills(struct session *s, struct oom_kill *k, int max)
 {
-	int n = oomlog_read(&s->oomlog, k, max), m = 0;
+	struct oom_kill all[64];	/* other work's kills are read too */
+	int n = oomlog_read(&s->oomlog, all, 64), m = 0;
 
-	for (int i = 0; i < n; i++) {
-		bool ours = s->tun.have_cg && oomlog_in_cgroup(&k[i], s->tun.cg.path);
+	for (int i = 0; i < n && m < max; i++) {
+		bool ours = s->tun.have_cg && oomlog_in_cgroup(&all[i], s->tun.cg.path);
 
 		for (int j = 0; !ours && j < s->run.wl.n; j++)
-			ours = s->run.wl.w[j].pid == k[i].pid;
+			ours = s->run.wl.w[j].pid == all[i].pid;
 		for (int j = 0; !ours && j < s->nseen; j++)
-			ours = s->seen[j] == k[i].pid;
+			ours = s->seen[j] == all[i].pid;
 		if (ours)
-			k[m++] = k[i];
+			k[m++] = all[i];
 	}
 	return m;
 }
