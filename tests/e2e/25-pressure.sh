@@ -40,7 +40,7 @@ oom0=$(vmstat oom_kill) avail0=$(avail)
 # which comes only once reclaim has swapped, so they are asserted alike.
 ( echo $BASHPID >"$CG/cgroup.procs" && exec "$TP" -b -n 84000000 -p 1 -s 3 --history "$TMP/h.db" -L pressure ) >"$TMP/out" 2>"$TMP/err"
 rc=$?
-killed=$(grep -c '^Out of Memory: Killed process [0-9]* (thrashtop)\.$' "$TMP/out")
+killed=$(grep -c '^Out of Memory: Killed process [0-9]* (.*)\.$' "$TMP/out")
 [ "$killed" -gt 0 ] && echo "NOTE $NAME: the worker was OOM-killed this time (asserted as such)"
 if { [ $rc -eq 0 ] && [ "$killed" -eq 0 ]; } ||
 	{ [ $rc -eq 1 ] && [ "$killed" -eq 1 ] &&
