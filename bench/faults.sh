@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
-# Fault fidelity: major faults of one sorter against qsbench 0.93 under the
-# same memory cgroup limit and swap, in alternating runs: build/sortbench
-# (the sorter alone) and a worker of ./thrashtop -b (the sorter as the
-# monitor forks it). Prints medians and a two-sided Mann-Whitney rank test
-# of each against qsbench (normal approximation with tie correction).
-# Needs root (a v1 or v2 memory cgroup and a swap file), both undone on
+# Fault fidelity: one sorter against qsbench 0.93 under the same memory
+# cgroup limit and swap, in alternating runs: build/sortbench (the sorter
+# alone) and a worker of ./thrashtop -b --mem (the sorter as the monitor
+# forks it). Every run on every side gets a new cgroup of its own, made
+# before it and removed after it, as thrashtop -b --mem makes one per
+# session: a reused cgroup OOM-killed qsbench in none of 14 runs where new
+# ones did in 3 of 8, so a different lifecycle would compare cgroups, not
+# sorters. OOM kills are counted apart (from the cgroup's own count, which
+# sees qsbench's child too; thrashtop's from its OOM line) and compared with
+# Fisher's exact test (two-sided); major faults of the completed runs with
+# a two-sided Mann-Whitney rank test (normal approximation with tie
+# correction). Needs root (memory cgroups and a swap file), both undone on
 # every exit path.
-# Environment: N (elements, 30000000), SEED (140175100), K (runs each, 10),
+# K is 20 runs a side: at the kill rate measured with new cgroups (3 of 8),
+# 20 runs expect 7 or 8 kills, and 7 of 20 against 0 of 20 is p = 0.008;
+# at 12 a side the expected 4 against 0 is only p = 0.09, and the faults
+# test needs 8 or more completed runs a side left after the kills.
+# Environment: N (elements, 30000000), SEED (140175100), K (runs each, 20),
 # LIMIT (cgroup limit, 96M), SWAP (swap file size, 512M), CC, OPT,
 # QSBENCH_SRC (qsbench.c in the repo's sibling shared/).
 set -euo pipefail
@@ -15,7 +25,7 @@ cd "$ROOT"
 
 N=${N:-30000000}
 SEED=${SEED:-140175100}
-K=${K:-10}
+K=${K:-20}
 LIMIT=${LIMIT:-96M}
 SWAP=${SWAP:-512M}
 CC=${CC:-gcc}
@@ -42,6 +52,8 @@ CG=
 tfile=$(mktemp)
 cleanup() {
 	if [ -n "$CG" ] && [ -d "$CG" ]; then
+		for p in $(cat "$CG/cgroup.procs" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done
+		sleep 0.2
 		rmdir "$CG" 2>/dev/null || true
 	fi
 	if [ -e "$SWAPFILE" ]; then
@@ -55,48 +67,91 @@ trap 'exit 130' INT TERM HUP
 
 if [ -w /sys/fs/cgroup/unified/cgroup.subtree_control ] &&
    grep -qw memory /sys/fs/cgroup/unified/cgroup.controllers 2>/dev/null; then
-	CG=/sys/fs/cgroup/unified/thrashtop-bench-$$
-	mkdir "$CG"
-	echo "$LIMIT" >"$CG/memory.max"
+	CGBASE=/sys/fs/cgroup/unified CGV=2
 elif [ -d /sys/fs/cgroup/memory ]; then
-	CG=/sys/fs/cgroup/memory/thrashtop-bench-$$
-	mkdir "$CG"
-	echo "$LIMIT" >"$CG/memory.limit_in_bytes"
+	CGBASE=/sys/fs/cgroup/memory CGV=1
 elif grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
-	CG=/sys/fs/cgroup/thrashtop-bench-$$
-	mkdir "$CG"
-	echo "$LIMIT" >"$CG/memory.max"
+	CGBASE=/sys/fs/cgroup CGV=2
 else
 	die "no memory cgroup controller"
 fi
+# cg_new: a new cgroup with the limit in CG; cg_kills: its OOM kills;
+# cg_drop: removes it.
+ncg=0
+cg_new() {
+	ncg=$((ncg + 1))
+	CG=$CGBASE/thrashtop-bench-$$-$ncg
+	mkdir "$CG"
+	if [ $CGV = 2 ]; then echo "$LIMIT" >"$CG/memory.max"; else echo "$LIMIT" >"$CG/memory.limit_in_bytes"; fi
+}
+cg_kills() {
+	if [ $CGV = 2 ]; then awk '$1 == "oom_kill" { print $2 }' "$CG/memory.events"
+	else awk '$1 == "oom_kill" { print $2 }' "$CG/memory.oom_control"; fi
+}
+cg_drop() {
+	local i
+	for ((i = 0; i < 50; i++)); do rmdir "$CG" 2>/dev/null && break; sleep 0.1; done
+	[ ! -d "$CG" ] || die "cannot remove $CG"
+	CG=
+}
 fallocate -l "$SWAP" "$SWAPFILE"
 chmod 600 "$SWAPFILE"
 mkswap "$SWAPFILE" >/dev/null
 swapon "$SWAPFILE"
 
-# run NAME CMD...: the command alone in the cgroup; appends its major faults.
+# Per side: the major faults of its completed runs, and its kills.
 ref=() ours=() mon=()
+kref=0 kours=0 kmon=0
+# run NAME CMD...: the command alone in a new cgroup.
 run() {
-	local name=$1; shift
+	local name=$1 kills; shift
+	cg_new
 	CG="$CG" "$TIME" -f '%e %F %R' -o "$tfile" \
-		sh -c 'echo $$ >"$CG/cgroup.procs" && exec "$@"' sh "$@" ||
-		die "$* failed (exit $?)"
-	read -r wall maj min <"$tfile"
+		sh -c 'echo $$ >"$CG/cgroup.procs" && exec "$@"' sh "$@" >/dev/null 2>&1 || true
+	kills=$(cg_kills)
+	cg_drop
+	read -r wall maj min <"$tfile" || true
+	if [ "${kills:-0}" -gt 0 ]; then
+		if [ "$name" = ref ]; then kref=$((kref + 1)); else kours=$((kours + 1)); fi
+		printf '  run %-9s OOM-killed (%s kill(s) in its cgroup)\n' "$name" "$kills"
+		return
+	fi
 	if [ "$name" = ref ]; then ref+=("$maj"); else ours+=("$maj"); fi
 	printf '  run %-9s wall %6.2f s  major %6d\n' "$name" "$wall" "$maj"
 }
 
-# A worker of the real monitor: thrashtop puts it in a cgroup of its own
-# with the same limit (the monitor stays outside, as qsbench's parent
-# would); its faults come from the result line, wait4's rusage.
+# A worker of the real monitor: thrashtop -b --mem makes a new cgroup for
+# its session with the same limit (the monitor stays outside, as qsbench's
+# parent would); its faults come from the result line, wait4's rusage.
 run_thrashtop() {
 	local out maj
-	out=$(./thrashtop -b --no-history --mem "$LIMIT" -p 1 -n "$N" -s "$SEED" 2>/dev/null) ||
-		die "thrashtop -b --mem $LIMIT failed"
+	out=$(./thrashtop -b --no-history --mem "$LIMIT" -p 1 -n "$N" -s "$SEED" 2>/dev/null) || true
+	if grep -q '^Out of Memory: Killed process' <<<"$out"; then
+		kmon=$((kmon + 1))
+		printf '  run %-9s OOM-killed (%s)\n' thrashtop "$(grep -m1 '^Out of Memory' <<<"$out")"
+		return
+	fi
 	maj=$(printf '%s\n' "$out" | sed -n '1s/.* \([0-9]*\)pf+.*/\1/p')
 	[ -n "$maj" ] || die "no major faults in thrashtop's line '$out'"
 	mon+=("$maj")
 	printf '  run %-9s %19s major %6d\n' thrashtop "" "$maj"
+}
+
+# fisher NAME KA KB: kills KA of K (qsbench) against KB of K, two-sided.
+fisher() {
+	awk -v name="$1" -v ka="$2" -v kb="$3" -v n="$K" '
+	function lc(m, k,   i, s) { s = 0; for (i = 1; i <= k; i++) s += log(m - k + i) - log(i); return s }
+	BEGIN {
+		t = ka + kb; lo = t > n ? t - n : 0; hi = t < n ? t : n
+		seen = exp(lc(n, ka) + lc(n, kb) - lc(2 * n, t))
+		for (x = lo; x <= hi; x++) {
+			px = exp(lc(n, x) + lc(n, t - x) - lc(2 * n, t))
+			if (px <= seen * (1 + 1e-7)) p += px
+		}
+		printf "%-10s OOM-killed %d of %d against qsbench %d of %d: Fisher p = %.3f, %s\n",
+			name, kb, n, ka, n, (p > 1 ? 1 : p),
+			(p < 0.05 ? "a real difference at 5%" : "no difference shown at 5%")
+	}'
 }
 
 # mw NAME A B: medians of lists A and B (space-separated) and a two-sided
@@ -132,17 +187,19 @@ mw() {
 		t = 1 / (1 + 0.3275911 * az / sqrt(2))
 		p = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * exp(-az * az / 2)
 		ma = median(va, na); mb = median(vb, nb)
-		printf "%-10s %6.0f against qsbench %6.0f (ratio %.3f, %d runs each): Mann-Whitney U = %.1f, z = %.2f, p = %.3f, %s\n",
-			name, mb, ma, (ma > 0 ? mb / ma : 0), nb, U, z, p,
+		printf "%-10s median major faults %6.0f against qsbench %6.0f (ratio %.3f, %d and %d completed runs): Mann-Whitney U = %.1f, z = %.2f, p = %.3f, %s\n",
+			name, mb, ma, (ma > 0 ? mb / ma : 0), nb, na, U, z, p,
 			(p < 0.05 ? "a real difference at 5%" : "no difference shown at 5%")
 	}'
 }
 
-echo "fault fidelity: major faults at -n $N -s $SEED, $K alternating runs each, memory cgroup $LIMIT, swap $SWAP (vm.swappiness $(cat /proc/sys/vm/swappiness), page-cluster $(cat /proc/sys/vm/page-cluster))"
+echo "fault fidelity: OOM kills and major faults at -n $N -s $SEED, $K alternating runs each, a new memory cgroup of $LIMIT per run, swap $SWAP (vm.swappiness $(cat /proc/sys/vm/swappiness), page-cluster $(cat /proc/sys/vm/page-cluster))"
 for ((k = 0; k < K; k++)); do
 	run ref build/qsbench-ref -n "$N" -p 1 -s "$SEED"
 	run sortbench build/sortbench "$N" "$SEED"
 	run_thrashtop
 done
-mw sortbench "${ref[*]}" "${ours[*]}"
-mw thrashtop "${ref[*]}" "${mon[*]}"
+fisher sortbench $kref $kours
+fisher thrashtop $kref $kmon
+if [ ${#ref[@]} -ge 2 ] && [ ${#ours[@]} -ge 2 ]; then mw sortbench "${ref[*]}" "${ours[*]}"; fi
+if [ ${#ref[@]} -ge 2 ] && [ ${#mon[@]} -ge 2 ]; then mw thrashtop "${ref[*]}" "${mon[*]}"; fi

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "oomlog.h"
 #include "runlog.h"
 #include "runrec.h"
 #include "sampler.h"
@@ -25,12 +26,25 @@
 struct sysstate;
 
 /* One run's figures, tracked from the sampler's samples. */
+#define RUN_VICTIMS_MAX 16
+
+/* What was seen of OOM kills beyond the workers' own ends. */
+struct oom_seen {
+	int64_t extra;			/* kills the cgroup counted that /proc/vmstat did not */
+	int64_t cgroup;			/* the run's cgroup's own kills, 0 without one */
+	const struct oom_kill *kills;	/* the kernel log's kills of the run's tree */
+	int nkills;
+};
+
 struct run_result {
 	struct timeline tl;		/* summed over workers; wall = start to last reap */
 	double kswapd_s;		/* kswapd CPU seconds during the run, NAN if not visible */
 	int64_t swap_peak_kib;		/* highest swap used seen, NA without swap */
 	int64_t free_min_kib, avail_min_kib;	/* lowest MemFree / MemAvailable seen */
 	int64_t oom_kills;		/* rise of the OOM-kill count, NA if unknown */
+	struct oom_kill victims[RUN_VICTIMS_MAX];	/* the tree's, workers first */
+	int nvictims;
+	int64_t unnamed;		/* the cgroup's kills no log line named */
 	int64_t sys_majflt, sys_minflt;	/* system-wide fault deltas (/proc/vmstat) */
 	int64_t pswpin, pswpout;	/* system-wide swap page deltas */
 	struct mem_snapshot before, after;	/* free(1)-style, at start and end */
@@ -77,11 +91,14 @@ int run_change(struct run *r, double t, const char *name, const char *old,
 
 /* Ends the run with the sample s: kills what still runs when aborted,
  * takes its figures: each worker's end is classified (a SIGKILL while the
- * OOM-kill count rose is END_OOM), and extra_oom adds OOM kills seen
- * elsewhere (a cgroup's own count). */
-void run_finish(struct run *r, const struct sys_sample *s, int64_t extra_oom, bool aborted);
+ * OOM-kill count rose is END_OOM); the victims are those workers and
+ * seen's kills, and a run with any victim, or whose cgroup counted a kill,
+ * is RUN_OOM unless aborted. seen may be NULL. */
+void run_finish(struct run *r, const struct sys_sample *s, const struct oom_seen *seen,
+		bool aborted);
 
-/* Prints the run as the seeds posted them: any OOM messages (to out) and
+/* Prints the run as the seeds posted them: an OOM line for each victim
+ * ("Out of Memory: Killed process PID (comm)."), to out, and
  * verify messages (to err), the time line in format f, then the kswapd line. The time line of a run that
  * was stopped (it covers only what ran) ends in "  aborted", as the
  * history's reports mark it. */
@@ -106,6 +123,7 @@ struct record_input {
 	int repeat_k, repeat_n;
 	const char *session, *cell;	/* NULL: not part of a sweep */
 	int64_t mem_limit_kib, global_limit_kib, tmp_swap_kib;	/* NA / 0: none */
+	int cgroup_new;			/* as the record's */
 	const char *global_by;		/* what held --global's memory; NULL, "": none */
 	const struct runlog *log;	/* the run's samples; NULL: none */
 	const char *sysctls;		/* every sysctl the session set, as it is at

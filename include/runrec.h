@@ -113,6 +113,8 @@ struct run_record {
 	char global_by[16];		/* "hugetlb", "balloon", "hugetlb+balloon", "":
 					 * kept in the config text, no column */
 	int64_t tmp_swap_kib;		/* temporary swap added for the run, 0 none */
+	int cgroup_new;			/* 1: the memory cgroup was made for this run,
+					 * 0: earlier runs used it, NA: none */
 	int64_t hugetlb_kib;		/* hugetlb pools at the start, NA unknown */
 	int64_t mlocked_kib;		/* mlocked memory at the start (a balloon's too) */
 	char *sysctls;			/* every sysctl the session set, as it was at

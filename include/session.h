@@ -14,6 +14,7 @@
 #include "guard.h"
 #include "history.h"
 #include "metrics.h"
+#include "oomlog.h"
 #include "run.h"
 #include "sampler.h"
 #include "series.h"
@@ -24,6 +25,7 @@
 #include "tuning.h"
 
 #define SESSION_TREE_MAX 255	/* a command's descendants shown as rows */
+#define SESSION_SEEN_MAX 4096	/* a command's descendants seen in one run */
 
 /* What the session runs: the options' workload, then sized by the
  * session (the default size, the root default's pressure, sweep cells)
@@ -80,6 +82,11 @@ struct session {
 	struct proc_sample *ps;		/* per worker, last sample */
 	double *swap_at;		/* per worker, when VmSwap was read; 0 never */
 	struct session_tree tree;
+	/* OOM kills: the kernel log from the session's start, and every pid
+	 * seen in the running command's tree, to match a kill to the run */
+	struct oomlog oomlog;
+	pid_t seen[SESSION_SEEN_MAX];
+	int nseen;
 
 	/* runs */
 	struct run run;

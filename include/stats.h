@@ -1,5 +1,6 @@
 /* Statistics over repeated runs: summaries, outliers, Student t intervals,
- * Welch's t-test and a before/after comparison marked as mmtests marks it.
+ * Welch's t-test and a before/after comparison marked as mmtests marks it,
+ * and for counts (OOM kills of n runs) Wilson's interval and Fisher's test.
  * Pure functions, no I/O; NaN or infinite inputs are rejected (EINVAL). */
 #ifndef THRASHTOP_STATS_H
 #define THRASHTOP_STATS_H
@@ -73,5 +74,15 @@ struct stats_cmp {
 int stats_compare(const double *base, size_t nb, const double *cur, size_t nc,
 		  enum stats_centre centre, bool lower_is_better,
 		  struct stats_cmp *out);
+
+/* Wilson's score interval at 95% (z 1.959964) for k successes in n
+ * trials, as R's prop.test(k, n, correct = FALSE)$conf.int. Returns 0, or
+ * -1 (errno EINVAL: n == 0 or k > n). */
+int stats_wilson95(size_t k, size_t n, double *lo, double *hi);
+
+/* Fisher's exact test of ka of na against kb of nb, two-sided as R's
+ * fisher.test: the probability of every table with the same margins no
+ * likelier than the one seen. NAN (errno EINVAL) if ka > na or kb > nb. */
+double stats_fisher(size_t ka, size_t na, size_t kb, size_t nb);
 
 #endif

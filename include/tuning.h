@@ -42,6 +42,7 @@ struct tuning {
 	struct cgroup_stat prev, cur;
 	double t_prev, t_cur;		/* monotonic seconds, 0 = none */
 	long long oom_base;		/* cur.oom_kill at the run's start */
+	int cg_runs;			/* runs begun in this cgroup */
 };
 
 /* The cgroup's counters per second between its last two samples; NAN

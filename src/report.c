@@ -604,8 +604,22 @@ static void stats_table(FILE *f, const struct report_group *g)
 		"   majflt in faults; over completed runs)\n");
 }
 
+/* "1 of 3 runs killed, 33% (95% 6-79%, Wilson)": over the runs that went
+ * to their end, the aborted ones aside. */
+static void oom_rate(FILE *f, const struct report_group *g)
+{
+	size_t ran = g->n - g->naborted;
+	double lo, hi;
+
+	if (stats_wilson95(g->noom, ran, &lo, &hi))
+		return;
+	fprintf(f, "  OOM: %zu of %zu runs killed, %.0f%% (95%% %.0f-%.0f%%, Wilson)\n",
+		g->noom, ran, 100.0 * (double)g->noom / (double)ran, 100 * lo, 100 * hi);
+}
+
 static void group_notes(FILE *f, const struct report_group *g, const struct report_opts *o)
 {
+	oom_rate(f, g);
 	if (g->nfailed || g->noom || g->naborted)
 		fprintf(f, "  not in the statistics: %zu OOM-killed, %zu failed, %zu aborted\n",
 			g->noom, g->nfailed, g->naborted);
@@ -1024,7 +1038,7 @@ static void table_cell(const struct run_record *runs, size_t n, const size_t *ri
 		       const size_t *ci, size_t c, char *buf, size_t len)
 {
 	double *x = malloc(sizeof(double) * (n ? n : 1));
-	size_t k = 0, oom = 0, failed = 0, total = 0;
+	size_t k = 0, oom = 0, failed = 0, aborted = 0, total = 0;
 
 	buf[0] = 0;
 	if (!x)
@@ -1040,6 +1054,7 @@ static void table_cell(const struct run_record *runs, size_t n, const size_t *ri
 			oom++;
 		else
 			failed++;
+		aborted += runs[i].status == RUN_ABORTED;
 	}
 	size_t used = 0;
 	if (!total) {
@@ -1056,7 +1071,8 @@ static void table_cell(const struct run_record *runs, size_t n, const size_t *ri
 			used += (size_t)snprintf(buf + used, len - used, " n=1");
 	}
 	if (oom && used < len)
-		used += (size_t)snprintf(buf + used, len - used, "%s%zu OOM", used ? " " : "", oom);
+		used += (size_t)snprintf(buf + used, len - used, "%s%zu of %zu runs killed",
+					 used ? " " : "", oom, total - aborted);
 	if (failed && used < len)
 		snprintf(buf + used, len - used, "%s%zu failed", used ? " " : "", failed);
 	free(x);
@@ -1133,6 +1149,35 @@ int report_table(FILE *f, const struct run_record *runs, size_t n,
 
 /* ---- compare ---- */
 
+/* Each set's OOM kills, "3 of 8", and Fisher's p against the first. */
+static void oom_line(FILE *f, const struct run_record *runs, size_t n, const int *set,
+		     size_t nsets)
+{
+	size_t k0 = 0, n0 = 0;
+
+	fprintf(f, "%-6s %-8s", "OOM", "killed");
+	for (size_t s = 0; s < nsets; s++) {
+		size_t k = 0, ran = 0;
+		char val[48], mark[32] = "";
+
+		for (size_t i = 0; i < n; i++)
+			if (set[i] == (int)s && runs[i].status != RUN_ABORTED) {
+				ran++;
+				k += runs[i].status == RUN_OOM;
+			}
+		if (s == 0) {
+			k0 = k;
+			n0 = ran;
+		} else if (ran && n0) {
+			double p = stats_fisher(k0, n0, k, ran);
+			snprintf(mark, sizeof(mark), p < 0.05 ? "*p=%.3f*" : "(p=%.3f)", p);
+		}
+		snprintf(val, sizeof(val), "%zu of %zu", k, ran);
+		fprintf(f, " %10s %10s", val, mark);
+	}
+	fputc('\n', f);
+}
+
 int report_compare(FILE *f, const struct run_record *runs, size_t n, const int *set,
 		   size_t nsets, const char *const *names, char *err, size_t errlen)
 {
@@ -1194,9 +1239,12 @@ int report_compare(FILE *f, const struct run_record *runs, size_t n, const int *
 			fputc('\n', f);
 		}
 	}
+	oom_line(f, runs, n, set, nsets);
 	fprintf(f, "\nseconds and faults, over completed runs; (gain%%) is positive when\n"
 		"lower than the first column; *gain%%* marks a difference beyond the\n"
-		"noise (Welch's t-test on the means, 5%%), as mmtests marks it.\n");
+		"noise (Welch's t-test on the means, 5%%), as mmtests marks it.\n"
+		"OOM: runs killed of those that went to their end; (p=) is Fisher's\n"
+		"exact test (two-sided) against the first column, *p=* below 5%%.\n");
 	free(x);
 	free(cnt);
 	return ferror(f) ? -1 : 0;

@@ -54,11 +54,33 @@ static void add_tv(int64_t *us, const struct timeval *tv)
 	*us += (int64_t)tv->tv_sec * 1000000 + tv->tv_usec;
 }
 
+/* A victim once; comm from the log's kill of pid, else the fallback. */
+static void add_victim(struct run_result *r, int pid, const char *comm,
+		       const struct oom_seen *seen)
+{
+	struct oom_kill *v;
+
+	for (int i = 0; i < r->nvictims; i++)
+		if (r->victims[i].pid == pid)
+			return;
+	if (r->nvictims == RUN_VICTIMS_MAX)
+		return;
+	v = &r->victims[r->nvictims++];
+	memset(v, 0, sizeof(*v));
+	v->pid = pid;
+	snprintf(v->comm, sizeof(v->comm), "%.15s", comm);
+	for (int i = 0; seen && i < seen->nkills; i++)
+		if (seen->kills[i].pid == pid)
+			*v = seen->kills[i];
+}
+
 /* Closes the run: sums the reaped workers' rusage, classifies each end,
  * takes deltas. */
 static void result_finish(struct run_result *r, struct workload *wl,
-		   const struct sys_sample *s, int64_t extra_oom, bool aborted)
+		   const struct sys_sample *s, const struct oom_seen *seen, bool aborted)
 {
+	const char *comm = "thrashtop";
+	int64_t extra_oom = seen ? seen->extra : 0;
 	double t_end = wl->t_start;
 	int64_t oom;
 
@@ -78,6 +100,12 @@ static void result_finish(struct run_result *r, struct workload *wl,
 		oom = (oom == NA ? 0 : oom) + extra_oom;
 	r->oom_kills = oom;
 
+	if (wl->cfg.argv) {
+		comm = strrchr(wl->cfg.argv[0], '/');
+		comm = comm ? comm + 1 : wl->cfg.argv[0];
+	}
+	r->nvictims = 0;
+	r->unnamed = 0;
 	memset(&r->tl, 0, sizeof(r->tl));
 	r->nworkers = wl->n;
 	r->nfailed = 0;
@@ -100,6 +128,8 @@ static void result_finish(struct run_result *r, struct workload *wl,
 		if (w->end == END_SIGNAL && WIFSIGNALED(w->status) &&
 		    WTERMSIG(w->status) == SIGKILL && oom > 0 && !aborted)
 			w->end = END_OOM;
+		if (w->end == END_OOM)
+			add_victim(r, w->pid, comm, seen);
 		if (w->end != END_OK && r->nfailed++ == 0) {
 			/* GNU time's full format names how the first failure ended. */
 			if (WIFSIGNALED(w->status))
@@ -109,17 +139,17 @@ static void result_finish(struct run_result *r, struct workload *wl,
 		}
 	}
 	r->tl.wall_us = (int64_t)llround((t_end - wl->t_start) * 1e6);
+	for (int i = 0; seen && i < seen->nkills; i++)
+		add_victim(r, seen->kills[i].pid, seen->kills[i].comm, seen);
+	if (seen && seen->cgroup > r->nvictims)
+		r->unnamed = seen->cgroup - r->nvictims;
 
 	if (aborted)
 		r->status = RUN_ABORTED;
-	else if (r->nfailed == 0)
-		r->status = RUN_OK;
-	else {
-		r->status = RUN_FAILED;
-		for (int i = 0; i < wl->n; i++)
-			if (wl->w[i].end == END_OOM)
-				r->status = RUN_OOM;
-	}
+	else if (r->nvictims > 0 || r->unnamed > 0)
+		r->status = RUN_OOM;
+	else
+		r->status = r->nfailed == 0 ? RUN_OK : RUN_FAILED;
 }
 
 static int64_t diff(int64_t a, int64_t b)
@@ -220,7 +250,8 @@ int run_change(struct run *r, double t, const char *name, const char *old,
 	return 0;
 }
 
-void run_finish(struct run *r, const struct sys_sample *s, int64_t extra_oom, bool aborted)
+void run_finish(struct run *r, const struct sys_sample *s, const struct oom_seen *seen,
+		bool aborted)
 {
 	if (aborted)
 		workload_stop(&r->wl);
@@ -230,7 +261,7 @@ void run_finish(struct run *r, const struct sys_sample *s, int64_t extra_oom, bo
 		result_begin(&r->res, s);
 		r->started = time(NULL);
 	}
-	result_finish(&r->res, &r->wl, s, extra_oom, aborted);
+	result_finish(&r->res, &r->wl, s, seen, aborted);
 	r->active = r->forking = false;
 }
 
@@ -239,12 +270,16 @@ void run_print(const struct run *r, enum out_format f, FILE *out, FILE *err)
 	char line[256], ksw[64];
 	const struct timeline *tl = &r->res.tl;
 
+	for (int i = 0; i < r->res.nvictims; i++)
+		fprintf(out, "Out of Memory: Killed process %d (%s).\n", r->res.victims[i].pid,
+			r->res.victims[i].comm);
+	if (r->res.unnamed > 0)
+		fprintf(out, "Out of Memory: Killed process (unnamed: %lld more the run's cgroup"
+			" counted).\n", (long long)r->res.unnamed);
 	for (int i = 0; i < r->wl.n; i++) {
 		const struct worker *w = &r->wl.w[i];
 
-		if (w->end == END_OOM)
-			fprintf(out, "Out of Memory: Killed process %d (thrashtop).\n", (int)w->pid);
-		else if (w->end == END_VERIFY && r->wl.prog)
+		if (w->end == END_VERIFY && r->wl.prog)
 			fprintf(err, "ERROR: i = %ld\n*** WARNING *** %ld errors.\n",
 				atomic_load(&r->wl.prog[i].first_bad),
 				atomic_load(&r->wl.prog[i].errors));
@@ -426,6 +461,7 @@ int record_build(struct run_record *r, const struct record_input *in)
 	r->global_limit_kib = in->global_limit_kib;
 	snprintf(r->global_by, sizeof(r->global_by), "%s", in->global_by ? in->global_by : "");
 	r->tmp_swap_kib = in->tmp_swap_kib;
+	r->cgroup_new = in->cgroup_new;
 	r->hugetlb_kib = sys->hugetlb_kib;
 	r->mlocked_kib = sys->mlocked_kib;
 	if (in->sysctls && *in->sysctls &&

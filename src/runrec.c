@@ -64,6 +64,7 @@ const struct hist_field history_fields[] = {
 	F(hugetlb_kib, HF_I64, 4),
 	F(mlocked_kib, HF_I64, 4),
 	F(sysctls, HF_PSTR, 4),
+	F(cgroup_new, HF_INT, 5),
 	F(version, HF_STR, 1),
 	F(config, HF_PSTR, 1),
 	F(config_hash, HF_STR, 1),

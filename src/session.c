@@ -310,6 +310,46 @@ static int sample_now(struct session *s, double *v)
 	return 0;
 }
 
+/* Every pid of the running command's tree joins the run's seen ones, so
+ * that a kill the log names later is known as the run's. */
+static void note_tree(struct session *s)
+{
+	pid_t now[SESSION_SEEN_MAX];
+	int n;
+
+	if (!s->o->argv || !s->run.active || s->run.forking || s->run.wl.w[0].end != END_RUNNING)
+		return;
+	n = sampler_descendants(s->run.wl.w[0].pid, now, SESSION_SEEN_MAX);
+	for (int i = 0; i < n && i < SESSION_SEEN_MAX; i++) {
+		int j = 0;
+
+		while (j < s->nseen && s->seen[j] != now[i])
+			j++;
+		if (j == s->nseen && s->nseen < SESSION_SEEN_MAX)
+			s->seen[s->nseen++] = now[i];
+	}
+}
+
+/* The kills the log named since its last read that were the run's: of
+ * its cgroup, of a worker, or of a pid seen in the command's tree. */
+static int run_kills(struct session *s, struct oom_kill *k, int max)
+{
+	struct oom_kill all[64];	/* other work's kills are read too */
+	int n = oomlog_read(&s->oomlog, all, 64), m = 0;
+
+	for (int i = 0; i < n && m < max; i++) {
+		bool ours = s->tun.have_cg && oomlog_in_cgroup(&all[i], s->tun.cg.path);
+
+		for (int j = 0; !ours && j < s->run.wl.n; j++)
+			ours = s->run.wl.w[j].pid == all[i].pid;
+		for (int j = 0; !ours && j < s->nseen; j++)
+			ours = s->seen[j] == all[i].pid;
+		if (ours)
+			k[m++] = all[i];
+	}
+	return m;
+}
+
 int session_sample(struct session *s, char *err, size_t errlen)
 {
 	int rc = take_samples(s);
@@ -320,6 +360,7 @@ int session_sample(struct session *s, char *err, size_t errlen)
 	}
 	if (rc == 0)
 		return 0;
+	note_tree(s);
 	if (!s->want_procs || !s->run.active || s->run.forking) {
 		untrack_tree(s);
 		return 0;
@@ -450,6 +491,9 @@ int session_fork(struct session *s, double until, char *err, size_t errlen)
 		return -1;
 	}
 	tuning_run_begin(&s->tun);
+	/* kills before the start were not the run's */
+	oomlog_read(&s->oomlog, NULL, 0);
+	s->nseen = 0;
 	update_avail(s);
 	run_started(r, &s->cur, v, s->avail.ok);
 	return 0;
@@ -516,6 +560,7 @@ static void store_run(struct session *s)
 		.session = s->id[0] ? s->id : NULL,
 		.cell = sw->cell >= 0 ? sw->cell_text : NULL,
 		.mem_limit_kib = s->tun.have_cg && s->tun.mem_limit ? s->tun.mem_limit / 1024 : NA,
+		.cgroup_new = s->tun.have_cg && s->tun.mem_limit ? s->tun.cg_runs == 1 : NA,
 		.global_limit_kib = tuning_global_by(&s->tun)[0] ? s->tun.global_leave / 1024 : NA,
 		.global_by = tuning_global_by(&s->tun),
 		.tmp_swap_kib = s->tun.have_swap ? s->tun.sw.bytes / 1024 : 0,
@@ -568,7 +613,17 @@ static void finish_run(struct session *s, bool aborted)
 		run_observe(r, &s->cur, v);
 	else
 		session_note(s, true, "cannot sample the system: %s", strerror(errno));
-	run_finish(r, &s->cur, cgroup_extra_oom(s), aborted);
+	struct oom_kill kills[RUN_VICTIMS_MAX];
+	int64_t cg = tuning_run_oom(&s->tun);
+	struct oom_seen seen = {
+		.extra = cgroup_extra_oom(s),
+		.cgroup = cg > 0 ? cg : 0,
+		.kills = kills,
+	};
+
+	note_tree(s);
+	seen.nkills = run_kills(s, kills, RUN_VICTIMS_MAX);
+	run_finish(r, &s->cur, &seen, aborted);
 	for (int i = 0; i < r->wl.n; i++)
 		sampler_unwatch(s->smp, r->wl.w[i].pid);
 	untrack_tree(s);
@@ -898,6 +953,7 @@ static void recover(void)
 int session_open(struct session *s, const struct options *o, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
+	oomlog_open(&s->oomlog);
 	s->o = o;
 	s->tui = !o->batch;
 	s->out_fd = -1;
@@ -962,6 +1018,7 @@ void session_close(struct session *s)
 	workload_stop(&s->run.wl);
 	untrack_tree(s);
 	run_free(&s->run);
+	oomlog_close(&s->oomlog);
 	untune(s);
 	print_sweep_table(s);
 	run_records_free(s->sweep.runs, s->sweep.nruns);

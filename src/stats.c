@@ -385,3 +385,46 @@ int stats_compare(const double *base, size_t nb, const double *cur, size_t nc,
 			 out->gain_pct + 0.0);
 	return 0;
 }
+
+int stats_wilson95(size_t k, size_t n, double *lo, double *hi)
+{
+	const double z = 1.959963984540054;
+
+	if (n == 0 || k > n) {
+		errno = EINVAL;
+		return -1;
+	}
+	double p = (double)k / (double)n, z2n = z * z / (double)n;
+	double mid = (p + z2n / 2) / (1 + z2n);
+	double half = z * sqrt(p * (1 - p) / (double)n + z2n / (4 * (double)n)) / (1 + z2n);
+
+	*lo = k == 0 ? 0 : mid - half;
+	*hi = k == n ? 1 : mid + half;
+	return 0;
+}
+
+/* log C(n, k) */
+static double lchoose(size_t n, size_t k)
+{
+	return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1);
+}
+
+double stats_fisher(size_t ka, size_t na, size_t kb, size_t nb)
+{
+	if (ka > na || kb > nb) {
+		errno = EINVAL;
+		return NAN;
+	}
+	size_t k = ka + kb, n = na + nb;
+	size_t lo = k > nb ? k - nb : 0, hi = k < na ? k : na;
+	double lall = lchoose(n, k), seen, p = 0;
+
+	seen = exp(lchoose(na, ka) + lchoose(nb, kb) - lall);
+	for (size_t x = lo; x <= hi; x++) {
+		double px = exp(lchoose(na, x) + lchoose(nb, k - x) - lall);
+		/* R's relative tolerance, so ties are not lost to rounding */
+		if (px <= seen * (1 + 1e-7))
+			p += px;
+	}
+	return p < 1 ? p : 1;
+}

@@ -90,6 +90,7 @@ int tuning_set_mem(struct tuning *t, long long bytes, char *err, size_t errlen)
 			return -1;
 		t->have_cg = t->touched = true;
 		t->t_prev = t->t_cur = 0;
+		t->cg_runs = 0;
 	} else if (cgroup_set_limit(&t->cg, bytes > 0 ? bytes : CGROUP_UNLIMITED, -1,
 				    err, errlen) < 0) {
 		return -1;
@@ -280,6 +281,7 @@ void tuning_rates(const struct tuning *t, struct tuning_rates *r)
 void tuning_run_begin(struct tuning *t)
 {
 	t->oom_base = t->have_cg && t->t_cur > 0 ? t->cur.oom_kill : NA;
+	t->cg_runs += t->have_cg;
 }
 
 int64_t tuning_run_oom(const struct tuning *t)

@@ -33,13 +33,22 @@ oom0=$(vmstat oom_kill) avail0=$(avail)
 # the worker in about a third of runs, one of 128 MiB once in about 20
 # (the kernel's report then: all 128 MiB active anon, 93 MiB of it swap
 # cache, nothing under writeback).
+# Rare is not never (main failed here once, alone on the machine, with
+# the worker killed at 9.75 s and 14372pf): what follows holds whether or
+# not the kernel kills the worker. A killed run must say so (its OOM line,
+# exit 1, status oom); its faults and swap are the worker's until the kill,
+# which comes only once reclaim has swapped, so they are asserted alike.
 ( echo $BASHPID >"$CG/cgroup.procs" && exec "$TP" -b -n 84000000 -p 1 -s 3 --history "$TMP/h.db" -L pressure ) >"$TMP/out" 2>"$TMP/err"
 rc=$?
-if [ $rc -eq 0 ]; then
-	pass run-completes
+killed=$(grep -c '^Out of Memory: Killed process [0-9]* (.*)\.$' "$TMP/out")
+[ "$killed" -gt 0 ] && echo "NOTE $NAME: the worker was OOM-killed this time (asserted as such)"
+if { [ $rc -eq 0 ] && [ "$killed" -eq 0 ]; } ||
+	{ [ $rc -eq 1 ] && [ "$killed" -eq 1 ] &&
+	  "$T" history --history "$TMP/h.db" show 1 | grep -Eq '^status +oom$'; }; then
+	pass run-completes-or-oom-reported
 else
 	# the evidence: what the run said, what the cgroup and the machine saw
-	fail run-completes "exit $rc; stdout: $(tr '\n' ' ' <"$TMP/out" | cut -c1-300);\
+	fail run-completes-or-oom-reported "exit $rc; stdout: $(tr '\n' ' ' <"$TMP/out" | cut -c1-300);\
  stderr: $(tr '\n' ' ' <"$TMP/err" | cut -c1-300);\
  oom_control: $(tr '\n' ' ' <"$CG/memory.oom_control"); failcnt $(cat "$CG/memory.failcnt");\
  oom kills on the machine +$(( $(vmstat oom_kill) - oom0 ));\

@@ -50,6 +50,7 @@ expect stats-match-python test "$got" = "$want"
 [ "$got" = "$want" ] || printf 'want:\n%s\ngot:\n%s\n' "$want" "$got"
 out=$(H stats --label Linux-2.4.14-pre7)
 expect stats-oom-counted grep -q 'not in the statistics: 3 OOM-killed' <<<"$out"
+expect stats-oom-rate grep -qx '  OOM: 3 of 3 runs killed, 100% (95% 44-100%, Wilson)' <<<"$out"
 
 # The time format prints the group's lines as they were posted.
 H export --format=time --label Linux-2.4.14-pre8 | grep -E '^[0-9.]+u ' >"$TMP/time.out"
@@ -59,7 +60,7 @@ out=$(H export --format=time --label Linux-2.4.14-pre7)
 expect time-oom-line test "$(grep -c '^Out of Memory: Killed process' <<<"$out")" = 3
 
 out=$(H export --format=table --rows kernel --cols procs)
-expect table-oom-marked grep -qE '^2\.4\.14-pre7 +3 OOM' <<<"$out"
+expect table-oom-marked grep -qE '^2\.4\.14-pre7 +3 of 3 runs killed' <<<"$out"
 expect table-median grep -qE '^2\.4\.14-pre8 +2:32\.29 \+-1\.4%' <<<"$out"
 out=$(H export --format=text)
 expect text-72-columns test "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' <<<"$out")" -le 72
@@ -67,6 +68,10 @@ id7=$(H list --label Linux-2.4.14-pre7 | awk 'NR == 2 { print $1 }')
 expect show-oom grep -qE '^status +oom$' <<<"$(H show "$id7")"
 a=$(H list --label Linux-2.4.14-pre8 | awk 'NR == 2 { print $1 }')
 b=$(H list --label Linux-2.4.13-ac4 | awk 'NR == 2 { print $1 }')
+# the first seed's result: pre7 killed in every run, pre8 in none
+c=$(H list --label Linux-2.4.14-pre7 | awk 'NR == 2 { print $1 }')
+out=$(H compare "g:$a" "g:$c")
+expect compare-oom-fisher grep -qE '^OOM +killed +0 of 3 +3 of 3 +\(p=0\.100\)$' <<<"$out"
 out=$(H compare "g:$a" "g:$b")
 expect compare grep -qE '^Amean +wall +151\.62 +\( +0\.00%\) +187\.20 ' <<<"$out"
 # compare reads only the runs its arguments name: a label names the same

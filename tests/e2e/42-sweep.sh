@@ -65,10 +65,10 @@ expect root-sweep-4-runs test "$(grep -c 'pf+0w$' "$TMP/out")" -eq 4
 expect root-sweep-headers test "$(grep -c '^cell [1-4]/4: mem=[0-9]*M swappiness=[0-9]*$' "$TMP/out")" -eq 4
 expect root-sweep-table-title grep -q '^Wall time by mem (rows) and swappiness (columns)' "$TMP/out"
 expect root-sweep-table-head grep -Eq '^mem +60 +100$' "$TMP/out"
-cell='(0:[0-9]{2}\.[0-9]{2} n=1|1 OOM)'
+cell='(0:[0-9]{2}\.[0-9]{2} n=1|1 of 1 runs killed)'
 expect root-sweep-table-16M grep -Eq "^16M +$cell +$cell\$" "$TMP/out"
 expect root-sweep-table-48M grep -Eq "^48M +$cell +$cell\$" "$TMP/out"
-expect root-sweep-ooms-marked test "$(grep -Eo '1 OOM' "$TMP/out" | wc -l)" -eq "$nooms"
+expect root-sweep-ooms-marked test "$(grep -Eo '1 of 1 runs killed' "$TMP/out" | wc -l)" -eq "$nooms"
 expect root-sweep-swappiness-restored test "$(cat /proc/sys/vm/swappiness)" = "$sw0"
 expect root-sweep-swap-gone bash -c "! grep -q thrashtop-swap-$(cat "$TMP/pid") /proc/swaps"
 sid=$(sed -nE 's/^session ([^:]+): .*/\1/p' "$TMP/out")

@@ -104,6 +104,9 @@ for _ in range(3):
 touch(maps[0], 256 << 20, 2)
 PY
 work="python3 $TMP/touch.py & p=\$!; python3 $TMP/touch.py || exit 1; wait \$p"
+# Headroom from the OOM killer: 2 GiB written past what is free, a 3 GiB
+# swap file, so a global kill needs other work to take 1 GiB of swap
+# meanwhile; the evidence below then shows the OOM line.
 cmd=("$T" -b -d 0.1 --global "${size_kib}K" --swap 3G --history "$DB" -L reclaim -- sh -c "$work")
 # Two windows: the outer one holds all of thrashtop's life, so every sample
 # it takes; the inner one opens at the tuning line (printed once the pool

@@ -97,6 +97,7 @@ static void fixture(struct run_record *r, int i)
 	snprintf(r->changes[0].new_val, sizeof(r->changes[0].new_val), "100");
 	r->hugetlb_kib = i % 2 ? 22528000 : 0;
 	r->mlocked_kib = 10576;
+	r->cgroup_new = 1;
 	r->sysctls = i % 2 == 0 ? NULL : strdup("vm.nr_hugepages=11000\nvm.page-cluster=0\n");
 	run_record_alloc_series(r, 5);
 	for (int id = 0; id < M_N; id++)
@@ -500,6 +501,11 @@ TEST(history_migrations_from_every_version)
 			CHECK_STR(got.session, from >= 2 ? "s" : "");
 			r.session[0] = 0;
 			got.session[0] = 0;
+			/* whether the cgroup was new: v5 */
+			if (from < 5) {
+				CHECK_INT(got.cgroup_new, NA);
+				r.cgroup_new = NA;
+			}
 			if (from < 4) {
 				CHECK_INT(got.nsamples, 0);
 				CHECK_INT(got.hugetlb_kib, NA);
@@ -1053,7 +1059,7 @@ TEST(history_v3_series_convert)
 	CHECK(h);
 	if (!h)
 		return;
-	CHECK_INT(history_schema_version(h), 4);
+	CHECK_INT(history_schema_version(h), HISTORY_SCHEMA_VERSION);
 	CHECK_INT(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'series'"), 0);
 	CHECK_INT(raw_int(path, "SELECT count(*) FROM samples"), 7);
 	CHECK_INT(history_get(h, r.id, &got, err, sizeof(err)), 0);

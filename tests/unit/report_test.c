@@ -336,6 +336,36 @@ TEST(report_golden_every_format)
 		run_record_clear(&v[i]);
 }
 
+/* 3 of 8 runs killed against 0 of 8: both rates, and Fisher's two-sided
+ * p of 0.2, beside the times of the completed runs. */
+TEST(report_compare_oom_rates)
+{
+	struct run_record v[16];
+	int set[16];
+	const char *names[2] = { "pre7", "pre8" };
+	char *buf = NULL, err[128] = "";
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	for (int i = 0; i < 16; i++) {
+		run_record_init(&v[i]);
+		v[i].wall_us = (150 + i) * 1000000LL;
+		v[i].user_us = 70 * 1000000LL;
+		v[i].sys_us = 7 * 1000000LL;
+		v[i].majflt = 19000 + i;
+		v[i].status = i < 3 ? RUN_OOM : RUN_OK;
+		set[i] = i < 8 ? 0 : 1;
+	}
+	CHECK_INT(report_compare(f, v, 16, set, 2, names, err, sizeof(err)), 0);
+	fclose(f);
+	CHECK(strstr(buf, "\nOOM    killed       3 of 8                0 of 8  (p=0.200)\n") != NULL);
+	if (!strstr(buf, "(p=0.200)"))
+		printf("%s", buf);
+	free(buf);
+	for (int i = 0; i < 16; i++)
+		run_record_clear(&v[i]);
+}
+
 /* Reference values: python3 -c 'import statistics as s; x=[...];
  * print(s.median(x), s.mean(x), s.stdev(x), 100*s.stdev(x)/s.mean(x))' */
 TEST(report_group_statistics_match_python)

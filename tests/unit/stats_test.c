@@ -274,3 +274,41 @@ TEST(stats_order_statistics_any_input)
 			}
 		}
 }
+
+/* R: prop.test(k, n, correct = FALSE)$conf.int */
+TEST(stats_wilson_values)
+{
+	double lo, hi;
+
+	CHECK_INT(stats_wilson95(1, 3, &lo, &hi), 0);
+	CHECK_NEAR(lo, 0.0614919447, 1e-9);
+	CHECK_NEAR(hi, 0.7923403992, 1e-9);
+	CHECK_INT(stats_wilson95(3, 8, &lo, &hi), 0);
+	CHECK_NEAR(lo, 0.1368442858, 1e-9);
+	CHECK_NEAR(hi, 0.6942576054, 1e-9);
+	CHECK_INT(stats_wilson95(0, 8, &lo, &hi), 0);
+	CHECK_NEAR(lo, 0.0, 1e-12);
+	CHECK_NEAR(hi, 0.3244075649, 1e-9);
+	CHECK_INT(stats_wilson95(3, 3, &lo, &hi), 0);
+	CHECK_NEAR(lo, 0.4385029682, 1e-9);
+	CHECK_NEAR(hi, 1.0, 1e-12);
+	errno = 0;
+	CHECK_INT(stats_wilson95(0, 0, &lo, &hi), -1);
+	CHECK_INT(errno, EINVAL);
+	CHECK_INT(stats_wilson95(4, 3, &lo, &hi), -1);
+}
+
+/* R: fisher.test(matrix(c(ka, na - ka, kb, nb - kb), 2))$p.value */
+TEST(stats_fisher_values)
+{
+	CHECK_NEAR(stats_fisher(3, 8, 0, 8), 0.2, 1e-12);
+	CHECK_NEAR(stats_fisher(0, 8, 3, 8), 0.2, 1e-12);
+	/* the first seed: pre7 killed in 3 of 3 runs, pre8 in none */
+	CHECK_NEAR(stats_fisher(3, 3, 0, 3), 0.1, 1e-12);
+	/* R's TeaTasting example */
+	CHECK_NEAR(stats_fisher(3, 4, 1, 4), 17.0 / 35, 1e-12);
+	CHECK_NEAR(stats_fisher(0, 8, 0, 8), 1.0, 1e-12);
+	/* 2 of 12 against 3 of 8: the exact sum, 0.347265... */
+	CHECK_NEAR(stats_fisher(2, 12, 3, 8), 0.3472652219, 1e-9);
+	CHECK(isnan(stats_fisher(4, 3, 0, 3)));
+}

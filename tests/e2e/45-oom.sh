@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# A command's OOM kills are seen though the command itself exits 0: its
+# child is killed, under --mem by the cgroup's OOM killer, and without a
+# cgroup under --global by the machine's. The child mlocks what it
+# touches, so no swap (another checkout's either) can take it and the kill
+# is certain; each time the run prints the kernel's victim as the seeds
+# printed a sorter's, is stored as oom and exits 1.
+. "$(dirname "$0")/lib.sh"
+need_root
+[ -r /dev/kmsg ] || { echo "SKIP $NAME: /dev/kmsg cannot be read to name the victim"; exit 0; }
+exec 9>/tmp/thrashtop-e2e-tuning.lock
+flock -w 200 9 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
+export THRASHTOP_STATE_DIR=$TMP/state
+DB=$TMP/h.db
+kill_ours() {
+	local p
+	for p in $(cat "$TMP/pids" 2>/dev/null); do
+		case "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" in "$T "*) kill -9 "$p" ;; esac
+	done
+	sleep 0.5
+	"$T" -b -n 1000 -p 1 --no-history
+}
+cleanup kill_ours
+# eat.sh MiB: the child writes its pid, waits two sampling intervals (a
+# command's tree is seen once a tick; without a cgroup a kill is matched to
+# the run by that), is made the OOM killer's first choice, locks and
+# touches MiB; the parent says how the child ended and exits 0.
+cat >"$TMP/eat.sh" <<EOF2
+#!/bin/bash
+python3 -c '
+import ctypes, os, time
+open("$TMP/child", "w").write(str(os.getpid()))
+time.sleep(2)
+open("/proc/self/oom_score_adj", "w").write("1000")
+if ctypes.CDLL(None).mlockall(3) != 0:
+    raise SystemExit("mlockall failed")
+b = bytearray(int(__import__("sys").argv[1]) << 20)
+' "\$1"
+echo "child status \$?"
+exit 0
+EOF2
+chmod +x "$TMP/eat.sh"
+# check NAME: the run's output in $TMP/out, status in rc, run ID in the history
+check() {
+	local child
+	child=$(cat "$TMP/child" 2>/dev/null)
+	expect "$1-child-killed" grep -qx 'child status 137' "$TMP/out"
+	expect "$1-oom-line" grep -qx "Out of Memory: Killed process ${child:-x} (python3)." "$TMP/out"
+	expect "$1-exit-1" test "$rc" -eq 1
+	expect "$1-stored-oom" grep -Eqx 'status +oom' <("$T" history --history "$DB" show "$2")
+	grep -q '^Out of Memory' "$TMP/out" || sed 's/^/  stdout: /' "$TMP/out"
+}
+
+"$T" -b --mem 64M --history "$DB" -- "$TMP/eat.sh" 200 >"$TMP/out" 2>"$TMP/err" &
+echo $! >>"$TMP/pids"
+wait $!; rc=$?
+check mem 1
+
+# Whether a run's cgroup was new is kept with it: the first run of a
+# session's cgroup, then one that reuses it.
+"$T" -b -r 2 --mem 64M -n 1000 -p 1 --history "$DB" >"$TMP/out" 2>"$TMP/err"
+expect cgroup-new-first grep -Eqx 'cgroup_new +1' <("$T" history --history "$DB" show 2)
+expect cgroup-reused-then grep -Eqx 'cgroup_new +0' <("$T" history --history "$DB" show 3)
+
+hp_kib=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
+[ -n "$hp_kib" ] && [ -w /proc/sys/vm/nr_hugepages ] ||
+	{ echo "SKIP $NAME/global: no hugetlb pool to take memory with"; exit 0; }
+nr0=$(cat /proc/sys/vm/nr_hugepages)
+cleanup "echo $nr0 >/proc/sys/vm/nr_hugepages"
+# What the machine uses now and about 1.3 GiB more is left (thrashtop keeps
+# 512 MiB of MemAvailable); the child locks 4 GiB more than that.
+total_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+avail_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+size_kib=$(((total_kib - avail_kib + 1331200) / 1024 * 1024))
+"$T" -b --global "${size_kib}K" --history "$DB" -- "$TMP/eat.sh" 5400 >"$TMP/out" 2>"$TMP/err" &
+echo $! >>"$TMP/pids"
+wait $!; rc=$?
+check global 4
+expect cgroup-none grep -Eqx 'cgroup_new +n/a' <("$T" history --history "$DB" show 4)
+expect global-pool-given-back test "$(cat /proc/sys/vm/nr_hugepages)" -eq "$nr0"
