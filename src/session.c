@@ -20,6 +20,7 @@
 #define VIEW_CAP 2048		/* the plots' window: wider than any screen */
 #define DEFAULT_SECONDS 60.0	/* the default workload's target length */
 #define NOTE_S 10.0		/* how long a notice holds the status line */
+#define LOG_TAIL_LINES 10	/* a command's output said at exit */
 /* `make run` as root: the sort is sized PRESSURE_RATIO x the cgroup limit,
  * with swap twice the limit. Measured here with 2 workers, quiet machine:
  * such a cgroup slows a sort more the larger it is (136M elements a worker
@@ -767,9 +768,10 @@ static int setup(struct session *s, char *err, size_t errlen)
 		/* The command's own output would tear the screen: keep it in a
 		 * file the user is told about. */
 		const char *dir = getenv("TMPDIR");
-		snprintf(s->out_path, sizeof(s->out_path), "%s/thrashtop-%d.log",
-			 dir && *dir ? dir : "/tmp", (int)getpid());
-		s->out_fd = open(s->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		snprintf(s->out_path, sizeof(s->out_path), "%s/thrashtop-XXXXXX.log",
+			 dir && *dir ? dir : "/tmp");
+		/* a shared directory: a name no one can plant a link at */
+		s->out_fd = mkostemps(s->out_path, 4, O_CLOEXEC);
 		if (s->out_fd < 0)
 			return snprintf(err, errlen, "cannot create %s: %s", s->out_path,
 					strerror(errno)), -1;
@@ -956,6 +958,34 @@ static void print_sweep_table(struct session *s)
 	fflush(stdout);
 }
 
+/* The command's output file goes with the session; its last lines are
+ * what the screen hid, so they are said first. */
+static void drop_log(struct session *s)
+{
+	char buf[4096];
+	off_t end = lseek(s->out_fd, 0, SEEK_END);
+	off_t from = end > (off_t)sizeof(buf) - 1 ? end - (off_t)sizeof(buf) + 1 : 0;
+	ssize_t n = end > 0 ? pread(s->out_fd, buf, sizeof(buf) - 1, from) : 0;
+
+	if (n > 0) {
+		const char *start = buf, *nl;
+		int lines = 0;
+
+		buf[n] = '\0';
+		for (ssize_t i = n - 2; i >= 0; i--)
+			if (buf[i] == '\n' && ++lines == LOG_TAIL_LINES) {
+				start = buf + i + 1;
+				break;
+			}
+		if (start == buf && from && (nl = strchr(buf, '\n')) && nl[1])
+			start = nl + 1;		/* not half a line */
+		fprintf(stderr, "thrashtop: the command's last output:\n%s%s", start,
+			buf[n - 1] == '\n' ? "" : "\n");
+	}
+	close(s->out_fd);
+	unlink(s->out_path);
+}
+
 void session_close(struct session *s)
 {
 	ticker_stop(s->tick);
@@ -983,7 +1013,7 @@ void session_close(struct session *s)
 	free(s->swap_at);
 	free(s->marks);
 	if (s->out_fd >= 0)
-		close(s->out_fd);
+		drop_log(s);
 	if (s->smp)
 		sampler_free(s->smp);
 }

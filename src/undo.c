@@ -226,6 +226,15 @@ static void state_close(struct state *s)
 	s->n = 0;
 }
 
+static int make_dir(const char *dir, char *err, size_t errlen)
+{
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		fmt_err(err, errlen, "cannot create state directory %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Takes the lock and reads every record. */
 static int state_open(struct state *s, char *err, size_t errlen)
 {
@@ -239,14 +248,12 @@ static int state_open(struct state *s, char *err, size_t errlen)
 	s->lockfd = -1;
 	s->e = NULL;
 	s->n = 0;
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		fmt_err(err, errlen, "cannot create state directory %s: %s", dir, strerror(errno));
+	if (make_dir(dir, err, errlen) < 0)
 		return -1;
-	}
 	snprintf(lock, sizeof lock, "%s/lock", dir);
-	s->lockfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	s->lockfd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (s->lockfd < 0 && errno == EACCES)
-		s->lockfd = open(lock, O_RDONLY | O_CLOEXEC);
+		s->lockfd = open(lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (s->lockfd < 0) {
 		fmt_err(err, errlen, "cannot open %s: %s", lock, strerror(errno));
 		return -1;

@@ -37,7 +37,7 @@ changed() { [ "$(cat /proc/sys/vm/swappiness)" = "$sw1" ]; }
 # pid [balloon]: nothing of that session is left
 clean() {
 	[ ! -e "/sys/fs/cgroup/memory/thrashtop-$1" ] && ! grep -q "thrashtop-swap-$1" /proc/swaps &&
-		[ ! -e "/var/tmp/thrashtop-swap-$1" ] && [ "$(cat /proc/sys/vm/swappiness)" = "$sw0" ] &&
+		! compgen -G "/var/tmp/thrashtop-swap-$1-*" >/dev/null && [ "$(cat /proc/sys/vm/swappiness)" = "$sw0" ] &&
 		! grep -qs "^$1 " "$THRASHTOP_STATE_DIR/state" && { [ -z "${2:-}" ] || gone "$2"; }
 }
 main_pid() { pgrep -o -f "^$T .*$1"; }
