@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fmt.h"
@@ -885,13 +886,34 @@ static int apply_tuning(struct session *s, char *err, size_t errlen)
 	return 0;
 }
 
+static bool dangling(const char *path)
+{
+	struct stat sb;
+
+	return lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) && stat(path, &sb) < 0;
+}
+
+/* What an earlier session left: one line for all that was undone, one
+ * more for each change that could not be. */
 static void recover(void)
 {
-	char msg[4096];
-	int rc = tuning_recover(msg, sizeof(msg));
+	char msg[4096], done[4096] = "";
+	int rc = tuning_recover(msg, sizeof(msg)), n = 0;
+	size_t off = 0;
 
-	for (char *line = strtok(msg, "\n"); line; line = strtok(NULL, "\n"))
-		fprintf(stderr, "thrashtop: %s\n", line);
+	for (char *line = strtok(msg, "\n"); line; line = strtok(NULL, "\n")) {
+		char *what = strstr(line, "): ");
+
+		if (strstr(line, "could not undo") || !what) {
+			fprintf(stderr, "thrashtop: %s\n", line);
+			continue;
+		}
+		if (off < sizeof(done))
+			off += (size_t)snprintf(done + off, sizeof(done) - off, "%s%s",
+						n++ ? "; " : "", what + 3);
+	}
+	if (n)
+		fprintf(stderr, "thrashtop: undid what an earlier session left: %s\n", done);
 	if (rc < 0 && !msg[0])
 		fprintf(stderr, "thrashtop: cannot use %s to undo an earlier run's changes\n",
 			undo_state_file());
@@ -912,6 +934,10 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 	/* What a command leaves behind outside its process group comes to us
 	 * when its parent dies, to be killed with the rest of the run. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (o->history && !o->no_history && dangling(o->history)) {
+		snprintf(err, errlen, "--history %s: a symbolic link to nothing", o->history);
+		return -1;
+	}
 	recover();
 	if (o->nsweep && check_sweep(s, err, errlen))
 		return -1;
