@@ -19,8 +19,9 @@ struct swapfile {
 	bool active;		/* swapon done */
 };
 
-/* Creates DIR/thrashtop-swap-PID (then -PID-2, -PID-3... for more in one
- * process) of bytes rounded down to whole pages, and turns it on with
+/* Creates DIR/thrashtop-swap-PID-XXXXXXXX (the tail random, so no one can
+ * plant a file at the name beforehand) exclusively, of bytes rounded down
+ * to whole pages, and turns it on with
  * priority prio (0..32767, -1 for the kernel's default). dir NULL means
  * SWAPFILE_DIR. A file system that cannot hold a swap file (tmpfs, ramfs,
  * overlay, btrfs that refuses nocow) fails with a message naming it.
@@ -34,7 +35,8 @@ int swapfile_create(struct swapfile *sw, const char *dir, long long bytes, int p
 int swapfile_remove(struct swapfile *sw, char *err, size_t errlen);
 
 /* The same for a path from the undo state: swapoff if it is on, unlink if
- * it exists; the last component must start with "thrashtop-swap-". */
+ * it exists; the last component must start with "thrashtop-swap-". A link
+ * or another user's file under the name is left alone (0). */
 int swapfile_remove_path(const char *path, char *err, size_t errlen);
 
 /* Fills page 0 of a swap area of npages pages (page size pagesz): the v1

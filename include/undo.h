@@ -11,7 +11,9 @@
  * OWNERSTART and STARTTIME are /proc/PID/stat start times (clock ticks
  * after boot), so a reused pid is never taken for the owner or the balloon.
  * Every update takes an exclusive flock on DIR/lock and replaces the file by
- * write + fsync + rename, so concurrent instances keep each other's entries. */
+ * write + fsync + rename, so concurrent instances keep each other's entries.
+ * A process that records a change holds DIR/session (undo_claim) for its
+ * life, so only one changes the machine at a time. */
 #ifndef THRASHTOP_UNDO_H
 #define THRASHTOP_UNDO_H
 
@@ -41,6 +43,12 @@ void undo_set_revert(enum undo_kind kind, undo_revert_fn fn);
  * Returns 0, or -1 with err filled. */
 int undo_add(enum undo_kind kind, const char *key, const char *val,
 	     char *err, size_t errlen);
+
+/* One tuning session at a time: takes the lock DIR/session that this
+ * process then holds until it exits (undo_add takes it before the first
+ * change of any kind). 0, also when already held; -1 with err naming the
+ * holder's pid when another process holds it. */
+int undo_claim(char *err, size_t errlen);
 
 /* Drops this process's record of kind and key once the change has been
  * undone by the normal path (no record: 0). Returns 0, or -1 with err. */

@@ -85,7 +85,8 @@ static int next_run(struct app *a)
 }
 
 /* w: the screen as text, plots in ASCII, for a mail or a bug report:
- * thrashtop-YYYYMMDD-HHMMSS.txt here, else in $TMPDIR or /tmp. */
+ * thrashtop-YYYYMMDD-HHMMSS.txt (-2, -3... when taken) here, else in
+ * $TMPDIR or /tmp. */
 static void dump_screen(struct app *a)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -97,17 +98,25 @@ static void dump_screen(struct app *a)
 	FILE *f;
 
 	localtime_r(&now, &tm);
-	strftime(name, sizeof(name), "thrashtop-%Y%m%d-%H%M%S.txt", &tm);
+	strftime(name, sizeof(name), "thrashtop-%Y%m%d-%H%M%S", &tm);
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && fd < 0; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dirs[i], name);
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		/* never over a file or through a link: the next free name */
+		for (int k = 1; fd < 0 && k <= 100; k++) {
+			if (k == 1)
+				snprintf(path, sizeof(path), "%s/%s.txt", dirs[i], name);
+			else
+				snprintf(path, sizeof(path), "%s/%s-%d.txt", dirs[i], name, k);
+			fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+			if (fd < 0 && errno != EEXIST)
+				break;
+		}
 		if (fd < 0 && !err)
 			err = errno;
 	}
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
 		if (fd >= 0)
 			close(fd);
-		session_note(&a->s, true, "cannot write the screen to %s: %s", name, strerror(err));
+		session_note(&a->s, true, "cannot write the screen to %s.txt: %s", name, strerror(err));
 		return;
 	}
 	if ((ms_dump(&a->mon.m, f) | fclose(f)) != 0)

@@ -55,6 +55,9 @@ void cli_usage(FILE *out)
 "                       swap, procs, elems, vm.NAME); -r N runs each N times\n"
 "      --knob vm.NAME   the sysctl the monitor's k/K keys step (default\n"
 "                       vm.page-cluster; s/S step vm.swappiness)\n"
+"  As root with no workload flags, the monitor runs the default sort in a\n"
+"  memory cgroup it does not fit, with a temporary swap file. One tuning\n"
+"  session at a time: a second is refused, naming the first's pid.\n"
 "  -h, --help           this help\n"
 "  -V, --version        print the version\n"
 "SIZE takes K, M, G suffixes (powers of 1024): 512M, 1.5G.\n",

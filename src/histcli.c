@@ -78,6 +78,7 @@ static void usage(FILE *f)
 		"  --svg=FILE           plot: write the SVG to FILE\n"
 		"  --series=LIST        plot: the series, as --list-plots names them\n"
 		"                       (default swap-used,free,majflt,kswapd-cpu)\n"
+		"  --speed=X            replay: X times real time (default 1)\n"
 		"  -L, --label=TEXT     only runs with this label (* ? [ as a glob);\n"
 		"                       for import: the label given to posted lines\n"
 		"  --kernel=TEXT        only runs whose kernel release or version has TEXT\n"

@@ -228,7 +228,7 @@ static int build_begin(struct history *h, bool wait, char *err, size_t errlen)
 
 	build_name(h, name, sizeof(name));
 	for (;;) {
-		int fd = open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		int fd = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd < 0)
 			return fmt_err(err, errlen, "%s: %s", name, strerror(errno));
 		if (flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0) {
@@ -368,6 +368,10 @@ struct history *history_open_version(const char *path, int flags, int version,
 		return NULL;
 	}
 	h->rdonly = rdonly;
+	if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) && stat(path, &sb) < 0) {
+		fmt_err(err, errlen, "%s: a symbolic link to nothing (%s)", path, strerror(errno));
+		goto fail_nodb;
+	}
 	existed = stat(path, &sb) == 0;
 	if (!existed && rdonly) {
 		fmt_err(err, errlen, "%s: no history yet (%s)", path, strerror(errno));

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fmt.h"
@@ -20,6 +21,7 @@
 #define VIEW_CAP 2048		/* the plots' window: wider than any screen */
 #define DEFAULT_SECONDS 60.0	/* the default workload's target length */
 #define NOTE_S 10.0		/* how long a notice holds the status line */
+#define LOG_TAIL_LINES 10	/* a command's output said at exit */
 /* `make run` as root: the sort is sized PRESSURE_RATIO x the cgroup limit,
  * with swap twice the limit. Measured here with 2 workers, quiet machine:
  * such a cgroup slows a sort more the larger it is (136M elements a worker
@@ -822,9 +824,10 @@ static int setup(struct session *s, char *err, size_t errlen)
 		/* The command's own output would tear the screen: keep it in a
 		 * file the user is told about. */
 		const char *dir = getenv("TMPDIR");
-		snprintf(s->out_path, sizeof(s->out_path), "%s/thrashtop-%d.log",
-			 dir && *dir ? dir : "/tmp", (int)getpid());
-		s->out_fd = open(s->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		snprintf(s->out_path, sizeof(s->out_path), "%s/thrashtop-XXXXXX.log",
+			 dir && *dir ? dir : "/tmp");
+		/* a shared directory: a name no one can plant a link at */
+		s->out_fd = mkostemps(s->out_path, 4, O_CLOEXEC);
 		if (s->out_fd < 0)
 			return snprintf(err, errlen, "cannot create %s: %s", s->out_path,
 					strerror(errno)), -1;
@@ -938,13 +941,34 @@ static int apply_tuning(struct session *s, char *err, size_t errlen)
 	return 0;
 }
 
+static bool dangling(const char *path)
+{
+	struct stat sb;
+
+	return lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) && stat(path, &sb) < 0;
+}
+
+/* What an earlier session left: one line for all that was undone, one
+ * more for each change that could not be. */
 static void recover(void)
 {
-	char msg[4096];
-	int rc = tuning_recover(msg, sizeof(msg));
+	char msg[4096], done[4096] = "";
+	int rc = tuning_recover(msg, sizeof(msg)), n = 0;
+	size_t off = 0;
 
-	for (char *line = strtok(msg, "\n"); line; line = strtok(NULL, "\n"))
-		fprintf(stderr, "thrashtop: %s\n", line);
+	for (char *line = strtok(msg, "\n"); line; line = strtok(NULL, "\n")) {
+		char *what = strstr(line, "): ");
+
+		if (strstr(line, "could not undo") || !what) {
+			fprintf(stderr, "thrashtop: %s\n", line);
+			continue;
+		}
+		if (off < sizeof(done))
+			off += (size_t)snprintf(done + off, sizeof(done) - off, "%s%s",
+						n++ ? "; " : "", what + 3);
+	}
+	if (n)
+		fprintf(stderr, "thrashtop: undid what an earlier session left: %s\n", done);
 	if (rc < 0 && !msg[0])
 		fprintf(stderr, "thrashtop: cannot use %s to undo an earlier run's changes\n",
 			undo_state_file());
@@ -966,6 +990,10 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 	/* What a command leaves behind outside its process group comes to us
 	 * when its parent dies, to be killed with the rest of the run. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (o->history && !o->no_history && dangling(o->history)) {
+		snprintf(err, errlen, "--history %s: a symbolic link to nothing", o->history);
+		return -1;
+	}
 	recover();
 	if (o->nsweep && check_sweep(s, err, errlen))
 		return -1;
@@ -1012,6 +1040,34 @@ static void print_sweep_table(struct session *s)
 	fflush(stdout);
 }
 
+/* The command's output file goes with the session; its last lines are
+ * what the screen hid, so they are said first. */
+static void drop_log(struct session *s)
+{
+	char buf[4096];
+	off_t end = lseek(s->out_fd, 0, SEEK_END);
+	off_t from = end > (off_t)sizeof(buf) - 1 ? end - (off_t)sizeof(buf) + 1 : 0;
+	ssize_t n = end > 0 ? pread(s->out_fd, buf, sizeof(buf) - 1, from) : 0;
+
+	if (n > 0) {
+		const char *start = buf, *nl;
+		int lines = 0;
+
+		buf[n] = '\0';
+		for (ssize_t i = n - 2; i >= 0; i--)
+			if (buf[i] == '\n' && ++lines == LOG_TAIL_LINES) {
+				start = buf + i + 1;
+				break;
+			}
+		if (start == buf && from && (nl = strchr(buf, '\n')) && nl[1])
+			start = nl + 1;		/* not half a line */
+		fprintf(stderr, "thrashtop: the command's last output:\n%s%s", start,
+			buf[n - 1] == '\n' ? "" : "\n");
+	}
+	close(s->out_fd);
+	unlink(s->out_path);
+}
+
 void session_close(struct session *s)
 {
 	ticker_stop(s->tick);
@@ -1040,7 +1096,7 @@ void session_close(struct session *s)
 	free(s->swap_at);
 	free(s->marks);
 	if (s->out_fd >= 0)
-		close(s->out_fd);
+		drop_log(s);
 	if (s->smp)
 		sampler_free(s->smp);
 }

@@ -89,7 +89,8 @@ static void human(long long b, char *buf, size_t len)
 		snprintf(buf, len, "%lld MiB", b >> 20);
 }
 
-/* Everything up to swapon; on failure the file is gone. */
+/* Everything up to swapon; on failure the file is gone. -2: the name is
+ * taken (nothing said, nothing made). */
 static int make_file(const struct swapfile *sw, long fstype, const char *fsname,
 		     const char *dir, char *err, size_t errlen)
 {
@@ -97,12 +98,11 @@ static int make_file(const struct swapfile *sw, long fstype, const char *fsname,
 	unsigned char *hdr;
 	int fd, e;
 
-	fd = open(sw->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = open(sw->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		fmt_err(err, errlen, "cannot create swap file %s: %s%s", sw->path,
-		       strerror(errno),
-		       errno == EEXIST ? " (left by an earlier run? remove it or start "
-					 "thrashtop again to clean up)" : "");
+		if (errno == EEXIST)
+			return -2;
+		fmt_err(err, errlen, "cannot create swap file %s: %s", sw->path, strerror(errno));
 		return -1;
 	}
 	if (fstype == FS_BTRFS) {
@@ -160,10 +160,25 @@ fail:
 	return -1;
 }
 
+/* DIR/thrashtop-swap-PID-XXXXXXXX, the tail random. */
+static void random_name(char *buf, size_t len, const char *dir)
+{
+	static const char set[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char r[8];
+	char tail[sizeof r + 1];
+
+	if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r)
+		for (size_t i = 0; i < sizeof r; i++)
+			r[i] = (unsigned char)(rand() >> 7);
+	for (size_t i = 0; i < sizeof r; i++)
+		tail[i] = set[r[i] % (sizeof set - 1)];
+	tail[sizeof r] = '\0';
+	snprintf(buf, len, "%s/" PREFIX "%d-%s", dir, (int)getpid(), tail);
+}
+
 int swapfile_create(struct swapfile *sw, const char *dir, long long bytes, int prio,
 		    char *err, size_t errlen)
 {
-	static int made;
 	long pagesz = sysconf(_SC_PAGESIZE);
 	char fsbuf[32], h1[32], h2[32];
 	const char *fsname;
@@ -217,15 +232,26 @@ int swapfile_create(struct swapfile *sw, const char *dir, long long bytes, int p
 		       "must stay free", h1, dir, h2, (int)(SWAPFILE_KEEP_FREE >> 20));
 		return -1;
 	}
-	if (made++)
-		snprintf(sw->path, sizeof sw->path, "%s/" PREFIX "%d-%d", dir, (int)getpid(),
-			 made);
-	else
-		snprintf(sw->path, sizeof sw->path, "%s/" PREFIX "%d", dir, (int)getpid());
-	if (undo_add(UNDO_SWAP, sw->path, "", err, errlen) < 0)
-		return -1;
-	if (make_file(sw, (long)sfs.f_type, fsname, dir, err, errlen) < 0)
-		goto forget;
+	/* Recorded before it is made, so the name is chosen first: one no
+	 * one can guess and plant a file at, and another if one did. */
+	for (int tries = 0;; tries++) {
+		int rc;
+
+		if (tries == 16) {
+			fmt_err(err, errlen, "cannot create a swap file in %s: every name tried "
+			       "was taken", dir);
+			return -1;
+		}
+		random_name(sw->path, sizeof sw->path, dir);
+		if (undo_add(UNDO_SWAP, sw->path, "", err, errlen) < 0)
+			return -1;
+		rc = make_file(sw, (long)sfs.f_type, fsname, dir, err, errlen);
+		if (rc == 0)
+			break;
+		if (rc == -1)
+			goto forget;
+		undo_forget(UNDO_SWAP, sw->path, NULL, 0);
+	}
 	if (prio >= 0)
 		flags = SWAP_FLAG_PREFER | ((prio << SWAP_FLAG_PRIO_SHIFT) & SWAP_FLAG_PRIO_MASK);
 	if (swapon(sw->path, flags) < 0) {
@@ -253,12 +279,16 @@ forget:
 int swapfile_remove_path(const char *path, char *err, size_t errlen)
 {
 	const char *base = strrchr(path, '/');
+	struct stat sb;
 
 	if (path[0] != '/' || !base || strncmp(base + 1, PREFIX, strlen(PREFIX)) != 0 ||
 	    strstr(path, "/../")) {
 		fmt_err(err, errlen, "refusing to remove %s: not a thrashtop swap file", path);
 		return -1;
 	}
+	/* a name someone else made (a link, their file) is not ours to touch */
+	if (lstat(path, &sb) == 0 && (!S_ISREG(sb.st_mode) || sb.st_uid != geteuid()))
+		return 0;
 	if (swapoff(path) < 0 && errno != EINVAL && errno != ENOENT) {
 		int e = errno;
 

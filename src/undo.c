@@ -226,6 +226,67 @@ static void state_close(struct state *s)
 	s->n = 0;
 }
 
+static int make_dir(const char *dir, char *err, size_t errlen)
+{
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		fmt_err(err, errlen, "cannot create state directory %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The tuning lock: a write lock on DIR/session, held from this process's
+ * first change to its exit. A POSIX record lock, so that the kernel names
+ * its holder and a forked child never holds it. */
+static struct {
+	int fd;
+	pid_t pid;		/* a forked child inherits the fd, not the lock */
+	char dir[PATH_MAX];
+} claim = { -1, 0, "" };
+
+int undo_claim(char *err, size_t errlen)
+{
+	const char *dir = state_dir();
+	char path[PATH_MAX + 16];
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	if (claim.fd >= 0 && claim.pid == getpid() && !strcmp(claim.dir, dir))
+		return 0;
+	if (claim.fd >= 0)
+		close(claim.fd);
+	claim.fd = -1;
+	if (make_dir(dir, err, errlen) < 0)
+		return -1;
+	snprintf(path, sizeof path, "%s/session", dir);
+	claim.fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (claim.fd < 0) {
+		fmt_err(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fcntl(claim.fd, F_SETLK, &fl) < 0) {
+		int e = errno;
+
+		if (e == EINTR)
+			continue;
+		if ((e == EAGAIN || e == EACCES) && fcntl(claim.fd, F_GETLK, &fl) == 0 &&
+		    fl.l_type != F_UNLCK) {
+			fmt_err(err, errlen, "another thrashtop (pid %d) is tuning this machine: one "
+			       "tuning session at a time", (int)fl.l_pid);
+		} else if (e == EAGAIN || e == EACCES) {
+			fl.l_type = F_WRLCK;	/* it went meanwhile */
+			continue;
+		} else {
+			fmt_err(err, errlen, "cannot lock %s: %s", path, strerror(e));
+		}
+		close(claim.fd);
+		claim.fd = -1;
+		return -1;
+	}
+	snprintf(claim.dir, sizeof claim.dir, "%s", dir);
+	claim.pid = getpid();
+	return 0;
+}
+
 /* Takes the lock and reads every record. */
 static int state_open(struct state *s, char *err, size_t errlen)
 {
@@ -239,14 +300,12 @@ static int state_open(struct state *s, char *err, size_t errlen)
 	s->lockfd = -1;
 	s->e = NULL;
 	s->n = 0;
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		fmt_err(err, errlen, "cannot create state directory %s: %s", dir, strerror(errno));
+	if (make_dir(dir, err, errlen) < 0)
 		return -1;
-	}
 	snprintf(lock, sizeof lock, "%s/lock", dir);
-	s->lockfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	s->lockfd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (s->lockfd < 0 && errno == EACCES)
-		s->lockfd = open(lock, O_RDONLY | O_CLOEXEC);
+		s->lockfd = open(lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (s->lockfd < 0) {
 		fmt_err(err, errlen, "cannot open %s: %s", lock, strerror(errno));
 		return -1;
@@ -380,7 +439,8 @@ int undo_add(enum undo_kind kind, const char *key, const char *val,
 		       (unsigned)kind > UNDO_SYSCTL ? "change" : kind_names[kind], key ? key : "");
 		return -1;
 	}
-	if (self_id(err, errlen) < 0 || state_open(&s, err, errlen) < 0)
+	if (self_id(err, errlen) < 0 || undo_claim(err, errlen) < 0 ||
+	    state_open(&s, err, errlen) < 0)
 		return -1;
 	if (find_mine(&s, kind, key) >= 0) {
 		state_close(&s);

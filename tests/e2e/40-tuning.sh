@@ -21,7 +21,7 @@ cleanup "echo $swappiness0 >/proc/sys/vm/swappiness; echo $pagecluster0 >/proc/s
 cleanup kill_ours
 left_behind() {	# pid: its cgroup, swap file, or a state record still there
 	[ -e "/sys/fs/cgroup/memory/thrashtop-$1" ] || grep -q "thrashtop-swap-$1" /proc/swaps ||
-		[ -e "/var/tmp/thrashtop-swap-$1" ] || grep -qs "^$1 " "$THRASHTOP_STATE_DIR/state"
+		compgen -G "/var/tmp/thrashtop-swap-$1-*" >/dev/null || grep -qs "^$1 " "$THRASHTOP_STATE_DIR/state"
 }
 nothing_left() { ! left_behind "$1"; }
 

@@ -37,7 +37,7 @@ changed() { [ "$(cat /proc/sys/vm/swappiness)" = "$sw1" ]; }
 # pid [balloon]: nothing of that session is left
 clean() {
 	[ ! -e "/sys/fs/cgroup/memory/thrashtop-$1" ] && ! grep -q "thrashtop-swap-$1" /proc/swaps &&
-		[ ! -e "/var/tmp/thrashtop-swap-$1" ] && [ "$(cat /proc/sys/vm/swappiness)" = "$sw0" ] &&
+		! compgen -G "/var/tmp/thrashtop-swap-$1-*" >/dev/null && [ "$(cat /proc/sys/vm/swappiness)" = "$sw0" ] &&
 		! grep -qs "^$1 " "$THRASHTOP_STATE_DIR/state" && { [ -z "${2:-}" ] || gone "$2"; }
 }
 main_pid() { pgrep -o -f "^$T .*$1"; }
@@ -92,6 +92,7 @@ expect sigkill-left-sysctl changed
 "$T" -b -n 1000 -p 1 --no-history >"$TMP/out" 2>"$TMP/err"; rc=$?
 expect next-start-runs test $rc -eq 0 -a "$(grep -c 'pf+0w' "$TMP/out")" -eq 1
 expect next-start-says-what grep -q "thrashtop-$pid" "$TMP/err"
+expect next-start-one-line test "$(wc -l <"$TMP/err")" -eq 1
 expect next-start-cleans clean $pid "$b"
 
 # A set-up failure half-way: swap and cgroup made, then the kernel refuses

@@ -23,6 +23,17 @@ done
 expect every-option-documented test -z "$missing"
 [ -z "$missing" ] || echo "  not in the man page:$missing"
 
+# And the other way: every option the man page lists is one --help gives.
+mopts=$(awk '/^OPTIONS$/,/^KEYS$/' "$TMP/page" | grep -E '^ {7}-' |
+	grep -oE '(^|[ ,])--?[a-zA-Z][a-zA-Z-]*' | sed 's/^[ ,]//' | sort -u)
+[ "$(wc -l <<<"$mopts")" -ge 30 ] || fail man-options-found "only $(wc -l <<<"$mopts") options in the man page"
+missing=
+for o in $mopts; do
+	grep -qE -- "(^|[^a-zA-Z-])$o([^a-zA-Z-]|\$)" "$TMP/help" || missing="$missing $o"
+done
+expect every-man-option-in-help test -z "$missing"
+[ -z "$missing" ] || echo "  not in --help:$missing"
+
 # The subcommands of the usage line, each under HISTORY COMMANDS.
 subs=$(sed -n 's/^ *thrashtop history \[\(.*\)\]$/\1/p; s/^usage: thrashtop history \[//p' "$TMP/help" |
 	grep -oE '(^|[|[] *)[a-z]+' | grep -oE '[a-z]+' | sort -u)
@@ -33,6 +44,15 @@ for c in $subs; do
 done
 expect every-subcommand-documented test -z "$missing"
 [ -z "$missing" ] || echo "  not in the man page:$missing"
+# ... and in the synopsis, with history --help.
+syn=$(awk '/^SYNOPSIS$/,/^DESCRIPTION$/' "$TMP/page")
+missing=
+for c in $subs; do
+	grep -qE "(\[| \| )$c( |\]|\$)" <<<"$syn" || missing="$missing $c"
+done
+expect synopsis-every-subcommand test -z "$missing"
+[ -z "$missing" ] || echo "  not in the synopsis:$missing"
+expect synopsis-history-help grep -q 'thrashtop history --help' <<<"$syn"
 
 # Sections a reader looks for.
 for s in SYNOPSIS OPTIONS KEYS FILES "EXIT STATUS" EXAMPLES; do

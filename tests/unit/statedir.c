@@ -23,7 +23,7 @@ void statedir_begin(const char *tag)
 
 void statedir_end(void)
 {
-	const char *names[] = { "state", "state.tmp", "lock" };
+	const char *names[] = { "state", "lock", "session" };
 	char p[160];
 
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
