@@ -7,6 +7,7 @@
 # printed a sorter's, is stored as oom and exits 1.
 . "$(dirname "$0")/lib.sh"
 need_root
+need_machine_lock
 [ -r /dev/kmsg ] || { echo "SKIP $NAME: /dev/kmsg cannot be read to name the victim"; exit 0; }
 exec 9>/tmp/thrashtop-e2e-tuning.lock
 flock -w 200 9 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }

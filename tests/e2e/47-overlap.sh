@@ -7,6 +7,7 @@
 # first's run as it was set up and nothing of the refused one.
 . "$(dirname "$0")/lib.sh"
 need_root
+need_machine_lock
 exec 9>/tmp/thrashtop-e2e-tuning.lock
 flock -w 200 9 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
 [ -d /sys/fs/cgroup/memory ] || { echo "SKIP $NAME: no v1 memory controller"; exit 0; }

@@ -7,6 +7,7 @@
 # A --history link to nothing is refused and left as it was.
 . "$(dirname "$0")/lib.sh"
 need_root
+need_machine_lock
 command -v strace >/dev/null || { fail strace-missing "strace is not installed (make check-deps)"; exit 1; }
 exec 9>/tmp/thrashtop-e2e-tuning.lock
 flock -w 200 9 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }

@@ -8,6 +8,7 @@
 # examples read (a post, another machine's database) are made first.
 . "$(dirname "$0")/lib.sh"
 need_root
+need_machine_lock
 exec 9>/tmp/thrashtop-e2e-tuning.lock
 flock -w 200 9 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
 [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] ||

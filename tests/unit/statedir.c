@@ -1,7 +1,9 @@
+#include <fcntl.h>
 #include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,8 +12,22 @@
 
 static char dir[96];
 
+void machine_lock(void)
+{
+	static int fd = -1;
+
+	if (fd >= 0)
+		return;
+	fd = open("/tmp/thrashtop-e2e-tuning.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0 || flock(fd, LOCK_EX) < 0) {
+		perror("/tmp/thrashtop-e2e-tuning.lock");
+		abort();
+	}
+}
+
 void statedir_begin(const char *tag)
 {
+	machine_lock();
 	snprintf(dir, sizeof dir, "/tmp/thrashtop-%s-test-XXXXXX", tag);
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");

@@ -4,7 +4,12 @@
 #ifndef THRASHTOP_TEST_STATEDIR_H
 #define THRASHTOP_TEST_STATEDIR_H
 
-/* Creates /tmp/thrashtop-TAG-test-XXXXXX and points THRASHTOP_STATE_DIR at
+/* Takes the lock the e2e tests that change or press the machine take
+ * (tests/e2e/lib.sh), once, until the process exits: another checkout's
+ * tests then never see this run's sysctls, swap or cgroups. */
+void machine_lock(void);
+
+/* Takes the machine lock, creates /tmp/thrashtop-TAG-test-XXXXXX and points THRASHTOP_STATE_DIR at
  * it; the undo module learns how each kind of record is undone. */
 void statedir_begin(const char *tag);
 
