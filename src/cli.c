@@ -61,22 +61,6 @@ void cli_usage(FILE *out)
 		WORKLOAD_MAX_PROCS);
 }
 
-/* Whole decimal number in [lo, hi]; no sign tricks, no trailing junk. */
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	long v;
-
-	if (!*s || *s == '+' || *s == ' ')
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_sweep(const char *arg, struct options *o, char *err, size_t errlen)
 {
 	const char *eq = strchr(arg, '=');
@@ -184,7 +168,7 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 		{ "against", required_argument, NULL, OPT_AGAINST },
 		{ 0, 0, 0, 0 },
 	};
-	long v;
+	long long v;
 	bool global_with_set = false;
 	int c, sized = 0;
 
@@ -202,7 +186,7 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			if (sized)
 				return sized_twice(sized, c, err, errlen);
 			sized = c;
-			if (parse_long(optarg, 1, MAX_ELEMS, &v))
+			if (fmt_parse_whole(optarg, 1, MAX_ELEMS, &v))
 				return fmt_err(err, errlen, "-n '%s': want a whole number of elements from 1 to %ld",
 					    optarg, MAX_ELEMS);
 			o->nelems = v;
@@ -212,14 +196,14 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			if (sized)
 				return sized_twice(sized, c, err, errlen);
 			sized = c;
-			if (parse_long(optarg, 1, MAX_ELEMS / (1 << 18), &v))
+			if (fmt_parse_whole(optarg, 1, MAX_ELEMS / (1 << 18), &v))
 				return fmt_err(err, errlen, "-m '%s': want whole MiB per worker from 1 to %ld",
 					    optarg, MAX_ELEMS / (1 << 18));
 			o->nelems = v * (1024 * 1024 / (long)sizeof(int));
 			o->nelems_set = true;
 			break;
 		case 'p':
-			if (parse_long(optarg, 1, WORKLOAD_MAX_PROCS, &v))
+			if (fmt_parse_whole(optarg, 1, WORKLOAD_MAX_PROCS, &v))
 				return fmt_err(err, errlen, "-p '%s': want 1 to %d worker processes",
 					    optarg, WORKLOAD_MAX_PROCS);
 			o->procs = (int)v;
@@ -227,12 +211,12 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			break;
 		case 's':
 			/* srand() takes an unsigned int; qsbench passed atoi()'s int. */
-			if (parse_long(optarg, INT_MIN, UINT_MAX, &v))
+			if (fmt_parse_whole(optarg, INT_MIN, UINT_MAX, &v))
 				return fmt_err(err, errlen, "-s '%s': want a whole number seed", optarg);
 			o->seed = (unsigned)v;
 			break;
 		case 'r':
-			if (parse_long(optarg, 1, 10000, &v))
+			if (fmt_parse_whole(optarg, 1, 10000, &v))
 				return fmt_err(err, errlen, "-r '%s': want 1 to 10000 repeats", optarg);
 			o->repeat = (int)v;
 			break;
@@ -332,7 +316,7 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			break;
 		}
 		case OPT_AGAINST:
-			if (parse_long(optarg, 1, LONG_MAX, &v))
+			if (fmt_parse_whole(optarg, 1, LONG_MAX, &v))
 				return fmt_err(err, errlen, "--against '%s': want the ID of a stored run"
 					       " (thrashtop history list)", optarg);
 			o->against = v;
