@@ -140,6 +140,54 @@ static int sized_twice(int first, int again, char *err, size_t errlen)
 	return fmt_err(err, errlen, "-n and -m both size the sorter: give one of them");
 }
 
+static void defaults(struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->seed = 1;
+	o->interval = 1.0;
+	o->repeat = 1;
+	o->batch = !isatty(STDOUT_FILENO);
+}
+
+/* The words after the options: a command, after "--", or none. Run after
+ * getopt_long, whose optind it reads. */
+static int take_command(int argc, char **argv, struct options *o, char *err, size_t errlen)
+{
+	if (optind < argc) {
+		if (strcmp(argv[optind - 1], "--"))
+			return fmt_err(err, errlen, "unexpected argument '%s' (a command goes after --)",
+				    argv[optind]);
+		o->argv = &argv[optind];
+		if (o->nelems_set || o->procs_set)
+			return fmt_err(err, errlen, "-n, -m and -p size the sorter; they do not apply to a command");
+	} else if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
+		return fmt_err(err, errlen, "-- must be followed by a command");
+	}
+	return 0;
+}
+
+/* What the options say together, once all are read: conflicts refused, and
+ * whether the default pressure run applies. */
+static int settle(struct options *o, bool global_with_set, char *err, size_t errlen)
+{
+	if (o->against && o->batch)
+		return fmt_err(err, errlen, "--against draws behind the monitor's plots: not in batch mode (-b, or no terminal on stdout)");
+	if (o->against && o->no_history)
+		return fmt_err(err, errlen, "--against reads the run from the history: not with --no-history");
+	if (global_with_set && !o->global_limit)
+		return fmt_err(err, errlen, "--global-with needs --global SIZE");
+	for (int i = 0; o->global_limit && o->global_with != GLOBAL_BALLOON && i < o->nsysctl; i++)
+		if (!strncmp(o->sysctl[i], "vm.nr_hugepages=", 16))
+			return fmt_err(err, errlen, "--global sizes vm.nr_hugepages itself: drop --sysctl %s "
+				    "or add --global-with balloon", o->sysctl[i]);
+	o->pressure_default = !o->nelems_set && !o->procs_set && !o->argv &&
+			      !o->mem_limit && !o->global_limit && !o->swap_size && !o->nsweep;
+	return 0;
+}
+
+/* The option switch: one case per option, each checking its own value, so
+ * it is long by design. Returns 0, 1 when -h or -V was answered, or -1
+ * with err. */
 static int parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
 	static const struct option longopts[] = {
@@ -172,11 +220,7 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 	bool global_with_set = false;
 	int c, sized = 0;
 
-	memset(o, 0, sizeof(*o));
-	o->seed = 1;
-	o->interval = 1.0;
-	o->repeat = 1;
-	o->batch = !isatty(STDOUT_FILENO);
+	defaults(o);
 	opterr = 0;
 	optind = 0;	/* 0, not 1: glibc's full reset, for a second parse */
 	/* '+': stop at the first non-option, so a command's own flags are its. */
@@ -330,29 +374,8 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			return bad_option(longopts, argv[optind - 1], err, errlen);
 		}
 	}
-	if (optind < argc) {
-		if (strcmp(argv[optind - 1], "--"))
-			return fmt_err(err, errlen, "unexpected argument '%s' (a command goes after --)",
-				    argv[optind]);
-		o->argv = &argv[optind];
-		if (o->nelems_set || o->procs_set)
-			return fmt_err(err, errlen, "-n, -m and -p size the sorter; they do not apply to a command");
-	} else if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
-		return fmt_err(err, errlen, "-- must be followed by a command");
-	}
-	if (o->against && o->batch)
-		return fmt_err(err, errlen, "--against draws behind the monitor's plots: not in batch mode (-b, or no terminal on stdout)");
-	if (o->against && o->no_history)
-		return fmt_err(err, errlen, "--against reads the run from the history: not with --no-history");
-	if (global_with_set && !o->global_limit)
-		return fmt_err(err, errlen, "--global-with needs --global SIZE");
-	for (int i = 0; o->global_limit && o->global_with != GLOBAL_BALLOON && i < o->nsysctl; i++)
-		if (!strncmp(o->sysctl[i], "vm.nr_hugepages=", 16))
-			return fmt_err(err, errlen, "--global sizes vm.nr_hugepages itself: drop --sysctl %s "
-				    "or add --global-with balloon", o->sysctl[i]);
-	o->pressure_default = !o->nelems_set && !o->procs_set && !o->argv &&
-			      !o->mem_limit && !o->global_limit && !o->swap_size && !o->nsweep;
-	return 0;
+	return take_command(argc, argv, o, err, errlen) ||
+	       settle(o, global_with_set, err, errlen) ? -1 : 0;
 }
 
 int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
