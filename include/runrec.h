@@ -48,8 +48,13 @@ struct mem_snapshot {
 	int64_t swap_total, swap_used, swap_free;
 };
 #define MEM_SNAPSHOT_NFIELDS 10
-/* Field j of m in the order above (the free_snaps columns). */
+/* Field j of m in the order above (the free_snaps columns), its value,
+ * and its name there and in exports ("total", ..., "swap_free"). */
 int64_t *mem_snapshot_field(struct mem_snapshot *m, int j);
+int64_t mem_snapshot_get(const struct mem_snapshot *m, int j);
+const char *mem_snapshot_key(int j);
+/* True if any field of m is known. */
+bool mem_snapshot_taken(const struct mem_snapshot *m);
 
 enum run_kind { RUN_QSBENCH, RUN_COMMAND };
 

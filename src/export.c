@@ -67,48 +67,16 @@ static void json_i64(FILE *f, int64_t v)
 		fprintf(f, "%" PRId64, v);
 }
 
-static const char *const snap_keys[EXPORT_SNAP_N] = {
-	"total", "used", "free", "shared", "buffers", "cache", "avail",
-	"swap_total", "swap_used", "swap_free",
-};
-
-const char *export_snap_key(int j)
-{
-	return snap_keys[j];
-}
-
-int64_t export_snap_get(const struct mem_snapshot *m, int j)
-{
-	const int64_t v[10] = { m->total, m->used, m->free, m->shared, m->buffers, m->cache,
-				m->avail, m->swap_total, m->swap_used, m->swap_free };
-	return v[j];
-}
-
-void export_snap_set(struct mem_snapshot *m, int j, int64_t v)
-{
-	int64_t *p[10] = { &m->total, &m->used, &m->free, &m->shared, &m->buffers, &m->cache,
-			   &m->avail, &m->swap_total, &m->swap_used, &m->swap_free };
-	*p[j] = v;
-}
-
-bool export_snap_taken(const struct mem_snapshot *m)
-{
-	for (int j = 0; j < 10; j++)
-		if (export_snap_get(m, j) != NA)
-			return true;
-	return false;
-}
-
 static void json_snap(FILE *f, const struct mem_snapshot *m)
 {
-	if (!export_snap_taken(m)) {
+	if (!mem_snapshot_taken(m)) {
 		fputs("null", f);
 		return;
 	}
 	fputc('{', f);
-	for (int j = 0; j < 10; j++) {
-		fprintf(f, "%s\"%s\": ", j ? ", " : "", snap_keys[j]);
-		json_i64(f, export_snap_get(m, j));
+	for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++) {
+		fprintf(f, "%s\"%s\": ", j ? ", " : "", mem_snapshot_key(j));
+		json_i64(f, mem_snapshot_get(m, j));
 	}
 	fputc('}', f);
 }
@@ -292,8 +260,8 @@ void export_csv_begin(FILE *f)
 	for (size_t k = 0; k < history_nfields; k++)
 		fprintf(f, ",%s", history_fields[k].name);
 	for (int b = 0; b < 2; b++)
-		for (int j = 0; j < 10; j++)
-			fprintf(f, ",free_%s_%s", b ? "after" : "before", snap_keys[j]);
+		for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++)
+			fprintf(f, ",free_%s_%s", b ? "after" : "before", mem_snapshot_key(j));
 	fputs(",workers,sysctl_changes,series\n", f);
 }
 
@@ -313,8 +281,8 @@ void export_csv_run(FILE *f, const struct run_record *r)
 		}
 	}
 	for (int b = 0; b < 2; b++)
-		for (int j = 0; j < 10; j++) {
-			int64_t v = export_snap_get(b ? &r->free_after : &r->free_before, j);
+		for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++) {
+			int64_t v = mem_snapshot_get(b ? &r->free_after : &r->free_before, j);
 			if (v == NA)
 				fputc(',', f);
 			else

@@ -676,19 +676,16 @@ static int insert_details(struct history *h, const struct run_record *r, int64_t
 	}
 
 	for (int k = 0; k < 2; k++) {
-		struct mem_snapshot m = k ? r->free_after : r->free_before;
-		bool any = false;
+		const struct mem_snapshot *m = k ? &r->free_after : &r->free_before;
 
-		for (int j = 0; j < 10; j++)
-			any |= *mem_snapshot_field(&m, j) != NA;
-		if (!any)
+		if (!mem_snapshot_taken(m))
 			continue;
 		if (!(st = cached(h, ST_SNAP, "INSERT INTO free_snaps VALUES(?,?,?,?,?,?,?,?,?,?,?,?)")))
 			return -1;
 		sqlite3_bind_int64(st, 1, id);
 		sqlite3_bind_text(st, 2, k ? "after" : "before", -1, SQLITE_STATIC);
-		for (int j = 0; j < 10; j++)
-			bind_i64(st, 3 + j, *mem_snapshot_field(&m, j));
+		for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++)
+			bind_i64(st, 3 + j, mem_snapshot_get(m, j));
 		if (step_done(st))
 			return -1;
 	}
@@ -1023,7 +1020,7 @@ static int load_details(struct detail_stmts *d, struct run_record *r)
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			const char *ph = (const char *)sqlite3_column_text(st, 0);
 			struct mem_snapshot *m = !strcmp(ph, "after") ? &r->free_after : &r->free_before;
-			for (int j = 0; j < 10; j++)
+			for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++)
 				*mem_snapshot_field(m, j) = sqlite3_column_type(st, 1 + j) == SQLITE_NULL ? NA
 										     : sqlite3_column_int64(st, 1 + j);
 		}

@@ -8,7 +8,6 @@
 
 #include <sqlite3.h>
 
-#include "export.h"
 #include "fmt.h"
 #include "history.h"
 
@@ -121,11 +120,11 @@ static int snap_kv(void *arg, const char *key, const char *type, const char *val
 	struct mem_snapshot *m = c->which ? &c->r->free_after : &c->r->free_before;
 	int64_t v;
 
-	for (int j = 0; j < 10; j++)
-		if (!strcmp(key, export_snap_key(j))) {
+	for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++)
+		if (!strcmp(key, mem_snapshot_key(j))) {
 			if (parse_i64_or_null(type, val, &v))
 				break;
-			export_snap_set(m, j, v);
+			*mem_snapshot_field(m, j) = v;
 			return 0;
 		}
 	fmt_err(c->j->err, c->j->errlen, "%s: free snapshot: bad \"%s\"", c->where, key);
@@ -517,8 +516,8 @@ static int read_csv(const char *text, const struct import_sink *emit, char *err,
 				const char *key = h + (b ? 11 : 12);
 				int64_t x = NA;
 				char *end;
-				for (int jj = 0; jj < 10; jj++) {
-					if (strcmp(key, export_snap_key(jj)))
+				for (int jj = 0; jj < MEM_SNAPSHOT_NFIELDS; jj++) {
+					if (strcmp(key, mem_snapshot_key(jj)))
 						continue;
 					if (*v) {
 						errno = 0;
@@ -528,7 +527,7 @@ static int read_csv(const char *text, const struct import_sink *emit, char *err,
 							rc = -1;
 						}
 					}
-					export_snap_set(b ? &r.free_after : &r.free_before, jj, x);
+					*mem_snapshot_field(b ? &r.free_after : &r.free_before, jj) = x;
 				}
 			} else if (*v && (!strcmp(h, "workers") || !strcmp(h, "sysctl_changes"))) {
 				rc = array_of(&c, v, h[0] == 'w');

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "export.h"
 #include "fmt.h"
 
 
@@ -514,7 +513,7 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 	}
 	if (have_free)
 		r->free_before = ps->pending_free;
-	const struct mem_snapshot *fs = export_snap_taken(&r->free_before) ? &r->free_before : NULL;
+	const struct mem_snapshot *fs = mem_snapshot_taken(&r->free_before) ? &r->free_before : NULL;
 	if (fs) {
 		r->ram_kib = fs->total;
 		r->swap_total_kib = fs->swap_total;
@@ -616,7 +615,7 @@ static const char *free_block(struct posted *ps, const char *p, int *lineno, cha
 	snap_from_free(&m, &fp);
 	/* After a run it is that run's "after"; it is also the next
 	 * run's "before" unless another free comes first. */
-	if (ps->have_last && ps->last_open && !export_snap_taken(&ps->last.free_after)) {
+	if (ps->have_last && ps->last_open && !mem_snapshot_taken(&ps->last.free_after)) {
 		ps->last.free_after = m;
 		ps->last.swap_after_kib = m.swap_used;
 	}

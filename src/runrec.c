@@ -86,6 +86,29 @@ int64_t *mem_snapshot_field(struct mem_snapshot *m, int j)
 	return (int64_t *)((char *)m + snap_off[j]);
 }
 
+int64_t mem_snapshot_get(const struct mem_snapshot *m, int j)
+{
+	return *(const int64_t *)((const char *)m + snap_off[j]);
+}
+
+const char *mem_snapshot_key(int j)
+{
+	static const char *const keys[MEM_SNAPSHOT_NFIELDS] = {
+		"total", "used", "free", "shared", "buffers", "cache", "avail",
+		"swap_total", "swap_used", "swap_free",
+	};
+
+	return keys[j];
+}
+
+bool mem_snapshot_taken(const struct mem_snapshot *m)
+{
+	for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++)
+		if (mem_snapshot_get(m, j) != NA)
+			return true;
+	return false;
+}
+
 /* The six series of releases before schema v4, under their old names. */
 static const struct {
 	const char *old;
