@@ -67,6 +67,19 @@ static void json_i64(FILE *f, int64_t v)
 		fprintf(f, "%" PRId64, v);
 }
 
+/* ", \"key\": " and the value, for a member after an object's first. */
+static void json_kv_i64(FILE *f, const char *key, int64_t v)
+{
+	fprintf(f, ", \"%s\": ", key);
+	json_i64(f, v);
+}
+
+static void json_kv_str(FILE *f, const char *key, const char *s)
+{
+	fprintf(f, ", \"%s\": ", key);
+	json_str(f, s);
+}
+
 static void json_snap(FILE *f, const struct mem_snapshot *m)
 {
 	if (!mem_snapshot_taken(m)) {
@@ -86,22 +99,16 @@ static void json_workers(FILE *f, const struct run_record *r)
 	fputc('[', f);
 	for (int i = 0; i < r->nworkers; i++) {
 		const struct run_worker *w = &r->workers[i];
-		fprintf(f, "%s{\"pid\": %d, \"end\": ", i ? ", " : "", w->pid);
-		json_str(f, worker_end_name(w->end));
-		fputs(", \"exit_code\": ", f);
-		json_i64(f, w->exit_code);
-		fprintf(f, ", \"signal\": %d, \"user_us\": ", w->signal);
-		json_i64(f, w->user_us);
-		fputs(", \"sys_us\": ", f);
-		json_i64(f, w->sys_us);
-		fputs(", \"majflt\": ", f);
-		json_i64(f, w->majflt);
-		fputs(", \"minflt\": ", f);
-		json_i64(f, w->minflt);
-		fputs(", \"verify_errors\": ", f);
-		json_i64(f, w->verify_errors);
-		fputs(", \"first_bad\": ", f);
-		json_i64(f, w->first_bad);
+		fprintf(f, "%s{\"pid\": %d", i ? ", " : "", w->pid);
+		json_kv_str(f, "end", worker_end_name(w->end));
+		json_kv_i64(f, "exit_code", w->exit_code);
+		fprintf(f, ", \"signal\": %d", w->signal);
+		json_kv_i64(f, "user_us", w->user_us);
+		json_kv_i64(f, "sys_us", w->sys_us);
+		json_kv_i64(f, "majflt", w->majflt);
+		json_kv_i64(f, "minflt", w->minflt);
+		json_kv_i64(f, "verify_errors", w->verify_errors);
+		json_kv_i64(f, "first_bad", w->first_bad);
 		fputc('}', f);
 	}
 	fputc(']', f);
@@ -120,12 +127,10 @@ static void json_changes(FILE *f, const struct run_record *r)
 			if (strtod(t, NULL) == c->t_s)
 				break;
 		}
-		fprintf(f, "%s{\"t_s\": %s, \"name\": ", i ? ", " : "", t);
-		json_str(f, c->name);
-		fputs(", \"old\": ", f);
-		json_str(f, c->old_val);
-		fputs(", \"new\": ", f);
-		json_str(f, c->new_val);
+		fprintf(f, "%s{\"t_s\": %s", i ? ", " : "", t);
+		json_kv_str(f, "name", c->name);
+		json_kv_str(f, "old", c->old_val);
+		json_kv_str(f, "new", c->new_val);
 		fputc('}', f);
 	}
 	fputc(']', f);
