@@ -165,6 +165,19 @@ int stats_summarize(const double *x, size_t n, struct stats_summary *s)
 	return 0;
 }
 
+/* The median of x and its median absolute deviation, kept above 0 so that
+ * it divides. Returns 0, or -1 when either is not to be had. */
+static int median_mad(const double *x, size_t n, double *med, double *mad)
+{
+	*med = stats_median(x, n);
+	*mad = mad_of(x, n, *med);
+	if (isnan(*med) || isnan(*mad))
+		return -1;
+	if (*mad <= 0)
+		*mad = DBL_EPSILON;
+	return 0;
+}
+
 int stats_modified_z(const double *x, size_t n, double *z)
 {
 	double med, mad;
@@ -173,12 +186,8 @@ int stats_modified_z(const double *x, size_t n, double *z)
 		errno = EINVAL;
 		return -1;
 	}
-	med = stats_median(x, n);
-	mad = mad_of(x, n, med);
-	if (isnan(med) || isnan(mad))
+	if (median_mad(x, n, &med, &mad))
 		return -1;
-	if (mad <= 0)
-		mad = DBL_EPSILON;
 	for (size_t i = 0; i < n; i++)
 		z[i] = 0.6745 * (x[i] - med) / mad;
 	return 0;
@@ -195,12 +204,8 @@ long stats_outliers_hyperfine(const double *x, size_t n)
 		errno = EINVAL;
 		return -1;
 	}
-	med = stats_median(x, n);
-	mad = mad_of(x, n, med);
-	if (isnan(med) || isnan(mad))
+	if (median_mad(x, n, &med, &mad))
 		return -1;
-	if (mad <= 0)
-		mad = DBL_EPSILON;
 	for (size_t i = 0; i < n; i++)
 		if (fabs((x[i] - med) / mad) > 1.4826 * 10.0)
 			count++;
