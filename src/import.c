@@ -373,6 +373,43 @@ int import_json(const char *text, const struct import_sink *sink, char *err, siz
 
 /* ---- reading CSV ---- */
 
+/* One RFC 4180 field at *p, which advances past it: quoted ("" for a
+ * quote), or up to a comma or the line's end. Returns it malloc'd, or NULL
+ * for a quote left open or no memory. */
+static char *csv_cell(const char **p)
+{
+	struct sbuf b = { 0 };
+	const char *s = *p;
+
+	if (*s == '"') {
+		for (s++;;) {
+			size_t n = strcspn(s, "\"");
+			sb_putn(&b, s, n);
+			s += n;
+			if (!*s) {
+				free(b.s);
+				return NULL;
+			}
+			if (s[1] != '"') {
+				s++;
+				break;
+			}
+			sb_putc(&b, '"');
+			s += 2;
+		}
+	} else {
+		size_t n = strcspn(s, ",\n\r");
+		sb_putn(&b, s, n);
+		s += n;
+	}
+	if (b.oom) {
+		free(b.s);
+		return NULL;
+	}
+	*p = s;
+	return b.s ? b.s : strdup("");
+}
+
 /* One RFC 4180 record; *p advances past it. Fields are malloc'd; on
  * failure there are none (*fields NULL, *n 0). */
 static int csv_record(const char **p, char ***fields, int *n)
@@ -384,49 +421,9 @@ static int csv_record(const char **p, char ***fields, int *n)
 	*fields = NULL;
 	*n = 0;
 	for (;;) {
-		size_t cap = 64, len = 0;
-		char *cell = malloc(cap);
+		char *cell = csv_cell(&s);
 		if (!cell)
 			goto fail;
-		if (*s == '"') {
-			s++;
-			for (;;) {
-				if (!*s) {
-					free(cell);
-					goto fail;
-				}
-				if (*s == '"' && s[1] == '"') {
-					s += 2;
-					cell[len++] = '"';
-				} else if (*s == '"') {
-					s++;
-					break;
-				} else {
-					cell[len++] = *s++;
-				}
-				if (len + 1 >= cap) {
-					char *c2 = realloc(cell, cap *= 2);
-					if (!c2) {
-						free(cell);
-						goto fail;
-					}
-					cell = c2;
-				}
-			}
-		} else {
-			while (*s && *s != ',' && *s != '\n' && *s != '\r') {
-				cell[len++] = *s++;
-				if (len + 1 >= cap) {
-					char *c2 = realloc(cell, cap *= 2);
-					if (!c2) {
-						free(cell);
-						goto fail;
-					}
-					cell = c2;
-				}
-			}
-		}
-		cell[len] = 0;
 		char **nv = realloc(v, sizeof(*v) * (size_t)(k + 1));
 		if (!nv) {
 			free(cell);
