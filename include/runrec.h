@@ -196,6 +196,9 @@ int run_series_id(const char *name);
  * imported twice gets the same one. */
 void run_record_uuid(struct run_record *r);
 
+/* A content uuid of text: 32 hex digits of two FNV-1a hashes. */
+void run_uuid_of(const char *text, char uuid[33]);
+
 /* The record's figures as time(1) counts them, for timefmt.h. */
 void run_record_timeline(const struct run_record *r, struct timeline *t);
 /* "qsbench -n 1000000 -p 4 -s 1", or the command line. */

@@ -442,28 +442,6 @@ static int close_group(struct posted *ps, char *err, size_t errlen)
 	return 0;
 }
 
-/* The content id hashes at most ID_TEXT_MAX bytes of its text, as the
- * bounded buffer it was first formatted into kept. */
-#define ID_TEXT_MAX 1399
-struct idhash {
-	uint64_t h1, h2;
-	size_t left;
-};
-
-static void id_add(struct idhash *id, const char *s, size_t n)
-{
-	for (; n && *s && id->left; n--, s++, id->left--) {
-		id->h1 = (id->h1 ^ (unsigned char)*s) * 0x100000001b3ULL;
-		id->h2 = (id->h2 ^ (unsigned char)*s) * 0x100000001b3ULL;
-	}
-}
-
-static void id_hex(char *out, uint64_t v)
-{
-	for (int i = 15; i >= 0; i--, v >>= 4)
-		out[i] = "0123456789abcdef"[v & 15];
-}
-
 static int posted_run(struct posted *ps, const struct timeline *t, bool csh, const char *raw,
 		      size_t rawlen, bool oom_here, char *err, size_t errlen)
 {
@@ -520,21 +498,13 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 		r->swap_before_kib = fs->swap_used;
 	}
 	/* The content id: the same line under the same header in the same
-	 * place is the same run, however often the text is imported. */
-	char num[12];
-	struct idhash id = { 0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL, ID_TEXT_MAX };
-	snprintf(num, sizeof(num), "%d", ordinal);
-	id_add(&id, "posted\n", SIZE_MAX);
-	id_add(&id, r->label, SIZE_MAX);
-	id_add(&id, "\n", SIZE_MAX);
-	id_add(&id, ps->command, SIZE_MAX);
-	id_add(&id, "\n", SIZE_MAX);
-	id_add(&id, num, SIZE_MAX);
-	id_add(&id, "\n", SIZE_MAX);
-	id_add(&id, raw, rawlen);
-	id_hex(r->uuid, id.h1);
-	id_hex(r->uuid + 16, id.h2);
-	r->uuid[32] = 0;
+	 * place is the same run, however often the text is imported. It
+	 * hashes at most 1,399 bytes of text, as the bounded buffer it was
+	 * first formatted into kept. */
+	char text[1400];
+	snprintf(text, sizeof(text), "posted\n%s\n%s\n%d\n%.*s", r->label, ps->command, ordinal,
+		 (int)rawlen, raw);
+	run_uuid_of(text, r->uuid);
 	return 0;
 }
 

@@ -537,6 +537,12 @@ static uint64_t fnv1a(const char *s, uint64_t h)
 	return h;
 }
 
+void run_uuid_of(const char *text, char uuid[33])
+{
+	snprintf(uuid, 33, "%016" PRIx64 "%016" PRIx64, fnv1a(text, 0xcbf29ce484222325ULL),
+		 fnv1a(text, 0x84222325cbf29ce4ULL));
+}
+
 int run_record_config(struct run_record *r)
 {
 	struct sbuf b = { 0 };
@@ -625,9 +631,7 @@ void run_record_uuid(struct run_record *r)
 		snprintf(tmp, sizeof(tmp), "%d", r->workers[i].pid);
 		sb_kv(&b, "pid", tmp);
 	}
-	const char *s = b.s ? b.s : "";
-	snprintf(r->uuid, sizeof(r->uuid), "%016" PRIx64 "%016" PRIx64,
-		 fnv1a(s, 0xcbf29ce484222325ULL), fnv1a(s, 0x84222325cbf29ce4ULL));
+	run_uuid_of(b.s ? b.s : "", r->uuid);
 	free(b.s);
 }
 
