@@ -212,6 +212,22 @@ long stats_outliers_hyperfine(const double *x, size_t n)
 	return count;
 }
 
+/* One term aa of the modified Lentz method, taken into the ratios c and d
+ * (kept off 0): the factor the fraction's value is multiplied by. */
+static double lentz_step(double aa, double *c, double *d)
+{
+	const double tiny = 1e-300;
+
+	*d = 1.0 + aa * *d;
+	*c = 1.0 + aa / *c;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1.0 / *d;
+	return *d * *c;
+}
+
 /* Continued fraction of I_x(a, b) (DLMF 8.17.22), evaluated with the
  * modified Lentz method. Converges fast for x < (a + 1) / (a + b + 2). */
 static double beta_cf(double a, double b, double x)
@@ -224,29 +240,13 @@ static double beta_cf(double a, double b, double x)
 	d = 1.0 / d;
 	h = d;
 	for (int m = 1; m <= 10000; m++) {
-		double aa, del;
+		double del;
 
 		/* even step: m (b - m) x / ((a + 2m - 1)(a + 2m)) */
-		aa = m * (b - m) * x / ((a + 2.0 * m - 1.0) * (a + 2.0 * m));
-		d = 1.0 + aa * d;
-		c = 1.0 + aa / c;
-		if (fabs(d) < tiny)
-			d = tiny;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		h *= d * c;
+		h *= lentz_step(m * (b - m) * x / ((a + 2.0 * m - 1.0) * (a + 2.0 * m)), &c, &d);
 		/* odd step: -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1)) */
-		aa = -(a + m) * (a + b + m) * x /
-		     ((a + 2.0 * m) * (a + 2.0 * m + 1.0));
-		d = 1.0 + aa * d;
-		c = 1.0 + aa / c;
-		if (fabs(d) < tiny)
-			d = tiny;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		del = d * c;
+		del = lentz_step(-(a + m) * (a + b + m) * x / ((a + 2.0 * m) * (a + 2.0 * m + 1.0)),
+				 &c, &d);
 		h *= del;
 		if (fabs(del - 1.0) < 1e-16)
 			break;
