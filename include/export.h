@@ -26,13 +26,5 @@ void export_csv_begin(FILE *f);
 void export_csv_run(FILE *f, const struct run_record *r);
 int export_csv_end(FILE *f);
 
-/* A free(1) snapshot's fields by index, in export order, under their keys
- * ("total", "used", ..., "swap_free"). */
-#define EXPORT_SNAP_N 10
-const char *export_snap_key(int j);
-int64_t export_snap_get(const struct mem_snapshot *m, int j);
-void export_snap_set(struct mem_snapshot *m, int j, int64_t v);
-/* True if any field of m is known. */
-bool export_snap_taken(const struct mem_snapshot *m);
 
 #endif

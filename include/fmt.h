@@ -66,6 +66,10 @@ int fmt_parse_size(const char *s, int64_t *bytes);
  * own minimum. Returns 0 or -1 (errno EINVAL, ERANGE above 1e9). */
 int fmt_parse_seconds(const char *s, double *seconds);
 
+/* A whole decimal number the user typed, in [lo, hi]: digits after an
+ * optional '-', nothing else (no blanks, '+' or junk). Returns 0 or -1. */
+int fmt_parse_whole(const char *s, long long lo, long long hi, long long *out);
+
 /* An unsigned decimal of 1 to 15 digits (far below overflow, and more
  * than any KiB or count a posted line holds) at *p, which is moved past
  * it. False, *p unmoved, for no digit or a 16th one. */

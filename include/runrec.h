@@ -48,8 +48,13 @@ struct mem_snapshot {
 	int64_t swap_total, swap_used, swap_free;
 };
 #define MEM_SNAPSHOT_NFIELDS 10
-/* Field j of m in the order above (the free_snaps columns). */
+/* Field j of m in the order above (the free_snaps columns), its value,
+ * and its name there and in exports ("total", ..., "swap_free"). */
 int64_t *mem_snapshot_field(struct mem_snapshot *m, int j);
+int64_t mem_snapshot_get(const struct mem_snapshot *m, int j);
+const char *mem_snapshot_key(int j);
+/* True if any field of m is known. */
+bool mem_snapshot_taken(const struct mem_snapshot *m);
 
 enum run_kind { RUN_QSBENCH, RUN_COMMAND };
 
@@ -192,6 +197,9 @@ int run_series_id(const char *name);
  * figures, session and workers' pids: a content id, so the same run
  * imported twice gets the same one. */
 void run_record_uuid(struct run_record *r);
+
+/* A content uuid of text: 32 hex digits of two FNV-1a hashes. */
+void run_uuid_of(const char *text, char uuid[33]);
 
 /* The record's figures as time(1) counts them, for timefmt.h. */
 void run_record_timeline(const struct run_record *r, struct timeline *t);

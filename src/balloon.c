@@ -155,23 +155,14 @@ static void describe_death(int status, char *buf, size_t len)
 		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
 }
 
-int balloon_start_pin(struct balloon *b, long long bytes, char *err, size_t errlen)
+/* Whether BYTES may be pinned now: MemAvailable keeps BALLOON_AVAIL_KEEP
+ * beside it, and a caller that is not root has the RLIMIT_MEMLOCK for it. */
+static int check_room(long long bytes, char *err, size_t errlen)
 {
-	long pagesz = sysconf(_SC_PAGESIZE);
-	long long total, avail, pinned = 0;
-	char h1[32], h2[32], h3[32], key[24], val[32];
-	int go[2], ready[2], status = 0;
-	struct report r;
+	long long total, avail;
+	char h1[32], h2[32], h3[32];
 	struct rlimit rl;
-	pid_t parent = getpid(), pid;
-	time_t deadline;
 
-	memset(b, 0, sizeof *b);
-	if (bytes <= 0) {
-		fmt_err(err, errlen, "balloon size %lld bytes: must be positive", bytes);
-		return -1;
-	}
-	bytes = (bytes + pagesz - 1) / pagesz * pagesz;
 	if (meminfo(&total, &avail, err, errlen) < 0)
 		return -1;
 	if (bytes > avail - BALLOON_AVAIL_KEEP) {
@@ -190,33 +181,119 @@ int balloon_start_pin(struct balloon *b, long long bytes, char *err, size_t errl
 		       "(%llu KiB)", h1, (unsigned long long)rl.rlim_cur / 1024);
 		return -1;
 	}
+	return 0;
+}
+
+/* Forks the balloon child for BYTES. It pins nothing before a byte on *go,
+ * and reports on *ready (the parent's ends). Returns its pid, or -1 with err. */
+static pid_t spawn(long long bytes, int *go, int *ready, char *err, size_t errlen)
+{
+	int g[2], r[2];
+	pid_t parent = getpid(), pid;
+
 	/* a socket, so the go byte can be sent with MSG_NOSIGNAL: a balloon that
 	 * died early must not SIGPIPE its parent */
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go) < 0) {
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, g) < 0) {
 		fmt_err(err, errlen, "cannot start the balloon: socketpair: %s",
 		       strerror(errno));
 		return -1;
 	}
-	if (pipe2(ready, O_CLOEXEC) < 0) {
+	if (pipe2(r, O_CLOEXEC) < 0) {
 		fmt_err(err, errlen, "cannot start the balloon: pipe: %s", strerror(errno));
-		close(go[0]);
-		close(go[1]);
+		close(g[0]);
+		close(g[1]);
 		return -1;
 	}
 	pid = fork();
 	if (pid < 0) {
 		fmt_err(err, errlen, "cannot start the balloon: fork: %s", strerror(errno));
-		close(go[0]), close(go[1]), close(ready[0]), close(ready[1]);
+		close(g[0]), close(g[1]), close(r[0]), close(r[1]);
 		return -1;
 	}
 	if (pid == 0) {
-		close(go[1]);
-		close(ready[0]);
-		balloon_child(parent, go[0], ready[1], bytes);
+		close(g[1]);
+		close(r[0]);
+		balloon_child(parent, g[0], r[1], bytes);
 	}
-	close(go[0]);
-	close(ready[1]);
+	close(g[0]);
+	close(r[1]);
 	setpgid(pid, pid);	/* also done by the child: whichever runs first */
+	*go = g[1];
+	*ready = r[0];
+	return pid;
+}
+
+/* Reads the child's reports on READY until it has pinned BYTES, for at most
+ * BALLOON_TIMEOUT_S. Returns 0, or -1 with err; a child found dead is
+ * reaped and *pid set to 0. *pinned is how far it got. */
+static int wait_pinned(pid_t *pid, int ready, long long bytes, long long *pinned,
+		       char *err, size_t errlen)
+{
+	time_t deadline = time(NULL) + BALLOON_TIMEOUT_S;
+	char h1[32], h2[32];
+	struct report r;
+
+	for (;;) {
+		struct pollfd pfd = { ready, POLLIN, 0 };
+		long left = (long)(deadline - time(NULL));
+		ssize_t n;
+		int pr;
+
+		if (left <= 0) {
+			human(*pinned, h1, sizeof h1);
+			human(bytes, h2, sizeof h2);
+			return fmt_err(err, errlen, "balloon pinned only %s of %s in %d s: gave up",
+				       h1, h2, BALLOON_TIMEOUT_S);
+		}
+		pr = poll(&pfd, 1, (int)(left * 1000));
+		if (pr <= 0)
+			continue;
+		n = read(ready, &r, sizeof r);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != (ssize_t)sizeof r) {
+			char how[96];
+			int status = 0;
+
+			kill(*pid, SIGKILL);
+			reap(*pid, &status);
+			*pid = 0;
+			describe_death(status, how, sizeof how);
+			human(*pinned, h1, sizeof h1);
+			human(bytes, h2, sizeof h2);
+			return fmt_err(err, errlen, "balloon %s after pinning %s of %s", how, h1, h2);
+		}
+		*pinned = r.pinned;
+		if (r.err) {
+			human(*pinned, h1, sizeof h1);
+			human(bytes, h2, sizeof h2);
+			return fmt_err(err, errlen, "balloon pinned only %s of %s: %s: %s%s", h1, h2,
+				       r.step, strerror(r.err),
+				       r.err == ENOMEM && !strcmp(r.step, "mlock") ?
+				       " (RLIMIT_MEMLOCK, or RAM ran out)" : "");
+		}
+		if (r.done)
+			return 0;
+	}
+}
+
+int balloon_start_pin(struct balloon *b, long long bytes, char *err, size_t errlen)
+{
+	long pagesz = sysconf(_SC_PAGESIZE);
+	long long pinned = 0;
+	char key[24], val[32];
+	int go, ready, status = 0;
+	pid_t pid;
+
+	memset(b, 0, sizeof *b);
+	if (bytes <= 0) {
+		fmt_err(err, errlen, "balloon size %lld bytes: must be positive", bytes);
+		return -1;
+	}
+	bytes = (bytes + pagesz - 1) / pagesz * pagesz;
+	if (check_room(bytes, err, errlen) < 0 ||
+	    (pid = spawn(bytes, &go, &ready, err, errlen)) < 0)
+		return -1;
 	snprintf(key, sizeof key, "%d", (int)pid);
 	if (undo_proc_start(pid, &b->start, NULL) < 0) {
 		fmt_err(err, errlen, "cannot read /proc/%d/stat of the balloon: %s", (int)pid,
@@ -226,60 +303,15 @@ int balloon_start_pin(struct balloon *b, long long bytes, char *err, size_t errl
 	snprintf(val, sizeof val, "%llu", b->start);
 	if (undo_add(UNDO_BALLOON, key, val, err, errlen) < 0)
 		goto kill;
-	if (send(go[1], "1", 1, MSG_NOSIGNAL) != 1) {
+	if (send(go, "1", 1, MSG_NOSIGNAL) != 1) {
 		fmt_err(err, errlen, "cannot start the balloon: %s", strerror(errno));
 		goto forget;
 	}
-	close(go[1]);
-	go[1] = -1;
-	deadline = time(NULL) + BALLOON_TIMEOUT_S;
-	for (;;) {
-		struct pollfd pfd = { ready[0], POLLIN, 0 };
-		long left = (long)(deadline - time(NULL));
-		ssize_t n;
-		int pr;
-
-		if (left <= 0) {
-			human(pinned, h1, sizeof h1);
-			human(bytes, h2, sizeof h2);
-			fmt_err(err, errlen, "balloon pinned only %s of %s in %d s: gave up",
-			       h1, h2, BALLOON_TIMEOUT_S);
-			goto forget;
-		}
-		pr = poll(&pfd, 1, (int)(left * 1000));
-		if (pr < 0 && errno == EINTR)
-			continue;
-		if (pr <= 0)
-			continue;
-		n = read(ready[0], &r, sizeof r);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n != (ssize_t)sizeof r) {
-			char how[96];
-
-			kill(pid, SIGKILL);
-			reap(pid, &status);
-			pid = 0;
-			describe_death(status, how, sizeof how);
-			human(pinned, h1, sizeof h1);
-			human(bytes, h2, sizeof h2);
-			fmt_err(err, errlen, "balloon %s after pinning %s of %s", how, h1, h2);
-			goto forget;
-		}
-		pinned = r.pinned;
-		if (r.err) {
-			human(pinned, h1, sizeof h1);
-			human(bytes, h2, sizeof h2);
-			fmt_err(err, errlen, "balloon pinned only %s of %s: %s: %s%s", h1, h2,
-			       r.step, strerror(r.err),
-			       r.err == ENOMEM && !strcmp(r.step, "mlock") ?
-			       " (RLIMIT_MEMLOCK, or RAM ran out)" : "");
-			goto forget;
-		}
-		if (r.done)
-			break;
-	}
-	close(ready[0]);
+	close(go);
+	go = -1;
+	if (wait_pinned(&pid, ready, bytes, &pinned, err, errlen) < 0)
+		goto forget;
+	close(ready);
 	b->pid = pid;
 	b->bytes = pinned;
 	return 0;
@@ -295,9 +327,9 @@ kill:
 		kill(pid, SIGKILL);
 		reap(pid, &status);
 	}
-	if (go[1] >= 0)
-		close(go[1]);
-	close(ready[0]);
+	if (go >= 0)
+		close(go);
+	close(ready);
 	memset(b, 0, sizeof *b);
 	return -1;
 }

@@ -64,22 +64,6 @@ void cli_usage(FILE *out)
 		WORKLOAD_MAX_PROCS);
 }
 
-/* Whole decimal number in [lo, hi]; no sign tricks, no trailing junk. */
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	long v;
-
-	if (!*s || *s == '+' || *s == ' ')
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_sweep(const char *arg, struct options *o, char *err, size_t errlen)
 {
 	const char *eq = strchr(arg, '=');
@@ -159,6 +143,54 @@ static int sized_twice(int first, int again, char *err, size_t errlen)
 	return fmt_err(err, errlen, "-n and -m both size the sorter: give one of them");
 }
 
+static void defaults(struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->seed = 1;
+	o->interval = 1.0;
+	o->repeat = 1;
+	o->batch = !isatty(STDOUT_FILENO);
+}
+
+/* The words after the options: a command, after "--", or none. Run after
+ * getopt_long, whose optind it reads. */
+static int take_command(int argc, char **argv, struct options *o, char *err, size_t errlen)
+{
+	if (optind < argc) {
+		if (strcmp(argv[optind - 1], "--"))
+			return fmt_err(err, errlen, "unexpected argument '%s' (a command goes after --)",
+				    argv[optind]);
+		o->argv = &argv[optind];
+		if (o->nelems_set || o->procs_set)
+			return fmt_err(err, errlen, "-n, -m and -p size the sorter; they do not apply to a command");
+	} else if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
+		return fmt_err(err, errlen, "-- must be followed by a command");
+	}
+	return 0;
+}
+
+/* What the options say together, once all are read: conflicts refused, and
+ * whether the default pressure run applies. */
+static int settle(struct options *o, bool global_with_set, char *err, size_t errlen)
+{
+	if (o->against && o->batch)
+		return fmt_err(err, errlen, "--against draws behind the monitor's plots: not in batch mode (-b, or no terminal on stdout)");
+	if (o->against && o->no_history)
+		return fmt_err(err, errlen, "--against reads the run from the history: not with --no-history");
+	if (global_with_set && !o->global_limit)
+		return fmt_err(err, errlen, "--global-with needs --global SIZE");
+	for (int i = 0; o->global_limit && o->global_with != GLOBAL_BALLOON && i < o->nsysctl; i++)
+		if (!strncmp(o->sysctl[i], "vm.nr_hugepages=", 16))
+			return fmt_err(err, errlen, "--global sizes vm.nr_hugepages itself: drop --sysctl %s "
+				    "or add --global-with balloon", o->sysctl[i]);
+	o->pressure_default = !o->nelems_set && !o->procs_set && !o->argv &&
+			      !o->mem_limit && !o->global_limit && !o->swap_size && !o->nsweep;
+	return 0;
+}
+
+/* The option switch: one case per option, each checking its own value, so
+ * it is long by design. Returns 0, 1 when -h or -V was answered, or -1
+ * with err. */
 static int parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
 	static const struct option longopts[] = {
@@ -187,15 +219,11 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 		{ "against", required_argument, NULL, OPT_AGAINST },
 		{ 0, 0, 0, 0 },
 	};
-	long v;
+	long long v;
 	bool global_with_set = false;
 	int c, sized = 0;
 
-	memset(o, 0, sizeof(*o));
-	o->seed = 1;
-	o->interval = 1.0;
-	o->repeat = 1;
-	o->batch = !isatty(STDOUT_FILENO);
+	defaults(o);
 	opterr = 0;
 	optind = 0;	/* 0, not 1: glibc's full reset, for a second parse */
 	/* '+': stop at the first non-option, so a command's own flags are its. */
@@ -205,7 +233,7 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			if (sized)
 				return sized_twice(sized, c, err, errlen);
 			sized = c;
-			if (parse_long(optarg, 1, MAX_ELEMS, &v))
+			if (fmt_parse_whole(optarg, 1, MAX_ELEMS, &v))
 				return fmt_err(err, errlen, "-n '%s': want a whole number of elements from 1 to %ld",
 					    optarg, MAX_ELEMS);
 			o->nelems = v;
@@ -215,14 +243,14 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			if (sized)
 				return sized_twice(sized, c, err, errlen);
 			sized = c;
-			if (parse_long(optarg, 1, MAX_ELEMS / (1 << 18), &v))
+			if (fmt_parse_whole(optarg, 1, MAX_ELEMS / (1 << 18), &v))
 				return fmt_err(err, errlen, "-m '%s': want whole MiB per worker from 1 to %ld",
 					    optarg, MAX_ELEMS / (1 << 18));
 			o->nelems = v * (1024 * 1024 / (long)sizeof(int));
 			o->nelems_set = true;
 			break;
 		case 'p':
-			if (parse_long(optarg, 1, WORKLOAD_MAX_PROCS, &v))
+			if (fmt_parse_whole(optarg, 1, WORKLOAD_MAX_PROCS, &v))
 				return fmt_err(err, errlen, "-p '%s': want 1 to %d worker processes",
 					    optarg, WORKLOAD_MAX_PROCS);
 			o->procs = (int)v;
@@ -230,12 +258,12 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			break;
 		case 's':
 			/* srand() takes an unsigned int; qsbench passed atoi()'s int. */
-			if (parse_long(optarg, INT_MIN, UINT_MAX, &v))
+			if (fmt_parse_whole(optarg, INT_MIN, UINT_MAX, &v))
 				return fmt_err(err, errlen, "-s '%s': want a whole number seed", optarg);
 			o->seed = (unsigned)v;
 			break;
 		case 'r':
-			if (parse_long(optarg, 1, 10000, &v))
+			if (fmt_parse_whole(optarg, 1, 10000, &v))
 				return fmt_err(err, errlen, "-r '%s': want 1 to 10000 repeats", optarg);
 			o->repeat = (int)v;
 			break;
@@ -335,7 +363,7 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			break;
 		}
 		case OPT_AGAINST:
-			if (parse_long(optarg, 1, LONG_MAX, &v))
+			if (fmt_parse_whole(optarg, 1, LONG_MAX, &v))
 				return fmt_err(err, errlen, "--against '%s': want the ID of a stored run"
 					       " (thrashtop history list)", optarg);
 			o->against = v;
@@ -349,29 +377,8 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			return bad_option(longopts, argv[optind - 1], err, errlen);
 		}
 	}
-	if (optind < argc) {
-		if (strcmp(argv[optind - 1], "--"))
-			return fmt_err(err, errlen, "unexpected argument '%s' (a command goes after --)",
-				    argv[optind]);
-		o->argv = &argv[optind];
-		if (o->nelems_set || o->procs_set)
-			return fmt_err(err, errlen, "-n, -m and -p size the sorter; they do not apply to a command");
-	} else if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
-		return fmt_err(err, errlen, "-- must be followed by a command");
-	}
-	if (o->against && o->batch)
-		return fmt_err(err, errlen, "--against draws behind the monitor's plots: not in batch mode (-b, or no terminal on stdout)");
-	if (o->against && o->no_history)
-		return fmt_err(err, errlen, "--against reads the run from the history: not with --no-history");
-	if (global_with_set && !o->global_limit)
-		return fmt_err(err, errlen, "--global-with needs --global SIZE");
-	for (int i = 0; o->global_limit && o->global_with != GLOBAL_BALLOON && i < o->nsysctl; i++)
-		if (!strncmp(o->sysctl[i], "vm.nr_hugepages=", 16))
-			return fmt_err(err, errlen, "--global sizes vm.nr_hugepages itself: drop --sysctl %s "
-				    "or add --global-with balloon", o->sysctl[i]);
-	o->pressure_default = !o->nelems_set && !o->procs_set && !o->argv &&
-			      !o->mem_limit && !o->global_limit && !o->swap_size && !o->nsweep;
-	return 0;
+	return take_command(argc, argv, o, err, errlen) ||
+	       settle(o, global_with_set, err, errlen) ? -1 : 0;
 }
 
 int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)

@@ -67,48 +67,29 @@ static void json_i64(FILE *f, int64_t v)
 		fprintf(f, "%" PRId64, v);
 }
 
-static const char *const snap_keys[EXPORT_SNAP_N] = {
-	"total", "used", "free", "shared", "buffers", "cache", "avail",
-	"swap_total", "swap_used", "swap_free",
-};
-
-const char *export_snap_key(int j)
+/* ", \"key\": " and the value, for a member after an object's first. */
+static void json_kv_i64(FILE *f, const char *key, int64_t v)
 {
-	return snap_keys[j];
+	fprintf(f, ", \"%s\": ", key);
+	json_i64(f, v);
 }
 
-int64_t export_snap_get(const struct mem_snapshot *m, int j)
+static void json_kv_str(FILE *f, const char *key, const char *s)
 {
-	const int64_t v[10] = { m->total, m->used, m->free, m->shared, m->buffers, m->cache,
-				m->avail, m->swap_total, m->swap_used, m->swap_free };
-	return v[j];
-}
-
-void export_snap_set(struct mem_snapshot *m, int j, int64_t v)
-{
-	int64_t *p[10] = { &m->total, &m->used, &m->free, &m->shared, &m->buffers, &m->cache,
-			   &m->avail, &m->swap_total, &m->swap_used, &m->swap_free };
-	*p[j] = v;
-}
-
-bool export_snap_taken(const struct mem_snapshot *m)
-{
-	for (int j = 0; j < 10; j++)
-		if (export_snap_get(m, j) != NA)
-			return true;
-	return false;
+	fprintf(f, ", \"%s\": ", key);
+	json_str(f, s);
 }
 
 static void json_snap(FILE *f, const struct mem_snapshot *m)
 {
-	if (!export_snap_taken(m)) {
+	if (!mem_snapshot_taken(m)) {
 		fputs("null", f);
 		return;
 	}
 	fputc('{', f);
-	for (int j = 0; j < 10; j++) {
-		fprintf(f, "%s\"%s\": ", j ? ", " : "", snap_keys[j]);
-		json_i64(f, export_snap_get(m, j));
+	for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++) {
+		fprintf(f, "%s\"%s\": ", j ? ", " : "", mem_snapshot_key(j));
+		json_i64(f, mem_snapshot_get(m, j));
 	}
 	fputc('}', f);
 }
@@ -118,22 +99,16 @@ static void json_workers(FILE *f, const struct run_record *r)
 	fputc('[', f);
 	for (int i = 0; i < r->nworkers; i++) {
 		const struct run_worker *w = &r->workers[i];
-		fprintf(f, "%s{\"pid\": %d, \"end\": ", i ? ", " : "", w->pid);
-		json_str(f, worker_end_name(w->end));
-		fputs(", \"exit_code\": ", f);
-		json_i64(f, w->exit_code);
-		fprintf(f, ", \"signal\": %d, \"user_us\": ", w->signal);
-		json_i64(f, w->user_us);
-		fputs(", \"sys_us\": ", f);
-		json_i64(f, w->sys_us);
-		fputs(", \"majflt\": ", f);
-		json_i64(f, w->majflt);
-		fputs(", \"minflt\": ", f);
-		json_i64(f, w->minflt);
-		fputs(", \"verify_errors\": ", f);
-		json_i64(f, w->verify_errors);
-		fputs(", \"first_bad\": ", f);
-		json_i64(f, w->first_bad);
+		fprintf(f, "%s{\"pid\": %d", i ? ", " : "", w->pid);
+		json_kv_str(f, "end", worker_end_name(w->end));
+		json_kv_i64(f, "exit_code", w->exit_code);
+		fprintf(f, ", \"signal\": %d", w->signal);
+		json_kv_i64(f, "user_us", w->user_us);
+		json_kv_i64(f, "sys_us", w->sys_us);
+		json_kv_i64(f, "majflt", w->majflt);
+		json_kv_i64(f, "minflt", w->minflt);
+		json_kv_i64(f, "verify_errors", w->verify_errors);
+		json_kv_i64(f, "first_bad", w->first_bad);
 		fputc('}', f);
 	}
 	fputc(']', f);
@@ -152,12 +127,10 @@ static void json_changes(FILE *f, const struct run_record *r)
 			if (strtod(t, NULL) == c->t_s)
 				break;
 		}
-		fprintf(f, "%s{\"t_s\": %s, \"name\": ", i ? ", " : "", t);
-		json_str(f, c->name);
-		fputs(", \"old\": ", f);
-		json_str(f, c->old_val);
-		fputs(", \"new\": ", f);
-		json_str(f, c->new_val);
+		fprintf(f, "%s{\"t_s\": %s", i ? ", " : "", t);
+		json_kv_str(f, "name", c->name);
+		json_kv_str(f, "old", c->old_val);
+		json_kv_str(f, "new", c->new_val);
 		fputc('}', f);
 	}
 	fputc(']', f);
@@ -292,8 +265,8 @@ void export_csv_begin(FILE *f)
 	for (size_t k = 0; k < history_nfields; k++)
 		fprintf(f, ",%s", history_fields[k].name);
 	for (int b = 0; b < 2; b++)
-		for (int j = 0; j < 10; j++)
-			fprintf(f, ",free_%s_%s", b ? "after" : "before", snap_keys[j]);
+		for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++)
+			fprintf(f, ",free_%s_%s", b ? "after" : "before", mem_snapshot_key(j));
 	fputs(",workers,sysctl_changes,series\n", f);
 }
 
@@ -313,8 +286,8 @@ void export_csv_run(FILE *f, const struct run_record *r)
 		}
 	}
 	for (int b = 0; b < 2; b++)
-		for (int j = 0; j < 10; j++) {
-			int64_t v = export_snap_get(b ? &r->free_after : &r->free_before, j);
+		for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++) {
+			int64_t v = mem_snapshot_get(b ? &r->free_after : &r->free_before, j);
 			if (v == NA)
 				fputc(',', f);
 			else

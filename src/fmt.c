@@ -174,6 +174,21 @@ range:
 	return -1;
 }
 
+int fmt_parse_whole(const char *s, long long lo, long long hi, long long *out)
+{
+	char *end;
+	long long v;
+
+	if (!isdigit((unsigned char)s[*s == '-']))
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 int fmt_parse_seconds(const char *s, double *seconds)
 {
 	const char *p = s;

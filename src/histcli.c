@@ -112,14 +112,11 @@ static bool parse_num(const char *s, double *v)
 
 static bool parse_id(const char *s, int64_t *id)
 {
-	char *end;
+	long long v = 0;
+	bool ok = !fmt_parse_whole(s, 1, INT64_MAX, &v);
 
-	errno = 0;
-	long long v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || v < 1)
-		return false;
 	*id = v;
-	return true;
+	return ok;
 }
 
 enum { OPT_FORMAT = 256, OPT_KERNEL, OPT_SESSION, OPT_LIMIT, OPT_ROWS, OPT_COLS, OPT_ALL,

@@ -1,12 +1,14 @@
 /* Where the history file lives: its default path, whether a path can hold
- * it. */
+ * it, and the lock beside it while its schema is rebuilt. */
 #include "histfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/magic.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -67,4 +69,60 @@ int history_check_path(const char *path, char *err, size_t errlen)
 		return fmt_err(err, errlen, "--history %s: cannot create it in %s: %s", path, dir,
 			       strerror(errno));
 	return 0;
+}
+
+static void build_name(const char *path, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s-build", path);
+}
+
+bool history_building(const char *path)
+{
+	char name[4200];
+	int fd;
+	bool held;
+
+	build_name(path, name, sizeof(name));
+	if ((fd = open(name, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	held = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+	close(fd);
+	return held;
+}
+
+/* A builder unlinks the file as it ends, so the file locked must still be
+ * the one under the name. */
+int history_build_begin(const char *path, bool wait, char *err, size_t errlen)
+{
+	char name[4200];
+	struct stat a, b;
+
+	build_name(path, name, sizeof(name));
+	for (;;) {
+		int fd = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return fmt_err(err, errlen, "%s: %s", name, strerror(errno));
+		if (flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0) {
+			int e = errno;
+			close(fd);
+			if (e == EINTR)
+				continue;
+			if (e == EWOULDBLOCK)
+				return -2;
+			return fmt_err(err, errlen, "%s: %s", name, strerror(e));
+		}
+		if (fstat(fd, &a) == 0 && stat(name, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino)
+			return fd;
+		close(fd);
+	}
+}
+
+void history_build_end(const char *path, int fd)
+{
+	char name[4200];
+
+	build_name(path, name, sizeof(name));
+	unlink(name);
+	close(fd);
 }

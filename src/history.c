@@ -3,14 +3,12 @@
 
 #include <endian.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -192,70 +190,6 @@ static double ms_between(const struct timespec *a, const struct timespec *b)
 	return (double)(b->tv_sec - a->tv_sec) * 1e3 + (double)(b->tv_nsec - a->tv_nsec) / 1e6;
 }
 
-/* A schema change that may take long (a migration, or an index made over
- * an old history's runs: about 17 s at 1,000,000) holds the write lock
- * throughout, and meanwhile an flock on PATH-build. A writer waiting for
- * the lock waits as long as that is held and HISTORY_BUSY_MS more, so a
- * run that ends beside it is kept, not refused. */
-static void build_name(const struct history *h, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s-build", h->path);
-}
-
-/* Whether another handle is making a long schema change. */
-static bool building(const struct history *h)
-{
-	char name[4200];
-	int fd;
-	bool held;
-
-	build_name(h, name, sizeof(name));
-	if ((fd = open(name, O_RDONLY | O_CLOEXEC)) < 0)
-		return false;
-	held = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
-	close(fd);
-	return held;
-}
-
-/* Takes the build lock: the descriptor, or -1 with err. Another builder
- * is waited for, or if !wait, -2 is returned at once. A builder unlinks
- * the file as it ends, so the file locked must still be the one under
- * the name. */
-static int build_begin(struct history *h, bool wait, char *err, size_t errlen)
-{
-	char name[4200];
-	struct stat a, b;
-
-	build_name(h, name, sizeof(name));
-	for (;;) {
-		int fd = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-		if (fd < 0)
-			return fmt_err(err, errlen, "%s: %s", name, strerror(errno));
-		if (flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0) {
-			int e = errno;
-			close(fd);
-			if (e == EINTR)
-				continue;
-			if (e == EWOULDBLOCK)
-				return -2;
-			return fmt_err(err, errlen, "%s: %s", name, strerror(e));
-		}
-		if (fstat(fd, &a) == 0 && stat(name, &b) == 0 && a.st_dev == b.st_dev &&
-		    a.st_ino == b.st_ino)
-			return fd;
-		close(fd);
-	}
-}
-
-static void build_end(struct history *h, int fd)
-{
-	char name[4200];
-
-	build_name(h, name, sizeof(name));
-	unlink(name);
-	close(fd);
-}
-
 static bool has_index(struct history *h, const char *name)
 {
 	sqlite3_stmt *st;
@@ -279,7 +213,7 @@ static int busy_wait(void *arg, int count)
 	struct timespec now, step = { 0, 10 * 1000000L };
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (count == 0 || building(h))
+	if (count == 0 || history_building(h->path))
 		h->wait_start = now;
 	if (h->stop && *h->stop && !h->stopping) {
 		h->stopping = true;
@@ -426,7 +360,7 @@ struct history *history_open_version(const char *path, int flags, int version,
 		/* a migration must be done before use; an index that another
 		 * handle is making is not waited for */
 		if (v < version || (figures && !has_index(h, "runs_figures")))
-			fd = build_begin(h, v < version, err, errlen);
+			fd = history_build_begin(h->path, v < version, err, errlen);
 		if (fd == -1)
 			goto fail;
 		if (fd >= 0) {
@@ -436,7 +370,7 @@ struct history *history_open_version(const char *path, int flags, int version,
 					     "config_hash, started_at, id, status, user_us, sys_us,"
 					     " wall_us, majflt, minflt, inblock, oublock, kswapd_s)",
 					     err, errlen));
-			build_end(h, fd);
+			history_build_end(h->path, fd);
 			if (!ok)
 				goto fail;
 		}
@@ -749,19 +683,16 @@ static int insert_details(struct history *h, const struct run_record *r, int64_t
 	}
 
 	for (int k = 0; k < 2; k++) {
-		struct mem_snapshot m = k ? r->free_after : r->free_before;
-		bool any = false;
+		const struct mem_snapshot *m = k ? &r->free_after : &r->free_before;
 
-		for (int j = 0; j < 10; j++)
-			any |= *mem_snapshot_field(&m, j) != NA;
-		if (!any)
+		if (!mem_snapshot_taken(m))
 			continue;
 		if (!(st = cached(h, ST_SNAP, "INSERT INTO free_snaps VALUES(?,?,?,?,?,?,?,?,?,?,?,?)")))
 			return -1;
 		sqlite3_bind_int64(st, 1, id);
 		sqlite3_bind_text(st, 2, k ? "after" : "before", -1, SQLITE_STATIC);
-		for (int j = 0; j < 10; j++)
-			bind_i64(st, 3 + j, *mem_snapshot_field(&m, j));
+		for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++)
+			bind_i64(st, 3 + j, mem_snapshot_get(m, j));
 		if (step_done(st))
 			return -1;
 	}
@@ -1096,7 +1027,7 @@ static int load_details(struct detail_stmts *d, struct run_record *r)
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			const char *ph = (const char *)sqlite3_column_text(st, 0);
 			struct mem_snapshot *m = !strcmp(ph, "after") ? &r->free_after : &r->free_before;
-			for (int j = 0; j < 10; j++)
+			for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++)
 				*mem_snapshot_field(m, j) = sqlite3_column_type(st, 1 + j) == SQLITE_NULL ? NA
 										     : sqlite3_column_int64(st, 1 + j);
 		}

@@ -8,7 +8,6 @@
 
 #include <sqlite3.h>
 
-#include "export.h"
 #include "fmt.h"
 #include "history.h"
 
@@ -121,11 +120,11 @@ static int snap_kv(void *arg, const char *key, const char *type, const char *val
 	struct mem_snapshot *m = c->which ? &c->r->free_after : &c->r->free_before;
 	int64_t v;
 
-	for (int j = 0; j < 10; j++)
-		if (!strcmp(key, export_snap_key(j))) {
+	for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++)
+		if (!strcmp(key, mem_snapshot_key(j))) {
 			if (parse_i64_or_null(type, val, &v))
 				break;
-			export_snap_set(m, j, v);
+			*mem_snapshot_field(m, j) = v;
 			return 0;
 		}
 	fmt_err(c->j->err, c->j->errlen, "%s: free snapshot: bad \"%s\"", c->where, key);
@@ -374,6 +373,43 @@ int import_json(const char *text, const struct import_sink *sink, char *err, siz
 
 /* ---- reading CSV ---- */
 
+/* One RFC 4180 field at *p, which advances past it: quoted ("" for a
+ * quote), or up to a comma or the line's end. Returns it malloc'd, or NULL
+ * for a quote left open or no memory. */
+static char *csv_cell(const char **p)
+{
+	struct sbuf b = { 0 };
+	const char *s = *p;
+
+	if (*s == '"') {
+		for (s++;;) {
+			size_t n = strcspn(s, "\"");
+			sb_putn(&b, s, n);
+			s += n;
+			if (!*s) {
+				free(b.s);
+				return NULL;
+			}
+			if (s[1] != '"') {
+				s++;
+				break;
+			}
+			sb_putc(&b, '"');
+			s += 2;
+		}
+	} else {
+		size_t n = strcspn(s, ",\n\r");
+		sb_putn(&b, s, n);
+		s += n;
+	}
+	if (b.oom) {
+		free(b.s);
+		return NULL;
+	}
+	*p = s;
+	return b.s ? b.s : strdup("");
+}
+
 /* One RFC 4180 record; *p advances past it. Fields are malloc'd; on
  * failure there are none (*fields NULL, *n 0). */
 static int csv_record(const char **p, char ***fields, int *n)
@@ -385,49 +421,9 @@ static int csv_record(const char **p, char ***fields, int *n)
 	*fields = NULL;
 	*n = 0;
 	for (;;) {
-		size_t cap = 64, len = 0;
-		char *cell = malloc(cap);
+		char *cell = csv_cell(&s);
 		if (!cell)
 			goto fail;
-		if (*s == '"') {
-			s++;
-			for (;;) {
-				if (!*s) {
-					free(cell);
-					goto fail;
-				}
-				if (*s == '"' && s[1] == '"') {
-					s += 2;
-					cell[len++] = '"';
-				} else if (*s == '"') {
-					s++;
-					break;
-				} else {
-					cell[len++] = *s++;
-				}
-				if (len + 1 >= cap) {
-					char *c2 = realloc(cell, cap *= 2);
-					if (!c2) {
-						free(cell);
-						goto fail;
-					}
-					cell = c2;
-				}
-			}
-		} else {
-			while (*s && *s != ',' && *s != '\n' && *s != '\r') {
-				cell[len++] = *s++;
-				if (len + 1 >= cap) {
-					char *c2 = realloc(cell, cap *= 2);
-					if (!c2) {
-						free(cell);
-						goto fail;
-					}
-					cell = c2;
-				}
-			}
-		}
-		cell[len] = 0;
 		char **nv = realloc(v, sizeof(*v) * (size_t)(k + 1));
 		if (!nv) {
 			free(cell);
@@ -517,8 +513,8 @@ static int read_csv(const char *text, const struct import_sink *emit, char *err,
 				const char *key = h + (b ? 11 : 12);
 				int64_t x = NA;
 				char *end;
-				for (int jj = 0; jj < 10; jj++) {
-					if (strcmp(key, export_snap_key(jj)))
+				for (int jj = 0; jj < MEM_SNAPSHOT_NFIELDS; jj++) {
+					if (strcmp(key, mem_snapshot_key(jj)))
 						continue;
 					if (*v) {
 						errno = 0;
@@ -528,7 +524,7 @@ static int read_csv(const char *text, const struct import_sink *emit, char *err,
 							rc = -1;
 						}
 					}
-					export_snap_set(b ? &r.free_after : &r.free_before, jj, x);
+					*mem_snapshot_field(b ? &r.free_after : &r.free_before, jj) = x;
 				}
 			} else if (*v && (!strcmp(h, "workers") || !strcmp(h, "sysctl_changes"))) {
 				rc = array_of(&c, v, h[0] == 'w');

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "export.h"
 #include "fmt.h"
 
 
@@ -443,28 +442,6 @@ static int close_group(struct posted *ps, char *err, size_t errlen)
 	return 0;
 }
 
-/* The content id hashes at most ID_TEXT_MAX bytes of its text, as the
- * bounded buffer it was first formatted into kept. */
-#define ID_TEXT_MAX 1399
-struct idhash {
-	uint64_t h1, h2;
-	size_t left;
-};
-
-static void id_add(struct idhash *id, const char *s, size_t n)
-{
-	for (; n && *s && id->left; n--, s++, id->left--) {
-		id->h1 = (id->h1 ^ (unsigned char)*s) * 0x100000001b3ULL;
-		id->h2 = (id->h2 ^ (unsigned char)*s) * 0x100000001b3ULL;
-	}
-}
-
-static void id_hex(char *out, uint64_t v)
-{
-	for (int i = 15; i >= 0; i--, v >>= 4)
-		out[i] = "0123456789abcdef"[v & 15];
-}
-
 static int posted_run(struct posted *ps, const struct timeline *t, bool csh, const char *raw,
 		      size_t rawlen, bool oom_here, char *err, size_t errlen)
 {
@@ -514,28 +491,20 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 	}
 	if (have_free)
 		r->free_before = ps->pending_free;
-	const struct mem_snapshot *fs = export_snap_taken(&r->free_before) ? &r->free_before : NULL;
+	const struct mem_snapshot *fs = mem_snapshot_taken(&r->free_before) ? &r->free_before : NULL;
 	if (fs) {
 		r->ram_kib = fs->total;
 		r->swap_total_kib = fs->swap_total;
 		r->swap_before_kib = fs->swap_used;
 	}
 	/* The content id: the same line under the same header in the same
-	 * place is the same run, however often the text is imported. */
-	char num[12];
-	struct idhash id = { 0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL, ID_TEXT_MAX };
-	snprintf(num, sizeof(num), "%d", ordinal);
-	id_add(&id, "posted\n", SIZE_MAX);
-	id_add(&id, r->label, SIZE_MAX);
-	id_add(&id, "\n", SIZE_MAX);
-	id_add(&id, ps->command, SIZE_MAX);
-	id_add(&id, "\n", SIZE_MAX);
-	id_add(&id, num, SIZE_MAX);
-	id_add(&id, "\n", SIZE_MAX);
-	id_add(&id, raw, rawlen);
-	id_hex(r->uuid, id.h1);
-	id_hex(r->uuid + 16, id.h2);
-	r->uuid[32] = 0;
+	 * place is the same run, however often the text is imported. It
+	 * hashes at most 1,399 bytes of text, as the bounded buffer it was
+	 * first formatted into kept. */
+	char text[1400];
+	snprintf(text, sizeof(text), "posted\n%s\n%s\n%d\n%.*s", r->label, ps->command, ordinal,
+		 (int)rawlen, raw);
+	run_uuid_of(text, r->uuid);
 	return 0;
 }
 
@@ -573,139 +542,143 @@ static int bad_line(struct posted *ps, int lineno, const char *what, const char 
 	return 0;
 }
 
+/* GNU time output at LINE (S: past its leading space), perhaps wrapped onto
+ * the line at NEXT: GNU's default output is two lines, and mailers wrap it
+ * further. Returns where reading goes on, or NULL with err. */
+static const char *gnu_run(struct posted *ps, const char *line, const char *s, const char *next,
+			   int *lineno, bool oom_here, char *err, size_t errlen)
+{
+	char two[4096];
+	struct timeline t;
+	const char *eol2 = *next ? strchr(next, '\n') : NULL;
+	size_t len2 = eol2 ? (size_t)(eol2 - next) : strlen(next);
+	bool wrapped = false;
+
+	if (timefmt_parse_gnu(line, &t) != 0) {
+		snprintf(two, sizeof(two), "%s\n%.*s", line, (int)len2, next);
+		if (timefmt_parse_gnu(two, &t) != 0)
+			return bad_line(ps, *lineno, "GNU time output", s, err, errlen) ? NULL : next;
+		wrapped = true;
+	}
+	if (posted_run(ps, &t, false, line, strlen(line), oom_here, err, errlen))
+		return NULL;
+	if (!wrapped)
+		return next;
+	(*lineno)++;
+	return eol2 ? eol2 + 1 : next + len2;
+}
+
+/* A free(1) block whose header line starts at P. Returns the start of the
+ * line after it, or NULL with err. */
+static const char *free_block(struct posted *ps, const char *p, int *lineno, char *err,
+			      size_t errlen)
+{
+	struct free_parsed fp;
+	struct mem_snapshot m;
+	int used = posted_parse_free(p, &fp);
+
+	if (used <= 0) {
+		fmt_err(err, errlen, "line %d: a free(1) header without a block that adds up",
+			*lineno);
+		return NULL;
+	}
+	snap_from_free(&m, &fp);
+	/* After a run it is that run's "after"; it is also the next
+	 * run's "before" unless another free comes first. */
+	if (ps->have_last && ps->last_open && !mem_snapshot_taken(&ps->last.free_after)) {
+		ps->last.free_after = m;
+		ps->last.swap_after_kib = m.swap_used;
+	}
+	ps->pending_free = m;
+	ps->have_free = true;
+	for (const char *q = p; q < p + used; q++)
+		if (*q == '\n')
+			(*lineno)++;
+	p += used;
+	while (*p && *p != '\n')
+		p++;
+	return *p == '\n' ? p + 1 : p;
+}
+
+/* Any other line names the runs below it: one ending in ':' always,
+ * another only if no header came since the last run (so "Throughput ..."
+ * under "pre4:" stays out). H, the line past its leading space, is cut. */
+static int header_line(struct posted *ps, char *h, char *err, size_t errlen)
+{
+	size_t hl = strlen(h);
+	char clean[256];
+
+	while (hl && isspace((unsigned char)h[hl - 1]))
+		h[--hl] = 0;
+	if (!(hl && h[hl - 1] == ':') && ps->fresh_header)
+		return 0;
+	if (close_group(ps, err, errlen))
+		return -1;
+	while (hl && (isspace((unsigned char)h[hl - 1]) || h[hl - 1] == ':'))
+		h[--hl] = 0;
+	snprintf(ps->header, sizeof(ps->header), "%s", fmt_escape(clean, sizeof(clean), h));
+	ps->fresh_header = true;
+	ps->command[0] = 0;
+	return 0;
+}
+
+/* Reads the line at P, with the lines it leads (a wrapped GNU line, a free
+ * block). Returns where reading goes on, or NULL with err. */
+static const char *read_line(struct posted *ps, const char *p, int *lineno, char *err,
+			     size_t errlen)
+{
+	const char *eol = strchr(p, '\n');
+	size_t len = eol ? (size_t)(eol - p) : strlen(p);
+	const char *next = eol ? eol + 1 : p + len;
+	char line[2048], cmd[1024];
+	struct timeline t;
+	enum run_status st;
+
+	(*lineno)++;
+	size_t keep = len < sizeof(line) ? len : sizeof(line) - 1;
+	memcpy(line, p, keep);	/* no NUL within a line */
+	line[keep] = 0;
+	const char *s = line;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '>' || blank_line(line, strlen(line)) || rule_line(line, strlen(line)))
+		return next;
+	bool oom_here = strstr(line, "Out of Memory") || strstr(line, "Killed process");
+	if (timefmt_parse_csh(line, &t) == 0)
+		return posted_run(ps, &t, true, line, strlen(line), oom_here, err, errlen) ? NULL : next;
+	if (looks_like_csh(s))
+		return bad_line(ps, *lineno, "a csh time line", s, err, errlen) ? NULL : next;
+	if (strstr(line, "user") && strstr(line, "system"))
+		return gnu_run(ps, line, s, next, lineno, oom_here, err, errlen);
+	if (strstr(line, "total") && strstr(line, "used") && strstr(line, "free"))
+		return free_block(ps, p, lineno, err, errlen);
+	if (kswapd_line(s))
+		return next;
+	if (oom_here) {
+		ps->oom_next = true;
+		return next;
+	}
+	if (!strncmp(s, "thrashtop: run ", 15)) {
+		if (!run_status_parse(s + 15, &st))
+			ps->status_next = st;
+		return next;
+	}
+	if (prompt_line(line, strlen(line), cmd, sizeof(cmd))) {
+		snprintf(ps->command, sizeof(ps->command), "%s", cmd);
+		return next;
+	}
+	if (shell_prompt(s))
+		return next;
+	return header_line(ps, line + (s - line), err, errlen) ? NULL : next;
+}
+
 static int read_pass(struct posted *ps, const char *text, char *err, size_t errlen)
 {
-	const char *p = text;
 	int lineno = 0;
 
-	while (*p) {
-		const char *eol = strchr(p, '\n');
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-		const char *next = eol ? eol + 1 : p + len;
-		char line[2048];
-		struct timeline t;
-		struct free_parsed fp;
-
-		lineno++;
-		size_t keep = len < sizeof(line) ? len : sizeof(line) - 1;
-		memcpy(line, p, keep);	/* no NUL within a line */
-		line[keep] = 0;
-		const char *s = line;
-		while (isspace((unsigned char)*s))
-			s++;
-		if (*s == '>' || blank_line(line, strlen(line)) || rule_line(line, strlen(line))) {
-			p = next;
-			continue;
-		}
-		bool oom_here = strstr(line, "Out of Memory") || strstr(line, "Killed process");
-		if (timefmt_parse_csh(line, &t) == 0) {
-			if (posted_run(ps, &t, true, line, strlen(line), oom_here, err, errlen))
-				return -1;
-			p = next;
-			continue;
-		}
-		if (looks_like_csh(s)) {
-			if (bad_line(ps, lineno, "a csh time line", s, err, errlen))
-				return -1;
-			p = next;
-			continue;
-		}
-		if (strstr(line, "user") && strstr(line, "system")) {
-			/* GNU's default output is two lines; mailers wrap it further. */
-			char two[4096];
-			const char *eol2 = *next ? strchr(next, '\n') : NULL;
-			size_t len2 = eol2 ? (size_t)(eol2 - next) : strlen(next);
-			int used = 1;
-			if (timefmt_parse_gnu(line, &t) != 0) {
-				snprintf(two, sizeof(two), "%s\n%.*s", line, (int)len2, next);
-				if (timefmt_parse_gnu(two, &t) != 0) {
-					if (bad_line(ps, lineno, "GNU time output", s, err, errlen))
-						return -1;
-					p = next;
-					continue;
-				}
-				used = 2;
-			}
-			if (posted_run(ps, &t, false, line, strlen(line), oom_here, err, errlen))
-				return -1;
-			if (used == 2) {
-				lineno++;
-				next = eol2 ? eol2 + 1 : next + len2;
-			}
-			p = next;
-			continue;
-		}
-		if (strstr(line, "total") && strstr(line, "used") && strstr(line, "free")) {
-			int used = posted_parse_free(p, &fp);
-			if (used <= 0)
-				return fmt_err(err, errlen, "line %d: a free(1) header without a block that adds up",
-					       lineno);
-			struct mem_snapshot m;
-			snap_from_free(&m, &fp);
-			/* After a run it is that run's "after"; it is also the next
-			 * run's "before" unless another free comes first. */
-			if (ps->have_last && ps->last_open && !export_snap_taken(&ps->last.free_after)) {
-				ps->last.free_after = m;
-				ps->last.swap_after_kib = m.swap_used;
-			}
-			ps->pending_free = m;
-			ps->have_free = true;
-			for (const char *q = p; q < p + used; q++)
-				if (*q == '\n')
-					lineno++;
-			p += used;
-			while (*p && *p != '\n')
-				p++;
-			if (*p == '\n')
-				p++;
-			continue;
-		}
-		if (kswapd_line(s)) {
-			p = next;
-			continue;
-		}
-		if (oom_here) {
-			ps->oom_next = true;
-			p = next;
-			continue;
-		}
-		if (!strncmp(s, "thrashtop: run ", 15)) {
-			enum run_status st;
-			if (!run_status_parse(s + 15, &st))
-				ps->status_next = st;
-			p = next;
-			continue;
-		}
-		char cmd[1024];
-		if (prompt_line(line, strlen(line), cmd, sizeof(cmd))) {
-			snprintf(ps->command, sizeof(ps->command), "%s", cmd);
-			p = next;
-			continue;
-		}
-		if (shell_prompt(s)) {
-			p = next;
-			continue;
-		}
-		/* Any other line names the runs below it: one ending in ':'
-		 * always, another only if no header came since the last run
-		 * (so "Throughput ..." under "pre4:" stays out). */
-		char *h = line + (s - line);
-		size_t hl = strlen(h);
-		while (hl && isspace((unsigned char)h[hl - 1]))
-			h[--hl] = 0;
-		bool colon = hl && h[hl - 1] == ':';
-		if (colon || !ps->fresh_header) {
-			if (close_group(ps, err, errlen))
-				return -1;
-			while (hl && (isspace((unsigned char)h[hl - 1]) || h[hl - 1] == ':'))
-				h[--hl] = 0;
-			char clean[256];
-			snprintf(ps->header, sizeof(ps->header), "%s", fmt_escape(clean, sizeof(clean), h));
-			ps->fresh_header = true;
-			ps->command[0] = 0;
-		}
-		p = next;
-	}
+	for (const char *p = text; *p;)
+		if (!(p = read_line(ps, p, &lineno, err, errlen)))
+			return -1;
 	return close_group(ps, err, errlen);
 }
 

@@ -87,6 +87,29 @@ int64_t *mem_snapshot_field(struct mem_snapshot *m, int j)
 	return (int64_t *)((char *)m + snap_off[j]);
 }
 
+int64_t mem_snapshot_get(const struct mem_snapshot *m, int j)
+{
+	return *(const int64_t *)((const char *)m + snap_off[j]);
+}
+
+const char *mem_snapshot_key(int j)
+{
+	static const char *const keys[MEM_SNAPSHOT_NFIELDS] = {
+		"total", "used", "free", "shared", "buffers", "cache", "avail",
+		"swap_total", "swap_used", "swap_free",
+	};
+
+	return keys[j];
+}
+
+bool mem_snapshot_taken(const struct mem_snapshot *m)
+{
+	for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++)
+		if (mem_snapshot_get(m, j) != NA)
+			return true;
+	return false;
+}
+
 /* The six series of releases before schema v4, under their old names. */
 static const struct {
 	const char *old;
@@ -515,6 +538,12 @@ static uint64_t fnv1a(const char *s, uint64_t h)
 	return h;
 }
 
+void run_uuid_of(const char *text, char uuid[33])
+{
+	snprintf(uuid, 33, "%016" PRIx64 "%016" PRIx64, fnv1a(text, 0xcbf29ce484222325ULL),
+		 fnv1a(text, 0x84222325cbf29ce4ULL));
+}
+
 int run_record_config(struct run_record *r)
 {
 	struct sbuf b = { 0 };
@@ -603,9 +632,7 @@ void run_record_uuid(struct run_record *r)
 		snprintf(tmp, sizeof(tmp), "%d", r->workers[i].pid);
 		sb_kv(&b, "pid", tmp);
 	}
-	const char *s = b.s ? b.s : "";
-	snprintf(r->uuid, sizeof(r->uuid), "%016" PRIx64 "%016" PRIx64,
-		 fnv1a(s, 0xcbf29ce484222325ULL), fnv1a(s, 0x84222325cbf29ce4ULL));
+	run_uuid_of(b.s ? b.s : "", r->uuid);
 	free(b.s);
 }
 

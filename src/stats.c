@@ -165,6 +165,19 @@ int stats_summarize(const double *x, size_t n, struct stats_summary *s)
 	return 0;
 }
 
+/* The median of x and its median absolute deviation, kept above 0 so that
+ * it divides. Returns 0, or -1 when either is not to be had. */
+static int median_mad(const double *x, size_t n, double *med, double *mad)
+{
+	*med = stats_median(x, n);
+	*mad = mad_of(x, n, *med);
+	if (isnan(*med) || isnan(*mad))
+		return -1;
+	if (*mad <= 0)
+		*mad = DBL_EPSILON;
+	return 0;
+}
+
 int stats_modified_z(const double *x, size_t n, double *z)
 {
 	double med, mad;
@@ -173,12 +186,8 @@ int stats_modified_z(const double *x, size_t n, double *z)
 		errno = EINVAL;
 		return -1;
 	}
-	med = stats_median(x, n);
-	mad = mad_of(x, n, med);
-	if (isnan(med) || isnan(mad))
+	if (median_mad(x, n, &med, &mad))
 		return -1;
-	if (mad <= 0)
-		mad = DBL_EPSILON;
 	for (size_t i = 0; i < n; i++)
 		z[i] = 0.6745 * (x[i] - med) / mad;
 	return 0;
@@ -195,16 +204,28 @@ long stats_outliers_hyperfine(const double *x, size_t n)
 		errno = EINVAL;
 		return -1;
 	}
-	med = stats_median(x, n);
-	mad = mad_of(x, n, med);
-	if (isnan(med) || isnan(mad))
+	if (median_mad(x, n, &med, &mad))
 		return -1;
-	if (mad <= 0)
-		mad = DBL_EPSILON;
 	for (size_t i = 0; i < n; i++)
 		if (fabs((x[i] - med) / mad) > 1.4826 * 10.0)
 			count++;
 	return count;
+}
+
+/* One term aa of the modified Lentz method, taken into the ratios c and d
+ * (kept off 0): the factor the fraction's value is multiplied by. */
+static double lentz_step(double aa, double *c, double *d)
+{
+	const double tiny = 1e-300;
+
+	*d = 1.0 + aa * *d;
+	*c = 1.0 + aa / *c;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1.0 / *d;
+	return *d * *c;
 }
 
 /* Continued fraction of I_x(a, b) (DLMF 8.17.22), evaluated with the
@@ -219,29 +240,13 @@ static double beta_cf(double a, double b, double x)
 	d = 1.0 / d;
 	h = d;
 	for (int m = 1; m <= 10000; m++) {
-		double aa, del;
+		double del;
 
 		/* even step: m (b - m) x / ((a + 2m - 1)(a + 2m)) */
-		aa = m * (b - m) * x / ((a + 2.0 * m - 1.0) * (a + 2.0 * m));
-		d = 1.0 + aa * d;
-		c = 1.0 + aa / c;
-		if (fabs(d) < tiny)
-			d = tiny;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		h *= d * c;
+		h *= lentz_step(m * (b - m) * x / ((a + 2.0 * m - 1.0) * (a + 2.0 * m)), &c, &d);
 		/* odd step: -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1)) */
-		aa = -(a + m) * (a + b + m) * x /
-		     ((a + 2.0 * m) * (a + 2.0 * m + 1.0));
-		d = 1.0 + aa * d;
-		c = 1.0 + aa / c;
-		if (fabs(d) < tiny)
-			d = tiny;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		del = d * c;
+		del = lentz_step(-(a + m) * (a + b + m) * x / ((a + 2.0 * m) * (a + 2.0 * m + 1.0)),
+				 &c, &d);
 		h *= del;
 		if (fabs(del - 1.0) < 1e-16)
 			break;

@@ -15,21 +15,6 @@
  * (the same bound as -n). */
 #define MAX_ELEMS (1LL << 36)
 
-static int parse_count(const char *s, long long lo, long long hi, long long *out)
-{
-	char *end;
-	long long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || *end || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* A size, or "none"/"0" for none (0). */
 static int parse_size_or_none(const char *s, long long *out)
 {
@@ -87,7 +72,7 @@ static int parse_value(struct sweep_dim *d, const char *s, struct sweep_value *v
 
 		if (sysctl_value_check(s, e, sizeof(e)))
 			return fmt_err(err, errlen, "--sweep %s: %s", d->key, e);
-		if (!strcmp(d->sysctl, "vm.swappiness") && parse_count(s, 0, 200, &v->num))
+		if (!strcmp(d->sysctl, "vm.swappiness") && fmt_parse_whole(s, 0, 200, &v->num))
 			return fmt_err(err, errlen, "--sweep %s: '%s' is not 0 to 200", d->key, s);
 		v->num = 0;
 		return 0;
@@ -99,12 +84,12 @@ static int parse_value(struct sweep_dim *d, const char *s, struct sweep_value *v
 				    "(or none)", d->key, s);
 		return 0;
 	case SWEEP_PROCS:
-		if (parse_count(s, 1, WORKLOAD_MAX_PROCS, &v->num))
+		if (fmt_parse_whole(s, 1, WORKLOAD_MAX_PROCS, &v->num))
 			return fmt_err(err, errlen, "--sweep procs: '%s' is not 1 to %d", s,
 				    WORKLOAD_MAX_PROCS);
 		return 0;
 	case SWEEP_ELEMS:
-		if (parse_count(s, 1, MAX_ELEMS, &v->num))
+		if (fmt_parse_whole(s, 1, MAX_ELEMS, &v->num))
 			return fmt_err(err, errlen, "--sweep %s: '%s' is not a whole number of "
 				    "elements from 1 to %lld", d->key, s, MAX_ELEMS);
 		return 0;
