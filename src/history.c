@@ -48,7 +48,9 @@ static int migrate_samples(struct history *h, char *err, size_t errlen);
  * session of a run; v3 adds the indexes that keep label filters and
  * grouping off full scans at 10,000 runs; v4 keeps every sample of every
  * registry series (blob.h) instead of 300 float points of six, and the
- * hugetlb pools, mlocked memory and sysctls a run started with. */
+ * hugetlb pools, mlocked memory and sysctls a run started with; v5 the
+ * swap backend, zswap's settings, the sorter's data and the compressed
+ * swap's figures. */
 static const struct {
 	const char *sql;
 	int (*step)(struct history *h, char *err, size_t errlen);
@@ -117,6 +119,16 @@ static const struct {
 	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 	" name TEXT NOT NULL, n INTEGER NOT NULL, quantum REAL NOT NULL, data BLOB NOT NULL,"
 	" PRIMARY KEY (run_id, name)) WITHOUT ROWID;"), migrate_samples },
+
+	{ ("ALTER TABLE runs ADD COLUMN swap_backend TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE runs ADD COLUMN zswap_with TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE runs ADD COLUMN fill TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE runs ADD COLUMN zram_orig_kib INTEGER;"
+	"ALTER TABLE runs ADD COLUMN zram_compr_kib INTEGER;"
+	"ALTER TABLE runs ADD COLUMN zswap_stored_kib INTEGER;"
+	"ALTER TABLE runs ADD COLUMN zswap_pool_kib INTEGER;"
+	"ALTER TABLE runs ADD COLUMN zswpout INTEGER;"
+	"ALTER TABLE runs ADD COLUMN zswpwb INTEGER;"), NULL },
 };
 
 static void dberr(struct history *h, char *err, size_t len, const char *what)

@@ -1053,7 +1053,7 @@ TEST(history_v3_series_convert)
 	CHECK(h);
 	if (!h)
 		return;
-	CHECK_INT(history_schema_version(h), 4);
+	CHECK_INT(history_schema_version(h), HISTORY_SCHEMA_VERSION);
 	CHECK_INT(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'series'"), 0);
 	CHECK_INT(raw_int(path, "SELECT count(*) FROM samples"), 7);
 	CHECK_INT(history_get(h, r.id, &got, err, sizeof(err)), 0);
