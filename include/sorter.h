@@ -34,8 +34,8 @@ const char *sort_phase_name(int phase);
 double sort_progress_fraction(const struct sort_progress *p);
 
 /* What the array is filled with: qsbench's rand() (which barely
- * compresses), English words (compress as text does), or rand() with a
- * share of whole pages zero. */
+ * compresses), English words in every other page (near 2:1, sorted or
+ * not), or rand() with a share of whole pages zero. */
 enum fill_kind { FILL_RAND, FILL_TEXT, FILL_ZERO };
 struct sort_fill {
 	enum fill_kind kind;

@@ -407,6 +407,8 @@ static void update_comp(struct session *s)
 		  s->tun.have_zram ? MC_ZRAM : MC_NONE;
 	if (s->smp)
 		sampler_zram(s->smp, s->tun.have_zram ? s->tun.zr.name : NULL);
+	if (s->tick)
+		ticker_zram(s->tick, s->tun.have_zram ? s->tun.zr.name : NULL);
 }
 
 /* The system as it is now, for the header and the record: swap devices (a
@@ -1015,6 +1017,8 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 	/* Last, so the calibration sort and the set-up are not locked in. */
 	guard_apply(&s->guard);
 	s->tick = ticker_start(s->plan.interval, err, errlen);
+	if (s->tick && s->tun.have_zram)
+		ticker_zram(s->tick, s->tun.zr.name);
 	return s->tick ? 0 : -1;
 }
 

@@ -253,7 +253,10 @@ size_t sorter_fill_text(const struct sort_fill *f, char *buf, size_t len)
 	return (size_t)snprintf(buf, len, "zero:%d", f->zero_pct);
 }
 
-/* English words picked by rand(): the bytes compress as prose does. */
+/* English words picked by rand() in every other page, rand() itself in
+ * the rest: sorting packs the words' few values into runs that would
+ * compress without limit, while the random half keeps the whole near 2:1,
+ * as anonymous memory commonly is. */
 static const char *const words[] = {
 	"the", "of", "and", "to", "in", "a", "is", "that", "for", "it", "as", "was",
 	"with", "be", "by", "on", "not", "he", "this", "are", "or", "his", "from",
@@ -264,6 +267,8 @@ static const char *const words[] = {
 	"machine", "while", "each", "other", "than",
 };
 #define NWORDS (sizeof(words) / sizeof(words[0]))
+
+#define ZERO_BLOCK 1024		/* elements in a 4 KiB page */
 
 struct text_gen {
 	const char *w;		/* the rest of the current word, then a space */
@@ -281,12 +286,12 @@ static unsigned char text_byte(struct text_gen *g)
 	return c;
 }
 
-#define ZERO_BLOCK 1024		/* elements in a 4 KiB page */
-
 static void fill(int *a, long i, long end, const struct sort_fill *f, struct text_gen *g)
 {
 	for (; i < end; i++) {
 		if (!f || f->kind == FILL_RAND) {
+			a[i] = rand();
+		} else if (f->kind == FILL_TEXT && (i / ZERO_BLOCK) & 1) {
 			a[i] = rand();
 		} else if (f->kind == FILL_TEXT) {
 			unsigned char b[4] = { text_byte(g), text_byte(g), text_byte(g), text_byte(g) };

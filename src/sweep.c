@@ -179,7 +179,10 @@ int sweep_init(struct sweep *sw, const struct sweep_axis *axes, int naxes,
 				goto bad;
 			for (int m = 0; m < j; m++)
 				if (!strcmp(d->vals[m].text, d->vals[j].text) ||
-				    (d->kind != SWEEP_SYSCTL && d->vals[m].num == d->vals[j].num)) {
+				    (d->kind != SWEEP_SYSCTL && d->vals[m].num == d->vals[j].num &&
+				     d->vals[m].zram == d->vals[j].zram &&
+				     !strcmp(d->vals[m].algo, d->vals[j].algo) &&
+				     d->vals[m].pool == d->vals[j].pool)) {
 					fmt_err(err, errlen, "--sweep %s: value '%s' given twice", d->key,
 					     axes[i].vals[j]);
 					goto bad;
