@@ -114,7 +114,14 @@ expect lz4-nothing-recorded sh -c "! grep -qs param $THRASHTOP_STATE_DIR/state"
 # The sweep: off against lzo-rle, three runs each, one line of the table each.
 "$TP" -b --mem 128M --swap 512M --sweep zswap=off,lzo-rle -r 3 -m 160 -p 1 \
 	--history "$DB" -L sweep >"$TMP/out" 2>"$TMP/err"; rc=$?
-expect sweep-exit-0 test $rc -eq 0 || cat "$TMP/err"
+# a v1 cgroup of 128 MiB OOM-kills a run now and then (see 40-tuning):
+# then the status is 1 and the table counts it apart
+oomed() { test $rc -eq 1 && H list -L sweep | grep -qw oom; }
+if oomed; then
+	pass sweep-done-oom-counted-apart
+else
+	expect sweep-done test $rc -eq 0 || { H list -L sweep; cat "$TMP/err"; }
+fi
 expect sweep-table-by-zswap sh -c "grep -q '^zswap_with ' $TMP/out && grep -Eq '^lzo-rle 20% +[0-9]+:' $TMP/out && grep -Eq '^off +[0-9]+:' $TMP/out" || cat "$TMP/out"
 params >"$TMP/zswap1"
 expect sweep-params-restored cmp "$TMP/zswap0" "$TMP/zswap1"
