@@ -391,6 +391,25 @@ static ssize_t pread_all(int fd, char *buf, size_t size)
 	return r;
 }
 
+/* The same for a file longer than a page: /proc hands one out a read, and
+ * /proc/vmstat is longer (zswpwb sits past the first 4 KiB). */
+static ssize_t pread_whole(int fd, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	while (n < size - 1) {
+		ssize_t r = pread(fd, buf + n, size - 1 - n, (off_t)n);
+
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	return (ssize_t)n;
+}
+
 static void read_psi(struct sampler *s, struct sys_sample *out)
 {
 	char buf[512];
@@ -437,7 +456,7 @@ static void read_vm_hand(struct sampler *s, int64_t *vm)
 
 	for (int i = 0; i < N_VM_HAND; i++)
 		vm[vm_hand[i].item] = NA;
-	if (s->vmstat_fd < 0 || (r = pread_all(s->vmstat_fd, buf, sizeof(buf))) < 0)
+	if (s->vmstat_fd < 0 || (r = pread_whole(s->vmstat_fd, buf, sizeof(buf))) < 0)
 		return;
 	for (int i = 0; i < N_VM_HAND; i++)
 		if (s->hand_ok[i])
@@ -449,7 +468,7 @@ static void read_zswap_mem(struct sampler *s, struct sys_sample *out)
 	char buf[8192];
 
 	out->zswap_kib = out->zswapped_kib = NA;
-	if (s->meminfo_fd < 0 || pread_all(s->meminfo_fd, buf, sizeof(buf)) < 0)
+	if (s->meminfo_fd < 0 || pread_whole(s->meminfo_fd, buf, sizeof(buf)) < 0)
 		return;
 	out->zswap_kib = key_value(buf, "Zswap", ':');
 	out->zswapped_kib = key_value(buf, "Zswapped", ':');
