@@ -10,6 +10,7 @@
 
 #include "metrics.h"
 #include "timefmt.h"
+#include "sorter.h"
 
 #define CLI_MAX_SYSCTL 32
 #define CLI_MAX_SWEEP 8
@@ -23,6 +24,17 @@ struct sweep_axis {
 	int nvals;
 	char **vals;
 };
+
+/* --swap and a sweep's swap value: SIZE or file:SIZE (a swap file),
+ * zram:SIZE[:ALGO] (a zram device). */
+struct swap_spec {
+	int64_t bytes;
+	bool zram;
+	char algo[32];		/* zram's compressor, "" its default */
+};
+
+/* Parses a swap spec. Returns 0, or -1 with err filled. Pure. */
+int cli_parse_swap(const char *arg, struct swap_spec *sp, char *err, size_t errlen);
 
 struct options {
 	long nelems;		/* per worker; 0 = pick a default for this machine */
@@ -47,6 +59,11 @@ struct options {
 	int64_t global_limit;	/* --global, bytes; 0 = none */
 	enum global_with global_with;
 	int64_t swap_size;	/* --swap, bytes; 0 = none */
+	struct swap_spec swap;	/* --swap as given: a file or zram */
+	bool zswap_set;		/* --zswap given */
+	char zswap_algo[32];	/* its compressor, "" for off */
+	int zswap_pool;		/* its max_pool_percent, -1 as it is */
+	struct sort_fill fill;	/* --fill */
 	int nsysctl;
 	char *sysctl[CLI_MAX_SYSCTL];	/* "vm.NAME=VALUE" */
 	int nsweep;

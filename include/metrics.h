@@ -25,6 +25,8 @@ enum metric_id {
 	M_PSI_SOME, M_PSI_FULL, M_PSI_SOME_RATE, M_PSI_FULL_RATE,
 	M_KSWAPD_CPU, M_PROCS_RUNNING, M_PROCS_BLOCKED,
 	M_CG_MEM, M_CG_SWAP, M_CG_MAJFLT, M_CG_REFAULT, M_CG_PSI_SOME, M_CG_PSI_FULL,
+	M_ZRAM_ORIG, M_ZRAM_COMPR, M_ZRAM_MEM, M_ZRAM_RATIO,
+	M_ZSWAP_POOL, M_ZSWAP_STORED, M_ZSWPOUT, M_ZSWPIN, M_ZSWPWB,
 	M_N
 };
 
@@ -116,12 +118,17 @@ double metrics_nice_max(int id, double hi);
  * kswapd and direct, swap-ins and outs, PSI some and full), -1 none. */
 int metrics_scale_group(int id);
 
+/* Compressed swap at work, for the default plots. */
+enum metric_comp { MC_NONE, MC_ZRAM, MC_ZSWAP };
+
 /* The monitor's plots when the user chose none: the five headline figures
  * (swap used, free, available, major and minor faults) and kswapd CPU,
  * reclaim scanning by kswapd and direct, and PSI; with a cgroup, its
- * memory, swap and major faults beside their system counterparts.
- * Returns how many ids were written. */
-int metrics_default_plots(bool cgroup, int ids[M_N]);
+ * memory, swap and major faults beside their system counterparts. With
+ * zram or zswap, their figures take the places of free, minor faults,
+ * kswapd scanning and PSI full (kswapd CPU with a cgroup, where kswapd
+ * idles). Returns how many ids were written. */
+int metrics_default_plots(bool cgroup, enum metric_comp comp, int ids[M_N]);
 
 /* "swap-used,majflt,psi-some" as registry ids in that order. Returns how
  * many, or -1 with err (an unknown or repeated name, an empty one). */

@@ -47,6 +47,9 @@ struct run_result {
 	int64_t unnamed;		/* the cgroup's kills no log line named */
 	int64_t sys_majflt, sys_minflt;	/* system-wide fault deltas (/proc/vmstat) */
 	int64_t pswpin, pswpout;	/* system-wide swap page deltas */
+	int64_t zram_orig_kib, zram_compr_kib;	/* the zram device at its fullest, NA */
+	int64_t zswap_stored_kib, zswap_pool_kib;	/* zswap at its fullest, NA */
+	int64_t zswpout, zswpwb;	/* zswap's stores and writebacks, NA */
 	struct mem_snapshot before, after;	/* free(1)-style, at start and end */
 	int nworkers, nfailed;
 	enum run_status status;
@@ -125,6 +128,7 @@ struct record_input {
 	int64_t mem_limit_kib, global_limit_kib, tmp_swap_kib;	/* NA / 0: none */
 	int cgroup_new;			/* as the record's */
 	const char *global_by;		/* what held --global's memory; NULL, "": none */
+	const char *swap_backend;	/* the session's swap (run_record's); NULL: none */
 	const struct runlog *log;	/* the run's samples; NULL: none */
 	const char *sysctls;		/* every sysctl the session set, as it is at
 					   the end, one "name=value" a line; NULL: none.

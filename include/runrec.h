@@ -124,6 +124,15 @@ struct run_record {
 	int64_t mlocked_kib;		/* mlocked memory at the start (a balloon's too) */
 	char *sysctls;			/* every sysctl the session set, as it was at
 					   the start: "vm.nr_hugepages=11000\n" (owned) */
+	char swap_backend[64];		/* the session's swap: "zram 512M lzo-rle prio
+					   32767", "file 2G", "" none */
+	char zswap_with[40];		/* zswap at the start: "lzo-rle 20%", "off",
+					   "" unknown */
+	char fill[16];			/* the sorter's data: "" rand, "text", "zero:50" */
+	/* compressed swap at its fullest in the run, NA without */
+	int64_t zram_orig_kib, zram_compr_kib;		/* mm_stat at its peak */
+	int64_t zswap_stored_kib, zswap_pool_kib;	/* Zswapped, Zswap at its peak */
+	int64_t zswpout, zswpwb;			/* pages over the run */
 	char version[32];		/* thrashtop's */
 
 	/* free(1)-style, every field NA when not taken */

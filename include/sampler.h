@@ -32,6 +32,7 @@ enum vm_item {		/* /proc/vmstat via libproc2, cumulative counts */
 	VM_ALLOCSTALL,	/* sum of the per-zone allocstall_* */
 	VM_OOM_KILL,
 	VM_REFAULT_ANON, VM_REFAULT_FILE,	/* workingset_refault_*, read by hand */
+	VM_ZSWPIN, VM_ZSWPOUT, VM_ZSWPWB,	/* zswap's, read by hand */
 	VM_N
 };
 
@@ -45,6 +46,10 @@ struct sys_sample {
 	int nkswapd;			/* kswapd threads seen; 0 = not visible */
 	int64_t kswapd_ns;		/* their summed on-CPU time, or NA */
 	int64_t mem_cache_all;		/* Cached + SReclaimable KiB (free's "cache"), or NA */
+	int64_t zswap_kib, zswapped_kib;	/* /proc/meminfo Zswap (the pool), Zswapped
+					   (what it holds), by hand; NA */
+	int64_t zram_orig_kib, zram_compr_kib, zram_mem_kib;	/* the watched zram
+					   device's mm_stat, NA without one */
 };
 
 struct proc_sample {
@@ -72,6 +77,8 @@ struct sampler_caps {
 	bool psi, psi_full;		/* /proc/pressure/memory, its "full" line */
 	int nkswapd;			/* 0: kswapd not visible */
 	bool kswapd_ok;			/* every kswapd's schedstat readable */
+	bool zswap_mem;			/* Zswap and Zswapped in /proc/meminfo */
+	bool zram;			/* a zram device watched (sampler_zram) */
 };
 
 struct sampler;
@@ -80,6 +87,10 @@ struct sampler;
  * kswapd threads are found once, here. NULL with err filled on failure. */
 struct sampler *sampler_new(char *err, size_t errlen);
 void sampler_free(struct sampler *s);
+
+/* Reads /sys/block/NAME/mm_stat (kept open) with every system sample from
+ * now on; NULL stops. Returns 0, or -1 with errno (nothing watched). */
+int sampler_zram(struct sampler *s, const char *name);
 
 /* One system sample; 0, or -1 with errno if libproc2 could not read. */
 int sampler_sys(struct sampler *s, struct sys_sample *out);

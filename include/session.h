@@ -105,6 +105,7 @@ struct session {
 	char id[64];			/* "" unless the machine is tuned or swept */
 	char knob[64];			/* the k/K sysctl */
 	char swappiness[SYSCTL_VALUE_MAX];	/* as now, for the header */
+	enum metric_comp comp;		/* compressed swap at work now */
 	double *marks;			/* every live change, monotonic */
 	int nmarks;
 

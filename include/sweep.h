@@ -17,7 +17,8 @@
 enum sweep_kind {
 	SWEEP_SYSCTL,		/* swappiness or any vm.NAME: the sysctl is set */
 	SWEEP_MEM,		/* memory cgroup limit, bytes; 0 = none */
-	SWEEP_SWAP,		/* temporary swap file, bytes; 0 = none */
+	SWEEP_SWAP,		/* temporary swap file or zram device, bytes; 0 = none */
+	SWEEP_ZSWAP,		/* zswap off, or on with a compressor */
 	SWEEP_PROCS,		/* sorter workers */
 	SWEEP_ELEMS,		/* elements per worker */
 };
@@ -25,6 +26,9 @@ enum sweep_kind {
 struct sweep_value {
 	char text[64];		/* as given */
 	long long num;		/* bytes or a count; 0 for a sysctl */
+	bool zram;		/* SWEEP_SWAP: a zram device, not a file */
+	char algo[32];		/* zram's or zswap's compressor; "": default, off */
+	int pool;		/* SWEEP_ZSWAP: max_pool_percent, -1 as it is */
 };
 
 struct sweep_dim {
@@ -44,9 +48,10 @@ struct sweep {
 	int ncells;
 };
 
-/* Checks and expands the axes: known keys (swappiness, mem, swap, procs,
- * elems, vm.NAME), values that parse (sizes for mem and swap, "none" or 0
- * for none), no key or value twice, at most SWEEP_MAX_CELLS cells.
+/* Checks and expands the axes: known keys (swappiness, mem, swap, zswap,
+ * procs, elems, vm.NAME), values that parse (sizes for mem, swap as
+ * SIZE, file:SIZE or zram:SIZE[:ALGO], "none" or 0 for none; zswap off
+ * or ALGO[:POOL]), no key or value twice, at most SWEEP_MAX_CELLS cells.
  * Returns 0, or -1 with one line in err (nothing allocated). */
 int sweep_init(struct sweep *sw, const struct sweep_axis *axes, int naxes,
 	       char *err, size_t errlen);

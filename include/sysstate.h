@@ -34,6 +34,8 @@ struct sysstate {
 		char value[64];		/* as the kernel prints it, or "n/a" */
 	} vm[SYSSTATE_NVM];
 	char zswap_enabled[8];		/* "Y", "N", or "n/a" without zswap */
+	char zswap_compressor[32];	/* "lzo-rle", or "n/a" */
+	char zswap_pool[8];		/* max_pool_percent, or "n/a" */
 };
 
 /* 0, or -1 with a one-line message in err. A sysctl this kernel lacks reads

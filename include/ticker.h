@@ -28,6 +28,10 @@ int ticker_fd(const struct ticker *t);
  * thread could not read the system (it then stops sampling). */
 int ticker_take(struct ticker *t, struct sys_sample *out);
 
+/* The zram device the samples read from the next one on (sampler_zram);
+ * NULL for none. */
+void ticker_zram(struct ticker *t, const char *name);
+
 /* A new interval, from a sample taken now. */
 void ticker_set_interval(struct ticker *t, double interval);
 

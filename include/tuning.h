@@ -1,5 +1,5 @@
-/* The session's changes to the machine: a temporary swap file (--swap), a
- * memory cgroup for the workload (--mem), a hugetlb pool or a balloon
+/* The session's changes to the machine: a temporary swap file or zram
+ * device (--swap), zswap's parameters (--zswap), a memory cgroup for the workload (--mem), a hugetlb pool or a balloon
  * (--global) and vm
  * sysctls (--sysctl, the monitor's keys, sweep cells). Each goes through
  * the primitives that record it in the undo state before making it, and
@@ -20,6 +20,7 @@
 #include "sampler.h"
 #include "swapfile.h"
 #include "workload.h"
+#include "zram.h"
 
 #define TUNING_MAX_SYSCTL 64
 #define TUNING_DEFAULT_KNOB "vm.page-cluster"
@@ -30,6 +31,9 @@ struct tuning {
 	long long mem_limit;		/* bytes, 0 = no limit */
 	struct swapfile sw;
 	bool have_swap;
+	struct zram zr;			/* --swap zram:SIZE */
+	bool have_zram;
+	bool have_zswap;		/* zswap's parameters set (--zswap) */
 	struct balloon bl;
 	bool have_balloon;
 	struct hugepool pool;		/* pool.active: --global holds a pool */
@@ -66,6 +70,16 @@ int tuning_recover(char *msg, size_t msglen);
 /* Sets the temporary swap to bytes (0: none), replacing any earlier file.
  * Returns 0, or -1 with err filled (a refusal for want of root says so). */
 int tuning_set_swap(struct tuning *t, long long bytes, char *err, size_t errlen);
+
+/* Sets the session's zram swap to bytes compressed by algo (NULL or "":
+ * zram's default), replacing any earlier device; 0 removes it. Returns 0,
+ * or -1 with err filled. */
+int tuning_set_zram(struct tuning *t, long long bytes, const char *algo,
+		    char *err, size_t errlen);
+
+/* zswap for the session: algo "" turns it off, else it compresses with
+ * algo in a pool of pool % of RAM (-1: as it is); restored at the end. */
+int tuning_set_zswap(struct tuning *t, const char *algo, int pool, char *err, size_t errlen);
 
 /* Limits the workload's memory to bytes (0: no limit), creating the
  * cgroup thrashtop-PID on first use; swap beyond the limit is not limited.
@@ -113,7 +127,7 @@ int64_t tuning_run_oom(const struct tuning *t);
 int tuning_balloon_alive(struct tuning *t, char *err, size_t errlen);
 
 /* Undoes everything in the required order (balloon and pool, cgroup, swap
- * file, sysctls, then undo_all for anything left): the workload must have been
+ * file, zram device, sysctls, zswap, then undo_all for anything left): the workload must have been
  * stopped. msg gets one line per failure. Returns 0, or -1 if anything
  * could not be undone (it stays recorded for the next start). */
 int tuning_end(struct tuning *t, char *msg, size_t msglen);

@@ -6,7 +6,9 @@
  * one line per change:
  *   OWNERPID OWNERSTART BOOTID cgroup v1|v2 PATH
  *   OWNERPID OWNERSTART BOOTID swap PATH
+ *   OWNERPID OWNERSTART BOOTID zram zramN
  *   OWNERPID OWNERSTART BOOTID sysctl vm.NAME OLDVALUE
+ *   OWNERPID OWNERSTART BOOTID param /sys/module/M/parameters/NAME OLDVALUE
  *   OWNERPID OWNERSTART BOOTID balloon PID STARTTIME
  * OWNERSTART and STARTTIME are /proc/PID/stat start times (clock ticks
  * after boot), so a reused pid is never taken for the owner or the balloon.
@@ -22,9 +24,10 @@
 
 /* In the order undo_all() and undo_recover() undo them: the balloon and the
  * workload's cgroup first frees memory, so swapoff has room to take pages
- * back; sysctls last, but vm.nr_hugepages (a hugetlb pool) with the
- * balloons. */
-enum undo_kind { UNDO_BALLOON, UNDO_CGROUP, UNDO_SWAP, UNDO_SYSCTL };
+ * back; sysctls and module parameters (zswap's) last, but vm.nr_hugepages
+ * (a hugetlb pool) with the balloons. */
+enum undo_kind { UNDO_BALLOON, UNDO_CGROUP, UNDO_SWAP, UNDO_ZRAM, UNDO_SYSCTL, UNDO_PARAM };
+#define UNDO_LAST UNDO_PARAM
 
 /* How a record of one kind is undone (key and val as undo_add took them):
  * 0, or -1 with err filled. The owner of the changes (tuning.c) supplies
@@ -34,10 +37,11 @@ typedef int (*undo_revert_fn)(const char *key, const char *val, char *err, size_
 void undo_set_revert(enum undo_kind kind, undo_revert_fn fn);
 
 /* Records a change this process is about to make. key names it (cgroup
- * path, swap file path, sysctl name, balloon pid); val is what undoing it
- * needs (cgroup "v1" or "v2", the sysctl's old value, the balloon's start
- * time; "" for swap). key and val must not hold a newline; only the last
- * field (cgroup and swap paths, sysctl values) may hold spaces. If this
+ * path, swap file path, zram device, sysctl name, parameter path, balloon
+ * pid); val is what undoing it needs (cgroup "v1" or "v2", the sysctl's or
+ * parameter's old value, the balloon's start time; "" for swap and zram).
+ * key and val must not hold a newline; only the last field (cgroup and swap
+ * paths, sysctl and parameter values) may hold spaces. If this
  * process already recorded the same kind and key, the first record stays
  * (a sysctl set twice restores the value from before the first set).
  * Returns 0, or -1 with err filled. */

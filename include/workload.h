@@ -28,6 +28,7 @@ struct workload_cfg {
 	long nelems;		/* per worker */
 	int procs;
 	unsigned seed;
+	struct sort_fill fill;	/* the sorters' data */
 	char **argv;		/* non-NULL: run this command (one process, procs
 				   must be 1) instead of sorters; kept by pointer */
 	/* Called in each child after fork, before any work (e.g. to join a

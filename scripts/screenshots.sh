@@ -6,7 +6,9 @@
 #   reclaim-160x50: a reclaim-heavy layout (--plots) under global pressure
 #     (--global, a hugetlb pool leaving 1 GiB) with a temporary swap file;
 #   against-160x50: the same workload at swappiness 100 with the run at 60
-#     drawn faintly behind it (--against).
+#     drawn faintly behind it (--against);
+#   zram-160x50: the cgroup sort swapping to a zram device of its own, with
+#     data that compresses (--swap zram:1G --fill=text).
 # ONLY=NAME makes only the shots whose name has NAME.
 # Needs root (for --mem, --global and --swap), tmux, python3-pil; takes the
 # tuning tests' machine lock so it never presses a machine they use.
@@ -30,6 +32,7 @@ export XDG_CONFIG_HOME=$DB	# the user's plots do not change the pictures
 WAIT=${WAIT:-6}
 CG="--mem 160M --swap 1G -n 45000000 -p 2 -d 0.25"
 GLOBAL="--global 1G --swap 4G -m 800 -p 2 -d 0.25"
+ZRAM="--mem 160M --swap zram:1G --fill=text -n 45000000 -p 2 -d 0.25"
 RECLAIM=scan-kswapd,scan-direct,steal-kswapd,steal-direct,pswpout,pswpin,refault-anon,psi-some-rate,allocstall,psi-full-rate,kswapd-cpu,free
 
 # shot COLS ROWS NAME KEYS ARGS...: starts the monitor with ARGS, waits,
@@ -59,6 +62,7 @@ shot 80 24 monitor-80x24 "" --no-history $CG
 shot 160 50 monitor-160x50 "" --no-history $CG
 shot 100 30 chooser-100x30 "c Down Down Down Down Down Down Down Down Down Down Down Down Space" \
 	--no-history $CG
+shot 160 50 zram-160x50 "" --no-history $ZRAM
 WAIT=12 shot 160 50 reclaim-160x50 "" --no-history --plots=$RECLAIM $GLOBAL
 # the run at swappiness 60, kept; then 100 against it
 case against in *"${ONLY:-}"*) ./thrashtop -b --history "$DB/h.db" -L swappiness-60 $GLOBAL >/dev/null

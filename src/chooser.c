@@ -236,7 +236,7 @@ static int ch_key(struct view *v, int ch)
 		shift(c, order[c->cur], 1);
 		break;
 	case 'd':
-		c->n = metrics_default_plots(c->mv->s->tun.have_cg, c->ids);
+		c->n = metrics_default_plots(c->mv->s->tun.have_cg, c->mv->s->comp, c->ids);
 		c->is_default = true;
 		apply(c);
 		break;
@@ -287,7 +287,7 @@ struct view *chooser_open(struct monview *mv, const struct metric_avail *av,
 	snprintf(c->why_no_conf, sizeof(c->why_no_conf), "%s", why_no_conf ? why_no_conf : "");
 	c->is_default = mv->nchosen < 0;
 	if (c->is_default) {
-		c->n = metrics_default_plots(mv->s->tun.have_cg, c->ids);
+		c->n = metrics_default_plots(mv->s->tun.have_cg, mv->s->comp, c->ids);
 	} else {
 		c->n = mv->nchosen;
 		memcpy(c->ids, mv->chosen, sizeof(c->ids[0]) * (size_t)c->n);

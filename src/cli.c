@@ -11,6 +11,7 @@
 #include "sysctl.h"
 #include "version.h"
 #include "workload.h"
+#include "zswap.h"
 
 /* Past this a single worker's array would not fit any machine this runs on. */
 #define MAX_ELEMS (1L << 36)
@@ -28,6 +29,8 @@ void cli_usage(FILE *out)
 "  -p, --procs P        worker processes, 1 to %d (default: online CPUs)\n"
 "  -s, --seed S         srand() seed (default 1)\n"
 "  -r, --repeat N       run the same configuration N times\n"
+"      --fill=F         the sorter's data: rand (qsbench's, barely compresses),\n"
+"                       text (compresses like text), zero:P (P%% of pages zero)\n"
 "Monitor:\n"
 "  -d, --delay SECONDS  sampling interval, 0.05 to 3600 (default 1)\n"
 "      --list-plots     list every series: name, unit, available or why not\n"
@@ -49,10 +52,15 @@ void cli_usage(FILE *out)
 "      --global SIZE    leave only SIZE of RAM to the whole machine (a hugetlb\n"
 "                       pool where the kernel has one, else an mlock balloon)\n"
 "      --global-with auto|hugetlb|balloon   how --global takes the memory\n"
-"      --swap SIZE      add a temporary swap file of SIZE for the session\n"
+"      --swap SIZE      add a temporary swap file of SIZE for the session;\n"
+"                       zram:SIZE[:ALGO] a zram device of its own instead,\n"
+"                       used before any other swap\n"
+"      --zswap ALGO[:POOL%%]   zswap on with compressor ALGO (and max_pool_percent),\n"
+"                       or off; restored afterwards\n"
 "      --sysctl vm.NAME=VALUE   set for the session, restored afterwards\n"
 "      --sweep KEY=V1,V2,...    run every combination (keys: swappiness, mem,\n"
-"                       swap, procs, elems, vm.NAME); -r N runs each N times\n"
+"                       swap (file:2G,zram:2G), zswap (off,lzo-rle), procs,\n"
+"                       elems, vm.NAME); -r N runs each N times\n"
 "      --knob vm.NAME   the sysctl the monitor's k/K keys step (default\n"
 "                       vm.page-cluster; s/S step vm.swappiness)\n"
 "  As root with no workload flags, the monitor runs the default sort in a\n"
@@ -116,7 +124,36 @@ void cli_free(struct options *o)
 
 enum { OPT_FORMAT = 256, OPT_HISTORY, OPT_NO_HISTORY, OPT_MEM, OPT_GLOBAL,
        OPT_SWAP, OPT_SYSCTL, OPT_SWEEP, OPT_KNOB, OPT_LIST_PLOTS,
-       OPT_GLOBAL_WITH, OPT_PLOTS, OPT_AGAINST };
+       OPT_GLOBAL_WITH, OPT_PLOTS, OPT_AGAINST, OPT_ZSWAP, OPT_FILL };
+
+int cli_parse_swap(const char *arg, struct swap_spec *sp, char *err, size_t errlen)
+{
+	const char *p = arg, *colon;
+	char size[64];
+	int64_t bytes;
+
+	memset(sp, 0, sizeof(*sp));
+	if (!strncmp(p, "zram:", 5)) {
+		sp->zram = true;
+		p += 5;
+	} else if (!strncmp(p, "file:", 5)) {
+		p += 5;
+	}
+	colon = strchr(p, ':');
+	if (colon && !sp->zram)
+		return fmt_err(err, errlen, "--swap '%s': only zram takes an algorithm "
+			       "(zram:SIZE:ALGO)", arg);
+	snprintf(size, sizeof(size), "%.*s", colon ? (int)(colon - p) : (int)strlen(p), p);
+	if (fmt_parse_size(size, &bytes) || bytes < 4096)
+		return fmt_err(err, errlen, "--swap '%s': want SIZE, file:SIZE or zram:SIZE[:ALGO] "
+			       "with a size such as 512M or 1.5G", arg);
+	if (colon && (!colon[1] || strlen(colon + 1) >= sizeof(sp->algo) ||
+		      strspn(colon + 1, "abcdefghijklmnopqrstuvwxyz0123456789-_") != strlen(colon + 1)))
+		return fmt_err(err, errlen, "--swap '%s': bad algorithm name", arg);
+	snprintf(sp->algo, sizeof(sp->algo), "%s", colon ? colon + 1 : "");
+	sp->bytes = bytes;
+	return 0;
+}
 
 /* An option getopt_long refused. optopt is the long option's value when a
  * known long option was misused (--batch=1), 0 for an unknown long option
@@ -183,8 +220,11 @@ static int settle(struct options *o, bool global_with_set, char *err, size_t err
 		if (!strncmp(o->sysctl[i], "vm.nr_hugepages=", 16))
 			return fmt_err(err, errlen, "--global sizes vm.nr_hugepages itself: drop --sysctl %s "
 				    "or add --global-with balloon", o->sysctl[i]);
+	if (o->argv && o->fill.kind != FILL_RAND)
+		return fmt_err(err, errlen, "--fill is the sorter's data: it does not apply to a command");
 	o->pressure_default = !o->nelems_set && !o->procs_set && !o->argv &&
-			      !o->mem_limit && !o->global_limit && !o->swap_size && !o->nsweep;
+			      !o->mem_limit && !o->global_limit && !o->swap_size && !o->nsweep &&
+			      !o->zswap_set;
 	return 0;
 }
 
@@ -217,6 +257,8 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 		{ "list-plots", no_argument, NULL, OPT_LIST_PLOTS },
 		{ "plots", required_argument, NULL, OPT_PLOTS },
 		{ "against", required_argument, NULL, OPT_AGAINST },
+		{ "zswap", required_argument, NULL, OPT_ZSWAP },
+		{ "fill", required_argument, NULL, OPT_FILL },
 		{ 0, 0, 0, 0 },
 	};
 	long long v;
@@ -307,15 +349,30 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			o->no_history = true;
 			break;
 		case OPT_MEM:
-		case OPT_GLOBAL:
-		case OPT_SWAP: {
+		case OPT_GLOBAL: {
 			int64_t bytes;
-			const char *name = c == OPT_MEM ? "--mem" : c == OPT_GLOBAL ? "--global" : "--swap";
+			const char *name = c == OPT_MEM ? "--mem" : "--global";
 			if (fmt_parse_size(optarg, &bytes) || bytes < 4096)
 				return fmt_err(err, errlen, "%s '%s': want a size such as 512M or 1.5G", name, optarg);
-			*(c == OPT_MEM ? &o->mem_limit : c == OPT_GLOBAL ? &o->global_limit : &o->swap_size) = bytes;
+			*(c == OPT_MEM ? &o->mem_limit : &o->global_limit) = bytes;
 			break;
 		}
+		case OPT_SWAP:
+			if (cli_parse_swap(optarg, &o->swap, err, errlen))
+				return -1;
+			o->swap_size = o->swap.bytes;
+			break;
+		case OPT_ZSWAP:
+			if (zswap_parse(optarg, o->zswap_algo, sizeof(o->zswap_algo), &o->zswap_pool,
+					err, errlen))
+				return -1;
+			o->zswap_set = true;
+			break;
+		case OPT_FILL:
+			if (sorter_fill_parse(optarg, &o->fill)) 
+				return fmt_err(err, errlen, "--fill '%s': want rand, text or zero:PERCENT "
+					       "(zero:50: half the pages zero)", optarg);
+			break;
 		case OPT_GLOBAL_WITH:
 			if (!strcmp(optarg, "auto"))
 				o->global_with = GLOBAL_AUTO;

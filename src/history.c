@@ -47,7 +47,9 @@ static int migrate_samples(struct history *h, char *err, size_t errlen);
  * grouping off full scans at 10,000 runs; v4 keeps every sample of every
  * registry series (blob.h) instead of 300 float points of six, and the
  * hugetlb pools, mlocked memory and sysctls a run started with; v5
- * whether the run's memory cgroup was new or used by runs before it. */
+ * whether the run's memory cgroup was new or used by runs before it, the
+ * swap backend, zswap's settings, the sorter's data and the compressed
+ * swap's figures. */
 static const struct {
 	const char *sql;
 	int (*step)(struct history *h, char *err, size_t errlen);
@@ -117,7 +119,16 @@ static const struct {
 	" name TEXT NOT NULL, n INTEGER NOT NULL, quantum REAL NOT NULL, data BLOB NOT NULL,"
 	" PRIMARY KEY (run_id, name)) WITHOUT ROWID;"), migrate_samples },
 
-	{ "ALTER TABLE runs ADD COLUMN cgroup_new INTEGER;", NULL },
+	{ ("ALTER TABLE runs ADD COLUMN cgroup_new INTEGER;"
+	"ALTER TABLE runs ADD COLUMN swap_backend TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE runs ADD COLUMN zswap_with TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE runs ADD COLUMN fill TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE runs ADD COLUMN zram_orig_kib INTEGER;"
+	"ALTER TABLE runs ADD COLUMN zram_compr_kib INTEGER;"
+	"ALTER TABLE runs ADD COLUMN zswap_stored_kib INTEGER;"
+	"ALTER TABLE runs ADD COLUMN zswap_pool_kib INTEGER;"
+	"ALTER TABLE runs ADD COLUMN zswpout INTEGER;"
+	"ALTER TABLE runs ADD COLUMN zswpwb INTEGER;"), NULL },
 };
 
 static void dberr(struct history *h, char *err, size_t len, const char *what)

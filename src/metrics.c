@@ -66,6 +66,24 @@ static const struct metric_def defs[M_N] = {
 			    "cgroup memory.pressure some avg10" },
 	[M_CG_PSI_FULL] = { "cg-psi-full", "cgroup PSI full", "cg psi f", "%", MK_PERCENT, MS_AUTO, FINE,
 			    "cgroup memory.pressure full avg10" },
+	[M_ZRAM_ORIG] = { "zram-orig", "zram stored", "zram", "KiB", MK_GAUGE, MS_AUTO, KIB,
+			  "/sys/block/zramN/mm_stat orig_data_size" },
+	[M_ZRAM_COMPR] = { "zram-compr", "zram compressed", "zram c", "KiB", MK_GAUGE, MS_AUTO, KIB,
+			   "/sys/block/zramN/mm_stat compr_data_size" },
+	[M_ZRAM_MEM] = { "zram-mem", "zram memory", "zram mem", "KiB", MK_GAUGE, MS_AUTO, KIB,
+			 "/sys/block/zramN/mm_stat mem_used_total" },
+	[M_ZRAM_RATIO] = { "zram-ratio", "zram ratio", "ratio", "x", MK_GAUGE, MS_AUTO, FINE,
+			   "/sys/block/zramN/mm_stat orig_data_size / compr_data_size" },
+	[M_ZSWAP_POOL] = { "zswap-pool", "zswap pool", "zswap", "KiB", MK_GAUGE, MS_AUTO, KIB,
+			   "/proc/meminfo Zswap" },
+	[M_ZSWAP_STORED] = { "zswap-stored", "zswap stored", "zswapped", "KiB", MK_GAUGE, MS_AUTO, KIB,
+			     "/proc/meminfo Zswapped" },
+	[M_ZSWPOUT] = { "zswpout", "zswap stores", "zswpout", "pages/s", MK_RATE, MS_AUTO, FINE,
+			"/proc/vmstat zswpout" },
+	[M_ZSWPIN] = { "zswpin", "zswap loads", "zswpin", "pages/s", MK_RATE, MS_AUTO, FINE,
+		       "/proc/vmstat zswpin" },
+	[M_ZSWPWB] = { "zswpwb", "zswap writeback", "zswpwb", "pages/s", MK_RATE, MS_AUTO, FINE,
+		       "/proc/vmstat zswpwb" },
 };
 
 const struct metric_def *metric_def(int id)
@@ -83,7 +101,7 @@ int metric_find(const char *name)
 
 bool metric_is_cgroup(int id)
 {
-	return id >= M_CG_MEM && id < M_N;
+	return id >= M_CG_MEM && id <= M_CG_PSI_FULL;
 }
 
 /* The vm item behind each /proc/vmstat series. */
@@ -94,6 +112,7 @@ static const enum vm_item vm_of[M_N] = {
 	[M_STEAL_KSWAPD] = VM_PGSTEAL_KSWAPD, [M_STEAL_DIRECT] = VM_PGSTEAL_DIRECT,
 	[M_ALLOCSTALL] = VM_ALLOCSTALL,
 	[M_REFAULT_ANON] = VM_REFAULT_ANON, [M_REFAULT_FILE] = VM_REFAULT_FILE,
+	[M_ZSWPOUT] = VM_ZSWPOUT, [M_ZSWPIN] = VM_ZSWPIN, [M_ZSWPWB] = VM_ZSWPWB,
 };
 
 static const enum mem_item mem_of[M_N] = {
@@ -144,7 +163,16 @@ void metrics_availability(const struct sampler_caps *caps,
 	else if (!caps->kswapd_ok)
 		no(av, M_KSWAPD_CPU, "%s", "kswapd's /proc/PID/schedstat cannot be read");
 
-	for (int i = M_CG_MEM; i < M_N; i++) {
+	for (int i = M_ZSWPOUT; i <= M_ZSWPWB; i++)
+		if (!caps->vm[vm_of[i]])
+			no(av, i, "kernel has no %s in /proc/vmstat (no zswap)", sampler_vm_key(vm_of[i]));
+	for (int i = M_ZSWAP_POOL; i <= M_ZSWAP_STORED; i++)
+		if (!caps->zswap_mem)
+			no(av, i, "%s", "kernel has no Zswap/Zswapped in /proc/meminfo (no zswap)");
+	for (int i = M_ZRAM_ORIG; i <= M_ZRAM_RATIO; i++)
+		if (!caps->zram)
+			no(av, i, "%s", "only with --swap zram:SIZE (the session's zram device)");
+	for (int i = M_CG_MEM; i <= M_CG_PSI_FULL; i++) {
 		if (!cg || !cg->present)
 			no(av, i, "%s", "only with --mem (the workload's memory cgroup)");
 		else if ((i == M_CG_PSI_SOME || i == M_CG_PSI_FULL) && cg->version == 1)
@@ -199,6 +227,16 @@ void metrics_values(const struct metric_input *in, double out[M_N])
 	out[M_PSI_FULL] = c->psi_full10;
 	out[M_PROCS_RUNNING] = gauge(c->procs_running);
 	out[M_PROCS_BLOCKED] = gauge(c->procs_blocked);
+	out[M_ZRAM_ORIG] = gauge(c->zram_orig_kib);
+	out[M_ZRAM_COMPR] = gauge(c->zram_compr_kib);
+	out[M_ZRAM_MEM] = gauge(c->zram_mem_kib);
+	if (c->zram_orig_kib != NA && c->zram_compr_kib > 0)
+		out[M_ZRAM_RATIO] = (double)c->zram_orig_kib / (double)c->zram_compr_kib;
+	out[M_ZSWAP_POOL] = gauge(c->zswap_kib);
+	out[M_ZSWAP_STORED] = gauge(c->zswapped_kib);
+	if (p)
+		for (int i = M_ZSWPOUT; i <= M_ZSWPWB; i++)
+			out[i] = rate(p->vm[vm_of[i]], c->vm[vm_of[i]], dt);
 
 	if (in->cg_cur) {
 		const struct cgroup_stat *g = in->cg_cur, *h = in->cg_prev;
@@ -307,6 +345,8 @@ size_t metrics_value_text(int id, double v, char *buf, size_t len)
 		return fmt_kib(buf, len, (int64_t)llround(v));
 	if (is_pct(id))
 		return fmt_pct(buf, len, v);
+	if (id == M_ZRAM_RATIO)
+		return (size_t)snprintf(buf, len, "%.1fx", v);
 	if (defs[id].kind == MK_GAUGE)
 		return (size_t)snprintf(buf, len, "%.0f", v);
 	return fmt_rate(buf, len, v);
@@ -337,6 +377,9 @@ static const signed char group_of[M_N] = {
 	[M_KSWAPD_CPU] = -1, [M_PROCS_RUNNING] = -1, [M_PROCS_BLOCKED] = -1,
 	[M_CG_MEM] = -1, [M_CG_SWAP] = -1, [M_CG_REFAULT] = -1,
 	[M_CG_PSI_SOME] = 8, [M_CG_PSI_FULL] = 8,
+	[M_ZRAM_ORIG] = 9, [M_ZRAM_COMPR] = 9, [M_ZRAM_MEM] = 9, [M_ZRAM_RATIO] = -1,
+	[M_ZSWAP_POOL] = 10, [M_ZSWAP_STORED] = 10,
+	[M_ZSWPOUT] = 11, [M_ZSWPIN] = 11, [M_ZSWPWB] = 11,
 };
 
 int metrics_scale_group(int id)
@@ -355,13 +398,31 @@ static const int layout_cg[] = {
 	M_AVAIL, M_CG_MEM, M_FREE, M_SCAN_KSWAPD, M_SCAN_DIRECT, M_PSI_SOME,
 };
 
-int metrics_default_plots(bool cgroup, int ids[M_N])
+/* What compressed swap puts in place of which plot: system, then cgroup. */
+static const int swap_in[2][2][4][2] = {
+	{ { { M_FREE, M_ZRAM_ORIG }, { M_MINFLT, M_ZRAM_RATIO },
+	    { M_SCAN_KSWAPD, M_ZRAM_MEM }, { M_PSI_FULL, M_PSWPOUT } },
+	  { { M_FREE, M_ZSWAP_STORED }, { M_MINFLT, M_ZSWPOUT },
+	    { M_SCAN_KSWAPD, M_ZSWAP_POOL }, { M_PSI_FULL, M_ZSWPIN } } },
+	{ { { M_KSWAPD_CPU, M_ZRAM_RATIO }, { M_MINFLT, M_PSWPOUT },
+	    { M_FREE, M_ZRAM_MEM }, { M_SCAN_KSWAPD, M_ZRAM_ORIG } },
+	  { { M_KSWAPD_CPU, M_ZSWAP_POOL }, { M_MINFLT, M_ZSWPOUT },
+	    { M_FREE, M_ZSWAP_STORED }, { M_SCAN_KSWAPD, M_ZSWPIN } } },
+};
+
+int metrics_default_plots(bool cgroup, enum metric_comp comp, int ids[M_N])
 {
 	const int *l = cgroup ? layout_cg : layout_sys;
 	int n = cgroup ? (int)(sizeof(layout_cg) / sizeof(layout_cg[0])) :
 			 (int)(sizeof(layout_sys) / sizeof(layout_sys[0]));
 
 	memcpy(ids, l, sizeof(*l) * (size_t)n);
+	if (comp == MC_NONE)
+		return n;
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < 4; k++)
+			if (ids[i] == swap_in[cgroup][comp == MC_ZSWAP][k][0])
+				ids[i] = swap_in[cgroup][comp == MC_ZSWAP][k][1];
 	return n;
 }
 

@@ -184,7 +184,7 @@ static void fill_plots(struct monview *mv)
 	struct ms_model *m = &mv->m;
 	const struct cgroup_stat *cg = s->tun.have_cg ? &s->tun.cur : NULL;
 	int ids[M_N], n = mv->nchosen >= 0 ? mv->nchosen :
-			  metrics_default_plots(s->tun.have_cg, ids);
+			  metrics_default_plots(s->tun.have_cg, s->comp, ids);
 
 	if (mv->nchosen >= 0)
 		memcpy(ids, mv->chosen, sizeof(ids[0]) * (size_t)n);

@@ -294,7 +294,9 @@ static void fill_fixed(struct replay *p, const int *plots, int nplots)
 
 		m->interval = round(m->interval / k) * k;
 	}
-	n = plots ? nplots : metrics_default_plots(r->series[M_CG_MEM] != NULL, ids);
+	n = plots ? nplots : metrics_default_plots(r->series[M_CG_MEM] != NULL,
+						       r->series[M_ZSWAP_STORED] && r->zswap == 1 ? MC_ZSWAP :
+						       r->series[M_ZRAM_ORIG] ? MC_ZRAM : MC_NONE, ids);
 	if (plots)
 		memcpy(ids, plots, sizeof(ids[0]) * (size_t)n);
 	for (int i = 0; i < n; i++) {

@@ -33,6 +33,16 @@ static void result_observe(struct run_result *r, const struct sys_sample *s)
 	if (swap != NA && s->mem[MI_SWAP_TOTAL] > 0 &&
 	    (r->swap_peak_kib == NA || swap > r->swap_peak_kib))
 		r->swap_peak_kib = swap;
+	/* the ratio at the peak: the workers' exit empties both at the end */
+	if (s->zram_orig_kib != NA && (r->zram_orig_kib == NA || s->zram_orig_kib > r->zram_orig_kib)) {
+		r->zram_orig_kib = s->zram_orig_kib;
+		r->zram_compr_kib = s->zram_compr_kib;
+	}
+	if (s->zswapped_kib != NA &&
+	    (r->zswap_stored_kib == NA || s->zswapped_kib > r->zswap_stored_kib)) {
+		r->zswap_stored_kib = s->zswapped_kib;
+		r->zswap_pool_kib = s->zswap_kib;
+	}
 	lower(&r->free_min_kib, s->mem[MI_FREE]);
 	lower(&r->avail_min_kib, s->mem[MI_AVAIL]);
 	r->last = *s;
@@ -44,6 +54,7 @@ static void result_begin(struct run_result *r, const struct sys_sample *s)
 	memset(r, 0, sizeof(*r));
 	r->first = r->last = *s;
 	r->swap_peak_kib = r->free_min_kib = r->avail_min_kib = NA;
+	r->zram_orig_kib = r->zram_compr_kib = r->zswap_stored_kib = r->zswap_pool_kib = NA;
 	r->kswapd_s = NAN;
 	mem_snapshot_from(s, &r->before);
 	result_observe(r, s);
@@ -89,6 +100,8 @@ static void result_finish(struct run_result *r, struct workload *wl,
 	r->sys_majflt = delta(&r->first, s, VM_PGMAJFAULT);
 	r->pswpin = delta(&r->first, s, VM_PSWPIN);
 	r->pswpout = delta(&r->first, s, VM_PSWPOUT);
+	r->zswpout = delta(&r->first, s, VM_ZSWPOUT);
+	r->zswpwb = delta(&r->first, s, VM_ZSWPWB);
 	r->sys_minflt = delta(&r->first, s, VM_PGFAULT);
 	if (r->sys_minflt != NA && r->sys_majflt != NA)
 		r->sys_minflt -= r->sys_majflt;
@@ -462,6 +475,20 @@ int record_build(struct run_record *r, const struct record_input *in)
 	snprintf(r->global_by, sizeof(r->global_by), "%s", in->global_by ? in->global_by : "");
 	r->tmp_swap_kib = in->tmp_swap_kib;
 	r->cgroup_new = in->cgroup_new;
+	snprintf(r->swap_backend, sizeof(r->swap_backend), "%s",
+		 in->swap_backend ? in->swap_backend : "");
+	if (r->zswap == 1)
+		snprintf(r->zswap_with, sizeof(r->zswap_with), "%.24s %.8s%%",
+			 sys->zswap_compressor, sys->zswap_pool);
+	else if (r->zswap == 0)
+		snprintf(r->zswap_with, sizeof(r->zswap_with), "off");
+	sorter_fill_text(&in->wl->cfg.fill, r->fill, sizeof(r->fill));
+	r->zram_orig_kib = res->zram_orig_kib;
+	r->zram_compr_kib = res->zram_compr_kib;
+	r->zswap_stored_kib = res->zswap_stored_kib;
+	r->zswap_pool_kib = res->zswap_pool_kib;
+	r->zswpout = res->zswpout;
+	r->zswpwb = res->zswpwb;
 	r->hugetlb_kib = sys->hugetlb_kib;
 	r->mlocked_kib = sys->mlocked_kib;
 	if (in->sysctls && *in->sysctls &&

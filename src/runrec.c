@@ -65,6 +65,15 @@ const struct hist_field history_fields[] = {
 	F(mlocked_kib, HF_I64, 4),
 	F(sysctls, HF_PSTR, 4),
 	F(cgroup_new, HF_INT, 5),
+	F(swap_backend, HF_STR, 5),
+	F(zswap_with, HF_STR, 5),
+	F(fill, HF_STR, 5),
+	F(zram_orig_kib, HF_I64, 5),
+	F(zram_compr_kib, HF_I64, 5),
+	F(zswap_stored_kib, HF_I64, 5),
+	F(zswap_pool_kib, HF_I64, 5),
+	F(zswpout, HF_I64, 5),
+	F(zswpwb, HF_I64, 5),
 	F(version, HF_STR, 1),
 	F(config, HF_PSTR, 1),
 	F(config_hash, HF_STR, 1),
@@ -576,6 +585,14 @@ int run_record_config(struct run_record *r)
 		sb_kv(&b, "global_by", r->global_by);
 	sb_kv_i64(&b, "swap_total_kib", r->swap_total_kib);
 	sb_kv_i64(&b, "tmp_swap_kib", r->tmp_swap_kib);
+	/* Only where they differ from what runs before them had: a swap file,
+	 * rand() data; zswap's compressor only when it is on. */
+	if (!strncmp(r->swap_backend, "zram", 4))
+		sb_kv(&b, "swap_backend", r->swap_backend);
+	if (r->zswap == 1 && r->zswap_with[0])
+		sb_kv(&b, "zswap_with", r->zswap_with);
+	if (r->fill[0])
+		sb_kv(&b, "fill", r->fill);
 	/* Only when there is one, so that runs without a pool, a balloon or a
 	 * sysctl group with those recorded before these were kept. The
 	 * monitor's own locked pages move by a few MiB from run to run: 256

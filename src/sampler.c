@@ -86,17 +86,22 @@ static const int vm_from_raw[] = {
 	[VM_PGSCAN_DIRECT] = RV_PGSCAN_DIRECT, [VM_PGSTEAL_DIRECT] = RV_PGSTEAL_DIRECT,
 	[VM_ALLOCSTALL] = -1, [VM_OOM_KILL] = RV_OOM_KILL,
 	[VM_REFAULT_ANON] = -1, [VM_REFAULT_FILE] = -1,
+	[VM_ZSWPIN] = -1, [VM_ZSWPOUT] = -1, [VM_ZSWPWB] = -1,
 };
 
 /* libproc2 4.0.2 predates the split of workingset_refault into _anon and
- * _file (kernel 5.9) and reads the old key as 0 forever: these two are
- * read from /proc/vmstat by hand, through a kept-open fd. */
+ * _file (kernel 5.9) and reads the old key as 0 forever, and knows none of
+ * zswap's counters (nor Zswap/Zswapped in meminfo): these are read from
+ * /proc/vmstat and /proc/meminfo by hand, through kept-open fds. */
 static const struct {
 	enum vm_item item;
 	const char *key;
 } vm_hand[] = {
 	{ VM_REFAULT_ANON, "workingset_refault_anon" },
 	{ VM_REFAULT_FILE, "workingset_refault_file" },
+	{ VM_ZSWPIN, "zswpin" },
+	{ VM_ZSWPOUT, "zswpout" },
+	{ VM_ZSWPWB, "zswpwb" },
 };
 #define N_VM_HAND ((int)(sizeof(vm_hand) / sizeof(vm_hand[0])))
 
@@ -114,6 +119,8 @@ struct sampler {
 	bool raw_ok[RV_N];
 	bool hand_ok[N_VM_HAND];
 	int vmstat_fd;		/* for vm_hand; -1 when none of them exists */
+	int meminfo_fd;		/* Zswap, Zswapped; -1 when the kernel lacks them */
+	int zram_fd;		/* the watched zram device's mm_stat, -1 none */
 	int psi_fd;
 	bool psi_full;
 	int nkswapd;
@@ -168,6 +175,13 @@ static int check_keys(struct sampler *s, char *err, size_t errlen)
 	}
 	for (int i = 0; i < N_MEM_ITEMS; i++)
 		s->mem_ok[i] = kib[2 * i] >= 0 && kib[2 * i + 1] >= 0;
+	{
+		const char *zk[2] = { "Zswap", "Zswapped" };
+		int64_t zv[2];
+
+		if (sysio_meminfo(zk, zv, 2) == 0 && zv[0] >= 0 && zv[1] >= 0)
+			s->meminfo_fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
+	}
 	buf = sysio_read_alloc("/proc/vmstat", SIZE_MAX, &len);
 	if (!buf) {
 		snprintf(err, errlen, "/proc/vmstat: %s", strerror(errno));
@@ -256,7 +270,7 @@ struct sampler *sampler_new(char *err, size_t errlen)
 		snprintf(err, errlen, "sampler: out of memory");
 		return NULL;
 	}
-	s->psi_fd = s->vmstat_fd = -1;
+	s->psi_fd = s->vmstat_fd = s->meminfo_fd = s->zram_fd = -1;
 	s->kswapd_ok = true;
 	s->page_kib = sysconf(_SC_PAGESIZE) / 1024;
 	if ((rc = procps_meminfo_new(&s->mi)) < 0 ||
@@ -302,6 +316,10 @@ void sampler_free(struct sampler *s)
 		close(s->psi_fd);
 	if (s->vmstat_fd >= 0)
 		close(s->vmstat_fd);
+	if (s->meminfo_fd >= 0)
+		close(s->meminfo_fd);
+	if (s->zram_fd >= 0)
+		close(s->zram_fd);
 	for (int i = 0; i < s->nkswapd; i++)
 		if (s->kswapd_fd[i] >= 0)
 			close(s->kswapd_fd[i]);
@@ -326,6 +344,22 @@ void sampler_caps(const struct sampler *s, struct sampler_caps *out)
 	out->psi_full = s->psi_full;
 	out->nkswapd = s->nkswapd;
 	out->kswapd_ok = s->nkswapd > 0 && s->kswapd_ok;
+	out->zswap_mem = s->meminfo_fd >= 0;
+	out->zram = s->zram_fd >= 0;
+}
+
+int sampler_zram(struct sampler *s, const char *name)
+{
+	char path[128];
+
+	if (s->zram_fd >= 0)
+		close(s->zram_fd);
+	s->zram_fd = -1;
+	if (!name)
+		return 0;
+	snprintf(path, sizeof(path), "/sys/block/%s/mm_stat", name);
+	s->zram_fd = open(path, O_RDONLY | O_CLOEXEC);
+	return s->zram_fd < 0 ? -1 : 0;
 }
 
 const char *sampler_vm_key(enum vm_item i)
@@ -357,6 +391,25 @@ static ssize_t pread_all(int fd, char *buf, size_t size)
 	return r;
 }
 
+/* The same for a file longer than a page: /proc hands one out a read, and
+ * /proc/vmstat is longer (zswpwb sits past the first 4 KiB). */
+static ssize_t pread_whole(int fd, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	while (n < size - 1) {
+		ssize_t r = pread(fd, buf + n, size - 1 - n, (off_t)n);
+
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	return (ssize_t)n;
+}
+
 static void read_psi(struct sampler *s, struct sys_sample *out)
 {
 	char buf[512];
@@ -376,6 +429,25 @@ static void read_psi(struct sampler *s, struct sys_sample *out)
 	}
 }
 
+/* The number after "key" and sep at the start of a line of buf, or NA. */
+static int64_t key_value(const char *buf, const char *key, char sep)
+{
+	size_t k = strlen(key);
+
+	for (const char *p = buf; (p = strstr(p, key)); p += k)
+		if ((p == buf || p[-1] == '\n') && p[k] == sep) {
+			char *end;
+			const char *v = p + k + 1;
+			long long n;
+
+			while (*v == ' ')
+				v++;
+			n = strtoll(v, &end, 10);
+			return end != v ? n : NA;
+		}
+	return NA;
+}
+
 /* The vm_hand keys from one read of /proc/vmstat. */
 static void read_vm_hand(struct sampler *s, int64_t *vm)
 {
@@ -384,25 +456,37 @@ static void read_vm_hand(struct sampler *s, int64_t *vm)
 
 	for (int i = 0; i < N_VM_HAND; i++)
 		vm[vm_hand[i].item] = NA;
-	if (s->vmstat_fd < 0 || (r = pread_all(s->vmstat_fd, buf, sizeof(buf))) < 0)
+	if (s->vmstat_fd < 0 || (r = pread_whole(s->vmstat_fd, buf, sizeof(buf))) < 0)
 		return;
-	for (int i = 0; i < N_VM_HAND; i++) {
-		size_t k = strlen(vm_hand[i].key);
-		const char *p = buf;
+	for (int i = 0; i < N_VM_HAND; i++)
+		if (s->hand_ok[i])
+			vm[vm_hand[i].item] = key_value(buf, vm_hand[i].key, ' ');
+}
 
-		if (!s->hand_ok[i])
-			continue;
-		while ((p = strstr(p, vm_hand[i].key))) {
-			if ((p == buf || p[-1] == '\n') && p[k] == ' ') {
-				char *end;
-				long long v = strtoll(p + k + 1, &end, 10);
-				if (end != p + k + 1)
-					vm[vm_hand[i].item] = v;
-				break;
-			}
-			p += k;
-		}
-	}
+static void read_zswap_mem(struct sampler *s, struct sys_sample *out)
+{
+	char buf[8192];
+
+	out->zswap_kib = out->zswapped_kib = NA;
+	if (s->meminfo_fd < 0 || pread_whole(s->meminfo_fd, buf, sizeof(buf)) < 0)
+		return;
+	out->zswap_kib = key_value(buf, "Zswap", ':');
+	out->zswapped_kib = key_value(buf, "Zswapped", ':');
+}
+
+/* mm_stat: orig_data_size compr_data_size mem_used_total ... in bytes */
+static void read_zram(struct sampler *s, struct sys_sample *out)
+{
+	char buf[512];
+	long long v[3];
+
+	out->zram_orig_kib = out->zram_compr_kib = out->zram_mem_kib = NA;
+	if (s->zram_fd < 0 || pread_all(s->zram_fd, buf, sizeof(buf)) < 0 ||
+	    sscanf(buf, "%lld %lld %lld", &v[0], &v[1], &v[2]) != 3)
+		return;
+	out->zram_orig_kib = v[0] / 1024;
+	out->zram_compr_kib = v[1] / 1024;
+	out->zram_mem_kib = v[2] / 1024;
 }
 
 static int64_t read_kswapd_ns(struct sampler *s)
@@ -451,6 +535,8 @@ int sampler_sys(struct sampler *s, struct sys_sample *out)
 			out->vm[VM_ALLOCSTALL] = (out->vm[VM_ALLOCSTALL] == NA ? 0 :
 						  out->vm[VM_ALLOCSTALL]) + raw[i];
 	read_vm_hand(s, out->vm);
+	read_zswap_mem(s, out);
+	read_zram(s, out);
 
 	out->procs_running = (int64_t)ss->head[0].result.ul_int;
 	out->procs_blocked = (int64_t)ss->head[1].result.ul_int;

@@ -17,6 +17,7 @@
 #include "sorter.h"
 #include "timefmt.h"
 #include "undo.h"
+#include "zswap.h"
 
 #define VIEW_CAP 2048		/* the plots' window: wider than any screen */
 #define DEFAULT_SECONDS 60.0	/* the default workload's target length */
@@ -125,6 +126,26 @@ static void describe_tuning(struct session *s)
 		fmt_kib(a, sizeof(a), s->tun.sw.bytes / 1024);
 		off += (size_t)snprintf(s->tune_desc + off, len - off, "%sswap +%s",
 					off ? ", " : "", a);
+	}
+	if (s->tun.have_zram && off < len) {
+		fmt_kib(a, sizeof(a), s->tun.zr.bytes / 1024);
+		off += (size_t)snprintf(s->tune_desc + off, len - off, "%sswap %s %s %s prio %d",
+					off ? ", " : "", s->tun.zr.name, a, s->tun.zr.algo,
+					s->tun.zr.prio);
+		if (s->cur.zram_compr_kib > 0 && off < len)
+			off += (size_t)snprintf(s->tune_desc + off, len - off, " (ratio %.1f)",
+						(double)s->cur.zram_orig_kib /
+						(double)s->cur.zram_compr_kib);
+	}
+	if (s->comp == MC_ZSWAP && off < len) {
+		off += (size_t)snprintf(s->tune_desc + off, len - off, "%szswap %s pool %s%%",
+					off ? ", " : "", s->sys.zswap_compressor, s->sys.zswap_pool);
+		if (s->cur.zswap_kib > 0 && s->cur.zswapped_kib != NA && off < len)
+			off += (size_t)snprintf(s->tune_desc + off, len - off, " (ratio %.1f)",
+						(double)s->cur.zswapped_kib / (double)s->cur.zswap_kib);
+	} else if (s->tun.have_zswap && off < len) {
+		off += (size_t)snprintf(s->tune_desc + off, len - off, "%szswap off",
+					off ? ", " : "");
 	}
 	if (tuning_global_by(&s->tun)[0] && off < len) {
 		fmt_kib(a, sizeof(a), s->tun.global_leave / 1024);
@@ -363,6 +384,8 @@ int session_sample(struct session *s, char *err, size_t errlen)
 	if (rc == 0)
 		return 0;
 	note_tree(s);
+	if (s->comp != MC_NONE)
+		describe_tuning(s);	/* the ratio it names */
 	if (!s->want_procs || !s->run.active || s->run.forking) {
 		untrack_tree(s);
 		return 0;
@@ -419,6 +442,18 @@ static void new_session_id(struct session *s)
 		 tm.tm_sec, (int)getpid());
 }
 
+/* Which compressed swap is at work, for the default plots and the header;
+ * the sampler reads the session's zram device. */
+static void update_comp(struct session *s)
+{
+	s->comp = !strcmp(s->sys.zswap_enabled, "Y") ? MC_ZSWAP :
+		  s->tun.have_zram ? MC_ZRAM : MC_NONE;
+	if (s->smp)
+		sampler_zram(s->smp, s->tun.have_zram ? s->tun.zr.name : NULL);
+	if (s->tick)
+		ticker_zram(s->tick, s->tun.have_zram ? s->tun.zr.name : NULL);
+}
+
 /* The system as it is now, for the header and the record: swap devices (a
  * temporary file comes and goes), swappiness. */
 static void refresh_sys(struct session *s)
@@ -429,6 +464,7 @@ static void refresh_sys(struct session *s)
 	if (sysstate_read(&st, err, sizeof(err)) == 0)
 		s->sys = st;
 	describe_swaps(s);
+	update_comp(s);
 	if (sysctl_get("vm.swappiness", s->swappiness, sizeof(s->swappiness), err, sizeof(err)))
 		snprintf(s->swappiness, sizeof(s->swappiness), "n/a");
 }
@@ -439,6 +475,7 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 		.nelems = s->plan.nelems,
 		.procs = s->o->argv ? 1 : s->plan.procs,
 		.seed = s->o->seed,
+		.fill = s->o->fill,
 		.argv = s->o->argv,
 		.out_fd = s->out_fd,
 		.set_nice = s->guard.nice_now != s->guard.nice_was,
@@ -541,12 +578,27 @@ static void remember_run(struct session *s)
 		free(text);
 }
 
+/* "zram 512M lzo-rle prio 32767", "file 2G", or "" */
+static void swap_backend_text(const struct session *s, char *buf, size_t len)
+{
+	char a[32];
+
+	buf[0] = '\0';
+	if (s->tun.have_zram) {
+		fmt_kib(a, sizeof(a), s->tun.zr.bytes / 1024);
+		snprintf(buf, len, "zram %.12s %.24s prio %d", a, s->tun.zr.algo, s->tun.zr.prio);
+	} else if (s->tun.have_swap) {
+		fmt_kib(a, sizeof(a), s->tun.sw.bytes / 1024);
+		snprintf(buf, len, "file %s", a);
+	}
+}
+
 /* Keeps the run in the history, and a sweep's runs for its table. A
  * failure is said in one line; the result itself has been printed or
  * shown already. */
 static void store_run(struct session *s)
 {
-	char sysctls[TUNING_MAX_SYSCTL * 128];
+	char sysctls[TUNING_MAX_SYSCTL * 128], backend[64];
 	const struct run *rn = &s->run;
 	struct session_sweep *sw = &s->sweep;
 	struct run_record r;
@@ -565,7 +617,9 @@ static void store_run(struct session *s)
 		.cgroup_new = s->tun.have_cg && s->tun.mem_limit ? s->tun.cg_runs == 1 : NA,
 		.global_limit_kib = tuning_global_by(&s->tun)[0] ? s->tun.global_leave / 1024 : NA,
 		.global_by = tuning_global_by(&s->tun),
-		.tmp_swap_kib = s->tun.have_swap ? s->tun.sw.bytes / 1024 : 0,
+		.tmp_swap_kib = s->tun.have_swap ? s->tun.sw.bytes / 1024 :
+				s->tun.have_zram ? s->tun.zr.bytes / 1024 : 0,
+		.swap_backend = backend,
 		.log = &rn->log,
 		.changes = rn->changes,
 		.nchanges = rn->nchanges,
@@ -574,6 +628,7 @@ static void store_run(struct session *s)
 	char err[512] = "";
 
 	tuning_sysctls_text(&s->tun, sysctls, sizeof(sysctls));
+	swap_backend_text(s, backend, sizeof(backend));
 
 	session_open_history(s);
 	if (!s->hist && sw->cell < 0)
@@ -655,6 +710,20 @@ bool session_reap(struct session *s)
 	return true;
 }
 
+/* One swap of the session's: a file or a zram device, the other removed
+ * first; 0 bytes for none. */
+static int set_swap(struct session *s, long long bytes, bool zram, const char *algo,
+		    char *err, size_t errlen)
+{
+	int rc = zram ? tuning_set_swap(&s->tun, 0, err, errlen) ||
+			tuning_set_zram(&s->tun, bytes, algo, err, errlen) :
+			tuning_set_zram(&s->tun, 0, NULL, err, errlen) ||
+			tuning_set_swap(&s->tun, bytes, err, errlen);
+
+	refresh_sys(s);
+	return rc ? -1 : 0;
+}
+
 /* Sets cell c up: its swap file, memory limit and sysctls, its workload
  * size. In batch mode a header line names it above its runs. */
 static int apply_cell(struct session *s, int c, char *err, size_t errlen)
@@ -670,7 +739,10 @@ static int apply_cell(struct session *s, int c, char *err, size_t errlen)
 		int rc = 0;
 
 		switch (d->kind) {
-		case SWEEP_SWAP: rc = tuning_set_swap(&s->tun, v->num, e, sizeof(e)); break;
+		case SWEEP_SWAP: rc = set_swap(s, v->num, v->zram, v->algo, e, sizeof(e)); break;
+		case SWEEP_ZSWAP:
+			rc = tuning_set_zswap(&s->tun, v->algo, v->pool, e, sizeof(e));
+			break;
 		case SWEEP_MEM: rc = tuning_set_mem(&s->tun, v->num, e, sizeof(e)); break;
 		case SWEEP_SYSCTL:
 			rc = tuning_sysctl(&s->tun, d->sysctl, v->text, old, sizeof(old), e, sizeof(e));
@@ -852,6 +924,7 @@ static int check_sweep(struct session *s, char *err, size_t errlen)
 		switch (dim->kind) {
 		case SWEEP_MEM: clash = o->mem_limit ? "--mem" : NULL; break;
 		case SWEEP_SWAP: clash = o->swap_size ? "--swap" : NULL; break;
+		case SWEEP_ZSWAP: clash = o->zswap_set ? "--zswap" : NULL; break;
 		case SWEEP_PROCS: clash = o->procs_set ? "-p" : o->argv ? "a command" : NULL; break;
 		case SWEEP_ELEMS: clash = o->nelems_set ? "-n/-m" : o->argv ? "a command" : NULL; break;
 		case SWEEP_SYSCTL:
@@ -868,6 +941,20 @@ static int check_sweep(struct session *s, char *err, size_t errlen)
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/* A compressor zswap lacks is bad input, refused before anything is set
+ * up: --zswap's and each of a sweep's. */
+static int check_zswap(struct session *s, char *err, size_t errlen)
+{
+	int d = s->o->nsweep ? sweep_find(&s->sweep.sw, SWEEP_ZSWAP, NULL) : -1;
+
+	if (s->o->zswap_set && zswap_check(s->o->zswap_algo, err, errlen))
+		return -1;
+	for (int i = 0; d >= 0 && i < s->sweep.sw.dim[d].nvals; i++)
+		if (zswap_check(s->sweep.sw.dim[d].vals[i].algo, err, errlen))
+			return -1;
 	return 0;
 }
 
@@ -909,7 +996,9 @@ static int apply_tuning(struct session *s, char *err, size_t errlen)
 	const struct options *o = s->o;
 	char e[512], old[SYSCTL_VALUE_MAX];
 
-	if (o->swap_size && tuning_set_swap(&s->tun, o->swap_size, err, errlen))
+	if (o->swap_size && set_swap(s, o->swap.bytes, o->swap.zram, o->swap.algo, err, errlen))
+		return -1;
+	if (o->zswap_set && tuning_set_zswap(&s->tun, o->zswap_algo, o->zswap_pool, err, errlen))
 		return -1;
 	if (o->global_limit && tuning_set_global(&s->tun, o->global_limit, o->global_with, err, errlen))
 		return -1;
@@ -929,6 +1018,7 @@ static int apply_tuning(struct session *s, char *err, size_t errlen)
 		pressure_default(s);
 	if (o->nsweep && apply_cell(s, 0, err, errlen))
 		return -1;
+	refresh_sys(s);
 	if (s->tun.touched || o->nsweep) {
 		new_session_id(s);
 		s->sweep.t0 = s->sweep.t_last = now_monotonic();
@@ -997,6 +1087,8 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 	recover();
 	if (o->nsweep && check_sweep(s, err, errlen))
 		return -1;
+	if (check_zswap(s, err, errlen))
+		return -1;
 	if (setup(s, err, errlen))
 		return -1;
 	/* before anything is changed: a wrong ID is bad input */
@@ -1009,6 +1101,8 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 	/* Last, so the calibration sort and the set-up are not locked in. */
 	guard_apply(&s->guard);
 	s->tick = ticker_start(s->plan.interval, err, errlen);
+	if (s->tick && s->tun.have_zram)
+		ticker_zram(s->tick, s->tun.zr.name);
 	return s->tick ? 0 : -1;
 }
 

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,9 +221,100 @@ long sorter_verify(const int *a, long n, struct sort_progress *p)
 	return errors;
 }
 
+int sorter_fill_parse(const char *s, struct sort_fill *f)
+{
+	char *end;
+	long v;
+
+	f->kind = FILL_RAND;
+	f->zero_pct = 0;
+	if (!strcmp(s, "rand"))
+		return 0;
+	if (!strcmp(s, "text")) {
+		f->kind = FILL_TEXT;
+		return 0;
+	}
+	if (strncmp(s, "zero:", 5) || s[5] < '1' || s[5] > '9')
+		return -1;
+	v = strtol(s + 5, &end, 10);
+	if ((*end && strcmp(end, "%")) || v < 1 || v > 100)
+		return -1;
+	f->kind = FILL_ZERO;
+	f->zero_pct = (int)v;
+	return 0;
+}
+
+size_t sorter_fill_text(const struct sort_fill *f, char *buf, size_t len)
+{
+	if (!f || f->kind == FILL_RAND)
+		return (size_t)snprintf(buf, len, "%s", "");
+	if (f->kind == FILL_TEXT)
+		return (size_t)snprintf(buf, len, "%s", "text");
+	return (size_t)snprintf(buf, len, "zero:%d", f->zero_pct);
+}
+
+/* English words picked by rand() in every other page, rand() itself in
+ * the rest: sorting packs the words' few values into runs that would
+ * compress without limit, while the random half keeps the whole near 2:1,
+ * as anonymous memory commonly is. */
+static const char *const words[] = {
+	"the", "of", "and", "to", "in", "a", "is", "that", "for", "it", "as", "was",
+	"with", "be", "by", "on", "not", "he", "this", "are", "or", "his", "from",
+	"at", "which", "but", "have", "an", "had", "they", "you", "were", "their",
+	"one", "all", "we", "can", "her", "has", "there", "been", "if", "more",
+	"when", "will", "would", "who", "so", "no", "memory", "page", "swap",
+	"kernel", "process", "time", "system", "reclaim", "under", "pressure",
+	"machine", "while", "each", "other", "than",
+};
+#define NWORDS (sizeof(words) / sizeof(words[0]))
+
+#define ZERO_BLOCK 1024		/* elements in a 4 KiB page */
+
+struct text_gen {
+	const char *w;		/* the rest of the current word, then a space */
+};
+
+static unsigned char text_byte(struct text_gen *g)
+{
+	if (!g->w) {
+		g->w = words[(unsigned)rand() % NWORDS];
+		return ' ';
+	}
+	unsigned char c = (unsigned char)*g->w++;
+	if (!*g->w)
+		g->w = NULL;
+	return c;
+}
+
+static void fill(int *a, long i, long end, const struct sort_fill *f, struct text_gen *g)
+{
+	for (; i < end; i++) {
+		if (!f || f->kind == FILL_RAND) {
+			a[i] = rand();
+		} else if (f->kind == FILL_TEXT && (i / ZERO_BLOCK) & 1) {
+			a[i] = rand();
+		} else if (f->kind == FILL_TEXT) {
+			unsigned char b[4] = { text_byte(g), text_byte(g), text_byte(g), text_byte(g) };
+			memcpy(&a[i], b, sizeof(b));
+		} else if (i % ZERO_BLOCK == 0 && rand() % 100 < f->zero_pct) {
+			long stop = i + ZERO_BLOCK < end ? i + ZERO_BLOCK : end;
+			memset(&a[i], 0, (size_t)(stop - i) * sizeof(*a));
+			i = stop - 1;
+		} else {
+			a[i] = rand();
+		}
+	}
+}
+
 int sorter_run(long n, unsigned seed, struct sort_progress *p)
 {
+	return sorter_run_fill(n, seed, NULL, p);
+}
+
+int sorter_run_fill(long n, unsigned seed, const struct sort_fill *f, struct sort_progress *p)
+{
 	struct sort_progress scratch;
+	struct text_gen g = { NULL };
 	long errors, i = 0;
 	int *a;
 
@@ -249,8 +341,8 @@ int sorter_run(long n, unsigned seed, struct sort_progress *p)
 	while (i < n) {
 		long end = n - i > FLUSH_EVERY ? i + FLUSH_EVERY : n;
 
-		for (; i < end; i++)
-			a[i] = rand();
+		fill(a, i, end, f, &g);
+		i = end;
 		atomic_store_explicit(&p->done, i, memory_order_relaxed);
 	}
 

@@ -10,6 +10,7 @@
 #include "report.h"
 #include "sysctl.h"
 #include "workload.h"
+#include "zswap.h"
 
 /* Past this a single worker's array would not fit any machine this runs on
  * (the same bound as -n). */
@@ -41,6 +42,8 @@ static int set_kind(struct sweep_dim *d, const char *key, char *err, size_t errl
 		d->kind = SWEEP_MEM;
 	} else if (!strcmp(key, "swap")) {
 		d->kind = SWEEP_SWAP;
+	} else if (!strcmp(key, "zswap")) {
+		d->kind = SWEEP_ZSWAP;
 	} else if (!strcmp(key, "procs")) {
 		d->kind = SWEEP_PROCS;
 	} else if (!strcmp(key, "elems") || !strcmp(key, "nelems")) {
@@ -52,8 +55,8 @@ static int set_kind(struct sweep_dim *d, const char *key, char *err, size_t errl
 		d->kind = SWEEP_SYSCTL;
 		snprintf(d->sysctl, sizeof(d->sysctl), "%s", key);
 	} else {
-		return fmt_err(err, errlen, "--sweep: unknown key '%s' (swappiness, mem, swap, procs, "
-			    "elems, or vm.NAME)", key);
+		return fmt_err(err, errlen, "--sweep: unknown key '%s' (swappiness, mem, swap, zswap, "
+			    "procs, elems, or vm.NAME)", key);
 	}
 	snprintf(d->key, sizeof(d->key), "%s", key);
 	return 0;
@@ -66,6 +69,9 @@ static int parse_value(struct sweep_dim *d, const char *s, struct sweep_value *v
 		return fmt_err(err, errlen, "--sweep %s: bad value '%s'", d->key, s);
 	snprintf(v->text, sizeof(v->text), "%s", s);
 	v->num = 0;
+	v->zram = false;
+	v->algo[0] = '\0';
+	v->pool = -1;
 	switch (d->kind) {
 	case SWEEP_SYSCTL: {
 		char e[256];
@@ -77,8 +83,30 @@ static int parse_value(struct sweep_dim *d, const char *s, struct sweep_value *v
 		v->num = 0;
 		return 0;
 	}
-	case SWEEP_MEM:
 	case SWEEP_SWAP:
+		if (parse_size_or_none(s, &v->num) == 0)
+			return 0;
+		{
+			struct swap_spec sp;
+			char e[256];
+
+			if (cli_parse_swap(s, &sp, e, sizeof(e)))
+				return fmt_err(err, errlen, "--sweep swap: '%s' is not SIZE, file:SIZE or "
+					       "zram:SIZE[:ALGO] (or none)", s);
+			v->num = sp.bytes;
+			v->zram = sp.zram;
+			snprintf(v->algo, sizeof(v->algo), "%s", sp.algo);
+		}
+		return 0;
+	case SWEEP_ZSWAP: {
+		char e[256];
+
+		if (zswap_parse(s, v->algo, sizeof(v->algo), &v->pool, e, sizeof(e)))
+			return fmt_err(err, errlen, "--sweep zswap: '%s' is not off or a compressor "
+				       "(lzo-rle, or lzo-rle:20 with a pool %%)", s);
+		return 0;
+	}
+	case SWEEP_MEM:
 		if (parse_size_or_none(s, &v->num))
 			return fmt_err(err, errlen, "--sweep %s: '%s' is not a size such as 128M "
 				    "(or none)", d->key, s);
@@ -136,7 +164,10 @@ int sweep_init(struct sweep *sw, const struct sweep_axis *axes, int naxes,
 				goto bad;
 			for (int m = 0; m < j; m++)
 				if (!strcmp(d->vals[m].text, d->vals[j].text) ||
-				    (d->kind != SWEEP_SYSCTL && d->vals[m].num == d->vals[j].num)) {
+				    (d->kind != SWEEP_SYSCTL && d->vals[m].num == d->vals[j].num &&
+				     d->vals[m].zram == d->vals[j].zram &&
+				     !strcmp(d->vals[m].algo, d->vals[j].algo) &&
+				     d->vals[m].pool == d->vals[j].pool)) {
 					fmt_err(err, errlen, "--sweep %s: value '%s' given twice", d->key,
 					     axes[i].vals[j]);
 					goto bad;
@@ -238,7 +269,8 @@ int sweep_table_key(const char *key, char *buf, size_t len)
 {
 	static const struct { const char *key, *field; } names[] = {
 		{ "swappiness", "swappiness" }, { "mem", "mem" }, { "memory", "mem" },
-		{ "swap", "swap" }, { "procs", "procs" }, { "elems", "nelems" },
+		{ "swap", "swap" }, { "zswap", "zswap_with" }, { "procs", "procs" },
+		{ "elems", "nelems" },
 		{ "nelems", "nelems" },
 	};
 	char name[64];
@@ -334,6 +366,15 @@ int sweep_table(FILE *f, const struct run_record *runs, size_t n, char *err, siz
 		split = nkeys;
 	} else if (nkeys == 1) {
 		snprintf(cols, sizeof(cols), "kernel");
+	}
+	/* swap=file:2G,zram:2G: the same total, told apart by the backend */
+	for (size_t i = 0; i < k; i++) {
+		char v[64];
+
+		for (int c = 0; c < (nkeys > 1 ? 2 : 1); c++)
+			if (!strcmp(keys[c], "swap") &&
+			    sweep_cell_value(sub[i].cell, "swap", v, sizeof(v)) == 0 && strchr(v, ':'))
+				snprintf(c ? cols : rows, 64, "swap_backend");
 	}
 	o.rows = rows;
 	o.cols = cols;

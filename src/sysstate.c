@@ -97,6 +97,10 @@ int sysstate_read(struct sysstate *st, char *err, size_t errlen)
 	}
 	read_value("/sys/module/zswap/parameters/enabled", st->zswap_enabled,
 		   sizeof(st->zswap_enabled));
+	read_value("/sys/module/zswap/parameters/compressor", st->zswap_compressor,
+		   sizeof(st->zswap_compressor));
+	read_value("/sys/module/zswap/parameters/max_pool_percent", st->zswap_pool,
+		   sizeof(st->zswap_pool));
 	return 0;
 }
 

@@ -27,6 +27,8 @@ struct ticker {
 	double iv, t0;			/* t0: the first sample's time */
 	bool restart, stop;
 	int fail;			/* errno of a failed sample, 0 none */
+	char zram[16];			/* the zram device to read, "" none */
+	bool zram_new;			/* zram changed: the thread applies it */
 	int head, len;
 	struct sys_sample q[QCAP];
 };
@@ -84,6 +86,10 @@ static void *run(void *arg)
 		if (t->restart) {
 			t->restart = false;
 			next = now();
+		}
+		if (t->zram_new) {
+			sampler_zram(t->smp, t->zram[0] ? t->zram : NULL);
+			t->zram_new = false;
 		}
 		pthread_mutex_unlock(&t->mu);
 		rc = sampler_sys(t->smp, &x);
@@ -241,6 +247,14 @@ int ticker_take(struct ticker *t, struct sys_sample *out)
 	}
 	pthread_mutex_unlock(&t->mu);
 	return rc;
+}
+
+void ticker_zram(struct ticker *t, const char *name)
+{
+	pthread_mutex_lock(&t->mu);
+	snprintf(t->zram, sizeof(t->zram), "%s", name ? name : "");
+	t->zram_new = true;
+	pthread_mutex_unlock(&t->mu);
 }
 
 void ticker_set_interval(struct ticker *t, double interval)

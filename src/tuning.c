@@ -10,6 +10,7 @@
 #include "fmt.h"
 #include "sysctl.h"
 #include "undo.h"
+#include "zswap.h"
 
 static void msg_add(char *msg, size_t msglen, const char *line)
 {
@@ -37,18 +38,27 @@ static int revert_swap(const char *key, const char *val, char *err, size_t errle
 	return swapfile_remove_path(key, err, errlen);
 }
 
+static int revert_zram(const char *key, const char *val, char *err, size_t errlen)
+{
+	(void)val;
+	return zram_remove_name(key, err, errlen);
+}
+
 void tuning_register_undo(void)
 {
 	undo_set_revert(UNDO_BALLOON, revert_balloon);
 	undo_set_revert(UNDO_CGROUP, revert_cgroup);
 	undo_set_revert(UNDO_SWAP, revert_swap);
+	undo_set_revert(UNDO_ZRAM, revert_zram);
 	undo_set_revert(UNDO_SYSCTL, sysctl_write);
+	undo_set_revert(UNDO_PARAM, zswap_param_write);
 }
 
 void tuning_init(struct tuning *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->cg.procs_fd = -1;
+	t->zr.id = -1;
 	tuning_register_undo();
 }
 
@@ -79,6 +89,31 @@ int tuning_set_swap(struct tuning *t, long long bytes, char *err, size_t errlen)
 		return -1;
 	t->have_swap = t->touched = true;
 	return 0;
+}
+
+int tuning_set_zram(struct tuning *t, long long bytes, const char *algo,
+		    char *err, size_t errlen)
+{
+	if (t->have_zram) {
+		if (t->zr.bytes == bytes - bytes % sysconf(_SC_PAGESIZE) &&
+		    (!algo || !*algo || !strcmp(algo, t->zr.algo)))
+			return 0;
+		if (zram_remove(&t->zr, err, errlen) < 0)
+			return -1;
+		t->have_zram = false;
+	}
+	if (bytes <= 0)
+		return 0;
+	if (zram_create(&t->zr, bytes, algo, err, errlen) < 0)
+		return -1;
+	t->have_zram = t->touched = true;
+	return 0;
+}
+
+int tuning_set_zswap(struct tuning *t, const char *algo, int pool, char *err, size_t errlen)
+{
+	t->touched = t->have_zswap = true;
+	return zswap_set(algo, pool, err, errlen);
 }
 
 int tuning_set_mem(struct tuning *t, long long bytes, char *err, size_t errlen)
@@ -338,12 +373,26 @@ int tuning_end(struct tuning *t, char *msg, size_t msglen)
 		}
 		t->have_swap = false;
 	}
+	if (t->have_zram) {
+		if (zram_remove(&t->zr, err, sizeof(err)) < 0) {
+			msg_add(msg, msglen, err);
+			rc = -1;
+		}
+		t->have_zram = false;
+	}
 	for (int i = 0; i < t->nset; i++)
 		if (sysctl_restore(t->set[i], err, sizeof(err)) < 0) {
 			msg_add(msg, msglen, err);
 			rc = -1;
 		}
 	t->nset = 0;
+	if (t->have_zswap) {
+		if (zswap_restore(err, sizeof(err)) < 0) {
+			msg_add(msg, msglen, err);
+			rc = -1;
+		}
+		t->have_zswap = false;
+	}
 	if (t->touched) {
 		/* Whatever a failed step above left recorded gets a second try. */
 		all[0] = '\0';

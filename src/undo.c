@@ -36,7 +36,7 @@ struct state {
 	int n;
 };
 
-static const char *const kind_names[] = { "balloon", "cgroup", "swap", "sysctl" };
+static const char *const kind_names[] = { "balloon", "cgroup", "swap", "zram", "sysctl", "param" };
 
 static char dir_buf[PATH_MAX], file_buf[PATH_MAX + 8];
 
@@ -177,8 +177,12 @@ static bool parse_entry(struct entry *e)
 		if (!*p)
 			return false;
 		snprintf(e->key, sizeof e->key, "%s", p);
-	} else if (!strcmp(kind, "sysctl")) {
-		e->kind = UNDO_SYSCTL;
+	} else if (!strcmp(kind, "zram")) {
+		e->kind = UNDO_ZRAM;
+		if (sscanf(p, "%255s", e->key) != 1)
+			return false;
+	} else if (!strcmp(kind, "sysctl") || !strcmp(kind, "param")) {
+		e->kind = !strcmp(kind, "sysctl") ? UNDO_SYSCTL : UNDO_PARAM;
 		off = 0;
 		if (sscanf(p, "%255s %n", e->key, &off) != 1 || !off)
 			return false;
@@ -205,6 +209,7 @@ static int format_entry(struct entry *e)
 			     e->ostart, e->boot, k, e->val, e->key);
 		break;
 	case UNDO_SWAP:
+	case UNDO_ZRAM:
 		n = snprintf(e->line, sizeof e->line, "%d %llu %s %s %s", (int)e->owner,
 			     e->ostart, e->boot, k, e->key);
 		break;
@@ -432,11 +437,12 @@ int undo_add(enum undo_kind kind, const char *key, const char *val,
 	bool key_spaces = kind == UNDO_CGROUP || kind == UNDO_SWAP;
 	int rc;
 
-	if ((unsigned)kind > UNDO_SYSCTL || !key || !*key || !val ||
-	    !valid_field(key, key_spaces) || !valid_field(val, kind == UNDO_SYSCTL) ||
-	    (kind != UNDO_SWAP && !*val)) {
+	if ((unsigned)kind > UNDO_LAST || !key || !*key || !val ||
+	    !valid_field(key, key_spaces) ||
+	    !valid_field(val, kind == UNDO_SYSCTL || kind == UNDO_PARAM) ||
+	    (kind != UNDO_SWAP && kind != UNDO_ZRAM && !*val)) {
 		fmt_err(err, errlen, "cannot record %s \"%s\" in the undo state: malformed",
-		       (unsigned)kind > UNDO_SYSCTL ? "change" : kind_names[kind], key ? key : "");
+		       (unsigned)kind > UNDO_LAST ? "change" : kind_names[kind], key ? key : "");
 		return -1;
 	}
 	if (self_id(err, errlen) < 0 || undo_claim(err, errlen) < 0 ||
@@ -506,11 +512,11 @@ int undo_lookup(enum undo_kind kind, const char *key, char *val, size_t vallen,
 	return i >= 0 ? 0 : 1;
 }
 
-static undo_revert_fn reverts[UNDO_SYSCTL + 1];
+static undo_revert_fn reverts[UNDO_LAST + 1];
 
 void undo_set_revert(enum undo_kind kind, undo_revert_fn fn)
 {
-	if ((int)kind >= 0 && kind <= UNDO_SYSCTL)
+	if ((int)kind >= 0 && kind <= UNDO_LAST)
 		reverts[kind] = fn;
 }
 
@@ -558,7 +564,19 @@ static int undo_one(const struct entry *e, bool prev_boot, const char *who,
 		else if (!rc)
 			msg_add(msg, msglen, "%sswap file %s turned off and removed", who, e->key);
 		break;
+	case UNDO_ZRAM:
+		/* after a reboot the number may be another's device */
+		if (prev_boot) {
+			msg_add(msg, msglen, "%szram device %s: record dropped (the reboot "
+				"removed it)", who, e->key);
+			return 0;
+		}
+		rc = revert(e, err, sizeof err);
+		if (!rc)
+			msg_add(msg, msglen, "%szram device %s turned off and removed", who, e->key);
+		break;
 	case UNDO_SYSCTL:
+	case UNDO_PARAM:
 		if (prev_boot) {
 			msg_add(msg, msglen, "%s%s not restored to %s (the reboot reset it)", who,
 				e->key, e->val);
@@ -622,7 +640,7 @@ static int undo_selected(bool mine, char *msg, size_t msglen)
 		state_close(&s);
 		return -1;
 	}
-	for (int kind = UNDO_BALLOON; kind <= UNDO_SYSCTL; kind++) {
+	for (int kind = UNDO_BALLOON; kind <= UNDO_LAST; kind++) {
 		for (int i = s.n - 1; i >= 0; i--) {
 			const struct entry *e = &s.e[i];
 			char who[96];

@@ -105,7 +105,7 @@ static _Noreturn void child_main(const struct workload *wl, int k, pid_t parent,
 	while (read(wl->bar[0], &go, 1) < 0 && errno == EINTR)
 		;
 	close(wl->bar[0]);
-	switch (sorter_run(cfg->nelems, cfg->seed, &wl->prog[k])) {
+	switch (sorter_run_fill(cfg->nelems, cfg->seed, &cfg->fill, &wl->prog[k])) {
 	case 0:
 		_exit(0);
 	case 1:

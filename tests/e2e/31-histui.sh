@@ -38,7 +38,7 @@ expect detail-csh has '^time (csh)  [0-9.]*u [0-9.]*s '
 expect detail-gnu has '^time (GNU)  [0-9.]*user '
 expect detail-kswapd has '^kswapd  '
 key End
-expect detail-plots bash -c "tm capture-pane -p -t $S | grep -Eq '^(kswapd CPU|minor faults/s)'"
+expect detail-plots bash -c "tm capture-pane -p -t $S | grep -Eq '^(kswapd CPU|minor faults/s|zswap writeback)'"
 key q
 expect detail-back wait_for 3 has 'thrashtop history  7 runs'
 

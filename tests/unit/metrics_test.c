@@ -235,11 +235,11 @@ TEST(metrics_plot_lists)
 	CHECK(strchr(err, 0x1b) == NULL);
 	/* the default layout: today's headline figures, then reclaim and
 	 * PSI; with a cgroup, its plots beside their system ones */
-	n = metrics_default_plots(false, ids);
+	n = metrics_default_plots(false, MC_NONE, ids);
 	metrics_list_text(ids, n, buf, sizeof(buf));
 	CHECK_STR(buf, "swap-used,majflt,free,minflt,available,kswapd-cpu,scan-kswapd,"
 		  "scan-direct,psi-some,psi-full");
-	n = metrics_default_plots(true, ids);
+	n = metrics_default_plots(true, MC_NONE, ids);
 	metrics_list_text(ids, n, buf, sizeof(buf));
 	CHECK_STR(buf, "swap-used,cg-swap,kswapd-cpu,majflt,cg-majflt,minflt,available,"
 		  "cg-mem,free,scan-kswapd,scan-direct,psi-some");

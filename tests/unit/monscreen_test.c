@@ -29,7 +29,7 @@ static struct ms_model model(int nw, int nd, bool cg, const char *tuning)
 			      .tuning = tuning };
 	int ids[M_N];
 
-	m.nplots = metrics_default_plots(cg, ids);
+	m.nplots = metrics_default_plots(cg, MC_NONE, ids);
 	for (int i = 0; i < m.nplots; i++)
 		m.plot[i] = (struct ms_plot){ .id = ids[i], .s = &dummy };
 	return m;

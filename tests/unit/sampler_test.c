@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -45,6 +46,7 @@ static const char *const vm_keys[VM_N] = {
 	[VM_OOM_KILL] = "oom_kill",
 	[VM_REFAULT_ANON] = "workingset_refault_anon",
 	[VM_REFAULT_FILE] = "workingset_refault_file",
+	[VM_ZSWPIN] = "zswpin", [VM_ZSWPOUT] = "zswpout", [VM_ZSWPWB] = "zswpwb",
 };
 
 /* Each counter sampled through libproc2 lies between two hand reads. */
@@ -111,6 +113,95 @@ TEST(sampler_sys_meminfo_matches)
 		CHECK(ss.mem[i] >= 0);
 	CHECK(ss.mem[MI_AVAIL] <= ss.mem[MI_TOTAL]);
 	CHECK(ss.mem_cache_all >= ss.mem[MI_CACHED]);
+	sampler_free(s);
+}
+
+/* "Key: N kB" of /proc/meminfo by hand; -1 if absent. */
+static long long meminfo_by_hand(const char *key)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	size_t k = strlen(key);
+	long long v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, k) && line[k] == ':') {
+			v = atoll(line + k + 1);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+static bool between(long long v, long long a, long long b)
+{
+	return v >= (a < b ? a : b) && v <= (a < b ? b : a);
+}
+
+/* Zswap and Zswapped, read by hand around the sample. */
+TEST(sampler_sys_zswap_meminfo)
+{
+	struct sampler *s = new_sampler();
+	struct sampler_caps caps;
+	struct sys_sample ss;
+	long long p0, z0, p1, z1;
+
+	if (!s)
+		return;
+	p0 = meminfo_by_hand("Zswap"), z0 = meminfo_by_hand("Zswapped");
+	CHECK_INT(sampler_sys(s, &ss), 0);
+	p1 = meminfo_by_hand("Zswap"), z1 = meminfo_by_hand("Zswapped");
+	sampler_caps(s, &caps);
+	CHECK(caps.zswap_mem == (p0 >= 0 && z0 >= 0));
+	if (p0 < 0 || z0 < 0) {
+		CHECK_INT(ss.zswap_kib, NA);
+	} else if (!between(ss.zswap_kib, p0, p1) || !between(ss.zswapped_kib, z0, z1)) {
+		t_fail(__FILE__, __LINE__, "Zswap %lld in [%lld, %lld], Zswapped %lld in [%lld, %lld]",
+		       (long long)ss.zswap_kib, p0, p1, (long long)ss.zswapped_kib, z0, z1);
+	}
+	sampler_free(s);
+}
+
+/* A zram device's mm_stat, read by hand around the sample; without one
+ * the figures are NA. */
+TEST(sampler_sys_zram_mm_stat)
+{
+	struct sampler *s = new_sampler();
+	struct sampler_caps caps;
+	struct sys_sample ss;
+	long long a[3] = { -1, -1, -1 }, b[3] = { -1, -1, -1 };
+	const char *path = "/sys/block/zram0/mm_stat";
+	FILE *f;
+
+	if (!s)
+		return;
+	CHECK_INT(sampler_sys(s, &ss), 0);
+	CHECK_INT(ss.zram_orig_kib, NA);
+	CHECK_INT(sampler_zram(s, "zram-none"), -1);
+	if (access(path, R_OK) < 0) {
+		sampler_free(s);
+		return;
+	}
+	CHECK_INT(sampler_zram(s, "zram0"), 0);
+	sampler_caps(s, &caps);
+	CHECK(caps.zram);
+	if ((f = fopen(path, "r"))) {
+		CHECK_INT(fscanf(f, "%lld %lld %lld", &a[0], &a[1], &a[2]), 3);
+		fclose(f);
+	}
+	CHECK_INT(sampler_sys(s, &ss), 0);
+	if ((f = fopen(path, "r"))) {
+		CHECK_INT(fscanf(f, "%lld %lld %lld", &b[0], &b[1], &b[2]), 3);
+		fclose(f);
+	}
+	CHECK(between(ss.zram_orig_kib, a[0] / 1024, b[0] / 1024));
+	CHECK(between(ss.zram_compr_kib, a[1] / 1024, b[1] / 1024));
+	CHECK(between(ss.zram_mem_kib, a[2] / 1024, b[2] / 1024));
+	CHECK_INT(sampler_zram(s, NULL), 0);
+	CHECK_INT(sampler_sys(s, &ss), 0);
+	CHECK_INT(ss.zram_mem_kib, NA);
 	sampler_free(s);
 }
 

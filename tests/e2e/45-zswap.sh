@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# zram and zswap sessions on the real machine: a zram device of the
+# session's own, gone after the run, q, SIGTERM and SIGKILL plus the next
+# start; zswap's parameters set for a run and put back; a compressor the
+# kernel lacks refused; the zswap sweep's cross table.
+. "$(dirname "$0")/lib.sh"
+need_root
+exec 9>/tmp/thrashtop-e2e-tuning.lock
+flock -w 300 9 || { fail machine-lock "another tuning test held it for 300 s"; exit 1; }
+[ -w /sys/class/zram-control/hot_add ] || { echo "SKIP $NAME: no zram-control"; exit 0; }
+[ -d /sys/module/zswap/parameters ] || { echo "SKIP $NAME: no zswap"; exit 0; }
+[ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] ||
+	{ echo "SKIP $NAME: no memory cgroup controller"; exit 0; }
+export THRASHTOP_STATE_DIR=$TMP/state
+DB=$TMP/h.db
+H() { "$T" history --history "$DB" "$@"; }
+ZP=/sys/module/zswap/parameters
+params() { for p in enabled compressor max_pool_percent accept_threshold_percent shrinker_enabled; do
+	echo "$p=$(cat $ZP/$p)"; done; }
+params >"$TMP/zswap0"
+# zswap as it was, whatever fails below
+cleanup "while IFS='=' read -r k v; do echo \"\$v\" >$ZP/\$k; done <$TMP/zswap0"
+zrams() { ls /sys/block | grep '^zram' | sort; }
+swaps() { awk '$1 ~ /^\/dev\/zram/ {print $1}' /proc/swaps | sort; }
+zrams >"$TMP/zram0"
+swaps >"$TMP/swaps0"
+started() { echo "$1" >>"$TMP/pids"; }
+kill_ours() {
+	local p
+	for p in $(cat "$TMP/pids" 2>/dev/null); do
+		case "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" in "$T "*|"$TP "*) kill -9 "$p" ;; esac
+	done
+	sleep 0.5
+	"$T" -b -n 1000 -p 1 --no-history
+}
+cleanup kill_ours
+as_before() {
+	zrams >"$TMP/zram1"; swaps >"$TMP/swaps1"
+	cmp -s "$TMP/zram0" "$TMP/zram1" && cmp -s "$TMP/swaps0" "$TMP/swaps1" && ! grep -qs zram "$THRASHTOP_STATE_DIR/state" ||
+		{ echo "zram before: $(cat "$TMP/zram0") after: $(cat "$TMP/zram1"); swaps after: $(cat "$TMP/swaps1")"; false; }
+}
+# the session's device: in the state file, a zram swap at priority 32767
+ours_on() { grep -qs " zram zram" "$THRASHTOP_STATE_DIR/state" &&
+	awk '$1 ~ /^\/dev\/zram/ && $5 == 32767 { f = 1 } END { exit !f }' /proc/swaps; }
+
+# A batch run on zram: stored with its backend, stored bytes and a ratio.
+"$TP" -b --mem 128M --swap zram:512M -m 200 -p 1 --history "$DB" -L zram >"$TMP/out" 2>"$TMP/err" &
+pid=$!; started $pid
+expect zram-on wait_for 20 ours_on
+wait $pid; rc=$?
+expect zram-exit-0 test $rc -eq 0
+expect zram-header-names-it grep -q "swap zram[0-9]* 512M lzo-rle prio 32767" "$TMP/err"
+expect zram-gone-after-run as_before
+H export --format=json -L zram >"$TMP/json"
+python3 - "$TMP/json" >"$TMP/py" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+assert r["swap_backend"].startswith("zram 512M lzo-rle prio 32767"), r["swap_backend"]
+assert r["zram_orig_kib"] > 0 and r["zram_compr_kib"] > 0, (r["zram_orig_kib"], r["zram_compr_kib"])
+assert "swap_backend=zram 512M" in r["config"], r["config"]
+s = r["series"]
+assert max(v for v in s["zram-orig"] if v is not None) == r["zram_orig_kib"], "peak"
+assert any(v for v in s["zram-ratio"] if v), s["zram-ratio"]
+print("ok ratio %.2f" % (r["zram_orig_kib"] / r["zram_compr_kib"]))
+PY
+expect zram-recorded grep -q "^ok" "$TMP/py" || cat "$TMP/py"
+
+# SIGTERM mid-run: the device goes on the way out.
+"$TP" -b --mem 128M --swap zram:256M -m 400 -p 1 --no-history >/dev/null 2>&1 &
+pid=$!; started $pid
+expect term-zram-on wait_for 20 ours_on
+kill -TERM $pid; wait $pid
+expect term-gone as_before
+
+# SIGKILL: left for the next start, which removes it.
+"$TP" -b --mem 128M --swap zram:256M -m 400 -p 1 --no-history >/dev/null 2>&1 &
+pid=$!; started $pid
+expect kill-zram-on wait_for 20 ours_on
+kill -KILL $pid; wait $pid 2>/dev/null
+expect kill-left-recorded grep -qs "^$pid .* zram zram" "$THRASHTOP_STATE_DIR/state"
+"$T" -b -n 1000 -p 1 --no-history >/dev/null 2>"$TMP/err"
+expect kill-next-start-removes grep -q "zram device zram[0-9]* turned off and removed" "$TMP/err"
+expect kill-gone as_before
+
+# q in the monitor.
+need_tmux
+tm new-session -d -s q -x 120 -y 40 "THRASHTOP_STATE_DIR=$THRASHTOP_STATE_DIR $T --swap zram:256M -n 200000000 -p 1 --no-history 2>$TMP/qerr; echo EXIT=\$? >$TMP/qrc"
+expect q-zram-on wait_for 30 ours_on
+expect q-header-names-it wait_for 10 sh -c "tmux -L $TMUX_SOCKET -f /dev/null capture-pane -p -t q | grep -q 'swap zram[0-9]* 256M lzo-rle'"
+tm send-keys -t q q
+expect q-exit-0 wait_for 30 grep -q "EXIT=0" "$TMP/qrc"
+expect q-gone as_before
+
+# zswap for a run: it stores pages, the run says so, the parameters come back.
+"$TP" -b --mem 128M --swap 512M --zswap lzo-rle:25 -m 200 -p 1 --history "$DB" -L zswap >"$TMP/out" 2>"$TMP/err" &
+pid=$!; started $pid
+expect zswap-set wait_for 20 sh -c "grep -q Y $ZP/enabled && grep -qx lzo-rle $ZP/compressor && grep -qx 25 $ZP/max_pool_percent"
+wait $pid; rc=$?
+expect zswap-exit-0 test $rc -eq 0
+params >"$TMP/zswap1"
+expect zswap-params-restored cmp "$TMP/zswap0" "$TMP/zswap1"
+zs=$(H export --format=json -L zswap | python3 -c 'import json,sys; r=json.load(sys.stdin)["runs"][0]; print(r["zswpout"], r["zswap_with"], r["zswap_stored_kib"])')
+expect zswap-recorded sh -c "set -- $zs; test \$1 -gt 0 && test \$2 = lzo-rle && test \$3 = 25% && test \$4 -gt 0" || echo "got: $zs"
+
+# A compressor the kernel lacks: refused before anything starts.
+"$T" -b --zswap lz4 -n 1000 -p 1 --no-history >/dev/null 2>"$TMP/err"; rc=$?
+expect lz4-exit-2 test $rc -eq 2
+expect lz4-names-the-ones-it-has grep -q "it takes lzo lzo-rle deflate" "$TMP/err" || cat "$TMP/err"
+expect lz4-one-line test "$(wc -l <"$TMP/err")" -eq 1
+params >"$TMP/zswap1"
+expect lz4-params-untouched cmp "$TMP/zswap0" "$TMP/zswap1"
+expect lz4-nothing-recorded sh -c "! grep -qs param $THRASHTOP_STATE_DIR/state"
+
+# The sweep: off against lzo-rle, three runs each, one line of the table each.
+"$TP" -b --mem 128M --swap 512M --sweep zswap=off,lzo-rle -r 3 -m 160 -p 1 \
+	--history "$DB" -L sweep >"$TMP/out" 2>"$TMP/err"; rc=$?
+# a v1 cgroup of 128 MiB OOM-kills a run now and then (see 40-tuning):
+# then the status is 1 and the table counts it apart
+oomed() { test $rc -eq 1 && H list -L sweep | grep -qw oom; }
+if oomed; then
+	pass sweep-done-oom-counted-apart
+else
+	expect sweep-done test $rc -eq 0 || { H list -L sweep; cat "$TMP/err"; }
+fi
+expect sweep-table-by-zswap sh -c "grep -q '^zswap_with ' $TMP/out && grep -Eq '^lzo-rle 20% +[0-9]+:' $TMP/out && grep -Eq '^off +[0-9]+:' $TMP/out" || cat "$TMP/out"
+params >"$TMP/zswap1"
+expect sweep-params-restored cmp "$TMP/zswap0" "$TMP/zswap1"
+expect sweep-two-groups test "$(H list -L sweep | awk 'NR>1{print $0}' | wc -l)" -ge 6
+ids=$(H export --format=json -L sweep | python3 -c '
+import json, sys
+runs = json.load(sys.stdin)["runs"]
+print(" ".join("g:%d" % min(r["id"] for r in runs if r["zswap_with"] == w) for w in ("off", "lzo-rle 20%")))')
+H compare $ids >"$TMP/cmp" 2>&1
+expect sweep-compare-two-groups grep -Eq "^Amean +wall .*\(" "$TMP/cmp" || cat "$TMP/cmp"
+expect sweep-compare-says-significance grep -q "Welch's t-test" "$TMP/cmp"
