@@ -19,6 +19,12 @@
  * -1 with a one-line message in err; nothing is left changed on failure. */
 int tui_init(char *err, size_t errlen);
 
+struct cast;
+
+/* Records everything the terminal opened by tui_init is sent from now on
+ * into c (cast.h). 0, or -1 with err. */
+int tui_record(struct cast *c, char *err, size_t errlen);
+
 /* Restores the terminal. Safe to call more than once, and before tui_init. */
 void tui_end(void);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "cast.h"
 #include "chooser.h"
 #include "histui.h"
 #include "loop.h"
@@ -30,8 +31,22 @@ static struct app {
 	struct view *views[MAX_VIEWS];
 	int nviews;
 	double wake;			/* when the top view plays on, 0 never */
+	struct cast *cast;		/* --cast, NULL: none */
 	char err[512];
 } the_app;	/* big: series, rows and texts */
+
+/* --cast: the recording starts with the terminal, before the first run. */
+static int start_cast(struct app *a, const char *path)
+{
+	char title[1024];
+	const char *term = getenv("TERM");
+
+	snprintf(title, sizeof(title), "thrashtop: %s on Linux %s", a->s.workload_desc,
+		 a->s.sys.release[0] ? a->s.sys.release : "?");
+	a->cast = cast_open(path, COLS, LINES, term ? term : "", title, (long long)time(NULL),
+			    a->err, sizeof(a->err));
+	return a->cast && tui_record(a->cast, a->err, sizeof(a->err)) == 0 ? 0 : -1;
+}
 
 static struct view *top(struct app *a)
 {
@@ -349,6 +364,8 @@ int app_run(struct options *o)
 	if (a->s.tui) {
 		if (tui_init(a->err, sizeof(a->err)))
 			goto out;
+		if (o->cast && start_cast(a, o->cast))
+			goto out;
 		if (monview_init(&a->mon, &a->s, o->nplots ? o->plots : NULL, o->nplots)) {
 			snprintf(a->err, sizeof(a->err), "out of memory");
 			goto out;
@@ -362,6 +379,8 @@ int app_run(struct options *o)
 out:
 	session_abort_run(&a->s);
 	close_views(a);
+	cast_close(a->cast);
+	a->cast = NULL;
 	/* The alternate screen took the runs away: they are what goes into a
 	 * reply, so they are printed as the batch mode prints them. */
 	for (int i = 0; a->s.tui && i < a->s.nposted; i++)

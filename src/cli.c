@@ -38,6 +38,7 @@ void cli_usage(FILE *out)
 "                       config file\n"
 "      --against ID     draw stored run ID faintly behind the live plots,\n"
 "                       aligned on each run's start\n"
+"      --cast FILE      record what the monitor draws as an asciicast v2 file\n"
 "  -b, --batch          no screen: print one result line per run\n"
 "      --format=F       batch line format: csh (default), gnu, gnu-full\n"
 "History:\n"
@@ -129,7 +130,8 @@ void cli_free(struct options *o)
 
 enum { OPT_FORMAT = 256, OPT_HISTORY, OPT_NO_HISTORY, OPT_MEM, OPT_GLOBAL,
        OPT_SWAP, OPT_SYSCTL, OPT_SWEEP, OPT_KNOB, OPT_LIST_PLOTS,
-       OPT_GLOBAL_WITH, OPT_PLOTS, OPT_AGAINST };
+       OPT_GLOBAL_WITH, OPT_PLOTS, OPT_AGAINST,
+       OPT_CAST };
 
 /* An option getopt_long refused. optopt is the long option's value when a
  * known long option was misused (--batch=1), 0 for an unknown long option
@@ -182,6 +184,7 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 		{ "list-plots", no_argument, NULL, OPT_LIST_PLOTS },
 		{ "plots", required_argument, NULL, OPT_PLOTS },
 		{ "against", required_argument, NULL, OPT_AGAINST },
+		{ "cast", required_argument, NULL, OPT_CAST },
 		{ 0, 0, 0, 0 },
 	};
 	long v;
@@ -337,6 +340,11 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 					       " (thrashtop history list)", optarg);
 			o->against = v;
 			break;
+		case OPT_CAST:
+			if (!*optarg)
+				return fmt_err(err, errlen, "--cast: want a file name");
+			o->cast = optarg;
+			break;
 		case ':': {
 			char name[64];
 			return fmt_err(err, errlen, "option '%s' needs a value",
@@ -358,6 +366,8 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 	}
 	if (o->against && o->batch)
 		return fmt_err(err, errlen, "--against draws behind the monitor's plots: not in batch mode (-b, or no terminal on stdout)");
+	if (o->cast && o->batch)
+		return fmt_err(err, errlen, "--cast records the monitor: not in batch mode (-b, or no terminal on stdout)");
 	if (o->against && o->no_history)
 		return fmt_err(err, errlen, "--against reads the run from the history: not with --no-history");
 	if (global_with_set && !o->global_limit)
