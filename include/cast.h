@@ -20,7 +20,7 @@
 
 struct cast;
 
-/* Creates (or truncates) path and writes the header; timestamp is the
+/* Creates (or truncates) path ("-": standard output) and writes the header; timestamp is the
  * start's Unix time, 0 for none (a recording that must come out the same
  * every time). NULL with a one-line message in err. */
 struct cast *cast_open(const char *path, int cols, int rows, const char *term,
@@ -45,9 +45,10 @@ size_t cast_escape(char *dst, const char *src, size_t n);
  * to (a terminal). 0, or -1 with err. */
 int cast_tee(struct cast *c, int outfd, char *err, size_t errlen);
 
-/* A FILE for newterm() to write to when there is no terminal, read back
- * by cast_doupdate() into c at the times cast_set_time() gives. */
-FILE *cast_headless(struct cast *c, char *err, size_t errlen);
+/* A FILE for newterm() to write to when there is no terminal (a screen
+ * of cols x rows), read back by cast_doupdate() into c at the times
+ * cast_set_time() gives. */
+FILE *cast_headless(struct cast *c, int cols, int rows, char *err, size_t errlen);
 void cast_set_time(double t);
 
 /* doupdate(), with its bytes recorded as one event when a recording is

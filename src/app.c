@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -434,4 +435,49 @@ int app_replay(struct history *h, int64_t id, const int *plots, int nplots, doub
 		return 2;
 	}
 	return loop_signal() ? 128 + loop_signal() : 0;
+}
+
+int app_replay_cast(struct history *h, int64_t id, const int *plots, int nplots, double speed,
+		    int cols, int rows, const char *path)
+{
+	struct app *a = &the_app;
+	struct run_record r;
+	struct view *v = NULL;
+	char title[1024], workload[512];
+	int rc;
+
+	run_record_init(&r);
+	rc = history_get(h, id, &r, a->err, sizeof(a->err));
+	if (rc > 0)
+		snprintf(a->err, sizeof(a->err), "no run %" PRId64 " in the history", id);
+	else if (rc == 0 && r.nsamples < 1)
+		snprintf(a->err, sizeof(a->err), "run %" PRId64 " was kept without its series: "
+			 "nothing to record", id);
+	if (rc != 0 || r.nsamples < 1) {
+		run_record_clear(&r);
+		fprintf(stderr, "thrashtop: history: %s\n", a->err);
+		return 2;
+	}
+	run_record_workload(&r, workload, sizeof(workload));
+	snprintf(title, sizeof(title), "thrashtop: run %" PRId64 ", %s on Linux %s", r.id,
+		 workload, r.kernel_release);
+	/* the same file wherever it is made: UTF-8 glyphs, one terminal type */
+	setlocale(LC_CTYPE, "C.UTF-8");
+	a->cast = cast_open(path, cols, rows, REPLAY_CAST_TERM, title, 0, a->err, sizeof(a->err));
+	if (a->cast && !tui_init_headless(a->cast, cols, rows, REPLAY_CAST_TERM, a->err,
+					  sizeof(a->err)))
+		v = replay_open(&r, plots, nplots, speed, a->err, sizeof(a->err));
+	if (v) {
+		replay_record(v);
+		v->ops->close(v);
+	}
+	tui_end();
+	cast_close(a->cast);
+	a->cast = NULL;
+	run_record_clear(&r);
+	if (!v) {
+		fprintf(stderr, "thrashtop: %s\n", a->err);
+		return 2;
+	}
+	return 0;
 }

@@ -152,7 +152,8 @@ struct cast *cast_open(const char *path, int cols, int rows, const char *term,
 		fmt_err(err, errlen, "--cast: out of memory");
 		return NULL;
 	}
-	c->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	c->fd = strcmp(path, "-") ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) :
+		fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 	if (c->fd < 0) {
 		fmt_err(err, errlen, "--cast %s: %s", path, strerror(errno));
 		free(c);
@@ -255,13 +256,15 @@ int cast_tee(struct cast *c, int outfd, char *err, size_t errlen)
 	return 0;
 }
 
-FILE *cast_headless(struct cast *c, char *err, size_t errlen)
+FILE *cast_headless(struct cast *c, int cols, int rows, char *err, size_t errlen)
 {
 	int fd;
 	FILE *f;
 
 	if (attach(c, err, errlen))
 		return NULL;
+	R.cols = cols;
+	R.rows = rows;
 	fd = fcntl(R.mem, F_DUPFD_CLOEXEC, 3);
 	f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {

@@ -27,12 +27,13 @@
 #include "runsource.h"
 #include "sweep.h"
 #include "sysio.h"
+#include "tui.h"
 
 /* Reports go through an escaping stream: what was recorded reaches the
  * terminal as text, never as control sequences. */
 static FILE *out;
 
-enum fmt { F_DEFAULT, F_TEXT, F_CSV, F_JSON, F_TIME, F_TABLE, F_SVG, F_GNUPLOT };
+enum fmt { F_DEFAULT, F_TEXT, F_CSV, F_JSON, F_TIME, F_TABLE, F_SVG, F_GNUPLOT, F_CAST };
 
 struct hargs {
 	const char *cmd;
@@ -48,6 +49,8 @@ struct hargs {
 	const char *svg;	/* plot: --svg FILE */
 	const char *series;	/* plot, replay: --series LIST */
 	double speed;		/* replay: --speed X */
+	const char *cast;	/* replay: --cast FILE */
+	int cols, rows;		/* a recording's --size WxH, 0: 100x30 */
 	bool all;		/* list: every run, not a page; stats: every run's line */
 	char err[512];		/* bad usage or input: the one line to print */
 };
@@ -75,6 +78,10 @@ static void usage(FILE *f)
 	fprintf(f, "] [options]\n"
 		"  --format=text|csv|json|time|table   output (list, show, stats, export)\n"
 		"  --format=svg|gnuplot  plot: an SVG, or the data with a gnuplot script\n"
+		"  --format=asciicast   export ID: the run's replay as an asciicast v2\n"
+		"                       recording (also replay ID --cast FILE)\n"
+		"  --size=WxH           the recording's terminal size (default 100x30)\n"
+		"  --speed=X            replay, recording: times real time (default 1)\n"
 		"  --svg=FILE           plot: write the SVG to FILE\n"
 		"  --series=LIST        plot: the series, as --list-plots names them\n"
 		"                       (default swap-used,free,majflt,kswapd-cpu)\n"
@@ -123,7 +130,7 @@ static bool parse_id(const char *s, int64_t *id)
 
 enum { OPT_FORMAT = 256, OPT_KERNEL, OPT_SESSION, OPT_LIMIT, OPT_ROWS, OPT_COLS, OPT_ALL,
        OPT_SKIP_BAD, OPT_GNU, OPT_COV, OPT_OUTLIER_Z, OPT_HISTORY, OPT_SVG, OPT_SERIES,
-       OPT_SPEED };
+       OPT_SPEED, OPT_CAST, OPT_SIZE };
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -143,21 +150,23 @@ static const struct option longopts[] = {
 	{ "svg", required_argument, NULL, OPT_SVG },
 	{ "series", required_argument, NULL, OPT_SERIES },
 	{ "speed", required_argument, NULL, OPT_SPEED },
+	{ "cast", required_argument, NULL, OPT_CAST },
+	{ "size", required_argument, NULL, OPT_SIZE },
 	{ 0, 0, 0, 0 },
 };
 
 static int parse_format(const char *v, struct hargs *a)
 {
 	static const char *const names[] = { "", "text", "csv", "json", "time", "table", "svg",
-					     "gnuplot" };
+					     "gnuplot", "asciicast" };
 
 	a->fmt = F_DEFAULT;
-	for (int k = 1; k < 8; k++)
+	for (int k = 1; k < 9; k++)
 		if (!strcmp(v, names[k]))
 			a->fmt = (enum fmt)k;
 	if (a->fmt == F_DEFAULT)
 		return fmt_err(a->err, sizeof(a->err), "unknown format \"%s\" (text, csv, json, time, "
-			       "table, svg, gnuplot)", v);
+			       "table, svg, gnuplot, asciicast)", v);
 	return 0;
 }
 
@@ -166,7 +175,7 @@ static int parse_format(const char *v, struct hargs *a)
 static int parse_option(int c, const char *v, struct hargs *a)
 {
 	double d;
-	char *end;
+	char *end, x;
 
 	switch (c) {
 	case OPT_FORMAT:
@@ -229,6 +238,18 @@ static int parse_option(int c, const char *v, struct hargs *a)
 		if (end == v || *end || !(a->speed >= REPLAY_SPEED_MIN && a->speed <= REPLAY_SPEED_MAX))
 			return fmt_err(a->err, sizeof(a->err), "--speed: \"%s\": want %g to %g times real time",
 				       v, REPLAY_SPEED_MIN, (double)REPLAY_SPEED_MAX);
+		break;
+	case OPT_CAST:
+		if (!*v)
+			return fmt_err(a->err, sizeof(a->err), "--cast: empty file name");
+		a->cast = v;
+		break;
+	case OPT_SIZE:
+		if (sscanf(v, "%d%c%d", &a->cols, &x, &a->rows) != 3 || x != 'x' ||
+		    a->cols < TUI_MIN_COLS || a->cols > 1000 || a->rows < TUI_MIN_ROWS ||
+		    a->rows > 1000 || strspn(v, "0123456789x") != strlen(v))
+			return fmt_err(a->err, sizeof(a->err), "--size: \"%s\": want WIDTHxHEIGHT, "
+				       "%dx%d to 1000x1000", v, TUI_MIN_COLS, TUI_MIN_ROWS);
 		break;
 	}
 	return 0;
@@ -996,16 +1017,21 @@ static int cmd_replay(struct hargs *a, const char *path)
 	struct history *h;
 
 	if (a->npos != 1)
-		return fmt_err(a->err, sizeof(a->err), "replay takes one run ID");
+		return fmt_err(a->err, sizeof(a->err), "%s takes one run ID", a->cmd);
 	if (!parse_id(a->pos[0], &id))
-		return fmt_err(a->err, sizeof(a->err), "replay: \"%s\" is not a run ID", a->pos[0]);
+		return fmt_err(a->err, sizeof(a->err), "%s: \"%s\" is not a run ID", a->cmd, a->pos[0]);
 	if (a->series && (n = metrics_parse_list(a->series, ids, err, sizeof(err))) < 0)
 		return fmt_err(a->err, sizeof(a->err), "--series: %s", err);
 	if (!(h = history_open(path, HISTORY_RDONLY, err, sizeof(err)))) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);
 		return 2;
 	}
-	rc = app_replay(h, id, a->series ? ids : NULL, n, a->speed > 0 ? a->speed : 1);
+	if (a->cast || a->fmt == F_CAST)
+		rc = app_replay_cast(h, id, a->series ? ids : NULL, n, a->speed > 0 ? a->speed : 1,
+				     a->cols ? a->cols : 100, a->rows ? a->rows : 30,
+				     a->cast ? a->cast : "-");
+	else
+		rc = app_replay(h, id, a->series ? ids : NULL, n, a->speed > 0 ? a->speed : 1);
 	history_close(h);
 	return rc;
 }
@@ -1073,6 +1099,8 @@ static int cmd_report(struct hargs *a, const char *path)
 	size_t n;
 	int rc;
 
+	if (fmt == F_CAST)
+		return cmd_replay(a, path);
 	if (a->npos)
 		return fmt_err(a->err, sizeof(a->err), "unexpected argument \"%s\"", a->pos[0]);
 	if (fmt == F_CSV || fmt == F_JSON || (!strcmp(a->cmd, "list") && fmt == F_DEFAULT))
@@ -1143,6 +1171,13 @@ int histcli_main(int argc, char **argv, const char *db_path)
 	if (!rc && (a.fmt == F_SVG || a.fmt == F_GNUPLOT) && strcmp(a.cmd, "plot"))
 		rc = fmt_err(a.err, sizeof(a.err), "--format=%s is for plot",
 			     a.fmt == F_SVG ? "svg" : "gnuplot");
+	if (!rc && a.fmt == F_CAST && strcmp(a.cmd, "export"))
+		rc = fmt_err(a.err, sizeof(a.err), "--format=asciicast is for export ID");
+	if (!rc && (a.cast || a.cols) && strcmp(a.cmd, "replay") &&
+	    !(a.fmt == F_CAST && !a.cast))
+		rc = fmt_err(a.err, sizeof(a.err), "%s", a.cast ? "--cast is for replay ID (export ID "
+			     "--format=asciicast writes to standard output)" : "--size is for a "
+			     "recording: export ID --format=asciicast, replay ID --cast FILE");
 	if (!rc) {
 		if (!(out = fmt_escaping_stream(stdout)))
 			out = stdout;

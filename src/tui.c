@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <langinfo.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -310,6 +311,33 @@ int tui_record(struct cast *c, char *err, size_t errlen)
 		return -1;
 	}
 	return cast_tee(c, fileno(T.out ? T.out : stdout), err, errlen);
+}
+
+int tui_init_headless(struct cast *c, int cols, int rows, const char *term,
+		      char *err, size_t errlen)
+{
+	if (T.active)
+		return 0;
+	/* a resize of whatever terminal we run in is not this screen's */
+	signal(SIGWINCH, SIG_IGN);
+	T.tty = fopen("/dev/null", "re");
+	T.out = T.tty ? cast_headless(c, cols, rows, err, errlen) : NULL;
+	if (!T.out) {
+		if (!T.tty)
+			snprintf(err, errlen, "/dev/null: %s", strerror(errno));
+		close_files();
+		return -1;
+	}
+	T.scr = newterm(term, T.out, T.tty);
+	if (!T.scr) {
+		snprintf(err, errlen, "terminal type \"%s\" unknown", term);
+		cast_detach();
+		close_files();
+		return -1;
+	}
+	setup(T.tty);
+	resizeterm(rows, cols);
+	return 0;
 }
 
 /* The screen set up on a terminal newterm has opened. */
