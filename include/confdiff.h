@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "history.h"
+#include "runrec.h"
 
 struct conf_diff {
 	char key[64];

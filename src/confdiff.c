@@ -101,7 +101,7 @@ static void add_line(struct kvs *s, const char *line, size_t len)
 		long long v = strtoll(val, &end, 10);
 
 		if (end != val && !*end) {
-			if (v == HIST_NA)
+			if (v == NA)
 				snprintf(val, sizeof(val), "none");
 			else
 				fmt_kib(val, sizeof(val), v);
