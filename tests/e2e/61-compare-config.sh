@@ -4,6 +4,7 @@
 # in the text and in the JSON form.
 . "$(dirname "$0")/lib.sh"
 need_root
+need_machine_lock
 
 db=$TMP/h.db
 H() { "$T" --history "$db" history "$@"; }
