@@ -80,7 +80,8 @@ unit: build/unit
 	./build/unit
 
 # Tools only the tests use, as command:package.
-CHECK_TOOLS := man:man-db xmllint:libxml2-utils rsvg-convert:librsvg2-bin gnuplot:gnuplot-nox strace:strace
+CHECK_TOOLS := man:man-db xmllint:libxml2-utils rsvg-convert:librsvg2-bin gnuplot:gnuplot-nox \
+	       strace:strace asciinema:asciinema
 check-deps:
 	@missing=""; for t in $(CHECK_TOOLS); do \
 	  command -v $${t%%:*} >/dev/null 2>&1 || missing="$$missing $${t#*:}"; done; \

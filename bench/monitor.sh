@@ -5,6 +5,8 @@
 # config) at 200x60; its CPU is the on-CPU time of every one of its
 # threads (/proc/PID/task/*/schedstat, nanoseconds; btop draws from
 # several threads), not its children's, over the window.
+# Beside them, two more thrashtops whose workload is one sleep, the same
+# screen each, one of them recording it (--cast): what a recording costs.
 # Then the monitor's memory with BIG workers (1024) on the same screen: its
 # VmHWM once all of them run, the monitor at a real-time priority that its
 # workers do not inherit (chrt -R) so that it keeps up with their forks.
@@ -50,8 +52,10 @@ phase() {
 	$T new-window -t bench -n top "exec top -d $d"
 	$T new-window -t bench -n htop "exec htop -d $tenths"
 	$T new-window -t bench -n btop "XDG_CONFIG_HOME=$CONF exec btop"
+	$T new-window -t bench -n nocast "exec ./thrashtop --no-history -d $d -- sleep 3600"
+	$T new-window -t bench -n cast "exec ./thrashtop --no-history -d $d --cast $CONF/$d.cast -- sleep 3600"
 	sleep 3	# start-up (first reads, the workers' forks) is not steady state
-	local names=(thrashtop top htop btop) pids=() t0=() t1=() w0 w1 running
+	local names=(thrashtop top htop btop nocast cast) pids=() t0=() t1=() w0 w1 running
 	for n in "${names[@]}"; do pids+=("$(pane_pid "$n")"); done
 	w0=$(date +%s%N)
 	for p in "${pids[@]}"; do t0+=("$(cpu_ns "$p")"); done
@@ -65,9 +69,11 @@ phase() {
 			'BEGIN { printf "%.3f", (b - a) / (w1 - w0) * 100 }')
 	done
 	[ "$running" -ge "$P" ] || echo "  (only $running of $P workers were still running at the end of the $d s window: raise N)"
+	CASTSIZE[$d]=$(stat -c %s "$CONF/$d.cast")
 	$T kill-server
 	sleep 1
 }
+declare -A CASTSIZE
 
 echo "monitor CPU, % of one CPU (schedstat of every thread), $P sorter workers (-n $N), 200x60 tmux, ${WINDOW} s windows, $(nproc) CPUs, $(ls /proc | grep -c '^[0-9]') processes before the load"
 phase 1
@@ -80,6 +86,13 @@ for d in 1 0.1; do
 		r = b > 0 ? a / b : 0
 		printf "%-9s %9.2f%% %9.2f%% %9.2f%% %9.2f%% %13.2fx   goal <= %.1f%% and <= 0.2x top: %s\n",
 			d " s", a, b, c, e, r, goal, (a <= goal && r <= 0.2) ? "met" : "NOT met"
+	}'
+done
+printf '\n%-9s %14s %14s %12s\n' interval "--cast off" "--cast on" "cast file"
+for d in 1 0.1; do
+	awk -v d="$d" -v a="${RES[$d,nocast]}" -v b="${RES[$d,cast]}" -v z="${CASTSIZE[$d]}" -v w="$WINDOW" 'BEGIN {
+		printf "%-9s %13.2f%% %13.2f%% %8.1f KiB   (thrashtop -- sleep, 200x60, %d s + 3 s start)\n",
+			d " s", a, b, z / 1024, w
 	}'
 done
 

@@ -20,4 +20,12 @@ struct history;
  * 128+N after signal N). */
 int app_replay(struct history *h, int64_t id, const int *plots, int nplots, double speed);
 
+/* `history export ID --format=asciicast`, `history replay ID --cast`: run
+ * id of h played at speed into an asciicast v2 file at path ("-": standard
+ * output) as the replay draws it on a cols x rows terminal, without one:
+ * the same run and options give the same file. Returns an exit status (0,
+ * or 2 with the one-line reason on stderr). */
+int app_replay_cast(struct history *h, int64_t id, const int *plots, int nplots, double speed,
+		    int cols, int rows, const char *path);
+
 #endif

@@ -48,6 +48,7 @@ struct options {
 	int nplots;		/* --plots, else the config's; 0: the default */
 	int plots[M_N];		/* registry ids, in screen order */
 	int64_t against;	/* --against ID, 0: none */
+	const char *cast;	/* --cast FILE, NULL: none */
 	const char *config;	/* the config file read, NULL: none */
 	bool batch;		/* -b, or stdout is not a terminal */
 	enum out_format format;

@@ -41,4 +41,12 @@ char *replay_result_line(const struct run_record *r, char *buf, size_t len);
  * samples before it are those shown at rel): 0..r->nsamples. */
 int replay_index(const struct run_record *r, double rel);
 
+/* The terminal type a recording of a replay is made for. */
+#define REPLAY_CAST_TERM "xterm-256color"
+
+/* Plays replay v from its start to its end at once, each frame drawn
+ * into the recording on the screen (cast.h) at the time into the replay
+ * it would be drawn: the same frames, the same times, every time. */
+void replay_record(struct view *v);
+
 #endif

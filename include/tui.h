@@ -19,6 +19,18 @@
  * -1 with a one-line message in err; nothing is left changed on failure. */
 int tui_init(char *err, size_t errlen);
 
+struct cast;
+
+/* Records everything the terminal opened by tui_init is sent from now on
+ * into c (cast.h). 0, or -1 with err. */
+int tui_record(struct cast *c, char *err, size_t errlen);
+
+/* Sets the screen up without a terminal, cols x rows of terminal type
+ * term, its frames going into c only (an export). SIGWINCH is ignored
+ * from then on. 0, or -1 with err. */
+int tui_init_headless(struct cast *c, int cols, int rows, const char *term,
+		      char *err, size_t errlen);
+
 /* Restores the terminal. Safe to call more than once, and before tui_init. */
 void tui_end(void);
 

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "cast.h"
 #include "chooser.h"
 #include "histui.h"
 #include "loop.h"
@@ -30,8 +32,22 @@ static struct app {
 	struct view *views[MAX_VIEWS];
 	int nviews;
 	double wake;			/* when the top view plays on, 0 never */
+	struct cast *cast;		/* --cast, NULL: none */
 	char err[512];
 } the_app;	/* big: series, rows and texts */
+
+/* --cast: the recording starts with the terminal, before the first run. */
+static int start_cast(struct app *a, const char *path)
+{
+	char title[1024];
+	const char *term = getenv("TERM");
+
+	snprintf(title, sizeof(title), "thrashtop: %s on Linux %s", a->s.workload_desc,
+		 a->s.sys.release[0] ? a->s.sys.release : "?");
+	a->cast = cast_open(path, COLS, LINES, term ? term : "", title, (long long)time(NULL),
+			    a->err, sizeof(a->err));
+	return a->cast && tui_record(a->cast, a->err, sizeof(a->err)) == 0 ? 0 : -1;
+}
 
 static struct view *top(struct app *a)
 {
@@ -358,6 +374,8 @@ int app_run(struct options *o)
 	if (a->s.tui) {
 		if (tui_init(a->err, sizeof(a->err)))
 			goto out;
+		if (o->cast && start_cast(a, o->cast))
+			goto out;
 		if (monview_init(&a->mon, &a->s, o->nplots ? o->plots : NULL, o->nplots)) {
 			snprintf(a->err, sizeof(a->err), "out of memory");
 			goto out;
@@ -371,6 +389,8 @@ int app_run(struct options *o)
 out:
 	session_abort_run(&a->s);
 	close_views(a);
+	cast_close(a->cast);
+	a->cast = NULL;
 	/* The alternate screen took the runs away: they are what goes into a
 	 * reply, so they are printed as the batch mode prints them. */
 	for (int i = 0; a->s.tui && i < a->s.nposted; i++)
@@ -424,4 +444,49 @@ int app_replay(struct history *h, int64_t id, const int *plots, int nplots, doub
 		return 2;
 	}
 	return loop_signal() ? 128 + loop_signal() : 0;
+}
+
+int app_replay_cast(struct history *h, int64_t id, const int *plots, int nplots, double speed,
+		    int cols, int rows, const char *path)
+{
+	struct app *a = &the_app;
+	struct run_record r;
+	struct view *v = NULL;
+	char title[1024], workload[512];
+	int rc;
+
+	run_record_init(&r);
+	rc = history_get(h, id, &r, a->err, sizeof(a->err));
+	if (rc > 0)
+		snprintf(a->err, sizeof(a->err), "no run %" PRId64 " in the history", id);
+	else if (rc == 0 && r.nsamples < 1)
+		snprintf(a->err, sizeof(a->err), "run %" PRId64 " was kept without its series: "
+			 "nothing to record", id);
+	if (rc != 0 || r.nsamples < 1) {
+		run_record_clear(&r);
+		fprintf(stderr, "thrashtop: history: %s\n", a->err);
+		return 2;
+	}
+	run_record_workload(&r, workload, sizeof(workload));
+	snprintf(title, sizeof(title), "thrashtop: run %" PRId64 ", %s on Linux %s", r.id,
+		 workload, r.kernel_release);
+	/* the same file wherever it is made: UTF-8 glyphs, one terminal type */
+	setlocale(LC_CTYPE, "C.UTF-8");
+	a->cast = cast_open(path, cols, rows, REPLAY_CAST_TERM, title, 0, a->err, sizeof(a->err));
+	if (a->cast && !tui_init_headless(a->cast, cols, rows, REPLAY_CAST_TERM, a->err,
+					  sizeof(a->err)))
+		v = replay_open(&r, plots, nplots, speed, a->err, sizeof(a->err));
+	if (v) {
+		replay_record(v);
+		v->ops->close(v);
+	}
+	tui_end();
+	cast_close(a->cast);
+	a->cast = NULL;
+	run_record_clear(&r);
+	if (!v) {
+		fprintf(stderr, "thrashtop: %s\n", a->err);
+		return 2;
+	}
+	return 0;
 }

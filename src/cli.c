@@ -41,6 +41,7 @@ void cli_usage(FILE *out)
 "                       config file\n"
 "      --against ID     draw stored run ID faintly behind the live plots,\n"
 "                       aligned on each run's start\n"
+"      --cast FILE      record what the monitor draws as an asciicast v2 file\n"
 "  -b, --batch          no screen: print one result line per run\n"
 "      --format=F       batch line format: csh (default), gnu, gnu-full\n"
 "History:\n"
@@ -124,7 +125,8 @@ void cli_free(struct options *o)
 
 enum { OPT_FORMAT = 256, OPT_HISTORY, OPT_NO_HISTORY, OPT_MEM, OPT_GLOBAL,
        OPT_SWAP, OPT_SYSCTL, OPT_SWEEP, OPT_KNOB, OPT_LIST_PLOTS,
-       OPT_GLOBAL_WITH, OPT_PLOTS, OPT_AGAINST, OPT_ZSWAP, OPT_FILL };
+       OPT_GLOBAL_WITH, OPT_PLOTS, OPT_AGAINST, OPT_ZSWAP, OPT_FILL,
+       OPT_CAST };
 
 int cli_parse_swap(const char *arg, struct swap_spec *sp, char *err, size_t errlen)
 {
@@ -214,6 +216,8 @@ static int settle(struct options *o, bool global_with_set, char *err, size_t err
 		return fmt_err(err, errlen, "--against draws behind the monitor's plots: not in batch mode (-b, or no terminal on stdout)");
 	if (o->against && o->no_history)
 		return fmt_err(err, errlen, "--against reads the run from the history: not with --no-history");
+	if (o->cast && o->batch)
+		return fmt_err(err, errlen, "--cast records the monitor: not in batch mode (-b, or no terminal on stdout)");
 	if (global_with_set && !o->global_limit)
 		return fmt_err(err, errlen, "--global-with needs --global SIZE");
 	for (int i = 0; o->global_limit && o->global_with != GLOBAL_BALLOON && i < o->nsysctl; i++)
@@ -259,6 +263,7 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 		{ "against", required_argument, NULL, OPT_AGAINST },
 		{ "zswap", required_argument, NULL, OPT_ZSWAP },
 		{ "fill", required_argument, NULL, OPT_FILL },
+		{ "cast", required_argument, NULL, OPT_CAST },
 		{ 0, 0, 0, 0 },
 	};
 	long long v;
@@ -424,6 +429,11 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 				return fmt_err(err, errlen, "--against '%s': want the ID of a stored run"
 					       " (thrashtop history list)", optarg);
 			o->against = v;
+			break;
+		case OPT_CAST:
+			if (!*optarg)
+				return fmt_err(err, errlen, "--cast: want a file name");
+			o->cast = optarg;
 			break;
 		case ':': {
 			char name[64];

@@ -16,6 +16,7 @@
 
 #include "app.h"
 #include "chart.h"
+#include "confdiff.h"
 #include "export.h"
 #include "fmt.h"
 #include "histfile.h"
@@ -27,12 +28,13 @@
 #include "runsource.h"
 #include "sweep.h"
 #include "sysio.h"
+#include "tui.h"
 
 /* Reports go through an escaping stream: what was recorded reaches the
  * terminal as text, never as control sequences. */
 static FILE *out;
 
-enum fmt { F_DEFAULT, F_TEXT, F_CSV, F_JSON, F_TIME, F_TABLE, F_SVG, F_GNUPLOT };
+enum fmt { F_DEFAULT, F_TEXT, F_CSV, F_JSON, F_TIME, F_TABLE, F_SVG, F_GNUPLOT, F_CAST };
 
 struct hargs {
 	const char *cmd;
@@ -48,6 +50,8 @@ struct hargs {
 	const char *svg;	/* plot: --svg FILE */
 	const char *series;	/* plot, replay: --series LIST */
 	double speed;		/* replay: --speed X */
+	const char *cast;	/* replay: --cast FILE */
+	int cols, rows;		/* a recording's --size WxH, 0: 100x30 */
 	bool all;		/* list: every run, not a page; stats: every run's line */
 	char err[512];		/* bad usage or input: the one line to print */
 };
@@ -73,8 +77,13 @@ static void usage(FILE *f)
 		fprintf(f, "%s%s%s", cmds[i].name, cmds[i].args, i + 1 == NCMDS ? "" : i == 4 ?
 			" |\n                          " : " | ");
 	fprintf(f, "] [options]\n"
-		"  --format=text|csv|json|time|table   output (list, show, stats, export)\n"
+		"  --format=text|csv|json|time|table   output (list, show, stats, export;\n"
+		"                       compare: json, what differs in the configuration)\n"
 		"  --format=svg|gnuplot  plot: an SVG, or the data with a gnuplot script\n"
+		"  --format=asciicast   export ID: the run's replay as an asciicast v2\n"
+		"                       recording (also replay ID --cast FILE)\n"
+		"  --size=WxH           the recording's terminal size (default 100x30)\n"
+		"  --speed=X            replay, recording: times real time (default 1)\n"
 		"  --svg=FILE           plot: write the SVG to FILE\n"
 		"  --series=LIST        plot: the series, as --list-plots names them\n"
 		"                       (default swap-used,free,majflt,kswapd-cpu)\n"
@@ -121,7 +130,7 @@ static bool parse_id(const char *s, int64_t *id)
 
 enum { OPT_FORMAT = 256, OPT_KERNEL, OPT_SESSION, OPT_LIMIT, OPT_ROWS, OPT_COLS, OPT_ALL,
        OPT_SKIP_BAD, OPT_GNU, OPT_COV, OPT_OUTLIER_Z, OPT_HISTORY, OPT_SVG, OPT_SERIES,
-       OPT_SPEED };
+       OPT_SPEED, OPT_CAST, OPT_SIZE };
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -141,21 +150,23 @@ static const struct option longopts[] = {
 	{ "svg", required_argument, NULL, OPT_SVG },
 	{ "series", required_argument, NULL, OPT_SERIES },
 	{ "speed", required_argument, NULL, OPT_SPEED },
+	{ "cast", required_argument, NULL, OPT_CAST },
+	{ "size", required_argument, NULL, OPT_SIZE },
 	{ 0, 0, 0, 0 },
 };
 
 static int parse_format(const char *v, struct hargs *a)
 {
 	static const char *const names[] = { "", "text", "csv", "json", "time", "table", "svg",
-					     "gnuplot" };
+					     "gnuplot", "asciicast" };
 
 	a->fmt = F_DEFAULT;
-	for (int k = 1; k < 8; k++)
+	for (int k = 1; k < 9; k++)
 		if (!strcmp(v, names[k]))
 			a->fmt = (enum fmt)k;
 	if (a->fmt == F_DEFAULT)
 		return fmt_err(a->err, sizeof(a->err), "unknown format \"%s\" (text, csv, json, time, "
-			       "table, svg, gnuplot)", v);
+			       "table, svg, gnuplot, asciicast)", v);
 	return 0;
 }
 
@@ -164,7 +175,7 @@ static int parse_format(const char *v, struct hargs *a)
 static int parse_option(int c, const char *v, struct hargs *a)
 {
 	double d;
-	char *end;
+	char *end, x;
 
 	switch (c) {
 	case OPT_FORMAT:
@@ -227,6 +238,18 @@ static int parse_option(int c, const char *v, struct hargs *a)
 		if (end == v || *end || !(a->speed >= REPLAY_SPEED_MIN && a->speed <= REPLAY_SPEED_MAX))
 			return fmt_err(a->err, sizeof(a->err), "--speed: \"%s\": want %g to %g times real time",
 				       v, REPLAY_SPEED_MIN, (double)REPLAY_SPEED_MAX);
+		break;
+	case OPT_CAST:
+		if (!*v)
+			return fmt_err(a->err, sizeof(a->err), "--cast: empty file name");
+		a->cast = v;
+		break;
+	case OPT_SIZE:
+		if (sscanf(v, "%d%c%d", &a->cols, &x, &a->rows) != 3 || x != 'x' ||
+		    a->cols < TUI_MIN_COLS || a->cols > 1000 || a->rows < TUI_MIN_ROWS ||
+		    a->rows > 1000 || strspn(v, "0123456789x") != strlen(v))
+			return fmt_err(a->err, sizeof(a->err), "--size: \"%s\": want WIDTHxHEIGHT, "
+				       "%dx%d to 1000x1000", v, TUI_MIN_COLS, TUI_MIN_ROWS);
 		break;
 	}
 	return 0;
@@ -735,6 +758,43 @@ static int compare_runs(struct hargs *a, const char *path, struct run_record **r
 	return 0;
 }
 
+/* What differs in each set's configuration (its newest run's) from the
+ * first set's: before the figures, or as JSON. */
+static int compare_config(FILE *f, const struct run_record *runs, size_t n, const int *set,
+			  size_t nsets, const char *const *names, bool json)
+{
+	struct conf_diff d[64];
+	const struct run_record *base = NULL;
+
+	for (size_t i = 0; i < n && !base; i++)
+		if (set[i] == 0)
+			base = &runs[i];
+	if (json)
+		fprintf(f, "{\"configuration\": [");
+	for (size_t s = 1; s < nsets; s++) {
+		const struct run_record *r = NULL;
+
+		for (size_t i = 0; i < n && !r; i++)
+			if (set[i] == (int)s)
+				r = &runs[i];
+		int k = conf_diff(base, r, d, sizeof(d) / sizeof(d[0]));
+		if (k < 0)
+			return -1;
+		if (k > (int)(sizeof(d) / sizeof(d[0])))
+			k = (int)(sizeof(d) / sizeof(d[0]));
+		if (json) {
+			fprintf(f, "%s", s > 1 ? ", " : "");
+			conf_diff_json(f, names[s], names[0], d, (size_t)k);
+		} else {
+			if (nsets > 2)
+				fprintf(f, "%s against %s:\n", names[s], names[0]);
+			conf_diff_text(f, d, (size_t)k);
+		}
+	}
+	fprintf(f, json ? "]}\n" : "\n");
+	return ferror(f) ? -1 : 0;
+}
+
 static int cmd_compare(struct hargs *a, const char *path)
 {
 	struct run_record *runs;
@@ -770,8 +830,14 @@ static int cmd_compare(struct hargs *a, const char *path)
 				   a->pos[s]);
 		}
 	}
-	rc = report_compare(out, runs, n, set, (size_t)a->npos, (const char *const *)a->pos,
-			    err, sizeof(err));
+	if (compare_config(out, runs, n, set, (size_t)a->npos, (const char *const *)a->pos,
+			   a->fmt == F_JSON)) {
+		rc = -1;
+		snprintf(err, sizeof(err), "compare: %s", strerror(errno));
+	} else if (a->fmt != F_JSON) {
+		rc = report_compare(out, runs, n, set, (size_t)a->npos, (const char *const *)a->pos,
+				    err, sizeof(err));
+	}
 	if (rc)
 		fprintf(stderr, "thrashtop: history: %s\n", err);
 	free(set);
@@ -994,16 +1060,21 @@ static int cmd_replay(struct hargs *a, const char *path)
 	struct history *h;
 
 	if (a->npos != 1)
-		return fmt_err(a->err, sizeof(a->err), "replay takes one run ID");
+		return fmt_err(a->err, sizeof(a->err), "%s takes one run ID", a->cmd);
 	if (!parse_id(a->pos[0], &id))
-		return fmt_err(a->err, sizeof(a->err), "replay: \"%s\" is not a run ID", a->pos[0]);
+		return fmt_err(a->err, sizeof(a->err), "%s: \"%s\" is not a run ID", a->cmd, a->pos[0]);
 	if (a->series && (n = metrics_parse_list(a->series, ids, err, sizeof(err))) < 0)
 		return fmt_err(a->err, sizeof(a->err), "--series: %s", err);
 	if (!(h = history_open(path, HISTORY_RDONLY, err, sizeof(err)))) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);
 		return 2;
 	}
-	rc = app_replay(h, id, a->series ? ids : NULL, n, a->speed > 0 ? a->speed : 1);
+	if (a->cast || a->fmt == F_CAST)
+		rc = app_replay_cast(h, id, a->series ? ids : NULL, n, a->speed > 0 ? a->speed : 1,
+				     a->cols ? a->cols : 100, a->rows ? a->rows : 30,
+				     a->cast ? a->cast : "-");
+	else
+		rc = app_replay(h, id, a->series ? ids : NULL, n, a->speed > 0 ? a->speed : 1);
 	history_close(h);
 	return rc;
 }
@@ -1071,6 +1142,8 @@ static int cmd_report(struct hargs *a, const char *path)
 	size_t n;
 	int rc;
 
+	if (fmt == F_CAST)
+		return cmd_replay(a, path);
 	if (a->npos)
 		return fmt_err(a->err, sizeof(a->err), "unexpected argument \"%s\"", a->pos[0]);
 	if (fmt == F_CSV || fmt == F_JSON || (!strcmp(a->cmd, "list") && fmt == F_DEFAULT))
@@ -1141,6 +1214,13 @@ int histcli_main(int argc, char **argv, const char *db_path)
 	if (!rc && (a.fmt == F_SVG || a.fmt == F_GNUPLOT) && strcmp(a.cmd, "plot"))
 		rc = fmt_err(a.err, sizeof(a.err), "--format=%s is for plot",
 			     a.fmt == F_SVG ? "svg" : "gnuplot");
+	if (!rc && a.fmt == F_CAST && strcmp(a.cmd, "export"))
+		rc = fmt_err(a.err, sizeof(a.err), "--format=asciicast is for export ID");
+	if (!rc && (a.cast || a.cols) && strcmp(a.cmd, "replay") &&
+	    !(a.fmt == F_CAST && !a.cast))
+		rc = fmt_err(a.err, sizeof(a.err), "%s", a.cast ? "--cast is for replay ID (export ID "
+			     "--format=asciicast writes to standard output)" : "--size is for a "
+			     "recording: export ID --format=asciicast, replay ID --cast FILE");
 	if (!rc) {
 		if (!(out = fmt_escaping_stream(stdout)))
 			out = stdout;

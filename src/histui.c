@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cast.h"
 #include "fmt.h"
 #include "histui.h"
 #include "history.h"
@@ -926,7 +927,7 @@ static void draw(struct hs *s)
 		waddch(s->w, ' ' | A_REVERSE);
 	}
 	wnoutrefresh(s->w);
-	doupdate();
+	cast_doupdate();
 }
 
 static int detail_plot_h(void)

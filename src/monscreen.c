@@ -5,6 +5,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "cast.h"
 #include "fmt.h"
 #include "monscreen.h"
 #include "tui.h"
@@ -1154,7 +1155,7 @@ void ms_draw(const struct ms_model *m)
 	}
 	if (U.overlay)
 		U.overlay(U.overlay_arg);
-	doupdate();
+	cast_doupdate();
 }
 
 void ms_touch(void)
@@ -1228,7 +1229,7 @@ static void help_show(const struct ms_model *m, bool on)
 		draw_help(m);
 	else
 		close_help();
-	doupdate();
+	cast_doupdate();
 }
 
 /* Scrolls the worker rows as op asks, within the rows there are. */

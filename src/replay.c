@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cast.h"
 #include "fmt.h"
 #include "histui.h"
 #include "history.h"
@@ -374,4 +375,17 @@ oom:
 		rp_close(&p->v);
 	fmt_err(err, errlen, "replay: out of memory");
 	return NULL;
+}
+
+void replay_record(struct view *v)
+{
+	struct replay *p = (struct replay *)v;
+	double t = 0;
+
+	p->last = 0;
+	cast_set_time(0);
+	rp_draw(v);
+	/* each frame the replay would draw, at the time it would */
+	while ((t = rp_wake(v, t)) > 0)
+		cast_set_time(t);
 }

@@ -279,7 +279,7 @@ const char *const report_time_fields[] = {
 
 const char *const report_compare_fields[] = {
 	"started_at", "config_hash", "label", "status", "wall_us", "user_us", "sys_us",
-	"majflt", "kswapd_s", NULL,
+	"majflt", "kswapd_s", "config", "proc_cmdline", "swap_devices", NULL,
 };
 
 /* Whether header key k (header_keys) has a known value that differs

@@ -1,10 +1,12 @@
 #include <errno.h>
 #include <langinfo.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cast.h"
 #include "fmt.h"
 #include "metrics.h"
 #include "tui.h"
@@ -16,6 +18,7 @@ static struct {
 	bool active;
 	SCREEN *scr;
 	FILE *tty;		/* /dev/tty when opened by us */
+	FILE *out;		/* what ncurses writes to when we opened it */
 	FILE *in;
 	enum plot_mode mode;
 } T = { .mode = PLOT_ASCII };
@@ -250,6 +253,17 @@ void tui_draw_too_small(WINDOW *win)
 	tui_centre(win, LINES / 2, 0, COLS, msg, A_BOLD);
 }
 
+static void setup(FILE *in);
+
+static void close_files(void)
+{
+	if (T.out)
+		fclose(T.out);
+	if (T.tty)
+		fclose(T.tty);
+	T.out = T.tty = NULL;
+}
+
 int tui_init(char *err, size_t errlen)
 {
 	const char *term = getenv("TERM");
@@ -261,16 +275,21 @@ int tui_init(char *err, size_t errlen)
 		snprintf(err, errlen, "cannot start the monitor: TERM is not set");
 		return -1;
 	}
-	T.tty = fopen("/dev/tty", "r+e");
-	if (T.tty) {
-		in = out = T.tty;
+	T.tty = fopen("/dev/tty", "re");
+	/* output on a descriptor of its own, which a recording swaps */
+	T.out = T.tty ? fopen("/dev/tty", "we") : NULL;
+	if (T.tty && T.out) {
+		in = T.tty;
+		out = T.out;
 	} else if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+		close_files();
 		in = stdin;
 		out = stdout;
 	} else {
 		snprintf(err, errlen,
 			 "cannot start the monitor: no terminal (/dev/tty: %s)",
 			 strerror(errno));
+		close_files();
 		return -1;
 	}
 	T.scr = newterm(NULL, out, in);
@@ -278,11 +297,52 @@ int tui_init(char *err, size_t errlen)
 		snprintf(err, errlen,
 			 "cannot start the monitor: terminal type \"%s\" unknown",
 			 term);
-		if (T.tty)
-			fclose(T.tty);
-		T.tty = NULL;
+		close_files();
 		return -1;
 	}
+	setup(in);
+	return 0;
+}
+
+int tui_record(struct cast *c, char *err, size_t errlen)
+{
+	if (!T.active) {
+		snprintf(err, errlen, "--cast: the terminal is not set up");
+		return -1;
+	}
+	return cast_tee(c, fileno(T.out ? T.out : stdout), err, errlen);
+}
+
+int tui_init_headless(struct cast *c, int cols, int rows, const char *term,
+		      char *err, size_t errlen)
+{
+	if (T.active)
+		return 0;
+	/* a resize of whatever terminal we run in is not this screen's */
+	signal(SIGWINCH, SIG_IGN);
+	T.tty = fopen("/dev/null", "re");
+	T.out = T.tty ? cast_headless(c, cols, rows, err, errlen) : NULL;
+	if (!T.out) {
+		if (!T.tty)
+			snprintf(err, errlen, "/dev/null: %s", strerror(errno));
+		close_files();
+		return -1;
+	}
+	T.scr = newterm(term, T.out, T.tty);
+	if (!T.scr) {
+		snprintf(err, errlen, "terminal type \"%s\" unknown", term);
+		cast_detach();
+		close_files();
+		return -1;
+	}
+	setup(T.tty);
+	resizeterm(rows, cols);
+	return 0;
+}
+
+/* The screen set up on a terminal newterm has opened. */
+static void setup(FILE *in)
+{
 	set_term(T.scr);
 	T.in = in;
 	T.active = true;
@@ -304,7 +364,6 @@ int tui_init(char *err, size_t errlen)
 	 * ESC [ B, which it does not know, and read as Esc. One read now. */
 	getch();
 	T.mode = utf8 ? PLOT_BRAILLE : PLOT_ASCII;
-	return 0;
 }
 
 bool tui_active(void)
@@ -337,12 +396,11 @@ void tui_end(void)
 	if (!T.active)
 		return;
 	T.active = false;
+	cast_detach();
 	endwin();
 	delscreen(T.scr);
 	T.scr = NULL;
-	if (T.tty)
-		fclose(T.tty);
-	T.tty = NULL;
+	close_files();
 }
 
 int tui_key_action(const struct tui_key *t, int n, int ch)

@@ -78,7 +78,10 @@ expect compare grep -qE '^Amean +wall +151\.62 +\( +0\.00%\) +187\.20 ' <<<"$out
 # runs as the group, a run and its own group split it, a missing run is
 # named, and a glob is no label.
 lab=$(H compare "label:Linux-2.4.14-pre8" "g:$b")
-expect compare-label test "$(tail -n +2 <<<"$lab")" = "$(tail -n +2 <<<"$out")"
+# the same but for the names in the figures' header
+names() { sed '/^ *\(g:\|label:\)/d'; }
+expect compare-label test "$(names <<<"$lab")" = "$(names <<<"$out")"
+expect "compare-says-kernel[$(head -3 <<<"$out")]" grep -qx 'kernel  *2\.4\.14-pre8 -> 2\.4\.13-ac4' <<<"$out"
 expect compare-run-and-its-group eval 'H compare "$a" "g:$a" | grep -qE "^Amean +wall +[0-9.]+ +\( +0\.00%\) +[0-9.]+ "'
 H compare 99999 "g:$a" >/dev/null 2>"$TMP/err"; rc=$?
 expect compare-missing-run test "$rc" -eq 2 -a "$(grep -c 'no runs match "99999"' "$TMP/err")" -eq 1

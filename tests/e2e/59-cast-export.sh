@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# A stored run played into an asciicast recording without a terminal:
+# the same file every time, valid, its last frame the run's result line,
+# as asciinema plays it. replay --cast writes the same file.
+. "$(dirname "$0")/lib.sh"
+need_tmux
+command -v asciinema >/dev/null || { fail asciinema-missing "apt-get install asciinema"; exit 1; }
+
+db=$TMP/h.db
+"$T" -b -n 2000000 -p 1 -d 0.1 --history "$db" -L base >"$TMP/line" 2>"$TMP/err"
+expect stored-run test $? -eq 0
+H() { "$T" --history "$db" history "$@"; }
+H export 1 --format=asciicast --size 100x30 >"$TMP/a.cast" 2>"$TMP/e1"
+expect "export-ok[$(cat "$TMP/e1")]" test $? -eq 0
+H export 1 --format=asciicast --size 100x30 >"$TMP/b.cast"
+expect byte-identical cmp "$TMP/a.cast" "$TMP/b.cast"
+H replay 1 --size 100x30 --cast "$TMP/c.cast" </dev/null
+expect replay-cast-same cmp "$TMP/a.cast" "$TMP/c.cast"
+expect "valid[$(python3 "$ROOT/tests/e2e/castcheck.py" "$TMP/a.cast")]" \
+	eval 'python3 "$ROOT/tests/e2e/castcheck.py" "$TMP/a.cast" >/dev/null'
+expect header python3 -c '
+import json, sys
+h = json.loads(open(sys.argv[1]).readline())
+sys.exit(not (h["width"] == 100 and h["height"] == 30 and "timestamp" not in h
+              and h["env"]["TERM"] == "xterm-256color" and "run 1" in h["title"]))' "$TMP/a.cast"
+H export 1 --format=asciicast --size 160x50 --speed 4 >"$TMP/d.cast"
+expect other-size grep -q '"width": 160, "height": 50' "$TMP/d.cast"
+
+# The result line the replay ends on, as the history has it.
+result=$(sed -n 1p "$TMP/line")
+tm new-session -d -s play -x 100 -y 30 "asciinema cat $TMP/a.cast; echo PLAYED >$TMP/played; sleep 60"
+expect played wait_for 30 grep -qs PLAYED "$TMP/played"
+tm capture-pane -p -t play >"$TMP/screen"
+expect "last-frame-result[$result | $(grep '^#1' "$TMP/screen")]" grep -qF "#1 $result" "$TMP/screen"
+expect last-frame-end grep -q 'replay run 1 "base"  END' "$TMP/screen"
+
+# bad input: one line, exit 2
+H export 1 --format=asciicast --size 10x5 >/dev/null 2>"$TMP/e"; rc=$?
+expect bad-size test $rc -eq 2 -a "$(wc -l <"$TMP/e")" -eq 1
+H export 9 --format=asciicast >/dev/null 2>"$TMP/e"; rc=$?
+expect "missing-run[$(cat "$TMP/e")]" test $rc -eq 2 -a "$(wc -l <"$TMP/e")" -eq 1
+H export --format=asciicast >/dev/null 2>"$TMP/e"; rc=$?
+expect no-id test $rc -eq 2
+H list --size 100x30 >/dev/null 2>"$TMP/e"; rc=$?
+expect size-elsewhere test $rc -eq 2

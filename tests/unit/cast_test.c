@@ -1,0 +1,79 @@
+#include <stdlib.h>
+
+#include "cast.h"
+#include "check.h"
+#include "confdiff.h"
+
+static const char *esc(const char *s, size_t n)
+{
+	static char buf[256];
+
+	cast_escape(buf, s, n);
+	return buf;
+}
+
+TEST(cast_escape_controls_quotes_utf8)
+{
+	CHECK_STR(esc("\x1b[1;2H\"a\\b\"\r\n", 13), "\\u001b[1;2H\\\"a\\\\b\\\"\\u000d\\u000a");
+	CHECK_STR(esc("\x7f\x0f", 2), "\\u007f\\u000f");
+	/* braille and an ellipsis kept as they are */
+	CHECK_STR(esc("\xe2\xa3\xbf\xe2\x80\xa6", 6), "\xe2\xa3\xbf\xe2\x80\xa6");
+	/* a cut sequence, a lone continuation byte, an overlong form, a
+	 * surrogate: each bad byte one U+FFFD */
+	CHECK_STR(esc("a\xe2\xa3", 3), "a\\ufffd\\ufffd");
+	CHECK_STR(esc("\x80z", 2), "\\ufffdz");
+	CHECK_STR(esc("\xc0\xaf", 2), "\\ufffd\\ufffd");
+	CHECK_STR(esc("\xed\xa0\x80", 3), "\\ufffd\\ufffd\\ufffd");
+	CHECK_STR(esc("\xf0\x9f\x98\x80", 4), "\xf0\x9f\x98\x80");
+	CHECK_STR(esc("\0x", 2), "\\u0000x");
+}
+
+static void record(struct run_record *r, const char *config, const char *cmdline, const char *swaps)
+{
+	run_record_init(r);
+	r->config = strdup(config);
+	r->proc_cmdline = strdup(cmdline);
+	r->swap_devices = strdup(swaps);
+}
+
+TEST(conf_diff_names_keys_and_values)
+{
+	struct run_record a, b;
+	struct conf_diff d[8];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	record(&a, "label=x\nkernel=6.1\nkernel_version=#1\nswappiness=60\nmem_limit_kib=-1\n"
+		   "zswap=0\n", "root=/dev/vda\n",
+	       "Filename Type Size Used Priority\n/dev/vdb partition 1024 0 -2\n");
+	record(&b, "label=x\nkernel=6.1\nkernel_version=#1\nswappiness=100\nmem_limit_kib=524288\n"
+		   "zswap=1\nsysctl=vm.page-cluster=0\n", "root=/dev/vda\n",
+	       "Filename Type Size Used Priority\n/tmp/s file 1024 0 -2\n");
+	CHECK_INT(conf_diff(&a, &b, d, 8), 5);
+	CHECK_STR(d[0].key, "vm.swappiness");
+	CHECK_STR(d[0].from, "60");
+	CHECK_STR(d[0].to, "100");
+	CHECK_STR(d[1].key, "mem limit");
+	CHECK_STR(d[1].from, "none");
+	CHECK_STR(d[1].to, "512M");
+	CHECK_STR(d[2].key, "zswap");
+	CHECK_STR(d[2].to, "on");
+	CHECK_STR(d[3].key, "swap areas");
+	CHECK_STR(d[3].from, "partition");
+	CHECK_STR(d[3].to, "file");
+	CHECK_STR(d[4].key, "vm.page-cluster");
+	CHECK_STR(d[4].from, "-");
+	CHECK_STR(d[4].to, "0");
+	CHECK_INT(conf_diff(&a, &a, d, 8), 0);
+	/* more than fit: the count, the first ones */
+	CHECK_INT(conf_diff(&a, &b, d, 1), 5);
+	f = open_memstream(&text, &len);
+	conf_diff_text(f, d, 1);
+	conf_diff_text(f, d, 0);
+	fclose(f);
+	CHECK_STR(text, "vm.swappiness  60 -> 100\nsame configuration\n");
+	free(text);
+	run_record_clear(&a);
+	run_record_clear(&b);
+}
