@@ -14,7 +14,10 @@ tm new-session -d -s live -x 100 -y 30 \
 expect monitor-up wait_for 30 bash -c "tm capture-pane -p -t live | grep -q 'major faults'"
 tm resize-window -t live -x 120 -y 35
 expect run-done wait_for 60 bash -c "tm capture-pane -p -t live | grep -q 'completed runs: 1'"
-# the resize and the last frame drawn, then the screen as it stands
+# Frozen (space), so the screen taken is the last frame drawn: the plots
+# go on scrolling at -d 0.1 after the run, and q ends the recording later.
+tm send-keys -t live ' '
+expect frozen wait_for 10 bash -c "tm capture-pane -p -t live | grep -q PAUSED"
 sleep 1
 tm capture-pane -p -t live >"$TMP/screen"
 timeline=$(grep -o '#1 [0-9.]*u .*kswapd' "$TMP/screen")
