@@ -1052,9 +1052,10 @@ static void table_cell(const struct run_record *runs, size_t n, const size_t *ri
 			x[k++] = w;
 		else if (runs[i].status == RUN_OOM)
 			oom++;
+		else if (runs[i].status == RUN_ABORTED)
+			aborted++;
 		else
 			failed++;
-		aborted += runs[i].status == RUN_ABORTED;
 	}
 	size_t used = 0;
 	if (!total) {
@@ -1074,7 +1075,9 @@ static void table_cell(const struct run_record *runs, size_t n, const size_t *ri
 		used += (size_t)snprintf(buf + used, len - used, "%s%zu of %zu runs killed",
 					 used ? " " : "", oom, total - aborted);
 	if (failed && used < len)
-		snprintf(buf + used, len - used, "%s%zu failed", used ? " " : "", failed);
+		used += (size_t)snprintf(buf + used, len - used, "%s%zu failed", used ? " " : "", failed);
+	if (aborted && used < len)
+		snprintf(buf + used, len - used, "%s%zu aborted", used ? " " : "", aborted);
 	free(x);
 }
 

@@ -119,6 +119,22 @@ H import "$TMP/bad.json" >"$TMP/out" 2>"$TMP/err"; rc=$?
 expect bad-record-refused test "$rc" -ne 0
 expect bad-record-named grep -q 'run 6: bad value for "status": exploded' "$TMP/err"
 expect bad-import-changes-nothing test "$(count)" = 21
+# Aborted runs are "aborted" in the table, as stats calls them.
+python3 - "$TMP/a.json" "$TMP/aborted.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["runs"][0]
+d["runs"] = [dict(r, uuid="%032x" % (0xab000 + i), status="aborted", label="aborted6")
+             for i in range(6)]
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+"$T" history --history "$TMP/aborted.db" import "$TMP/aborted.json" >/dev/null
+out=$("$T" history --history "$TMP/aborted.db" export --format=table --rows label --cols procs)
+expect table-aborted grep -qE '^aborted6 +6 aborted$' <<<"$out"
+expect table-aborted-not-failed eval '! grep -q "^aborted6.*failed" <<<"$out"'
+grep -qE '^aborted6 +6 aborted$' <<<"$out" || echo "$out"
+out=$("$T" history --history "$TMP/aborted.db" stats)
+expect stats-aborted grep -q 'not in the statistics: 0 OOM-killed, 0 failed, 6 aborted' <<<"$out"
 H bogus >/dev/null 2>"$TMP/err"; rc=$?
 expect bad-command test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1
 H show 99999 >/dev/null 2>"$TMP/err"; rc=$?
