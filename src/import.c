@@ -293,6 +293,16 @@ static int run_kv(void *arg, const char *key, const char *type, const char *val)
 	return -1;
 }
 
+/* A qsbench run names its size; a command run may lack its command line,
+ * as posted GNU time lines do. */
+static int check_workload(const struct run_record *r, const char *where, char *err, size_t errlen)
+{
+	if (r->kind == RUN_QSBENCH && (r->nelems < 1 || r->procs < 1))
+		return fmt_err(err, errlen, "%s: no workload (a qsbench run needs \"nelems\" and \"procs\")",
+			       where);
+	return 0;
+}
+
 /* Each run of the export, read and given to emit (NULL: only checked). */
 static int read_runs_json(struct jctx *j, const char *text, const struct import_sink *emit)
 {
@@ -314,6 +324,8 @@ static int read_runs_json(struct jctx *j, const char *text, const struct import_
 			rc = fmt_err(j->err, j->errlen, "%s: not an object", where);
 		else
 			rc = json_each_kv(j, (const char *)sqlite3_column_text(st, 1), run_kv, &c);
+		if (rc == 0)
+			rc = check_workload(&r, where, j->err, j->errlen);
 		if (rc == 0 && emit)
 			rc = emit->run(emit->arg, &r, j->err, j->errlen);
 		run_record_clear(&r);
@@ -534,7 +546,8 @@ static int read_csv(const char *text, const struct import_sink *emit, char *err,
 			if (rc)
 				goto fail;
 		}
-		if (emit && emit->run(emit->arg, &r, err, errlen))
+		if (check_workload(&r, where, err, errlen) ||
+		    (emit && emit->run(emit->arg, &r, err, errlen)))
 			goto fail;
 		free_elems(row, nr);
 		row = NULL;

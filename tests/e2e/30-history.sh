@@ -119,6 +119,14 @@ H import "$TMP/bad.json" >"$TMP/out" 2>"$TMP/err"; rc=$?
 expect bad-record-refused test "$rc" -ne 0
 expect bad-record-named grep -q 'run 6: bad value for "status": exploded' "$TMP/err"
 expect bad-import-changes-nothing test "$(count)" = 21
+# A run with no workload is refused by its index, nothing added.
+echo '{"thrashtop_history":1,"runs":[{}]}' >"$TMP/empty-run.json"
+H import "$TMP/empty-run.json" >"$TMP/out" 2>"$TMP/err"; rc=$?
+expect no-workload-refused test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1
+expect no-workload-named grep -q 'run 1: ' "$TMP/err"
+expect no-workload-changes-nothing test "$(count)" = 21
+[ "$rc" -eq 2 ] || cat "$TMP/err" "$TMP/out"
+
 # Aborted runs are "aborted" in the table, as stats calls them.
 python3 - "$TMP/a.json" "$TMP/aborted.json" <<'EOF'
 import json, sys

@@ -68,7 +68,7 @@ expect label-esc-refused one_line 2 "$TMP/e"
 "$T" -b -n 1000 -p 1 -L "$(printf 'bad\xff')" --no-history >"$TMP/o" 2>"$TMP/e"; rc=$?
 expect label-utf8-refused one_line 2 "$TMP/e"
 rm -f "$DB"
-printf '{"thrashtop_history": 1, "runs": [{"uuid": "e5c", "started_at": "2025-01-01T00:00:00Z", "label": "x\\u001b]0;pwned\\u0007\\u009b", "kind": "qsbench", "status": "ok", "wall_us": 1000000}]}' >"$TMP/esc.json"
+printf '{"thrashtop_history": 1, "runs": [{"uuid": "e5c", "started_at": "2025-01-01T00:00:00Z", "label": "x\\u001b]0;pwned\\u0007\\u009b", "kind": "qsbench", "nelems": 1000, "procs": 1, "status": "ok", "wall_us": 1000000}]}' >"$TMP/esc.json"
 H import "$TMP/esc.json" >/dev/null 2>&1
 H list >"$TMP/o" 2>&1
 expect list-escaped bash -c "grep -q 'x\\\\x1b]0;pwned' '$TMP/o' && ! LC_ALL=C grep -q \$'[\\x01-\\x08\\x0b-\\x1f\\x7f]' '$TMP/o'"

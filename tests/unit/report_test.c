@@ -566,7 +566,11 @@ TEST(report_readers_reject_bad_input)
 	CHECK_INT(read_json("{\"thrashtop_history\": 1, \"runs\": [{\"walls\": 1}]}",
 				   &v, &n, err, sizeof(err)), -1);
 	CHECK_STR(err, "run 1: unknown field \"walls\"");
-	CHECK_INT(read_csv("id,uuid,label\n1,a,x\n2,b\n", &v, &n, err, sizeof(err)), -1);
+	CHECK_INT(read_json("{\"thrashtop_history\": 1, \"runs\": [{}]}", &v, &n, err, sizeof(err)), -1);
+	CHECK_STR(err, "run 1: no workload (a qsbench run needs \"nelems\" and \"procs\")");
+	CHECK_INT(read_csv("id,uuid,label\n1,a,x\n", &v, &n, err, sizeof(err)), -1);
+	CHECK_STR(err, "CSV record 2: no workload (a qsbench run needs \"nelems\" and \"procs\")");
+	CHECK_INT(read_csv("id,uuid,kind\n1,a,command\n2,b\n", &v, &n, err, sizeof(err)), -1);
 	CHECK_STR(err, "CSV record 3: 2 fields, the header has 3");
 	CHECK_INT(read_csv("id,uuid,colour\n", &v, &n, err, sizeof(err)), -1);
 	CHECK_STR(err, "CSV line 1: unknown column \"colour\"");
