@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -110,6 +111,22 @@ static int parse_sweep(const char *arg, struct options *o, char *err, size_t err
 	if (ax->nvals == 0)
 		return fmt_err(err, errlen, "--sweep '%s': no values", arg);
 	o->nsweep++;
+	return 0;
+}
+
+/* The k/K keys read and write the knob. */
+static int knob_check(const char *name, char *err, size_t errlen)
+{
+	char path[128], e[256];
+	struct stat sb;
+
+	if (sysctl_path(name, path, sizeof(path), e, sizeof(e)))
+		return fmt_err(err, errlen, "--knob: %s", e);
+	if (stat(path, &sb))
+		return fmt_err(err, errlen, "--knob: %s: %s", path, strerror(errno));
+	if ((sb.st_mode & (S_IRUSR | S_IWUSR)) != (S_IRUSR | S_IWUSR))
+		return fmt_err(err, errlen, "--knob: %s cannot be stepped: it is %s", name,
+			       sb.st_mode & S_IRUSR ? "read-only" : "write-only");
 	return 0;
 }
 
@@ -409,6 +426,8 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			if (strncmp(optarg, "vm.", 3) || !optarg[3] || strlen(optarg) >= 64 ||
 			    strpbrk(optarg, "=/ \t\n"))
 				return fmt_err(err, errlen, "--knob '%s': want vm.NAME", optarg);
+			if (knob_check(optarg, err, errlen))
+				return -1;
 			o->knob = optarg;
 			break;
 		case OPT_LIST_PLOTS:

@@ -98,6 +98,12 @@ want='run 1 given twice'; expect msg-rm-twice msg history --history "$TMP/src.db
 want="--sysctl vm.swappiness=060: '060': the kernel reads a number with a leading 0 as octal: write 60"
 expect msg-sysctl-octal msg -b -n 1000 --sysctl vm.swappiness=060
 want="--sweep swappiness: '060'"; expect msg-sweep-octal msg -b -n 1000 --sweep swappiness=60,060
+# Accepted before and wrong later: refused at start, nothing run.
+want="--knob: unknown sysctl vm.nonexistent"; expect msg-knob-unknown msg -b -n 1000 --knob vm.nonexistent
+if [ -e /proc/sys/vm/drop_caches ]; then
+	want="--knob: vm.drop_caches cannot be stepped: it is write-only"
+	expect msg-knob-write-only msg -b -n 1000 --knob vm.drop_caches
+fi
 
 # Import at scale beside runs: the import holds the lock in short
 # transactions, so runs that end meanwhile are all kept, and its memory
