@@ -92,6 +92,12 @@ static int parse_sweep(const char *arg, struct options *o, char *err, size_t err
 	for (int i = 0; i < o->nsweep; i++)
 		if (!strcmp(o->sweep[i].key, ax->key))
 			return fmt_err(err, errlen, "--sweep: key '%s' given twice", ax->key);
+	for (const char *p = eq + 1;; p++) {
+		if ((*p == ',' || !*p) && (p == eq + 1 || p[-1] == ','))
+			return fmt_err(err, errlen, "--sweep '%s': empty value", arg);
+		if (!*p)
+			break;
+	}
 	copy = strdup(eq + 1);
 	if (!copy)
 		return fmt_err(err, errlen, "--sweep: out of memory");

@@ -104,6 +104,8 @@ if [ -e /proc/sys/vm/drop_caches ]; then
 	want="--knob: vm.drop_caches cannot be stepped: it is write-only"
 	expect msg-knob-write-only msg -b -n 1000 --knob vm.drop_caches
 fi
+want="--sweep 'swappiness=1,,2': empty value"; expect msg-sweep-empty msg -b -n 1000 --sweep swappiness=1,,2
+want="--sweep 'swappiness=1,': empty value"; expect msg-sweep-empty-last msg -b -n 1000 --sweep swappiness=1,
 
 # Import at scale beside runs: the import holds the lock in short
 # transactions, so runs that end meanwhile are all kept, and its memory
