@@ -353,10 +353,13 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			o->label = optarg;
 			break;
 		case 'h':
-			cli_usage(stdout);
-			return 1;
 		case 'V':
-			printf("thrashtop %s\n", THRASHTOP_VERSION);
+			if (optind < argc)
+				return fmt_err(err, errlen, "%s takes no arguments", c == 'h' ? "--help" : "--version");
+			if (c == 'h')
+				cli_usage(stdout);
+			else
+				printf("thrashtop %s\n", THRASHTOP_VERSION);
 			return 1;
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "csh") || !strcmp(optarg, "tcsh"))

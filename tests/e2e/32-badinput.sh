@@ -106,6 +106,8 @@ if [ -e /proc/sys/vm/drop_caches ]; then
 fi
 want="--sweep 'swappiness=1,,2': empty value"; expect msg-sweep-empty msg -b -n 1000 --sweep swappiness=1,,2
 want="--sweep 'swappiness=1,': empty value"; expect msg-sweep-empty-last msg -b -n 1000 --sweep swappiness=1,
+want="--version takes no arguments"; expect msg-version-extra msg --version extra
+want="--help takes no arguments"; expect msg-help-extra msg --help extra
 
 # Import at scale beside runs: the import holds the lock in short
 # transactions, so runs that end meanwhile are all kept, and its memory
