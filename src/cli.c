@@ -28,7 +28,7 @@ void cli_usage(FILE *out)
 "  -n, --elems N        elements per worker (default: sized for about a minute)\n"
 "  -m, --mb MB          MiB per worker instead of -n (as qsbench 1.0)\n"
 "  -p, --procs P        worker processes, 1 to %d (default: online CPUs)\n"
-"  -s, --seed S         srand() seed (default 1)\n"
+"  -s, --seed S         srand() seed, 0 to 4294967295 (default 1)\n"
 "  -r, --repeat N       run the same configuration N times\n"
 "      --fill=F         the sorter's data: rand (qsbench's, barely compresses),\n"
 "                       text (compresses like text), zero:P (P%% of pages zero)\n"
@@ -327,9 +327,10 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			o->procs_set = true;
 			break;
 		case 's':
-			/* srand() takes an unsigned int; qsbench passed atoi()'s int. */
-			if (fmt_parse_whole(optarg, INT_MIN, UINT_MAX, &v))
-				return fmt_err(err, errlen, "-s '%s': want a whole number seed", optarg);
+			/* srand() takes an unsigned int */
+			if (fmt_parse_whole(optarg, 0, UINT_MAX, &v))
+				return fmt_err(err, errlen, "-s '%s': want a whole number seed from 0 to %u",
+					       optarg, UINT_MAX);
 			o->seed = (unsigned)v;
 			break;
 		case 'r':

@@ -108,6 +108,9 @@ want="--sweep 'swappiness=1,,2': empty value"; expect msg-sweep-empty msg -b -n 
 want="--sweep 'swappiness=1,': empty value"; expect msg-sweep-empty-last msg -b -n 1000 --sweep swappiness=1,
 want="--version takes no arguments"; expect msg-version-extra msg --version extra
 want="--help takes no arguments"; expect msg-help-extra msg --help extra
+want="-s '-1': want a whole number seed from 0 to 4294967295"; expect msg-seed-negative msg -b -n 1000 -s -1
+"$T" -b -n 1000 -p 1 -s 4294967295 --no-history >"$TMP/o" 2>"$TMP/e"; rc=$?
+expect seed-largest-accepted test "$rc" -eq 0
 
 # Import at scale beside runs: the import holds the lock in short
 # transactions, so runs that end meanwhile are all kept, and its memory
