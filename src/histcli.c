@@ -1170,6 +1170,21 @@ static int cmd_report(struct hargs *a, const char *path)
 	return rc;
 }
 
+/* A history that is there but cannot be one is bad input, not a failed
+ * write: a directory, a device, a file of something else. */
+static int check_existing(const char *path, char *err, size_t errlen)
+{
+	struct stat sb;
+
+	if (stat(path, &sb))
+		return 0;
+	if (history_check_path(path, err, errlen))
+		return -1;
+	if (sb.st_size > 0 && !is_database(path))
+		return fmt_err(err, errlen, "--history %s: not a database", path);
+	return 0;
+}
+
 static const struct hcmd cmds[NCMDS] = {
 	{ "list", "", cmd_report },
 	{ "show", " ID", cmd_show },
@@ -1221,6 +1236,11 @@ int histcli_main(int argc, char **argv, const char *db_path)
 		rc = fmt_err(a.err, sizeof(a.err), "%s", a.cast ? "--cast is for replay ID (export ID "
 			     "--format=asciicast writes to standard output)" : "--size is for a "
 			     "recording: export ID --format=asciicast, replay ID --cast FILE");
+	if (!rc && check_existing(path, err, sizeof(err))) {
+		free(a.pos);
+		fprintf(stderr, "thrashtop: history: %s\n", err);
+		return 2;
+	}
 	if (!rc) {
 		if (!(out = fmt_escaping_stream(stdout)))
 			out = stdout;

@@ -156,7 +156,11 @@ expect rm-missing test "$rc" -eq 2
 # A history file another program wrote garbage into is refused, untouched.
 cp "$TMP/junk" "$TMP/junk.db"
 H --history "$TMP/junk.db" list >/dev/null 2>"$TMP/err"; rc=$?
-expect corrupt-refused test "$rc" -eq 1
+expect corrupt-refused test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1
+mkdir "$TMP/dir.db"
+H --history "$TMP/dir.db" list >/dev/null 2>"$TMP/err2"; rc=$?
+expect directory-refused test "$rc" -eq 2 -a "$(wc -l <"$TMP/err2")" -eq 1
+[ "$rc" -eq 2 ] || cat "$TMP/err2"
 expect corrupt-message grep -q 'not a database' "$TMP/err"
 expect corrupt-untouched cmp -s "$TMP/junk" "$TMP/junk.db"
 
