@@ -22,8 +22,9 @@ struct conf_diff {
 int conf_diff(const struct run_record *a, const struct run_record *b,
 	      struct conf_diff *d, size_t max);
 
-/* One line a key, "vm.swappiness  60 -> 100", or "same configuration". */
-void conf_diff_text(FILE *f, const struct conf_diff *d, size_t n);
+/* One line a key, "vm.swappiness  60 -> 100", or "same configuration",
+ * each after indent. */
+void conf_diff_text(FILE *f, const char *indent, const struct conf_diff *d, size_t n);
 /* The same as a JSON object: {"set": set, "against": against, "same":
  * true|false, "differs": [{"key", "from", "to"}...]}. */
 void conf_diff_json(FILE *f, const char *set, const char *against,

@@ -205,19 +205,19 @@ int conf_diff(const struct run_record *a, const struct run_record *b,
 	return n;
 }
 
-void conf_diff_text(FILE *f, const struct conf_diff *d, size_t n)
+void conf_diff_text(FILE *f, const char *indent, const struct conf_diff *d, size_t n)
 {
 	int w = 0;
 
 	if (n == 0) {
-		fprintf(f, "same configuration\n");
+		fprintf(f, "%ssame configuration\n", indent);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(d[i].key) > w)
 			w = (int)strlen(d[i].key);
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%-*s  %s -> %s\n", w, d[i].key, d[i].from, d[i].to);
+		fprintf(f, "%s%-*s  %s -> %s\n", indent, w, d[i].key, d[i].from, d[i].to);
 }
 
 static void json_str(FILE *f, const char *s)

@@ -788,7 +788,7 @@ static int compare_config(FILE *f, const struct run_record *runs, size_t n, cons
 		} else {
 			if (nsets > 2)
 				fprintf(f, "%s against %s:\n", names[s], names[0]);
-			conf_diff_text(f, d, (size_t)k);
+			conf_diff_text(f, "", d, (size_t)k);
 		}
 	}
 	fprintf(f, json ? "]}\n" : "\n");

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "confdiff.h"
 #include "detail.h"
 #include "fmt.h"
 #include "plot.h"
@@ -765,6 +766,7 @@ struct group_pass {
 	double *walls;			/* text: each run's wall time, in group order */
 	const struct run_record *rep;	/* text: the run charted, with its series */
 	char prev_kernel[65], prev_host[65];	/* the previous group's first run's */
+	struct run_record base;		/* text: the first group's first run */
 	char *err;
 	size_t errlen;
 };
@@ -843,6 +845,38 @@ static int print_run(const struct run_record *r, void *arg)
 	return ferror(p->f) ? -1 : 0;
 }
 
+/* In the text report, what a group's configuration has that the first
+ * group's has not, the first thing a reply asks; the first group is kept
+ * for it. */
+static void config_against_first(struct group_pass *p, const struct run_record *first)
+{
+	struct conf_diff d[64];
+	int n, w = 0;
+
+	if (p->gi == 0) {
+		run_record_clear(&p->base);
+		if (run_record_copy(&p->base, first))
+			run_record_init(&p->base);
+		return;
+	}
+	if (p->base.id < 1 || (n = conf_diff(&p->base, first, d, sizeof(d) / sizeof(d[0]))) < 0)
+		return;
+	fprintf(p->f, "  against group 1:%s\n", n ? "" : " same configuration");
+	if ((size_t)n > sizeof(d) / sizeof(d[0]))
+		n = (int)(sizeof(d) / sizeof(d[0]));
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(d[i].key) > w)
+			w = (int)strlen(d[i].key);
+	for (int i = 0; i < n; i++) {
+		char key[80], text[600];
+
+		snprintf(key, sizeof(key), "    %-*.64s  ", w, d[i].key);
+		snprintf(text, sizeof(text), "%s -> %s", d[i].from[0] ? d[i].from : "\"\"",
+			 d[i].to[0] ? d[i].to : "\"\"");
+		wrap(p->f, key, 6, text);
+	}
+}
+
 /* The lines that open a group: what sets it apart, its workload and, in
  * the text report, the system when it differs from the previous group's. */
 static void group_head(struct group_pass *p, const struct run_record *first)
@@ -863,6 +897,7 @@ static void group_head(struct group_pass *p, const struct run_record *first)
 		if (p->gi == 0 || strcmp(first->kernel_release, p->prev_kernel) ||
 		    strcmp(first->hostname, p->prev_host))
 			system_state(p->f, first);
+		config_against_first(p, first);
 		snprintf(p->prev_kernel, sizeof(p->prev_kernel), "%s", first->kernel_release);
 		snprintf(p->prev_host, sizeof(p->prev_host), "%s", first->hostname);
 		fprintf(p->f, "\n");
@@ -937,6 +972,7 @@ static int report_source(enum pass_kind kind, FILE *f, struct run_source *src,
 	p->kind = kind;
 	p->f = f;
 	p->src = src;
+	run_record_init(&p->base);
 	p->o = o;
 	p->err = err;
 	p->errlen = errlen;
@@ -952,6 +988,7 @@ static int report_source(enum pass_kind kind, FILE *f, struct run_source *src,
 			src->ngroups, src->ngroups == 1 ? "" : "s");
 	for (size_t j = 0; !rc && j < src->ngroups; j++)
 		rc = report_of_group(p, j);
+	run_record_clear(&p->base);
 	free(p);
 	return rc ? -1 : 0;
 }

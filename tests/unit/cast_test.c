@@ -69,8 +69,8 @@ TEST(conf_diff_names_keys_and_values)
 	/* more than fit: the count, the first ones */
 	CHECK_INT(conf_diff(&a, &b, d, 1), 5);
 	f = open_memstream(&text, &len);
-	conf_diff_text(f, d, 1);
-	conf_diff_text(f, d, 0);
+	conf_diff_text(f, "", d, 1);
+	conf_diff_text(f, "", d, 0);
 	fclose(f);
 	CHECK_STR(text, "vm.swappiness  60 -> 100\nsame configuration\n");
 	free(text);
