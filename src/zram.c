@@ -10,20 +10,13 @@
 
 #include "fmt.h"
 #include "swapfile.h"
+#include "sysio.h"
 #include "undo.h"
 
 static int sys_read(const char *path, char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t r;
-
-	if (fd < 0)
+	if (sysio_read(path, buf, len) < 0)
 		return -1;
-	r = read(fd, buf, len - 1);
-	close(fd);
-	if (r < 0)
-		return -1;
-	buf[r] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }

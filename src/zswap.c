@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "fmt.h"
+#include "sysio.h"
 #include "undo.h"
 
 /* restore order: enabled first, so the others change on an idle zswap */
@@ -20,17 +21,10 @@ static const char *const candidates[] = { "lzo", "lzo-rle", "lz4", "lz4hc", "zst
 static int get(const char *name, char *buf, size_t len)
 {
 	char path[128];
-	int fd;
-	ssize_t r;
 
 	snprintf(path, sizeof(path), ZSWAP_PARAMS "/%s", name);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (sysio_read(path, buf, len) < 0)
 		return -1;
-	r = read(fd, buf, len - 1);
-	close(fd);
-	if (r < 0)
-		return -1;
-	buf[r] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }
