@@ -24,15 +24,6 @@ zrams() { ls /sys/block | grep '^zram' | sort; }
 swaps() { awk '$1 ~ /^\/dev\/zram/ {print $1}' /proc/swaps | sort; }
 zrams >"$TMP/zram0"
 swaps >"$TMP/swaps0"
-started() { echo "$1" >>"$TMP/pids"; }
-kill_ours() {
-	local p
-	for p in $(cat "$TMP/pids" 2>/dev/null); do
-		case "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" in "$T "*|"$TP "*) kill -9 "$p" ;; esac
-	done
-	sleep 0.5
-	"$T" -b -n 1000 -p 1 --no-history
-}
 cleanup kill_ours
 as_before() {
 	zrams >"$TMP/zram1"; swaps >"$TMP/swaps1"
