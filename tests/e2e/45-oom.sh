@@ -9,18 +9,8 @@
 need_root
 need_machine_lock
 [ -r /dev/kmsg ] || { echo "SKIP $NAME: /dev/kmsg cannot be read to name the victim"; exit 0; }
-exec 9>/tmp/thrashtop-e2e-tuning.lock
-flock -w 200 9 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
 export THRASHTOP_STATE_DIR=$TMP/state
 DB=$TMP/h.db
-kill_ours() {
-	local p
-	for p in $(cat "$TMP/pids" 2>/dev/null); do
-		case "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" in "$T "*) kill -9 "$p" ;; esac
-	done
-	sleep 0.5
-	"$T" -b -n 1000 -p 1 --no-history
-}
 cleanup kill_ours
 # eat.sh MiB: the child writes its pid, waits two sampling intervals (a
 # command's tree is seen once a tick; without a cgroup a kill is matched to

@@ -8,8 +8,6 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 need_machine_lock
-exec 9>/tmp/thrashtop-e2e-tuning.lock
-flock -w 200 9 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
 [ -d /sys/fs/cgroup/memory ] || { echo "SKIP $NAME: no v1 memory controller"; exit 0; }
 export THRASHTOP_STATE_DIR=$TMP/state
 DB=$TMP/h.db
@@ -17,15 +15,6 @@ H() { "$T" history --history "$DB" "$@"; }
 sw0=$(cat /proc/sys/vm/swappiness)
 nr0=$(cat /proc/sys/vm/nr_hugepages)
 cleanup "echo $sw0 >/proc/sys/vm/swappiness; echo $nr0 >/proc/sys/vm/nr_hugepages"
-started() { echo "$1" >>"$TMP/pids"; }
-kill_ours() {
-	local p
-	for p in $(cat "$TMP/pids" 2>/dev/null); do
-		case "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" in "$T "*) kill -9 "$p" ;; esac
-	done
-	sleep 0.5
-	"$T" -b -n 1000 -p 1 --no-history
-}
 cleanup kill_ours
 # What a session can change, as one text to compare.
 machine() {
