@@ -3,8 +3,9 @@
 # is missing (see `deps`).
 
 CC      ?= gcc
-PKGS    := ncursesw libproc2 sqlite3
-APT_PKGS := pkg-config libncurses-dev libproc2-dev libsqlite3-dev tmux time
+PKGS    := ncursesw libproc2 sqlite3 libnl-genl-3.0 libtracefs libtraceevent
+APT_PKGS := pkg-config libncurses-dev libproc2-dev libsqlite3-dev libnl-genl-3-dev \
+	    libtracefs-dev libtraceevent-dev tmux time
 CSTD    := -std=c11 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
 OPT     ?= -O2 -g
