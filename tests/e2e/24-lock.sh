@@ -6,40 +6,49 @@
 
 DB=$TMP/h.db
 "$T" -b -n 1000 -p 1 --history "$DB" >/dev/null 2>&1
-# hold LOCKED_S: keeps the database's write lock for that long.
+# hold: keeps the database's write lock until $DB.release appears (20 s
+# at most). The release is timed from the test's signal, not from the
+# lock's start: a loaded machine may take seconds to start the run.
 hold() {
-	python3 - "$DB" "$1" <<'PY' &
-import sqlite3, sys, time
+	rm -f "$DB.held" "$DB.release"
+	python3 - "$DB" <<'PY' &
+import os, sqlite3, sys, time
 c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=10)
 c.execute("BEGIN IMMEDIATE")
 open(sys.argv[1] + ".held", "w").close()
-time.sleep(float(sys.argv[2]))
+end = time.monotonic() + 20
+while not os.path.exists(sys.argv[1] + ".release") and time.monotonic() < end:
+    time.sleep(0.01)
 c.execute("ROLLBACK")
 PY
 	holder=$!
 	cleanup "kill $holder"
 	wait_for 10 test -e "$DB.held"
 }
-# end_during_wait NAME HOLD_S: a batch run whose write waits on the lock,
-# SIGTERM 1 s into the wait; prints the seconds from the signal to exit.
+# end_during_wait NAME RELEASE_S: a batch run whose write waits on the lock,
+# SIGTERM once it has printed its result (just before its write); the lock
+# comes free RELEASE_S after the signal ("never": not within the test's
+# wait). Prints the milliseconds from the signal to exit.
 end_during_wait() {
 	local name=$1 t0 t1
-	rm -f "$DB.held"
-	hold "$2"
+	hold
 	"$T" -b -n 1000 -p 1 --history "$DB" >"$TMP/$name.out" 2>"$TMP/$name.err" &
 	pid=$!
-	sleep 1
+	wait_for 30 grep -q ' kswapd$' "$TMP/$name.out"
+	sleep 0.2
 	t0=$(date +%s%N)
 	kill -TERM "$pid"
+	[ "$2" != never ] && { sleep "$2"; : >"$DB.release"; } &
 	wait "$pid"
 	echo $? >"$TMP/$name.rc"
 	t1=$(date +%s%N)
 	echo $(((t1 - t0) / 1000000)) >"$TMP/$name.ms"
+	: >"$DB.release"
 }
 runs() { "$T" history list --history "$DB" 2>/dev/null | grep -c '^ *[0-9]'; }
 
 # The lock stays: the session ends within a second, the run not kept.
-end_during_wait held 10
+end_during_wait held never
 expect held-ends-within-1s test "$(cat "$TMP/held.ms")" -le 1000
 expect held-exit-143 test "$(cat "$TMP/held.rc")" -eq 143
 expect held-says-not-kept grep -q 'run 1 not kept' "$TMP/held.err"
@@ -48,7 +57,7 @@ wait "$holder" 2>/dev/null
 expect held-one-run test "$(runs)" -eq 1
 
 # The lock frees 0.3 s after the signal: the run is written all the same.
-end_during_wait freed 1.3
+end_during_wait freed 0.3
 expect freed-ends-within-1s test "$(cat "$TMP/freed.ms")" -le 1000
 expect freed-exit-143 test "$(cat "$TMP/freed.rc")" -eq 143
 expect freed-no-error bash -c "! grep -q 'not kept' $TMP/freed.err || { cat $TMP/freed.err >&2; false; }"
