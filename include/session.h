@@ -67,6 +67,9 @@ struct session {
 	bool hist_tried;		/* opened, or failed to: not again */
 	char hist_err[512];		/* why not, said again at exit */
 	struct tuning tun;
+	/* delay accounting: NULL without (stall_why says why, once) */
+	struct taskstats_conn *ts;
+	char stall_why[256];
 
 	/* the system, each tick */
 	struct sys_sample prev, cur;

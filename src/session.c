@@ -497,6 +497,7 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 	}
 	memset(s->swap_at, 0, sizeof(*at) * (size_t)cfg.procs);
 	tuning_workload_cfg(&s->tun, &cfg);
+	cfg.ts = s->ts;
 	if (run_begin(&s->run, &cfg, err, errlen))
 		return -1;
 	s->run_no++;
@@ -1031,6 +1032,24 @@ static int apply_tuning(struct session *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* Delay accounting for the workers, before the first is forked: as root,
+ * kernel.task_delayacct on for the session and a taskstats connection.
+ * Without, each stall figure is n/a and stderr says why, once. */
+static void open_delays(struct session *s)
+{
+	char err[512];
+
+	if (geteuid() != 0)
+		snprintf(s->stall_why, sizeof(s->stall_why),
+			 "delay accounting needs root (taskstats asks for CAP_NET_ADMIN)");
+	else if (tuning_delayacct(&s->tun, err, sizeof(err)) < 0)
+		snprintf(s->stall_why, sizeof(s->stall_why), "%s: %.200s", DELAYACCT_SYSCTL, err);
+	else if (!(s->ts = taskstats_open(err, sizeof(err))))
+		snprintf(s->stall_why, sizeof(s->stall_why), "%.250s", err);
+	if (s->stall_why[0])
+		fprintf(stderr, "thrashtop: n/a stalls: %s\n", s->stall_why);
+}
+
 static bool dangling(const char *path)
 {
 	struct stat sb;
@@ -1096,6 +1115,7 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 		return -1;
 	if (apply_tuning(s, err, errlen))
 		return -1;
+	open_delays(s);
 	if (s->sweep.cell < 0)
 		s->batch_left = s->repeat_n = o->repeat;
 	/* Last, so the calibration sort and the set-up are not locked in. */
@@ -1166,6 +1186,8 @@ void session_close(struct session *s)
 {
 	ticker_stop(s->tick);
 	workload_stop(&s->run.wl);
+	taskstats_close(s->ts);
+	s->ts = NULL;
 	untrack_tree(s);
 	run_free(&s->run);
 	oomlog_close(&s->oomlog);

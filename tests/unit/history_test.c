@@ -86,9 +86,9 @@ static void fixture(struct run_record *r, int i)
 	r->nworkers = 2;
 	r->workers = calloc(2, sizeof(*r->workers));
 	r->workers[0] = (struct run_worker){ 224, END_OK, 0, 0, 35000000, 3000000, 9000, 6,
-					     0, NA };
+					     0, NA, DELAYS_NONE };
 	r->workers[1] = (struct run_worker){ 225 + i, END_VERIFY, 1, 0, 35270000, 4330000,
-					     10670, 6, 3, 1234 };
+					     10670, 6, 3, 1234, DELAYS_NONE };
 	r->nchanges = 1;
 	r->changes = calloc(1, sizeof(*r->changes));
 	r->changes[0].t_s = 12.5;

@@ -170,7 +170,7 @@ static void fixture_runs(struct run_record *v, size_t *n)
 	r->nworkers = 1;
 	r->workers = calloc(1, sizeof(*r->workers));
 	r->workers[0] = (struct run_worker){ 5001, END_EXIT, 2, 0, 548270000, 94180000, 450479,
-					     696869, 0, NA };
+					     696869, 0, NA, DELAYS_NONE };
 	run_record_config(r);
 	*n = k;
 }
@@ -831,7 +831,7 @@ static void stream_run(struct run_record *r, int g, int s, int k)
 		r->nworkers = 1;
 		r->workers = calloc(1, sizeof(*r->workers));
 		r->workers[0] = (struct run_worker){ 4000 + k, END_OOM, NA, 9, 0, 0, 0, 0, 0,
-						     NA };
+						     NA, DELAYS_NONE };
 	}
 	/* series on some runs, for the text report's charts */
 	if (k % 3 == 0 && g != 6) {
