@@ -271,6 +271,9 @@ static const char *const header_keys[] = {
 const char *const report_time_fields[] = {
 	"started_at", "config_hash", "label", "kind", "status", "user_us", "sys_us",
 	"wall_us", "majflt", "minflt", "inblock", "oublock", "kswapd_s",
+	/* the stall line */
+	"stall_swapin_s", "stall_reclaim_s", "stall_thrashing_s", "stall_compact_s",
+	"stall_io_s", "stall_cpu_s", "stall_wpcopy_s", "stall_irq_s",
 	/* header_keys */
 	"hostname", "kernel_release", "nelems", "procs", "seed", "command",
 	"swappiness", "vfs_cache_pressure", "min_free_kbytes", "watermark_scale_factor",
@@ -487,6 +490,8 @@ int report_show(FILE *f, const struct run_record *r)
 	fprintf(f, "%-24s %s\n", "time (csh)", buf);
 	run_record_line(r, true, buf, sizeof(buf));
 	fprintf(f, "%-24s %s\n", "time (GNU)", buf);
+	timefmt_stalls(buf, sizeof(buf), &r->stalls);
+	fprintf(f, "%-24s %s\n", "stalls", buf);
 	fprintf(f, "swap devices:\n%s", r->swap_devices ? r->swap_devices : "  (none recorded)\n");
 	if (r->swap_devices && !ends_with(r->swap_devices, "\n"))
 		fputc('\n', f);
@@ -763,6 +768,8 @@ struct group_pass {
 	struct report_group g;		/* its statistics, n the runs read */
 	size_t pos;			/* the run being printed, in group order */
 	double kswapd;			/* the group's sum so far, NAN once unknown */
+	struct delays stalls;		/* the group's stalls summed so far */
+	bool stalls_known;		/* every run so far has them */
 	double *walls;			/* text: each run's wall time, in group order */
 	const struct run_record *rep;	/* text: the run charted, with its series */
 	char prev_kernel[65], prev_host[65];	/* the previous group's first run's */
@@ -831,6 +838,25 @@ static int pick_rep(struct group_pass *p)
 	return 0;
 }
 
+/* The group's stall line sums every run's; a run without them (an older
+ * release, no root) leaves the group without one, as kswapd's. */
+static void add_stalls(struct group_pass *p, const struct run_record *r)
+{
+	if (!delays_known(&r->stalls))
+		p->stalls_known = false;
+	delays_add(&p->stalls, &r->stalls);
+}
+
+static void print_stalls(struct group_pass *p)
+{
+	char buf[192];
+
+	if (!p->stalls_known || !delays_known(&p->stalls))
+		return;
+	timefmt_stalls(buf, sizeof(buf), &p->stalls);
+	fprintf(p->f, "%s\n", buf);
+}
+
 static int print_run(const struct run_record *r, void *arg)
 {
 	struct group_pass *p = arg;
@@ -841,6 +867,7 @@ static int print_run(const struct run_record *r, void *arg)
 	else
 		group_run(p->f, r, outlier, p->o, p->kind == PASS_STATS);
 	p->kswapd += r->kswapd_s;
+	add_stalls(p, r);
 	p->pos++;
 	return ferror(p->f) ? -1 : 0;
 }
@@ -928,6 +955,8 @@ static int report_of_group(struct group_pass *p, size_t gi)
 	group_head(p, first);
 	p->pos = p->kind == PASS_STATS ? lines_from(p->o, p->g.n) : 0;
 	p->kswapd = 0;
+	delays_clear(&p->stalls);
+	p->stalls_known = true;
 	older_runs(p->f, p->g.outlier, p->pos);
 	if (p->src->runs(p->src, gi, p->pos, p->kind == PASS_TIME, print_run, p, p->err,
 			 p->errlen)) {
@@ -939,6 +968,8 @@ static int report_of_group(struct group_pass *p, size_t gi)
 		timefmt_kswapd(buf, sizeof(buf), p->kswapd);
 		fprintf(p->f, "%s\n", buf);
 	}
+	if (p->kind != PASS_STATS)
+		print_stalls(p);
 	if (p->kind == PASS_TEXT)
 		fprintf(p->f, "\n");
 	if (p->kind != PASS_TIME) {
