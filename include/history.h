@@ -101,6 +101,7 @@ struct run_figures {
 	int64_t id, user_us, sys_us, wall_us, majflt, minflt, inblock, oublock;
 	double kswapd_s;
 	enum run_status status;
+	struct delays stalls;		/* NAN: not recorded */
 };
 
 /* Calls fn with the figures of each run f selects, oldest first, as

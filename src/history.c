@@ -39,6 +39,10 @@ struct history {
 
 #define T_QUANTUM 0.001		/* sample times: milliseconds */
 
+/* The run's stalls (v6), in delay_kind order, as the figures read them. */
+#define STALL_COLUMNS " stall_swapin_s, stall_reclaim_s, stall_thrashing_s, stall_compact_s," \
+	" stall_io_s, stall_cpu_s, stall_wpcopy_s, stall_irq_s"
+
 static int migrate_samples(struct history *h, char *err, size_t errlen);
 
 /* Each step takes the schema from version i to i + 1: its SQL, then its C
@@ -135,8 +139,10 @@ static const struct {
 	"ALTER TABLE runs ADD COLUMN zswpout INTEGER;"
 	"ALTER TABLE runs ADD COLUMN zswpwb INTEGER;"), NULL },
 
-	/* delay accounting */
-	{ ("ALTER TABLE runs ADD COLUMN stall_swapin_s REAL;"
+	/* delay accounting; the statistics' index is made again with the
+	 * stalls once the schema is current */
+	{ ("DROP INDEX IF EXISTS runs_figures;"
+	"ALTER TABLE runs ADD COLUMN stall_swapin_s REAL;"
 	"ALTER TABLE runs ADD COLUMN stall_reclaim_s REAL;"
 	"ALTER TABLE runs ADD COLUMN stall_thrashing_s REAL;"
 	"ALTER TABLE runs ADD COLUMN stall_compact_s REAL;"
@@ -399,7 +405,8 @@ struct history *history_open_version(const char *path, int flags, int version,
 				  (!figures ||
 				   !exec_sql(h, "CREATE INDEX IF NOT EXISTS runs_figures ON runs("
 					     "config_hash, started_at, id, status, user_us, sys_us,"
-					     " wall_us, majflt, minflt, inblock, oublock, kswapd_s)",
+					     " wall_us, majflt, minflt, inblock, oublock, kswapd_s,"
+					     STALL_COLUMNS ")",
 					     err, errlen));
 			history_build_end(h->path, fd);
 			if (!ok)
@@ -950,7 +957,9 @@ static void bind_filter(sqlite3_stmt *st, const struct history_filter *f)
 }
 
 const char *const history_figures[] = { "status", "user_us", "sys_us", "wall_us", "majflt",
-	"minflt", "inblock", "oublock", "kswapd_s", NULL };
+	"minflt", "inblock", "oublock", "kswapd_s",
+	"stall_swapin_s", "stall_reclaim_s", "stall_thrashing_s", "stall_compact_s",
+	"stall_io_s", "stall_cpu_s", "stall_wpcopy_s", "stall_irq_s", NULL };
 
 /* Whether a listing with flags (and f's field list) reads field i. */
 static bool field_read(const struct history *h, const struct history_filter *f, int flags,
@@ -1250,7 +1259,10 @@ int history_each_figures(struct history *h, const struct history_filter *f,
 
 	/* the columns of the runs_figures index, so no run's row is read */
 	sb_puts(&q, "SELECT id, status, user_us, sys_us, wall_us, majflt, minflt, inblock, oublock,"
-		" kswapd_s FROM runs");
+		" kswapd_s");
+	if (h->version >= 6)
+		sb_puts(&q, "," STALL_COLUMNS);
+	sb_puts(&q, " FROM runs");
 	build_where(h, &q, f);
 	sb_puts(&q, " ORDER BY started_at, id");
 	if (f && (f->limit > 0 || f->offset > 0))
@@ -1277,7 +1289,11 @@ int history_each_figures(struct history *h, const struct history_filter *f,
 			.kswapd_s = sqlite3_column_type(st, 9) == SQLITE_NULL
 				    ? NAN : sqlite3_column_double(st, 9),
 			.status = RUN_OK,
+			.stalls = DELAYS_NONE,
 		};
+		for (int k = 0; h->version >= 6 && k < DL_N; k++)
+			if (sqlite3_column_type(st, 10 + k) != SQLITE_NULL)
+				fig.stalls.s[k] = sqlite3_column_double(st, 10 + k);
 		if (status)
 			run_status_parse(status, &fig.status);
 		if ((ret = fn(&fig, arg)))
