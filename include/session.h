@@ -70,6 +70,8 @@ struct session {
 	/* delay accounting: NULL without (stall_why says why, once) */
 	struct taskstats_conn *ts;
 	char stall_why[256];
+	struct delays *dl;		/* per worker, its totals at the last tick
+					   it was on screen; NAN unknown */
 
 	/* the system, each tick */
 	struct sys_sample prev, cur;

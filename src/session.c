@@ -400,6 +400,15 @@ int session_sample(struct session *s, char *err, size_t errlen)
  * from 0.3 to 1 ms a tick. */
 #define SWAP_EVERY 1.0
 
+/* A row's delay totals, one taskstats query, for the stall columns. */
+static void sample_delays(struct session *s, int i)
+{
+	char err[256];
+
+	if (s->ts && taskstats_query(s->ts, s->run.wl.w[i].pid, &s->dl[i], err, sizeof(err)) < 0)
+		delays_clear(&s->dl[i]);
+}
+
 void session_sample_rows(struct session *s)
 {
 	/* status only while anything is swapped: else every VmSwap is 0 */
@@ -426,6 +435,7 @@ void session_sample_rows(struct session *s)
 			p->swap_kib = was;
 		if (due)	/* rows first read together are due on different ticks */
 			s->swap_at[i] = first && per > 1 ? t - SWAP_EVERY * (i % per) / per : t;
+		sample_delays(s, i);
 	}
 }
 
@@ -482,20 +492,26 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 		.nice = s->guard.nice_was,
 	};
 	struct proc_sample *ps;
+	struct delays *dl;
 	double *at;
 
 	refresh_sys(s);
+	dl = realloc(s->dl, sizeof(*dl) * (size_t)cfg.procs);
+	if (dl)
+		s->dl = dl;
 	ps = realloc(s->ps, sizeof(*ps) * (size_t)cfg.procs);
 	if (ps)
 		s->ps = ps;
 	at = realloc(s->swap_at, sizeof(*at) * (size_t)cfg.procs);
 	if (at)
 		s->swap_at = at;
-	if (!ps || !at) {
+	if (!ps || !at || !dl) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	memset(s->swap_at, 0, sizeof(*at) * (size_t)cfg.procs);
+	for (int i = 0; i < cfg.procs; i++)
+		delays_clear(&s->dl[i]);
 	tuning_workload_cfg(&s->tun, &cfg);
 	cfg.ts = s->ts;
 	if (run_begin(&s->run, &cfg, err, errlen))
@@ -1210,6 +1226,7 @@ void session_close(struct session *s)
 	free(s->posted);
 	free(s->ps);
 	free(s->swap_at);
+	free(s->dl);
 	free(s->marks);
 	if (s->out_fd >= 0)
 		drop_log(s);

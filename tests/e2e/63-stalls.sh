@@ -75,6 +75,18 @@ for path in q ctrl-c sigterm; do
 	pid=$(main_pid "stalls-$path")
 	started "$pid"
 	expect "$path-turned-on" wait_for 20 bash -c '[ "$(cat /proc/sys/kernel/task_delayacct)" = 1 ]'
+	if [ "$path" = q ]; then
+		# d: the worker rows' stall columns, with shares read live
+		tm send-keys -t "$S" d
+		expect stall-columns-shown wait_for 10 has "$S" 'SWAPIN RECLAIM  THRASH      IO CPUWAIT'
+		expect stall-columns-filled wait_for 10 bash -c "tm capture-pane -p -t $S | grep -Eq '^ +[0-9]+ [A-Z] [a-z]+ .*( +[0-9]+\.[0-9]%){5}'"
+		tm send-keys -t "$S" d
+		expect fault-columns-back wait_for 10 has "$S" 'MAJFLT'
+		tm send-keys -t "$S" '?'
+		expect help-lists-stall-key wait_for 5 has "$S" "stall / fault columns"
+		tm send-keys -t "$S" Escape
+		sleep 0.5
+	fi
 	case $path in
 	q) tm send-keys -t "$S" q ;;
 	ctrl-c) tm send-keys -t "$S" C-c ;;
