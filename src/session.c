@@ -248,7 +248,41 @@ static void sample_values(const struct session *s, double *v)
 		.cg_dt = t->t_cur - t->t_prev,
 	};
 
+	if (s->stall_fresh && s->stall_t_prev > 0) {
+		in.stall_prev = &s->stall_prev;
+		in.stall_cur = &s->stall_cur;
+		in.stall_dt = s->stall_t_cur - s->stall_t_prev;
+	}
 	metrics_values(&in, v);
+}
+
+/* Every worker's delay totals summed now, for the stall series: the ended
+ * workers' final ones and a taskstats query of each live one. */
+static void sample_stalls(struct session *s)
+{
+	const struct workload *wl = &s->run.wl;
+	struct delays sum, d;
+	char err[256];
+
+	s->stall_fresh = false;
+	if (!s->ts || !s->run.active || s->run.forking) {
+		s->stall_t_prev = s->stall_t_cur = 0;
+		return;
+	}
+	delays_clear(&sum);
+	for (int i = 0; i < wl->n; i++) {
+		if (wl->w[i].end != END_RUNNING)
+			delays_add(&sum, &wl->w[i].delays);
+		else if (taskstats_query(s->ts, wl->w[i].pid, &d, err, sizeof(err)) == 0)
+			delays_add(&sum, &d);
+		else	/* exited meanwhile: its totals come with its reaping */
+			return;
+	}
+	s->stall_prev = s->stall_cur;
+	s->stall_t_prev = s->stall_t_cur;
+	s->stall_cur = sum;
+	s->stall_t_cur = s->cur.t;
+	s->stall_fresh = true;
 }
 
 /* Which series this machine gives now: the cgroup comes and goes with
@@ -264,6 +298,9 @@ static void update_avail(struct session *s)
 
 	sampler_caps(s->smp, &caps);
 	metrics_availability(&caps, &cg, &s->avail);
+	if (!s->ts)
+		metrics_no_stalls(&s->avail, s->stall_why[0] ? s->stall_why
+				  : "no delay accounting");
 }
 
 /* A system sample and its rates, the plots' series. The cgroup and the
@@ -285,7 +322,10 @@ static void sample_sys(struct session *s, const struct sys_sample *x, bool newes
 		}
 	}
 	sys_rates_compute(s->have_prev ? &s->prev : &s->cur, &s->cur, &s->rates);
+	if (newest)
+		sample_stalls(s);
 	sample_values(s, v);
+	s->stall_fresh = false;
 	s->have_prev = true;
 	s->prev = s->cur;
 	for (int i = 0; i < M_N; i++)

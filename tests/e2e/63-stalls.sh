@@ -59,6 +59,28 @@ sys.exit(0 if ok else 1)
 PY
 }
 expect json-delays-sum-to-line check_sum
+# The stall series are stored with the run's samples; summed over the run
+# (rate times each interval) they come near the totals, less the first
+# interval, which has no rate.
+check_series() {
+	python3 - "$TMP/json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][-1]
+s = run["series"]
+ok = True
+for name, key in (("stall-swapin", "swapin"), ("stall-reclaim", "reclaim"),
+                  ("stall-thrashing", "thrashing"), ("stall-io", "io"), ("stall-cpu", "cpu")):
+    v, t = s.get(name), s["t"]
+    if not v or all(x is None for x in v):
+        print(name, "not stored"); ok = False; continue
+    area = sum(v[i] * (t[i] - t[i - 1]) for i in range(1, len(v)) if v[i] is not None)
+    total = run["stalls"][key]
+    if area > total + 0.05 or area < 0.5 * total - 0.2:
+        print(name, "summed", area, "against the run's", total); ok = False
+sys.exit(0 if ok else 1)
+PY
+}
+expect stall-series-stored check_series
 "$T" history --history "$TMP/h.db" show 1 >"$TMP/show"
 expect show-has-stall-line grep -qF "$line" "$TMP/show"
 "$T" history --history "$TMP/h.db" export --format=time >"$TMP/time"
