@@ -13,7 +13,7 @@
 
 #include "runrec.h"
 
-#define HISTORY_SCHEMA_VERSION 5
+#define HISTORY_SCHEMA_VERSION 6
 #define HISTORY_BUSY_MS 5000		/* longest wait for another writer's lock */
 #define HISTORY_STOP_GRACE_MS 500	/* longest wait once asked to stop */
 
@@ -101,6 +101,7 @@ struct run_figures {
 	int64_t id, user_us, sys_us, wall_us, majflt, minflt, inblock, oublock;
 	double kswapd_s;
 	enum run_status status;
+	struct delays stalls;		/* NAN: not recorded */
 };
 
 /* Calls fn with the figures of each run f selects, oldest first, as

@@ -14,6 +14,7 @@
 
 #include "cgroup.h"
 #include "sampler.h"
+#include "taskstats.h"
 
 /* Registry order is listing order; a new series goes before M_N. Names,
  * not these numbers, are what the history and config files keep. */
@@ -27,6 +28,7 @@ enum metric_id {
 	M_CG_MEM, M_CG_SWAP, M_CG_MAJFLT, M_CG_REFAULT, M_CG_PSI_SOME, M_CG_PSI_FULL,
 	M_ZRAM_ORIG, M_ZRAM_COMPR, M_ZRAM_MEM, M_ZRAM_RATIO,
 	M_ZSWAP_POOL, M_ZSWAP_STORED, M_ZSWPOUT, M_ZSWPIN, M_ZSWPWB,
+	M_STALL_SWAPIN, M_STALL_RECLAIM, M_STALL_THRASHING, M_STALL_IO, M_STALL_CPU,
 	M_N
 };
 
@@ -89,7 +91,14 @@ struct metric_input {
 	const struct sys_sample *prev, *cur;
 	const struct cgroup_stat *cg_prev, *cg_cur;
 	double cg_dt;
+	/* the workers' delay totals summed at the last two ticks of a run,
+	 * stall_dt seconds apart; NULL: none (no run, no delay accounting) */
+	const struct delays *stall_prev, *stall_cur;
+	double stall_dt;
 };
+
+/* The workers' stall series are n/a, for why (no root, no taskstats). */
+void metrics_no_stalls(struct metric_avail *av, const char *why);
 
 /* Every series' value at this tick, NAN where it cannot be read (never a
  * made-up 0). Rates are per second whatever the interval. */

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "metrics.h"
+#include "taskstats.h"
 #include "plot.h"
 #include "series.h"
 #include "workload.h"
@@ -49,6 +50,7 @@ struct ms_worker {
 	int64_t rss_kib, swap_kib;	/* NA unknown */
 	enum worker_end end;	/* END_RUNNING until reaped */
 	int code;		/* END_EXIT: exit status; END_SIGNAL: signal */
+	double stall_pct[DL_N];	/* each delay in % of its elapsed time, NAN unknown */
 };
 
 struct ms_model {
@@ -65,6 +67,8 @@ struct ms_model {
 	double elapsed;			/* seconds into this run */
 	double interval;		/* sampling interval, seconds */
 	bool paused;			/* flipped by MS_PAUSE, read by the caller */
+	bool stalls;			/* flipped by MS_STALLS: the worker rows show
+					   stall columns in place of the faults' */
 	const char *warning;		/* on the first header line, e.g.
 					   "memory not locked: ..."; may be NULL */
 	const char *status;		/* notice line, NULL for none */
@@ -94,6 +98,7 @@ bool ms_help_shown(void);
 /* What the screen does itself, for a view's key table to bind (tui.h);
  * negative, apart from every view's own actions. */
 enum ms_op {
+	MS_STALLS = -17,	/* flips model->stalls */
 	MS_PAUSE = -16,		/* flips model->paused: the frame is kept */
 	MS_HELP,		/* opens or closes the ? overlay */
 	MS_HELP_CLOSE,		/* closes it, if open */
@@ -143,6 +148,12 @@ void ms_layout(int cols, int rows, const struct ms_model *m,
 
 /* Whether m has cgroup plots: then system-wide figures say so. */
 bool ms_cgroup_shown(const struct ms_model *m);
+
+/* Pure: as ms_format_worker, with the stall columns SWAPIN RECLAIM THRASH
+ * IO CPUWAIT (each delay in % of the worker's time so far) in place of the
+ * faults, RSS and swap. */
+char *ms_format_worker_stalls(const struct ms_worker *w, int width, bool utf8,
+			      char *buf, size_t len);
 
 /* Pure: one worker table row (or the column header for w == NULL) of
  * exactly width display columns (>= TUI_MIN_COLS) into buf. utf8 picks the

@@ -14,7 +14,10 @@
 
 #define REPORT_WIDTH 72
 
-enum report_metric { RM_WALL, RM_USER, RM_SYS, RM_MAJFLT, RM_KSWAPD, RM_N };
+/* RM_STALL + k: the workers' delay of kind k (taskstats.h) summed, in % of
+ * the run's wall time. */
+enum report_metric { RM_WALL, RM_USER, RM_SYS, RM_MAJFLT, RM_KSWAPD, RM_STALL,
+		     RM_N = RM_STALL + DL_N };
 
 struct report_opts {
 	double unstable_cov_pct;	/* a group whose wall CoV passes this is unstable */

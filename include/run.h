@@ -39,6 +39,7 @@ struct oom_seen {
 struct run_result {
 	struct timeline tl;		/* summed over workers; wall = start to last reap */
 	double kswapd_s;		/* kswapd CPU seconds during the run, NAN if not visible */
+	struct delays stalls;		/* the reaped workers' delay totals summed */
 	int64_t swap_peak_kib;		/* highest swap used seen, NA without swap */
 	int64_t free_min_kib, avail_min_kib;	/* lowest MemFree / MemAvailable seen */
 	int64_t oom_kills;		/* rise of the OOM-kill count, NA if unknown */
@@ -102,7 +103,8 @@ void run_finish(struct run *r, const struct sys_sample *s, const struct oom_seen
 
 /* Prints the run as the seeds posted them: an OOM line for each victim
  * ("Out of Memory: Killed process PID (comm)."), to out, and
- * verify messages (to err), the time line in format f, then the kswapd line. The time line of a run that
+ * verify messages (to err), the time line in format f, then the kswapd
+ * line and the stall line. The time line of a run that
  * was stopped (it covers only what ran) ends in "  aborted", as the
  * history's reports mark it. */
 void run_print(const struct run *r, enum out_format f, FILE *out, FILE *err);

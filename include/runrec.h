@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "metrics.h"
+#include "taskstats.h"
 #include "timefmt.h"
 
 /* Samples kept per series of a run: every one up to this many (7 h 16 min
@@ -66,6 +67,7 @@ struct run_worker {
 	int64_t user_us, sys_us, majflt, minflt;
 	int64_t verify_errors;	/* 0, or errors found by the verify pass */
 	int64_t first_bad;	/* first bad index, NA if none */
+	struct delays delays;	/* its delay totals (seconds), NAN unknown */
 };
 
 /* A sysctl written while the run was going (tuning sessions). */
@@ -95,6 +97,7 @@ struct run_record {
 	double cpu_pct;
 	int64_t majflt, minflt, inblock, oublock;
 	double kswapd_s;		/* NAN = n/a */
+	struct delays stalls;		/* the workers' delay totals summed, NAN n/a */
 	int64_t swap_peak_kib, mem_free_min_kib;
 	int64_t swap_before_kib, swap_after_kib;
 	int nworkers;

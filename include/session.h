@@ -67,6 +67,16 @@ struct session {
 	bool hist_tried;		/* opened, or failed to: not again */
 	char hist_err[512];		/* why not, said again at exit */
 	struct tuning tun;
+	/* delay accounting: NULL without (stall_why says why, once) */
+	struct taskstats_conn *ts;
+	char stall_why[256];
+	struct delays *dl;		/* per worker, its totals at the last tick
+					   it was on screen; NAN unknown */
+	/* the workers' totals summed at the run's last two ticks, for the
+	 * stall series; stall_t 0: none yet */
+	struct delays stall_prev, stall_cur;
+	double stall_t_prev, stall_t_cur;
+	bool stall_fresh;		/* stall_cur was taken with this sample */
 
 	/* the system, each tick */
 	struct sys_sample prev, cur;

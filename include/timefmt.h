@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "taskstats.h"
+
 struct timeline {
 	int64_t user_us, sys_us, wall_us;	/* microseconds */
 	int64_t majflt, minflt;			/* ru_majflt, ru_minflt */
@@ -60,6 +62,17 @@ long timefmt_gnu_percent(const struct timeline *t);
 /* "0:01 kswapd": minutes:seconds of CPU, truncated as ps's TIME column;
  * "n/a kswapd" for NAN or a negative time. */
 size_t timefmt_kswapd(char *buf, size_t len, double cpu_s);
+
+/* "stalls: 41.2s swapin 3.1s reclaim 12.0s thrashing 0.4s io 1.9s cpu":
+ * the workers' summed delay totals, each in seconds truncated to tenths,
+ * in delay_kind order; a field the kernel does not give is left out, and
+ * "n/a stalls" when none is known. */
+size_t timefmt_stalls(char *buf, size_t len, const struct delays *d);
+
+/* Reads a stall line back (leading and trailing blanks allowed): each
+ * named field gets its value, the others NAN; "n/a stalls" is all NAN.
+ * 0, or -1 (errno EINVAL) leaving out untouched. */
+int timefmt_parse_stalls(const char *line, struct delays *out);
 
 /* Parsing. Leading junk is skipped (a prompt "host:~/dir> ", mail quoting
  * "> > ", "Out of Memory: Killed process 224 (qsbench). "): the line is read

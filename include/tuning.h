@@ -39,6 +39,9 @@ struct tuning {
 	struct hugepool pool;		/* pool.active: --global holds a pool */
 	long long global_leave;		/* bytes left to the machine, 0 = none */
 	bool touched;			/* anything recorded in the undo state */
+	bool delayacct_on;		/* kernel.task_delayacct turned on for the
+					   session (not a tuning of the workload:
+					   no session id, configuration unchanged) */
 	int nset;			/* sysctls written, restored at the end */
 	char set[TUNING_MAX_SYSCTL][64];
 
@@ -97,6 +100,11 @@ int tuning_set_global(struct tuning *t, long long bytes, enum global_with with,
 /* What holds --global's memory: "hugetlb", "balloon", "hugetlb+balloon",
  * or "" when nothing does. */
 const char *tuning_global_by(const struct tuning *t);
+
+/* Turns kernel.task_delayacct on for the session when it is off, so that
+ * the workers' delays are counted (restored by tuning_end, or by the next
+ * start after a crash). As delayacct_enable: 1, 0 or -1 with err. */
+int tuning_delayacct(struct tuning *t, char *err, size_t errlen);
 
 /* Writes vm.NAME = val (restored at the end); old gets the value before.
  * Returns 0, or -1 with err filled. */

@@ -2,7 +2,10 @@
  * reaping the workload: P sorter workers sharing a progress array in shared
  * memory, or one command (execvp, never a shell). A command is in its own
  * process group, the sorters share one; every worker dies with the monitor
- * (PR_SET_PDEATHSIG) and is reaped with its rusage. */
+ * (PR_SET_PDEATHSIG) and is reaped with its rusage, and with its delay
+ * totals, taken while it is a zombie (waitid WNOWAIT), since reaping drops
+ * them. A command's are its own process's: the kernel does not add a
+ * reaped child's delays to its parent as it does its rusage. */
 #ifndef THRASHTOP_WORKLOAD_H
 #define THRASHTOP_WORKLOAD_H
 
@@ -12,6 +15,7 @@
 
 #include "runrec.h"
 #include "sorter.h"
+#include "taskstats.h"
 
 #define WORKLOAD_MAX_PROCS 1024
 
@@ -22,6 +26,8 @@ struct worker {
 	struct rusage ru;	/* wait4 rusage once reaped */
 	double t_end;		/* monotonic seconds when reaped */
 	enum worker_end end;
+	struct delays delays;	/* its thread group's totals, taken between
+				   its exit and its reaping; NAN unknown */
 };
 
 struct workload_cfg {
@@ -38,6 +44,8 @@ struct workload_cfg {
 	int out_fd;		/* > 0: the child's stdout and stderr; 0 or -1: inherited */
 	bool set_nice;		/* the children run at nice, whatever the monitor's */
 	int nice;
+	struct taskstats_conn *ts;	/* non-NULL: each worker's delay totals
+					   are taken before it is reaped */
 };
 
 struct workload {

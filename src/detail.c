@@ -2,6 +2,7 @@
 #include "detail.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -145,6 +146,44 @@ static int workers(const struct run_record *r, const struct layout *l, struct de
 	return rc;
 }
 
+/* Each worker's delay totals (ms precision) and their share of the run's
+ * wall time, for the workers that have them. */
+static int worker_delays(const struct run_record *r, const struct layout *l,
+			 struct detail_lines *t)
+{
+	bool any = false;
+	int rc = 0;
+
+	for (int i = 0; i < r->nworkers; i++)
+		any |= delays_known(&r->workers[i].delays);
+	if (!any)
+		return 0;
+	rc |= section(t, l);
+	rc |= detail_add(t, DA_TITLE, "%*s %*s delays, s (%% of wall)", l->idx_w, l->index,
+			 l->pid_w, "pid");
+	for (int i = 0; i < r->nworkers; i++) {
+		const struct delays *d = &r->workers[i].delays;
+		char buf[320];
+		size_t o = 0;
+
+		if (!delays_known(d))
+			continue;
+		buf[0] = '\0';
+		for (int k = 0; k < DL_N && o < sizeof(buf); k++) {
+			if (isnan(d->s[k]))
+				continue;
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s %.3f", o ? "  " : "",
+					      delay_name((enum delay_kind)k), d->s[k]);
+			if (r->wall_us > 0 && o < sizeof(buf))
+				o += (size_t)snprintf(buf + o, sizeof(buf) - o, " (%.0f%%)",
+						      100.0 * d->s[k] * 1e6 / (double)r->wall_us);
+		}
+		rc |= detail_add(t, DA_PLAIN, "%*d %*d %s", l->idx_w, i, l->pid_w,
+				 r->workers[i].pid, buf);
+	}
+	return rc;
+}
+
 static int changes(const struct run_record *r, const struct layout *l, struct detail_lines *t)
 {
 	int rc = 0;
@@ -166,6 +205,7 @@ int detail_tables(const struct run_record *r, enum detail_layout l, struct detai
 	int rc = free_table(r, lo, t);
 
 	rc |= workers(r, lo, t);
+	rc |= worker_delays(r, lo, t);
 	rc |= changes(r, lo, t);
 	return rc ? -1 : 0;
 }

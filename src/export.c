@@ -94,6 +94,39 @@ static void json_snap(FILE *f, const struct mem_snapshot *m)
 	fputc('}', f);
 }
 
+/* Shortest text that reads back to the same double. */
+static void json_dbl_exact(FILE *f, double v)
+{
+	char t[32];
+
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(t, sizeof(t), "%.*g", prec, v);
+		if (strtod(t, NULL) == v)
+			break;
+	}
+	fputs(t, f);
+}
+
+/* Delay totals in seconds by name, the kernel's fields only; null when
+ * none was taken. */
+static void json_delays(FILE *f, const struct delays *d)
+{
+	int n = 0;
+
+	if (!delays_known(d)) {
+		fputs("null", f);
+		return;
+	}
+	fputc('{', f);
+	for (int k = 0; k < DL_N; k++) {
+		if (isnan(d->s[k]))
+			continue;
+		fprintf(f, "%s\"%s\": ", n++ ? ", " : "", delay_name((enum delay_kind)k));
+		json_dbl_exact(f, d->s[k]);
+	}
+	fputc('}', f);
+}
+
 static void json_workers(FILE *f, const struct run_record *r)
 {
 	fputc('[', f);
@@ -109,6 +142,8 @@ static void json_workers(FILE *f, const struct run_record *r)
 		json_kv_i64(f, "minflt", w->minflt);
 		json_kv_i64(f, "verify_errors", w->verify_errors);
 		json_kv_i64(f, "first_bad", w->first_bad);
+		fputs(", \"delays\": ", f);
+		json_delays(f, &w->delays);
 		fputc('}', f);
 	}
 	fputc(']', f);
@@ -189,9 +224,14 @@ void export_json_run(FILE *f, const struct run_record *r, bool first)
 {
 	fprintf(f, "%s\n  {\"id\": %" PRId64, first ? "" : ",", r->id);
 	for (size_t k = 0; k < history_nfields; k++) {
+		/* the stall fields go together, as "stalls" */
+		if (!strncmp(history_fields[k].name, "stall_", 6))
+			continue;
 		fprintf(f, ",\n   \"%s\": ", history_fields[k].name);
 		json_field(f, r, &history_fields[k]);
 	}
+	fputs(",\n   \"stalls\": ", f);
+	json_delays(f, &r->stalls);
 	fputs(",\n   \"free_before\": ", f);
 	json_snap(f, &r->free_before);
 	fputs(",\n   \"free_after\": ", f);

@@ -23,7 +23,7 @@
 /* The writes of history_add, prepared on first use and kept until close
  * (an import adds hundreds of thousands of runs), and history_nsamples. */
 enum { ST_FIND_UUID, ST_RUN, ST_WORKER, ST_SNAP, ST_CHANGE, ST_SAMPLES, ST_SAVEPOINT,
-       ST_RELEASE, ST_NSAMPLES, ST_N };
+       ST_RELEASE, ST_NSAMPLES, ST_DELAYS, ST_N };
 
 struct history {
 	sqlite3 *db;
@@ -39,6 +39,10 @@ struct history {
 
 #define T_QUANTUM 0.001		/* sample times: milliseconds */
 
+/* The run's stalls (v6), in delay_kind order, as the figures read them. */
+#define STALL_COLUMNS " stall_swapin_s, stall_reclaim_s, stall_thrashing_s, stall_compact_s," \
+	" stall_io_s, stall_cpu_s, stall_wpcopy_s, stall_irq_s"
+
 static int migrate_samples(struct history *h, char *err, size_t errlen);
 
 /* Each step takes the schema from version i to i + 1: its SQL, then its C
@@ -49,7 +53,12 @@ static int migrate_samples(struct history *h, char *err, size_t errlen);
  * hugetlb pools, mlocked memory and sysctls a run started with; v5
  * whether the run's memory cgroup was new or used by runs before it, the
  * swap backend, zswap's settings, the sorter's data and the compressed
- * swap's figures. */
+ * swap's figures.
+ *
+ * Delay accounting: the run's stalls (the workers' delay totals summed,
+ * seconds, NULL where the kernel gave none: runs.stall_*_s) and each
+ * worker's own (worker_delays, a row for a worker whose totals were
+ * taken). */
 static const struct {
 	const char *sql;
 	int (*step)(struct history *h, char *err, size_t errlen);
@@ -129,6 +138,23 @@ static const struct {
 	"ALTER TABLE runs ADD COLUMN zswap_pool_kib INTEGER;"
 	"ALTER TABLE runs ADD COLUMN zswpout INTEGER;"
 	"ALTER TABLE runs ADD COLUMN zswpwb INTEGER;"), NULL },
+
+	/* delay accounting; the statistics' index is made again with the
+	 * stalls once the schema is current */
+	{ ("DROP INDEX IF EXISTS runs_figures;"
+	"ALTER TABLE runs ADD COLUMN stall_swapin_s REAL;"
+	"ALTER TABLE runs ADD COLUMN stall_reclaim_s REAL;"
+	"ALTER TABLE runs ADD COLUMN stall_thrashing_s REAL;"
+	"ALTER TABLE runs ADD COLUMN stall_compact_s REAL;"
+	"ALTER TABLE runs ADD COLUMN stall_io_s REAL;"
+	"ALTER TABLE runs ADD COLUMN stall_cpu_s REAL;"
+	"ALTER TABLE runs ADD COLUMN stall_wpcopy_s REAL;"
+	"ALTER TABLE runs ADD COLUMN stall_irq_s REAL;"
+	"CREATE TABLE worker_delays("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" idx INTEGER NOT NULL, swapin_s REAL, reclaim_s REAL, thrashing_s REAL,"
+	" compact_s REAL, io_s REAL, cpu_s REAL, wpcopy_s REAL, irq_s REAL,"
+	" PRIMARY KEY (run_id, idx)) WITHOUT ROWID;"), NULL },
 };
 
 static void dberr(struct history *h, char *err, size_t len, const char *what)
@@ -379,7 +405,8 @@ struct history *history_open_version(const char *path, int flags, int version,
 				  (!figures ||
 				   !exec_sql(h, "CREATE INDEX IF NOT EXISTS runs_figures ON runs("
 					     "config_hash, started_at, id, status, user_us, sys_us,"
-					     " wall_us, majflt, minflt, inblock, oublock, kswapd_s)",
+					     " wall_us, majflt, minflt, inblock, oublock, kswapd_s,"
+					     STALL_COLUMNS ")",
 					     err, errlen));
 			history_build_end(h->path, fd);
 			if (!ok)
@@ -668,6 +695,32 @@ out:
 	return rc;
 }
 
+/* Each worker's delay totals, a row for each worker that has them. */
+static int insert_delays(struct history *h, const struct run_record *r, int64_t id)
+{
+	sqlite3_stmt *st = NULL;
+
+	for (int i = 0; i < r->nworkers; i++) {
+		const struct delays *d = &r->workers[i].delays;
+
+		if (!delays_known(d))
+			continue;
+		if (!st && !(st = cached(h, ST_DELAYS,
+					  "INSERT INTO worker_delays VALUES(?,?,?,?,?,?,?,?,?,?)")))
+			return -1;
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int(st, 2, i);
+		for (int k = 0; k < DL_N; k++)
+			if (isnan(d->s[k]))
+				sqlite3_bind_null(st, 3 + k);
+			else
+				sqlite3_bind_double(st, 3 + k, d->s[k]);
+		if (step_done(st))
+			return -1;
+	}
+	return 0;
+}
+
 static int insert_details(struct history *h, const struct run_record *r, int64_t id)
 {
 	sqlite3_stmt *st = NULL;
@@ -722,6 +775,8 @@ static int insert_details(struct history *h, const struct run_record *r, int64_t
 		if (step_done(st))
 			return -1;
 	}
+	if (h->version >= 6 && insert_delays(h, r, id))
+		return -1;
 	return h->version >= 4 ? insert_samples(h, r, id) : 0;
 }
 
@@ -902,7 +957,9 @@ static void bind_filter(sqlite3_stmt *st, const struct history_filter *f)
 }
 
 const char *const history_figures[] = { "status", "user_us", "sys_us", "wall_us", "majflt",
-	"minflt", "inblock", "oublock", "kswapd_s", NULL };
+	"minflt", "inblock", "oublock", "kswapd_s",
+	"stall_swapin_s", "stall_reclaim_s", "stall_thrashing_s", "stall_compact_s",
+	"stall_io_s", "stall_cpu_s", "stall_wpcopy_s", "stall_irq_s", NULL };
 
 /* Whether a listing with flags (and f's field list) reads field i. */
 static bool field_read(const struct history *h, const struct history_filter *f, int flags,
@@ -957,6 +1014,7 @@ static char *list_sql(struct history *h, const struct history_filter *f, int fla
  * once per listing rather than once per run. */
 struct detail_stmts {
 	sqlite3_stmt *workers, *snaps, *changes, *series;
+	sqlite3_stmt *delays;
 };
 
 static void detail_finalize(struct detail_stmts *d)
@@ -965,6 +1023,7 @@ static void detail_finalize(struct detail_stmts *d)
 	sqlite3_finalize(d->snaps);
 	sqlite3_finalize(d->changes);
 	sqlite3_finalize(d->series);
+	sqlite3_finalize(d->delays);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -986,6 +1045,12 @@ static int detail_prepare(struct history *h, int flags, struct detail_stmts *d)
 				"SELECT t_s, name, old_val, new_val FROM sysctl_changes"
 				" WHERE run_id = ? ORDER BY idx", -1, &d->changes, NULL) != SQLITE_OK))
 		goto fail;
+	if ((flags & (HISTORY_WORKERS | HISTORY_WORKER_ENDS)) && h->version >= 6 &&
+	    sqlite3_prepare_v2(h->db,
+			       "SELECT idx, swapin_s, reclaim_s, thrashing_s, compact_s, io_s, cpu_s,"
+			       " wpcopy_s, irq_s FROM worker_delays WHERE run_id = ?", -1,
+			       &d->delays, NULL) != SQLITE_OK)
+		goto fail;
 	if ((flags & HISTORY_SERIES) && h->version >= 4 &&
 	    sqlite3_prepare_v2(h->db, "SELECT name, n, quantum, data FROM samples"
 			       " WHERE run_id = ? ORDER BY name <> 't'", -1, &d->series, NULL) != SQLITE_OK)
@@ -1006,6 +1071,22 @@ static sqlite3_stmt *detail_bind(sqlite3_stmt *st, int64_t id)
 	return st;
 }
 
+/* Each worker's delay totals onto the workers already read. */
+static void load_delays(struct detail_stmts *d, struct run_record *r)
+{
+	sqlite3_stmt *st = detail_bind(d->delays, r->id);
+
+	while (st && sqlite3_step(st) == SQLITE_ROW) {
+		int i = sqlite3_column_int(st, 0);
+
+		if (i < 0 || i >= r->nworkers)
+			continue;
+		for (int k = 0; k < DL_N; k++)
+			r->workers[i].delays.s[k] = sqlite3_column_type(st, 1 + k) == SQLITE_NULL
+				? NAN : sqlite3_column_double(st, 1 + k);
+	}
+}
+
 static int load_details(struct detail_stmts *d, struct run_record *r)
 {
 	sqlite3_stmt *st;
@@ -1021,6 +1102,7 @@ static int load_details(struct detail_stmts *d, struct run_record *r)
 			w = &w[n++];
 			r->nworkers = n;
 			memset(w, 0, sizeof(*w));
+			delays_clear(&w->delays);
 			w->pid = sqlite3_column_int(st, 0);
 			/* text this release never writes reads as still running */
 			worker_end_parse((const char *)sqlite3_column_text(st, 1), &w->end);
@@ -1033,6 +1115,8 @@ static int load_details(struct detail_stmts *d, struct run_record *r)
 										    : sqlite3_column_int64(st, c);
 		}
 	}
+
+	load_delays(d, r);
 
 	if ((st = detail_bind(d->snaps, r->id))) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
@@ -1175,7 +1259,10 @@ int history_each_figures(struct history *h, const struct history_filter *f,
 
 	/* the columns of the runs_figures index, so no run's row is read */
 	sb_puts(&q, "SELECT id, status, user_us, sys_us, wall_us, majflt, minflt, inblock, oublock,"
-		" kswapd_s FROM runs");
+		" kswapd_s");
+	if (h->version >= 6)
+		sb_puts(&q, "," STALL_COLUMNS);
+	sb_puts(&q, " FROM runs");
 	build_where(h, &q, f);
 	sb_puts(&q, " ORDER BY started_at, id");
 	if (f && (f->limit > 0 || f->offset > 0))
@@ -1202,7 +1289,11 @@ int history_each_figures(struct history *h, const struct history_filter *f,
 			.kswapd_s = sqlite3_column_type(st, 9) == SQLITE_NULL
 				    ? NAN : sqlite3_column_double(st, 9),
 			.status = RUN_OK,
+			.stalls = DELAYS_NONE,
 		};
+		for (int k = 0; h->version >= 6 && k < DL_N; k++)
+			if (sqlite3_column_type(st, 10 + k) != SQLITE_NULL)
+				fig.stalls.s[k] = sqlite3_column_double(st, 10 + k);
 		if (status)
 			run_status_parse(status, &fig.status);
 		if ((ret = fn(&fig, arg)))

@@ -435,6 +435,8 @@ static int detail_head(const struct run_record *r, int width, struct detail_line
 	else
 		rc |= detail_add(t, DA_PLAIN, "%-*s%s (%.2f s of CPU)", KEY_W, "kswapd", a,
 			       r->kswapd_s);
+	timefmt_stalls(a, sizeof(a), &r->stalls);
+	rc |= detail_add(t, DA_PLAIN, "%-*s%s", KEY_W, "stalls", a);
 	kib_text(b, sizeof(b), r->swap_peak_kib);
 	kib_text(c, sizeof(c), r->swap_before_kib);
 	kib_text(d, sizeof(d), r->swap_after_kib);

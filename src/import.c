@@ -131,12 +131,52 @@ static int snap_kv(void *arg, const char *key, const char *type, const char *val
 	return -1;
 }
 
+/* "stalls" and a worker's "delays": seconds by delay name. */
+static int delays_kv(struct rctx *c, struct delays *d, const char *key, const char *type,
+		     const char *val)
+{
+	char *end;
+
+	for (int k = 0; k < DL_N; k++)
+		if (!strcmp(key, delay_name((enum delay_kind)k))) {
+			if (!strcmp(type, "null")) {
+				d->s[k] = NAN;
+				return 0;
+			}
+			if (strcmp(type, "real") && strcmp(type, "integer"))
+				break;
+			d->s[k] = strtod(val, &end);
+			if (*end || !(d->s[k] >= 0))
+				break;
+			return 0;
+		}
+	fmt_err(c->j->err, c->j->errlen, "%s: stalls: bad \"%s\"", c->where, key);
+	return -1;
+}
+
+static int stalls_kv(void *arg, const char *key, const char *type, const char *val)
+{
+	struct rctx *c = arg;
+
+	return delays_kv(c, &c->r->stalls, key, type, val);
+}
+
+static int worker_delays_kv(void *arg, const char *key, const char *type, const char *val)
+{
+	struct rctx *c = arg;
+
+	return delays_kv(c, &c->r->workers[c->which].delays, key, type, val);
+}
+
 static int worker_kv(void *arg, const char *key, const char *type, const char *val)
 {
 	struct rctx *c = arg;
 	struct run_worker *w = &c->r->workers[c->which];
 	int64_t v = 0;
 	int64_t *dst = NULL;
+
+	if (!strcmp(key, "delays"))
+		return !strcmp(type, "null") ? 0 : json_each_kv(c->j, val, worker_delays_kv, c);
 
 	if (!strcmp(key, "end") && !strcmp(type, "text") && !worker_end_parse(val, &w->end))
 		return 0;
@@ -255,6 +295,7 @@ static int array_of(struct rctx *c, const char *arr, bool workers)
 		if (workers) {
 			c->r->workers[i].exit_code = NA;
 			c->r->workers[i].first_bad = NA;
+			delays_clear(&c->r->workers[i].delays);
 		}
 		rc = json_each_kv(c->j, v[i] ? v[i] : "{}", workers ? worker_kv : change_kv, c);
 	}
@@ -276,6 +317,8 @@ static int run_kv(void *arg, const char *key, const char *type, const char *val)
 		return array_of(c, val, key[0] == 'w');
 	if (!strcmp(key, "series"))
 		return json_each_kv(c->j, val, series_kv, c);
+	if (!strcmp(key, "stalls"))
+		return !strcmp(type, "null") ? 0 : json_each_kv(c->j, val, stalls_kv, c);
 	const struct hist_field *f = hist_field_find(key);
 	if (!f) {
 		fmt_err(c->j->err, c->j->errlen, "%s: unknown field \"%s\"", c->where, key);

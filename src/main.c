@@ -1,6 +1,7 @@
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "cgroup.h"
@@ -12,6 +13,23 @@
 #include "sampler.h"
 
 /* --list-plots: the registry, and what this machine gives. */
+/* The workers' stall series need root and taskstats, as a session does. */
+static void stalls_available(struct metric_avail *av)
+{
+	struct taskstats_conn *ts;
+	char err[256];
+
+	if (geteuid() != 0) {
+		metrics_no_stalls(av, "delay accounting needs root (taskstats)");
+		return;
+	}
+	if (delayacct_get(err, sizeof(err)) < 0 || !(ts = taskstats_open(err, sizeof(err)))) {
+		metrics_no_stalls(av, err);
+		return;
+	}
+	taskstats_close(ts);
+}
+
 static int list_plots(void)
 {
 	char err[256];
@@ -28,6 +46,7 @@ static int list_plots(void)
 	sampler_free(smp);
 	cg.version = cgroup_probe(&cg.swap_accounted);
 	metrics_availability(&caps, NULL, &av);
+	stalls_available(&av);
 	metrics_print(stdout, &av);
 	if (cg.version) {
 		cg.present = true;

@@ -84,6 +84,23 @@ static const struct metric_def defs[M_N] = {
 		       "/proc/vmstat zswpin" },
 	[M_ZSWPWB] = { "zswpwb", "zswap writeback", "zswpwb", "pages/s", MK_RATE, MS_AUTO, FINE,
 		       "/proc/vmstat zswpwb" },
+	/* delay accounting: seconds of stall per second, all workers summed */
+	[M_STALL_SWAPIN] = { "stall-swapin", "swap-in stalls", "swapin", "s/s", MK_RATE, MS_AUTO,
+			     FINE, "taskstats swapin_delay_total of every worker" },
+	[M_STALL_RECLAIM] = { "stall-reclaim", "reclaim stalls", "reclaim", "s/s", MK_RATE, MS_AUTO,
+			      FINE, "taskstats freepages_delay_total of every worker" },
+	[M_STALL_THRASHING] = { "stall-thrashing", "thrashing stalls", "thrash", "s/s", MK_RATE,
+				MS_AUTO, FINE, "taskstats thrashing_delay_total of every worker" },
+	[M_STALL_IO] = { "stall-io", "block I/O stalls", "io", "s/s", MK_RATE, MS_AUTO, FINE,
+			 "taskstats blkio_delay_total of every worker" },
+	[M_STALL_CPU] = { "stall-cpu", "CPU wait", "cpu wait", "s/s", MK_RATE, MS_AUTO, FINE,
+			  "taskstats cpu_delay_total of every worker" },
+};
+
+/* The delay behind each stall series. */
+static const enum delay_kind stall_of[M_N] = {
+	[M_STALL_SWAPIN] = DL_SWAPIN, [M_STALL_RECLAIM] = DL_RECLAIM,
+	[M_STALL_THRASHING] = DL_THRASHING, [M_STALL_IO] = DL_IO, [M_STALL_CPU] = DL_CPU,
 };
 
 const struct metric_def *metric_def(int id)
@@ -201,6 +218,25 @@ static double cg_rate(long long a, long long b, double dt)
 	return (double)(b - a) / dt;
 }
 
+void metrics_no_stalls(struct metric_avail *av, const char *why)
+{
+	for (int i = M_STALL_SWAPIN; i <= M_STALL_CPU; i++)
+		no(av, i, "%s", why);
+}
+
+/* Seconds of stall per second between the run's last two ticks. */
+static void stall_rates(const struct metric_input *in, double out[M_N])
+{
+	if (!in->stall_prev || !in->stall_cur || !(in->stall_dt > 0))
+		return;
+	for (int i = M_STALL_SWAPIN; i <= M_STALL_CPU; i++) {
+		double a = in->stall_prev->s[stall_of[i]], b = in->stall_cur->s[stall_of[i]];
+
+		if (!isnan(a) && !isnan(b) && b >= a)
+			out[i] = (b - a) / in->stall_dt;
+	}
+}
+
 void metrics_values(const struct metric_input *in, double out[M_N])
 {
 	const struct sys_sample *c = in->cur, *p = in->prev;
@@ -238,6 +274,7 @@ void metrics_values(const struct metric_input *in, double out[M_N])
 		for (int i = M_ZSWPOUT; i <= M_ZSWPWB; i++)
 			out[i] = rate(p->vm[vm_of[i]], c->vm[vm_of[i]], dt);
 
+	stall_rates(in, out);
 	if (in->cg_cur) {
 		const struct cgroup_stat *g = in->cg_cur, *h = in->cg_prev;
 

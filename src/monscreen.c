@@ -406,6 +406,60 @@ char *ms_format_worker(const struct ms_worker *w, int width, bool utf8,
 	return buf;
 }
 
+/* The stall columns, in delay_kind terms, as the S key shows them. */
+static const struct {
+	const char *title;
+	enum delay_kind k;
+} stall_cols[] = {
+	{ "SWAPIN", DL_SWAPIN }, { "RECLAIM", DL_RECLAIM }, { "THRASH", DL_THRASHING },
+	{ "IO", DL_IO }, { "CPUWAIT", DL_CPU },
+};
+#define NSTALL_COLS (sizeof(stall_cols) / sizeof(stall_cols[0]))
+
+char *ms_format_worker_stalls(const struct ms_worker *w, int width, bool utf8,
+			      char *buf, size_t len)
+{
+	char pid[16], st[2], prog[256], cpu[32], v[NSTALL_COLS][16];
+	/* 17 columns to the progress, 9 of CPU, 8 a stall; the progress
+	 * keeps at least 8, and the last stalls give way on a narrow screen */
+	int ncols = imax(imin((width - 34) / 8, (int)NSTALL_COLS), 0);
+	int prog_w = imin(width - 26 - 8 * ncols, WCOL_PROG_MAX);
+	size_t o = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	if (!w) {
+		snprintf(pid, sizeof(pid), "PID");
+		snprintf(st, sizeof(st), "S");
+		snprintf(prog, sizeof(prog), "PROGRESS");
+		snprintf(cpu, sizeof(cpu), "CPU");
+		for (size_t i = 0; i < NSTALL_COLS; i++)
+			snprintf(v[i], sizeof(v[i]), "%s", stall_cols[i].title);
+	} else {
+		snprintf(pid, sizeof(pid), "%d", (int)w->pid);
+		st[0] = w->state ? w->state : w->end != END_RUNNING ? '-' : '?';
+		st[1] = '\0';
+		format_progress(w, imin(prog_w, 80), utf8, prog, sizeof(prog));
+		fmt_duration(cpu, sizeof(cpu), w->cpu_s);
+		for (size_t i = 0; i < NSTALL_COLS; i++)
+			fmt_pct(v[i], sizeof(v[i]), w->stall_pct[stall_cols[i].k]);
+	}
+	o = put_field(buf, len, o, pid, 7, true);
+	o = put_field(buf, len, o, " ", 1, false);
+	o = put_field(buf, len, o, st, 1, false);
+	o = put_field(buf, len, o, " ", 1, false);
+	o = put_field(buf, len, o, !w ? "PHASE" : w->phase ? w->phase : "cmd",
+		      6, false);
+	o = put_field(buf, len, o, " ", 1, false);
+	o = put_field(buf, len, o, prog, prog_w, false);
+	o = put_field(buf, len, o, cpu, 9, true);
+	for (int i = 0; i < ncols; i++)
+		o = put_field(buf, len, o, v[i], 8, true);
+	put_field(buf, len, o, "", width - fmt_text_cols(buf), false);
+	return buf;
+}
+
 static const char *unit_of(int id)
 {
 	const struct metric_def *d = metric_def(id);
@@ -961,7 +1015,8 @@ static void draw_workers(const struct ms_model *m, const struct ms_layout *l, bo
 	if (U.scroll < 0)
 		U.scroll = 0;
 	worker_cols(r.w, &c);
-	ms_format_worker(NULL, r.w, tui_utf8(), line, sizeof(line));
+	(m->stalls ? ms_format_worker_stalls : ms_format_worker)(NULL, r.w, tui_utf8(), line,
+								  sizeof(line));
 	if (!row_same(r.y, key_of(k, sizeof(k), 'C', line, NULL, 0), full)) {
 		attron(A_REVERSE);
 		tui_add(stdscr, r.y, r.x, line);
@@ -976,7 +1031,8 @@ static void draw_workers(const struct ms_model *m, const struct ms_layout *l, bo
 		size_t head;
 
 		/* the row's colours follow from its text: state and end */
-		ms_format_worker(w, r.w, tui_utf8(), line, sizeof(line));
+		(m->stalls ? ms_format_worker_stalls : ms_format_worker)(w, r.w, tui_utf8(), line,
+									  sizeof(line));
 		key = key_of(k, sizeof(k), 'R', line, NULL, (int)w->end * 2 + bad);
 		sep = key ? strchr(key, '\x01') : NULL;
 		head = sep ? (size_t)(sep - key + 1) : 0;
@@ -1257,6 +1313,10 @@ void ms_do(struct ms_model *m, int op)
 	switch (op) {
 	case MS_PAUSE:
 		m->paused = !m->paused;
+		redraw(m);
+		return;
+	case MS_STALLS:
+		m->stalls = !m->stalls;
 		redraw(m);
 		return;
 	case MS_HELP:

@@ -19,6 +19,7 @@ static const struct tui_key keys[] = {
 	{ "h", "history of runs (sampling goes on)", { { 'h', MV_HISTORY } } },
 	{ "w", "write the screen to a text file", { { 'w', MV_DUMP } } },
 	{ "c", "choose the plots", { { 'c', MV_CHOOSE } } },
+	{ "d", "stall / fault columns of the workers", { { 'd', MS_STALLS } } },
 	{ "Up/Down", "scroll the workers", { { KEY_UP, MS_UP }, { KEY_DOWN, MS_DOWN } } },
 	{ "PgUp/PgDn", "scroll a page of workers", { { KEY_PPAGE, MS_PGUP }, { KEY_NPAGE, MS_PGDN } } },
 	{ "Ctrl-L", "redraw the screen", { { 12, MS_REDRAW } } },
@@ -229,8 +230,16 @@ static int ensure_rows(struct monview *mv, int n)
 	return 0;
 }
 
+/* Each delay in % of the time the worker has had so far. */
+static void fill_stalls(struct ms_worker *r, const struct delays *d)
+{
+	for (int k = 0; k < DL_N; k++)
+		r->stall_pct[k] = d && r->elapsed > 0 ? 100.0 * d->s[k] / r->elapsed : NAN;
+}
+
 static void fill_worker(struct ms_worker *r, const struct run *rn, int i,
-			const struct proc_sample *p, double now, long tck)
+			const struct proc_sample *p, const struct delays *d, double now,
+			long tck)
 {
 	const struct worker *w = &rn->wl.w[i];
 	bool started = !rn->forking;
@@ -257,6 +266,7 @@ static void fill_worker(struct ms_worker *r, const struct run *rn, int i,
 		r->minflt = w->ru.ru_minflt;
 		r->rss_kib = r->swap_kib = NA;
 	}
+	fill_stalls(r, w->end == END_RUNNING ? d : &w->delays);
 }
 
 int monview_fill(struct monview *mv)
@@ -288,7 +298,7 @@ int monview_fill(struct monview *mv)
 	fill_status(mv);
 
 	for (int i = 0; i < nw; i++)
-		fill_worker(&mv->rows[i], rn, i, &s->ps[i], now, tck);
+		fill_worker(&mv->rows[i], rn, i, &s->ps[i], s->dl ? &s->dl[i] : NULL, now, tck);
 	for (int i = 0; i < s->tree.n; i++) {
 		struct ms_worker *r = &mv->rows[nw + i];
 
@@ -298,6 +308,7 @@ int monview_fill(struct monview *mv)
 		r->frac = NAN;
 		r->elapsed = now - s->tree.seen[i];
 		fill_row_proc(r, &s->tree.ps[i], tck);
+		fill_stalls(r, NULL);
 	}
 	m->workers = mv->rows;
 	m->nworkers = nw + s->tree.n;

@@ -405,7 +405,26 @@ struct posted {
 	 * for "run k of N". */
 	size_t *sizes, nsizes, cap;
 	size_t group_runs, gi;
+	/* Runs since the last kswapd or stall line: a stall line after one
+	 * run is that run's (batch output); after several, a group's sum
+	 * (export --format=time), which no run keeps. */
+	size_t block_runs;
+	bool after_summary;
 };
+
+/* "stalls: 41.2s swapin ..." or "n/a stalls": kept with the run it
+ * follows when it follows one run alone. */
+static bool stall_line(struct posted *ps, const char *s)
+{
+	struct delays d;
+
+	if (timefmt_parse_stalls(s, &d))
+		return false;
+	if (ps->have_last && ps->block_runs == 1 && !delays_known(&ps->last.stalls))
+		ps->last.stalls = d;
+	ps->after_summary = true;
+	return true;
+}
 
 static int flush_last(struct posted *ps, char *err, size_t errlen)
 {
@@ -439,6 +458,8 @@ static int close_group(struct posted *ps, char *err, size_t errlen)
 		ps->gi++;
 	}
 	ps->group_runs = 0;
+	ps->block_runs = 0;
+	ps->after_summary = false;
 	return 0;
 }
 
@@ -452,6 +473,10 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 	enum run_status status_next = ps->status_next;
 	int ordinal = ps->ordinal;
 	ps->have_last = ps->last_open = true;
+	if (ps->after_summary)
+		ps->block_runs = 0;
+	ps->after_summary = false;
+	ps->block_runs++;
 	ps->nruns++;
 	ps->group_runs++;
 	ps->ordinal++;
@@ -652,7 +677,11 @@ static const char *read_line(struct posted *ps, const char *p, int *lineno, char
 		return gnu_run(ps, line, s, next, lineno, oom_here, err, errlen);
 	if (strstr(line, "total") && strstr(line, "used") && strstr(line, "free"))
 		return free_block(ps, p, lineno, err, errlen);
-	if (kswapd_line(s))
+	if (kswapd_line(s)) {
+		ps->after_summary = true;
+		return next;
+	}
+	if (stall_line(ps, s))
 		return next;
 	if (oom_here) {
 		ps->oom_next = true;
@@ -693,7 +722,8 @@ static void pass_init(struct posted *ps, const char *label, bool skip_bad)
 	ps->ordinal = 0;
 	run_record_init(&ps->last);
 	ps->have_last = ps->last_open = false;
-	ps->nruns = ps->group_runs = ps->gi = 0;
+	ps->nruns = ps->group_runs = ps->gi = ps->block_runs = 0;
+	ps->after_summary = false;
 }
 
 int posted_read(const char *text, const char *label, bool skip_bad,

@@ -26,7 +26,11 @@ void report_opts_default(struct report_opts *o)
 	o->cols = "label";
 }
 
-static const char *const metric_names[RM_N] = { "wall", "user", "sys", "majflt", "kswapd" };
+static const char *const metric_names[RM_N] = { "wall", "user", "sys", "majflt", "kswapd",
+	[RM_STALL + DL_SWAPIN] = "swapin", [RM_STALL + DL_RECLAIM] = "reclaim",
+	[RM_STALL + DL_THRASHING] = "thrash", [RM_STALL + DL_COMPACT] = "compact",
+	[RM_STALL + DL_IO] = "io", [RM_STALL + DL_CPU] = "cpuwait",
+	[RM_STALL + DL_WPCOPY] = "wpcopy", [RM_STALL + DL_IRQ] = "irq" };
 
 const char *report_metric_name(enum report_metric m)
 {
@@ -43,7 +47,10 @@ static double fig_metric(const struct run_figures *r, enum report_metric m)
 	case RM_SYS: v = r->sys_us; break;
 	case RM_MAJFLT: return r->majflt == NA ? NAN : (double)r->majflt;
 	case RM_KSWAPD: return r->kswapd_s;
-	default: return NAN;
+	default:
+		if (m >= RM_STALL && m < RM_N && r->wall_us != NA && r->wall_us > 0)
+			return 100.0 * r->stalls.s[m - RM_STALL] * 1e6 / (double)r->wall_us;
+		return NAN;
 	}
 	return v == NA ? NAN : (double)v / 1e6;
 }
@@ -271,6 +278,9 @@ static const char *const header_keys[] = {
 const char *const report_time_fields[] = {
 	"started_at", "config_hash", "label", "kind", "status", "user_us", "sys_us",
 	"wall_us", "majflt", "minflt", "inblock", "oublock", "kswapd_s",
+	/* the stall line */
+	"stall_swapin_s", "stall_reclaim_s", "stall_thrashing_s", "stall_compact_s",
+	"stall_io_s", "stall_cpu_s", "stall_wpcopy_s", "stall_irq_s",
 	/* header_keys */
 	"hostname", "kernel_release", "nelems", "procs", "seed", "command",
 	"swappiness", "vfs_cache_pressure", "min_free_kbytes", "watermark_scale_factor",
@@ -280,7 +290,9 @@ const char *const report_time_fields[] = {
 
 const char *const report_compare_fields[] = {
 	"started_at", "config_hash", "label", "status", "wall_us", "user_us", "sys_us",
-	"majflt", "kswapd_s", "config", "proc_cmdline", "swap_devices", NULL,
+	"majflt", "kswapd_s", "config", "proc_cmdline", "swap_devices",
+	"stall_swapin_s", "stall_reclaim_s", "stall_thrashing_s", "stall_compact_s",
+	"stall_io_s", "stall_cpu_s", "stall_wpcopy_s", "stall_irq_s", NULL,
 };
 
 /* Whether header key k (header_keys) has a known value that differs
@@ -487,6 +499,8 @@ int report_show(FILE *f, const struct run_record *r)
 	fprintf(f, "%-24s %s\n", "time (csh)", buf);
 	run_record_line(r, true, buf, sizeof(buf));
 	fprintf(f, "%-24s %s\n", "time (GNU)", buf);
+	timefmt_stalls(buf, sizeof(buf), &r->stalls);
+	fprintf(f, "%-24s %s\n", "stalls", buf);
 	fprintf(f, "swap devices:\n%s", r->swap_devices ? r->swap_devices : "  (none recorded)\n");
 	if (r->swap_devices && !ends_with(r->swap_devices, "\n"))
 		fputc('\n', f);
@@ -581,9 +595,15 @@ static void stats_table(FILE *f, const struct report_group *g)
 {
 	fprintf(f, "  %-7s %3s %9s %9s %9s %9s %9s %7s\n", "", "n", "min", "median", "mean",
 		"max", "sd", "CoV");
+	bool stalls = false;
+
 	for (int m = 0; m < RM_N; m++) {
 		const struct stats_summary *s = &g->st[m];
 		char v[5][32], cv[16];
+		/* a stall the runs have no figure for has no row */
+		if (m >= RM_STALL && !s->n)
+			continue;
+		stalls |= m >= RM_STALL;
 		stat_num(v[0], 32, s->min, m);
 		stat_num(v[1], 32, s->median, m);
 		stat_num(v[2], 32, m == RM_MAJFLT && !isnan(s->mean) ? round(s->mean * 10) / 10 : s->mean,
@@ -602,7 +622,8 @@ static void stats_table(FILE *f, const struct report_group *g)
 			v[0], v[1], v[2], v[3], v[4], cv);
 	}
 	fprintf(f, "  (seconds, rounded: time lines truncate, as tcsh does;\n"
-		"   majflt in faults; over completed runs)\n");
+		"   majflt in faults;%s over completed runs)\n",
+		stalls ? " swapin to irq: the workers' stalls in % of\n   wall time;" : "");
 }
 
 /* "1 of 3 runs killed, 33% (95% 6-79%, Wilson)": over the runs that went
@@ -763,6 +784,8 @@ struct group_pass {
 	struct report_group g;		/* its statistics, n the runs read */
 	size_t pos;			/* the run being printed, in group order */
 	double kswapd;			/* the group's sum so far, NAN once unknown */
+	struct delays stalls;		/* the group's stalls summed so far */
+	bool stalls_known;		/* every run so far has them */
 	double *walls;			/* text: each run's wall time, in group order */
 	const struct run_record *rep;	/* text: the run charted, with its series */
 	char prev_kernel[65], prev_host[65];	/* the previous group's first run's */
@@ -831,6 +854,25 @@ static int pick_rep(struct group_pass *p)
 	return 0;
 }
 
+/* The group's stall line sums every run's; a run without them (an older
+ * release, no root) leaves the group without one, as kswapd's. */
+static void add_stalls(struct group_pass *p, const struct run_record *r)
+{
+	if (!delays_known(&r->stalls))
+		p->stalls_known = false;
+	delays_add(&p->stalls, &r->stalls);
+}
+
+static void print_stalls(struct group_pass *p)
+{
+	char buf[192];
+
+	if (!p->stalls_known || !delays_known(&p->stalls))
+		return;
+	timefmt_stalls(buf, sizeof(buf), &p->stalls);
+	fprintf(p->f, "%s\n", buf);
+}
+
 static int print_run(const struct run_record *r, void *arg)
 {
 	struct group_pass *p = arg;
@@ -841,6 +883,7 @@ static int print_run(const struct run_record *r, void *arg)
 	else
 		group_run(p->f, r, outlier, p->o, p->kind == PASS_STATS);
 	p->kswapd += r->kswapd_s;
+	add_stalls(p, r);
 	p->pos++;
 	return ferror(p->f) ? -1 : 0;
 }
@@ -928,6 +971,8 @@ static int report_of_group(struct group_pass *p, size_t gi)
 	group_head(p, first);
 	p->pos = p->kind == PASS_STATS ? lines_from(p->o, p->g.n) : 0;
 	p->kswapd = 0;
+	delays_clear(&p->stalls);
+	p->stalls_known = true;
 	older_runs(p->f, p->g.outlier, p->pos);
 	if (p->src->runs(p->src, gi, p->pos, p->kind == PASS_TIME, print_run, p, p->err,
 			 p->errlen)) {
@@ -939,6 +984,8 @@ static int report_of_group(struct group_pass *p, size_t gi)
 		timefmt_kswapd(buf, sizeof(buf), p->kswapd);
 		fprintf(p->f, "%s\n", buf);
 	}
+	if (p->kind != PASS_STATS)
+		print_stalls(p);
 	if (p->kind == PASS_TEXT)
 		fprintf(p->f, "\n");
 	if (p->kind != PASS_TIME) {
@@ -1241,7 +1288,11 @@ int report_compare(FILE *f, const struct run_record *runs, size_t n, const int *
 		fprintf(f, " %21.21s", names[s]);
 	fputc('\n', f);
 	static const char *const centre_name[2] = { "Amean", "Median" };
+	bool stalls = false;
+
 	for (int m = 0; m < RM_N; m++) {
+		size_t any = 0;
+
 		for (size_t s = 0; s < nsets; s++) {
 			cnt[s] = 0;
 			for (size_t i = 0; i < n; i++) {
@@ -1249,7 +1300,12 @@ int report_compare(FILE *f, const struct run_record *runs, size_t n, const int *
 				if (set[i] == (int)s && runs[i].status == RUN_OK && isfinite(v))
 					x[s * n + cnt[s]++] = v;
 			}
+			any += cnt[s];
 		}
+		/* a stall no run has a figure for has no row */
+		if (m >= RM_STALL && !any)
+			continue;
+		stalls |= m >= RM_STALL;
 		for (int c = 0; c < 2; c++) {
 			fprintf(f, "%-6s %-8s", centre_name[c], metric_names[m]);
 			for (size_t s = 0; s < nsets; s++) {
@@ -1280,6 +1336,8 @@ int report_compare(FILE *f, const struct run_record *runs, size_t n, const int *
 		}
 	}
 	oom_line(f, runs, n, set, nsets);
+	if (stalls)
+		fprintf(f, "\nswapin to irq: the workers' stalls in %% of wall time.");
 	fprintf(f, "\nseconds and faults, over completed runs; (gain%%) is positive when\n"
 		"lower than the first column; *gain%%* marks a difference beyond the\n"
 		"noise (Welch's t-test on the means, 5%%), as mmtests marks it.\n"

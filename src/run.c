@@ -120,6 +120,7 @@ static void result_finish(struct run_result *r, struct workload *wl,
 	r->nvictims = 0;
 	r->unnamed = 0;
 	memset(&r->tl, 0, sizeof(r->tl));
+	delays_clear(&r->stalls);
 	r->nworkers = wl->n;
 	r->nfailed = 0;
 	for (int i = 0; i < wl->n; i++) {
@@ -136,6 +137,7 @@ static void result_finish(struct run_result *r, struct workload *wl,
 		r->tl.nswap += w->ru.ru_nswap;
 		if (w->ru.ru_maxrss > r->tl.maxrss_kib)
 			r->tl.maxrss_kib = w->ru.ru_maxrss;
+		delays_add(&r->stalls, &w->delays);
 		if (w->t_end > t_end)
 			t_end = w->t_end;
 		if (w->end == END_SIGNAL && WIFSIGNALED(w->status) &&
@@ -280,7 +282,7 @@ void run_finish(struct run *r, const struct sys_sample *s, const struct oom_seen
 
 void run_print(const struct run *r, enum out_format f, FILE *out, FILE *err)
 {
-	char line[256], ksw[64];
+	char line[256], ksw[64], stalls[192];
 	const struct timeline *tl = &r->res.tl;
 
 	for (int i = 0; i < r->res.nvictims; i++)
@@ -303,8 +305,10 @@ void run_print(const struct run *r, enum out_format f, FILE *out, FILE *err)
 	case OUT_GNU_FULL: timefmt_gnu_default(line, sizeof(line), tl); break;
 	}
 	timefmt_kswapd(ksw, sizeof(ksw), r->res.kswapd_s);
+	timefmt_stalls(stalls, sizeof(stalls), &r->res.stalls);
 	/* marked as the history's reports mark it */
-	fprintf(out, "%s%s\n%s\n", line, r->res.status == RUN_ABORTED ? "  aborted" : "", ksw);
+	fprintf(out, "%s%s\n%s\n%s\n", line, r->res.status == RUN_ABORTED ? "  aborted" : "", ksw,
+		stalls);
 	fflush(out);
 }
 
@@ -368,6 +372,7 @@ static void fill_workers(struct run_record *r, const struct workload *wl)
 		o->verify_errors = wl->prog ? atomic_load(&wl->prog[i].errors) : 0;
 		o->first_bad = wl->prog && o->verify_errors ? atomic_load(&wl->prog[i].first_bad)
 							    : NA;
+		o->delays = w->delays;
 	}
 }
 
@@ -439,6 +444,7 @@ int record_build(struct run_record *r, const struct record_input *in)
 	r->inblock = res->tl.inblock;
 	r->oublock = res->tl.oublock;
 	r->kswapd_s = res->kswapd_s;
+	r->stalls = res->stalls;
 	r->swap_peak_kib = res->swap_peak_kib;
 	r->mem_free_min_kib = res->free_min_kib;
 	r->swap_before_kib = res->before.swap_used;

@@ -14,6 +14,9 @@
 #define F(n, t, since) { #n, t, offsetof(struct run_record, n), \
 			 sizeof(((struct run_record *)0)->n), since }
 
+#define S(n, k) { "stall_" #n "_s", HF_DBL, offsetof(struct run_record, stalls.s[k]), \
+			 sizeof(double), 6 }
+
 const struct hist_field history_fields[] = {
 	F(uuid, HF_STR, 1),
 	F(started_at, HF_STR, 1),
@@ -74,6 +77,10 @@ const struct hist_field history_fields[] = {
 	F(zswap_pool_kib, HF_I64, 5),
 	F(zswpout, HF_I64, 5),
 	F(zswpwb, HF_I64, 5),
+	/* delay accounting: the workers' summed delay totals, seconds */
+	S(swapin, DL_SWAPIN), S(reclaim, DL_RECLAIM), S(thrashing, DL_THRASHING),
+	S(compact, DL_COMPACT), S(io, DL_IO), S(cpu, DL_CPU), S(wpcopy, DL_WPCOPY),
+	S(irq, DL_IRQ),
 	F(version, HF_STR, 1),
 	F(config, HF_PSTR, 1),
 	F(config_hash, HF_STR, 1),
@@ -81,6 +88,7 @@ const struct hist_field history_fields[] = {
 const size_t history_nfields = sizeof(history_fields) / sizeof(history_fields[0]);
 
 #undef F
+#undef S
 
 /* struct mem_snapshot's fields, in free_snaps column order. */
 static const size_t snap_off[MEM_SNAPSHOT_NFIELDS] = {

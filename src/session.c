@@ -248,7 +248,41 @@ static void sample_values(const struct session *s, double *v)
 		.cg_dt = t->t_cur - t->t_prev,
 	};
 
+	if (s->stall_fresh && s->stall_t_prev > 0) {
+		in.stall_prev = &s->stall_prev;
+		in.stall_cur = &s->stall_cur;
+		in.stall_dt = s->stall_t_cur - s->stall_t_prev;
+	}
 	metrics_values(&in, v);
+}
+
+/* Every worker's delay totals summed now, for the stall series: the ended
+ * workers' final ones and a taskstats query of each live one. */
+static void sample_stalls(struct session *s)
+{
+	const struct workload *wl = &s->run.wl;
+	struct delays sum, d;
+	char err[256];
+
+	s->stall_fresh = false;
+	if (!s->ts || !s->run.active || s->run.forking) {
+		s->stall_t_prev = s->stall_t_cur = 0;
+		return;
+	}
+	delays_clear(&sum);
+	for (int i = 0; i < wl->n; i++) {
+		if (wl->w[i].end != END_RUNNING)
+			delays_add(&sum, &wl->w[i].delays);
+		else if (taskstats_query(s->ts, wl->w[i].pid, &d, err, sizeof(err)) == 0)
+			delays_add(&sum, &d);
+		else	/* exited meanwhile: its totals come with its reaping */
+			return;
+	}
+	s->stall_prev = s->stall_cur;
+	s->stall_t_prev = s->stall_t_cur;
+	s->stall_cur = sum;
+	s->stall_t_cur = s->cur.t;
+	s->stall_fresh = true;
 }
 
 /* Which series this machine gives now: the cgroup comes and goes with
@@ -264,6 +298,9 @@ static void update_avail(struct session *s)
 
 	sampler_caps(s->smp, &caps);
 	metrics_availability(&caps, &cg, &s->avail);
+	if (!s->ts)
+		metrics_no_stalls(&s->avail, s->stall_why[0] ? s->stall_why
+				  : "no delay accounting");
 }
 
 /* A system sample and its rates, the plots' series. The cgroup and the
@@ -285,7 +322,10 @@ static void sample_sys(struct session *s, const struct sys_sample *x, bool newes
 		}
 	}
 	sys_rates_compute(s->have_prev ? &s->prev : &s->cur, &s->cur, &s->rates);
+	if (newest)
+		sample_stalls(s);
 	sample_values(s, v);
+	s->stall_fresh = false;
 	s->have_prev = true;
 	s->prev = s->cur;
 	for (int i = 0; i < M_N; i++)
@@ -400,6 +440,15 @@ int session_sample(struct session *s, char *err, size_t errlen)
  * from 0.3 to 1 ms a tick. */
 #define SWAP_EVERY 1.0
 
+/* A row's delay totals, one taskstats query, for the stall columns. */
+static void sample_delays(struct session *s, int i)
+{
+	char err[256];
+
+	if (s->ts && taskstats_query(s->ts, s->run.wl.w[i].pid, &s->dl[i], err, sizeof(err)) < 0)
+		delays_clear(&s->dl[i]);
+}
+
 void session_sample_rows(struct session *s)
 {
 	/* status only while anything is swapped: else every VmSwap is 0 */
@@ -426,6 +475,7 @@ void session_sample_rows(struct session *s)
 			p->swap_kib = was;
 		if (due)	/* rows first read together are due on different ticks */
 			s->swap_at[i] = first && per > 1 ? t - SWAP_EVERY * (i % per) / per : t;
+		sample_delays(s, i);
 	}
 }
 
@@ -482,21 +532,28 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 		.nice = s->guard.nice_was,
 	};
 	struct proc_sample *ps;
+	struct delays *dl;
 	double *at;
 
 	refresh_sys(s);
+	dl = realloc(s->dl, sizeof(*dl) * (size_t)cfg.procs);
+	if (dl)
+		s->dl = dl;
 	ps = realloc(s->ps, sizeof(*ps) * (size_t)cfg.procs);
 	if (ps)
 		s->ps = ps;
 	at = realloc(s->swap_at, sizeof(*at) * (size_t)cfg.procs);
 	if (at)
 		s->swap_at = at;
-	if (!ps || !at) {
+	if (!ps || !at || !dl) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	memset(s->swap_at, 0, sizeof(*at) * (size_t)cfg.procs);
+	for (int i = 0; i < cfg.procs; i++)
+		delays_clear(&s->dl[i]);
 	tuning_workload_cfg(&s->tun, &cfg);
+	cfg.ts = s->ts;
 	if (run_begin(&s->run, &cfg, err, errlen))
 		return -1;
 	s->run_no++;
@@ -1031,6 +1088,24 @@ static int apply_tuning(struct session *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* Delay accounting for the workers, before the first is forked: as root,
+ * kernel.task_delayacct on for the session and a taskstats connection.
+ * Without, each stall figure is n/a and stderr says why, once. */
+static void open_delays(struct session *s)
+{
+	char err[512];
+
+	if (geteuid() != 0)
+		snprintf(s->stall_why, sizeof(s->stall_why),
+			 "delay accounting needs root (taskstats asks for CAP_NET_ADMIN)");
+	else if (tuning_delayacct(&s->tun, err, sizeof(err)) < 0)
+		snprintf(s->stall_why, sizeof(s->stall_why), "%s: %.200s", DELAYACCT_SYSCTL, err);
+	else if (!(s->ts = taskstats_open(err, sizeof(err))))
+		snprintf(s->stall_why, sizeof(s->stall_why), "%.250s", err);
+	if (s->stall_why[0])
+		fprintf(stderr, "thrashtop: n/a stalls: %s\n", s->stall_why);
+}
+
 static bool dangling(const char *path)
 {
 	struct stat sb;
@@ -1096,6 +1171,7 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 		return -1;
 	if (apply_tuning(s, err, errlen))
 		return -1;
+	open_delays(s);
 	if (s->sweep.cell < 0)
 		s->batch_left = s->repeat_n = o->repeat;
 	/* Last, so the calibration sort and the set-up are not locked in. */
@@ -1166,6 +1242,8 @@ void session_close(struct session *s)
 {
 	ticker_stop(s->tick);
 	workload_stop(&s->run.wl);
+	taskstats_close(s->ts);
+	s->ts = NULL;
 	untrack_tree(s);
 	run_free(&s->run);
 	oomlog_close(&s->oomlog);
@@ -1188,6 +1266,7 @@ void session_close(struct session *s)
 	free(s->posted);
 	free(s->ps);
 	free(s->swap_at);
+	free(s->dl);
 	free(s->marks);
 	if (s->out_fd >= 0)
 		drop_log(s);

@@ -245,6 +245,78 @@ size_t timefmt_kswapd(char *buf, size_t len, double cpu_s)
 	return fmt_buf_done(&o);
 }
 
+size_t timefmt_stalls(char *buf, size_t len, const struct delays *d)
+{
+	struct fmt_buf o = { buf, len, 0 };
+
+	if (!delays_known(d)) {
+		fmt_buf_put(&o, "n/a stalls");
+		return fmt_buf_done(&o);
+	}
+	fmt_buf_put(&o, "stalls:");
+	for (int i = 0; i < DL_N; i++) {
+		double v = d->s[i];
+		long long tenths;
+
+		if (isnan(v))
+			continue;
+		/* whole microseconds first, as the kswapd line, then truncated */
+		tenths = v < 0 || v > 9e12 ? 0 : (long long)llround(v * 1e6) / 100000;
+		fmt_buf_put(&o, " %lld.%llds %s", tenths / 10, tenths % 10,
+			    delay_name((enum delay_kind)i));
+	}
+	return fmt_buf_done(&o);
+}
+
+int timefmt_parse_stalls(const char *line, struct delays *out)
+{
+	struct delays d;
+	const char *p = line;
+	int n = 0;
+
+	delays_clear(&d);
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!strncmp(p, "n/a stalls", 10)) {
+		p += 10;
+	} else if (!strncmp(p, "stalls:", 7)) {
+		p += 7;
+		while (*p == ' ' || *p == '\t') {
+			char name[16];
+			long long whole, frac;
+			int k, used = 0;
+
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (!*p || *p == '\n' || *p == '\r')
+				break;
+			if (sscanf(p, "%lld.%1llds %15[a-z]%n", &whole, &frac, name, &used) != 3 ||
+			    whole < 0 || frac < 0 || !isdigit((unsigned char)*p))
+				goto bad;
+			for (k = 0; k < DL_N && strcmp(name, delay_name((enum delay_kind)k)); k++)
+				;
+			if (k == DL_N || !isnan(d.s[k]))
+				goto bad;
+			d.s[k] = (double)whole + (double)frac / 10;
+			p += used;
+			n++;
+		}
+		if (!n)
+			goto bad;
+	} else {
+		goto bad;
+	}
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	if (*p)
+		goto bad;
+	*out = d;
+	return 0;
+bad:
+	errno = EINVAL;
+	return -1;
+}
+
 /* ---- parsing ---- */
 
 static bool is_blank(char c, bool nl)

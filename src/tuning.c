@@ -9,6 +9,7 @@
 
 #include "fmt.h"
 #include "sysctl.h"
+#include "taskstats.h"
 #include "undo.h"
 #include "zswap.h"
 
@@ -44,13 +45,22 @@ static int revert_zram(const char *key, const char *val, char *err, size_t errle
 	return zram_remove_name(key, err, errlen);
 }
 
+/* The delay accounting switch is kept as a sysctl record under its own
+ * name; every other sysctl record is a vm.* one. */
+static int revert_sysctl(const char *key, const char *val, char *err, size_t errlen)
+{
+	if (!strcmp(key, DELAYACCT_SYSCTL))
+		return delayacct_write(key, val, err, errlen);
+	return sysctl_write(key, val, err, errlen);
+}
+
 void tuning_register_undo(void)
 {
 	undo_set_revert(UNDO_BALLOON, revert_balloon);
 	undo_set_revert(UNDO_CGROUP, revert_cgroup);
 	undo_set_revert(UNDO_SWAP, revert_swap);
 	undo_set_revert(UNDO_ZRAM, revert_zram);
-	undo_set_revert(UNDO_SYSCTL, sysctl_write);
+	undo_set_revert(UNDO_SYSCTL, revert_sysctl);
 	undo_set_revert(UNDO_PARAM, zswap_param_write);
 }
 
@@ -338,6 +348,15 @@ int tuning_balloon_alive(struct tuning *t, char *err, size_t errlen)
 	return 0;
 }
 
+int tuning_delayacct(struct tuning *t, char *err, size_t errlen)
+{
+	int rc = delayacct_enable(err, errlen);
+
+	if (rc == 1)
+		t->delayacct_on = true;
+	return rc;
+}
+
 int tuning_end(struct tuning *t, char *msg, size_t msglen)
 {
 	char err[512], all[1024];
@@ -386,6 +405,13 @@ int tuning_end(struct tuning *t, char *msg, size_t msglen)
 			rc = -1;
 		}
 	t->nset = 0;
+	if (t->delayacct_on) {
+		if (delayacct_restore(err, sizeof(err)) < 0) {
+			msg_add(msg, msglen, err);
+			rc = -1;
+		}
+		t->delayacct_on = false;
+	}
 	if (t->have_zswap) {
 		if (zswap_restore(err, sizeof(err)) < 0) {
 			msg_add(msg, msglen, err);

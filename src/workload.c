@@ -137,13 +137,30 @@ static void record_end(struct workload *wl, struct worker *w, int status, const 
 		wl->t_end = w->t_end;
 }
 
-/* Blocking reap of one worker that is known to have exited or been killed. */
+/* The worker's delay totals, read while it is a zombie. */
+static void take_delays(const struct workload *wl, struct worker *w)
+{
+	char err[256];
+
+	if (wl->cfg.ts &&
+	    taskstats_query_exited(wl->cfg.ts, w->pid, &w->delays, err, sizeof err) < 0)
+		delays_clear(&w->delays);
+}
+
+/* Blocking reap of one worker that is known to have exited or been killed:
+ * waited for without reaping, its delays taken, then reaped. */
 static void reap_one(struct workload *wl, struct worker *w)
 {
 	struct rusage ru;
+	siginfo_t si;
 	int status;
 	pid_t r;
 
+	memset(&si, 0, sizeof si);
+	while (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+		;
+	if (si.si_pid == w->pid)
+		take_delays(wl, w);
 	do
 		r = wait4(w->pid, &status, 0, &ru);
 	while (r < 0 && errno == EINTR);
@@ -198,11 +215,21 @@ static void reap_group(struct workload *wl, pid_t pg, bool block)
 	for (;;) {
 		struct rusage ru;
 		struct worker *w;
+		siginfo_t si;
 		int status;
-		pid_t r = wait4(-pg, &status, block ? 0 : WNOHANG, &ru);
+		pid_t r;
 
+		/* the exited one stays a zombie until its delays are taken */
+		memset(&si, 0, sizeof si);
+		r = waitid(P_PGID, (id_t)pg, &si, WEXITED | WNOWAIT | (block ? 0 : WNOHANG));
 		if (r < 0 && errno == EINTR)
 			continue;
+		if (r == 0 && si.si_pid > 0) {
+			if ((w = worker_of(wl, si.si_pid)))
+				take_delays(wl, w);
+			while ((r = wait4(si.si_pid, &status, 0, &ru)) < 0 && errno == EINTR)
+				;
+		}
 		if (r <= 0) {
 			if (r < 0 && errno == ECHILD)
 				for (int k = 0; k < wl->n; k++) {
@@ -214,6 +241,10 @@ static void reap_group(struct workload *wl, pid_t pg, bool block)
 						reap_one(wl, x);
 						continue;
 					}
+					memset(&si, 0, sizeof si);
+					if (waitid(P_PID, (id_t)x->pid, &si,
+						   WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == x->pid)
+						take_delays(wl, x);
 					r = wait4(x->pid, &status, WNOHANG, &ru);
 					if (r == x->pid)
 						record_end(wl, x, status, &ru);
@@ -454,6 +485,8 @@ int workload_begin(struct workload *wl, const struct workload_cfg *cfg)
 	wl->w = calloc((size_t)cfg->procs, sizeof *wl->w);
 	if (!wl->w)
 		return fail(wl, errno, "cannot allocate the worker table: %s", strerror(errno));
+	for (int k = 0; k < cfg->procs; k++)
+		delays_clear(&wl->w[k].delays);
 	if (cfg->argv)
 		return 0;
 	void *m = mmap(NULL, (size_t)cfg->procs * sizeof *wl->prog, PROT_READ | PROT_WRITE,

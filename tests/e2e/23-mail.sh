@@ -21,8 +21,10 @@ expect file-has-runs grep -q '^#2 ' "$f"
 expect file-one-line-per-row test "$(wc -l <"$f")" -eq 40
 tm send-keys -t m q
 expect exit-0 wait_for 10 grep -qs EXIT=0 "$TMP/rc"
-# After the alternate screen: two csh time lines, each with its kswapd line.
+# After the alternate screen: two csh time lines, each with its kswapd and
+# stall lines.
 screen >"$TMP/after"
 expect time-lines-printed test "$(grep -cE '^[0-9]+\.[0-9]{3}u [0-9]+\.[0-9]{3}s [0-9:.]+ [0-9.]+%' "$TMP/after")" -eq 2
 expect kswapd-lines-printed test "$(grep -cE '^[0-9]+:[0-9]{2} kswapd$' "$TMP/after")" -eq 2
+expect stall-lines-printed test "$(grep -cE '^(stalls:( [0-9]+\.[0-9]s [a-z]+)+|n/a stalls)$' "$TMP/after")" -eq 2
 expect no-stderr test ! -s "$TMP/err"

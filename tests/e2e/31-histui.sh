@@ -38,7 +38,7 @@ expect detail-csh has '^time (csh)  [0-9.]*u [0-9.]*s '
 expect detail-gnu has '^time (GNU)  [0-9.]*user '
 expect detail-kswapd has '^kswapd  '
 key End
-expect detail-plots bash -c "tm capture-pane -p -t $S | grep -Eq '^(kswapd CPU|minor faults/s|zswap writeback)'"
+expect detail-plots bash -c "tm capture-pane -p -t $S | grep -Eq '^(kswapd CPU|minor faults/s|zswap writeback|CPU wait)'"
 key q
 expect detail-back wait_for 3 has 'thrashtop history  7 runs'
 
@@ -52,6 +52,8 @@ expect two-marked has '2 marked'
 key c
 expect compare-runs wait_for 5 has '^compare 2 runs'
 expect compare-table has '^Amean  wall'
+# past the stall rows
+key End
 expect compare-mmtests-note has "Welch's t-test"
 key q
 key g

@@ -86,9 +86,13 @@ static void fixture(struct run_record *r, int i)
 	r->nworkers = 2;
 	r->workers = calloc(2, sizeof(*r->workers));
 	r->workers[0] = (struct run_worker){ 224, END_OK, 0, 0, 35000000, 3000000, 9000, 6,
-					     0, NA };
+					     0, NA, DELAYS_NONE };
 	r->workers[1] = (struct run_worker){ 225 + i, END_VERIFY, 1, 0, 35270000, 4330000,
-					     10670, 6, 3, 1234 };
+					     10670, 6, 3, 1234, DELAYS_NONE };
+	r->workers[0].delays.s[DL_SWAPIN] = 27.123456789;
+	r->workers[0].delays.s[DL_CPU] = 0.5;
+	r->workers[0].delays.s[DL_IRQ] = 0;
+	r->stalls = r->workers[0].delays;
 	r->nchanges = 1;
 	r->changes = calloc(1, sizeof(*r->changes));
 	r->changes[0].t_s = 12.5;
@@ -246,6 +250,13 @@ TEST(history_roundtrip_every_field)
 	CHECK(isnan(got.kswapd_s) == isnan(r.kswapd_s));
 	CHECK_INT(got.global_limit_kib, NA);
 	CHECK_INT(got.workers[0].first_bad, NA);
+	/* delay totals: the run's sum and each worker's, NULL kept apart from 0 */
+	CHECK(got.stalls.s[DL_SWAPIN] == 27.123456789 && got.stalls.s[DL_IRQ] == 0);
+	CHECK(isnan(got.stalls.s[DL_RECLAIM]));
+	CHECK(got.workers[0].delays.s[DL_SWAPIN] == 27.123456789);
+	CHECK(got.workers[0].delays.s[DL_CPU] == 0.5 && got.workers[0].delays.s[DL_IRQ] == 0);
+	CHECK(isnan(got.workers[0].delays.s[DL_IO]));
+	CHECK(!delays_known(&got.workers[1].delays));
 	CHECK(isnan(got.series[M_KSWAPD_CPU][2]));
 	CHECK(got.series[M_PSI_FULL] == NULL);
 	CHECK_STR(got.sysctls, "vm.nr_hugepages=11000\nvm.page-cluster=0\n");
@@ -501,6 +512,12 @@ TEST(history_migrations_from_every_version)
 			CHECK_STR(got.session, from >= 2 ? "s" : "");
 			r.session[0] = 0;
 			got.session[0] = 0;
+			/* delay accounting: v6 */
+			if (from < 6) {
+				CHECK(!delays_known(&got.stalls));
+				CHECK(!delays_known(&got.workers[0].delays));
+				delays_clear(&r.stalls);
+			}
 			/* whether the cgroup was new: v5 */
 			if (from < 5) {
 				CHECK_INT(got.cgroup_new, NA);

@@ -256,3 +256,43 @@ TEST(metrics_plot_lists)
 	metrics_value_text(M_PROCS_BLOCKED, 3, buf, sizeof(buf));
 	CHECK_STR(buf, "3");
 }
+
+TEST(metrics_stall_rates)
+{
+	struct sys_sample a, b;
+	struct delays p, c;
+	double v[M_N];
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	a.t = 10;
+	b.t = 12;
+	delays_clear(&p);
+	delays_clear(&c);
+	p.s[DL_SWAPIN] = 1.0;
+	c.s[DL_SWAPIN] = 2.5;
+	p.s[DL_CPU] = 3.0;
+	c.s[DL_CPU] = 2.0;	/* fell: a worker gone between the ticks, no rate */
+	c.s[DL_IO] = 4.0;	/* unknown before: no rate */
+	struct metric_input in = { .prev = &a, .cur = &b, .stall_prev = &p, .stall_cur = &c,
+				   .stall_dt = 0.5 };
+	metrics_values(&in, v);
+	CHECK_NEAR(v[M_STALL_SWAPIN], 3.0, 1e-12);	/* s of stall per s */
+	CHECK(isnan(v[M_STALL_CPU]));
+	CHECK(isnan(v[M_STALL_IO]));
+	CHECK(isnan(v[M_STALL_RECLAIM]));
+	in.stall_prev = NULL;
+	metrics_values(&in, v);
+	CHECK(isnan(v[M_STALL_SWAPIN]));
+	CHECK_STR(metric_def(M_STALL_CPU)->name, "stall-cpu");
+	CHECK_INT(metric_find("stall-thrashing"), M_STALL_THRASHING);
+
+	struct metric_avail av;
+	struct sampler_caps caps;
+	memset(&caps, 0, sizeof(caps));
+	metrics_availability(&caps, NULL, &av);
+	CHECK(av.ok[M_STALL_SWAPIN]);
+	metrics_no_stalls(&av, "delay accounting needs root (taskstats)");
+	CHECK(!av.ok[M_STALL_SWAPIN] && !av.ok[M_STALL_CPU]);
+	CHECK_STR(av.why[M_STALL_IO], "delay accounting needs root (taskstats)");
+}

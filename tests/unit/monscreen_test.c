@@ -508,7 +508,7 @@ TEST(ms_key_tables_one_binding_each)
 {
 	char line[256];
 
-	check_table("monitor", monview_keys, monview_nkeys, 13);
+	check_table("monitor", monview_keys, monview_nkeys, 14);
 	check_table("replay", replay_keys, replay_nkeys, 9);
 	CHECK_STR(tui_key_line(&monview_keys[0], line, sizeof(line)),
 		  "q         quit (stops the workload)");
@@ -543,4 +543,24 @@ TEST(ms_scroll_clamps)
 	m.nworkers = 3;		/* fewer workers than rows */
 	ms_do(&m, MS_END);
 	CHECK_INT(ms_scroll(), 0);
+}
+
+TEST(ms_format_worker_stall_columns)
+{
+	char b[512];
+	struct ms_worker w = { .pid = 22402, .phase = "sort", .frac = 0.27,
+			       .state = 'D', .cpu_s = 25, .end = END_RUNNING,
+			       .stall_pct = { [DL_SWAPIN] = 0.3, [DL_RECLAIM] = 14.96,
+					      [DL_THRASHING] = 5.5, [DL_COMPACT] = 0,
+					      [DL_IO] = 100, [DL_CPU] = NAN } };
+
+	CHECK_STR(ms_format_worker_stalls(NULL, 80, true, b, sizeof(b)),
+		  "    PID S PHASE  PROGRESS            CPU  SWAPIN RECLAIM  THRASH      IO CPUWAIT");
+	CHECK_STR(ms_format_worker_stalls(&w, 80, false, b, sizeof(b)),
+		  "  22402 D sort   [#      ]  27%  0:25.00    0.3%   15.0%    5.5%  100.0%     n/a");
+	for (int width = 60; width <= 200; width += 7)
+		CHECK_INT(cols_of(ms_format_worker_stalls(&w, width, true, b, sizeof(b))), width);
+	/* narrow: the last stalls give way, the progress keeps its room */
+	CHECK_STR(ms_format_worker_stalls(NULL, 60, true, b, sizeof(b)),
+		  "    PID S PHASE  PROGRESS        CPU  SWAPIN RECLAIM  THRASH");
 }

@@ -111,6 +111,16 @@ static void fixture_runs(struct run_record *v, size_t *n)
 			wk->majflt = r->majflt / 2;
 			wk->minflt = r->minflt / 2;
 			wk->first_bad = NA;
+			/* the first run is from before delay accounting */
+			delays_clear(&wk->delays);
+			if (i > 0) {
+				wk->delays.s[DL_SWAPIN] = (double)fx[i].majflt / 1000 * (w + 1);
+				wk->delays.s[DL_RECLAIM] = 0.125 * (double)i;
+				wk->delays.s[DL_THRASHING] = 0.5;
+				wk->delays.s[DL_IO] = 0.0;
+				wk->delays.s[DL_CPU] = 1.5 + 0.25 * w;
+			}
+			delays_add(&r->stalls, &wk->delays);
 		}
 		if (fx[i].st == RUN_OOM) {
 			r->workers[1].end = END_OOM;
@@ -170,7 +180,7 @@ static void fixture_runs(struct run_record *v, size_t *n)
 	r->nworkers = 1;
 	r->workers = calloc(1, sizeof(*r->workers));
 	r->workers[0] = (struct run_worker){ 5001, END_EXIT, 2, 0, 548270000, 94180000, 450479,
-					     696869, 0, NA };
+					     696869, 0, NA, DELAYS_NONE };
 	run_record_config(r);
 	*n = k;
 }
@@ -831,7 +841,7 @@ static void stream_run(struct run_record *r, int g, int s, int k)
 		r->nworkers = 1;
 		r->workers = calloc(1, sizeof(*r->workers));
 		r->workers[0] = (struct run_worker){ 4000 + k, END_OOM, NA, 9, 0, 0, 0, 0, 0,
-						     NA };
+						     NA, DELAYS_NONE };
 	}
 	/* series on some runs, for the text report's charts */
 	if (k % 3 == 0 && g != 6) {
@@ -955,4 +965,75 @@ TEST(report_history_source_gives_the_loaded_runs)
 	snprintf(side, sizeof(side), "%s-shm", path);
 	unlink(side);
 	rmdir(dir);
+}
+
+TEST(report_posted_stall_line_kept_with_its_run)
+{
+	/* batch output: each run's own lines; then an export's group of two,
+	 * whose stall line is their sum and stays with neither */
+	const char *text =
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
+		"0:01 kswapd\n"
+		"stalls: 41.2s swapin 3.1s reclaim 12.0s thrashing 0.4s io 1.9s cpu\n"
+		"70.090u 6.890s 2:32.29 50.5% 0+0k 0+0io 18337pf+0w\n"
+		"0:01 kswapd\n"
+		"n/a stalls\n"
+		"70.510u 6.660s 2:29.29 51.6% 0+0k 0+0io 18463pf+0w\n"
+		"70.510u 6.390s 2:24.39 53.2% 0+0k 0+0io 17902pf+0w\n"
+		"0:02 kswapd\n"
+		"stalls: 80.0s swapin\n";
+	struct run_record *v = NULL;
+	size_t n = 0;
+	char err[256] = "";
+
+	CHECK_INT(read_posted(text, "t", &v, &n, err, sizeof(err)), 0);
+	CHECK_INT(n, 4);
+	if (n == 4) {
+		CHECK_NEAR(v[0].stalls.s[DL_SWAPIN], 41.2, 1e-9);
+		CHECK_NEAR(v[0].stalls.s[DL_CPU], 1.9, 1e-9);
+		CHECK(isnan(v[0].stalls.s[DL_COMPACT]));
+		CHECK(!delays_known(&v[1].stalls));
+		CHECK(!delays_known(&v[2].stalls));
+		CHECK(!delays_known(&v[3].stalls));
+	}
+	run_records_free(v, n);
+}
+
+TEST(report_stalls_and_delays_round_trip)
+{
+	struct run_record runs[8], *back = NULL;
+	size_t n = 0, nb = 0;
+	char *buf = NULL, err[256] = "";
+	size_t len = 0;
+	FILE *f;
+
+	fixture_runs(runs, &n);
+	for (int csv = 0; csv < 2; csv++) {
+		f = open_memstream(&buf, &len);
+		if (csv)
+			export_csv(f, runs, n);
+		else
+			export_json(f, runs, n);
+		fclose(f);
+		CHECK_INT(csv ? read_csv(buf, &back, &nb, err, sizeof(err))
+			      : read_json(buf, &back, &nb, err, sizeof(err)), 0);
+		CHECK_INT(nb, n);
+		for (size_t i = 0; i < n && i < nb; i++) {
+			for (int k = 0; k < DL_N; k++) {
+				double a = runs[i].stalls.s[k], b = back[i].stalls.s[k];
+				CHECK(isnan(a) ? isnan(b) : a == b);
+				for (int w = 0; w < runs[i].nworkers && w < back[i].nworkers; w++) {
+					a = runs[i].workers[w].delays.s[k];
+					b = back[i].workers[w].delays.s[k];
+					CHECK(isnan(a) ? isnan(b) : a == b);
+				}
+			}
+		}
+		run_records_free(back, nb);
+		back = NULL;
+		free(buf);
+		buf = NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		run_record_clear(&runs[i]);
 }

@@ -518,3 +518,77 @@ TEST(timefmt_kswapd_line)
 	timefmt_kswapd(buf, sizeof(buf), -1.0);
 	CHECK_STR(buf, "n/a kswapd");
 }
+
+TEST(timefmt_stalls_line)
+{
+	struct delays d;
+	char buf[256];
+
+	delays_clear(&d);
+	timefmt_stalls(buf, sizeof(buf), &d);
+	CHECK_STR(buf, "n/a stalls");
+	d.s[DL_SWAPIN] = 41.29;
+	d.s[DL_RECLAIM] = 3.1;
+	d.s[DL_THRASHING] = 12.0;
+	d.s[DL_IO] = 0.4;
+	d.s[DL_CPU] = 1.99;
+	timefmt_stalls(buf, sizeof(buf), &d);
+	/* truncated to tenths; what the kernel does not give is left out */
+	CHECK_STR(buf, "stalls: 41.2s swapin 3.1s reclaim 12.0s thrashing 0.4s io 1.9s cpu");
+	d.s[DL_COMPACT] = 0.0;
+	d.s[DL_WPCOPY] = 0.05;
+	d.s[DL_IRQ] = 61.0;
+	timefmt_stalls(buf, sizeof(buf), &d);
+	CHECK_STR(buf, "stalls: 41.2s swapin 3.1s reclaim 12.0s thrashing 0.0s compact "
+		  "0.4s io 1.9s cpu 0.0s wpcopy 61.0s irq");
+	CHECK_INT(timefmt_stalls(buf, 8, &d), strlen("stalls: 41.2s swapin 3.1s reclaim 12.0s "
+		  "thrashing 0.0s compact 0.4s io 1.9s cpu 0.0s wpcopy 61.0s irq"));
+}
+
+TEST(timefmt_stalls_parse)
+{
+	struct delays d;
+
+	CHECK_INT(timefmt_parse_stalls("stalls: 41.2s swapin 3.1s reclaim 12.0s thrashing "
+				       "0.4s io 1.9s cpu", &d), 0);
+	CHECK_NEAR(d.s[DL_SWAPIN], 41.2, 1e-9);
+	CHECK_NEAR(d.s[DL_RECLAIM], 3.1, 1e-9);
+	CHECK_NEAR(d.s[DL_THRASHING], 12.0, 1e-9);
+	CHECK_NEAR(d.s[DL_IO], 0.4, 1e-9);
+	CHECK_NEAR(d.s[DL_CPU], 1.9, 1e-9);
+	CHECK(isnan(d.s[DL_COMPACT]) && isnan(d.s[DL_IRQ]));
+	CHECK_INT(timefmt_parse_stalls("  stalls: 0.0s irq  \n", &d), 0);
+	CHECK_NEAR(d.s[DL_IRQ], 0.0, 0);
+	CHECK(isnan(d.s[DL_SWAPIN]));
+	CHECK_INT(timefmt_parse_stalls("n/a stalls", &d), 0);
+	CHECK(!delays_known(&d));
+
+	d.s[DL_CPU] = 7;
+	CHECK_INT(timefmt_parse_stalls("stalls:", &d), -1);
+	CHECK_INT(timefmt_parse_stalls("stalls: 1.2s bogus", &d), -1);
+	CHECK_INT(timefmt_parse_stalls("stalls: 1.2s cpu 1.3s cpu", &d), -1);
+	CHECK_INT(timefmt_parse_stalls("stalls: 1.25s cpu", &d), -1);
+	CHECK_INT(timefmt_parse_stalls("stalls: 1s cpu", &d), -1);
+	CHECK_INT(timefmt_parse_stalls("stalls: -1.0s cpu", &d), -1);
+	CHECK_INT(timefmt_parse_stalls("stalls: 1.0s cpu x", &d), -1);
+	CHECK_INT(timefmt_parse_stalls("0:01 kswapd", &d), -1);
+	CHECK_NEAR(d.s[DL_CPU], 7, 0);	/* untouched */
+}
+
+TEST(timefmt_stalls_round_trip)
+{
+	struct delays d, back;
+	char buf[256];
+
+	delays_clear(&d);
+	d.s[DL_SWAPIN] = 27.123456;
+	d.s[DL_CPU] = 0.0999;
+	d.s[DL_IRQ] = 123456.7;
+	timefmt_stalls(buf, sizeof(buf), &d);
+	CHECK_STR(buf, "stalls: 27.1s swapin 0.0s cpu 123456.7s irq");
+	CHECK_INT(timefmt_parse_stalls(buf, &back), 0);
+	CHECK_NEAR(back.s[DL_SWAPIN], 27.1, 1e-9);
+	CHECK_NEAR(back.s[DL_CPU], 0.0, 1e-9);
+	CHECK_NEAR(back.s[DL_IRQ], 123456.7, 1e-6);
+	CHECK(isnan(back.s[DL_RECLAIM]));
+}

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Delay accounting: under a memory cgroup limit with swap, the run's stall
+# line has swap-in time, and its JSON export's per-worker delays sum to the
+# line. kernel.task_delayacct, which a root session turns on before its
+# first worker, is back as it was after q, Ctrl-C and SIGTERM, and after
+# SIGKILL once the next start has run. A normal user gets "n/a stalls" and
+# one line on stderr saying why.
+. "$(dirname "$0")/lib.sh"
+need_root
+[ -e /proc/sys/kernel/task_delayacct ] || { echo "SKIP $NAME: kernel without delay accounting"; exit 0; }
+[ -d /sys/fs/cgroup/memory ] || { echo "SKIP $NAME: no v1 memory controller"; exit 0; }
+# It sets kernel.task_delayacct and presses a cgroup: one such test at a time.
+need_machine_lock
+need_tmux
+export THRASHTOP_STATE_DIR=$TMP/state
+da0=$(cat /proc/sys/kernel/task_delayacct)
+cleanup "echo $da0 >/proc/sys/kernel/task_delayacct"
+cleanup kill_ours
+# Off, as the kernel boots it: each path must turn it on and back off.
+echo 0 >/proc/sys/kernel/task_delayacct
+da() { cat /proc/sys/kernel/task_delayacct; }
+
+# The issue's set-up, release build (see 25-pressure.sh for why).
+"$TP" -b --mem 96M --swap 1G -n 30000000 -p 1 --history "$TMP/h.db" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+line=$(grep -E '^(stalls:|n/a stalls)' "$TMP/out")
+expect pressure-run-ends test $rc -eq 0 -o $rc -eq 1
+expect stall-line-printed grep -Eq '^stalls:( [0-9]+\.[0-9]s [a-z]+)+$' <<<"$line"
+expect stall-line-has-swapin grep -Eq ' [0-9]+\.[0-9]s swapin ' <<<"$line"
+expect delayacct-restored-batch test "$(da)" = 0
+"$T" history --history "$TMP/h.db" export --format=json >"$TMP/json"
+# The kernel counts in swapin only the read's submission (swap_read_folio):
+# from a swap file the wait for the disk is io and thrashing, so swapin
+# can be below the line's tenth; the stored seconds must still be above 0.
+expect swapin-above-0 python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["runs"][-1]["stalls"]["swapin"]
+print("stored swapin", s) if not s > 0 else None
+sys.exit(0 if s > 0 else 1)' "$TMP/json"
+# Each field of the line is the workers' sum, truncated to tenths as the
+# line prints it, and is the run's stored "stalls".
+check_sum() {
+	python3 - "$TMP/json" "$line" <<'PY'
+import json, math, sys
+run = json.load(open(sys.argv[1]))["runs"][-1]
+line = sys.argv[2].split()
+printed = {line[i + 1]: float(line[i][:-1]) for i in range(1, len(line), 2)}
+total = {}
+for w in run["workers"]:
+    for k, v in (w["delays"] or {}).items():
+        total[k] = total.get(k, 0.0) + v
+ok = set(total) == set(printed) == set(run["stalls"])
+for k, v in total.items():
+    tenths = math.floor(round(v * 1e6) / 1e5) / 10
+    ok = ok and abs(tenths - printed.get(k, -1)) < 1e-9 and abs(run["stalls"][k] - v) < 1e-9
+if not ok:
+    print("line", printed, "workers' sum", total, "stored", run["stalls"])
+sys.exit(0 if ok else 1)
+PY
+}
+expect json-delays-sum-to-line check_sum
+# The stall series are stored with the run's samples; summed over the run
+# (rate times each interval) they come near the totals, less the first
+# interval, which has no rate.
+check_series() {
+	python3 - "$TMP/json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][-1]
+s = run["series"]
+ok = True
+for name, key in (("stall-swapin", "swapin"), ("stall-reclaim", "reclaim"),
+                  ("stall-thrashing", "thrashing"), ("stall-io", "io"), ("stall-cpu", "cpu")):
+    v, t = s.get(name), s["t"]
+    if not v or all(x is None for x in v):
+        print(name, "not stored"); ok = False; continue
+    area = sum(v[i] * (t[i] - t[i - 1]) for i in range(1, len(v)) if v[i] is not None)
+    total = run["stalls"][key]
+    if area > total + 0.05 or area < 0.5 * total - 0.2:
+        print(name, "summed", area, "against the run's", total); ok = False
+sys.exit(0 if ok else 1)
+PY
+}
+expect stall-series-stored check_series
+"$T" history --history "$TMP/h.db" show 1 >"$TMP/show"
+expect show-has-stall-line grep -qF "$line" "$TMP/show"
+"$T" history --history "$TMP/h.db" export --format=time >"$TMP/time"
+expect time-export-has-stall-line grep -qxF "$line" "$TMP/time"
+[ $rc -le 1 ] || cat "$TMP/err"
+
+# The monitor: q, Ctrl-C, SIGTERM.
+S="thrashtop-e2e-$$"
+cleanup "tm kill-session -t $S"
+main_pid() { pgrep -o -f "^$T .*-L $1"; }
+for path in q ctrl-c sigterm; do
+	tm new-session -d -s "$S" -x 80 -y 24 "$T -n 300000000 -p 1 --no-history -L stalls-$path 2>$TMP/err-$path; sleep 30"
+	wait_for 10 main_pid "stalls-$path" >/dev/null
+	pid=$(main_pid "stalls-$path")
+	started "$pid"
+	expect "$path-turned-on" wait_for 20 bash -c '[ "$(cat /proc/sys/kernel/task_delayacct)" = 1 ]'
+	if [ "$path" = q ]; then
+		# d: the worker rows' stall columns, with shares read live
+		tm send-keys -t "$S" d
+		expect stall-columns-shown wait_for 10 has "$S" 'SWAPIN RECLAIM  THRASH      IO CPUWAIT'
+		expect stall-columns-filled wait_for 10 bash -c "tm capture-pane -p -t $S | grep -Eq '^ +[0-9]+ [A-Z] [a-z]+ .*( +[0-9]+\.[0-9]%){5}'"
+		tm send-keys -t "$S" d
+		expect fault-columns-back wait_for 10 has "$S" 'MAJFLT'
+		tm send-keys -t "$S" '?'
+		expect help-lists-stall-key wait_for 5 has "$S" "stall / fault columns"
+		tm send-keys -t "$S" Escape
+		sleep 0.5
+	fi
+	case $path in
+	q) tm send-keys -t "$S" q ;;
+	ctrl-c) tm send-keys -t "$S" C-c ;;
+	sigterm) kill -TERM "$pid" ;;
+	esac
+	expect "$path-exits" wait_for 20 gone "$pid"
+	expect "$path-restored" test "$(da)" = 0
+	expect "$path-record-dropped" bash -c "! grep -qs task_delayacct $THRASHTOP_STATE_DIR/state"
+	tm kill-session -t "$S" 2>/dev/null
+done
+
+# SIGKILL: it stays on, recorded, until the next start puts it back.
+"$T" -b -n 300000000 -p 1 --no-history >/dev/null 2>&1 &
+pid=$!
+started $pid
+expect sigkill-turned-on wait_for 20 bash -c '[ "$(cat /proc/sys/kernel/task_delayacct)" = 1 ]'
+kill -KILL $pid
+wait $pid 2>/dev/null
+expect sigkill-left-recorded grep -q "^$pid .* sysctl kernel.task_delayacct 0$" "$THRASHTOP_STATE_DIR/state"
+expect sigkill-left-on test "$(da)" = 1
+"$T" -b -n 1000 -p 1 --no-history >/dev/null 2>"$TMP/err-next"
+expect next-start-restores test "$(da)" = 0
+expect next-start-says-so grep -q "kernel.task_delayacct restored to 0" "$TMP/err-next"
+
+# A normal user: the figures are n/a, and stderr says why, once.
+as_nobody "$T" -b -n 100000 -p 1 --no-history >"$TMP/out-user" 2>"$TMP/err-user"
+expect user-na-stalls grep -qx 'n/a stalls' "$TMP/out-user"
+expect user-one-reason test "$(grep -c 'n/a stalls: delay accounting needs root' "$TMP/err-user")" -eq 1
+expect user-changed-nothing test "$(da)" = 0
