@@ -12,6 +12,7 @@
 #include "fmt.h"
 #include "histfile.h"
 #include "loop.h"
+#include "prof.h"
 #include "run.h"
 #include "session.h"
 #include "sorter.h"
@@ -408,9 +409,11 @@ void session_sample_rows(struct session *s)
 	int hi = s->rows_shown < 0 ? s->run.wl.n : s->rows_first + s->rows_shown;
 	double t = s->cur.t;
 	int per = (int)ceil(SWAP_EVERY / s->plan.interval - 1e-9);
+	struct prof_mark pm;
 
 	if (!s->want_procs || !s->run.active || s->run.forking)
 		return;
+	prof_begin(&pm);
 	for (int i = lo < 0 ? 0 : lo; i < hi && i < s->run.wl.n; i++) {
 		struct proc_sample *p = &s->ps[i];
 		bool first = s->swap_at[i] == 0;
@@ -427,6 +430,7 @@ void session_sample_rows(struct session *s)
 		if (due)	/* rows first read together are due on different ticks */
 			s->swap_at[i] = first && per > 1 ? t - SWAP_EVERY * (i % per) / per : t;
 	}
+	prof_end(PROF_WORKERS, &pm);
 }
 
 /* A tuned or swept session's runs share an id: UTC start time and pid. */

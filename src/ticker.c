@@ -1,4 +1,5 @@
 #include "ticker.h"
+#include "prof.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -74,6 +75,7 @@ static void *run(void *arg)
 	next = t->t0 + t->iv;
 	for (;;) {
 		struct sys_sample x;
+		struct prof_mark pm;
 		int rc, e;
 
 		while (!t->stop && !t->restart && now() < next) {
@@ -92,7 +94,9 @@ static void *run(void *arg)
 			t->zram_new = false;
 		}
 		pthread_mutex_unlock(&t->mu);
+		prof_begin(&pm);
 		rc = sampler_sys(t->smp, &x);
+		prof_end(PROF_SAMPLE, &pm);
 		e = errno;
 		pthread_mutex_lock(&t->mu);
 		if (rc) {
