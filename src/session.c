@@ -391,6 +391,8 @@ int session_sample(struct session *s, char *err, size_t errlen)
 		untrack_tree(s);
 		return 0;
 	}
+	if (!s->frame_due)
+		return 0;
 	session_sample_rows(s);
 	sample_tree(s);
 	return 0;
@@ -829,7 +831,7 @@ void session_step_knob(struct session *s, const char *name, int dir)
 
 void session_step_interval(struct session *s, int dir)
 {
-	static const double steps[] = { 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10 };
+	static const double steps[] = { 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10 };
 	const int n = (int)(sizeof(steps) / sizeof(steps[0]));
 	int i = 0;
 
