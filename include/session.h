@@ -77,7 +77,6 @@ struct session {
 	struct against against;		/* --against: a stored run behind the plots */
 	bool cg_ok;			/* the cgroup read at the last tick */
 	bool want_procs;		/* per-process figures are on screen */
-	bool frame_due;			/* this tick is drawn: the workers are read */
 	int rows_first, rows_shown;	/* the worker rows on screen, the only
 					   ones read; rows_shown < 0: all */
 	struct proc_sample *ps;		/* per worker, last sample */

@@ -33,7 +33,6 @@ static struct app {
 	struct view *views[MAX_VIEWS];
 	int nviews;
 	double wake;			/* when the top view plays on, 0 never */
-	double frame_at;		/* when a tick last drew */
 	struct cast *cast;		/* --cast, NULL: none */
 	char err[512];
 } the_app;	/* big: series, rows and texts */
@@ -271,20 +270,12 @@ static int on_child(void *arg)
 	return rc;
 }
 
-/* Ticks draw at most 20 frames a second, what a terminal shows usefully
- * and the shortest interval once was: at shorter intervals every sample is
- * still taken and stored, and a frame shows those since the last. */
-#define FRAME_GAP_S 0.05
-
 static int on_tick(void *arg)
 {
 	struct app *a = arg;
 	struct prof_mark pm;
-	double t = now_monotonic();
 	int rc;
 
-	/* half an interval early is on time: ticks jitter */
-	a->s.frame_due = t >= a->frame_at + FRAME_GAP_S - a->s.plan.interval / 2;
 	/* per-worker files only for the rows the last frame showed */
 	a->s.rows_first = ms_scroll();
 	a->s.rows_shown = ms_rows_shown();
@@ -293,9 +284,6 @@ static int on_tick(void *arg)
 	prof_end(PROF_MODEL, &pm);
 	if (rc)
 		return LOOP_FAIL;
-	if (!a->s.frame_due)
-		return LOOP_GO;
-	a->frame_at = t;
 	/* Only the monitor and live views change with time; another view is
 	 * drawn when a key, a resize or a new run changes it (a SIGWINCH
 	 * that came outside the loop's wait is a key only once curses is

@@ -391,8 +391,6 @@ int session_sample(struct session *s, char *err, size_t errlen)
 		untrack_tree(s);
 		return 0;
 	}
-	if (!s->frame_due)
-		return 0;
 	session_sample_rows(s);
 	sample_tree(s);
 	return 0;
