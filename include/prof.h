@@ -1,7 +1,8 @@
 /* Where a frame's CPU time goes, for the bench: with THRASHTOP_PROFILE
  * set to a file name, each part's thread CPU time (CLOCK_THREAD_CPUTIME_ID,
- * user and kernel) is summed and written to that file at exit. Unset, a
- * part costs one branch. */
+ * user and kernel) is summed from 5 s after start, past the first full
+ * frames and the forks, and written to that file at exit. Unset, a part
+ * costs one branch. */
 #ifndef THRASHTOP_PROF_H
 #define THRASHTOP_PROF_H
 

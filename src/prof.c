@@ -5,7 +5,12 @@
 #include <stdlib.h>
 #include <time.h>
 
+/* Start-up (the first full frames, the workers' forks) is not steady
+ * state: parts are summed from this many seconds after prof_init. */
+#define SETTLE_S 5
+
 static const char *path;
+static int64_t from_ns;		/* CLOCK_MONOTONIC */
 static _Atomic int64_t cpu[PROF_N], calls[PROF_N], frames;
 
 static const char *const names[PROF_N] = {
@@ -13,12 +18,17 @@ static const char *const names[PROF_N] = {
 	[PROF_DRAW] = "draw", [PROF_OUTPUT] = "output",
 };
 
-static int64_t thread_ns(void)
+static int64_t clock_ns(clockid_t c)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	clock_gettime(c, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static bool settled(void)
+{
+	return clock_ns(CLOCK_MONOTONIC) >= from_ns;
 }
 
 /* One line a part: calls, CPU us in all, us a call, us a frame. */
@@ -45,8 +55,10 @@ void prof_init(void)
 	path = getenv("THRASHTOP_PROFILE");
 	if (path && !*path)
 		path = NULL;
-	if (path)
+	if (path) {
+		from_ns = clock_ns(CLOCK_MONOTONIC) + SETTLE_S * (int64_t)1000000000;
 		atexit(report);
+	}
 }
 
 bool prof_on(void)
@@ -57,19 +69,19 @@ bool prof_on(void)
 void prof_begin(struct prof_mark *m)
 {
 	if (path)
-		m->ns = thread_ns();
+		m->ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 void prof_end(enum prof_part p, const struct prof_mark *m)
 {
-	if (!path)
+	if (!path || !settled())
 		return;
-	cpu[p] += thread_ns() - m->ns;
+	cpu[p] += clock_ns(CLOCK_THREAD_CPUTIME_ID) - m->ns;
 	calls[p]++;
 }
 
 void prof_frame(void)
 {
-	if (path)
+	if (path && settled())
 		frames++;
 }
