@@ -1,30 +1,46 @@
 #!/usr/bin/env bash
-# The monitor's own CPU beside top's, htop's and btop's, measured in the
-# same windows under the same load: P sorter workers started by thrashtop.
-# Each monitor runs in its own window of a private tmux server (-L, no
-# config) at 200x60; its CPU is the on-CPU time of every one of its
-# threads (/proc/PID/task/*/schedstat, nanoseconds; btop draws from
-# several threads), not its children's, over the window.
-# Beside them, two more thrashtops whose workload is one sleep, the same
-# screen each, one of them recording it (--cast): what a recording costs.
-# Then the monitor's memory with BIG workers (1024) on the same screen: its
-# VmHWM once all of them run, the monitor at a real-time priority that its
-# workers do not inherit (chrt -R) so that it keeps up with their forks.
-# Environment: P (workers, 64), N (elements per worker, 12000000),
-# WINDOW (seconds, 20), BIG (1024).
+# The monitor's own CPU beside top's, in the phases a user watches: P sorter
+# workers started by thrashtop, each phase measured in a window of its own.
+#   fill      the workers fill their arrays: faults move, the plots scroll
+#   pressure  the same in a memory cgroup (--mem) with a swap file: major
+#             faults and swap move (root; takes the tuning tests' machine
+#             lock, as they do)
+#   sort      every worker sorting: little moves but the worker rows
+# Each monitor runs in a window of a private tmux server (-L, no config) at
+# 200x60, top in another window beside it over the same seconds; CPU is
+# the on-CPU time of every thread (/proc/PID/task/*/schedstat, ns), not the
+# children's. A window starts once every row on screen shows the phase,
+# and the phase is read again at its end. htop and btop join the fill
+# windows. Every window is run at 1 s and 0.1 s, and the fill phase at
+# 0.01 s too (thrashtop only: top and htop cannot go below 0.1 s).
+# With BEFORE=PATH another thrashtop binary is measured the same way in
+# alternate windows, its own top beside it.
+# Per frame: with THRASHTOP_PROFILE the monitor sums each part's thread
+# CPU time (sampling, workers' /proc reads, model, drawing, terminal
+# output; see include/prof.h) and the fill windows print it per frame.
+# Then two thrashtops whose workload is one sleep, one of them recording
+# (--cast): what a recording costs; and the monitor's memory with BIG
+# workers (1024).
+# Environment: P (64), WINDOW (seconds, 12), BIG (1024), PHASES ("fill
+# pressure sort"), BEFORE, MEM (the pressure cgroup, 1G), SWAP (4G).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 P=${P:-64}
-N=${N:-12000000}
-WINDOW=${WINDOW:-20}
+WINDOW=${WINDOW:-12}
 BIG=${BIG:-1024}
+PHASES=${PHASES:-fill pressure sort}
+BEFORE=${BEFORE:-}
+MEM=${MEM:-1G}
+SWAP=${SWAP:-4G}
 SOCK=thrashtop-bench-$$
 T="tmux -L $SOCK -f /dev/null"
 CONF=$(mktemp -d)
+export XDG_CONFIG_HOME=$CONF/config	# the user's delay and plots do not count
 
 die() { echo "bench/monitor.sh: $*" >&2; exit 1; }
 [ -x ./thrashtop ] || die "build ./thrashtop first (make)"
+[ -z "$BEFORE" ] || [ -x "$BEFORE" ] || die "BEFORE=$BEFORE is not executable"
 for c in tmux top htop btop; do command -v $c >/dev/null || die "$c is not installed (make bench installs it)"; done
 trap '$T kill-server 2>/dev/null || true; rm -rf "$CONF"' EXIT
 
@@ -33,64 +49,143 @@ cpu_ns() {
 	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f", s }'
 }
 pane_pid() { $T display-message -p -t "bench:$1" '#{pane_pid}'; }
+# The PHASE column of the worker rows on screen: "fill 28" and so on.
+phases() { $T capture-pane -p -t bench:thrashtop | awk '$1 ~ /^[0-9]+$/ && NF > 8 {
+	for (i = 2; i <= NF; i++) if ($i ~ /^(start|alloc|fill|sort|verify|done)$/) { n[$i]++; break } }
+	END { for (p in n) printf "%s %d ", p, n[p] }'; }
+vmstat_sum() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 
-# btop takes its interval only from its configuration file.
 btop_conf() {
 	mkdir -p "$CONF/btop"
 	printf 'update_ms = %d\nshown_boxes = "cpu mem net proc"\n' "$1" >"$CONF/btop/btop.conf"
 }
 
-declare -A RES
-# phase INTERVAL: start the monitors, let them settle, measure one window.
-phase() {
-	local d=$1 tenths ms
-	tenths=$(awk -v d="$d" 'BEGIN { printf "%d", d * 10 + 0.5 }')
+declare -A RES NOTE
+# window BIN PHASE INTERVAL: one monitor in one phase, top beside it.
+window() {
+	local bin=$1 ph=$2 d=$3 who tenths ms n args extra=() names pids=() t0=() t1=() w0 w1 f0 f1 s0 s1 seen
+	who=$([ "$bin" = ./thrashtop ] && echo after || echo before)
+	tenths=$(awk -v d="$d" 'BEGIN { t = int(d * 10 + 0.5); print t < 1 ? 1 : t }')
 	ms=$(awk -v d="$d" 'BEGIN { printf "%d", d * 1000 + 0.5 }')
-	btop_conf "$ms"
+	case $ph in
+	fill) n=30000000; args="" ;;
+	pressure) n=12000000; args="--mem $MEM --swap $SWAP" ;;
+	sort) n=6000000; args="" ;;
+	esac
 	$T new-session -d -s bench -x 200 -y 60 -n thrashtop \
-		"exec ./thrashtop --no-history -p $P -n $N -d $d"
-	$T new-window -t bench -n top "exec top -d $d"
-	$T new-window -t bench -n htop "exec htop -d $tenths"
-	$T new-window -t bench -n btop "XDG_CONFIG_HOME=$CONF exec btop"
-	$T new-window -t bench -n nocast "exec ./thrashtop --no-history -d $d -- sleep 3600"
-	$T new-window -t bench -n cast "exec ./thrashtop --no-history -d $d --cast $CONF/$d.cast -- sleep 3600"
-	sleep 3	# start-up (first reads, the workers' forks) is not steady state
-	local names=(thrashtop top htop btop nocast cast) pids=() t0=() t1=() w0 w1 running
-	for n in "${names[@]}"; do pids+=("$(pane_pid "$n")"); done
+		"THRASHTOP_PROFILE=$CONF/prof exec $bin --no-history -p $P -n $n -d $d $args 2>$CONF/err"
+	names=(thrashtop)
+	if [ "$d" != 0.01 ]; then
+		$T new-window -d -t bench -n top "exec top -d $d"
+		names+=(top)
+		if [ "$ph" = fill ]; then
+			btop_conf "$ms"
+			$T new-window -d -t bench -n htop "exec htop -d $tenths"
+			$T new-window -d -t bench -n btop "XDG_CONFIG_HOME=$CONF exec btop"
+			names+=(htop btop)
+		fi
+	fi
+	# every row on screen in the phase (the sort: no row filling any more)
+	for ((i = 0; i < 1200; i++)); do
+		seen=$(phases)
+		[[ $seen =~ ^$ph\ [0-9]+\ $ ]] && break
+		[[ $ph = pressure && $seen =~ ^fill\ [0-9]+\ $ ]] && break
+		$T has-session -t bench 2>/dev/null || die "thrashtop ended: $(cat "$CONF/err")"
+		sleep 0.5
+	done
+	[ "$ph" = pressure ] && ! [[ $seen =~ ^fill ]] && die "pressure: the workers never filled ($seen)"
+	sleep 1
+	for nm in "${names[@]}"; do pids+=("$(pane_pid "$nm")"); done
+	f0=$(vmstat_sum pgfault); s0=$(vmstat_sum pswpout)
 	w0=$(date +%s%N)
 	for p in "${pids[@]}"; do t0+=("$(cpu_ns "$p")"); done
 	sleep "$WINDOW"
 	for p in "${pids[@]}"; do t1+=("$(cpu_ns "$p")"); done
 	w1=$(date +%s%N)
-	running=$(pgrep -c -P "${pids[0]}" || true)
+	f1=$(vmstat_sum pgfault); s1=$(vmstat_sum pswpout)
 	for i in "${!names[@]}"; do
 		[ -d "/proc/${pids[i]}" ] || die "${names[i]} exited during the window"
-		RES[$d,${names[i]}]=$(awk -v a="${t0[i]}" -v b="${t1[i]}" -v w0="$w0" -v w1="$w1" \
+		RES[$who,$ph,$d,${names[i]}]=$(awk -v a="${t0[i]}" -v b="${t1[i]}" -v w0="$w0" -v w1="$w1" \
 			'BEGIN { printf "%.3f", (b - a) / (w1 - w0) * 100 }')
 	done
-	[ "$running" -ge "$P" ] || echo "  (only $running of $P workers were still running at the end of the $d s window: raise N)"
+	NOTE[$who,$ph,$d]=$(awk -v f="$((f1 - f0))" -v s="$((s1 - s0))" -v w0="$w0" -v w1="$w1" -v e="$(phases)" \
+		'BEGIN { w = (w1 - w0) / 1e9; printf "faults %.0fk/s swapout %.0f/s; at the end: %s", f / w / 1000, s / w, e }')
+	# q, and the session's swap and cgroup undone before the next
+	$T send-keys -t bench:thrashtop q
+	for ((i = 0; i < 1200; i++)); do [ -d "/proc/${pids[0]}" ] || break; sleep 0.1; done
+	if [ "$ph" = fill ] && [ -s "$CONF/prof" ]; then
+		PROF[$who,$d]=$(awk '/^frames/ { f = $2 } !/^frames/ { printf "%s %.0f  ", $1, $9 } END { printf "[%d frames]", f }' "$CONF/prof")
+	fi
+	rm -f "$CONF/prof"
+	$T kill-server 2>/dev/null || true
+	sleep 1
+}
+declare -A PROF
+
+echo "monitor CPU, % of one CPU (schedstat of every thread), $P sorter workers, 200x60 tmux, ${WINDOW} s windows, $(nproc) CPUs, $(ls /proc | grep -c '^[0-9]') processes before the load, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+for ph in $PHASES; do
+	if [ "$ph" = pressure ]; then
+		[ "$(id -u)" -eq 0 ] || { echo "pressure: needs root (--mem, --swap): skipped"; continue; }
+		exec 9>/tmp/thrashtop-e2e-tuning.lock
+		flock -w 600 9 || die "the tuning tests' lock stayed taken for 10 min"
+	fi
+	ivs="1 0.1"
+	[ "$ph" = fill ] && ivs="1 0.1 0.01"
+	for d in $ivs; do
+		# an older thrashtop may not take -d 0.01
+		if [ -n "$BEFORE" ] && "$BEFORE" -d "$d" --list-plots >/dev/null 2>&1; then
+			window "$BEFORE" "$ph" "$d"
+		fi
+		window ./thrashtop "$ph" "$d"
+	done
+	[ "$ph" = pressure ] && exec 9>&-
+done
+printf '%-9s %-9s %-7s %10s %10s %10s %10s %9s  %s\n' phase interval binary thrashtop top htop btop "x top" "goal"
+for ph in $PHASES; do
+	for d in 1 0.1 0.01; do
+		for who in before after; do
+			[ -n "${RES[$who,$ph,$d,thrashtop]:-}" ] || continue
+			awk -v ph="$ph" -v d="$d" -v who="$who" -v a="${RES[$who,$ph,$d,thrashtop]}" \
+			    -v b="${RES[$who,$ph,$d,top]:-}" -v c="${RES[$who,$ph,$d,htop]:-}" -v e="${RES[$who,$ph,$d,btop]:-}" 'BEGIN {
+				goal = d == 1 ? 0.1 : d == 0.1 ? 1 : 3
+				r = b > 0 ? a / b : 0
+				ok = a <= goal && (d != 1 || r <= 0.25)
+				printf "%-9s %-9s %-7s %9.3f%% %10s %10s %10s %9s  <= %g%%%s: %s\n", ph, d " s", who, a,
+					b == "" ? "-" : sprintf("%.3f%%", b), c == "" ? "-" : sprintf("%.3f%%", c),
+					e == "" ? "-" : sprintf("%.3f%%", e), b == "" ? "-" : sprintf("%.2fx", r),
+					goal, d == 1 ? " and <= 0.25x top" : "", ok ? "met" : "NOT met"
+			}'
+			echo "                            (${NOTE[$who,$ph,$d]})"
+		done
+	done
+done
+echo "thrashtop's CPU per frame in the fill windows, us (THRASHTOP_PROFILE: thread CPU time, user and"
+echo "kernel, from 5 s after the monitor's start to its end); the kernel's share of the system sample: build/sample_cost"
+for d in 1 0.1 0.01; do
+	for who in before after; do
+		[ -n "${PROF[$who,$d]:-}" ] && printf '%-6s %-7s %s\n' "$d s" "$who" "${PROF[$who,$d]}"
+	done
+done
+
+# What a recording costs: thrashtop -- sleep, with and without --cast.
+declare -A CASTSIZE
+for d in 1 0.1; do
+	$T new-session -d -s bench -x 200 -y 60 -n nocast "exec ./thrashtop --no-history -d $d -- sleep 3600"
+	$T new-window -t bench -n cast "exec ./thrashtop --no-history -d $d --cast $CONF/$d.cast -- sleep 3600"
+	sleep 3
+	pa=$(pane_pid nocast); pb=$(pane_pid cast)
+	w0=$(date +%s%N); a0=$(cpu_ns "$pa"); b0=$(cpu_ns "$pb")
+	sleep "$WINDOW"
+	a1=$(cpu_ns "$pa"); b1=$(cpu_ns "$pb"); w1=$(date +%s%N)
+	RES[cast,$d,off]=$(awk -v a="$a0" -v b="$a1" -v w="$((w1 - w0))" 'BEGIN { printf "%.3f", (b - a) / w * 100 }')
+	RES[cast,$d,on]=$(awk -v a="$b0" -v b="$b1" -v w="$((w1 - w0))" 'BEGIN { printf "%.3f", (b - a) / w * 100 }')
 	CASTSIZE[$d]=$(stat -c %s "$CONF/$d.cast")
 	$T kill-server
 	sleep 1
-}
-declare -A CASTSIZE
-
-echo "monitor CPU, % of one CPU (schedstat of every thread), $P sorter workers (-n $N), 200x60 tmux, ${WINDOW} s windows, $(nproc) CPUs, $(ls /proc | grep -c '^[0-9]') processes before the load"
-phase 1
-phase 0.1
-printf '%-9s %10s %10s %10s %10s %14s\n' interval thrashtop top htop btop thrashtop/top
-for d in 1 0.1; do
-	awk -v d="$d" -v a="${RES[$d,thrashtop]}" -v b="${RES[$d,top]}" -v c="${RES[$d,htop]}" \
-	    -v e="${RES[$d,btop]}" 'BEGIN {
-		goal = d == 1 ? 0.1 : 1
-		r = b > 0 ? a / b : 0
-		printf "%-9s %9.2f%% %9.2f%% %9.2f%% %9.2f%% %13.2fx   goal <= %.1f%% and <= 0.2x top: %s\n",
-			d " s", a, b, c, e, r, goal, (a <= goal && r <= 0.2) ? "met" : "NOT met"
-	}'
 done
 printf '\n%-9s %14s %14s %12s\n' interval "--cast off" "--cast on" "cast file"
 for d in 1 0.1; do
-	awk -v d="$d" -v a="${RES[$d,nocast]}" -v b="${RES[$d,cast]}" -v z="${CASTSIZE[$d]}" -v w="$WINDOW" 'BEGIN {
+	awk -v d="$d" -v a="${RES[cast,$d,off]}" -v b="${RES[cast,$d,on]}" -v z="${CASTSIZE[$d]}" -v w="$WINDOW" 'BEGIN {
 		printf "%-9s %13.2f%% %13.2f%% %8.1f KiB   (thrashtop -- sleep, 200x60, %d s + 3 s start)\n",
 			d " s", a, b, z / 1024, w
 	}'

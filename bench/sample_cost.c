@@ -9,7 +9,9 @@
  * way whatever they run). Cost is this thread's CPU time (user + kernel),
  * median over the rounds, so other load on the machine does not count.
  * Also prints the kernel's own cost of each per-process file, the floor
- * under any reader. */
+ * under any reader, and what each read of the system sample costs:
+ * libproc2's select of the items the sampler takes, and a bare pread of
+ * the same file (the kernel's formatting, the floor under any reader). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -21,8 +23,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <libproc2/meminfo.h>
+#include <libproc2/stat.h>
+#include <libproc2/vmstat.h>
+
+#include "monscreen.h"
 #include "sampler.h"
-#include "ui.h"
 
 #define MAXW 1024
 
@@ -72,6 +78,76 @@ static double file_cost(const pid_t *pids, int n, const char *file, int rounds)
 	return m;
 }
 
+/* Median CPU us of one pread of a whole /proc file through a kept-open fd. */
+static double pread_cost(const char *path, int rounds, double *t)
+{
+	static char buf[16384];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	for (int r = 0; r < rounds; r++) {
+		double t0 = cpu_us();
+		size_t n = 0;
+		ssize_t k;
+
+		while ((k = pread(fd, buf + n, sizeof(buf) - n, (off_t)n)) > 0)
+			n += (size_t)k;
+		t[r] = cpu_us() - t0;
+	}
+	close(fd);
+	return median(t, rounds);
+}
+
+/* The parts of a system sample: each libproc2 select with as many items
+ * as the sampler asks for, beside a bare read of its file. */
+static void sys_parts(int rounds, double *t)
+{
+	enum meminfo_item mi[13] = { MEMINFO_MEM_TOTAL, MEMINFO_MEM_FREE,
+		MEMINFO_MEM_AVAILABLE, MEMINFO_MEM_CACHED, MEMINFO_MEM_BUFFERS,
+		MEMINFO_MEM_SHARED, MEMINFO_SWAP_TOTAL, MEMINFO_SWAP_FREE, MEMINFO_SWAP_USED,
+		MEMINFO_SWAP_CACHED, MEMINFO_MEM_HUGETBL, MEMINFO_MEM_LOCKED,
+		MEMINFO_MEM_CACHED_ALL };
+	enum vmstat_item vi[13] = { VMSTAT_PGFAULT, VMSTAT_PGMAJFAULT, VMSTAT_PSWPIN,
+		VMSTAT_PSWPOUT, VMSTAT_PGSCAN_KSWAPD, VMSTAT_PGSTEAL_KSWAPD,
+		VMSTAT_PGSCAN_DIRECT, VMSTAT_PGSTEAL_DIRECT, VMSTAT_OOM_KILL,
+		VMSTAT_ALLOCSTALL_DMA, VMSTAT_ALLOCSTALL_DMA32, VMSTAT_ALLOCSTALL_NORMAL,
+		VMSTAT_ALLOCSTALL_MOVABLE };
+	enum stat_item si[2] = { STAT_SYS_PROC_RUNNING, STAT_SYS_PROC_BLOCKED };
+	struct meminfo_info *m = NULL;
+	struct vmstat_info *v = NULL;
+	struct stat_info *st = NULL;
+	double lib[3];
+
+	if (procps_meminfo_new(&m) < 0 || procps_vmstat_new(&v) < 0 || procps_stat_new(&st) < 0) {
+		fprintf(stderr, "sample_cost: libproc2 cannot open its files\n");
+		return;
+	}
+	for (int k = 0; k < 3; k++) {
+		for (int r = 0; r < rounds; r++) {
+			double t0 = cpu_us();
+
+			if (k == 0)
+				procps_meminfo_select(m, mi, 13);
+			else if (k == 1)
+				procps_vmstat_select(v, vi, 13);
+			else
+				procps_stat_select(st, si, 2);
+			t[r] = cpu_us() - t0;
+		}
+		lib[k] = median(t, rounds);
+	}
+	printf("one system sample by part (us, median of %d): libproc2 select / bare pread\n", rounds);
+	printf("  /proc/meminfo (13 items) %7.1f / %6.1f\n", lib[0], pread_cost("/proc/meminfo", rounds, t));
+	printf("  /proc/vmstat  (13 items) %7.1f / %6.1f\n", lib[1], pread_cost("/proc/vmstat", rounds, t));
+	printf("  /proc/stat    (2 items)  %7.1f / %6.1f   /proc/loadavg %.1f\n", lib[2],
+	       pread_cost("/proc/stat", rounds, t), pread_cost("/proc/loadavg", rounds, t));
+	printf("  /proc/pressure/memory            %6.1f\n", pread_cost("/proc/pressure/memory", rounds, t));
+	procps_meminfo_unref(&m);
+	procps_vmstat_unref(&v);
+	procps_stat_unref(&st);
+}
+
 int main(int argc, char **argv)
 {
 	static pid_t pids[MAXW];
@@ -112,6 +188,7 @@ int main(int argc, char **argv)
 		t[r] = cpu_us() - t0;
 	}
 	sys_us = median(t, rounds);
+	sys_parts(rounds, t);
 	printf("%-8s %5s %10s %14s %10s %8s %16s %10s\n", "workers", "rows", "tick us",
 	       "swapping us", "budget us", "verdict", "all stat us/tick", "us/worker");
 	printf("%-8d %5d %10.1f %14s %10d %8s\n", 0, 0, sys_us, "", 100,
@@ -119,10 +196,10 @@ int main(int argc, char **argv)
 	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
 		int n = counts[c], rows;
 		double tick = 0, swapping = 0, all, budget = 100 + 5.0 * n;
-		struct ui_model m = { .nworkers = n };
-		struct ui_layout l;
+		struct ms_model m = { .nworkers = n };
+		struct ms_layout l;
 
-		ui_layout(200, 60, &m, &l);
+		ms_layout(200, 60, &m, &l);
 		rows = l.worker_rows;
 		for (int i = 0; i < n; i++)
 			if (sampler_watch(s, pids[i]) < 0) {

@@ -4,7 +4,8 @@
  * runs SCHED_FIFO, so ordinary tasks do not keep it from the CPU however
  * nice values and autogroups share it out. Samples wait in a queue, oldest
  * first, and a descriptor is readable while any wait; the loop takes them
- * in order. The thread only reads /proc through its own sampler. */
+ * in order, in batches at intervals under 0.05 s. The thread only reads
+ * /proc through its own sampler. */
 #ifndef THRASHTOP_TICKER_H
 #define THRASHTOP_TICKER_H
 
@@ -21,7 +22,9 @@ struct ticker *ticker_start(double interval, char *err, size_t errlen);
 /* Stops the thread and frees everything; NULL is a no-op. */
 void ticker_stop(struct ticker *t);
 
-/* Readable while samples wait. */
+/* Readable while samples wait: from one at intervals of 0.05 s and longer,
+ * from as many as span 0.05 s at shorter ones (the loop wakes at most 20
+ * times a second). */
 int ticker_fd(const struct ticker *t);
 
 /* The oldest waiting sample: 1, 0 when none waits, -1 with errno when the

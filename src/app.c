@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "prof.h"
 #include "cast.h"
 #include "chooser.h"
 #include "histui.h"
@@ -272,11 +273,16 @@ static int on_child(void *arg)
 static int on_tick(void *arg)
 {
 	struct app *a = arg;
+	struct prof_mark pm;
+	int rc;
 
 	/* per-worker files only for the rows the last frame showed */
 	a->s.rows_first = ms_scroll();
 	a->s.rows_shown = ms_rows_shown();
-	if (session_sample(&a->s, a->err, sizeof(a->err)))
+	prof_begin(&pm);
+	rc = session_sample(&a->s, a->err, sizeof(a->err));
+	prof_end(PROF_MODEL, &pm);
+	if (rc)
 		return LOOP_FAIL;
 	/* Only the monitor and live views change with time; another view is
 	 * drawn when a key, a resize or a new run changes it (a SIGWINCH

@@ -33,7 +33,7 @@ void cli_usage(FILE *out)
 "      --fill=F         the sorter's data: rand (qsbench's, barely compresses),\n"
 "                       text (compresses like text), zero:P (P%% of pages zero)\n"
 "Monitor:\n"
-"  -d, --delay SECONDS  sampling interval, 0.05 to 3600 (default 1)\n"
+"  -d, --delay SECONDS  sampling interval, 0.01 to 3600 (default 1)\n"
 "      --list-plots     list every series: name, unit, available or why not\n"
 "      --plots=A,B,...  plot these series, in this order (names from --list-plots;\n"
 "                       default: the config file's, else swap, free, faults,\n"
@@ -339,9 +339,9 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			o->repeat = (int)v;
 			break;
 		case 'd':
-			if (fmt_parse_seconds(optarg, &o->interval) || o->interval < 0.05 ||
+			if (fmt_parse_seconds(optarg, &o->interval) || o->interval < 0.01 ||
 			    o->interval > 3600)
-				return fmt_err(err, errlen, "-d '%s': want seconds from 0.05 to 3600", optarg);
+				return fmt_err(err, errlen, "-d '%s': want seconds from 0.01 to 3600", optarg);
 			o->interval_set = true;
 			break;
 		case 'b':

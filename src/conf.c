@@ -94,8 +94,8 @@ int conf_parse(const char *text, size_t len, const char *path, struct conf *out,
 				snprintf(err, errlen, "%s:%d: delay given twice", path, line);
 				return -1;
 			}
-			if (fmt_parse_seconds(val, &c.delay) || c.delay < 0.05 || c.delay > 3600) {
-				snprintf(err, errlen, "%s:%d: delay '%.40s': want seconds from 0.05 to 3600",
+			if (fmt_parse_seconds(val, &c.delay) || c.delay < 0.01 || c.delay > 3600) {
+				snprintf(err, errlen, "%s:%d: delay '%.40s': want seconds from 0.01 to 3600",
 					 path, line, val);
 				return -1;
 			}

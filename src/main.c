@@ -10,6 +10,7 @@
 #include "histcli.h"
 #include "histfile.h"
 #include "metrics.h"
+#include "prof.h"
 #include "sampler.h"
 
 /* --list-plots: the registry, and what this machine gives. */
@@ -86,6 +87,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	setlocale(LC_ALL, "");
+	prof_init();
 	if (argc > 1 && !strcmp(argv[1], "history"))
 		return histcli_main(argc - 1, argv + 1, NULL);
 	if (argc > 3 && !strcmp(argv[1], "--history") && !strcmp(argv[3], "history"))

@@ -8,6 +8,7 @@
 #include "cast.h"
 #include "fmt.h"
 #include "monscreen.h"
+#include "prof.h"
 #include "tui.h"
 
 static struct {
@@ -1197,10 +1198,12 @@ static void paint(const struct ms_model *m, struct ms_layout *l, bool full)
 
 void ms_draw(const struct ms_model *m)
 {
+	struct prof_mark pm;
 	struct ms_layout l;
 
 	if (!tui_active())
 		return;
+	prof_begin(&pm);
 	if (!m->paused || U.need_full) {
 		paint(m, &l, U.need_full);
 		U.need_full = false;
@@ -1211,7 +1214,11 @@ void ms_draw(const struct ms_model *m)
 	}
 	if (U.overlay)
 		U.overlay(U.overlay_arg);
+	prof_end(PROF_DRAW, &pm);
+	prof_begin(&pm);
 	cast_doupdate();
+	prof_end(PROF_OUTPUT, &pm);
+	prof_frame();
 }
 
 void ms_touch(void)

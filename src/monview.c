@@ -6,6 +6,7 @@
 
 #include "fmt.h"
 #include "monview.h"
+#include "prof.h"
 #include "tui.h"
 
 static const struct tui_key keys[] = {
@@ -53,8 +54,13 @@ static int mv_key(struct view *v, int ch)
 static void mv_draw(struct view *v)
 {
 	struct monview *mv = (struct monview *)v;
+	struct prof_mark pm;
+	int rc;
 
-	if (monview_fill(mv) == 0)
+	prof_begin(&pm);
+	rc = monview_fill(mv);
+	prof_end(PROF_MODEL, &pm);
+	if (rc == 0)
 		ms_draw(&mv->m);
 }
 

@@ -12,6 +12,7 @@
 #include "fmt.h"
 #include "histfile.h"
 #include "loop.h"
+#include "prof.h"
 #include "run.h"
 #include "session.h"
 #include "sorter.h"
@@ -457,9 +458,11 @@ void session_sample_rows(struct session *s)
 	int hi = s->rows_shown < 0 ? s->run.wl.n : s->rows_first + s->rows_shown;
 	double t = s->cur.t;
 	int per = (int)ceil(SWAP_EVERY / s->plan.interval - 1e-9);
+	struct prof_mark pm;
 
 	if (!s->want_procs || !s->run.active || s->run.forking)
 		return;
+	prof_begin(&pm);
 	for (int i = lo < 0 ? 0 : lo; i < hi && i < s->run.wl.n; i++) {
 		struct proc_sample *p = &s->ps[i];
 		bool first = s->swap_at[i] == 0;
@@ -477,6 +480,7 @@ void session_sample_rows(struct session *s)
 			s->swap_at[i] = first && per > 1 ? t - SWAP_EVERY * (i % per) / per : t;
 		sample_delays(s, i);
 	}
+	prof_end(PROF_WORKERS, &pm);
 }
 
 /* A tuned or swept session's runs share an id: UTC start time and pid. */
@@ -882,7 +886,7 @@ void session_step_knob(struct session *s, const char *name, int dir)
 
 void session_step_interval(struct session *s, int dir)
 {
-	static const double steps[] = { 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10 };
+	static const double steps[] = { 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10 };
 	const int n = (int)(sizeof(steps) / sizeof(steps[0]));
 	int i = 0;
 

@@ -39,7 +39,7 @@ expect majflt-vs-gnu-time awk -v o="$oF" -v g="$gF" 'BEGIN { exit !(o <= g) }'
 expect minflt-vs-gnu-time awk -v o="$oR" -v g="$gR" 'BEGIN { exit !(o <= g && o >= 19000 && g - o < 20000) }'
 
 # Bad input: one line on stderr, exit 2, nothing started.
-for bad in "-n 0" "-n abc" "-p 0" "-p 1025" "-d 0.01" "-d x" "--format=xml" "--mem 12Q" "-s" "--bogus" "stray"; do
+for bad in "-n 0" "-n abc" "-p 0" "-p 1025" "-d 0.001" "-d x" "--format=xml" "--mem 12Q" "-s" "--bogus" "stray"; do
 	# shellcheck disable=SC2086
 	"$T" -b $bad --no-history >"$TMP/o" 2>"$TMP/e"; rc=$?
 	expect "bad-input[$bad]" test $rc -eq 2 -a "$(wc -l <"$TMP/e")" -eq 1 -a ! -s "$TMP/o"

@@ -43,8 +43,8 @@ TEST(conf_parse_errors_name_the_line)
 	CHECK_STR(err, "cfg:1: no plot named \"bogus\" (thrashtop --list-plots lists them)");
 	CHECK_INT(parse("plots = free\nplots = majflt\n", &c, err, sizeof(err)), -1);
 	CHECK_STR(err, "cfg:2: plots given twice");
-	CHECK_INT(parse("delay = 0.01\n", &c, err, sizeof(err)), -1);
-	CHECK_STR(err, "cfg:1: delay '0.01': want seconds from 0.05 to 3600");
+	CHECK_INT(parse("delay = 0.001\n", &c, err, sizeof(err)), -1);
+	CHECK_STR(err, "cfg:1: delay '0.001': want seconds from 0.01 to 3600");
 	CHECK_INT(parse("delay = 1\ndelay = 2\n", &c, err, sizeof(err)), -1);
 	CHECK_STR(err, "cfg:2: delay given twice");
 	CHECK_INT(parse(" = 1\n", &c, err, sizeof(err)), -1);
