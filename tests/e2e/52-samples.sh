@@ -86,5 +86,7 @@ expect back-to-history wait_for 15 bash -c "tm capture-pane -p -t $S | grep -q '
 tm send-keys -t "$S" q
 expect back-to-monitor wait_for 15 bash -c "tm capture-pane -p -t $S | grep -q 'interval 0.2s'"
 tm send-keys -t "$S" q
-expect monitor-quit-0 wait_for 10 grep -qs EXIT=0 "$TMP/mrc"
+# q before sleep 30 ended: exit 1
+expect monitor-quit-1 wait_for 10 grep -qs EXIT=1 "$TMP/mrc"
+grep -qs EXIT=1 "$TMP/mrc" || cat "$TMP/mrc"
 expect monitor-no-stderr test ! -s "$TMP/merr"
