@@ -290,11 +290,23 @@ static bool rule_line(const char *s, size_t len)
 	return any;
 }
 
-static bool kswapd_line(const char *s)
+/* "0:01 kswapd", ps's TIME of kswapd: seconds in *cpu_s; "n/a kswapd" as
+ * we print an unknown one: NAN. */
+static bool kswapd_line(const char *s, double *cpu_s)
 {
 	unsigned m, sec;
-	char word[16];
-	return sscanf(s, " %u:%2u %15s", &m, &sec, word) == 3 && !strcmp(word, "kswapd");
+	int n = 0;
+
+	if (sscanf(s, " n/a kswapd%n", &n) == 0 && n > 0 && (!s[n] || isspace((unsigned char)s[n]))) {
+		*cpu_s = NAN;
+		return true;
+	}
+	if (sscanf(s, " %u:%2u kswapd%n", &m, &sec, &n) == 2 && n > 0 &&
+	    (!s[n] || isspace((unsigned char)s[n])) && sec < 60) {
+		*cpu_s = (double)m * 60 + sec;
+		return true;
+	}
+	return false;
 }
 
 /* "... time ./qsbench -n 90000000 -p 1 -s 140175100" */
@@ -405,6 +417,10 @@ struct posted {
 	 * for "run k of N". */
 	size_t *sizes, nsizes, cap;
 	size_t group_runs, gi;
+	/* Each run's share of the kswapd line below it, set on the checking
+	 * pass: a line after N runs of a group is their total, 1/N each. */
+	double *kswapd;
+	size_t kcap, kspan;	/* kspan: the first run the next line covers */
 };
 
 static int flush_last(struct posted *ps, char *err, size_t errlen)
@@ -439,7 +455,16 @@ static int close_group(struct posted *ps, char *err, size_t errlen)
 		ps->gi++;
 	}
 	ps->group_runs = 0;
+	ps->kspan = ps->nruns;
 	return 0;
+}
+
+static void kswapd_share(struct posted *ps, double cpu_s)
+{
+	if (!ps->emit)
+		for (size_t i = ps->kspan; i < ps->nruns; i++)
+			ps->kswapd[i] = cpu_s / (double)(ps->nruns - ps->kspan);
+	ps->kspan = ps->nruns;
 }
 
 static int posted_run(struct posted *ps, const struct timeline *t, bool csh, const char *raw,
@@ -451,6 +476,17 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 	bool oom_next = ps->oom_next, have_free = ps->have_free;
 	enum run_status status_next = ps->status_next;
 	int ordinal = ps->ordinal;
+	size_t k = ps->nruns;
+	if (!ps->emit && k == ps->kcap) {
+		size_t cap = ps->kcap ? ps->kcap * 2 : 64;
+		double *nv = realloc(ps->kswapd, cap * sizeof(*nv));
+		if (!nv)
+			return fmt_err(err, errlen, "out of memory");
+		ps->kswapd = nv;
+		ps->kcap = cap;
+	}
+	if (!ps->emit)
+		ps->kswapd[k] = NAN;
 	ps->have_last = ps->last_open = true;
 	ps->nruns++;
 	ps->group_runs++;
@@ -464,10 +500,9 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 		return 0;
 	r->repeat_k = (int)ps->group_runs;
 	r->repeat_n = (int)(ps->gi < ps->nsizes ? ps->sizes[ps->gi] : ps->group_runs);
-	if (ps->label && ps->header[0])
-		snprintf(r->label, sizeof(r->label), "%.63s %.62s", ps->label, ps->header);
-	else
-		snprintf(r->label, sizeof(r->label), "%.127s", ps->label ? ps->label : ps->header);
+	/* the label is the user's -L or none; the header only groups */
+	snprintf(r->label, sizeof(r->label), "%.127s", ps->label ? ps->label : "");
+	r->kswapd_s = ps->kswapd[k];
 	kernel_from_header(ps->header, r->kernel_release, sizeof(r->kernel_release));
 	r->kind = RUN_COMMAND;
 	if (ps->command[0])
@@ -500,9 +535,14 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 	/* The content id: the same line under the same header in the same
 	 * place is the same run, however often the text is imported. It
 	 * hashes at most 1,399 bytes of text, as the bounded buffer it was
-	 * first formatted into kept. */
-	char text[1400];
-	snprintf(text, sizeof(text), "posted\n%s\n%s\n%d\n%.*s", r->label, ps->command, ordinal,
+	 * first formatted into kept, with the label and header as the label
+	 * once held them. */
+	char text[1400], idl[128];
+	if (ps->label && ps->header[0])
+		snprintf(idl, sizeof(idl), "%.63s %.62s", ps->label, ps->header);
+	else
+		snprintf(idl, sizeof(idl), "%.127s", ps->label ? ps->label : ps->header);
+	snprintf(text, sizeof(text), "posted\n%s\n%s\n%d\n%.*s", idl, ps->command, ordinal,
 		 (int)rawlen, raw);
 	run_uuid_of(text, r->uuid);
 	return 0;
@@ -633,6 +673,7 @@ static const char *read_line(struct posted *ps, const char *p, int *lineno, char
 	char line[2048], cmd[1024];
 	struct timeline t;
 	enum run_status st;
+	double cpu_s;
 
 	(*lineno)++;
 	size_t keep = len < sizeof(line) ? len : sizeof(line) - 1;
@@ -652,8 +693,10 @@ static const char *read_line(struct posted *ps, const char *p, int *lineno, char
 		return gnu_run(ps, line, s, next, lineno, oom_here, err, errlen);
 	if (strstr(line, "total") && strstr(line, "used") && strstr(line, "free"))
 		return free_block(ps, p, lineno, err, errlen);
-	if (kswapd_line(s))
+	if (kswapd_line(s, &cpu_s)) {
+		kswapd_share(ps, cpu_s);
 		return next;
+	}
 	if (oom_here) {
 		ps->oom_next = true;
 		return next;
@@ -693,7 +736,7 @@ static void pass_init(struct posted *ps, const char *label, bool skip_bad)
 	ps->ordinal = 0;
 	run_record_init(&ps->last);
 	ps->have_last = ps->last_open = false;
-	ps->nruns = ps->group_runs = ps->gi = 0;
+	ps->nruns = ps->group_runs = ps->gi = ps->kspan = 0;
 }
 
 int posted_read(const char *text, const char *label, bool skip_bad,
@@ -714,5 +757,6 @@ int posted_read(const char *text, const char *label, bool skip_bad,
 		run_record_clear(&ps.last);
 	}
 	free(ps.sizes);
+	free(ps.kswapd);
 	return rc;
 }
