@@ -23,7 +23,8 @@
  * N runs' total, 1/N to each. label, if given, is each run's label; none
  * without. A line that looks like a time line and does not parse is an
  * error naming its line, unless skip_bad: then it is left out and named to
- * sink->skipped. As import.h's readers: the text is read once to check it,
+ * sink->note. A time line whose CPU % is off its times by at most
+ * timefmt.h's slack is read, its posted % kept, and named to sink->note. As import.h's readers: the text is read once to check it,
  * then again to give each run to sink, so a bad line means no run reached
  * the sink; memory is one run, a count per group and a kswapd share per run
  * beside the text. Returns 0, or -1 with err. */

@@ -567,7 +567,7 @@ static bool looks_like_csh(const char *s)
 }
 
 /* A line that looks like a time line and does not parse: an error, or with
- * skip_bad one line to the sink's skipped on the second pass. */
+ * skip_bad one line to the sink's note on the second pass. */
 static int bad_line(struct posted *ps, int lineno, const char *what, const char *s,
 		    char *err, size_t errlen)
 {
@@ -577,9 +577,33 @@ static int bad_line(struct posted *ps, int lineno, const char *what, const char 
 		 fmt_escape(text, sizeof(text), s));
 	if (!ps->skip_bad)
 		return fmt_err(err, errlen, "%s (--skip-bad imports the rest)", msg);
-	if (ps->emit && ps->emit->skipped)
-		ps->emit->skipped(ps->emit->arg, msg);
+	if (ps->emit && ps->emit->note) {
+		char line[180];
+
+		snprintf(line, sizeof(line), "skipped %s", msg);
+		ps->emit->note(ps->emit->arg, line);
+	}
 	return 0;
+}
+
+/* A time line whose %P is a little off its times (timefmt.h's slack): read,
+ * the posted figure kept, and the line named once, on the second pass. */
+static void pct_note(struct posted *ps, int lineno, const struct timeline *t)
+{
+	struct timeline calc = *t;
+	char msg[160];
+
+	if (!t->pct_off || !ps->emit || !ps->emit->note)
+		return;
+	calc.pct_src = 0;
+	if (t->pct_src == TIMEFMT_CSH)
+		snprintf(msg, sizeof(msg), "line %d: CPU %d.%d%% as posted, %ld.%ld%% from its times;"
+			 " kept as posted", lineno, t->pct_posted / 10, t->pct_posted % 10,
+			 timefmt_csh_permille(&calc) / 10, timefmt_csh_permille(&calc) % 10);
+	else
+		snprintf(msg, sizeof(msg), "line %d: CPU %d%% as posted, %ld%% from its times;"
+			 " kept as posted", lineno, t->pct_posted, timefmt_gnu_percent(&calc));
+	ps->emit->note(ps->emit->arg, msg);
 }
 
 /* GNU time output at LINE (S: past its leading space), perhaps wrapped onto
@@ -602,6 +626,7 @@ static const char *gnu_run(struct posted *ps, const char *line, const char *s, c
 	}
 	if (posted_run(ps, &t, false, line, strlen(line), oom_here, err, errlen))
 		return NULL;
+	pct_note(ps, *lineno, &t);
 	if (!wrapped)
 		return next;
 	(*lineno)++;
@@ -685,8 +710,12 @@ static const char *read_line(struct posted *ps, const char *p, int *lineno, char
 	if (*s == '>' || blank_line(line, strlen(line)) || rule_line(line, strlen(line)))
 		return next;
 	bool oom_here = strstr(line, "Out of Memory") || strstr(line, "Killed process");
-	if (timefmt_parse_csh(line, &t) == 0)
-		return posted_run(ps, &t, true, line, strlen(line), oom_here, err, errlen) ? NULL : next;
+	if (timefmt_parse_csh(line, &t) == 0) {
+		if (posted_run(ps, &t, true, line, strlen(line), oom_here, err, errlen))
+			return NULL;
+		pct_note(ps, *lineno, &t);
+		return next;
+	}
 	if (looks_like_csh(s))
 		return bad_line(ps, *lineno, "a csh time line", s, err, errlen) ? NULL : next;
 	if (strstr(line, "user") && strstr(line, "system"))

@@ -41,6 +41,17 @@ for bad in '70.100u 7.100s 2:30.00 51.4%% 0+0k 0+0io 18000pf+0w' \
 	expect "posted-skip-bad-said[$bad]" grep -q 'skipped line 2' "$TMP/e"
 done
 
+# A line whose % is a tenth off its times (50.6% from them): imported with
+# its posted %, one warning naming the line; exit 0.
+rm -f "$DB"
+csh "$good1" '70.270u 7.330s 2:33.29 50.7% 0+0k 0+0io 19670pf+0w' "$good2" >"$TMP/p.txt"
+H import "$TMP/p.txt" >"$TMP/o" 2>"$TMP/e"; rc=$?
+expect posted-pct-off-imported test $rc -eq 0 -a "$(cat "$TMP/o")" = "imported 3 runs from $TMP/p.txt (0 already present)"
+expect posted-pct-off-warned test "$(cat "$TMP/e")" = "thrashtop: history: $TMP/p.txt: line 2: CPU 50.7% as posted, 50.6% from its times; kept as posted"
+[ $rc -eq 0 ] && [ "$(wc -l <"$TMP/e")" -eq 1 ] || cat "$TMP/o" "$TMP/e"
+pcts=$(H export --format=json | python3 -c 'import json,sys; print(sorted(r["cpu_pct"] for r in json.load(sys.stdin)["runs"]))')
+expect "posted-pct-off-kept[$pcts]" test "$pcts" = "[47, 50.6, 50.7]"
+
 # Reading a 0444 history, as a normal user, leaves no -wal or -shm, and a
 # history in a read-only directory lists.
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then

@@ -732,7 +732,7 @@ TEST(posted_bad_time_line_refused_or_skipped)
 		CHECK(k.c.n == 2 && !strcmp(k.c.runs[1].kernel_release, "2.4.14-pre8"));
 		CHECK(k.c.n == 2 && k.c.runs[1].repeat_k == 2 && k.c.runs[1].repeat_n == 2);
 		CHECK_INT(k.n, 1);
-		CHECK(!strncmp(k.last, "line 3: looks like a csh time line", 34));
+		CHECK(!strncmp(k.last, "skipped line 3: looks like a csh time line", 42));
 		run_records_free(k.c.runs, k.c.n);
 	}
 }
@@ -811,6 +811,26 @@ TEST(posted_kswapd_line_and_label)
 	for (size_t i = 0; i < n; i++)
 		CHECK_STR(v[i].label, "mine");
 	run_records_free(v, n);
+}
+
+/* A time line a tenth off its times is imported with its posted %, and
+ * its line named once. */
+TEST(posted_pct_a_little_off_is_kept)
+{
+	const char *text = "2.4.14-pre8:\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
+		"70.270u 7.330s 2:33.29 50.7% 0+0k 0+0io 19670pf+0w\n";
+	struct skips k = { { 0 }, 0, "" };
+	const struct import_sink s = { skips_run, skips_note, &k };
+	char err[256];
+
+	CHECK_INT(posted_read(text, NULL, false, &s, err, sizeof(err)), 0);
+	CHECK_INT(k.c.n, 2);
+	CHECK_INT(k.n, 1);
+	CHECK_STR(k.last, "line 3: CPU 50.7% as posted, 50.6% from its times; kept as posted");
+	if (k.c.n == 2)
+		CHECK_NEAR(k.c.runs[1].cpu_pct, 50.7, 1e-9);
+	run_records_free(k.c.runs, k.c.n);
 }
 
 /* Found by fuzzing: a scalar where a worker object belongs. */
