@@ -78,7 +78,7 @@ struct run_record {
 	int64_t id;			/* assigned by history_add */
 	char uuid[33];			/* stable content id; history_add fills it if empty */
 	char started_at[24];		/* UTC, "2025-01-31T12:00:00Z" */
-	char label[128];
+	char label[801];		/* -L's 1 to 200 characters, UTF-8 */
 
 	enum run_kind kind;
 	int64_t nelems;			/* qsbench: elements per worker */

@@ -348,9 +348,8 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			o->batch = true;
 			break;
 		case 'L':
-			if (!*optarg || strlen(optarg) > 200 || !fmt_text_clean(optarg))
-				return fmt_err(err, errlen, "-L: want a one-line label of 1 to 200 characters,"
-					       " UTF-8 without control characters");
+			if (fmt_label_arg("-L", optarg, err, errlen))
+				return -1;
 			o->label = optarg;
 			break;
 		case 'h':

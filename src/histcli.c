@@ -181,8 +181,8 @@ static int parse_option(int c, const char *v, struct hargs *a)
 	case OPT_FORMAT:
 		return parse_format(v, a);
 	case 'L':
-		if (!fmt_text_clean(v))
-			return fmt_err(a->err, sizeof(a->err), "--label: want UTF-8 without control characters");
+		if (fmt_label_arg("--label", v, a->err, sizeof(a->err)))
+			return -1;
 		a->filt.label = v;
 		a->import_label = v;
 		break;

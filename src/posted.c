@@ -501,7 +501,7 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 	r->repeat_k = (int)ps->group_runs;
 	r->repeat_n = (int)(ps->gi < ps->nsizes ? ps->sizes[ps->gi] : ps->group_runs);
 	/* the label is the user's -L or none; the header only groups */
-	snprintf(r->label, sizeof(r->label), "%.127s", ps->label ? ps->label : "");
+	snprintf(r->label, sizeof(r->label), "%s", ps->label ? ps->label : "");
 	r->kswapd_s = ps->kswapd[k];
 	kernel_from_header(ps->header, r->kernel_release, sizeof(r->kernel_release));
 	r->kind = RUN_COMMAND;

@@ -33,7 +33,7 @@ struct replay {
 	double *marks;
 	struct ms_worker *rows;
 	const char *done[1];
-	char result[320], status[320], workload[1024], tuning[512], swappiness[24];
+	char result[320], status[1152], workload[1024], tuning[512], swappiness[24];
 };
 
 static double mono(void)

@@ -417,7 +417,7 @@ void report_list_header(FILE *f)
 
 void report_list_row(FILE *f, const struct run_record *r)
 {
-	char date[24], wl[256], wall[32], mf[32], ks[32], st[16];
+	char date[24], wl[256], wall[32], mf[32], ks[32], st[16], label[64];
 
 	short_date(r->started_at, date, sizeof(date));
 	if (r->kind == RUN_QSBENCH)
@@ -431,8 +431,10 @@ void report_list_row(FILE *f, const struct run_record *r)
 	else
 		snprintf(ks, sizeof(ks), "%.2f", r->kswapd_s);
 	status_text(r, st, sizeof(st));
-	fprintf(f, "%6" PRId64 "  %-16s  %-14.14s  %-12.12s  %-16.16s  %-22.22s  %9s  %8s  %6s  %s\n",
-		r->id, date, r->label[0] ? r->label : "-", r->hostname[0] ? r->hostname : "-",
+	/* whole characters by the columns they take, never bytes */
+	fmt_cell(label, sizeof(label), r->label[0] ? r->label : "-", 14);
+	fprintf(f, "%6" PRId64 "  %-16s  %s  %-12.12s  %-16.16s  %-22.22s  %9s  %8s  %6s  %s\n",
+		r->id, date, label, r->hostname[0] ? r->hostname : "-",
 		r->kernel_release[0] ? r->kernel_release : "-", wl, wall, mf, ks, st);
 }
 
