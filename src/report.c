@@ -1166,9 +1166,23 @@ int report_table(FILE *f, const struct run_record *runs, size_t n,
 				cw[j] = (int)strlen(cell);
 		}
 	}
-	fprintf(f, "Wall time by %s (rows) and %s (columns): median of the completed\n"
-		"runs, +-CoV over them; runs killed by the OOM killer or failed are\n"
-		"counted apart.\n\n", o->rows, o->cols);
+	{
+		size_t noom = 0, nfailed = 0, naborted = 0;
+		char head[512];
+
+		for (size_t i = 0; i < n; i++) {
+			noom += runs[i].status == RUN_OOM;
+			nfailed += runs[i].status == RUN_FAILED;
+			naborted += runs[i].status == RUN_ABORTED;
+		}
+		/* the same three stats keeps out of its figures */
+		snprintf(head, sizeof(head), "Wall time by %s (rows) and %s (columns): median of the"
+			 " completed runs, +-CoV over them; not in it, counted apart in the cells:"
+			 " %zu OOM-killed, %zu failed, %zu aborted.", o->rows, o->cols, noom,
+			 nfailed, naborted);
+		wrap(f, "", 0, head);
+		fputc('\n', f);
+	}
 	fprintf(f, "%-*s", w0, o->rows);
 	for (size_t j = 0; j < nc; j++)
 		fprintf(f, "  %-*s", j + 1 < nc ? cw[j] : 0, cv[j].text);
