@@ -133,6 +133,9 @@ struct run_record {
 	int64_t zram_orig_kib, zram_compr_kib;		/* mm_stat at its peak */
 	int64_t zswap_stored_kib, zswap_pool_kib;	/* Zswapped, Zswap at its peak */
 	int64_t zswpout, zswpwb;			/* pages over the run */
+	double interval_s;		/* the sampling interval at the start, s
+					 * (+ and - may change it later); NAN
+					 * unknown */
 	char version[32];		/* thrashtop's */
 
 	/* free(1)-style, every field NA when not taken */

@@ -49,7 +49,8 @@ static int migrate_samples(struct history *h, char *err, size_t errlen);
  * hugetlb pools, mlocked memory and sysctls a run started with; v5
  * whether the run's memory cgroup was new or used by runs before it, the
  * swap backend, zswap's settings, the sorter's data and the compressed
- * swap's figures. */
+ * swap's figures; v6 the sampling interval a run started with
+ * (interval_s). */
 static const struct {
 	const char *sql;
 	int (*step)(struct history *h, char *err, size_t errlen);
@@ -129,6 +130,8 @@ static const struct {
 	"ALTER TABLE runs ADD COLUMN zswap_pool_kib INTEGER;"
 	"ALTER TABLE runs ADD COLUMN zswpout INTEGER;"
 	"ALTER TABLE runs ADD COLUMN zswpwb INTEGER;"), NULL },
+
+	{ ("ALTER TABLE runs ADD COLUMN interval_s REAL;"), NULL },
 };
 
 static void dberr(struct history *h, char *err, size_t len, const char *what)

@@ -475,6 +475,7 @@ int record_build(struct run_record *r, const struct record_input *in)
 	snprintf(r->global_by, sizeof(r->global_by), "%s", in->global_by ? in->global_by : "");
 	r->tmp_swap_kib = in->tmp_swap_kib;
 	r->cgroup_new = in->cgroup_new;
+	r->interval_s = in->interval_s > 0 ? in->interval_s : NAN;
 	snprintf(r->swap_backend, sizeof(r->swap_backend), "%s",
 		 in->swap_backend ? in->swap_backend : "");
 	if (r->zswap == 1)

@@ -74,6 +74,7 @@ const struct hist_field history_fields[] = {
 	F(zswap_pool_kib, HF_I64, 5),
 	F(zswpout, HF_I64, 5),
 	F(zswpwb, HF_I64, 5),
+	F(interval_s, HF_DBL, 6),
 	F(version, HF_STR, 1),
 	F(config, HF_PSTR, 1),
 	F(config_hash, HF_STR, 1),

@@ -90,3 +90,16 @@ tm send-keys -t "$S" q
 expect monitor-quit-1 wait_for 10 grep -qs EXIT=1 "$TMP/mrc"
 grep -qs EXIT=1 "$TMP/mrc" || cat "$TMP/mrc"
 expect monitor-no-stderr test ! -s "$TMP/merr"
+
+# The sampling interval is recorded: a 1 s run of 2 s, whose samples come
+# closer at its ends, shows and replays as 1 s.
+tm kill-session -t "$S" 2>/dev/null
+idb=$TMP/i.db
+"$T" -b -d 1 --history "$idb" -- sleep 2 >/dev/null 2>"$TMP/ierr"
+got=$("$T" --history "$idb" history export --format=json | python3 -c 'import json,sys; print(json.load(sys.stdin)["runs"][0]["interval_s"])')
+expect "interval-recorded[$got]" test "$got" = 1
+expect interval-shown bash -c "'$T' --history '$idb' history show 1 | grep -qE '^interval_s +1$'"
+tm new-session -d -s "$S" -x 100 -y 30 "$T --history $idb history replay 1 --speed 4 2>$TMP/rerr; sleep 30"
+expect replay-interval-recorded wait_for 15 bash -c "tm capture-pane -p -t $S | grep -q 'interval 1s'"
+tm capture-pane -p -t "$S" | grep -q 'interval 1s' || tm capture-pane -p -t "$S" | head -3
+tm kill-session -t "$S" 2>/dev/null

@@ -92,6 +92,7 @@ static void fixture_runs(struct run_record *v, size_t *n)
 		r->minflt = 1000 + (int64_t)i;
 		r->oublock = 16;
 		r->kswapd_s = fx[i].kswapd;
+		r->interval_s = 1;
 		r->swap_peak_kib = 180000 + 1000 * (int64_t)i;
 		r->kernel_version = strdup("#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)");
 		r->proc_cmdline = strdup("BOOT_IMAGE=/boot/vmlinuz-6.1.0-18-amd64 "
