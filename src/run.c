@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "metrics.h"
 #include "sysstate.h"
 #include "timefmt.h"
 #include "version.h"
@@ -229,10 +230,16 @@ int run_fork(struct run *r, double until, char *err, size_t errlen)
 void run_started(struct run *r, const struct sys_sample *s, const double *v,
 		 const bool *on)
 {
+	double first[M_N];
+
 	r->started = time(NULL);
 	result_begin(&r->res, s);
 	runlog_begin(&r->log, on, RUN_SAMPLES_MAX);
-	runlog_push(&r->log, s->t, v);
+	/* a rate here spans the time before the workers started, not the
+	 * run's: a gap, so that it neither shows nor sets a plot's scale */
+	for (int i = 0; i < M_N; i++)
+		first[i] = metric_def(i)->kind == MK_RATE || i == M_KSWAPD_CPU ? NAN : v[i];
+	runlog_push(&r->log, s->t, first);
 }
 
 void run_observe(struct run *r, const struct sys_sample *s, const double *v)

@@ -37,6 +37,11 @@ expect "no-unavailable-series-kept[extra: $extra]" test -z "$extra"
 expect times-in-order grep -q "monotonic True" "$TMP/check"
 span=$(awk '$1 == "span" { print $2 }' "$TMP/check")
 expect "samples-span-the-run[$span]" awk -v s="${span:-0}" 'BEGIN { exit !(s >= 59 && s <= 62) }'
+# The first sample's rates would span the time before the run started: a
+# gap there; the levels are kept, and the rates from the next sample on.
+first=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["runs"][-1]["series"]
+print([s[k][0] for k in ("minflt", "majflt")], s["free"][0] is not None, s["minflt"][1] is not None)' "$TMP/runs.json")
+expect "first-rates-a-gap[$first]" test "$first" = "[None, None] True True"
 
 # history replay plays that run in the monitor's view: the same result
 # line as the batch run printed, and the stored values in the titles.
