@@ -46,7 +46,7 @@ void cli_usage(FILE *out)
 "  -b, --batch          no screen: print one result line per run\n"
 "      --format=F       batch line format: csh (default), gnu, gnu-full\n"
 "History:\n"
-"  -L, --label TEXT     label stored with the runs\n"
+"  -L, --label TEXT     label stored with the runs, 1 to 200 characters\n"
 "      --history PATH   history database (default $XDG_DATA_HOME/thrashtop/history.db)\n"
 "      --no-history     keep no history\n"
 "Tuning (root):\n"
