@@ -100,9 +100,23 @@ size_t fmt_field(char *buf, size_t len, size_t o, const char *s, int w, bool rig
  * sequence). *cp gets the code point. */
 int fmt_utf8_len(const char *s, unsigned *cp);
 
-/* True if s is valid UTF-8 without control characters (C0, DEL, C1): text
- * that is safe to put on a terminal as it is. */
+/* True if s is valid UTF-8 without control characters (C0, DEL, C1, and
+ * the bidi controls U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069):
+ * text that is safe to put on a terminal as it is. */
 bool fmt_text_clean(const char *s);
+
+/* A label as -L takes it: fmt_text_clean and 1 to FMT_LABEL_MAX characters
+ * (code points). 0, or -1 bad UTF-8 or a control character (*bad its code
+ * point, 0 for bad UTF-8), -2 a bidi control (*bad), -3 empty or longer. */
+#define FMT_LABEL_MAX 200
+int fmt_label_check(const char *s, unsigned *bad);
+/* The same for option opt: 0, or -1 with a one-line err naming it. */
+int fmt_label_arg(const char *opt, const char *s, char *err, size_t errlen);
+
+/* s cut to whole characters filling at most w columns of a UTF-8 terminal
+ * (wide characters 2, combining and zero-width ones 0) and padded with
+ * blanks to w; the bytes written (buf always ends in NUL). */
+size_t fmt_cell(char *buf, size_t len, const char *s, int w);
 
 /* s made safe for a terminal: control characters and bytes that are not
  * UTF-8 become \xHH, backslashes stay. Truncated to fit len; returns buf. */

@@ -11,11 +11,12 @@
 
 /* Where the runs go, one at a time: run gets each record (cleared after
  * it returns; copy what must stay) and returns 0, or -1 with err filled to
- * stop the import. skipped, if set, gets one line for each bad line a
- * reader was told to skip (posted.h). */
+ * stop the import. note, if set, gets one line for each bad line a reader
+ * was told to skip ("skipped line 3: ...") and each line read with a
+ * warning ("line 3: ...", posted.h). */
 struct import_sink {
 	int (*run)(void *arg, struct run_record *r, char *err, size_t errlen);
-	void (*skipped)(void *arg, const char *line);
+	void (*note)(void *arg, const char *line);
 	void *arg;
 };
 

@@ -16,14 +16,18 @@
  * "Out of Memory: Killed process" lines (the next run is an OOM), a
  * "time ./qsbench -n N -p P -s S" prompt (the workload), and any other
  * non-blank line as the header naming the runs below it (a group, as the
- * seeds post them). Lines quoted with '>' repeat other posts and are
- * skipped. A free block before a run is its "before", one after it its
- * "after". label, if given, comes before each header. A line that looks
- * like a time line and does not parse is an error naming its line, unless
- * skip_bad: then it is left out and named to sink->skipped. As import.h's
- * readers: the text is read once to check it, then again to give each run
- * to sink, so a bad line means no run reached the sink; memory is one run
- * and a count per group beside the text. Returns 0, or -1 with err. */
+ * seeds post them; it groups, it is no label). Lines quoted with '>' repeat
+ * other posts and are skipped. A free block before a run is its "before",
+ * one after it its "after". A kswapd line is the CPU time of kswapd over the
+ * runs above it since the header or the last kswapd line: one run's own, or
+ * N runs' total, 1/N to each. label, if given, is each run's label; none
+ * without. A line that looks like a time line and does not parse is an
+ * error naming its line, unless skip_bad: then it is left out and named to
+ * sink->note. A time line whose CPU % is off its times by at most
+ * timefmt.h's slack is read, its posted % kept, and named to sink->note. As import.h's readers: the text is read once to check it,
+ * then again to give each run to sink, so a bad line means no run reached
+ * the sink; memory is one run, a count per group and a kswapd share per run
+ * beside the text. Returns 0, or -1 with err. */
 int posted_read(const char *text, const char *label, bool skip_bad,
 		const struct import_sink *sink, char *err, size_t errlen);
 

@@ -64,6 +64,7 @@ struct run {
 	struct run_result res;
 	struct runlog log;	/* every registry series since the start, for the record */
 	time_t started;		/* wall clock when the workers started */
+	double interval;	/* s, the sampling interval then */
 	struct run_sysctl_change *changes;
 	int nchanges;
 };
@@ -129,6 +130,7 @@ struct record_input {
 	const char *session, *cell;	/* NULL: not part of a sweep */
 	int64_t mem_limit_kib, global_limit_kib, tmp_swap_kib;	/* NA / 0: none */
 	int cgroup_new;			/* as the record's */
+	double interval_s;		/* the sampling interval at the start */
 	const char *global_by;		/* what held --global's memory; NULL, "": none */
 	const char *swap_backend;	/* the session's swap (run_record's); NULL: none */
 	const struct runlog *log;	/* the run's samples; NULL: none */

@@ -80,7 +80,7 @@ struct run_record {
 	int64_t id;			/* assigned by history_add */
 	char uuid[33];			/* stable content id; history_add fills it if empty */
 	char started_at[24];		/* UTC, "2025-01-31T12:00:00Z" */
-	char label[128];
+	char label[801];		/* -L's 1 to 200 characters, UTF-8 */
 
 	enum run_kind kind;
 	int64_t nelems;			/* qsbench: elements per worker */
@@ -136,6 +136,9 @@ struct run_record {
 	int64_t zram_orig_kib, zram_compr_kib;		/* mm_stat at its peak */
 	int64_t zswap_stored_kib, zswap_pool_kib;	/* Zswapped, Zswap at its peak */
 	int64_t zswpout, zswpwb;			/* pages over the run */
+	double interval_s;		/* the sampling interval at the start, s
+					 * (+ and - may change it later); NAN
+					 * unknown */
 	char version[32];		/* thrashtop's */
 
 	/* free(1)-style, every field NA when not taken */

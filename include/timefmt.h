@@ -26,9 +26,18 @@ struct timeline {
 	int pct_src;				/* 0, TIMEFMT_CSH or TIMEFMT_GNU */
 	int pct_posted;				/* csh: tenths of a percent;
 						 * GNU: percent, -1 for "?%" */
+	bool pct_off;				/* parsed: pct_posted is off what
+						 * the times give, by at most the
+						 * slack below */
 };
 
 enum { TIMEFMT_CSH = 1, TIMEFMT_GNU = 2 };
+
+/* How far a posted %P may be from what its line's times give and still be
+ * read (pct_off set): a hand-edited post or another shell's arithmetic is
+ * off by a tenth or a unit; further off, the line is not one run's. */
+#define TIMEFMT_CSH_SLACK 10	/* tenths of a percent: 1.0 point */
+#define TIMEFMT_GNU_SLACK 1	/* percent */
 
 /* The time line a run prints (--format): csh, gnu or gnu-full. */
 enum out_format { OUT_CSH, OUT_GNU, OUT_GNU_FULL };
@@ -80,8 +89,9 @@ int timefmt_parse_stalls(const char *line, struct delays *out);
  * format matches; after the last field only blanks may follow. Values are
  * stored exactly as printed (elapsed "10:50" is 650 s, its hundredths
  * unknown). A line whose CPU % cannot come from its own times by the tool's
- * arithmetic is rejected; the posted % is kept (pct_src, pct_posted). All return 0, or -1 (errno EINVAL) and leave out
- * untouched. */
+ * arithmetic is read with pct_off set when it is at most the slack away,
+ * else rejected; the posted % is kept (pct_src, pct_posted). All return 0,
+ * or -1 (errno EINVAL) and leave out untouched. */
 
 /* One tcsh or BSD csh default line: fields separated by spaces or tabs, elapsed
  * [h:]mm:ss.cc, user and system with 1 to 3 decimals. */

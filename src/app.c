@@ -34,6 +34,8 @@ static struct app {
 	int nviews;
 	double wake;			/* when the top view plays on, 0 never */
 	struct cast *cast;		/* --cast, NULL: none */
+	bool all_started;		/* the session has no run left to start */
+	bool quit_early;		/* q before every run completed */
 	char err[512];
 } the_app;	/* big: series, rows and texts */
 
@@ -93,6 +95,8 @@ static int next_run(struct app *a)
 
 	if (rc < 0)
 		return LOOP_FAIL;
+	if (rc == 0)
+		a->all_started = true;
 	if (rc == 0 && !a->s.tui)
 		return LOOP_END;
 	if (rc == 0 && a->s.sweep.cell >= 0)
@@ -179,6 +183,7 @@ static int act(struct app *a, int action)
 
 	switch (action) {
 	case MV_QUIT:
+		a->quit_early = a->s.run.active || !a->all_started;
 		return LOOP_END;
 	case MV_RERUN:
 		switch (session_rerun(s, a->err, sizeof(a->err))) {
@@ -409,7 +414,7 @@ out:
 	}
 	if (loop_signal())
 		return 128 + loop_signal();
-	return a->s.nfailed_runs ? 1 : 0;
+	return a->s.nfailed_runs || a->quit_early ? 1 : 0;
 }
 
 int app_replay(struct history *h, int64_t id, const int *plots, int nplots, double speed)

@@ -46,7 +46,7 @@ void cli_usage(FILE *out)
 "  -b, --batch          no screen: print one result line per run\n"
 "      --format=F       batch line format: csh (default), gnu, gnu-full\n"
 "History:\n"
-"  -L, --label TEXT     label stored with the runs\n"
+"  -L, --label TEXT     label stored with the runs, 1 to 200 characters\n"
 "      --history PATH   history database (default $XDG_DATA_HOME/thrashtop/history.db)\n"
 "      --no-history     keep no history\n"
 "Tuning (root):\n"
@@ -348,9 +348,8 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			o->batch = true;
 			break;
 		case 'L':
-			if (!*optarg || strlen(optarg) > 200 || !fmt_text_clean(optarg))
-				return fmt_err(err, errlen, "-L: want a one-line label of 1 to 200 characters,"
-					       " UTF-8 without control characters");
+			if (fmt_label_arg("-L", optarg, err, errlen))
+				return -1;
 			o->label = optarg;
 			break;
 		case 'h':

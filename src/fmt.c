@@ -2,12 +2,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 
 static size_t na(char *buf, size_t len)
@@ -276,9 +278,97 @@ int fmt_utf8_len(const char *s, unsigned *cp)
 	return n;
 }
 
+/* Unicode's Bidi_Control: marks, embeddings, overrides and isolates that
+ * reorder the text around them on a terminal. */
+static bool bidi_control(unsigned cp)
+{
+	return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
 static bool control(unsigned cp)
 {
-	return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F);
+	return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || bidi_control(cp);
+}
+
+int fmt_label_check(const char *s, unsigned *bad)
+{
+	unsigned cp;
+	int n = 0;
+
+	*bad = 0;
+	for (; *s; n++) {
+		int k = fmt_utf8_len(s, &cp);
+
+		if (!k || control(cp)) {
+			*bad = k ? cp : 0;
+			return k && bidi_control(cp) ? -2 : -1;
+		}
+		s += k;
+	}
+	return n >= 1 && n <= FMT_LABEL_MAX ? 0 : -3;
+}
+
+int fmt_label_arg(const char *opt, const char *s, char *err, size_t errlen)
+{
+	unsigned bad;
+
+	switch (fmt_label_check(s, &bad)) {
+	case 0:
+		return 0;
+	case -2:
+		return fmt_err(err, errlen, "%s: U+%04X is a bidirectional control character, which"
+			       " reorders the text around it on a terminal", opt, bad);
+	case -3:
+		return fmt_err(err, errlen, "%s: want a label of 1 to %d characters", opt,
+			       FMT_LABEL_MAX);
+	default:
+		return fmt_err(err, errlen, "%s: want a one-line label of UTF-8 without control"
+			       " characters", opt);
+	}
+}
+
+/* Columns a UTF-8 terminal gives cp: wcwidth under C.UTF-8 whatever the
+ * locale, 2 for wide (CJK, emoji), 0 for combining and zero-width. */
+static int cp_cols(unsigned cp)
+{
+	static locale_t utf8;
+	locale_t old;
+	int w;
+
+	if (cp >= 0x20 && cp < 0x7F)
+		return 1;
+	if (!utf8 && !(utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0)))
+		return 1;
+	old = uselocale(utf8);
+	w = wcwidth((wchar_t)cp);
+	uselocale(old);
+	return w < 0 ? 1 : w;
+}
+
+size_t fmt_cell(char *buf, size_t len, const char *s, int w)
+{
+	size_t o = 0;
+	int n = 0;
+	unsigned cp;
+
+	if (!len)
+		return 0;
+	while (*s) {
+		int k = fmt_utf8_len(s, &cp), c = k ? cp_cols(cp) : 1;
+
+		k = k ? k : 1;
+		if (n + c > w || o + (size_t)k >= len)
+			break;
+		memcpy(buf + o, s, (size_t)k);
+		o += (size_t)k;
+		s += k;
+		n += c;
+	}
+	for (; n < w && o + 1 < len; n++)
+		buf[o++] = ' ';
+	buf[o] = 0;
+	return o;
 }
 
 bool fmt_text_clean(const char *s)

@@ -181,8 +181,8 @@ static int parse_option(int c, const char *v, struct hargs *a)
 	case OPT_FORMAT:
 		return parse_format(v, a);
 	case 'L':
-		if (!fmt_text_clean(v))
-			return fmt_err(a->err, sizeof(a->err), "--label: want UTF-8 without control characters");
+		if (fmt_label_arg("--label", v, a->err, sizeof(a->err)))
+			return -1;
 		a->filt.label = v;
 		a->import_label = v;
 		break;
@@ -894,12 +894,12 @@ static int import_run(void *arg, struct run_record *r, char *err, size_t errlen)
 	return 0;
 }
 
-static void import_skipped(void *arg, const char *line)
+static void import_note(void *arg, const char *line)
 {
 	struct importer *im = arg;
 	char file[128];
 
-	fprintf(stderr, "thrashtop: history: %s: skipped %s\n",
+	fprintf(stderr, "thrashtop: history: %s: %s\n",
 		fmt_escape(file, sizeof(file), im->file), line);
 }
 
@@ -940,7 +940,7 @@ static int cmd_import(struct hargs *a, const char *path)
 		return 2;
 	}
 	struct importer im = { .file = a->pos[0] };
-	const struct import_sink sink = { import_run, import_skipped, &im };
+	const struct import_sink sink = { import_run, import_note, &im };
 	im.h = history_open(path, 0, err, sizeof(err));
 	if (!im.h) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);

@@ -55,10 +55,10 @@ static int migrate_samples(struct history *h, char *err, size_t errlen);
  * swap backend, zswap's settings, the sorter's data and the compressed
  * swap's figures.
  *
- * Delay accounting: the run's stalls (the workers' delay totals summed,
+ * v6 delay accounting: the run's stalls (the workers' delay totals summed,
  * seconds, NULL where the kernel gave none: runs.stall_*_s) and each
  * worker's own (worker_delays, a row for a worker whose totals were
- * taken). */
+ * taken); v7 the sampling interval a run started with (interval_s). */
 static const struct {
 	const char *sql;
 	int (*step)(struct history *h, char *err, size_t errlen);
@@ -155,6 +155,7 @@ static const struct {
 	" idx INTEGER NOT NULL, swapin_s REAL, reclaim_s REAL, thrashing_s REAL,"
 	" compact_s REAL, io_s REAL, cpu_s REAL, wpcopy_s REAL, irq_s REAL,"
 	" PRIMARY KEY (run_id, idx)) WITHOUT ROWID;"), NULL },
+	{ ("ALTER TABLE runs ADD COLUMN interval_s REAL;"), NULL },
 };
 
 static void dberr(struct history *h, char *err, size_t len, const char *what)

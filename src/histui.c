@@ -173,7 +173,7 @@ static void started_text(const char *iso, int width, char *buf, size_t len)
 char *histui_format_run(const struct run_record *r, bool marked, const struct histui_cols *c,
 			int width, bool utf8, char *buf, size_t len)
 {
-	char id[24], st[24], label[160], kern[80], par[512], wall[32], mf[32], ks[32];
+	char id[24], st[24], label[sizeof(((struct run_record *)0)->label)], kern[80], par[512], wall[32], mf[32], ks[32];
 	const char *stat;
 	size_t o = 0;
 
@@ -695,7 +695,7 @@ struct hs {
 	bool msg_bad;
 	/* a pane: a run's details or a comparison */
 	bool pane;
-	char pane_title[256];
+	char pane_title[840];	/* "run ID  LABEL" */
 	struct detail_lines text;
 	long pscroll;
 	int hscroll;

@@ -290,11 +290,23 @@ static bool rule_line(const char *s, size_t len)
 	return any;
 }
 
-static bool kswapd_line(const char *s)
+/* "0:01 kswapd", ps's TIME of kswapd: seconds in *cpu_s; "n/a kswapd" as
+ * we print an unknown one: NAN. */
+static bool kswapd_line(const char *s, double *cpu_s)
 {
 	unsigned m, sec;
-	char word[16];
-	return sscanf(s, " %u:%2u %15s", &m, &sec, word) == 3 && !strcmp(word, "kswapd");
+	int n = 0;
+
+	if (sscanf(s, " n/a kswapd%n", &n) == 0 && n > 0 && (!s[n] || isspace((unsigned char)s[n]))) {
+		*cpu_s = NAN;
+		return true;
+	}
+	if (sscanf(s, " %u:%2u kswapd%n", &m, &sec, &n) == 2 && n > 0 &&
+	    (!s[n] || isspace((unsigned char)s[n])) && sec < 60) {
+		*cpu_s = (double)m * 60 + sec;
+		return true;
+	}
+	return false;
 }
 
 /* "... time ./qsbench -n 90000000 -p 1 -s 140175100" */
@@ -410,6 +422,10 @@ struct posted {
 	 * (export --format=time), which no run keeps. */
 	size_t block_runs;
 	bool after_summary;
+	/* Each run's share of the kswapd line below it, set on the checking
+	 * pass: a line after N runs of a group is their total, 1/N each. */
+	double *kswapd;
+	size_t kcap, kspan;	/* kspan: the first run the next line covers */
 };
 
 /* "stalls: 41.2s swapin ..." or "n/a stalls": kept with the run it
@@ -460,7 +476,16 @@ static int close_group(struct posted *ps, char *err, size_t errlen)
 	ps->group_runs = 0;
 	ps->block_runs = 0;
 	ps->after_summary = false;
+	ps->kspan = ps->nruns;
 	return 0;
+}
+
+static void kswapd_share(struct posted *ps, double cpu_s)
+{
+	if (!ps->emit)
+		for (size_t i = ps->kspan; i < ps->nruns; i++)
+			ps->kswapd[i] = cpu_s / (double)(ps->nruns - ps->kspan);
+	ps->kspan = ps->nruns;
 }
 
 static int posted_run(struct posted *ps, const struct timeline *t, bool csh, const char *raw,
@@ -472,6 +497,17 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 	bool oom_next = ps->oom_next, have_free = ps->have_free;
 	enum run_status status_next = ps->status_next;
 	int ordinal = ps->ordinal;
+	size_t k = ps->nruns;
+	if (!ps->emit && k == ps->kcap) {
+		size_t cap = ps->kcap ? ps->kcap * 2 : 64;
+		double *nv = realloc(ps->kswapd, cap * sizeof(*nv));
+		if (!nv)
+			return fmt_err(err, errlen, "out of memory");
+		ps->kswapd = nv;
+		ps->kcap = cap;
+	}
+	if (!ps->emit)
+		ps->kswapd[k] = NAN;
 	ps->have_last = ps->last_open = true;
 	if (ps->after_summary)
 		ps->block_runs = 0;
@@ -489,10 +525,9 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 		return 0;
 	r->repeat_k = (int)ps->group_runs;
 	r->repeat_n = (int)(ps->gi < ps->nsizes ? ps->sizes[ps->gi] : ps->group_runs);
-	if (ps->label && ps->header[0])
-		snprintf(r->label, sizeof(r->label), "%.63s %.62s", ps->label, ps->header);
-	else
-		snprintf(r->label, sizeof(r->label), "%.127s", ps->label ? ps->label : ps->header);
+	/* the label is the user's -L or none; the header only groups */
+	snprintf(r->label, sizeof(r->label), "%s", ps->label ? ps->label : "");
+	r->kswapd_s = ps->kswapd[k];
 	kernel_from_header(ps->header, r->kernel_release, sizeof(r->kernel_release));
 	r->kind = RUN_COMMAND;
 	if (ps->command[0])
@@ -525,9 +560,14 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 	/* The content id: the same line under the same header in the same
 	 * place is the same run, however often the text is imported. It
 	 * hashes at most 1,399 bytes of text, as the bounded buffer it was
-	 * first formatted into kept. */
-	char text[1400];
-	snprintf(text, sizeof(text), "posted\n%s\n%s\n%d\n%.*s", r->label, ps->command, ordinal,
+	 * first formatted into kept, with the label and header as the label
+	 * once held them. */
+	char text[1400], idl[128];
+	if (ps->label && ps->header[0])
+		snprintf(idl, sizeof(idl), "%.63s %.62s", ps->label, ps->header);
+	else
+		snprintf(idl, sizeof(idl), "%.127s", ps->label ? ps->label : ps->header);
+	snprintf(text, sizeof(text), "posted\n%s\n%s\n%d\n%.*s", idl, ps->command, ordinal,
 		 (int)rawlen, raw);
 	run_uuid_of(text, r->uuid);
 	return 0;
@@ -552,7 +592,7 @@ static bool looks_like_csh(const char *s)
 }
 
 /* A line that looks like a time line and does not parse: an error, or with
- * skip_bad one line to the sink's skipped on the second pass. */
+ * skip_bad one line to the sink's note on the second pass. */
 static int bad_line(struct posted *ps, int lineno, const char *what, const char *s,
 		    char *err, size_t errlen)
 {
@@ -562,9 +602,33 @@ static int bad_line(struct posted *ps, int lineno, const char *what, const char 
 		 fmt_escape(text, sizeof(text), s));
 	if (!ps->skip_bad)
 		return fmt_err(err, errlen, "%s (--skip-bad imports the rest)", msg);
-	if (ps->emit && ps->emit->skipped)
-		ps->emit->skipped(ps->emit->arg, msg);
+	if (ps->emit && ps->emit->note) {
+		char line[180];
+
+		snprintf(line, sizeof(line), "skipped %s", msg);
+		ps->emit->note(ps->emit->arg, line);
+	}
 	return 0;
+}
+
+/* A time line whose %P is a little off its times (timefmt.h's slack): read,
+ * the posted figure kept, and the line named once, on the second pass. */
+static void pct_note(struct posted *ps, int lineno, const struct timeline *t)
+{
+	struct timeline calc = *t;
+	char msg[160];
+
+	if (!t->pct_off || !ps->emit || !ps->emit->note)
+		return;
+	calc.pct_src = 0;
+	if (t->pct_src == TIMEFMT_CSH)
+		snprintf(msg, sizeof(msg), "line %d: CPU %d.%d%% as posted, %ld.%ld%% from its times;"
+			 " kept as posted", lineno, t->pct_posted / 10, t->pct_posted % 10,
+			 timefmt_csh_permille(&calc) / 10, timefmt_csh_permille(&calc) % 10);
+	else
+		snprintf(msg, sizeof(msg), "line %d: CPU %d%% as posted, %ld%% from its times;"
+			 " kept as posted", lineno, t->pct_posted, timefmt_gnu_percent(&calc));
+	ps->emit->note(ps->emit->arg, msg);
 }
 
 /* GNU time output at LINE (S: past its leading space), perhaps wrapped onto
@@ -587,6 +651,7 @@ static const char *gnu_run(struct posted *ps, const char *line, const char *s, c
 	}
 	if (posted_run(ps, &t, false, line, strlen(line), oom_here, err, errlen))
 		return NULL;
+	pct_note(ps, *lineno, &t);
 	if (!wrapped)
 		return next;
 	(*lineno)++;
@@ -658,6 +723,7 @@ static const char *read_line(struct posted *ps, const char *p, int *lineno, char
 	char line[2048], cmd[1024];
 	struct timeline t;
 	enum run_status st;
+	double cpu_s;
 
 	(*lineno)++;
 	size_t keep = len < sizeof(line) ? len : sizeof(line) - 1;
@@ -669,15 +735,20 @@ static const char *read_line(struct posted *ps, const char *p, int *lineno, char
 	if (*s == '>' || blank_line(line, strlen(line)) || rule_line(line, strlen(line)))
 		return next;
 	bool oom_here = strstr(line, "Out of Memory") || strstr(line, "Killed process");
-	if (timefmt_parse_csh(line, &t) == 0)
-		return posted_run(ps, &t, true, line, strlen(line), oom_here, err, errlen) ? NULL : next;
+	if (timefmt_parse_csh(line, &t) == 0) {
+		if (posted_run(ps, &t, true, line, strlen(line), oom_here, err, errlen))
+			return NULL;
+		pct_note(ps, *lineno, &t);
+		return next;
+	}
 	if (looks_like_csh(s))
 		return bad_line(ps, *lineno, "a csh time line", s, err, errlen) ? NULL : next;
 	if (strstr(line, "user") && strstr(line, "system"))
 		return gnu_run(ps, line, s, next, lineno, oom_here, err, errlen);
 	if (strstr(line, "total") && strstr(line, "used") && strstr(line, "free"))
 		return free_block(ps, p, lineno, err, errlen);
-	if (kswapd_line(s)) {
+	if (kswapd_line(s, &cpu_s)) {
+		kswapd_share(ps, cpu_s);
 		ps->after_summary = true;
 		return next;
 	}
@@ -722,7 +793,7 @@ static void pass_init(struct posted *ps, const char *label, bool skip_bad)
 	ps->ordinal = 0;
 	run_record_init(&ps->last);
 	ps->have_last = ps->last_open = false;
-	ps->nruns = ps->group_runs = ps->gi = ps->block_runs = 0;
+	ps->nruns = ps->group_runs = ps->gi = ps->block_runs = ps->kspan = 0;
 	ps->after_summary = false;
 }
 
@@ -744,5 +815,6 @@ int posted_read(const char *text, const char *label, bool skip_bad,
 		run_record_clear(&ps.last);
 	}
 	free(ps.sizes);
+	free(ps.kswapd);
 	return rc;
 }

@@ -33,7 +33,7 @@ struct replay {
 	double *marks;
 	struct ms_worker *rows;
 	const char *done[1];
-	char result[320], status[320], workload[1024], tuning[512], swappiness[24];
+	char result[320], status[1152], workload[1024], tuning[512], swappiness[24];
 };
 
 static double mono(void)
@@ -287,10 +287,13 @@ static void fill_fixed(struct replay *p, const int *plots, int nplots)
 	m->workload = p->workload;
 	tuning_text(r, p->tuning, sizeof(p->tuning));
 	m->tuning = p->tuning[0] ? p->tuning : NULL;
-	/* the mean step, to two figures: a run at -d 0.1 shows 0.1, not
-	 * 0.0992 (its first sample comes a step in, late ticks add up) */
+	/* the interval recorded; for a run stored before it was, the mean
+	 * step to two figures: a run at -d 0.1 shows 0.1, not 0.0992 (its
+	 * first sample comes a step in, late ticks add up) */
 	m->interval = r->nsamples > 1 ? (r->t[r->nsamples - 1] - r->t[0]) / (r->nsamples - 1) : 0;
-	if (m->interval > 0) {
+	if (r->interval_s > 0) {
+		m->interval = r->interval_s;
+	} else if (m->interval > 0) {
 		double k = pow(10, floor(log10(m->interval)) - 1);
 
 		m->interval = round(m->interval / k) * k;

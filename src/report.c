@@ -429,7 +429,7 @@ void report_list_header(FILE *f)
 
 void report_list_row(FILE *f, const struct run_record *r)
 {
-	char date[24], wl[256], wall[32], mf[32], ks[32], st[16];
+	char date[24], wl[256], wall[32], mf[32], ks[32], st[16], label[64];
 
 	short_date(r->started_at, date, sizeof(date));
 	if (r->kind == RUN_QSBENCH)
@@ -443,8 +443,10 @@ void report_list_row(FILE *f, const struct run_record *r)
 	else
 		snprintf(ks, sizeof(ks), "%.2f", r->kswapd_s);
 	status_text(r, st, sizeof(st));
-	fprintf(f, "%6" PRId64 "  %-16s  %-14.14s  %-12.12s  %-16.16s  %-22.22s  %9s  %8s  %6s  %s\n",
-		r->id, date, r->label[0] ? r->label : "-", r->hostname[0] ? r->hostname : "-",
+	/* whole characters by the columns they take, never bytes */
+	fmt_cell(label, sizeof(label), r->label[0] ? r->label : "-", 14);
+	fprintf(f, "%6" PRId64 "  %-16s  %s  %-12.12s  %-16.16s  %-22.22s  %9s  %8s  %6s  %s\n",
+		r->id, date, label, r->hostname[0] ? r->hostname : "-",
 		r->kernel_release[0] ? r->kernel_release : "-", wl, wall, mf, ks, st);
 }
 
@@ -1211,9 +1213,23 @@ int report_table(FILE *f, const struct run_record *runs, size_t n,
 				cw[j] = (int)strlen(cell);
 		}
 	}
-	fprintf(f, "Wall time by %s (rows) and %s (columns): median of the completed\n"
-		"runs, +-CoV over them; runs killed by the OOM killer or failed are\n"
-		"counted apart.\n\n", o->rows, o->cols);
+	{
+		size_t noom = 0, nfailed = 0, naborted = 0;
+		char head[512];
+
+		for (size_t i = 0; i < n; i++) {
+			noom += runs[i].status == RUN_OOM;
+			nfailed += runs[i].status == RUN_FAILED;
+			naborted += runs[i].status == RUN_ABORTED;
+		}
+		/* the same three stats keeps out of its figures */
+		snprintf(head, sizeof(head), "Wall time by %s (rows) and %s (columns): median of the"
+			 " completed runs, +-CoV over them; not in it, counted apart in the cells:"
+			 " %zu OOM-killed, %zu failed, %zu aborted.", o->rows, o->cols, noom,
+			 nfailed, naborted);
+		wrap(f, "", 0, head);
+		fputc('\n', f);
+	}
 	fprintf(f, "%-*s", w0, o->rows);
 	for (size_t j = 0; j < nc; j++)
 		fprintf(f, "  %-*s", j + 1 < nc ? cw[j] : 0, cv[j].text);

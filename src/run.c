@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "metrics.h"
 #include "sysstate.h"
 #include "timefmt.h"
 #include "version.h"
@@ -231,10 +232,16 @@ int run_fork(struct run *r, double until, char *err, size_t errlen)
 void run_started(struct run *r, const struct sys_sample *s, const double *v,
 		 const bool *on)
 {
+	double first[M_N];
+
 	r->started = time(NULL);
 	result_begin(&r->res, s);
 	runlog_begin(&r->log, on, RUN_SAMPLES_MAX);
-	runlog_push(&r->log, s->t, v);
+	/* a rate here spans the time before the workers started, not the
+	 * run's: a gap, so that it neither shows nor sets a plot's scale */
+	for (int i = 0; i < M_N; i++)
+		first[i] = metric_def(i)->kind == MK_RATE || i == M_KSWAPD_CPU ? NAN : v[i];
+	runlog_push(&r->log, s->t, first);
 }
 
 void run_observe(struct run *r, const struct sys_sample *s, const double *v)
@@ -481,6 +488,7 @@ int record_build(struct run_record *r, const struct record_input *in)
 	snprintf(r->global_by, sizeof(r->global_by), "%s", in->global_by ? in->global_by : "");
 	r->tmp_swap_kib = in->tmp_swap_kib;
 	r->cgroup_new = in->cgroup_new;
+	r->interval_s = in->interval_s > 0 ? in->interval_s : NAN;
 	snprintf(r->swap_backend, sizeof(r->swap_backend), "%s",
 		 in->swap_backend ? in->swap_backend : "");
 	if (r->zswap == 1)

@@ -81,6 +81,7 @@ const struct hist_field history_fields[] = {
 	S(swapin, DL_SWAPIN), S(reclaim, DL_RECLAIM), S(thrashing, DL_THRASHING),
 	S(compact, DL_COMPACT), S(io, DL_IO), S(cpu, DL_CPU), S(wpcopy, DL_WPCOPY),
 	S(irq, DL_IRQ),
+	F(interval_s, HF_DBL, 7),
 	F(version, HF_STR, 1),
 	F(config, HF_PSTR, 1),
 	F(config_hash, HF_STR, 1),

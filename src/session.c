@@ -596,6 +596,7 @@ int session_fork(struct session *s, double until, char *err, size_t errlen)
 	s->nseen = 0;
 	update_avail(s);
 	run_started(r, &s->cur, v, s->avail.ok);
+	r->interval = s->plan.interval;
 	return 0;
 }
 
@@ -676,6 +677,7 @@ static void store_run(struct session *s)
 		.cell = sw->cell >= 0 ? sw->cell_text : NULL,
 		.mem_limit_kib = s->tun.have_cg && s->tun.mem_limit ? s->tun.mem_limit / 1024 : NA,
 		.cgroup_new = s->tun.have_cg && s->tun.mem_limit ? s->tun.cg_runs == 1 : NA,
+		.interval_s = rn->interval,
 		.global_limit_kib = tuning_global_by(&s->tun)[0] ? s->tun.global_leave / 1024 : NA,
 		.global_by = tuning_global_by(&s->tun),
 		.tmp_swap_kib = s->tun.have_swap ? s->tun.sw.bytes / 1024 :

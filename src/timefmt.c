@@ -447,15 +447,14 @@ static int parse_csh_at(const char *p, struct timeline *t)
 	tlo = u / 10 + s / 10;
 	thi = (u + ustep + 9) / 10 + (s + sstep + 9) / 10;
 	posted = (long)(pi * 10 + pf);
-	if (ms == 0) {
-		if (posted != 0)
-			return -1;
-	} else {
+	plo = phi = 0;
+	if (ms != 0) {
 		plo = (long)((double)tlo * 1000.0 / (double)ms);
 		phi = (long)((double)thi * 1000.0 / (double)ms);
-		if (posted < plo || posted > phi)
-			return -1;
 	}
+	if (posted < plo - TIMEFMT_CSH_SLACK || posted > phi + TIMEFMT_CSH_SLACK)
+		return -1;
+	t->pct_off = posted < plo || posted > phi;
 	t->user_us = u * 1000;
 	t->sys_us = s * 1000;
 	t->wall_us = ms * 10000;
@@ -577,8 +576,11 @@ static int parse_gnu_at(const char *p, struct timeline *t)
 		if (wall != 0 || wstep != 10)
 			return -1;
 	} else if (wall > 0) {
-		if (pct < vlo * 100 / (wall + wstep - 1) || pct > vhi * 100 / wall)
+		int64_t lo = vlo * 100 / (wall + wstep - 1), hi = vhi * 100 / wall;
+
+		if (pct < lo - TIMEFMT_GNU_SLACK || pct > hi + TIMEFMT_GNU_SLACK)
 			return -1;
+		t->pct_off = pct < lo || pct > hi;
 	}
 	t->user_us = u * 1000;
 	t->sys_us = s * 1000;

@@ -46,10 +46,21 @@ main=$(pgrep -o -f "^$T -n 400000000")
 pids=$(pgrep -P "$main" | tr '\n' ' ')
 expect midrun-workers-found test "$(wc -w <<<"$pids")" -eq 2
 tm send-keys -t "$S" q
-expect midrun-quit wait_for 10 grep -qs EXIT=0 "$TMP/rc"
+# the run did not complete: exit 1, as the man page gives
+expect midrun-quit-exit-1 wait_for 10 grep -qs EXIT=1 "$TMP/rc"
+grep -qs EXIT=1 "$TMP/rc" || cat "$TMP/rc"
 sleep 0.5
 left=""
 for p in $pids; do alive "$p" && left="$left $p"; done
 expect midrun-no-worker-left test -z "$left"
 # The alternate screen is gone: nothing of the monitor is left on the pane.
 expect terminal-restored bash -c "! tm capture-pane -p -t $S | grep -q 'major faults'"
+
+# q with runs of -r still to go: not every run completed, exit 1.
+tm kill-session -t "$S" 2>/dev/null
+rm -f "$TMP/rc"
+tm new-session -d -s "$S" -x 80 -y 24 "$T -n 5000000 -p 1 -r 30 -d 0.2 --no-history 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 30"
+expect repeat-first-run-done wait_for 60 has '#1 .*pf+0w'
+tm send-keys -t "$S" q
+expect repeat-quit-exit-1 wait_for 10 grep -qs EXIT=1 "$TMP/rc"
+grep -qs EXIT=1 "$TMP/rc" || { cat "$TMP/rc" "$TMP/err"; screen; } 2>/dev/null

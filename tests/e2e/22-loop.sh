@@ -190,9 +190,11 @@ EOF
 		fail "$name" "$what, workers left: $(for p in $workers; do alive "$p" && echo -n "$p "; done)"
 	fi
 	case $how in
-	term) rc=143 ;; hup) rc=129 ;; q) rc=0 ;;
+	# q before the run completed: 1, as the man page gives
+	term) rc=143 ;; hup) rc=129 ;; q) rc=1 ;;
 	esac
 	[ "$how" = hup ] || expect "$name-exit" wait_for 5 grep -qs "EXIT=$rc" "$TMP/$name.rc"
+	[ "$how" = hup ] || grep -qs "EXIT=$rc" "$TMP/$name.rc" || cat "$TMP/$name.rc"
 	tm kill-session -t "$name" 2>/dev/null
 }
 # The machine-wide lock the pressure tests take: another checkout's 1024

@@ -41,6 +41,17 @@ for bad in '70.100u 7.100s 2:30.00 51.4%% 0+0k 0+0io 18000pf+0w' \
 	expect "posted-skip-bad-said[$bad]" grep -q 'skipped line 2' "$TMP/e"
 done
 
+# A line whose % is a tenth off its times (50.6% from them): imported with
+# its posted %, one warning naming the line; exit 0.
+rm -f "$DB"
+csh "$good1" '70.270u 7.330s 2:33.29 50.7% 0+0k 0+0io 19670pf+0w' "$good2" >"$TMP/p.txt"
+H import "$TMP/p.txt" >"$TMP/o" 2>"$TMP/e"; rc=$?
+expect posted-pct-off-imported test $rc -eq 0 -a "$(cat "$TMP/o")" = "imported 3 runs from $TMP/p.txt (0 already present)"
+expect posted-pct-off-warned test "$(cat "$TMP/e")" = "thrashtop: history: $TMP/p.txt: line 2: CPU 50.7% as posted, 50.6% from its times; kept as posted"
+[ $rc -eq 0 ] && [ "$(wc -l <"$TMP/e")" -eq 1 ] || cat "$TMP/o" "$TMP/e"
+pcts=$(H export --format=json | python3 -c 'import json,sys; print(sorted(r["cpu_pct"] for r in json.load(sys.stdin)["runs"]))')
+expect "posted-pct-off-kept[$pcts]" test "$pcts" = "[47, 50.6, 50.7]"
+
 # Reading a 0444 history, as a normal user, leaves no -wal or -shm, and a
 # history in a read-only directory lists.
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
@@ -67,6 +78,37 @@ fi
 expect label-esc-refused one_line 2 "$TMP/e"
 "$T" -b -n 1000 -p 1 -L "$(printf 'bad\xff')" --no-history >"$TMP/o" 2>"$TMP/e"; rc=$?
 expect label-utf8-refused one_line 2 "$TMP/e"
+# -L: 200 characters (400 bytes) go, 201 not; a bidi override is refused.
+"$T" -b -n 1000 -p 1 -L "$(printf 'é%.0s' $(seq 200))" --no-history >"$TMP/o" 2>"$TMP/e"; rc=$?
+expect label-200-characters test $rc -eq 0
+[ $rc -eq 0 ] || cat "$TMP/e"
+"$T" -b -n 1000 -p 1 -L "$(printf 'é%.0s' $(seq 201))" --no-history >"$TMP/o" 2>"$TMP/e"; rc=$?
+expect label-201-refused one_line 2 "$TMP/e"
+"$T" -b -n 1000 -p 1 -L "$(printf 'invoice\u202etxt.exe')" --no-history >"$TMP/o" 2>"$TMP/e"; rc=$?
+expect label-bidi-refused one_line 2 "$TMP/e"
+expect label-bidi-named grep -q 'U+202E is a bidirectional control character' "$TMP/e"
+# history list: labels cut by the columns they take, never inside a
+# character; the column after them starts at one place in every row.
+rm -f "$DB"
+for l in "日本語のラベルです" "e$(printf '\u0301')te" "ascii-label-that-is-long" "éééééééééééééééé"; do
+	"$T" -b -n 1000 -p 1 -L "$l" --history "$DB" >/dev/null 2>"$TMP/e" || cat "$TMP/e"
+done
+H list >"$TMP/o" 2>&1
+# (display widths here from Python's Unicode tables)
+bad=$(python3 - "$TMP/o" <<'PY'
+import sys, unicodedata
+def width(s):
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+rows = open(sys.argv[1], encoding="utf-8").read().splitlines()
+# HOST starts at column 42: ID 6, STARTED 16, LABEL 14, two blanks apart
+for r in rows[1:]:
+    i = next((i for i in range(len(r) + 1) if width(r[:i]) >= 42), None)
+    if len(rows) != 5 or i is None or width(r[:i]) != 42 or r[i - 2:i] != "  " or r[i] == " ":
+        print(repr(r))
+PY
+)
+expect list-label-columns-aligned test -z "$bad"
+[ -z "$bad" ] || { echo "$bad"; cat "$TMP/o"; }
 rm -f "$DB"
 printf '{"thrashtop_history": 1, "runs": [{"uuid": "e5c", "started_at": "2025-01-01T00:00:00Z", "label": "x\\u001b]0;pwned\\u0007\\u009b", "kind": "qsbench", "nelems": 1000, "procs": 1, "status": "ok", "wall_us": 1000000}]}' >"$TMP/esc.json"
 H import "$TMP/esc.json" >/dev/null 2>&1

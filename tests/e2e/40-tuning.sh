@@ -98,7 +98,9 @@ pc_is() { [ "$(cat /proc/sys/vm/page-cluster)" -eq "$1" ]; }
 expect live-K-applied wait_for 5 pc_is $((pagecluster0 + 1))
 expect live-marker-drawn wait_for 3 has '│'
 tm send-keys -t "$S" q
-expect live-quit wait_for 15 grep -qs EXIT=0 "$TMP/rc2"
+# q mid-run: the run is aborted, exit 1
+expect live-quit-exit-1 wait_for 15 grep -qs EXIT=1 "$TMP/rc2"
+grep -qs EXIT=1 "$TMP/rc2" || cat "$TMP/rc2" "$TMP/err2"
 expect live-swappiness-restored test "$(cat /proc/sys/vm/swappiness)" = "$swappiness0"
 expect live-page-cluster-restored test "$(cat /proc/sys/vm/page-cluster)" = "$pagecluster0"
 H export --format=json -L live >"$TMP/live.json"

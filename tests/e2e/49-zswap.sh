@@ -80,7 +80,9 @@ tm new-session -d -s q -x 120 -y 40 "THRASHTOP_STATE_DIR=$THRASHTOP_STATE_DIR $T
 expect q-zram-on wait_for 30 ours_on
 expect q-header-names-it wait_for 10 sh -c "tmux -L $TMUX_SOCKET -f /dev/null capture-pane -p -t q | grep -q 'swap zram[0-9]* 256M lzo-rle'"
 tm send-keys -t q q
-expect q-exit-0 wait_for 30 grep -q "EXIT=0" "$TMP/qrc"
+# q mid-run: exit 1, the run did not complete
+expect q-exit-1 wait_for 30 grep -qs "EXIT=1" "$TMP/qrc"
+grep -qs EXIT=1 "$TMP/qrc" || cat "$TMP/qrc" "$TMP/qerr"
 expect q-gone as_before
 
 # zswap for a run: it stores pages, the run says so, the parameters come back.

@@ -37,6 +37,11 @@ expect "no-unavailable-series-kept[extra: $extra]" test -z "$extra"
 expect times-in-order grep -q "monotonic True" "$TMP/check"
 span=$(awk '$1 == "span" { print $2 }' "$TMP/check")
 expect "samples-span-the-run[$span]" awk -v s="${span:-0}" 'BEGIN { exit !(s >= 59 && s <= 62) }'
+# The first sample's rates would span the time before the run started: a
+# gap there; the levels are kept, and the rates from the next sample on.
+first=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["runs"][-1]["series"]
+print([s[k][0] for k in ("minflt", "majflt")], s["free"][0] is not None, s["minflt"][1] is not None)' "$TMP/runs.json")
+expect "first-rates-a-gap[$first]" test "$first" = "[None, None] True True"
 
 # history replay plays that run in the monitor's view: the same result
 # line as the batch run printed, and the stored values in the titles.
@@ -86,5 +91,20 @@ expect back-to-history wait_for 15 bash -c "tm capture-pane -p -t $S | grep -q '
 tm send-keys -t "$S" q
 expect back-to-monitor wait_for 15 bash -c "tm capture-pane -p -t $S | grep -q 'interval 0.2s'"
 tm send-keys -t "$S" q
-expect monitor-quit-0 wait_for 10 grep -qs EXIT=0 "$TMP/mrc"
+# q before sleep 30 ended: exit 1
+expect monitor-quit-1 wait_for 10 grep -qs EXIT=1 "$TMP/mrc"
+grep -qs EXIT=1 "$TMP/mrc" || cat "$TMP/mrc"
 expect monitor-no-stderr test ! -s "$TMP/merr"
+
+# The sampling interval is recorded: a 1 s run of 2 s, whose samples come
+# closer at its ends, shows and replays as 1 s.
+tm kill-session -t "$S" 2>/dev/null
+idb=$TMP/i.db
+"$T" -b -d 1 --history "$idb" -- sleep 2 >/dev/null 2>"$TMP/ierr"
+got=$("$T" --history "$idb" history export --format=json | python3 -c 'import json,sys; print(json.load(sys.stdin)["runs"][0]["interval_s"])')
+expect "interval-recorded[$got]" test "$got" = 1
+expect interval-shown bash -c "'$T' --history '$idb' history show 1 | grep -qE '^interval_s +1$'"
+tm new-session -d -s "$S" -x 100 -y 30 "$T --history $idb history replay 1 --speed 4 2>$TMP/rerr; sleep 30"
+expect replay-interval-recorded wait_for 15 bash -c "tm capture-pane -p -t $S | grep -q 'interval 1s'"
+tm capture-pane -p -t "$S" | grep -q 'interval 1s' || tm capture-pane -p -t "$S" | head -3
+tm kill-session -t "$S" 2>/dev/null

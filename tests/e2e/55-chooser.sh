@@ -70,7 +70,9 @@ expect config-written grep -qx "plots = $want" "$cfg"
 grep -qx "plots = $want" "$cfg" || { echo "  config:"; sed 's/^/    /' "$cfg"; }
 expect chooser-closed wait_for 5 bash -c '! tm capture-pane -p -t '"$S"' | grep -q "plots: 9 shown"'
 tm send-keys -t "$S" q
-expect quit-exit-0 wait_for 10 grep -qs EXIT=0 "$TMP/rc"
+# q mid-run: exit 1
+expect quit-exit-1 wait_for 10 grep -qs EXIT=1 "$TMP/rc"
+grep -qs EXIT=1 "$TMP/rc" || cat "$TMP/rc"
 expect no-stderr test ! -s "$TMP/err"
 
 # The next start reads it; --plots overrides it, and "default" too.
@@ -82,4 +84,5 @@ expect flag-overrides-config wait_for 30 bash -c '[ "$(titles)" = "major faults"
 start --plots=default
 expect default-overrides-config wait_for 30 bash -c 'titles | grep -q "minor faults"'
 tm send-keys -t "$S" q
-expect last-quit wait_for 10 grep -qs EXIT=0 "$TMP/rc"
+expect last-quit-exit-1 wait_for 10 grep -qs EXIT=1 "$TMP/rc"
+grep -qs EXIT=1 "$TMP/rc" || cat "$TMP/rc"

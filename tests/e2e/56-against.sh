@@ -62,5 +62,7 @@ expect scale-covers-stored wait_for 30 bash -c "tm capture-pane -p -t $S | grep 
 expect faint-cells wait_for 30 bash -c '[ "$(faint)" -ge 5 ]'
 [ "$(faint)" -ge 5 ] || tm capture-pane -e -p -t "$S" | cat -v | head -12 | sed 's/^/  /'
 tm send-keys -t "$S" q
-expect quit-exit-0 wait_for 10 grep -qs EXIT=0 "$TMP/rc"
+# q before sleep 30 ended: exit 1
+expect quit-exit-1 wait_for 10 grep -qs EXIT=1 "$TMP/rc"
+grep -qs EXIT=1 "$TMP/rc" || cat "$TMP/rc"
 expect no-stderr test ! -s "$TMP/err"

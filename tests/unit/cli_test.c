@@ -62,6 +62,25 @@ TEST(cli_label_refuses_control_bytes_and_bad_utf8)
 	CHECK_INT(parse("-L", "2.4.14-pre8 \xc3\xa9t\xc3\xa9", NULL, NULL, err, sizeof(err)), 0);
 }
 
+/* -L counts characters, not bytes, and refuses bidi controls. */
+TEST(cli_label_characters_and_bidi)
+{
+	char err[256], lab[1024] = "";
+
+	for (int i = 0; i < 200; i++)
+		strcat(lab, "\xc3\xa9");	/* 200 characters, 400 bytes */
+	CHECK_INT(parse("-L", lab, NULL, NULL, err, sizeof(err)), 0);
+	strcat(lab, "x");
+	CHECK_INT(parse("-L", lab, NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "-L: want a label of 1 to 200 characters");
+	CHECK_INT(parse("-L", "", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_INT(parse("-L", "abc\xe2\x80\xaetxt.exe", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "-L: U+202E is a bidirectional control character, which reorders the text"
+		  " around it on a terminal");
+	CHECK_INT(parse("-L", "a\xe2\x81\xa6" "b", NULL, NULL, err, sizeof(err)), -1);
+	CHECK(strstr(err, "U+2066") != NULL);
+}
+
 TEST(cli_sweep_freed_on_a_later_error)
 {
 	char err[256];

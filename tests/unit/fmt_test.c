@@ -272,6 +272,29 @@ TEST(fmt_text_width)
 	CHECK_INT(fmt_cut_bytes(s, 99), (long long)strlen(s));
 }
 
+/* A cell of w columns: wide characters take 2, combining ones 0, and a
+ * character is never split. */
+TEST(fmt_cell_by_display_width)
+{
+	char buf[64];
+	unsigned bad;
+
+	CHECK_INT((int)fmt_cell(buf, sizeof(buf), "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 5), 7);
+	CHECK_STR(buf, "\xe6\x97\xa5\xe6\x9c\xac ");
+	fmt_cell(buf, sizeof(buf), "e\xcc\x81x", 4);
+	CHECK_STR(buf, "e\xcc\x81x  ");
+	fmt_cell(buf, sizeof(buf), "abcdef", 3);
+	CHECK_STR(buf, "abc");
+	fmt_cell(buf, sizeof(buf), "\xc3\xa9\xc3\xa9\xc3\xa9", 2);
+	CHECK_STR(buf, "\xc3\xa9\xc3\xa9");
+	CHECK_INT(fmt_label_check("ok", &bad), 0);
+	CHECK_INT(fmt_label_check("\xe2\x80\x8fx", &bad), -2);
+	CHECK_INT((int)bad, 0x200F);
+	CHECK_INT(fmt_label_check("x\x1b", &bad), -1);
+	CHECK_INT(fmt_label_check("", &bad), -3);
+	CHECK(!fmt_text_clean("rlo \xe2\x80\xae"));
+}
+
 TEST(fmt_text_clean_utf8_without_controls)
 {
 	CHECK(fmt_text_clean("2.4.14-pre8 \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"));

@@ -92,6 +92,7 @@ static void fixture_runs(struct run_record *v, size_t *n)
 		r->minflt = 1000 + (int64_t)i;
 		r->oublock = 16;
 		r->kswapd_s = fx[i].kswapd;
+		r->interval_s = 1;
 		r->swap_peak_kib = 180000 + 1000 * (int64_t)i;
 		r->kernel_version = strdup("#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)");
 		r->proc_cmdline = strdup("BOOT_IMAGE=/boot/vmlinuz-6.1.0-18-amd64 "
@@ -629,7 +630,7 @@ TEST(report_posted_seed_lines)
 	CHECK_INT(n, 4);
 	if (n != 4)
 		return;
-	CHECK_STR(v[0].label, "lkml Linux-2.4.14-pre8");
+	CHECK_STR(v[0].label, "lkml");
 	CHECK_STR(v[0].kernel_release, "2.4.14-pre8");
 	CHECK_INT(v[0].kind, RUN_QSBENCH);
 	CHECK_INT(v[0].nelems, 90000000);
@@ -640,17 +641,19 @@ TEST(report_posted_seed_lines)
 	CHECK_INT(v[0].majflt, 19670);
 	CHECK_INT(v[0].minflt, NA);
 	CHECK_NEAR(v[0].cpu_pct, 50.6, 1e-9);
-	CHECK(isnan(v[0].kswapd_s));
+	/* "0:01 kswapd" below two runs: their total */
+	CHECK_NEAR(v[0].kswapd_s + v[1].kswapd_s, 1.0, 1e-9);
 	CHECK_INT(v[0].repeat_k, 1);
 	CHECK_INT(v[1].repeat_k, 2);
 	CHECK_INT(v[1].repeat_n, 2);
 	CHECK_INT(v[0].status, RUN_OK);
-	CHECK_STR(v[2].label, "lkml Linux-2.4.14-pre7");
+	CHECK_STR(v[2].label, "lkml");
+	CHECK_STR(v[2].kernel_release, "2.4.14-pre7");
 	CHECK_INT(v[2].status, RUN_OOM);
 	CHECK_INT(v[2].free_after.swap_used, 5080);
 	CHECK_INT(v[2].free_after.buffers, 100);
 	CHECK_INT(v[2].swap_after_kib, 5080);
-	CHECK_STR(v[3].label, "lkml pre4");
+	CHECK_STR(v[3].label, "lkml");
 	CHECK_INT(v[3].kind, RUN_COMMAND);
 	CHECK_INT(v[3].wall_us, 917390000);
 	CHECK_INT(v[3].majflt, 1277);
@@ -736,10 +739,11 @@ TEST(posted_bad_time_line_refused_or_skipped)
 		const struct import_sink s = { skips_run, skips_note, &k };
 		CHECK_INT(posted_read(text, NULL, true, &s, err, sizeof(err)), 0);
 		CHECK_INT(k.c.n, 2);
-		CHECK(k.c.n == 2 && !strcmp(k.c.runs[1].label, "2.4.14-pre8"));
+		CHECK(k.c.n == 2 && !strcmp(k.c.runs[1].label, ""));
+		CHECK(k.c.n == 2 && !strcmp(k.c.runs[1].kernel_release, "2.4.14-pre8"));
 		CHECK(k.c.n == 2 && k.c.runs[1].repeat_k == 2 && k.c.runs[1].repeat_n == 2);
 		CHECK_INT(k.n, 1);
-		CHECK(!strncmp(k.last, "line 3: looks like a csh time line", 34));
+		CHECK(!strncmp(k.last, "skipped line 3: looks like a csh time line", 42));
 		run_records_free(k.c.runs, k.c.n);
 	}
 }
@@ -776,6 +780,68 @@ TEST(posted_ids_stay_as_before)
 	CHECK_INT(v[1].kind, RUN_QSBENCH);
 	CHECK(v[2].kind == RUN_COMMAND && v[2].command && !strncmp(v[2].command, "./big aaa", 9));
 	run_records_free(v, n);
+}
+
+/* A kswapd line is kept: one run's own, or a group's total shared by its
+ * runs; the label is -L's alone, never a header or a mail's Subject. */
+TEST(posted_kswapd_line_and_label)
+{
+	const char *text =
+		"Subject: VM: qsbench numbers\n"
+		"\n"
+		"Linux-2.4.14-pre8:\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
+		"70.090u 6.890s 2:32.29 50.5% 0+0k 0+0io 18337pf+0w\n"
+		"70.510u 6.660s 2:29.29 51.6% 0+0k 0+0io 18463pf+0w\n"
+		"0:03 kswapd\n"
+		"\n"
+		"Linux-2.4.14-pre7:\n"
+		"17.770u 3.160s 1:19.95 26.1% 0+0k 0+0io 13294pf+0w\n"
+		"1:12 kswapd\n"
+		"26.030u 15.530s 1:39.39 41.8% 0+0k 0+0io 13283pf+0w\n"
+		"n/a kswapd\n"
+		"29.350u 41.360s 2:27.63 47.8% 0+0k 0+0io 15214pf+0w\n";
+	struct run_record *v;
+	size_t n;
+	char err[256];
+
+	CHECK_INT(read_posted(text, NULL, &v, &n, err, sizeof(err)), 0);
+	CHECK_INT(n, 6);
+	if (n != 6)
+		return;
+	for (size_t i = 0; i < 3; i++)
+		CHECK_NEAR(v[i].kswapd_s, 1.0, 1e-9);
+	CHECK_NEAR(v[3].kswapd_s, 72.0, 1e-9);
+	CHECK(isnan(v[4].kswapd_s));
+	CHECK(isnan(v[5].kswapd_s));
+	for (size_t i = 0; i < n; i++)
+		CHECK_STR(v[i].label, "");
+	CHECK_STR(v[3].kernel_release, "2.4.14-pre7");
+	run_records_free(v, n);
+	CHECK_INT(read_posted(text, "mine", &v, &n, err, sizeof(err)), 0);
+	for (size_t i = 0; i < n; i++)
+		CHECK_STR(v[i].label, "mine");
+	run_records_free(v, n);
+}
+
+/* A time line a tenth off its times is imported with its posted %, and
+ * its line named once. */
+TEST(posted_pct_a_little_off_is_kept)
+{
+	const char *text = "2.4.14-pre8:\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
+		"70.270u 7.330s 2:33.29 50.7% 0+0k 0+0io 19670pf+0w\n";
+	struct skips k = { { 0 }, 0, "" };
+	const struct import_sink s = { skips_run, skips_note, &k };
+	char err[256];
+
+	CHECK_INT(posted_read(text, NULL, false, &s, err, sizeof(err)), 0);
+	CHECK_INT(k.c.n, 2);
+	CHECK_INT(k.n, 1);
+	CHECK_STR(k.last, "line 3: CPU 50.7% as posted, 50.6% from its times; kept as posted");
+	if (k.c.n == 2)
+		CHECK_NEAR(k.c.runs[1].cpu_pct, 50.7, 1e-9);
+	run_records_free(k.c.runs, k.c.n);
 }
 
 /* Found by fuzzing: a scalar where a worker object belongs. */
