@@ -10,6 +10,7 @@
 #include "histfile.h"
 #include "metrics.h"
 #include "sampler.h"
+#include "tracer.h"
 
 /* --list-plots: the registry, and what this machine gives. */
 static int list_plots(void)
@@ -27,8 +28,15 @@ static int list_plots(void)
 	sampler_caps(smp, &caps);
 	sampler_free(smp);
 	cg.version = cgroup_probe(&cg.swap_accounted);
+	char why[160];
+	bool tr = tracer_probe(why, sizeof(why)) == 0;
+
 	metrics_availability(&caps, NULL, &av);
+	metrics_reclaim_availability(&av, tr, why);
 	metrics_print(stdout, &av);
+	if (tr)
+		printf("\nThe reclaim series (direct-stalls ... trace-lost) come from tracepoints, in a "
+		       "session that\nchanges the machine (--mem, --global, --swap, --sysctl ...).\n");
 	if (cg.version) {
 		cg.present = true;
 		metrics_availability(&caps, &cg, &av);

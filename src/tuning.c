@@ -9,6 +9,7 @@
 
 #include "fmt.h"
 #include "sysctl.h"
+#include "tracer.h"
 #include "undo.h"
 #include "zswap.h"
 
@@ -52,6 +53,7 @@ void tuning_register_undo(void)
 	undo_set_revert(UNDO_ZRAM, revert_zram);
 	undo_set_revert(UNDO_SYSCTL, sysctl_write);
 	undo_set_revert(UNDO_PARAM, zswap_param_write);
+	undo_set_revert(UNDO_TRACEFS, tracer_revert);
 }
 
 void tuning_init(struct tuning *t)
