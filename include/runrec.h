@@ -133,6 +133,17 @@ struct run_record {
 	int64_t zram_orig_kib, zram_compr_kib;		/* mm_stat at its peak */
 	int64_t zswap_stored_kib, zswap_pool_kib;	/* Zswapped, Zswap at its peak */
 	int64_t zswpout, zswpwb;			/* pages over the run */
+	/* reclaim events over the run (tracer.c); NA, NAN without them */
+	int64_t reclaim_direct_stalls;
+	double reclaim_direct_s, reclaim_direct_p50_ms, reclaim_direct_p99_ms,
+	       reclaim_direct_max_ms;
+	int64_t reclaim_memcg_stalls;
+	double reclaim_memcg_s;
+	int64_t reclaim_compact_stalls;
+	double reclaim_compact_s;
+	int64_t reclaim_kswapd_wakes;
+	double reclaim_kswapd_awake_s;
+	int64_t reclaim_throttled, reclaim_oom, reclaim_lost;
 	char version[32];		/* thrashtop's */
 
 	/* free(1)-style, every field NA when not taken */

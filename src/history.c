@@ -49,7 +49,9 @@ static int migrate_samples(struct history *h, char *err, size_t errlen);
  * hugetlb pools, mlocked memory and sysctls a run started with; v5
  * whether the run's memory cgroup was new or used by runs before it, the
  * swap backend, zswap's settings, the sorter's data and the compressed
- * swap's figures. */
+ * swap's figures; v6 the run's reclaim events summed (tracer.c: direct,
+ * memcg and compaction stalls, direct-reclaim latency percentiles, kswapd
+ * wakes and awake time, throttling, OOM victims, events lost). */
 static const struct {
 	const char *sql;
 	int (*step)(struct history *h, char *err, size_t errlen);
@@ -129,6 +131,21 @@ static const struct {
 	"ALTER TABLE runs ADD COLUMN zswap_pool_kib INTEGER;"
 	"ALTER TABLE runs ADD COLUMN zswpout INTEGER;"
 	"ALTER TABLE runs ADD COLUMN zswpwb INTEGER;"), NULL },
+
+	{ ("ALTER TABLE runs ADD COLUMN reclaim_direct_stalls INTEGER;"
+	"ALTER TABLE runs ADD COLUMN reclaim_direct_s REAL;"
+	"ALTER TABLE runs ADD COLUMN reclaim_direct_p50_ms REAL;"
+	"ALTER TABLE runs ADD COLUMN reclaim_direct_p99_ms REAL;"
+	"ALTER TABLE runs ADD COLUMN reclaim_direct_max_ms REAL;"
+	"ALTER TABLE runs ADD COLUMN reclaim_memcg_stalls INTEGER;"
+	"ALTER TABLE runs ADD COLUMN reclaim_memcg_s REAL;"
+	"ALTER TABLE runs ADD COLUMN reclaim_compact_stalls INTEGER;"
+	"ALTER TABLE runs ADD COLUMN reclaim_compact_s REAL;"
+	"ALTER TABLE runs ADD COLUMN reclaim_kswapd_wakes INTEGER;"
+	"ALTER TABLE runs ADD COLUMN reclaim_kswapd_awake_s REAL;"
+	"ALTER TABLE runs ADD COLUMN reclaim_throttled INTEGER;"
+	"ALTER TABLE runs ADD COLUMN reclaim_oom INTEGER;"
+	"ALTER TABLE runs ADD COLUMN reclaim_lost INTEGER;"), NULL },
 };
 
 static void dberr(struct history *h, char *err, size_t len, const char *what)

@@ -659,6 +659,7 @@ static void store_run(struct session *s)
 		.changes = rn->changes,
 		.nchanges = rn->nchanges,
 		.sysctls = sysctls,
+		.reclaim = s->tracer ? &s->rc_last : NULL,
 	};
 	char err[512] = "";
 
