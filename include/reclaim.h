@@ -90,6 +90,9 @@ struct rc_acc {
 	int nvictims;
 };
 
+/* "direct", "memcg", "compact", "kswapd", "throttled", "oom"; NULL out of range. */
+const char *rc_event_name(int kind);
+
 void rc_init(struct rc_acc *a);
 
 /* Feeds one event; events must come in time order. An end without its

@@ -6,6 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *rc_event_name(int kind)
+{
+	static const char *const names[] = { "direct", "memcg", "compact", "kswapd", "throttled",
+					     "oom" };
+
+	return kind >= 0 && kind <= RE_OOM ? names[kind] : NULL;
+}
+
 void rc_init(struct rc_acc *a)
 {
 	memset(a, 0, sizeof(*a));

@@ -426,6 +426,26 @@ static void record_reclaim(struct run_record *r, const struct rc_summary *s)
 	r->reclaim_lost = s->lost;
 }
 
+/* The events the tracer kept of the run, and how many came after. */
+static int record_events(struct run_record *r, const struct rc_acc *a)
+{
+	r->reclaim_events_past = a->ev_past;
+	if (a->nev <= 0)
+		return 0;
+	if (!(r->events = calloc((size_t)a->nev, sizeof(*r->events))))
+		return -1;
+	for (int i = 0; i < a->nev; i++) {
+		const struct rc_run_event *e = &a->ev[i];
+
+		r->events[i].t_s = e->t;
+		r->events[i].dur_s = e->dur;
+		r->events[i].pid = e->pid;
+		snprintf(r->events[i].kind, sizeof(r->events[i].kind), "%s", rc_event_name(e->kind));
+	}
+	r->nevents = a->nev;
+	return 0;
+}
+
 int record_build(struct run_record *r, const struct record_input *in)
 {
 	const struct run_result *res = in->res;
@@ -511,6 +531,8 @@ int record_build(struct run_record *r, const struct record_input *in)
 	r->zswpout = res->zswpout;
 	r->zswpwb = res->zswpwb;
 	record_reclaim(r, in->reclaim);
+	if (in->reclaim_run && record_events(r, in->reclaim_run))
+		return -1;
 	r->hugetlb_kib = sys->hugetlb_kib;
 	r->mlocked_kib = sys->mlocked_kib;
 	if (in->sysctls && *in->sysctls &&

@@ -88,6 +88,7 @@ const struct hist_field history_fields[] = {
 	F(reclaim_throttled, HF_I64, 6),
 	F(reclaim_oom, HF_I64, 6),
 	F(reclaim_lost, HF_I64, 6),
+	F(reclaim_events_past, HF_I64, 6),
 	F(version, HF_STR, 1),
 	F(config, HF_PSTR, 1),
 	F(config_hash, HF_STR, 1),
@@ -244,6 +245,7 @@ void run_record_clear(struct run_record *r)
 	free(r->config);
 	free(r->workers);
 	free(r->changes);
+	free(r->events);
 	free(r->sysctls);
 	free(r->t);
 	/* most listings read no series: no call per empty slot */
@@ -278,6 +280,7 @@ int run_record_copy(struct run_record *dst, const struct run_record *src)
 	dst->swap_devices = dst->config = dst->sysctls = NULL;
 	dst->workers = NULL;
 	dst->changes = NULL;
+	dst->events = NULL;
 	dst->t = NULL;
 	for (int i = 0; i < M_N; i++)
 		dst->series[i] = NULL;
@@ -299,6 +302,12 @@ int run_record_copy(struct run_record *dst, const struct run_record *src)
 		if (!dst->changes)
 			goto fail;
 		memcpy(dst->changes, src->changes, sizeof(*dst->changes) * (size_t)src->nchanges);
+	}
+	if (src->nevents > 0) {
+		dst->events = malloc(sizeof(*dst->events) * (size_t)src->nevents);
+		if (!dst->events)
+			goto fail;
+		memcpy(dst->events, src->events, sizeof(*dst->events) * (size_t)src->nevents);
 	}
 	if (src->nsamples > 0) {
 		size_t bytes = sizeof(double) * (size_t)src->nsamples;

@@ -660,6 +660,7 @@ static void store_run(struct session *s)
 		.nchanges = rn->nchanges,
 		.sysctls = sysctls,
 		.reclaim = s->tracer ? &s->rc_last : NULL,
+		.reclaim_run = s->tracer && s->rc_last.ok ? s->rc_run : NULL,
 	};
 	char err[512] = "";
 
