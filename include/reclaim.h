@@ -120,6 +120,8 @@ struct rc_summary {
 	bool ok;			/* false: n/a, why says why */
 	int64_t direct_n;
 	double direct_s, direct_p50_ms, direct_p99_ms, direct_max_ms;	/* NAN: none */
+	int64_t workers_n;		/* of them, the run's own processes' */
+	double workers_s;
 	int64_t memcg_n;
 	double memcg_s;
 	int64_t compact_n;
@@ -134,7 +136,7 @@ void rc_summary_make(const struct rc_counts *from, const struct rc_counts *to,
 		     const struct rc_hist *h, struct rc_summary *out);
 
 /* "reclaim: 1234 direct stalls 4.1s (p50 0.8ms p99 12ms max 40ms),
- * kswapd awake 12.3s in 45 wakes, 0 memcg stalls 0.0s, 0 compaction stalls
+ * 1000 of them the workload's 3.2s, kswapd awake 12.3s in 45 wakes, 0 memcg stalls 0.0s, 0 compaction stalls
  * 0.0s, 0 throttled, 0 OOM, 0 lost"; "n/a reclaim" when !ok. Times to
  * 0.1 s, latencies to two significant digits (0.01 ms below 1 ms). */
 size_t rc_line(char *buf, size_t len, const struct rc_summary *s);

@@ -144,6 +144,8 @@ struct run_record {
 	int64_t reclaim_direct_stalls;
 	double reclaim_direct_s, reclaim_direct_p50_ms, reclaim_direct_p99_ms,
 	       reclaim_direct_max_ms;
+	int64_t reclaim_workload_stalls;	/* of them, the workload's */
+	double reclaim_workload_s;
 	int64_t reclaim_memcg_stalls;
 	double reclaim_memcg_s;
 	int64_t reclaim_compact_stalls;

@@ -139,6 +139,8 @@ static const struct {
 	"ALTER TABLE runs ADD COLUMN reclaim_direct_p50_ms REAL;"
 	"ALTER TABLE runs ADD COLUMN reclaim_direct_p99_ms REAL;"
 	"ALTER TABLE runs ADD COLUMN reclaim_direct_max_ms REAL;"
+	"ALTER TABLE runs ADD COLUMN reclaim_workload_stalls INTEGER;"
+	"ALTER TABLE runs ADD COLUMN reclaim_workload_s REAL;"
 	"ALTER TABLE runs ADD COLUMN reclaim_memcg_stalls INTEGER;"
 	"ALTER TABLE runs ADD COLUMN reclaim_memcg_s REAL;"
 	"ALTER TABLE runs ADD COLUMN reclaim_compact_stalls INTEGER;"

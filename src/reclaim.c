@@ -330,10 +330,12 @@ size_t rc_line(char *buf, size_t len, const struct rc_summary *s)
 			fmt_ms(mx, sizeof(mx), s->direct_max_ms);
 			snprintf(lat, sizeof(lat), " (p50 %s p99 %s max %s)", p50, p99, mx);
 		}
-		n = snprintf(buf, len, "reclaim: %lld direct stalls %.1fs%s, kswapd awake %.1fs "
+		n = snprintf(buf, len, "reclaim: %lld direct stalls %.1fs%s, %lld of them the "
+			     "workload's %.1fs, kswapd awake %.1fs "
 			     "in %lld wakes, %lld memcg stalls %.1fs, %lld compaction stalls "
 			     "%.1fs, %lld throttled, %lld OOM, %lld lost",
-			     (long long)s->direct_n, s->direct_s, lat, s->kswapd_awake_s,
+			     (long long)s->direct_n, s->direct_s, lat, (long long)s->workers_n,
+			     s->workers_s, s->kswapd_awake_s,
 			     (long long)s->kswapd_wakes, (long long)s->memcg_n, s->memcg_s,
 			     (long long)s->compact_n, s->compact_s, (long long)s->throttled,
 			     (long long)s->oom, (long long)s->lost);
@@ -344,7 +346,7 @@ size_t rc_line(char *buf, size_t len, const struct rc_summary *s)
 int rc_line_parse(const char *line, struct rc_summary *out)
 {
 	struct rc_summary s;
-	long long dn, kw, mn, cn, th, oom, lost;
+	long long dn, wn, kw, mn, cn, th, oom, lost;
 	int off = 0, end = 0;
 	const char *p = strstr(line, "reclaim: ");
 
@@ -361,6 +363,9 @@ int rc_line_parse(const char *line, struct rc_summary *out)
 			goto bad;
 		p += off;
 	}
+	if (sscanf(p, ", %lld of them the workload's %lfs%n", &wn, &s.workers_s, &off) != 2)
+		goto bad;
+	p += off;
 	if (sscanf(p, ", kswapd awake %lfs in %lld wakes, %lld memcg stalls %lfs, %lld "
 		   "compaction stalls %lfs, %lld throttled, %lld OOM, %lld lost%n",
 		   &s.kswapd_awake_s, &kw, &mn, &s.memcg_s, &cn, &s.compact_s, &th, &oom,
@@ -369,10 +374,11 @@ int rc_line_parse(const char *line, struct rc_summary *out)
 	p += end;
 	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
 		p++;
-	if (*p || dn < 0 || kw < 0 || mn < 0 || cn < 0 || th < 0 || oom < 0 || lost < 0)
+	if (*p || dn < 0 || wn < 0 || wn > dn || kw < 0 || mn < 0 || cn < 0 || th < 0 || oom < 0 || lost < 0)
 		goto bad;
 	s.ok = true;
 	s.direct_n = dn;
+	s.workers_n = wn;
 	s.kswapd_wakes = kw;
 	s.memcg_n = mn;
 	s.compact_n = cn;

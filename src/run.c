@@ -415,6 +415,8 @@ static void record_reclaim(struct run_record *r, const struct rc_summary *s)
 	r->reclaim_direct_p50_ms = s->direct_p50_ms;
 	r->reclaim_direct_p99_ms = s->direct_p99_ms;
 	r->reclaim_direct_max_ms = s->direct_max_ms;
+	r->reclaim_workload_stalls = s->workers_n;
+	r->reclaim_workload_s = s->workers_s;
 	r->reclaim_memcg_stalls = s->memcg_n;
 	r->reclaim_memcg_s = s->memcg_s;
 	r->reclaim_compact_stalls = s->compact_n;

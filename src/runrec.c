@@ -79,6 +79,8 @@ const struct hist_field history_fields[] = {
 	F(reclaim_direct_p50_ms, HF_DBL, 6),
 	F(reclaim_direct_p99_ms, HF_DBL, 6),
 	F(reclaim_direct_max_ms, HF_DBL, 6),
+	F(reclaim_workload_stalls, HF_I64, 6),
+	F(reclaim_workload_s, HF_DBL, 6),
 	F(reclaim_memcg_stalls, HF_I64, 6),
 	F(reclaim_memcg_s, HF_DBL, 6),
 	F(reclaim_compact_stalls, HF_I64, 6),

@@ -571,6 +571,19 @@ static void reclaim_finish(struct session *s)
 		return;
 	tracer_run_copy(s->tracer, s->rc_run);
 	rc_summary_make(&s->rc_from, &s->cur.rc, &s->rc_run->run_hist, sum);
+	/* the workers, and every process of a command's tree seen */
+	for (int i = 0; i < s->run.wl.n + s->nseen; i++) {
+		pid_t pid = i < s->run.wl.n ? s->run.wl.w[i].pid : s->seen[i - s->run.wl.n];
+		bool twice = false;
+		int64_t n, ns;
+
+		for (int j = 0; j < s->run.wl.n && i >= s->run.wl.n; j++)
+			twice = twice || s->run.wl.w[j].pid == pid;
+		if (!twice && rc_pid_stalls(s->rc_run, pid, &n, &ns) == 0) {
+			sum->workers_n += n;
+			sum->workers_s += (double)ns / 1e9;
+		}
+	}
 }
 
 /* The reclaim line after the run's time lines; nothing where the session

@@ -111,6 +111,11 @@ PY
 	expect recorded-wakes grep -Eq "^reclaim_kswapd_wakes +${wakes:-x}\$" "$TMP/show"
 	"$T" history --history "$TMP/h.db" export --format=json >"$TMP/json"
 	expect json-stalls grep -q "\"reclaim_direct_stalls\": ${ours:-x}," "$TMP/json"
+	# the stalls one by one (the first 4096), each with its thread
+	kept=$(grep -o '"kind": "direct"' "$TMP/json" | wc -l)
+	past=$(sed -n 's/.*"reclaim_events_past": \([0-9]*\).*/\1/p' "$TMP/json")
+	echo "  events kept: $kept direct, $past past the first 4096"
+	expect json-direct-events test "$kept" -gt 0 -a "$kept" -le "${ours:-0}"
 	expect global-tracing-as-before as_before global
 	expect pool-back test "$(cat /proc/sys/vm/nr_hugepages)" -eq "$nr0"
 else

@@ -156,17 +156,20 @@ TEST(reclaim_line_formats_and_parses)
 {
 	struct rc_summary s = {
 		.ok = true, .direct_n = 1234, .direct_s = 4.12, .direct_p50_ms = 0.8,
-		.direct_p99_ms = 12.3, .direct_max_ms = 40.4, .kswapd_wakes = 45,
+		.direct_p99_ms = 12.3, .direct_max_ms = 40.4, .workers_n = 1000, .workers_s = 3.24,
+		.kswapd_wakes = 45,
 		.kswapd_awake_s = 12.34, .throttled = 2, .lost = 0,
 	}, back;
 	char buf[512];
 
 	rc_line(buf, sizeof(buf), &s);
 	CHECK_STR(buf, "reclaim: 1234 direct stalls 4.1s (p50 0.80ms p99 12ms max 40ms), "
-		  "kswapd awake 12.3s in 45 wakes, 0 memcg stalls 0.0s, 0 compaction stalls "
-		  "0.0s, 2 throttled, 0 OOM, 0 lost");
+		  "1000 of them the workload's 3.2s, kswapd awake 12.3s in 45 wakes, 0 memcg "
+		  "stalls 0.0s, 0 compaction stalls 0.0s, 2 throttled, 0 OOM, 0 lost");
 	CHECK_INT(rc_line_parse(buf, &back), 0);
 	CHECK_INT(back.direct_n, 1234);
+	CHECK_INT(back.workers_n, 1000);
+	CHECK_NEAR(back.workers_s, 3.2, 1e-9);
 	CHECK_NEAR(back.direct_s, 4.1, 1e-9);
 	CHECK_NEAR(back.direct_p50_ms, 0.8, 1e-9);
 	CHECK_NEAR(back.direct_p99_ms, 12, 1e-9);
@@ -176,8 +179,8 @@ TEST(reclaim_line_formats_and_parses)
 
 	s = (struct rc_summary){ .ok = true };
 	rc_line(buf, sizeof(buf), &s);
-	CHECK_STR(buf, "reclaim: 0 direct stalls 0.0s, kswapd awake 0.0s in 0 wakes, 0 memcg "
-		  "stalls 0.0s, 0 compaction stalls 0.0s, 0 throttled, 0 OOM, 0 lost");
+	CHECK_STR(buf, "reclaim: 0 direct stalls 0.0s, 0 of them the workload's 0.0s, kswapd awake "
+		  "0.0s in 0 wakes, 0 memcg stalls 0.0s, 0 compaction stalls 0.0s, 0 throttled, 0 OOM, 0 lost");
 	CHECK_INT(rc_line_parse(buf, &back), 0);
 	CHECK(isnan(back.direct_p99_ms));
 	s.ok = false;
@@ -185,7 +188,11 @@ TEST(reclaim_line_formats_and_parses)
 	CHECK_STR(buf, "n/a reclaim");
 	CHECK_INT(rc_line_parse(buf, &back), -1);
 	CHECK_INT(rc_line_parse("reclaim: 3 direct stalls 1.0s, kswapd awake 1.0s in 2 wakes", &back), -1);
-	CHECK_INT(rc_line_parse("reclaim: 0 direct stalls 0.0s, kswapd awake 0.0s in 0 wakes, 0 memcg "
-				"stalls 0.0s, 0 compaction stalls 0.0s, 0 throttled, 0 OOM, 0 lost x",
-				&back), -1);
+	CHECK_INT(rc_line_parse("reclaim: 0 direct stalls 0.0s, 0 of them the workload's 0.0s, kswapd "
+				"awake 0.0s in 0 wakes, 0 memcg stalls 0.0s, 0 compaction stalls 0.0s, "
+				"0 throttled, 0 OOM, 0 lost x", &back), -1);
+	/* the workload's share cannot exceed the whole */
+	CHECK_INT(rc_line_parse("reclaim: 1 direct stalls 0.0s, 2 of them the workload's 0.0s, kswapd "
+				"awake 0.0s in 0 wakes, 0 memcg stalls 0.0s, 0 compaction stalls 0.0s, "
+				"0 throttled, 0 OOM, 0 lost", &back), -1);
 }
