@@ -31,12 +31,11 @@ static int list_plots(void)
 	char why[160];
 	bool tr = tracer_probe(why, sizeof(why)) == 0;
 
+	/* as the cg-* series: had only in a session that asks for them */
 	metrics_availability(&caps, NULL, &av);
-	metrics_reclaim_availability(&av, tr, why);
+	metrics_reclaim_availability(&av, false, tr ? "only in a session that changes the machine "
+				     "(--mem, --global, --swap, --sysctl ...)" : why);
 	metrics_print(stdout, &av);
-	if (tr)
-		printf("\nThe reclaim series (direct-stalls ... trace-lost) come from tracepoints, in a "
-		       "session that\nchanges the machine (--mem, --global, --swap, --sysctl ...).\n");
 	if (cg.version) {
 		cg.present = true;
 		metrics_availability(&caps, &cg, &av);
