@@ -29,6 +29,9 @@ enum metric_id {
 	M_ZRAM_ORIG, M_ZRAM_COMPR, M_ZRAM_MEM, M_ZRAM_RATIO,
 	M_ZSWAP_POOL, M_ZSWAP_STORED, M_ZSWPOUT, M_ZSWPIN, M_ZSWPWB,
 	M_STALL_SWAPIN, M_STALL_RECLAIM, M_STALL_THRASHING, M_STALL_IO, M_STALL_CPU,
+	/* reclaim events (tracer.c) */
+	M_DR_STALLS, M_DR_P99, M_DR_TIME, M_KSWAPD_AWAKE, M_MEMCG_STALLS,
+	M_THROTTLED, M_COMPACT_STALLS, M_TRACE_LOST,
 	M_N
 };
 
@@ -64,6 +67,9 @@ struct metric_def {
 const struct metric_def *metric_def(int id);
 /* The id of name, or -1. */
 int metric_find(const char *name);
+/* Whether id is one of the reclaim-event series. */
+bool metric_is_reclaim(int id);
+
 /* Whether id is one of the workload cgroup's series. */
 bool metric_is_cgroup(int id);
 
@@ -84,6 +90,10 @@ struct metric_avail {
 void metrics_availability(const struct sampler_caps *caps,
 			  const struct metric_cgroup_info *cg,
 			  struct metric_avail *out);
+
+/* Reclaim events are not had (no root, no tracefs, not a tuning
+ * session): every reclaim series n/a with why. */
+void metrics_reclaim_availability(struct metric_avail *av, bool ok, const char *why);
 
 /* One tick's inputs. prev NULL: the first sample, rates are NAN. cg_cur
  * NULL: no cgroup; cg_prev NULL or cg_dt <= 0: no cgroup rates yet. */

@@ -80,6 +80,9 @@ struct ms_model {
 					   status line: "behind: run 12 ..."; NULL */
 	const double *marks;		/* marker times, ascending (plot.h) */
 	int nmarks;
+	/* the reclaim lane under the plots, on their time axis: kswapd awake
+	 * as a bar, throttling as marks; NULL: no lane (no reclaim events) */
+	const struct series *lane_awake, *lane_throttled;
 
 	const struct ms_worker *workers;
 	int nworkers;
@@ -138,6 +141,7 @@ struct ms_layout {
 	bool worker_more;
 	struct ms_rect runs;
 	int runs_rows;
+	struct ms_rect lane;		/* h 0: none */
 };
 
 /* Pure: lays out m (its plots, workers, completed runs and header
@@ -145,6 +149,13 @@ struct ms_layout {
  * TUI_MIN_ROWS. */
 void ms_layout(int cols, int rows, const struct ms_model *m,
 	       struct ms_layout *l);
+
+/* Pure: the reclaim lane under a plot of w columns, k samples a column,
+ * on the plot's time axis (newest at the right): "━" (utf8, else '=')
+ * where kswapd was awake in a column's samples, 'T' where reclaim was
+ * throttled, ' ' elsewhere; either series may be NULL. Returns buf. */
+char *ms_format_lane(const struct series *awake, const struct series *throttled, int w, int k,
+		     bool utf8, char *buf, size_t len);
 
 /* Whether m has cgroup plots: then system-wide figures say so. */
 bool ms_cgroup_shown(const struct ms_model *m);

@@ -141,6 +141,8 @@ struct record_input {
 					   with its old value. */
 	const struct run_sysctl_change *changes;
 	int nchanges;
+	const struct rc_summary *reclaim;	/* reclaim events; NULL: none */
+	const struct rc_acc *reclaim_run;	/* the run's events kept; NULL: none */
 };
 
 /* The sysctls text at the start of a run from the text at its end and the

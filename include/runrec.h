@@ -76,6 +76,13 @@ struct run_sysctl_change {
 	char name[64], old_val[64], new_val[64];
 };
 
+/* A reclaim event the run kept (tracer.c): a stall, kswapd awake, a mark. */
+struct run_event {
+	double t_s, dur_s;	/* from the run's start; 0 for a mark */
+	int pid;		/* the thread, the victim, kswapd's node */
+	char kind[12];		/* rc_event_name() */
+};
+
 struct run_record {
 	int64_t id;			/* assigned by history_add */
 	char uuid[33];			/* stable content id; history_add fills it if empty */
@@ -139,6 +146,22 @@ struct run_record {
 	double interval_s;		/* the sampling interval at the start, s
 					 * (+ and - may change it later); NAN
 					 * unknown */
+	/* reclaim events over the run (tracer.c); NA, NAN without them */
+	int64_t reclaim_direct_stalls;
+	double reclaim_direct_s, reclaim_direct_p50_ms, reclaim_direct_p99_ms,
+	       reclaim_direct_max_ms;
+	int64_t reclaim_workload_stalls;	/* of them, the workload's */
+	double reclaim_workload_s;
+	int64_t reclaim_memcg_stalls;
+	double reclaim_memcg_s;
+	int64_t reclaim_compact_stalls;
+	double reclaim_compact_s;
+	int64_t reclaim_kswapd_wakes;
+	double reclaim_kswapd_awake_s;
+	int64_t reclaim_throttled, reclaim_oom, reclaim_lost;
+	int64_t reclaim_events_past;	/* events after the first RC_EVENTS_MAX */
+	int nevents;
+	struct run_event *events;	/* owned: the first RC_EVENTS_MAX */
 	char version[32];		/* thrashtop's */
 
 	/* free(1)-style, every field NA when not taken */

@@ -17,6 +17,7 @@
 #include <sys/types.h>
 
 #include "fmt.h"
+#include "reclaim.h"
 
 enum mem_item {		/* /proc/meminfo via libproc2, KiB */
 	MI_TOTAL, MI_FREE, MI_AVAIL, MI_CACHED, MI_BUFFERS, MI_SHARED,
@@ -50,6 +51,11 @@ struct sys_sample {
 					   (what it holds), by hand; NA */
 	int64_t zram_orig_kib, zram_compr_kib, zram_mem_kib;	/* the watched zram
 					   device's mm_stat, NA without one */
+	/* reclaim events (tracer.c): running totals, and the direct-reclaim
+	 * p99 of the stalls since the sample before (NAN: none) */
+	bool rc_ok;
+	struct rc_counts rc;
+	double rc_p99_ms;
 };
 
 struct proc_sample {

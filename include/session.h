@@ -22,6 +22,7 @@
 #include "sysctl.h"
 #include "sysstate.h"
 #include "ticker.h"
+#include "tracer.h"
 #include "tuning.h"
 
 #define SESSION_TREE_MAX 255	/* a command's descendants shown as rows */
@@ -125,6 +126,13 @@ struct session {
 	char tune_desc[256];
 	int out_fd;			/* a command's output under the monitor */
 	char out_path[256];
+
+	/* reclaim events (tracer.c): NULL without them, and why */
+	struct tracer *tracer;
+	char tracer_why[256];
+	struct rc_counts rc_from;	/* the totals at the run's start */
+	struct rc_summary rc_last;	/* the last finished run's */
+	struct rc_acc *rc_run;		/* its events, threads and victims */
 
 	/* a notice for the status line (the monitor) or stderr (batch) */
 	char note[256];

@@ -35,6 +35,11 @@ int ticker_take(struct ticker *t, struct sys_sample *out);
  * NULL for none. */
 void ticker_zram(struct ticker *t, const char *name);
 
+/* The tracer whose totals each sample from the next one on carries
+ * (tracer_fill); NULL for none. */
+struct tracer;
+void ticker_tracer(struct ticker *t, struct tracer *tr);
+
 /* A new interval, from a sample taken now. */
 void ticker_set_interval(struct ticker *t, double interval);
 

@@ -10,6 +10,7 @@
  *   OWNERPID OWNERSTART BOOTID sysctl vm.NAME OLDVALUE
  *   OWNERPID OWNERSTART BOOTID param /sys/module/M/parameters/NAME OLDVALUE
  *   OWNERPID OWNERSTART BOOTID balloon PID STARTTIME
+ *   OWNERPID OWNERSTART BOOTID tracefs PATH instance|mount
  * OWNERSTART and STARTTIME are /proc/PID/stat start times (clock ticks
  * after boot), so a reused pid is never taken for the owner or the balloon.
  * Every update takes an exclusive flock on DIR/lock and replaces the file by
@@ -25,9 +26,13 @@
 /* In the order undo_all() and undo_recover() undo them: the balloon and the
  * workload's cgroup first frees memory, so swapoff has room to take pages
  * back; sysctls and module parameters (zswap's) last, but vm.nr_hugepages
- * (a hugetlb pool) with the balloons. */
-enum undo_kind { UNDO_BALLOON, UNDO_CGROUP, UNDO_SWAP, UNDO_ZRAM, UNDO_SYSCTL, UNDO_PARAM };
-#define UNDO_LAST UNDO_PARAM
+ * (a hugetlb pool) with the balloons. A tracefs instance (key its
+ * directory, val "instance") and a mount of tracefs (key the mount point,
+ * val "mount") go last; the instance, recorded after the mount, goes
+ * first, as newer records do within a kind. */
+enum undo_kind { UNDO_BALLOON, UNDO_CGROUP, UNDO_SWAP, UNDO_ZRAM, UNDO_SYSCTL, UNDO_PARAM,
+		 UNDO_TRACEFS };
+#define UNDO_LAST UNDO_TRACEFS
 
 /* How a record of one kind is undone (key and val as undo_add took them):
  * 0, or -1 with err filled. The owner of the changes (tuning.c) supplies

@@ -149,6 +149,19 @@ static void json_workers(FILE *f, const struct run_record *r)
 	fputc(']', f);
 }
 
+/* The run's reclaim events: seconds from its start, to the microsecond. */
+static void json_events(FILE *f, const struct run_record *r)
+{
+	fputc('[', f);
+	for (int i = 0; i < r->nevents; i++) {
+		const struct run_event *e = &r->events[i];
+
+		fprintf(f, "%s{\"kind\": \"%s\", \"t_s\": %.6f, \"dur_s\": %.6f, \"pid\": %d}",
+			i ? ", " : "", e->kind, e->t_s, e->dur_s, e->pid);
+	}
+	fputc(']', f);
+}
+
 static void json_changes(FILE *f, const struct run_record *r)
 {
 	char t[32];
@@ -240,6 +253,8 @@ void export_json_run(FILE *f, const struct run_record *r, bool first)
 	json_workers(f, r);
 	fputs(",\n   \"sysctl_changes\": ", f);
 	json_changes(f, r);
+	fputs(",\n   \"events\": ", f);
+	json_events(f, r);
 	fputs(",\n   \"series\": ", f);
 	json_series(f, r);
 	fputc('}', f);

@@ -22,7 +22,7 @@
 
 /* The writes of history_add, prepared on first use and kept until close
  * (an import adds hundreds of thousands of runs), and history_nsamples. */
-enum { ST_FIND_UUID, ST_RUN, ST_WORKER, ST_SNAP, ST_CHANGE, ST_SAMPLES, ST_SAVEPOINT,
+enum { ST_FIND_UUID, ST_RUN, ST_WORKER, ST_SNAP, ST_CHANGE, ST_EVENT, ST_SAMPLES, ST_SAVEPOINT,
        ST_RELEASE, ST_NSAMPLES, ST_DELAYS, ST_N };
 
 struct history {
@@ -58,7 +58,12 @@ static int migrate_samples(struct history *h, char *err, size_t errlen);
  * v6 delay accounting: the run's stalls (the workers' delay totals summed,
  * seconds, NULL where the kernel gave none: runs.stall_*_s) and each
  * worker's own (worker_delays, a row for a worker whose totals were
- * taken); v7 the sampling interval a run started with (interval_s). */
+ * taken); v7 the sampling interval a run started with (interval_s);
+ * v8 the run's reclaim events summed (tracer.c: direct,
+ * memcg and compaction stalls, direct-reclaim latency percentiles, kswapd
+ * wakes and awake time, throttling, OOM victims, events lost) and the
+ * events themselves, the first RC_EVENTS_MAX of a run in table events
+ * (how many came after in reclaim_events_past). */
 static const struct {
 	const char *sql;
 	int (*step)(struct history *h, char *err, size_t errlen);
@@ -156,6 +161,27 @@ static const struct {
 	" compact_s REAL, io_s REAL, cpu_s REAL, wpcopy_s REAL, irq_s REAL,"
 	" PRIMARY KEY (run_id, idx)) WITHOUT ROWID;"), NULL },
 	{ ("ALTER TABLE runs ADD COLUMN interval_s REAL;"), NULL },
+	{ ("ALTER TABLE runs ADD COLUMN reclaim_direct_stalls INTEGER;"
+	"ALTER TABLE runs ADD COLUMN reclaim_direct_s REAL;"
+	"ALTER TABLE runs ADD COLUMN reclaim_direct_p50_ms REAL;"
+	"ALTER TABLE runs ADD COLUMN reclaim_direct_p99_ms REAL;"
+	"ALTER TABLE runs ADD COLUMN reclaim_direct_max_ms REAL;"
+	"ALTER TABLE runs ADD COLUMN reclaim_workload_stalls INTEGER;"
+	"ALTER TABLE runs ADD COLUMN reclaim_workload_s REAL;"
+	"ALTER TABLE runs ADD COLUMN reclaim_memcg_stalls INTEGER;"
+	"ALTER TABLE runs ADD COLUMN reclaim_memcg_s REAL;"
+	"ALTER TABLE runs ADD COLUMN reclaim_compact_stalls INTEGER;"
+	"ALTER TABLE runs ADD COLUMN reclaim_compact_s REAL;"
+	"ALTER TABLE runs ADD COLUMN reclaim_kswapd_wakes INTEGER;"
+	"ALTER TABLE runs ADD COLUMN reclaim_kswapd_awake_s REAL;"
+	"ALTER TABLE runs ADD COLUMN reclaim_throttled INTEGER;"
+	"ALTER TABLE runs ADD COLUMN reclaim_oom INTEGER;"
+	"ALTER TABLE runs ADD COLUMN reclaim_lost INTEGER;"
+	"ALTER TABLE runs ADD COLUMN reclaim_events_past INTEGER;"
+	"CREATE TABLE events("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" idx INTEGER NOT NULL, kind TEXT NOT NULL, t_s REAL NOT NULL, dur_s REAL NOT NULL,"
+	" pid INTEGER, PRIMARY KEY (run_id, idx)) WITHOUT ROWID;"), NULL },
 };
 
 static void dberr(struct history *h, char *err, size_t len, const char *what)
@@ -722,6 +748,30 @@ static int insert_delays(struct history *h, const struct run_record *r, int64_t 
 	return 0;
 }
 
+/* The run's reclaim events, in the order they ended. */
+static int insert_events(struct history *h, const struct run_record *r, int64_t id)
+{
+	sqlite3_stmt *st;
+
+	if (r->nevents <= 0)
+		return 0;
+	if (!(st = cached(h, ST_EVENT, "INSERT INTO events VALUES(?,?,?,?,?,?)")))
+		return -1;
+	for (int i = 0; i < r->nevents; i++) {
+		const struct run_event *e = &r->events[i];
+
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int(st, 2, i);
+		sqlite3_bind_text(st, 3, e->kind, -1, SQLITE_STATIC);
+		sqlite3_bind_double(st, 4, e->t_s);
+		sqlite3_bind_double(st, 5, e->dur_s);
+		sqlite3_bind_int(st, 6, e->pid);
+		if (step_done(st))
+			return -1;
+	}
+	return 0;
+}
+
 static int insert_details(struct history *h, const struct run_record *r, int64_t id)
 {
 	sqlite3_stmt *st = NULL;
@@ -778,6 +828,8 @@ static int insert_details(struct history *h, const struct run_record *r, int64_t
 	}
 	if (h->version >= 6 && insert_delays(h, r, id))
 		return -1;
+	if (h->version >= 8 && insert_events(h, r, id))
+		return -1;
 	return h->version >= 4 ? insert_samples(h, r, id) : 0;
 }
 
@@ -789,7 +841,8 @@ static int validate(const struct run_record *r, char *err, size_t errlen)
 		return -1;
 	}
 	if (r->nworkers < 0 || (r->nworkers > 0 && !r->workers) ||
-	    r->nchanges < 0 || (r->nchanges > 0 && !r->changes)) {
+	    r->nchanges < 0 || (r->nchanges > 0 && !r->changes) ||
+	    r->nevents < 0 || (r->nevents > 0 && !r->events)) {
 		fmt_err(err, errlen, "history: inconsistent worker or sysctl change list");
 		return -1;
 	}
@@ -1014,7 +1067,7 @@ static char *list_sql(struct history *h, const struct history_filter *f, int fla
 /* The statements that read a run's rows in the other tables, prepared
  * once per listing rather than once per run. */
 struct detail_stmts {
-	sqlite3_stmt *workers, *snaps, *changes, *series;
+	sqlite3_stmt *workers, *snaps, *changes, *series, *events;
 	sqlite3_stmt *delays;
 };
 
@@ -1025,6 +1078,7 @@ static void detail_finalize(struct detail_stmts *d)
 	sqlite3_finalize(d->changes);
 	sqlite3_finalize(d->series);
 	sqlite3_finalize(d->delays);
+	sqlite3_finalize(d->events);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -1051,6 +1105,10 @@ static int detail_prepare(struct history *h, int flags, struct detail_stmts *d)
 			       "SELECT idx, swapin_s, reclaim_s, thrashing_s, compact_s, io_s, cpu_s,"
 			       " wpcopy_s, irq_s FROM worker_delays WHERE run_id = ?", -1,
 			       &d->delays, NULL) != SQLITE_OK)
+		goto fail;
+	if ((flags & HISTORY_WORKERS) && h->version >= 8 &&
+	    sqlite3_prepare_v2(h->db, "SELECT kind, t_s, dur_s, pid FROM events WHERE run_id = ?"
+			       " ORDER BY idx", -1, &d->events, NULL) != SQLITE_OK)
 		goto fail;
 	if ((flags & HISTORY_SERIES) && h->version >= 4 &&
 	    sqlite3_prepare_v2(h->db, "SELECT name, n, quantum, data FROM samples"
@@ -1126,6 +1184,22 @@ static int load_details(struct detail_stmts *d, struct run_record *r)
 			for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++)
 				*mem_snapshot_field(m, j) = sqlite3_column_type(st, 1 + j) == SQLITE_NULL ? NA
 										     : sqlite3_column_int64(st, 1 + j);
+		}
+	}
+
+	if ((st = detail_bind(d->events, r->id))) {
+		n = 0;
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			struct run_event *e = realloc(r->events, sizeof(*e) * (size_t)(n + 1));
+			if (!e)
+				return -1;
+			r->events = e;
+			e = &e[n++];
+			r->nevents = n;
+			snprintf(e->kind, sizeof(e->kind), "%s", (const char *)sqlite3_column_text(st, 0));
+			e->t_s = sqlite3_column_double(st, 1);
+			e->dur_s = sqlite3_column_double(st, 2);
+			e->pid = sqlite3_column_int(st, 3);
 		}
 	}
 

@@ -229,6 +229,60 @@ static int change_kv(void *arg, const char *key, const char *type, const char *v
 	return -1;
 }
 
+/* A reclaim event: kind (one rc_event_name() gives), t_s, dur_s, pid. */
+static int event_kv(void *arg, const char *key, const char *type, const char *val)
+{
+	struct rctx *c = arg;
+	struct run_event *e = &c->r->events[c->which];
+	bool num = !strcmp(type, "real") || !strcmp(type, "integer");
+	bool known = false;
+
+	for (int k = 0; rc_event_name(k); k++)
+		known = known || !strcmp(val, rc_event_name(k));
+	if (!strcmp(key, "kind") && !strcmp(type, "text") && known) {
+		snprintf(e->kind, sizeof(e->kind), "%s", val);
+		return 0;
+	}
+	if (!strcmp(key, "t_s") && num) {
+		e->t_s = strtod(val, NULL);
+		return 0;
+	}
+	if (!strcmp(key, "dur_s") && num) {
+		e->dur_s = strtod(val, NULL);
+		return 0;
+	}
+	if (!strcmp(key, "pid") && !strcmp(type, "integer")) {
+		e->pid = atoi(val);
+		return 0;
+	}
+	fmt_err(c->j->err, c->j->errlen, "%s: event %d: bad \"%s\"", c->where, c->which, key);
+	return -1;
+}
+
+static int events_of(struct rctx *c, const char *arr)
+{
+	char **v;
+	int n, rc = 0;
+
+	if (json_elems(c->j, arr, &v, &n))
+		return -1;
+	free(c->r->events);
+	c->r->events = calloc((size_t)(n ? n : 1), sizeof(struct run_event));
+	c->r->nevents = c->r->events ? n : 0;
+	if (!c->r->events)
+		rc = -1;
+	for (int i = 0; rc == 0 && i < n; i++) {
+		c->which = i;
+		rc = json_each_kv(c->j, v[i] ? v[i] : "{}", event_kv, c);
+		if (rc == 0 && !c->r->events[i].kind[0]) {
+			fmt_err(c->j->err, c->j->errlen, "%s: event %d: no kind", c->where, i);
+			rc = -1;
+		}
+	}
+	free_elems(v, n);
+	return rc;
+}
+
 /* "nsamples" (older exports: "npoints") first, then "t" and each series
  * by its registry name or its name before the registry. */
 static int series_kv(void *arg, const char *key, const char *type, const char *val)
@@ -319,6 +373,8 @@ static int run_kv(void *arg, const char *key, const char *type, const char *val)
 		return json_each_kv(c->j, val, series_kv, c);
 	if (!strcmp(key, "stalls"))
 		return !strcmp(type, "null") ? 0 : json_each_kv(c->j, val, stalls_kv, c);
+	if (!strcmp(key, "events"))
+		return events_of(c, val);
 	const struct hist_field *f = hist_field_find(key);
 	if (!f) {
 		fmt_err(c->j->err, c->j->errlen, "%s: unknown field \"%s\"", c->where, key);

@@ -12,6 +12,7 @@
 #include "metrics.h"
 #include "prof.h"
 #include "sampler.h"
+#include "tracer.h"
 
 /* --list-plots: the registry, and what this machine gives. */
 /* The workers' stall series need root and taskstats, as a session does. */
@@ -46,8 +47,14 @@ static int list_plots(void)
 	sampler_caps(smp, &caps);
 	sampler_free(smp);
 	cg.version = cgroup_probe(&cg.swap_accounted);
+	char why[160];
+	bool tr = tracer_probe(why, sizeof(why)) == 0;
+
+	/* as the cg-* series: had only in a session that asks for them */
 	metrics_availability(&caps, NULL, &av);
 	stalls_available(&av);
+	metrics_reclaim_availability(&av, false, tr ? "only in a session that changes the machine "
+				     "(--mem, --global, --swap, --sysctl ...)" : why);
 	metrics_print(stdout, &av);
 	if (cg.version) {
 		cg.present = true;

@@ -95,6 +95,24 @@ static const struct metric_def defs[M_N] = {
 			 "taskstats blkio_delay_total of every worker" },
 	[M_STALL_CPU] = { "stall-cpu", "CPU wait", "cpu wait", "s/s", MK_RATE, MS_AUTO, FINE,
 			  "taskstats cpu_delay_total of every worker" },
+	[M_DR_STALLS] = { "direct-stalls", "direct reclaim stalls", "dr stalls", "stalls/s",
+			  MK_RATE, MS_AUTO, FINE,
+			  "tracefs vmscan:mm_vmscan_direct_reclaim_begin/_end, paired per thread" },
+	[M_DR_P99] = { "direct-p99-ms", "direct reclaim p99", "dr p99", "ms", MK_GAUGE, MS_AUTO,
+		       FINE, "tracefs direct_reclaim_begin/_end: p99 latency of the interval's stalls" },
+	[M_DR_TIME] = { "direct-time", "direct reclaim time", "dr time", "s/s", MK_RATE, MS_AUTO,
+			FINE, "tracefs direct_reclaim_begin/_end: stalled seconds per second, all threads" },
+	[M_KSWAPD_AWAKE] = { "kswapd-awake", "kswapd awake", "ksw awake", "% of time", MK_RATE,
+			     MS_PERCENT, FINE, "tracefs vmscan:mm_vmscan_kswapd_wake/_sleep" },
+	[M_MEMCG_STALLS] = { "memcg-stalls", "memcg reclaim stalls", "memcg st", "stalls/s",
+			     MK_RATE, MS_AUTO, FINE,
+			     "tracefs vmscan:mm_vmscan_memcg_reclaim_begin/_end, paired per thread" },
+	[M_THROTTLED] = { "throttled", "reclaim throttled", "throttled", "events/s", MK_RATE, MS_AUTO,
+			  FINE, "tracefs vmscan:mm_vmscan_throttled" },
+	[M_COMPACT_STALLS] = { "compact-stalls", "compaction stalls", "compact", "stalls/s", MK_RATE,
+			       MS_AUTO, FINE, "tracefs compaction:mm_compaction_begin/_end" },
+	[M_TRACE_LOST] = { "trace-lost", "events lost", "lost", "events/s", MK_RATE, MS_AUTO, FINE,
+			   "tracefs per_cpu/cpuN/stats overrun + dropped events" },
 };
 
 /* The delay behind each stall series. */
@@ -114,6 +132,11 @@ int metric_find(const char *name)
 		if (!strcmp(defs[i].name, name))
 			return i;
 	return -1;
+}
+
+bool metric_is_reclaim(int id)
+{
+	return id >= M_DR_STALLS && id <= M_TRACE_LOST;
 }
 
 bool metric_is_cgroup(int id)
@@ -199,6 +222,13 @@ void metrics_availability(const struct sampler_caps *caps,
 	}
 }
 
+void metrics_reclaim_availability(struct metric_avail *av, bool ok, const char *why)
+{
+	for (int i = M_DR_STALLS; i <= M_TRACE_LOST; i++)
+		if (!ok)
+			no(av, i, "%s", why && *why ? why : "no reclaim events");
+}
+
 static double gauge(int64_t v)
 {
 	return v == NA ? NAN : (double)v;
@@ -275,6 +305,20 @@ void metrics_values(const struct metric_input *in, double out[M_N])
 			out[i] = rate(p->vm[vm_of[i]], c->vm[vm_of[i]], dt);
 
 	stall_rates(in, out);
+	if (p && p->rc_ok && c->rc_ok) {
+		const struct rc_counts *a = &p->rc, *b = &c->rc;
+
+		out[M_DR_STALLS] = rate(a->direct_n, b->direct_n, dt);
+		out[M_DR_TIME] = rate(a->direct_ns, b->direct_ns, dt) / 1e9;
+		out[M_KSWAPD_AWAKE] = rate(a->kswapd_awake_ns, b->kswapd_awake_ns, dt) / 1e7;
+		out[M_MEMCG_STALLS] = rate(a->memcg_n, b->memcg_n, dt);
+		out[M_THROTTLED] = rate(a->throttled, b->throttled, dt);
+		out[M_COMPACT_STALLS] = rate(a->compact_n, b->compact_n, dt);
+		out[M_TRACE_LOST] = rate(a->lost, b->lost, dt);
+	}
+	if (c->rc_ok)
+		out[M_DR_P99] = c->rc_p99_ms;
+
 	if (in->cg_cur) {
 		const struct cgroup_stat *g = in->cg_cur, *h = in->cg_prev;
 
@@ -417,6 +461,8 @@ static const signed char group_of[M_N] = {
 	[M_ZRAM_ORIG] = 9, [M_ZRAM_COMPR] = 9, [M_ZRAM_MEM] = 9, [M_ZRAM_RATIO] = -1,
 	[M_ZSWAP_POOL] = 10, [M_ZSWAP_STORED] = 10,
 	[M_ZSWPOUT] = 11, [M_ZSWPIN] = 11, [M_ZSWPWB] = 11,
+	[M_DR_STALLS] = 12, [M_MEMCG_STALLS] = 12, [M_DR_P99] = -1, [M_DR_TIME] = -1,
+	[M_KSWAPD_AWAKE] = -1, [M_THROTTLED] = -1, [M_COMPACT_STALLS] = -1, [M_TRACE_LOST] = -1,
 };
 
 int metrics_scale_group(int id)

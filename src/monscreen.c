@@ -161,6 +161,10 @@ void ms_layout(int cols, int rows, const struct ms_model *m,
 		gh = 3;
 		rem -= prow;
 	}
+	if (prow && m->lane_awake && rem >= 1) {
+		l->lane.h = 1;
+		rem--;
+	}
 	grow_workers(nworkers, 5, &wr, &rem);
 	while (prow && gh < 8 && rem >= prow) {
 		gh++;
@@ -190,12 +194,60 @@ void ms_layout(int cols, int rows, const struct ms_model *m,
 	}
 	l->plots_hidden = imax(nplots - prow * ncol, 0);
 	y += prow * (gh + 1);
+	if (l->lane.h) {
+		l->lane = (struct ms_rect){ y, 0, 1, cols };
+		y++;
+	}
 	l->worker_rows = wr;
 	l->worker_more = wr < nworkers;
 	l->workers = (struct ms_rect){ y, 0, table_rows(nworkers, wr), cols };
 	y += l->workers.h;
 	l->runs_rows = runs;
 	l->runs = (struct ms_rect){ y, 0, runs ? runs + 1 : 0, cols };
+}
+
+/* Whether sample pos of the last n of s (of w * k, right-aligned) is > 0. */
+static bool lane_on(const struct series *s, int n, int w, int k, int pos)
+{
+	int j = pos - (w * k - n);
+	double v;
+
+	if (!s || j < 0)
+		return false;
+	series_get(s, series_len(s) - n + j, NULL, &v);
+	return v > 0;
+}
+
+char *ms_format_lane(const struct series *awake, const struct series *throttled, int w, int k,
+		     bool utf8, char *buf, size_t len)
+{
+	size_t o = 0;
+	int na = awake ? imin(series_len(awake), w * k) : 0;
+	int nt = throttled ? imin(series_len(throttled), w * k) : 0;
+
+	if (len < (size_t)w * 3 + 1) {
+		if (len)
+			buf[0] = '\0';
+		return buf;
+	}
+	for (int c = 0; c < w; c++) {
+		bool a = false, t = false;
+
+		for (int i = 0; i < k; i++) {
+			a = a || lane_on(awake, na, w, k, c * k + i);
+			t = t || lane_on(throttled, nt, w, k, c * k + i);
+		}
+		if (t) {
+			buf[o++] = 'T';
+		} else if (a && utf8) {
+			memcpy(buf + o, "\u2501", 3);
+			o += 3;
+		} else {
+			buf[o++] = a ? '=' : ' ';
+		}
+	}
+	buf[o] = '\0';
+	return buf;
 }
 
 char *ms_format_bar(double frac, int width, bool utf8, char *buf, size_t len)
@@ -1079,6 +1131,30 @@ static void draw_workers(const struct ms_model *m, const struct ms_layout *l, bo
 	}
 }
 
+/* The lane under each column of plots, on that column's time axis. */
+static void draw_lane(const struct ms_model *m, const struct ms_layout *l, bool full)
+{
+	char text[ROWKEY], k[ROWKEY + 8];
+	size_t o = 0;
+	int ncol = imax(l->plot_cols, 1), cw = (l->lane.w - (ncol - 1)) / ncol;
+
+	if (!l->lane.h)
+		return;
+	for (int col = 0; col < ncol && o + 8 < sizeof(text); col++) {
+		int x = col * (cw + 1), w = col == ncol - 1 ? l->lane.w - x : cw;
+		char seg[ROWKEY];
+
+		ms_format_lane(m->lane_awake, m->lane_throttled, w,
+			       plot_samples_per_cell(tui_mode()), tui_utf8(), seg, sizeof(seg));
+		o += (size_t)snprintf(text + o, sizeof(text) - o, "%s%s", col ? " " : "", seg);
+	}
+	if (row_same(l->lane.y, key_of(k, sizeof(k), 'R', text, NULL, 0), full))
+		return;
+	attron(tui_attr(tui_series_pair(M_KSWAPD_AWAKE)));
+	tui_put(stdscr, l->lane.y, 0, l->lane.w, text);
+	attroff(tui_attr(tui_series_pair(M_KSWAPD_AWAKE)));
+}
+
 static void draw_runs(const struct ms_model *m, const struct ms_layout *l, bool full)
 {
 	struct ms_rect r = l->runs;
@@ -1192,6 +1268,7 @@ static void paint(const struct ms_model *m, struct ms_layout *l, bool full)
 	draw_header(m, l, full);
 	for (int i = 0; i < m->nplots; i++)
 		draw_plot(m, i, l->plot[i], full);
+	draw_lane(m, l, full);
 	draw_workers(m, l, full);
 	draw_runs(m, l, full);
 }

@@ -275,6 +275,16 @@ static void fill_worker(struct ms_worker *r, const struct run *rn, int i,
 	fill_stalls(r, w->end == END_RUNNING ? d : &w->delays);
 }
 
+/* The reclaim lane, when the session has reclaim events. */
+static void fill_lane(struct monview *mv)
+{
+	const struct session *s = mv->s;
+	bool on = s->avail.ok[M_KSWAPD_AWAKE];
+
+	mv->m.lane_awake = on ? &s->view[M_KSWAPD_AWAKE] : NULL;
+	mv->m.lane_throttled = on ? &s->view[M_THROTTLED] : NULL;
+}
+
 int monview_fill(struct monview *mv)
 {
 	const struct session *s = mv->s;
@@ -299,6 +309,7 @@ int monview_fill(struct monview *mv)
 	m->nruns = s->repeat_n > 1 ? s->repeat_n : 0;
 	m->marks = s->marks;
 	m->nmarks = s->nmarks;
+	fill_lane(mv);
 	fill_workload_line(mv, now);
 	fill_plots(mv);
 	fill_status(mv);

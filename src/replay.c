@@ -287,6 +287,11 @@ static void fill_fixed(struct replay *p, const int *plots, int nplots)
 	m->workload = p->workload;
 	tuning_text(r, p->tuning, sizeof(p->tuning));
 	m->tuning = p->tuning[0] ? p->tuning : NULL;
+	/* the reclaim lane, where the run kept reclaim events */
+	if (r->series[M_KSWAPD_AWAKE]) {
+		m->lane_awake = &p->view[M_KSWAPD_AWAKE];
+		m->lane_throttled = r->series[M_THROTTLED] ? &p->view[M_THROTTLED] : NULL;
+	}
 	/* the interval recorded; for a run stored before it was, the mean
 	 * step to two figures: a run at -d 0.1 shows 0.1, not 0.0992 (its
 	 * first sample comes a step in, late ticks add up) */

@@ -417,6 +417,49 @@ char *record_sysctls_at_start(const char *at_end, const struct run_sysctl_change
 	return out;
 }
 
+/* The run's reclaim summary, or every field unknown without one. */
+static void record_reclaim(struct run_record *r, const struct rc_summary *s)
+{
+	if (!s || !s->ok)
+		return;
+	r->reclaim_direct_stalls = s->direct_n;
+	r->reclaim_direct_s = s->direct_s;
+	r->reclaim_direct_p50_ms = s->direct_p50_ms;
+	r->reclaim_direct_p99_ms = s->direct_p99_ms;
+	r->reclaim_direct_max_ms = s->direct_max_ms;
+	r->reclaim_workload_stalls = s->workers_n;
+	r->reclaim_workload_s = s->workers_s;
+	r->reclaim_memcg_stalls = s->memcg_n;
+	r->reclaim_memcg_s = s->memcg_s;
+	r->reclaim_compact_stalls = s->compact_n;
+	r->reclaim_compact_s = s->compact_s;
+	r->reclaim_kswapd_wakes = s->kswapd_wakes;
+	r->reclaim_kswapd_awake_s = s->kswapd_awake_s;
+	r->reclaim_throttled = s->throttled;
+	r->reclaim_oom = s->oom;
+	r->reclaim_lost = s->lost;
+}
+
+/* The events the tracer kept of the run, and how many came after. */
+static int record_events(struct run_record *r, const struct rc_acc *a)
+{
+	r->reclaim_events_past = a->ev_past;
+	if (a->nev <= 0)
+		return 0;
+	if (!(r->events = calloc((size_t)a->nev, sizeof(*r->events))))
+		return -1;
+	for (int i = 0; i < a->nev; i++) {
+		const struct rc_run_event *e = &a->ev[i];
+
+		r->events[i].t_s = e->t;
+		r->events[i].dur_s = e->dur;
+		r->events[i].pid = e->pid;
+		snprintf(r->events[i].kind, sizeof(r->events[i].kind), "%s", rc_event_name(e->kind));
+	}
+	r->nevents = a->nev;
+	return 0;
+}
+
 int record_build(struct run_record *r, const struct record_input *in)
 {
 	const struct run_result *res = in->res;
@@ -503,6 +546,9 @@ int record_build(struct run_record *r, const struct record_input *in)
 	r->zswap_pool_kib = res->zswap_pool_kib;
 	r->zswpout = res->zswpout;
 	r->zswpwb = res->zswpwb;
+	record_reclaim(r, in->reclaim);
+	if (in->reclaim_run && record_events(r, in->reclaim_run))
+		return -1;
 	r->hugetlb_kib = sys->hugetlb_kib;
 	r->mlocked_kib = sys->mlocked_kib;
 	if (in->sysctls && *in->sysctls &&

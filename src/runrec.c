@@ -82,6 +82,23 @@ const struct hist_field history_fields[] = {
 	S(compact, DL_COMPACT), S(io, DL_IO), S(cpu, DL_CPU), S(wpcopy, DL_WPCOPY),
 	S(irq, DL_IRQ),
 	F(interval_s, HF_DBL, 7),
+	F(reclaim_direct_stalls, HF_I64, 8),
+	F(reclaim_direct_s, HF_DBL, 8),
+	F(reclaim_direct_p50_ms, HF_DBL, 8),
+	F(reclaim_direct_p99_ms, HF_DBL, 8),
+	F(reclaim_direct_max_ms, HF_DBL, 8),
+	F(reclaim_workload_stalls, HF_I64, 8),
+	F(reclaim_workload_s, HF_DBL, 8),
+	F(reclaim_memcg_stalls, HF_I64, 8),
+	F(reclaim_memcg_s, HF_DBL, 8),
+	F(reclaim_compact_stalls, HF_I64, 8),
+	F(reclaim_compact_s, HF_DBL, 8),
+	F(reclaim_kswapd_wakes, HF_I64, 8),
+	F(reclaim_kswapd_awake_s, HF_DBL, 8),
+	F(reclaim_throttled, HF_I64, 8),
+	F(reclaim_oom, HF_I64, 8),
+	F(reclaim_lost, HF_I64, 8),
+	F(reclaim_events_past, HF_I64, 8),
 	F(version, HF_STR, 1),
 	F(config, HF_PSTR, 1),
 	F(config_hash, HF_STR, 1),
@@ -239,6 +256,7 @@ void run_record_clear(struct run_record *r)
 	free(r->config);
 	free(r->workers);
 	free(r->changes);
+	free(r->events);
 	free(r->sysctls);
 	free(r->t);
 	/* most listings read no series: no call per empty slot */
@@ -273,6 +291,7 @@ int run_record_copy(struct run_record *dst, const struct run_record *src)
 	dst->swap_devices = dst->config = dst->sysctls = NULL;
 	dst->workers = NULL;
 	dst->changes = NULL;
+	dst->events = NULL;
 	dst->t = NULL;
 	for (int i = 0; i < M_N; i++)
 		dst->series[i] = NULL;
@@ -294,6 +313,12 @@ int run_record_copy(struct run_record *dst, const struct run_record *src)
 		if (!dst->changes)
 			goto fail;
 		memcpy(dst->changes, src->changes, sizeof(*dst->changes) * (size_t)src->nchanges);
+	}
+	if (src->nevents > 0) {
+		dst->events = malloc(sizeof(*dst->events) * (size_t)src->nevents);
+		if (!dst->events)
+			goto fail;
+		memcpy(dst->events, src->events, sizeof(*dst->events) * (size_t)src->nevents);
 	}
 	if (src->nsamples > 0) {
 		size_t bytes = sizeof(double) * (size_t)src->nsamples;

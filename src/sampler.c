@@ -517,6 +517,10 @@ int sampler_sys(struct sampler *s, struct sys_sample *out)
 	int64_t raw[RV_N];
 
 	out->t = now_mono();
+	/* the tracer's, when there is one, are filled by tracer_fill */
+	out->rc_ok = false;
+	memset(&out->rc, 0, sizeof(out->rc));
+	out->rc_p99_ms = NAN;
 	ms = procps_meminfo_select(s->mi, mem_items, N_MEM_ITEMS);
 	vs = procps_vmstat_select(s->vi, s->vm_sel, RV_N);
 	ss = procps_stat_select(s->si, st_items, 2);

@@ -302,6 +302,8 @@ static void update_avail(struct session *s)
 	if (!s->ts)
 		metrics_no_stalls(&s->avail, s->stall_why[0] ? s->stall_why
 				  : "no delay accounting");
+	metrics_reclaim_availability(&s->avail, s->tracer != NULL,
+				     s->tracer_why[0] ? s->tracer_why : "not started yet");
 }
 
 /* A system sample and its rates, the plots' series. The cgroup and the
@@ -370,6 +372,7 @@ static int sample_now(struct session *s, double *v)
 
 	if (take_samples(s) < 0 || sampler_sys(s->smp, &x))
 		return -1;
+	tracer_fill(s->tracer, &x);
 	sample_sys(s, &x, true, v);
 	return 0;
 }
@@ -585,6 +588,7 @@ int session_fork(struct session *s, double until, char *err, size_t errlen)
 		s->ps[i].rss_kib = s->ps[i].swap_kib = s->ps[i].majflt = s->ps[i].minflt = NA;
 	}
 	/* The record keeps the state the run starts in. */
+	tracer_drain(s->tracer);
 	if (sample_now(s, v)) {
 		snprintf(err, errlen, "cannot sample the system: %s", strerror(errno));
 		session_abort_run(s);
@@ -597,6 +601,8 @@ int session_fork(struct session *s, double until, char *err, size_t errlen)
 	update_avail(s);
 	run_started(r, &s->cur, v, s->avail.ok);
 	r->interval = s->plan.interval;
+	s->rc_from = s->cur.rc;
+	tracer_run_begin(s->tracer, s->cur.t);
 	return 0;
 }
 
@@ -612,6 +618,47 @@ static int64_t cgroup_extra_oom(struct session *s)
 	if (cg == NA || cg <= 0)
 		return 0;
 	return sys == NA ? cg : cg > sys ? cg - sys : 0;
+}
+
+/* The run's reclaim summary, from the totals at its start and end and
+ * the tracer's copy of its events. */
+static void reclaim_finish(struct session *s)
+{
+	struct rc_summary *sum = &s->rc_last;
+
+	memset(sum, 0, sizeof(*sum));
+	if (!s->tracer || !s->cur.rc_ok)
+		return;
+	if (!s->rc_run && !(s->rc_run = malloc(sizeof(*s->rc_run))))
+		return;
+	tracer_run_copy(s->tracer, s->rc_run);
+	rc_summary_make(&s->rc_from, &s->cur.rc, &s->rc_run->run_hist, sum);
+	/* the workers, and every process of a command's tree seen */
+	for (int i = 0; i < s->run.wl.n + s->nseen; i++) {
+		pid_t pid = i < s->run.wl.n ? s->run.wl.w[i].pid : s->seen[i - s->run.wl.n];
+		bool twice = false;
+		int64_t n, ns;
+
+		for (int j = 0; j < s->run.wl.n && i >= s->run.wl.n; j++)
+			twice = twice || s->run.wl.w[j].pid == pid;
+		if (!twice && rc_pid_stalls(s->rc_run, pid, &n, &ns) == 0) {
+			sum->workers_n += n;
+			sum->workers_s += (double)ns / 1e9;
+		}
+	}
+}
+
+/* The reclaim line after the run's time lines; nothing where the session
+ * has no tracing (said once on stderr at its start). */
+static void print_reclaim(const struct session *s, FILE *out)
+{
+	char line[512];
+
+	if (!s->tracer)
+		return;
+	rc_line(line, sizeof(line), &s->rc_last);
+	fprintf(out, "%s\n", line);
+	fflush(out);
 }
 
 static void remember_run(struct session *s)
@@ -634,6 +681,7 @@ static void remember_run(struct session *s)
 	if (!(f = open_memstream(&text, &len)))
 		return;
 	run_print(&s->run, s->o->format, f, f);
+	print_reclaim(s, f);
 	if (fclose(f) == 0)
 		s->posted[s->nposted++] = text;
 	else
@@ -687,6 +735,8 @@ static void store_run(struct session *s)
 		.changes = rn->changes,
 		.nchanges = rn->nchanges,
 		.sysctls = sysctls,
+		.reclaim = s->tracer ? &s->rc_last : NULL,
+		.reclaim_run = s->tracer && s->rc_last.ok ? s->rc_run : NULL,
 	};
 	char err[512] = "";
 
@@ -729,6 +779,7 @@ static void finish_run(struct session *s, bool aborted)
 
 	if (aborted)
 		workload_stop(&r->wl);
+	tracer_drain(s->tracer);
 	if (sample_now(s, v) == 0)
 		run_observe(r, &s->cur, v);
 	else
@@ -749,9 +800,12 @@ static void finish_run(struct session *s, bool aborted)
 	untrack_tree(s);
 	if (r->res.status != RUN_OK && r->res.status != RUN_ABORTED)
 		s->nfailed_runs++;
+	reclaim_finish(s);
 	remember_run(s);
-	if (!s->tui)
+	if (!s->tui) {
 		run_print(r, s->o->format, stdout, stderr);
+		print_reclaim(s, stdout);
+	}
 	store_run(s);
 	if (s->sweep.cell >= 0) {
 		s->sweep.done++;
@@ -1112,6 +1166,32 @@ static void open_delays(struct session *s)
 		fprintf(stderr, "thrashtop: n/a stalls: %s\n", s->stall_why);
 }
 
+/* Reclaim events in a session that changes the machine anyway (it holds
+ * the one-session lock): the tracefs instance and mount are changes too,
+ * and a plain session beside a tuning one must not take that lock. */
+static void open_tracer(struct session *s)
+{
+	if (!s->tun.touched && !s->o->nsweep)
+		snprintf(s->tracer_why, sizeof(s->tracer_why), "only in a session that changes "
+			 "the machine (--mem, --global, --swap, --sysctl ...)");
+	else if ((s->tracer = tracer_open(s->tracer_why, sizeof(s->tracer_why))))
+		ticker_tracer(s->tick, s->tracer);
+	update_avail(s);
+	if (!s->tracer && (s->tun.touched || s->o->nsweep))
+		session_note(s, false, "reclaim events n/a: %s", s->tracer_why);
+}
+
+static void close_tracer(struct session *s)
+{
+	char err[512];
+
+	if (tracer_close(s->tracer, err, sizeof(err)) < 0)
+		fprintf(stderr, "thrashtop: could not undo: %s\n", err);
+	s->tracer = NULL;
+	free(s->rc_run);
+	s->rc_run = NULL;
+}
+
 static bool dangling(const char *path)
 {
 	struct stat sb;
@@ -1185,6 +1265,8 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 	s->tick = ticker_start(s->plan.interval, err, errlen);
 	if (s->tick && s->tun.have_zram)
 		ticker_zram(s->tick, s->tun.zr.name);
+	if (s->tick)
+		open_tracer(s);
 	return s->tick ? 0 : -1;
 }
 
@@ -1247,6 +1329,7 @@ static void drop_log(struct session *s)
 void session_close(struct session *s)
 {
 	ticker_stop(s->tick);
+	close_tracer(s);
 	workload_stop(&s->run.wl);
 	taskstats_close(s->ts);
 	s->ts = NULL;

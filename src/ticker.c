@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tracer.h"
+
 /* 2048 samples: 20 s at the shortest interval, 0.01 s, during which the
  * loop may take none. */
 #define QCAP 2048
@@ -36,6 +38,7 @@ struct ticker {
 	int fail;			/* errno of a failed sample, 0 none */
 	char zram[16];			/* the zram device to read, "" none */
 	bool zram_new;			/* zram changed: the thread applies it */
+	struct tracer *tr;		/* reclaim events, NULL none */
 	int head, len;
 	struct sys_sample q[QCAP];
 };
@@ -105,6 +108,8 @@ static void *run(void *arg)
 		prof_end(PROF_SAMPLE, &pm);
 		e = errno;
 		pthread_mutex_lock(&t->mu);
+		if (!rc)
+			tracer_fill(t->tr, &x);
 		if (rc) {
 			t->fail = e ? e : EIO;
 			wake(t);
@@ -189,6 +194,7 @@ struct ticker *ticker_start(double interval, char *err, size_t errlen)
 		munmap(t, t->maplen);
 		return NULL;
 	}
+	tracer_fill(NULL, &t->q[0]);
 	t->t0 = t->q[0].t;
 	t->len = 1;
 	wake(t);
@@ -273,6 +279,13 @@ void ticker_zram(struct ticker *t, const char *name)
 	pthread_mutex_lock(&t->mu);
 	snprintf(t->zram, sizeof(t->zram), "%s", name ? name : "");
 	t->zram_new = true;
+	pthread_mutex_unlock(&t->mu);
+}
+
+void ticker_tracer(struct ticker *t, struct tracer *tr)
+{
+	pthread_mutex_lock(&t->mu);
+	t->tr = tr;
 	pthread_mutex_unlock(&t->mu);
 }
 

@@ -10,6 +10,7 @@
 #include "fmt.h"
 #include "sysctl.h"
 #include "taskstats.h"
+#include "tracer.h"
 #include "undo.h"
 #include "zswap.h"
 
@@ -62,6 +63,7 @@ void tuning_register_undo(void)
 	undo_set_revert(UNDO_ZRAM, revert_zram);
 	undo_set_revert(UNDO_SYSCTL, revert_sysctl);
 	undo_set_revert(UNDO_PARAM, zswap_param_write);
+	undo_set_revert(UNDO_TRACEFS, tracer_revert);
 }
 
 void tuning_init(struct tuning *t)

@@ -36,7 +36,8 @@ struct state {
 	int n;
 };
 
-static const char *const kind_names[] = { "balloon", "cgroup", "swap", "zram", "sysctl", "param" };
+static const char *const kind_names[] = { "balloon", "cgroup", "swap", "zram", "sysctl", "param",
+					     "tracefs" };
 
 static char dir_buf[PATH_MAX], file_buf[PATH_MAX + 8];
 
@@ -187,6 +188,10 @@ static bool parse_entry(struct entry *e)
 		if (sscanf(p, "%255s %n", e->key, &off) != 1 || !off)
 			return false;
 		snprintf(e->val, sizeof e->val, "%s", p + off);
+	} else if (!strcmp(kind, "tracefs")) {
+		e->kind = UNDO_TRACEFS;
+		if (sscanf(p, "%255s %31s", e->key, e->val) != 2)
+			return false;
 	} else if (!strcmp(kind, "balloon")) {
 		e->kind = UNDO_BALLOON;
 		if (sscanf(p, "%31s %31s", e->key, e->val) != 2)
@@ -574,6 +579,16 @@ static int undo_one(const struct entry *e, bool prev_boot, const char *who,
 		rc = revert(e, err, sizeof err);
 		if (!rc)
 			msg_add(msg, msglen, "%szram device %s turned off and removed", who, e->key);
+		break;
+	case UNDO_TRACEFS:
+		if (prev_boot) {
+			msg_add(msg, msglen, "%stracefs %s %s: record dropped (the reboot "
+				"removed it)", who, e->val, e->key);
+			return 0;
+		}
+		rc = revert(e, err, sizeof err);
+		if (!rc)
+			msg_add(msg, msglen, "%stracefs %s %s removed", who, e->val, e->key);
 		break;
 	case UNDO_SYSCTL:
 	case UNDO_PARAM:

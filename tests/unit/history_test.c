@@ -19,8 +19,10 @@
 #include <sqlite3.h>
 
 #include "check.h"
+#include "export.h"
 #include "histfile.h"
 #include "history.h"
+#include "import.h"
 #include "record_fixture.h"
 
 static char tmpdir[64];
@@ -1124,6 +1126,65 @@ TEST(history_keeps_every_sample)
 	check_series(&r, &got);
 	/* at most three bytes a sample for these, against eight for a double */
 	CHECK(raw_int(path, "SELECT max(length(data)) FROM samples") <= 3 * n + 1);
+	run_record_clear(&got);
+	run_record_clear(&r);
+	history_close(h);
+	rm_db(path);
+}
+
+/* A run's reclaim events and summary: stored, read back, and through a
+ * json export and its import, unchanged. */
+TEST(history_reclaim_events_roundtrip)
+{
+	char path[256], err[256], *text = NULL;
+	size_t len = 0;
+	struct run_record r, got;
+	struct import_runs back = { 0 };
+	const struct import_sink sink = { import_collect, NULL, &back };
+	FILE *f;
+
+	tpath(path, sizeof(path), "ev.db");
+	struct history *h = history_open(path, 0, err, sizeof(err));
+	CHECK(h);
+	if (!h)
+		return;
+	fixture(&r, 7);
+	r.reclaim_direct_stalls = 2;
+	r.reclaim_direct_p99_ms = 12.5;
+	r.reclaim_events_past = 3;
+	r.events = calloc(2, sizeof(*r.events));
+	r.nevents = 2;
+	r.events[0] = (struct run_event){ .t_s = 0.25, .dur_s = 0.0125, .pid = 77, .kind = "direct" };
+	r.events[1] = (struct run_event){ .t_s = 1.5, .dur_s = 0, .pid = 78, .kind = "oom" };
+	CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
+	CHECK_INT(history_get(h, r.id, &got, err, sizeof(err)), 0);
+	CHECK_INT(got.nevents, 2);
+	CHECK_INT(got.reclaim_direct_stalls, 2);
+	CHECK_INT(got.reclaim_events_past, 3);
+	CHECK_NEAR(got.reclaim_direct_p99_ms, 12.5, 1e-12);
+	if (got.nevents == 2) {
+		CHECK_STR(got.events[0].kind, "direct");
+		CHECK_NEAR(got.events[0].dur_s, 0.0125, 1e-12);
+		CHECK_INT(got.events[1].pid, 78);
+	}
+	f = open_memstream(&text, &len);
+	export_json(f, &got, 1);
+	fclose(f);
+	CHECK(strstr(text, "\"events\": [{\"kind\": \"direct\", \"t_s\": 0.250000, \"dur_s\": 0.012500, "
+		       "\"pid\": 77}, {\"kind\": \"oom\""));
+	CHECK_INT(import_json(text, &sink, err, sizeof(err)), 0);
+	if (back.n != 1)
+		printf("  %s\n", err);
+	CHECK_INT(back.n, 1);
+	if (back.n == 1) {
+		CHECK_INT(back.runs[0].nevents, 2);
+		CHECK_INT(back.runs[0].reclaim_events_past, 3);
+		CHECK_STR(back.runs[0].events[1].kind, "oom");
+	}
+	CHECK_INT(import_json("{\"runs\":[{\"kind\":\"qsbench\",\"nelems\":1,\"procs\":1,"
+			      "\"events\":[{\"kind\":\"nonsense\"}]}]}", &sink, err, sizeof(err)), -1);
+	run_records_free(back.runs, back.n);
+	free(text);
 	run_record_clear(&got);
 	run_record_clear(&r);
 	history_close(h);

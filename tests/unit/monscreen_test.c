@@ -564,3 +564,43 @@ TEST(ms_format_worker_stall_columns)
 	CHECK_STR(ms_format_worker_stalls(NULL, 60, true, b, sizeof(b)),
 		  "    PID S PHASE  PROGRESS        CPU  SWAPIN RECLAIM  THRASH");
 }
+
+/* The reclaim lane: right-aligned as the plots are, kswapd's bar where
+ * it was awake, T where reclaim was throttled. */
+TEST(monscreen_lane_on_the_plots_axis)
+{
+	struct series a, t;
+	char buf[64];
+
+	series_init(&a, 16);
+	series_init(&t, 16);
+	for (int i = 0; i < 6; i++) {
+		series_push(&a, i, i >= 2 && i <= 3 ? 50 : 0);
+		series_push(&t, i, i == 5 ? 1 : NAN);
+	}
+	/* 8 columns, one sample each: the 6 samples fill the last 6 */
+	CHECK_STR(ms_format_lane(&a, &t, 8, 1, false, buf, sizeof(buf)), "    == T");
+	/* 3 columns of two samples: the last 6 */
+	CHECK_STR(ms_format_lane(&a, &t, 3, 2, false, buf, sizeof(buf)), " =T");
+	CHECK_STR(ms_format_lane(&a, NULL, 3, 2, true, buf, sizeof(buf)), " \u2501 ");
+	CHECK_STR(ms_format_lane(NULL, NULL, 2, 1, true, buf, sizeof(buf)), "  ");
+	series_free(&a);
+	series_free(&t);
+}
+
+/* The lane takes one row under the plots, before the workers, when there
+ * are reclaim events; none without. */
+TEST(monscreen_layout_lane_under_plots)
+{
+	struct ms_model m = model(2, 0, false, NULL);
+	struct ms_layout l, without;
+
+	ms_layout(100, 40, &m, &without);
+	CHECK_INT(without.lane.h, 0);
+	m.lane_awake = &dummy;
+	ms_layout(100, 40, &m, &l);
+	CHECK_INT(l.lane.h, 1);
+	CHECK_INT(l.lane.w, 100);
+	CHECK_INT(l.lane.y, l.plot[m.nplots - 1].y + l.plot[m.nplots - 1].h);
+	CHECK_INT(l.workers.y, l.lane.y + 1);
+}

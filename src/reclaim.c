@@ -1,0 +1,393 @@
+#include "reclaim.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *rc_event_name(int kind)
+{
+	static const char *const names[] = { "direct", "memcg", "compact", "kswapd", "throttled",
+					     "oom" };
+
+	return kind >= 0 && kind <= RE_OOM ? names[kind] : NULL;
+}
+
+void rc_init(struct rc_acc *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+/* Open addressing on pid, linear probing; deletion shifts back, so no
+ * tombstones. pid 0 marks a free slot (pid 0 is the idle task, which
+ * never reclaims). */
+static size_t slot_of(int pid)
+{
+	return ((unsigned)pid * 2654435761u) % RC_PIDS_MAX;
+}
+
+static struct rc_slot *pend_find(struct rc_slot *t, int pid)
+{
+	for (size_t i = slot_of(pid), k = 0; k < RC_PIDS_MAX; i = (i + 1) % RC_PIDS_MAX, k++) {
+		if (t[i].pid == pid)
+			return &t[i];
+		if (!t[i].pid)
+			return NULL;
+	}
+	return NULL;
+}
+
+/* A begin while one is open for the thread (its end lost) replaces it. */
+static void pend_put(struct rc_slot *t, int pid, uint64_t ns)
+{
+	for (size_t i = slot_of(pid), k = 0; k < RC_PIDS_MAX; i = (i + 1) % RC_PIDS_MAX, k++) {
+		if (t[i].pid == pid || !t[i].pid) {
+			t[i].pid = pid;
+			t[i].v = ns;
+			return;
+		}
+	}
+}
+
+static void pend_del(struct rc_slot *t, struct rc_slot *s)
+{
+	size_t i = (size_t)(s - t), j = i;
+
+	t[i].pid = 0;
+	for (;;) {
+		size_t home;
+
+		j = (j + 1) % RC_PIDS_MAX;
+		if (!t[j].pid)
+			return;
+		home = slot_of(t[j].pid);
+		/* t[j] may move to i when i lies cyclically in [home, j) */
+		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
+			t[i] = t[j];
+			t[j].pid = 0;
+			i = j;
+		}
+	}
+}
+
+void rc_hist_add(struct rc_hist *h, int64_t ns)
+{
+	size_t i;
+
+	if (ns < 0)
+		ns = 0;
+	if (ns < 128) {
+		i = (size_t)ns;
+	} else {
+		int e = 63 - __builtin_clzll((unsigned long long)ns);
+
+		i = 128 + (size_t)(e - 7) * 64 + (size_t)(((unsigned long long)ns >> (e - 6)) & 63);
+		if (i >= RC_HIST_N)
+			i = RC_HIST_N - 1;
+	}
+	h->b[i]++;
+	h->n++;
+	if (ns > h->max_ns)
+		h->max_ns = ns;
+}
+
+/* The largest value bucket i holds. */
+static int64_t bucket_top(size_t i)
+{
+	int e;
+	unsigned long long sub;
+
+	if (i < 128)
+		return (int64_t)i;
+	e = (int)((i - 128) / 64) + 7;
+	sub = (i - 128) % 64;
+	return (int64_t)(((64 + sub + 1) << (e - 6)) - 1);
+}
+
+int64_t rc_hist_quantile(const struct rc_hist *h, double p)
+{
+	int64_t rank, seen = 0;
+
+	if (h->n <= 0)
+		return -1;
+	rank = (int64_t)ceil(p * (double)h->n);
+	if (rank < 1)
+		rank = 1;
+	for (size_t i = 0; i < RC_HIST_N; i++) {
+		seen += h->b[i];
+		if (seen >= rank) {
+			int64_t top = bucket_top(i);
+			return top < h->max_ns ? top : h->max_ns;
+		}
+	}
+	return h->max_ns;
+}
+
+static void keep_event(struct rc_acc *a, enum rc_ev_kind k, uint64_t begin, uint64_t dur, int pid)
+{
+	struct rc_run_event *e;
+
+	if (begin < a->run_t0)
+		begin = a->run_t0;
+	if (a->nev >= RC_EVENTS_MAX) {
+		a->ev_past++;
+		return;
+	}
+	e = &a->ev[a->nev++];
+	e->t = (double)(begin - a->run_t0) / 1e9;
+	e->dur = (double)dur / 1e9;
+	e->pid = pid;
+	e->kind = (uint8_t)k;
+}
+
+static void per_pid_add(struct rc_acc *a, int pid, int64_t ns)
+{
+	for (size_t i = slot_of(pid), k = 0; k < RC_PIDS_MAX; i = (i + 1) % RC_PIDS_MAX, k++) {
+		if (a->per_pid[i].pid == pid || !a->per_pid[i].pid) {
+			a->per_pid[i].pid = pid;
+			a->per_pid[i].n++;
+			a->per_pid[i].ns += ns;
+			return;
+		}
+	}
+	a->per_pid_other_n++;
+}
+
+int rc_pid_stalls(const struct rc_acc *a, int pid, int64_t *n, int64_t *ns)
+{
+	for (size_t i = slot_of(pid), k = 0; k < RC_PIDS_MAX; i = (i + 1) % RC_PIDS_MAX, k++) {
+		if (a->per_pid[i].pid == pid) {
+			*n = a->per_pid[i].n;
+			*ns = a->per_pid[i].ns;
+			return 0;
+		}
+		if (!a->per_pid[i].pid)
+			break;
+	}
+	*n = *ns = 0;
+	return -1;
+}
+
+/* An end: the stall's length, or -1 when its begin was not seen. */
+static int64_t pair(struct rc_slot *t, const struct rc_event *e, uint64_t *begin)
+{
+	struct rc_slot *s = pend_find(t, e->pid);
+	int64_t d;
+
+	if (!s)
+		return -1;
+	*begin = s->v;
+	d = e->ns >= s->v ? (int64_t)(e->ns - s->v) : 0;
+	pend_del(t, s);
+	return d;
+}
+
+void rc_feed(struct rc_acc *a, const struct rc_event *e)
+{
+	uint64_t begin = 0;
+	int64_t d;
+
+	if (e->ns > a->last_ns)
+		a->last_ns = e->ns;
+	switch (e->kind) {
+	case RC_DIRECT_BEGIN: pend_put(a->pend_direct, e->pid, e->ns); break;
+	case RC_MEMCG_BEGIN: pend_put(a->pend_memcg, e->pid, e->ns); break;
+	case RC_COMPACT_BEGIN: pend_put(a->pend_compact, e->pid, e->ns); break;
+	case RC_DIRECT_END:
+		if ((d = pair(a->pend_direct, e, &begin)) < 0)
+			break;
+		a->c.direct_n++;
+		a->c.direct_ns += d;
+		rc_hist_add(&a->run_hist, d);
+		rc_hist_add(&a->tick_hist, d);
+		per_pid_add(a, e->pid, d);
+		keep_event(a, RE_DIRECT, begin, (uint64_t)d, e->pid);
+		break;
+	case RC_MEMCG_END:
+		if ((d = pair(a->pend_memcg, e, &begin)) < 0)
+			break;
+		a->c.memcg_n++;
+		a->c.memcg_ns += d;
+		keep_event(a, RE_MEMCG, begin, (uint64_t)d, e->pid);
+		break;
+	case RC_COMPACT_END:
+		if ((d = pair(a->pend_compact, e, &begin)) < 0)
+			break;
+		a->c.compact_n++;
+		a->c.compact_ns += d;
+		keep_event(a, RE_COMPACT, begin, (uint64_t)d, e->pid);
+		break;
+	case RC_KSWAPD_WAKE:
+		/* kswapd_wake is traced as kswapd leaves its sleep; a wake
+		 * while awake (its sleep lost) changes nothing */
+		if (e->nid >= 0 && e->nid < RC_NODES_MAX && !a->awake_since[e->nid]) {
+			a->awake_since[e->nid] = e->ns ? e->ns : 1;
+			a->c.kswapd_wakes++;
+		}
+		break;
+	case RC_KSWAPD_SLEEP:
+		if (e->nid >= 0 && e->nid < RC_NODES_MAX && a->awake_since[e->nid]) {
+			uint64_t from = a->awake_since[e->nid];
+
+			d = e->ns > from ? (int64_t)(e->ns - from) : 0;
+			a->c.kswapd_awake_ns += d;
+			a->awake_since[e->nid] = 0;
+			keep_event(a, RE_KSWAPD, from, (uint64_t)d, e->nid);
+		}
+		break;
+	case RC_THROTTLED:
+		a->c.throttled++;
+		keep_event(a, RE_THROTTLED, e->ns, 0, e->pid);
+		break;
+	case RC_OOM_VICTIM:
+		a->c.oom++;
+		keep_event(a, RE_OOM, e->ns, 0, e->pid);
+		if (a->nvictims < RC_VICTIMS_MAX) {
+			struct rc_victim *v = &a->victims[a->nvictims++];
+
+			v->t = e->ns > a->run_t0 ? (double)(e->ns - a->run_t0) / 1e9 : 0;
+			v->pid = e->pid;
+			snprintf(v->comm, sizeof(v->comm), "%s", e->comm);
+		}
+		break;
+	}
+}
+
+void rc_lost(struct rc_acc *a, int64_t n)
+{
+	if (n > 0)
+		a->c.lost += n;
+}
+
+void rc_counts_at(const struct rc_acc *a, uint64_t now_ns, struct rc_counts *out)
+{
+	*out = a->c;
+	for (int i = 0; i < RC_NODES_MAX; i++)
+		if (a->awake_since[i] && now_ns > a->awake_since[i])
+			out->kswapd_awake_ns += (int64_t)(now_ns - a->awake_since[i]);
+}
+
+void rc_run_begin(struct rc_acc *a, uint64_t t0_ns)
+{
+	a->run_t0 = t0_ns;
+	memset(&a->run_hist, 0, sizeof(a->run_hist));
+	memset(a->per_pid, 0, sizeof(a->per_pid));
+	a->per_pid_other_n = 0;
+	a->nev = 0;
+	a->ev_past = 0;
+	a->nvictims = 0;
+}
+
+static double ms_of(int64_t ns)
+{
+	return ns < 0 ? NAN : (double)ns / 1e6;
+}
+
+void rc_summary_make(const struct rc_counts *f, const struct rc_counts *t,
+		     const struct rc_hist *h, struct rc_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->ok = true;
+	s->direct_n = t->direct_n - f->direct_n;
+	s->direct_s = (double)(t->direct_ns - f->direct_ns) / 1e9;
+	s->direct_p50_ms = ms_of(rc_hist_quantile(h, 0.50));
+	s->direct_p99_ms = ms_of(rc_hist_quantile(h, 0.99));
+	s->direct_max_ms = h->n ? ms_of(h->max_ns) : NAN;
+	s->memcg_n = t->memcg_n - f->memcg_n;
+	s->memcg_s = (double)(t->memcg_ns - f->memcg_ns) / 1e9;
+	s->compact_n = t->compact_n - f->compact_n;
+	s->compact_s = (double)(t->compact_ns - f->compact_ns) / 1e9;
+	s->kswapd_wakes = t->kswapd_wakes - f->kswapd_wakes;
+	s->kswapd_awake_s = (double)(t->kswapd_awake_ns - f->kswapd_awake_ns) / 1e9;
+	s->throttled = t->throttled - f->throttled;
+	s->oom = t->oom - f->oom;
+	s->lost = t->lost - f->lost;
+}
+
+/* A latency as printed: 0.01 ms steps below 1 ms, 0.1 below 10, then 1. */
+static void fmt_ms(char *b, size_t n, double ms)
+{
+	if (ms < 1)
+		snprintf(b, n, "%.2fms", ms);
+	else if (ms < 10)
+		snprintf(b, n, "%.1fms", ms);
+	else
+		snprintf(b, n, "%.0fms", ms);
+}
+
+size_t rc_line(char *buf, size_t len, const struct rc_summary *s)
+{
+	char lat[96] = "", p50[16], p99[16], mx[16];
+	int n;
+
+	if (!s->ok)
+		n = snprintf(buf, len, "n/a reclaim");
+	else {
+		if (s->direct_n > 0) {
+			fmt_ms(p50, sizeof(p50), s->direct_p50_ms);
+			fmt_ms(p99, sizeof(p99), s->direct_p99_ms);
+			fmt_ms(mx, sizeof(mx), s->direct_max_ms);
+			snprintf(lat, sizeof(lat), " (p50 %s p99 %s max %s)", p50, p99, mx);
+		}
+		n = snprintf(buf, len, "reclaim: %lld direct stalls %.1fs%s, %lld of them the "
+			     "workload's %.1fs, kswapd awake %.1fs "
+			     "in %lld wakes, %lld memcg stalls %.1fs, %lld compaction stalls "
+			     "%.1fs, %lld throttled, %lld OOM, %lld lost",
+			     (long long)s->direct_n, s->direct_s, lat, (long long)s->workers_n,
+			     s->workers_s, s->kswapd_awake_s,
+			     (long long)s->kswapd_wakes, (long long)s->memcg_n, s->memcg_s,
+			     (long long)s->compact_n, s->compact_s, (long long)s->throttled,
+			     (long long)s->oom, (long long)s->lost);
+	}
+	return n < 0 ? 0 : (size_t)n;
+}
+
+int rc_line_parse(const char *line, struct rc_summary *out)
+{
+	struct rc_summary s;
+	long long dn, wn, kw, mn, cn, th, oom, lost;
+	int off = 0, end = 0;
+	const char *p = strstr(line, "reclaim: ");
+
+	memset(&s, 0, sizeof(s));
+	s.direct_p50_ms = s.direct_p99_ms = s.direct_max_ms = NAN;
+	if (!p)
+		goto bad;
+	if (sscanf(p, "reclaim: %lld direct stalls %lfs%n", &dn, &s.direct_s, &off) != 2)
+		goto bad;
+	p += off;
+	if (!strncmp(p, " (p50 ", 6)) {
+		if (sscanf(p, " (p50 %lfms p99 %lfms max %lfms)%n", &s.direct_p50_ms,
+			   &s.direct_p99_ms, &s.direct_max_ms, &off) != 3)
+			goto bad;
+		p += off;
+	}
+	if (sscanf(p, ", %lld of them the workload's %lfs%n", &wn, &s.workers_s, &off) != 2)
+		goto bad;
+	p += off;
+	if (sscanf(p, ", kswapd awake %lfs in %lld wakes, %lld memcg stalls %lfs, %lld "
+		   "compaction stalls %lfs, %lld throttled, %lld OOM, %lld lost%n",
+		   &s.kswapd_awake_s, &kw, &mn, &s.memcg_s, &cn, &s.compact_s, &th, &oom,
+		   &lost, &end) != 9)
+		goto bad;
+	p += end;
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	if (*p || dn < 0 || wn < 0 || wn > dn || kw < 0 || mn < 0 || cn < 0 || th < 0 || oom < 0 || lost < 0)
+		goto bad;
+	s.ok = true;
+	s.direct_n = dn;
+	s.workers_n = wn;
+	s.kswapd_wakes = kw;
+	s.memcg_n = mn;
+	s.compact_n = cn;
+	s.throttled = th;
+	s.oom = oom;
+	s.lost = lost;
+	*out = s;
+	return 0;
+bad:
+	errno = EINVAL;
+	return -1;
+}

@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# Reclaim events from tracefs. Under global pressure (a hugetlb pool
+# through --global, a swap file, a writer bigger than what is left), the
+# direct-reclaim stalls thrashtop paired from the tracepoints number what
+# /proc/vmstat's allocstall_* counted meanwhile, within 5%, read by the
+# workload itself at its first and last moment; kswapd's wakes and awake
+# time are shown (and kswapd's CPU moved, by schedstat, meanwhile).
+# Then the machine's tracing is as it was (mount, instances, every
+# top-level event enable) after q, Ctrl-C, SIGTERM, and SIGKILL followed
+# by the next start.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_tmux
+[ -d /sys/kernel/tracing ] || { echo "SKIP $NAME: no tracefs in this kernel"; exit 0; }
+need_machine_lock
+export THRASHTOP_STATE_DIR=$TMP/state
+cleanup kill_ours
+
+# What the machine's tracing looks like: where tracefs is mounted, its
+# instances, and the top-level enable of every reclaim event.
+tracing() {
+	local dir
+	dir=$(awk '$3 == "tracefs" { print $2; exit }' /proc/self/mounts)
+	echo "mount ${dir:-none}"
+	[ -n "$dir" ] || return 0
+	ls "$dir/instances" | sed 's/^/instance /'
+	for e in vmscan/mm_vmscan_direct_reclaim_begin vmscan/mm_vmscan_kswapd_wake \
+		vmscan/mm_vmscan_memcg_reclaim_begin oom/mark_victim compaction/mm_compaction_begin; do
+		[ -e "$dir/events/$e/enable" ] && echo "enable $e $(cat "$dir/events/$e/enable")"
+	done
+}
+tracing >"$TMP/before"
+# as_before NAME: the machine's tracing is as it was at the start
+as_before() {
+	tracing >"$TMP/after-$1"
+	diff "$TMP/before" "$TMP/after-$1" >"$TMP/diff-$1" || { sed 's/^/  /' "$TMP/diff-$1"; return 1; }
+}
+# running PID: its command runs in its cgroup (the monitor takes keys)
+running() { grep -qs . "/sys/fs/cgroup/memory/thrashtop-$1/cgroup.procs"; }
+# tracing_on PID: thrashtop PID has its instance
+tracing_on() { compgen -G "/sys/kernel/tracing/instances/thrashtop-$1" >/dev/null; }
+main_pid() { pgrep -o -f "^$T .*$1"; }
+
+hp_kib=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
+if [ -n "$hp_kib" ] && [ -w /proc/sys/vm/nr_hugepages ]; then
+	nr0=$(cat /proc/sys/vm/nr_hugepages)
+	cleanup "echo $nr0 >/proc/sys/vm/nr_hugepages"
+	read -r -a KPIDS <<<"$(pgrep -x 'kswapd[0-9]+' | tr '\n' ' ')"
+	kswapd_ns() {
+		local p s=0
+		for p in "${KPIDS[@]}"; do s=$((s + $(awk '{ print $1 }' "/proc/$p/schedstat"))); done
+		echo "$s"
+	}
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	total_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+	avail_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+	size_kib=$(((total_kib - avail_kib + 1331200) / 1024 * 1024))
+	# Writes 1.5 GiB past what is available, twice over; allocstall_*
+	# summed at its first and last moment.
+	cat >"$TMP/press.py" <<'PY'
+import mmap, os, sys
+def stalls():
+    return sum(int(l.split()[1]) for l in open("/proc/vmstat") if l.startswith("allocstall_"))
+a = stalls()
+avail = [int(l.split()[1]) for l in open("/proc/meminfo") if l.startswith("MemAvailable:")][0] << 10
+# two writers, 16 MiB at a time: faster than kswapd frees, so
+# allocations wait in direct reclaim
+each, chunk = (avail + (1536 << 20)) // 2 // (16 << 20) * (16 << 20), b"\x01" * (16 << 20)
+kids = []
+for k in range(2):
+    pid = os.fork()
+    if pid == 0:
+        m = mmap.mmap(-1, each)
+        for rnd in range(2):
+            for i in range(0, each, 16 << 20):
+                m[i:i + (16 << 20)] = chunk
+        os._exit(0)
+    kids.append(pid)
+for pid in kids:
+    os.waitpid(pid, 0)
+b = stalls()
+open(sys.argv[1], "w").write("%d %d\n" % (a, b))
+PY
+	k0=$(kswapd_ns)
+	"$T" -b --global "${size_kib}K" --swap 3G --history "$TMP/h.db" \
+		-- python3 "$TMP/press.py" "$TMP/stalls" >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	started $pid
+	wait $pid; rc=$?
+	k1=$(kswapd_ns)
+	expect global-exit-0 test "$rc" -eq 0
+	line=$(grep '^reclaim: ' "$TMP/out")
+	echo "  $line"
+	read -r a b <"$TMP/stalls" || a=0 b=0
+	ours=$(sed -n 's/^reclaim: \([0-9]*\) direct stalls.*/\1/p' <<<"$line")
+	echo "  allocstall_* +$((b - a)) during the workload, thrashtop ${ours:-none}"
+	within5() { [ -n "$ours" ] && [ $((b - a)) -gt 0 ] && [ $((100 * (ours - (b - a)))) -le $((5 * (b - a))) ] &&
+		[ $((100 * ((b - a) - ours))) -le $((5 * (b - a))) ]; }
+	expect direct-stalls-match-allocstall within5
+	[ -n "$line" ] || sed 's/^/  stdout: /; $a\' "$TMP/out" "$TMP/err"
+	wakes=$(sed -n 's/.*kswapd awake \([0-9.]*\)s in \([0-9]*\) wakes.*/\2/p' <<<"$line")
+	awake=$(sed -n 's/.*kswapd awake \([0-9.]*\)s in \([0-9]*\) wakes.*/\1/p' <<<"$line")
+	expect kswapd-wakes-shown test "${wakes:-0}" -gt 0
+	# kswapd was awake, and did work by its own schedstat
+	echo "  kswapd CPU $(((k1 - k0) / 1000000)) ms in the session, awake ${awake:-?} s in the run"
+	awake() { awk -v a="${awake:-0}" -v c="$(((k1 - k0) / 1000000))" 'BEGIN { exit !(a > 0 && c > 0) }'; }
+	expect kswapd-awake-shown awake
+	"$T" history --history "$TMP/h.db" show 1 >"$TMP/show"
+	expect recorded-stalls grep -Eq "^reclaim_direct_stalls +${ours:-x}\$" "$TMP/show"
+	expect recorded-wakes grep -Eq "^reclaim_kswapd_wakes +${wakes:-x}\$" "$TMP/show"
+	"$T" history --history "$TMP/h.db" export --format=json >"$TMP/json"
+	expect json-stalls grep -q "\"reclaim_direct_stalls\": ${ours:-x}," "$TMP/json"
+	# the stalls one by one (the first 4096), each with its thread
+	kept=$(grep -o '"kind": "direct"' "$TMP/json" | wc -l)
+	past=$(sed -n 's/.*"reclaim_events_past": \([0-9]*\).*/\1/p' "$TMP/json")
+	echo "  events kept: $kept direct, $past past the first 4096"
+	expect json-direct-events test "$kept" -gt 0 -a "$kept" -le "${ours:-0}"
+	expect global-tracing-as-before as_before global
+	expect pool-back test "$(cat /proc/sys/vm/nr_hugepages)" -eq "$nr0"
+else
+	echo "  (no hugetlb pool: the global pressure part is left out)"
+fi
+
+# q and Ctrl-C in the monitor.
+TUNE="--mem 64M --no-history"
+for path in q ctrl-c; do
+	S=ev-$path
+	tm new-session -d -s "$S" -x 100 -y 30 "$T $TUNE -L ev-$path -- sleep 60 2>$TMP/err-$path; sleep 30"
+	wait_for 10 main_pid "ev-$path" >/dev/null
+	pid=$(main_pid "ev-$path")
+	started "$pid"
+	expect "$path-tracing" wait_for 20 tracing_on "$pid"
+	wait_for 20 running "$pid"
+	case $path in
+	q) tm send-keys -t "$S" q ;;
+	ctrl-c) tm send-keys -t "$S" C-c ;;
+	esac
+	expect "$path-exits" wait_for 20 gone "$pid"
+	expect "$path-tracing-as-before" as_before "$path"
+	expect "$path-no-record" bash -c "! grep -qs '^$pid ' '$THRASHTOP_STATE_DIR/state'"
+	expect "$path-no-complaint" bash -c "! grep -q 'could not undo' $TMP/err-$path"
+	tm kill-session -t "$S" 2>/dev/null
+done
+
+# SIGTERM in batch mode.
+"$T" -b $TUNE -- sleep 60 >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+started $pid
+expect sigterm-tracing wait_for 20 tracing_on $pid
+kill -TERM $pid
+wait $pid; rc=$?
+expect sigterm-exit-143 test $rc -eq 143
+expect sigterm-tracing-as-before as_before sigterm
+
+# SIGKILL: the instance (and a mount thrashtop made) stays, recorded; the
+# next start removes it and says so.
+"$T" -b $TUNE -- sleep 60 >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+started $pid
+expect sigkill-tracing wait_for 20 tracing_on $pid
+kill -KILL $pid
+wait $pid 2>/dev/null
+expect sigkill-left-recorded grep -q "^$pid .* tracefs .*thrashtop-$pid instance" "$THRASHTOP_STATE_DIR/state"
+expect sigkill-left-instance tracing_on $pid
+"$T" -b -n 1000 -p 1 --no-history >"$TMP/out" 2>"$TMP/err"; rc=$?
+expect next-start-runs test $rc -eq 0
+expect next-start-says grep -q "tracefs instance .*thrashtop-$pid removed" "$TMP/err"
+[ $rc -eq 0 ] || sed 's/^/  stderr: /' "$TMP/err"
+expect next-start-tracing-as-before as_before sigkill
+
+# Not root: every reclaim series n/a with the reason, nothing changed.
+as_nobody "$T" --list-plots >"$TMP/plots" 2>&1
+expect nobody-na grep -q '^direct-stalls .*no: needs root (tracefs)' "$TMP/plots"
+expect nobody-tracing-as-before as_before nobody

@@ -1,0 +1,198 @@
+#include <stdlib.h>
+
+#include "check.h"
+#include "reclaim.h"
+
+static struct rc_acc *acc(void)
+{
+	struct rc_acc *a = malloc(sizeof(*a));
+
+	rc_init(a);
+	return a;
+}
+
+static void ev(struct rc_acc *a, enum rc_kind k, uint64_t ns, int pid)
+{
+	struct rc_event e = { .kind = k, .ns = ns, .pid = pid };
+
+	rc_feed(a, &e);
+}
+
+/* Two threads stall at once, their begins and ends interleaved (as they
+ * come from two CPUs merged by time): each is paired with its own begin. */
+TEST(reclaim_pairs_per_thread)
+{
+	struct rc_acc *a = acc();
+	int64_t n, ns;
+
+	rc_run_begin(a, 1000);
+	ev(a, RC_DIRECT_BEGIN, 1000, 10);
+	ev(a, RC_DIRECT_BEGIN, 1500, 11);
+	ev(a, RC_DIRECT_END, 3000, 11);		/* 1.5 us */
+	ev(a, RC_DIRECT_END, 5000, 10);		/* 4 us */
+	ev(a, RC_DIRECT_END, 6000, 12);		/* begin never seen: not counted */
+	CHECK_INT(a->c.direct_n, 2);
+	CHECK_INT(a->c.direct_ns, 5500);
+	CHECK_INT(rc_pid_stalls(a, 10, &n, &ns), 0);
+	CHECK_INT(n, 1);
+	CHECK_INT(ns, 4000);
+	CHECK_INT(rc_pid_stalls(a, 11, &n, &ns), 0);
+	CHECK_INT(ns, 1500);
+	CHECK_INT(rc_pid_stalls(a, 12, &n, &ns), -1);
+	CHECK_INT(a->nev, 2);
+	CHECK_NEAR(a->ev[0].t, 500e-9, 1e-12);	/* 11's, which ended first */
+	CHECK_NEAR(a->ev[0].dur, 1500e-9, 1e-12);
+	CHECK_INT(a->ev[0].pid, 11);
+	CHECK_INT(a->ev[0].kind, RE_DIRECT);
+	free(a);
+}
+
+/* Many threads hashing to neighbouring slots, ended in another order:
+ * deletion keeps every later begin findable. */
+TEST(reclaim_pending_table_survives_deletes)
+{
+	struct rc_acc *a = acc();
+
+	for (int p = 1; p <= 3000; p++)
+		ev(a, RC_DIRECT_BEGIN, (uint64_t)p, p);
+	for (int p = 3000; p >= 1; p -= 2)
+		ev(a, RC_DIRECT_END, 10000, p);
+	for (int p = 1; p <= 3000; p += 2)
+		ev(a, RC_DIRECT_END, 10000, p);
+	CHECK_INT(a->c.direct_n, 3000);
+	free(a);
+}
+
+TEST(reclaim_kswapd_awake_time)
+{
+	struct rc_acc *a = acc();
+	struct rc_event w = { .kind = RC_KSWAPD_WAKE, .nid = 0 }, s = { .kind = RC_KSWAPD_SLEEP };
+	struct rc_counts c;
+
+	w.ns = 1000000000;
+	rc_feed(a, &w);
+	w.ns = 1200000000;		/* a second wake while awake: one wake */
+	rc_feed(a, &w);
+	s.ns = 1500000000;
+	rc_feed(a, &s);
+	s.ns = 1600000000;		/* asleep already: nothing */
+	rc_feed(a, &s);
+	w.ns = 2000000000;
+	rc_feed(a, &w);
+	rc_counts_at(a, 2250000000u, &c);	/* awake up to now */
+	CHECK_INT(c.kswapd_wakes, 2);
+	CHECK_INT(c.kswapd_awake_ns, 750000000);
+	CHECK_INT(a->c.kswapd_awake_ns, 500000000);
+	free(a);
+}
+
+TEST(reclaim_marks_victims_and_memcg)
+{
+	struct rc_acc *a = acc();
+	struct rc_event o = { .kind = RC_OOM_VICTIM, .ns = 3000000000u, .pid = 77, .comm = "thrashtop" };
+
+	rc_run_begin(a, 1000000000);
+	ev(a, RC_MEMCG_BEGIN, 1000000000, 5);
+	ev(a, RC_MEMCG_END, 1002000000, 5);
+	ev(a, RC_COMPACT_BEGIN, 1000000000, 6);
+	ev(a, RC_COMPACT_END, 1000500000, 6);
+	ev(a, RC_THROTTLED, 1100000000, 5);
+	rc_feed(a, &o);
+	CHECK_INT(a->c.memcg_n, 1);
+	CHECK_INT(a->c.memcg_ns, 2000000);
+	CHECK_INT(a->c.compact_n, 1);
+	CHECK_INT(a->c.direct_n, 0);
+	CHECK_INT(a->c.throttled, 1);
+	CHECK_INT(a->nvictims, 1);
+	CHECK_NEAR(a->victims[0].t, 2.0, 1e-9);
+	CHECK_STR(a->victims[0].comm, "thrashtop");
+	CHECK_INT(a->nev, 4);
+	free(a);
+}
+
+/* Past RC_EVENTS_MAX the events are counted, not kept; a new run starts
+ * its list, histogram and threads again but keeps the running totals. */
+TEST(reclaim_run_events_bounded)
+{
+	struct rc_acc *a = acc();
+
+	rc_run_begin(a, 0);
+	for (int i = 0; i < RC_EVENTS_MAX + 10; i++) {
+		ev(a, RC_DIRECT_BEGIN, (uint64_t)i * 10, 3);
+		ev(a, RC_DIRECT_END, (uint64_t)i * 10 + 5, 3);
+	}
+	CHECK_INT(a->nev, RC_EVENTS_MAX);
+	CHECK_INT(a->ev_past, 10);
+	rc_run_begin(a, 1000000);
+	CHECK_INT(a->nev, 0);
+	CHECK_INT(a->ev_past, 0);
+	CHECK_INT(a->run_hist.n, 0);
+	CHECK_INT(a->c.direct_n, RC_EVENTS_MAX + 10);
+	free(a);
+}
+
+TEST(reclaim_quantiles_within_a_bucket)
+{
+	struct rc_hist h = { 0 };
+
+	CHECK_INT(rc_hist_quantile(&h, 0.5), -1);
+	for (int64_t i = 1; i <= 1000; i++)
+		rc_hist_add(&h, i * 1000000);	/* 1..1000 ms */
+	/* nearest rank: 500 ms and 990 ms, reported at most 1/64 above */
+	CHECK(rc_hist_quantile(&h, 0.5) >= 500000000);
+	CHECK(rc_hist_quantile(&h, 0.5) <= 500000000 + 500000000 / 64);
+	CHECK(rc_hist_quantile(&h, 0.99) >= 990000000);
+	CHECK(rc_hist_quantile(&h, 0.99) <= 990000000 + 990000000 / 64);
+	CHECK_INT(rc_hist_quantile(&h, 1.0), 1000000000);
+	CHECK_INT(h.max_ns, 1000000000);
+
+	struct rc_hist small = { 0 };
+	rc_hist_add(&small, 100);
+	rc_hist_add(&small, 7);
+	CHECK_INT(rc_hist_quantile(&small, 0.5), 7);	/* exact below 128 ns */
+}
+
+TEST(reclaim_line_formats_and_parses)
+{
+	struct rc_summary s = {
+		.ok = true, .direct_n = 1234, .direct_s = 4.12, .direct_p50_ms = 0.8,
+		.direct_p99_ms = 12.3, .direct_max_ms = 40.4, .workers_n = 1000, .workers_s = 3.24,
+		.kswapd_wakes = 45,
+		.kswapd_awake_s = 12.34, .throttled = 2, .lost = 0,
+	}, back;
+	char buf[512];
+
+	rc_line(buf, sizeof(buf), &s);
+	CHECK_STR(buf, "reclaim: 1234 direct stalls 4.1s (p50 0.80ms p99 12ms max 40ms), "
+		  "1000 of them the workload's 3.2s, kswapd awake 12.3s in 45 wakes, 0 memcg "
+		  "stalls 0.0s, 0 compaction stalls 0.0s, 2 throttled, 0 OOM, 0 lost");
+	CHECK_INT(rc_line_parse(buf, &back), 0);
+	CHECK_INT(back.direct_n, 1234);
+	CHECK_INT(back.workers_n, 1000);
+	CHECK_NEAR(back.workers_s, 3.2, 1e-9);
+	CHECK_NEAR(back.direct_s, 4.1, 1e-9);
+	CHECK_NEAR(back.direct_p50_ms, 0.8, 1e-9);
+	CHECK_NEAR(back.direct_p99_ms, 12, 1e-9);
+	CHECK_NEAR(back.kswapd_awake_s, 12.3, 1e-9);
+	CHECK_INT(back.kswapd_wakes, 45);
+	CHECK_INT(back.throttled, 2);
+
+	s = (struct rc_summary){ .ok = true };
+	rc_line(buf, sizeof(buf), &s);
+	CHECK_STR(buf, "reclaim: 0 direct stalls 0.0s, 0 of them the workload's 0.0s, kswapd awake "
+		  "0.0s in 0 wakes, 0 memcg stalls 0.0s, 0 compaction stalls 0.0s, 0 throttled, 0 OOM, 0 lost");
+	CHECK_INT(rc_line_parse(buf, &back), 0);
+	CHECK(isnan(back.direct_p99_ms));
+	s.ok = false;
+	rc_line(buf, sizeof(buf), &s);
+	CHECK_STR(buf, "n/a reclaim");
+	CHECK_INT(rc_line_parse(buf, &back), -1);
+	CHECK_INT(rc_line_parse("reclaim: 3 direct stalls 1.0s, kswapd awake 1.0s in 2 wakes", &back), -1);
+	CHECK_INT(rc_line_parse("reclaim: 0 direct stalls 0.0s, 0 of them the workload's 0.0s, kswapd "
+				"awake 0.0s in 0 wakes, 0 memcg stalls 0.0s, 0 compaction stalls 0.0s, "
+				"0 throttled, 0 OOM, 0 lost x", &back), -1);
+	/* the workload's share cannot exceed the whole */
+	CHECK_INT(rc_line_parse("reclaim: 1 direct stalls 0.0s, 2 of them the workload's 0.0s, kswapd "
+				"awake 0.0s in 0 wakes, 0 memcg stalls 0.0s, 0 compaction stalls 0.0s, "
+				"0 throttled, 0 OOM, 0 lost", &back), -1);
+}
