@@ -408,6 +408,18 @@ static size_t put_field(char *buf, size_t len, size_t o, const char *s,
 	return o;
 }
 
+/* A worker row's first columns, both forms alike: PID, state, phase. */
+static size_t row_head(const struct ms_worker *w, const char *pid, const char *st,
+		       char *buf, size_t len, size_t o)
+{
+	o = put_field(buf, len, o, pid, 7, true);
+	o = put_field(buf, len, o, " ", 1, false);
+	o = put_field(buf, len, o, st, 1, false);
+	o = put_field(buf, len, o, " ", 1, false);
+	o = put_field(buf, len, o, !w ? "PHASE" : w->phase ? w->phase : "cmd", 6, false);
+	return put_field(buf, len, o, " ", 1, false);
+}
+
 char *ms_format_worker(const struct ms_worker *w, int width, bool utf8,
 		       char *buf, size_t len)
 {
@@ -440,13 +452,7 @@ char *ms_format_worker(const struct ms_worker *w, int width, bool utf8,
 		fmt_kib(rss, sizeof(rss), w->rss_kib);
 		fmt_kib(swp, sizeof(swp), w->swap_kib);
 	}
-	o = put_field(buf, len, o, pid, 7, true);
-	o = put_field(buf, len, o, " ", 1, false);
-	o = put_field(buf, len, o, st, 1, false);
-	o = put_field(buf, len, o, " ", 1, false);
-	o = put_field(buf, len, o, !w ? "PHASE" : w->phase ? w->phase : "cmd",
-		      6, false);
-	o = put_field(buf, len, o, " ", 1, false);
+	o = row_head(w, pid, st, buf, len, o);
 	o = put_field(buf, len, o, prog, c.prog, false);
 	o = put_field(buf, len, o, cpu, 9, true);
 	o = put_field(buf, len, o, maj, 8, true);
@@ -459,7 +465,7 @@ char *ms_format_worker(const struct ms_worker *w, int width, bool utf8,
 	return buf;
 }
 
-/* The stall columns, in delay_kind terms, as the S key shows them. */
+/* The stall columns, in delay_kind terms, as the d key shows them. */
 static const struct {
 	const char *title;
 	enum delay_kind k;
@@ -498,13 +504,7 @@ char *ms_format_worker_stalls(const struct ms_worker *w, int width, bool utf8,
 		for (size_t i = 0; i < NSTALL_COLS; i++)
 			fmt_pct(v[i], sizeof(v[i]), w->stall_pct[stall_cols[i].k]);
 	}
-	o = put_field(buf, len, o, pid, 7, true);
-	o = put_field(buf, len, o, " ", 1, false);
-	o = put_field(buf, len, o, st, 1, false);
-	o = put_field(buf, len, o, " ", 1, false);
-	o = put_field(buf, len, o, !w ? "PHASE" : w->phase ? w->phase : "cmd",
-		      6, false);
-	o = put_field(buf, len, o, " ", 1, false);
+	o = row_head(w, pid, st, buf, len, o);
 	o = put_field(buf, len, o, prog, prog_w, false);
 	o = put_field(buf, len, o, cpu, 9, true);
 	for (int i = 0; i < ncols; i++)
