@@ -306,10 +306,14 @@ static void update_avail(struct session *s)
 				     s->tracer_why[0] ? s->tracer_why : "not started yet");
 }
 
-/* A system sample and its rates, the plots' series. The cgroup and the
- * balloon are read now, for the newest sample only: older ones waited
- * while the loop was held up, and keep the figures read before them. */
-static void sample_sys(struct session *s, const struct sys_sample *x, bool newest, double *v)
+/* A system sample and its rates, and with plot the plots' series. The
+ * cgroup and the balloon are read now, for the newest sample only: older
+ * ones waited while the loop was held up, and keep the figures read
+ * before them. The samples at a run's start and end are the run's, not
+ * the plots': drawn, they put two points off the interval's beat at each
+ * boundary of a -r series. */
+static void sample_sys(struct session *s, const struct sys_sample *x, bool newest, bool plot,
+		       double *v)
 {
 	char err[256];
 
@@ -331,6 +335,8 @@ static void sample_sys(struct session *s, const struct sys_sample *x, bool newes
 	s->stall_fresh = false;
 	s->have_prev = true;
 	s->prev = s->cur;
+	if (!plot)
+		return;
 	for (int i = 0; i < M_N; i++)
 		series_push(&s->view[i], s->cur.t, v[i]);
 	against_push(&s->against, s->cur.t, s->run.active && !s->run.forking ?
@@ -355,7 +361,7 @@ static int take_samples(struct session *s)
 		rc = ticker_take(s->tick, &next);
 		e = errno;
 		if (x.t > s->cur.t) {
-			sample_sys(s, &x, rc <= 0, v);
+			sample_sys(s, &x, rc <= 0, true, v);
 			run_observe(&s->run, &s->cur, v);
 		}
 		x = next;
@@ -373,7 +379,7 @@ static int sample_now(struct session *s, double *v)
 	if (take_samples(s) < 0 || sampler_sys(s->smp, &x))
 		return -1;
 	tracer_fill(s->tracer, &x);
-	sample_sys(s, &x, true, v);
+	sample_sys(s, &x, true, false, v);
 	return 0;
 }
 
