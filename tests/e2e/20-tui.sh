@@ -37,7 +37,7 @@ expect back-to-80x24 wait_for 5 has 'major faults'
 tm send-keys -t "$S" q
 expect quit-exit-0 wait_for 10 grep -qs EXIT=0 "$TMP/rc"
 expect no-stderr test ! -s "$TMP/err"
-tm kill-session -t "$S"
+end_session "$S"
 
 # q in mid-run: the workers are killed and reaped.
 tm new-session -d -s "$S" -x 80 -y 24 "$T -n 400000000 -p 2 --no-history 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 30"
@@ -57,7 +57,7 @@ expect midrun-no-worker-left test -z "$left"
 expect terminal-restored bash -c "! tm capture-pane -p -t $S | grep -q 'major faults'"
 
 # q with runs of -r still to go: not every run completed, exit 1.
-tm kill-session -t "$S" 2>/dev/null
+end_session "$S"
 rm -f "$TMP/rc"
 tm new-session -d -s "$S" -x 80 -y 24 "$T -n 5000000 -p 1 -r 30 -d 0.2 --no-history 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 30"
 expect repeat-first-run-done wait_for 60 has '#1 .*pf+0w'

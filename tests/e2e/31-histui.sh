@@ -91,7 +91,7 @@ expect monitor-back wait_for 5 has 'major faults'
 key q
 expect quit-exit-0 wait_for 10 grep -qs EXIT=0 "$TMP/rc"
 expect no-stderr test ! -s "$TMP/err"
-tm kill-session -t "$S"
+end_session "$S"
 
 # Without a history the screen says so in one line.
 tm new-session -d -s "$S" -x 80 -y 24 "$T -n 200000 -p 1 --no-history 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 60"

@@ -74,7 +74,7 @@ expect replay-quit-0 wait_for 10 grep -qs EXIT=0 "$TMP/rrc"
 expect replay-no-stderr test ! -s "$TMP/rerr"
 "$T" --history "$db" history replay 99 >/dev/null 2>"$TMP/e"; rc=$?
 expect replay-missing-run test $rc -eq 2 -a "$(cat "$TMP/e")" = "thrashtop: replay: no run 99 in the history"
-tm kill-session -t "$S"
+end_session "$S"
 
 # p in the monitor's history view replays the run under the cursor while
 # the live session goes on beneath.
@@ -98,7 +98,7 @@ expect monitor-no-stderr test ! -s "$TMP/merr"
 
 # The sampling interval is recorded: a 1 s run of 2 s, whose samples come
 # closer at its ends, shows and replays as 1 s.
-tm kill-session -t "$S" 2>/dev/null
+end_session "$S"
 idb=$TMP/i.db
 "$T" -b -d 1 --history "$idb" -- sleep 2 >/dev/null 2>"$TMP/ierr"
 got=$("$T" --history "$idb" history export --format=json | python3 -c 'import json,sys; print(json.load(sys.stdin)["runs"][0]["interval_s"])')
@@ -107,4 +107,4 @@ expect interval-shown bash -c "'$T' --history '$idb' history show 1 | grep -qE '
 tm new-session -d -s "$S" -x 100 -y 30 "$T --history $idb history replay 1 --speed 4 2>$TMP/rerr; sleep 30"
 expect replay-interval-recorded wait_for 15 bash -c "tm capture-pane -p -t $S | grep -q 'interval 1s'"
 tm capture-pane -p -t "$S" | grep -q 'interval 1s' || tm capture-pane -p -t "$S" | head -3
-tm kill-session -t "$S" 2>/dev/null
+end_session "$S"

@@ -16,7 +16,7 @@ titles() {
 export S
 export -f screen titles
 start() {
-	tm kill-session -t "$S" 2>/dev/null
+	end_session "$S"
 	tm new-session -d -s "$S" -x 100 -y 30 "$T -n 200000000 -p 1 -d 0.2 --no-history $* 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 30"
 }
 
@@ -74,6 +74,7 @@ tm send-keys -t "$S" q
 expect quit-exit-1 wait_for 10 grep -qs EXIT=1 "$TMP/rc"
 grep -qs EXIT=1 "$TMP/rc" || cat "$TMP/rc"
 expect no-stderr test ! -s "$TMP/err"
+[ ! -s "$TMP/err" ] || cat "$TMP/err" >&2
 
 # The next start reads it; --plots overrides it, and "default" too.
 start

@@ -38,7 +38,7 @@ expect bad-id-says grep -q "^thrashtop: --against 'x': want the ID of a stored r
 tm new-session -d -s "$S" -x 100 -y 30 "$T --history $db --against 999 -- sleep 5 2>$TMP/e; echo EXIT=\$? >$TMP/rc; sleep 30"
 expect missing-run-exit-2 wait_for 30 grep -qs EXIT=2 "$TMP/rc"
 expect missing-run-says grep -q '^thrashtop: --against 999: no run 999 in the history' "$TMP/e"
-tm kill-session -t "$S"
+end_session "$S"
 
 # Faint cells: the grey (256 colours) or dim attribute inside the plot.
 faint() { tm capture-pane -e -p -t "$S" | sed -n '5,$p' | grep -cE $'\e\\[(2|38;5;242)m'; }
@@ -52,7 +52,7 @@ expect plain-plot-shows wait_for 30 bash -c "tm capture-pane -p -t $S | grep -q 
 sleep 2
 n=$(faint)
 expect "no-faint-without-against[$n]" test "$n" -eq 0
-tm kill-session -t "$S"
+end_session "$S"
 
 rm -f "$TMP/rc"
 tm new-session -d -s "$S" -x 100 -y 30 "$T --history $db --against $id --plots=procs-blocked -d 0.1 -- sleep 30 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 30"
@@ -66,3 +66,4 @@ tm send-keys -t "$S" q
 expect quit-exit-1 wait_for 10 grep -qs EXIT=1 "$TMP/rc"
 grep -qs EXIT=1 "$TMP/rc" || cat "$TMP/rc"
 expect no-stderr test ! -s "$TMP/err"
+[ ! -s "$TMP/err" ] || cat "$TMP/err" >&2

@@ -67,6 +67,18 @@ wait_for() {
 	local end=$((SECONDS + $1)); shift
 	until "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.2; done
 }
+# end_session S: kills tmux session S and waits (10 s at most a process)
+# until what ran in its pane has exited: a thrashtop started next must not
+# meet this one's teardown (its tuning lock, its delay accounting).
+gone() { ! alive "$1"; }
+end_session() {
+	local pp p kids
+	pp=$(tm display-message -p -t "$1" '#{pane_pid}' 2>/dev/null) || return 0
+	kids=$(pgrep -P "$pp")
+	tm kill-session -t "$1" 2>/dev/null
+	for p in $pp $kids; do wait_for 10 gone "$p"; done
+	return 0
+}
 # machine_lock SECONDS: the lock the tests that change or press the whole
 # machine take, one at a time (another checkout's make check runs the same
 # ones: they set the same sysctls and fill the same memory). Held on fd 9
