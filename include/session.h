@@ -70,6 +70,7 @@ struct session {
 	struct tuning tun;
 	/* delay accounting: NULL without (stall_why says why, once) */
 	struct taskstats_conn *ts;
+	bool acct_off;			/* delay accounting was off at some check of the run */
 	char stall_why[256];
 	struct delays *dl;		/* per worker, its totals at the last tick
 					   it was on screen; NAN unknown */

@@ -606,6 +606,11 @@ int session_fork(struct session *s, double until, char *err, size_t errlen)
 	s->nseen = 0;
 	update_avail(s);
 	run_started(r, &s->cur, v, s->avail.ok);
+	{
+		char e[256];
+
+		s->acct_off = s->ts && delayacct_get(e, sizeof(e)) != 1;
+	}
 	r->interval = s->plan.interval;
 	s->rc_from = s->cur.rc;
 	tracer_run_begin(s->tracer, s->cur.t);
@@ -782,6 +787,7 @@ static void finish_run(struct session *s, bool aborted)
 {
 	struct run *r = &s->run;
 	double v[M_N];
+	char err[256];
 
 	if (aborted)
 		workload_stop(&r->wl);
@@ -800,6 +806,14 @@ static void finish_run(struct session *s, bool aborted)
 
 	note_tree(s);
 	seen.nkills = run_kills(s, kills, RUN_VICTIMS_MAX);
+	/* Another process (a session that turned it on, then ended) may
+	 * have turned delay accounting off: the totals then miss part of
+	 * the run, and none is better than a short one. */
+	if (s->ts && (s->acct_off || delayacct_get(err, sizeof(err)) != 1)) {
+		for (int i = 0; i < r->wl.n; i++)
+			delays_clear(&r->wl.w[i].delays);
+		session_note(s, true, "n/a stalls: %s was off during the run", DELAYACCT_SYSCTL);
+	}
 	run_finish(r, &s->cur, &seen, aborted);
 	for (int i = 0; i < r->wl.n; i++)
 		sampler_unwatch(s->smp, r->wl.w[i].pid);

@@ -138,3 +138,16 @@ as_nobody "$T" -b -n 100000 -p 1 --no-history >"$TMP/out-user" 2>"$TMP/err-user"
 expect user-na-stalls grep -qx 'n/a stalls' "$TMP/out-user"
 expect user-one-reason test "$(grep -c 'n/a stalls: delay accounting needs root' "$TMP/err-user")" -eq 1
 expect user-changed-nothing test "$(da)" = 0
+
+# Delay accounting turned off under a run (the session that turned it on
+# ended first): that run's stalls are n/a, said once, never a short total.
+"$T" -b --no-history -- sleep 3 >/dev/null 2>"$TMP/err-first" &
+first=$!
+started $first
+wait_for 20 bash -c '[ "$(cat /proc/sys/kernel/task_delayacct)" = 1 ]'
+"$T" -b --no-history -- sleep 6 >"$TMP/out-second" 2>"$TMP/err-second"
+wait $first
+expect off-under-run-na grep -qx 'n/a stalls' "$TMP/out-second"
+expect off-under-run-says test "$(grep -c 'kernel.task_delayacct was off during the run' "$TMP/err-second")" -eq 1
+grep -qx 'n/a stalls' "$TMP/out-second" || cat "$TMP/out-second" "$TMP/err-second"
+expect off-under-run-restored test "$(da)" = 0
