@@ -567,6 +567,12 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 		delays_clear(&s->dl[i]);
 	tuning_workload_cfg(&s->tun, &cfg);
 	cfg.ts = s->ts;
+	{
+		char e[256];
+
+		/* tasks forked while it is off are never accounted */
+		s->acct_off = s->ts && delayacct_get(e, sizeof(e)) != 1;
+	}
 	if (run_begin(&s->run, &cfg, err, errlen))
 		return -1;
 	s->run_no++;
@@ -606,11 +612,6 @@ int session_fork(struct session *s, double until, char *err, size_t errlen)
 	s->nseen = 0;
 	update_avail(s);
 	run_started(r, &s->cur, v, s->avail.ok);
-	{
-		char e[256];
-
-		s->acct_off = s->ts && delayacct_get(e, sizeof(e)) != 1;
-	}
 	r->interval = s->plan.interval;
 	s->rc_from = s->cur.rc;
 	tracer_run_begin(s->tracer, s->cur.t);
@@ -1001,6 +1002,12 @@ void session_open_history(struct session *s)
 	session_note(s, true, "history: %s (runs will not be kept)", err);
 }
 
+/* A session that changes the machine holds the one-session lock. */
+static bool changes_machine(const struct session *s)
+{
+	return s->tun.touched || s->o->nsweep;
+}
+
 static int setup(struct session *s, char *err, size_t errlen)
 {
 	const struct options *o = s->o;
@@ -1156,7 +1163,7 @@ static int apply_tuning(struct session *s, char *err, size_t errlen)
 	if (o->nsweep && apply_cell(s, 0, err, errlen))
 		return -1;
 	refresh_sys(s);
-	if (s->tun.touched || o->nsweep) {
+	if (changes_machine(s)) {
 		new_session_id(s);
 		s->sweep.t0 = s->sweep.t_last = now_monotonic();
 	}
@@ -1169,17 +1176,26 @@ static int apply_tuning(struct session *s, char *err, size_t errlen)
 }
 
 /* Delay accounting for the workers, before the first is forked: as root,
- * kernel.task_delayacct on for the session and a taskstats connection.
- * Without, each stall figure is n/a and stderr says why, once. */
+ * a taskstats connection, and kernel.task_delayacct on. A session that
+ * changes the machine turns it on (it holds the one-session lock); a
+ * plain one uses it only where it is on already, so that it never takes
+ * the lock from a tuning session beside it. Without, each stall figure
+ * is n/a and stderr says why, once. */
 static void open_delays(struct session *s)
 {
 	char err[512];
+	int on = -1;
 
 	if (geteuid() != 0)
 		snprintf(s->stall_why, sizeof(s->stall_why),
 			 "delay accounting needs root (taskstats asks for CAP_NET_ADMIN)");
-	else if (tuning_delayacct(&s->tun, err, sizeof(err)) < 0)
+	else if ((on = delayacct_get(err, sizeof(err))) < 0 ||
+		 (on == 0 && changes_machine(s) && tuning_delayacct(&s->tun, err, sizeof(err)) < 0))
 		snprintf(s->stall_why, sizeof(s->stall_why), "%s: %.200s", DELAYACCT_SYSCTL, err);
+	else if (on == 0 && !changes_machine(s))
+		snprintf(s->stall_why, sizeof(s->stall_why), "%s is 0, and thrashtop turns it on "
+			 "only in a session that changes the machine (--mem, --global, --swap, "
+			 "--sysctl ...)", DELAYACCT_SYSCTL);
 	else if (!(s->ts = taskstats_open(err, sizeof(err))))
 		snprintf(s->stall_why, sizeof(s->stall_why), "%.250s", err);
 	if (s->stall_why[0])
@@ -1191,13 +1207,13 @@ static void open_delays(struct session *s)
  * and a plain session beside a tuning one must not take that lock. */
 static void open_tracer(struct session *s)
 {
-	if (!s->tun.touched && !s->o->nsweep)
+	if (!changes_machine(s))
 		snprintf(s->tracer_why, sizeof(s->tracer_why), "only in a session that changes "
 			 "the machine (--mem, --global, --swap, --sysctl ...)");
 	else if ((s->tracer = tracer_open(s->tracer_why, sizeof(s->tracer_why))))
 		ticker_tracer(s->tick, s->tracer);
 	update_avail(s);
-	if (!s->tracer && (s->tun.touched || s->o->nsweep))
+	if (!s->tracer && changes_machine(s))
 		session_note(s, false, "reclaim events n/a: %s", s->tracer_why);
 }
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Delay accounting: under a memory cgroup limit with swap, the run's stall
 # line has swap-in time, and its JSON export's per-worker delays sum to the
-# line. kernel.task_delayacct, which a root session turns on before its
-# first worker, is back as it was after q, Ctrl-C and SIGTERM, and after
-# SIGKILL once the next start has run. A normal user gets "n/a stalls" and
+# line. kernel.task_delayacct, which a root session that changes the
+# machine turns on before its first worker, is back as it was after q,
+# Ctrl-C and SIGTERM, and after SIGKILL once the next start has run. A
+# plain root session leaves it alone; a normal user gets "n/a stalls" and
 # one line on stderr saying why.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -92,7 +93,7 @@ S="thrashtop-e2e-$$"
 cleanup "tm kill-session -t $S"
 main_pid() { pgrep -o -f "^$T .*-L $1"; }
 for path in q ctrl-c sigterm; do
-	tm new-session -d -s "$S" -x 80 -y 24 "$T -n 300000000 -p 1 --no-history -L stalls-$path 2>$TMP/err-$path; sleep 30"
+	tm new-session -d -s "$S" -x 80 -y 24 "$T --mem 2G -n 300000000 -p 1 --no-history -L stalls-$path 2>$TMP/err-$path; sleep 30"
 	wait_for 10 main_pid "stalls-$path" >/dev/null
 	pid=$(main_pid "stalls-$path")
 	started "$pid"
@@ -121,7 +122,7 @@ for path in q ctrl-c sigterm; do
 done
 
 # SIGKILL: it stays on, recorded, until the next start puts it back.
-"$T" -b -n 300000000 -p 1 --no-history >/dev/null 2>&1 &
+"$T" -b --mem 2G -n 300000000 -p 1 --no-history >/dev/null 2>&1 &
 pid=$!
 started $pid
 expect sigkill-turned-on wait_for 20 bash -c '[ "$(cat /proc/sys/kernel/task_delayacct)" = 1 ]'
@@ -139,9 +140,29 @@ expect user-na-stalls grep -qx 'n/a stalls' "$TMP/out-user"
 expect user-one-reason test "$(grep -c 'n/a stalls: delay accounting needs root' "$TMP/err-user")" -eq 1
 expect user-changed-nothing test "$(da)" = 0
 
+# A plain root session leaves the switch alone and never takes the
+# one-session lock for it: a tuning session starts beside it.
+"$T" -b --no-history -- sleep 4 >"$TMP/out-plain" 2>"$TMP/err-plain" &
+plain=$!
+started $plain
+wait_for 10 pgrep -P $plain -x sleep >/dev/null
+"$T" -b --mem 2G --no-history -- true >/dev/null 2>"$TMP/err-beside"
+expect tuning-beside-plain-runs test $? -eq 0
+wait $plain
+expect plain-na-stalls grep -qx 'n/a stalls' "$TMP/out-plain"
+expect plain-one-reason test "$(grep -c 'n/a stalls: kernel.task_delayacct is 0, and thrashtop turns it on only in a session that changes the machine' "$TMP/err-plain")" -eq 1
+expect plain-changed-nothing test "$(da)" = 0
+grep -qx 'n/a stalls' "$TMP/out-plain" || cat "$TMP/out-plain" "$TMP/err-plain" "$TMP/err-beside"
+# Where it is on already, a plain session has its stall line.
+echo 1 >/proc/sys/kernel/task_delayacct
+"$T" -b --no-history -n 2000000 -p 1 >"$TMP/out-on" 2>"$TMP/err-on"
+expect plain-on-has-stalls grep -Eq '^stalls:( [0-9]+\.[0-9]s [a-z]+)+$' "$TMP/out-on"
+expect plain-on-left-on test "$(da)" = 1
+echo 0 >/proc/sys/kernel/task_delayacct
+
 # Delay accounting turned off under a run (the session that turned it on
 # ended first): that run's stalls are n/a, said once, never a short total.
-"$T" -b --no-history -- sleep 3 >/dev/null 2>"$TMP/err-first" &
+"$T" -b --mem 2G --no-history -- sleep 3 >/dev/null 2>"$TMP/err-first" &
 first=$!
 started $first
 wait_for 20 bash -c '[ "$(cat /proc/sys/kernel/task_delayacct)" = 1 ]'
