@@ -15,9 +15,25 @@ TMP=$(mktemp -d "/tmp/thrashtop-$NAME.XXXXXX")
 # The user's own config file (plots, delay) must not change what is tested.
 export XDG_CONFIG_HOME=$TMP/config
 CLEANUPS=()
+# ours: the processes this test started, still running (they carry its
+# XDG_CONFIG_HOME; the grep itself is gone when the list is read).
+ours() {
+	local p
+	for p in $(grep -lsxzF "XDG_CONFIG_HOME=$TMP/config" /proc/[0-9]*/environ | cut -d/ -f3); do
+		[ -d "/proc/$p" ] && echo "$p"
+	done
+}
 on_exit() {
-	local i
+	local i p left
 	for ((i = ${#CLEANUPS[@]} - 1; i >= 0; i--)); do eval "${CLEANUPS[i]}" >/dev/null 2>&1; done
+	# Nothing of this test may run on into the next: the sanitizer
+	# build's leak check at exit can wait for ever on a helper task that
+	# a hang-up killed, on a CPU.
+	for i in $(seq 15); do left=$(ours); [ -z "$left" ] && break; sleep 0.2; done
+	for p in $left; do
+		echo "NOTE $NAME: pid $p ($(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-80)) outlived the test: killed"
+		kill -9 "$p" 2>/dev/null
+	done
 	rm -rf "$TMP"
 }
 trap on_exit EXIT
