@@ -4,7 +4,8 @@
 #   fill      the workers fill their arrays: faults move, the plots scroll
 #   pressure  the same in a memory cgroup (--mem) with a swap file: major
 #             faults and swap move (root; takes the tuning tests' machine
-#             lock, as they do)
+#             lock, as they do); stall figures and reclaim events on
+#   pressure-bare  the same with --no-stalls --no-events: what those cost
 #   sort      every worker sorting: little moves but the worker rows
 # Each monitor runs in a window of a private tmux server (-L, no config) at
 # 200x60, top in another window beside it over the same seconds; CPU is
@@ -29,7 +30,7 @@ cd "$ROOT"
 P=${P:-64}
 WINDOW=${WINDOW:-12}
 BIG=${BIG:-1024}
-PHASES=${PHASES:-fill pressure sort}
+PHASES=${PHASES:-fill pressure pressure-bare sort}
 BEFORE=${BEFORE:-}
 MEM=${MEM:-1G}
 SWAP=${SWAP:-4G}
@@ -70,6 +71,7 @@ window() {
 	case $ph in
 	fill) n=30000000; args="" ;;
 	pressure) n=12000000; args="--mem $MEM --swap $SWAP" ;;
+	pressure-bare) n=12000000; args="--mem $MEM --swap $SWAP --no-stalls --no-events" ;;
 	sort) n=6000000; args="" ;;
 	esac
 	$T new-session -d -s bench -x 200 -y 60 -n thrashtop \
@@ -89,11 +91,11 @@ window() {
 	for ((i = 0; i < 1200; i++)); do
 		seen=$(phases)
 		[[ $seen =~ ^$ph\ [0-9]+\ $ ]] && break
-		[[ $ph = pressure && $seen =~ ^fill\ [0-9]+\ $ ]] && break
+		[[ $ph = pressure* && $seen =~ ^fill\ [0-9]+\ $ ]] && break
 		$T has-session -t bench 2>/dev/null || die "thrashtop ended: $(cat "$CONF/err")"
 		sleep 0.5
 	done
-	[ "$ph" = pressure ] && ! [[ $seen =~ ^fill ]] && die "pressure: the workers never filled ($seen)"
+	[[ $ph = pressure* ]] && ! [[ $seen =~ ^fill ]] && die "$ph: the workers never filled ($seen)"
 	sleep 1
 	for nm in "${names[@]}"; do pids+=("$(pane_pid "$nm")"); done
 	f0=$(vmstat_sum pgfault); s0=$(vmstat_sum pswpout)
@@ -124,8 +126,8 @@ declare -A PROF
 
 echo "monitor CPU, % of one CPU (schedstat of every thread), $P sorter workers, 200x60 tmux, ${WINDOW} s windows, $(nproc) CPUs, $(ls /proc | grep -c '^[0-9]') processes before the load, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for ph in $PHASES; do
-	if [ "$ph" = pressure ]; then
-		[ "$(id -u)" -eq 0 ] || { echo "pressure: needs root (--mem, --swap): skipped"; continue; }
+	if [[ $ph = pressure* ]]; then
+		[ "$(id -u)" -eq 0 ] || { echo "$ph: needs root (--mem, --swap): skipped"; continue; }
 		exec 9>/tmp/thrashtop-e2e-tuning.lock
 		flock -w 600 9 || die "the tuning tests' lock stayed taken for 10 min"
 	fi
@@ -138,7 +140,7 @@ for ph in $PHASES; do
 		fi
 		window ./thrashtop "$ph" "$d"
 	done
-	[ "$ph" = pressure ] && exec 9>&-
+	[[ $ph = pressure* ]] && exec 9>&-
 done
 printf '%-9s %-9s %-7s %10s %10s %10s %10s %9s  %s\n' phase interval binary thrashtop top htop btop "x top" "goal"
 for ph in $PHASES; do
@@ -158,6 +160,12 @@ for ph in $PHASES; do
 			echo "                            (${NOTE[$who,$ph,$d]})"
 		done
 	done
+done
+# stall figures and reclaim events on against off, under the same pressure
+for d in 1 0.1; do
+	a=${RES[after,pressure,$d,thrashtop]:-} b=${RES[after,pressure-bare,$d,thrashtop]:-}
+	[ -n "$a" ] && [ -n "$b" ] && awk -v d="$d" -v a="$a" -v b="$b" 'BEGIN {
+		printf "stalls and events at %s s: %.3f%% on, %.3f%% off (--no-stalls --no-events): %+.3f points\n", d, a, b, a - b }'
 done
 echo "thrashtop's CPU per frame in the fill windows, us (THRASHTOP_PROFILE: thread CPU time, user and"
 echo "kernel, from 5 s after the monitor's start to its end); the kernel's share of the system sample: build/sample_cost"

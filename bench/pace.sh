@@ -3,7 +3,8 @@
 # runs in a 200x60 tmux pane under global pressure (a hugetlb pool leaving
 # ROOM_MIB of RAM, a swap file, a sort of PROCS x SORT_MIB), and the run's
 # stored sample times are compared with the nominal interval: p50, p99 and
-# max of the intervals between samples, as multiples of it. A session ends
+# max of the intervals between samples, as multiples of it, and the reclaim
+# events the run took and lost. A session ends
 # with its run, or with q after PACE_SECONDS (90), the run then kept as
 # aborted with every sample taken so far.
 # Usage: bench/pace.sh [NAME ROOM_MIB SWAP_GIB PROCS SORT_MIB INTERVAL]...
@@ -66,6 +67,10 @@ q = lambda p: d[min(len(d) - 1, int(p * len(d)))]
 wall, status, ksw, maj = r["wall_us"] / 1e6, r["status"], r["kswapd_s"], r["majflt"]
 print(f"  {len(t)} samples over {wall:.1f} s ({status}), kswapd {ksw} s, majflt {maj}: "
       f"interval p50 {q(0.5):.2f}x  p99 {q(0.99):.2f}x  max {d[-1]:.2f}x nominal")
+# reclaim events: every one taken, or the lost count shown
+g = lambda k: r.get(k)
+print(f"  reclaim events: {g('reclaim_direct_stalls')} direct stalls, {g('reclaim_memcg_stalls')} memcg, "
+      f"{g('reclaim_kswapd_wakes')} kswapd wakes; lost {g('reclaim_lost')}")
 # the kernel may find fewer huge pages than asked, and leave more room
 left = (r["ram_kib"] - r["hugetlb_kib"]) // 1024
 pool = r["sysctls"].strip()

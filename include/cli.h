@@ -49,6 +49,8 @@ struct options {
 	int plots[M_N];		/* registry ids, in screen order */
 	int64_t against;	/* --against ID, 0: none */
 	const char *cast;	/* --cast FILE, NULL: none */
+	bool no_stalls;		/* --no-stalls: no delay accounting */
+	bool no_events;		/* --no-events: no tracefs instance */
 	const char *config;	/* the config file read, NULL: none */
 	bool batch;		/* -b, or stdout is not a terminal */
 	enum out_format format;

@@ -43,6 +43,9 @@ void cli_usage(FILE *out)
 "      --against ID     draw stored run ID faintly behind the live plots,\n"
 "                       aligned on each run's start\n"
 "      --cast FILE      record what the monitor draws as an asciicast v2 file\n"
+"      --no-stalls      no delay accounting: the stall figures are n/a and\n"
+"                       kernel.task_delayacct is left alone\n"
+"      --no-events      no reclaim events: no tracefs instance\n"
 "  -b, --batch          no screen: print one result line per run\n"
 "      --format=F       batch line format: csh (default), gnu, gnu-full\n"
 "History:\n"
@@ -149,7 +152,7 @@ void cli_free(struct options *o)
 enum { OPT_FORMAT = 256, OPT_HISTORY, OPT_NO_HISTORY, OPT_MEM, OPT_GLOBAL,
        OPT_SWAP, OPT_SYSCTL, OPT_SWEEP, OPT_KNOB, OPT_LIST_PLOTS,
        OPT_GLOBAL_WITH, OPT_PLOTS, OPT_AGAINST, OPT_ZSWAP, OPT_FILL,
-       OPT_CAST };
+       OPT_CAST, OPT_NO_STALLS, OPT_NO_EVENTS };
 
 int cli_parse_swap(const char *arg, struct swap_spec *sp, char *err, size_t errlen)
 {
@@ -274,6 +277,8 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "history", required_argument, NULL, OPT_HISTORY },
 		{ "no-history", no_argument, NULL, OPT_NO_HISTORY },
+		{ "no-stalls", no_argument, NULL, OPT_NO_STALLS },
+		{ "no-events", no_argument, NULL, OPT_NO_EVENTS },
 		{ "mem", required_argument, NULL, OPT_MEM },
 		{ "global", required_argument, NULL, OPT_GLOBAL },
 		{ "global-with", required_argument, NULL, OPT_GLOBAL_WITH },
@@ -378,6 +383,12 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			break;
 		case OPT_NO_HISTORY:
 			o->no_history = true;
+			break;
+		case OPT_NO_STALLS:
+			o->no_stalls = true;
+			break;
+		case OPT_NO_EVENTS:
+			o->no_events = true;
 			break;
 		case OPT_MEM:
 		case OPT_GLOBAL: {

@@ -1186,6 +1186,10 @@ static void open_delays(struct session *s)
 	char err[512];
 	int on = -1;
 
+	if (s->o->no_stalls) {
+		snprintf(s->stall_why, sizeof(s->stall_why), "--no-stalls");
+		return;
+	}
 	if (geteuid() != 0)
 		snprintf(s->stall_why, sizeof(s->stall_why),
 			 "delay accounting needs root (taskstats asks for CAP_NET_ADMIN)");
@@ -1207,13 +1211,15 @@ static void open_delays(struct session *s)
  * and a plain session beside a tuning one must not take that lock. */
 static void open_tracer(struct session *s)
 {
-	if (!changes_machine(s))
+	if (s->o->no_events)
+		snprintf(s->tracer_why, sizeof(s->tracer_why), "--no-events");
+	else if (!changes_machine(s))
 		snprintf(s->tracer_why, sizeof(s->tracer_why), "only in a session that changes "
 			 "the machine (--mem, --global, --swap, --sysctl ...)");
 	else if ((s->tracer = tracer_open(s->tracer_why, sizeof(s->tracer_why))))
 		ticker_tracer(s->tick, s->tracer);
 	update_avail(s);
-	if (!s->tracer && changes_machine(s))
+	if (!s->tracer && changes_machine(s) && !s->o->no_events)
 		session_note(s, false, "reclaim events n/a: %s", s->tracer_why);
 }
 

@@ -160,6 +160,13 @@ expect plain-on-has-stalls grep -Eq '^stalls:( [0-9]+\.[0-9]s [a-z]+)+$' "$TMP/o
 expect plain-on-left-on test "$(da)" = 1
 echo 0 >/proc/sys/kernel/task_delayacct
 
+# --no-stalls: a session that changes the machine leaves the switch
+# alone and asks nothing; the line is n/a, with no reason given back.
+"$T" -b --mem 2G --no-stalls --no-history -n 1000000 -p 1 >"$TMP/out-ns" 2>"$TMP/err-ns"
+expect no-stalls-na grep -qx 'n/a stalls' "$TMP/out-ns"
+expect no-stalls-silent bash -c "! grep -q 'n/a stalls' $TMP/err-ns"
+expect no-stalls-left-off test "$(da)" = 0
+
 # Delay accounting turned off under a run (the session that turned it on
 # ended first): that run's stalls are n/a, said once, never a short total.
 "$T" -b --mem 2G --no-history -- sleep 3 >/dev/null 2>"$TMP/err-first" &

@@ -173,3 +173,17 @@ expect next-start-tracing-as-before as_before sigkill
 as_nobody "$T" --list-plots >"$TMP/plots" 2>&1
 expect nobody-na grep -q '^direct-stalls .*no: needs root (tracefs)' "$TMP/plots"
 expect nobody-tracing-as-before as_before nobody
+
+# --no-events: a session that changes the machine leaves tracefs alone,
+# and its reclaim figures are n/a with that reason.
+"$T" -b --mem 2G --no-events -n 2000000 -p 1 --history "$TMP/ne.db" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+started $pid
+wait $pid; rc=$?
+expect no-events-runs test $rc -eq 0
+expect no-events-no-reclaim-line bash -c "! grep -q '^reclaim:' $TMP/out"
+expect no-events-silent bash -c "! grep -q 'reclaim events' $TMP/err"
+expect no-events-tracing-as-before as_before no-events
+expect no-events-none-stored test "$("$T" history --history "$TMP/ne.db" export --format=json |
+	python3 -c 'import json,sys; r=json.load(sys.stdin)["runs"][-1]; print(len(r.get("events") or []))')" = 0
+[ $rc -eq 0 ] || sed 's/^/  stderr: /' "$TMP/err"
