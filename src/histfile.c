@@ -99,7 +99,13 @@ int history_build_begin(const char *path, bool wait, char *err, size_t errlen)
 
 	build_name(path, name, sizeof(name));
 	for (;;) {
-		int fd = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+		/* made exclusively, or another builder's opened as it is */
+		int fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 && errno == EEXIST) {
+			fd = open(name, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+			if (fd < 0 && errno == ENOENT)
+				continue;	/* its builder has just removed it */
+		}
 		if (fd < 0)
 			return fmt_err(err, errlen, "%s: %s", name, strerror(errno));
 		if (flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0) {
