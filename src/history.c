@@ -392,6 +392,9 @@ struct history *history_open_version(const char *path, int flags, int version,
 		goto fail_nodb;
 	}
 
+	/* others may have planted files beside it */
+	if (history_in_shared_dir(path) && history_check_sides(path, err, errlen))
+		goto fail_nodb;
 	int v;
 	if (rdonly) {
 		if (open_readonly(h, path, &v, err, errlen))
