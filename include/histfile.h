@@ -1,11 +1,12 @@
 /* Stage: the history's file, beside SQLite: where it lives by default,
- * whether a path given can hold it, and the lock held while its schema is
- * rebuilt. */
+ * whether a path given can hold it, whether others may plant files beside
+ * it, and the lock held while its schema is rebuilt. */
 #ifndef THRASHTOP_HISTFILE_H
 #define THRASHTOP_HISTFILE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 /* $XDG_DATA_HOME/thrashtop/history.db, else ~/.local/share/thrashtop/history.db.
  * Returns buf, or NULL (err filled) when neither variable is usable. */
@@ -16,6 +17,31 @@ char *history_default_path(char *buf, size_t len, char *err, size_t errlen);
  * files and may be written (its missing directories are made on open).
  * Refuses directories, devices, /proc and /sys. Returns 0, or -1 with err. */
 int history_check_path(const char *path, char *err, size_t errlen);
+
+/* Whether a user other than root and uid may write in a directory (its
+ * lstat): it is writable by others, or by a group other than root's, or
+ * it belongs to another user, who may make it writable. The sticky bit
+ * does not count: it keeps others from removing files, not from planting
+ * a name before it is made. */
+bool history_dir_shared(const struct stat *dir, uid_t uid);
+
+/* Whether the directory of the file path names (a link's target) is
+ * shared for the effective user; a directory not there yet is not: it is
+ * made 0700 on open. */
+bool history_in_shared_dir(const char *path);
+
+/* Whether a file SQLite would use beside a history in a shared directory
+ * (name, as lstat saw it) may be used: a regular file of one link (no
+ * symbolic link, no hard link to another file), owned by owner, the
+ * history's owner. Returns 0, or -1 with err naming the file. */
+int history_side_ok(const char *name, const struct stat *sb, uid_t owner, char *err,
+		    size_t errlen);
+
+/* history_side_ok for each of PATH-journal, PATH-wal, PATH-shm and
+ * PATH-build that is there in a shared directory, the owner being the
+ * history's, or for a history not made yet the effective user. Returns 0,
+ * or -1 with err. */
+int history_check_sides(const char *path, char *err, size_t errlen);
 
 /* A schema change that may take long (a migration, or an index made over
  * an old history's runs: about 17 s at 1,000,000) holds SQLite's write

@@ -1,8 +1,10 @@
 /* Stage: the history, where records (runrec.h) are kept. Every finished run
  * with the state that produced it, kept in SQLite (WAL, busy timeout, one
  * transaction per run, schema versioned by PRAGMA user_version with forward
- * migrations). Never prints: every failure fills err with one line and
- * leaves the database as it was. */
+ * migrations). In a directory others can write (history_dir_shared) it is
+ * kept with a rollback journal instead, through histvfs. Never prints:
+ * every failure fills err with one line and leaves the database as it
+ * was. */
 #ifndef THRASHTOP_HISTORY_H
 #define THRASHTOP_HISTORY_H
 
@@ -46,10 +48,10 @@ int history_schema_version(struct history *h);
 void history_set_stop(struct history *h, const volatile sig_atomic_t *stop);
 
 /* For a long import into h: a page cache of up to 64 MiB, so that the
- * indexes stay in memory, and commits that reach the disk at checkpoints
- * (WAL's synchronous=NORMAL: a crash may lose the last batches, never the
- * database, and importing again adds only what is missing), made every
- * 100 MB of log rather than every 4 MB. history_add then runs no savepoint
+ * indexes stay in memory, and in WAL mode commits that reach the disk at
+ * checkpoints (WAL's synchronous=NORMAL: a crash may lose the last
+ * batches, never the database, and importing again adds only what is
+ * missing), made every 100 MB of log rather than every 4 MB. history_add then runs no savepoint
  * of its own inside history_begin's transaction: a failed add rolls the
  * whole transaction back. */
 void history_bulk(struct history *h);

@@ -1,5 +1,6 @@
 /* Where the history file lives: its default path, whether a path can hold
- * it, and the lock beside it while its schema is rebuilt. */
+ * it, whether others may plant files beside it, and the lock beside it
+ * while its schema is rebuilt. */
 #include "histfile.h"
 
 #include <errno.h>
@@ -41,7 +42,7 @@ int history_check_path(const char *path, char *err, size_t errlen)
 			return fmt_err(err, errlen, "--history %s: not a regular file", path);
 		if (statfs(path, &fs) == 0 && (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC))
 			return fmt_err(err, errlen, "--history %s: not a file that keeps data", path);
-		return 0;
+		return history_check_sides(path, err, errlen);
 	}
 	if (errno != ENOENT)
 		return fmt_err(err, errlen, "--history %s: %s", path, strerror(errno));
@@ -68,7 +69,87 @@ int history_check_path(const char *path, char *err, size_t errlen)
 	if (access(dir, W_OK | X_OK) != 0)
 		return fmt_err(err, errlen, "--history %s: cannot create it in %s: %s", path, dir,
 			       strerror(errno));
+	return history_check_sides(path, err, errlen);
+}
+
+bool history_dir_shared(const struct stat *dir, uid_t uid)
+{
+	return (dir->st_mode & S_IWOTH) || ((dir->st_mode & S_IWGRP) && dir->st_gid != 0) ||
+	       (dir->st_uid != 0 && dir->st_uid != uid);
+}
+
+/* The directory part of path into dir ("." for none). */
+static void dir_part(const char *path, char *dir, size_t len)
+{
+	snprintf(dir, len, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, len, ".");
+	else if (slash == dir)
+		dir[1] = 0;
+	else
+		*slash = 0;
+}
+
+/* Whether the directory holding name (its last part not resolved) is
+ * shared; one that cannot be looked at counts as shared. */
+static bool beside_shared(const char *name)
+{
+	char dir[4200];
+	struct stat sb;
+
+	dir_part(name, dir, sizeof(dir));
+	if (stat(dir, &sb) != 0)
+		return errno != ENOENT;
+	return history_dir_shared(&sb, geteuid());
+}
+
+bool history_in_shared_dir(const char *path)
+{
+	char *real = realpath(path, NULL);	/* SQLite's files go beside a link's target */
+	bool shared = beside_shared(real ? real : path);
+
+	free(real);
+	return shared;
+}
+
+int history_side_ok(const char *name, const struct stat *sb, uid_t owner, char *err,
+		    size_t errlen)
+{
+	const char *why = "in a directory others can write";
+
+	if (S_ISLNK(sb->st_mode))
+		return fmt_err(err, errlen, "%s: a symbolic link %s: refused", name, why);
+	if (!S_ISREG(sb->st_mode))
+		return fmt_err(err, errlen, "%s: not a regular file, %s: refused", name, why);
+	if (sb->st_nlink != 1)
+		return fmt_err(err, errlen, "%s: %lu hard links %s: refused", name,
+			       (unsigned long)sb->st_nlink, why);
+	if (sb->st_uid != owner)
+		return fmt_err(err, errlen, "%s: owned by uid %u, not by the history's owner "
+			       "(uid %u), %s: refused", name, (unsigned)sb->st_uid,
+			       (unsigned)owner, why);
 	return 0;
+}
+
+int history_check_sides(const char *path, char *err, size_t errlen)
+{
+	static const char *const sides[] = { "-journal", "-wal", "-shm", "-build" };
+	char *real = realpath(path, NULL);
+	struct stat sb;
+	uid_t owner = stat(path, &sb) == 0 ? sb.st_uid : geteuid();
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof(sides) / sizeof(sides[0]) && !rc; i++) {
+		char name[4200];
+		/* SQLite's beside the file, the build lock beside the name */
+		bool sqlite = strcmp(sides[i], "-build") != 0;
+		snprintf(name, sizeof(name), "%s%s", sqlite && real ? real : path, sides[i]);
+		if (lstat(name, &sb) == 0 && beside_shared(name))
+			rc = history_side_ok(name, &sb, owner, err, errlen);
+	}
+	free(real);
+	return rc;
 }
 
 static void build_name(const char *path, char *buf, size_t len)
@@ -99,7 +180,13 @@ int history_build_begin(const char *path, bool wait, char *err, size_t errlen)
 
 	build_name(path, name, sizeof(name));
 	for (;;) {
-		int fd = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+		/* made exclusively, or another builder's opened as it is */
+		int fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 && errno == EEXIST) {
+			fd = open(name, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+			if (fd < 0 && errno == ENOENT)
+				continue;	/* its builder has just removed it */
+		}
 		if (fd < 0)
 			return fmt_err(err, errlen, "%s: %s", name, strerror(errno));
 		if (flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0) {

@@ -1,8 +1,10 @@
-/* The run history store: SQLite, WAL, one transaction per run. */
+/* The run history store: SQLite, WAL (a rollback journal in a directory
+ * others can write), one transaction per run. */
 #include "history.h"
 
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
@@ -18,6 +20,7 @@
 #include "blob.h"
 #include "fmt.h"
 #include "histfile.h"
+#include "histvfs.h"
 #include "sysio.h"
 
 /* The writes of history_add, prepared on first use and kept until close
@@ -31,6 +34,7 @@ struct history {
 	char *path;
 	int version;
 	bool rdonly;
+	bool wal;		/* else a rollback journal, deleted at each commit */
 	bool bulk;		/* history_bulk: no savepoint per run */
 	const volatile sig_atomic_t *stop;	/* history_set_stop */
 	struct timespec wait_start, stop_seen;
@@ -186,7 +190,14 @@ static const struct {
 
 static void dberr(struct history *h, char *err, size_t len, const char *what)
 {
-	fmt_err(err, len, "%s: %s: %s", h->path, what, sqlite3_errmsg(h->db));
+	if (histvfs_refusal(err, len))
+		return;
+	/* a read-only handle met a hot journal */
+	if (sqlite3_extended_errcode(h->db) == SQLITE_READONLY_ROLLBACK)
+		fmt_err(err, len, "%s: a write was cut off and its journal is to be rolled back: "
+			"open it once for writing", h->path);
+	else
+		fmt_err(err, len, "%s: %s: %s", h->path, what, sqlite3_errmsg(h->db));
 }
 
 /* ---- opening ---- */
@@ -196,7 +207,8 @@ static int exec_sql(struct history *h, const char *sql, char *err, size_t errlen
 	char *msg = NULL;
 
 	if (sqlite3_exec(h->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		fmt_err(err, errlen, "%s: %s", h->path, msg ? msg : sqlite3_errmsg(h->db));
+		if (!histvfs_refusal(err, errlen))
+			fmt_err(err, errlen, "%s: %s", h->path, msg ? msg : sqlite3_errmsg(h->db));
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -296,11 +308,14 @@ void history_set_stop(struct history *h, const volatile sig_atomic_t *stop)
 	h->stopping = false;
 }
 
-static int open_db(struct history *h, const char *name, int oflags, char *err, size_t errlen)
+/* vfs: HISTVFS_NAME in a directory others can write, else NULL. */
+static int open_db(struct history *h, const char *name, int oflags, const char *vfs, char *err,
+		   size_t errlen)
 {
-	if (sqlite3_open_v2(name, &h->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		fmt_err(err, errlen, "%s: cannot open: %s", h->path,
-		       h->db ? sqlite3_errmsg(h->db) : "out of memory");
+	if (sqlite3_open_v2(name, &h->db, oflags | SQLITE_OPEN_NOMUTEX, vfs) != SQLITE_OK) {
+		if (!histvfs_refusal(err, errlen))
+			fmt_err(err, errlen, "%s: cannot open: %s", h->path,
+				h->db ? sqlite3_errmsg(h->db) : "out of memory");
 		return -1;
 	}
 	sqlite3_extended_result_codes(h->db, 1);
@@ -308,26 +323,52 @@ static int open_db(struct history *h, const char *name, int oflags, char *err, s
 	return 0;
 }
 
-/* Reading leaves nothing behind. SQLite's read-only connection creates a
- * missing -wal and -shm with the database's mode: from a 0444 file they
- * stay 0444 and refuse every later writer, and in a read-only directory
- * the open fails. So without a -wal (every commit is in the file itself)
- * the file is read as immutable: no locks, no side files. With one, the
- * shared files are used (a writer is at work, or died before its
- * checkpoint) when the -shm is there or may be made with a mode writers
- * can use; else the commits in the -wal cannot be read and the file is
- * read as it was at its last checkpoint. */
-static int open_readonly(struct history *h, const char *path, int *v, char *err, size_t errlen)
+/* The journal mode a database file's header names (its read version):
+ * 1 a rollback journal, 2 WAL; 0 for a file too short or not a database. */
+static int header_mode(const char *path)
+{
+	unsigned char hdr[20];
+	char *real = realpath(path, NULL);	/* the file SQLite opens */
+	int fd = real ? open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) : -1;
+	ssize_t n = fd < 0 ? -1 : pread(fd, hdr, sizeof(hdr), 0);
+
+	free(real);
+	if (fd >= 0)
+		close(fd);
+	if (n != (ssize_t)sizeof(hdr) || memcmp(hdr, "SQLite format 3", 16))
+		return 0;
+	return hdr[19];
+}
+
+/* Reading leaves nothing behind. A file in rollback mode is read under
+ * its writers' locks, which makes no file. In WAL mode, SQLite's
+ * read-only connection creates a missing -wal and -shm with the
+ * database's mode: from a 0444 file they stay 0444 and refuse every later
+ * writer, and in a read-only directory the open fails. So without a -wal
+ * (every commit is in the file itself) the file is read as immutable: no
+ * locks, no side files. With one, the shared files are used (a writer is
+ * at work, or died before its checkpoint) when the -shm is there or may
+ * be made with a mode writers can use, and the directory is not shared
+ * (the unix VFS makes the -shm past histvfs); else the commits in the -wal
+ * cannot be read and the file is read as it was at its last checkpoint. */
+static int open_readonly(struct history *h, const char *path, const char *vfs, int *v,
+			 char *err, size_t errlen)
 {
 	char side[4200];
 	bool wal, shm;
 
+	if (header_mode(path) == 1) {
+		if (open_db(h, path, SQLITE_OPEN_READONLY, vfs, err, errlen) ||
+		    read_user_version(h, v, err, errlen))
+			return -1;
+		return 0;
+	}
 	snprintf(side, sizeof(side), "%s-wal", path);
 	wal = access(side, F_OK) == 0;
 	snprintf(side, sizeof(side), "%s-shm", path);
 	shm = access(side, F_OK) == 0;
-	if (wal && (shm || access(path, W_OK) == 0)) {
-		if (open_db(h, path, SQLITE_OPEN_READONLY, err, errlen) == 0 &&
+	if (!vfs && wal && (shm || access(path, W_OK) == 0)) {
+		if (open_db(h, path, SQLITE_OPEN_READONLY, vfs, err, errlen) == 0 &&
 		    read_user_version(h, v, err, errlen) == 0)
 			return 0;
 		sqlite3_close(h->db);
@@ -340,7 +381,7 @@ static int open_readonly(struct history *h, const char *path, int *v, char *err,
 		o += (size_t)(strchr("%?#", *p) ? snprintf(uri + o, sizeof(uri) - o, "%%%02X", *p)
 				 : snprintf(uri + o, sizeof(uri) - o, "%c", *p));
 	snprintf(uri + o, sizeof(uri) - o, "?immutable=1");
-	if (open_db(h, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err, errlen) ||
+	if (open_db(h, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, vfs, err, errlen) ||
 	    read_user_version(h, v, err, errlen))
 		return -1;
 	return 0;
@@ -392,16 +433,36 @@ struct history *history_open_version(const char *path, int flags, int version,
 		goto fail_nodb;
 	}
 
+	/* Others may plant files beside it: those there are checked now,
+	 * those made later go through histvfs. */
+	const char *vfs = NULL;
+	if (history_in_shared_dir(path)) {
+		if (history_check_sides(path, err, errlen))
+			goto fail_nodb;
+		if (histvfs_register()) {
+			fmt_err(err, errlen, "%s: SQLite has no unix VFS", path);
+			goto fail_nodb;
+		}
+		vfs = HISTVFS_NAME;
+	}
 	int v;
+	bool held = false;
 	if (rdonly) {
-		if (open_readonly(h, path, &v, err, errlen))
+		if (open_readonly(h, path, vfs, &v, err, errlen))
 			goto fail;
 	} else {
-		if (open_db(h, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err, errlen))
+		if (open_db(h, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, vfs, err, errlen))
 			goto fail;
 		if (sqlite3_db_readonly(h->db, "main") == 1) {
 			fmt_err(err, errlen, "%s: cannot record runs: read-only file", path);
 			goto fail;
+		}
+		/* A WAL file is turned to a rollback journal holding the file
+		 * alone, which keeps WAL's index in memory, never in a -shm. */
+		if (vfs && existed && header_mode(path) == 2) {
+			if (exec_sql(h, "PRAGMA locking_mode = EXCLUSIVE", err, errlen))
+				goto fail;
+			held = true;
 		}
 		/* Reading user_version first makes a file that is not a
 		 * database fail before anything is written to it. */
@@ -416,7 +477,18 @@ struct history *history_open_version(const char *path, int flags, int version,
 	if (exec_sql(h, "PRAGMA foreign_keys = ON", err, errlen))
 		goto fail;
 	if (!rdonly) {
-		if (exec_sql(h, "PRAGMA journal_mode = WAL", err, errlen))
+		/* WAL lets readers go on while a run is written, but needs its
+		 * -shm. Of the rollback modes, DELETE makes the journal with
+		 * O_EXCL at each write and removes it at the commit; TRUNCATE
+		 * and PERSIST keep it between writes, to be opened again by
+		 * name, so it could not be made exclusively. */
+		h->wal = !vfs;
+		if (exec_sql(h, vfs ? "PRAGMA journal_mode = DELETE" : "PRAGMA journal_mode = WAL",
+			     err, errlen))
+			goto fail;
+		/* the lock goes at the end of the next read */
+		if (held && (exec_sql(h, "PRAGMA locking_mode = NORMAL", err, errlen) ||
+			     read_user_version(h, &v, err, errlen)))
 			goto fail;
 		/* what history_figures names, in each group's run order */
 		bool figures = (v > version ? v : version) == HISTORY_SCHEMA_VERSION;
@@ -503,7 +575,10 @@ void history_bulk(struct history *h)
 	history_cache_mib(h, 64);
 	if (h->rdonly)
 		return;
-	sqlite3_exec(h->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
+	/* with a rollback journal, NORMAL could lose the file at a power
+	 * cut, not only the last batches */
+	if (h->wal)
+		sqlite3_exec(h->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
 	/* the schema's CHECKs build a lookup table per row; validate() checks
 	 * the same kind and status */
 	sqlite3_exec(h->db, "PRAGMA ignore_check_constraints = ON", NULL, NULL, NULL);
