@@ -1180,7 +1180,7 @@ static int apply_tuning(struct session *s, char *err, size_t errlen)
  * changes the machine turns it on (it holds the one-session lock); a
  * plain one uses it only where it is on already, so that it never takes
  * the lock from a tuning session beside it. Without, each stall figure
- * is n/a and stderr says why, once. */
+ * is n/a and stderr (the monitor's status line) says why, once. */
 static void open_delays(struct session *s)
 {
 	char err[512];
@@ -1202,8 +1202,9 @@ static void open_delays(struct session *s)
 			 "--sysctl ...)", DELAYACCT_SYSCTL);
 	else if (!(s->ts = taskstats_open(err, sizeof(err))))
 		snprintf(s->stall_why, sizeof(s->stall_why), "%.250s", err);
+	/* in the monitor on the status line: stderr is hidden under its screen */
 	if (s->stall_why[0])
-		fprintf(stderr, "thrashtop: n/a stalls: %s\n", s->stall_why);
+		session_note(s, false, "n/a stalls: %s", s->stall_why);
 }
 
 /* Reclaim events in a session that changes the machine anyway (it holds
