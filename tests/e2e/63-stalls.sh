@@ -102,6 +102,7 @@ for path in q ctrl-c sigterm; do
 		# d: the worker rows' stall columns, with shares read live
 		tm send-keys -t "$S" d
 		expect stall-columns-shown wait_for 10 has "$S" 'SWAPIN RECLAIM  THRASH      IO CPUWAIT'
+		has "$S" 'SWAPIN RECLAIM' || screen | sed 's/^/  screen: /'
 		expect stall-columns-filled wait_for 10 bash -c "tm capture-pane -p -t $S | grep -Eq '^ +[0-9]+ [A-Z] [a-z]+ .*( +[0-9]+\.[0-9]%){5}'"
 		tm send-keys -t "$S" d
 		expect fault-columns-back wait_for 10 has "$S" 'MAJFLT'
