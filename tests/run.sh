@@ -47,7 +47,9 @@ t0=$SECONDS
 (
 	[ -z "$pat" ] && run layers 60 tests/layers.sh
 	[ -z "$pat" ] && run unit 300 ./build/unit
-	[ -z "$pat" ] && run fuzz 300 tests/fuzz/run.sh 3
+	# builds the scripts do not need, made here beside them
+	[ -z "$pat" ] && run other-cc 600 make -s --no-print-directory -j"$(nproc)" other-cc
+	[ -z "$pat" ] && run fuzz 600 sh -c "make -s --no-print-directory -j$(nproc) fuzz-build && tests/fuzz/run.sh 3"
 	lane other
 ) &
 lane confined
