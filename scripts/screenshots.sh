@@ -9,6 +9,9 @@
 #     drawn faintly behind it (--against);
 #   zram-160x50: the cgroup sort swapping to a zram device of its own, with
 #     data that compresses (--swap zram:1G --fill=text).
+#   stalls-160x50: why the run is slow, under global pressure: the workers'
+#     stall columns (d), the stall and reclaim-event series, and the lane
+#     of kswapd's awake time under the plots.
 # ONLY=NAME makes only the shots whose name has NAME.
 # Needs root (for --mem, --global and --swap), tmux, python3-pil; takes the
 # tuning tests' machine lock so it never presses a machine they use.
@@ -33,6 +36,7 @@ WAIT=${WAIT:-6}
 CG="--mem 160M --swap 1G -n 45000000 -p 2 -d 0.25"
 GLOBAL="--global 1G --swap 4G -m 800 -p 2 -d 0.25"
 ZRAM="--mem 160M --swap zram:1G --fill=text -n 45000000 -p 2 -d 0.25"
+STALLS=stall-swapin,stall-reclaim,stall-thrashing,stall-io,direct-stalls,direct-p99-ms,kswapd-awake,majflt,swap-used,throttled
 RECLAIM=scan-kswapd,scan-direct,steal-kswapd,steal-direct,pswpout,pswpin,refault-anon,psi-some-rate,allocstall,psi-full-rate,kswapd-cpu,free
 
 # shot COLS ROWS NAME KEYS ARGS...: starts the monitor with ARGS, waits,
@@ -64,6 +68,7 @@ shot 100 30 chooser-100x30 "c Down Down Down Down Down Down Down Down Down Down 
 	--no-history $CG
 shot 160 50 zram-160x50 "" --no-history $ZRAM
 WAIT=12 shot 160 50 reclaim-160x50 "" --no-history --plots=$RECLAIM $GLOBAL
+WAIT=14 shot 160 50 stalls-160x50 "d" --no-history --plots=$STALLS $GLOBAL
 # the run at swappiness 60, kept; then 100 against it
 case against in *"${ONLY:-}"*) ./thrashtop -b --history "$DB/h.db" -L swappiness-60 $GLOBAL >/dev/null
 WAIT=20 shot 160 50 against-160x50 "" --history "$DB/h.db" --sysctl vm.swappiness=100 \
