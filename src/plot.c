@@ -35,7 +35,10 @@ static int level_of(double v, double ymax, int nlev)
 	x = v / ymax * (nlev - 1);
 	if (x >= nlev - 1)
 		return nlev;
-	lv = 1 + (int)lround(x);
+	/* lround(x) without the call, in a frame's innermost loop: x - i is
+	 * exact for 0 <= x < 2^31 */
+	lv = (int)x;
+	lv += 1 + (x - lv >= 0.5);
 	return lv < 2 ? 2 : lv;
 }
 

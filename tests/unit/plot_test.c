@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 
 #include "check.h"
 #include "plot.h"
@@ -45,6 +46,29 @@ TEST(plot_block_clamps_and_shows_newest)
 /* ymax 3 over one row of 4 dots: level = 1 + v. Cells: left 0 (dot 7),
  * right 1 (dots 8, 6) = U+28E0; left 2 (dots 7, 3, 2), right 3 (dots
  * 8, 6, 5, 4) = U+28FE. */
+/* A level is 1 + x rounded half away from zero, x = v / ymax * 7 on one
+ * row of eighths, halves included. */
+TEST(plot_block_levels_round_halves_up)
+{
+	char buf[PLOT_ROW_BYTES(1)];
+	struct plot p = { .w = 1, .h = 1, .mode = PLOT_BLOCK, .ymax = 7 };
+
+	for (int i = 1; i < 140; i++) {
+		double v = i * 0.05, x = v / p.ymax * 7;
+		long lv = 1 + lround(x);
+		unsigned cp = 0x2580 + (unsigned)(lv < 2 ? 2 : lv > 8 ? 8 : lv);
+		char want[4] = { (char)(0xE0 | (cp >> 12)), (char)(0x80 | ((cp >> 6) & 0x3F)),
+				 (char)(0x80 | (cp & 0x3F)), 0 };
+
+		series_init(&ser, 4);
+		series_push(&ser, 0, v);
+		CHECK_INT(plot_render(&p, &ser, buf, sizeof(buf), NULL), 0);
+		if (strcmp(buf, want))
+			t_fail(__FILE__, __LINE__, "v %g: U+%04X wanted", v, cp);
+		series_free(&ser);
+	}
+}
+
 TEST(plot_braille_two_samples_per_cell)
 {
 	const double v[] = { 0, 1, 2, 3 };
