@@ -653,6 +653,7 @@ static char *format_title(const struct ms_model *m, int i, int width, double yma
 		{ 1, true, false, true }, { 1, true, false, false },
 	};
 	int nf = (int)(sizeof(form) / sizeof(form[0])), f, lw, sw = 0;
+	bool shorts = false;	/* name[1] and val[1] made */
 
 	if (!len)
 		return buf;
@@ -661,14 +662,18 @@ static char *format_title(const struct ms_model *m, int i, int width, double yma
 		return buf;
 	}
 	snprintf(name[0], sizeof(name[0]), "%s%s", d->title, sys ? " (system)" : "");
-	snprintf(name[1], sizeof(name[1]), "%s%s", sys ? "sys " : "", d->brief);
 	if (!pl->na && ymax > 0)
 		fmt_scale(pl->id, ymax, sc, sizeof(sc));
 	fmt_value(m, i, false, val[0], sizeof(val[0]));
-	fmt_value(m, i, true, val[1], sizeof(val[1]));
 	for (f = 0; f < nf; f++) {
 		if (form[f].extra && !extra)
 			continue;
+		/* the short forms only when the long ones do not fit */
+		if ((form[f].name || form[f].compact) && !shorts) {
+			snprintf(name[1], sizeof(name[1]), "%s%s", sys ? "sys " : "", d->brief);
+			fmt_value(m, i, true, val[1], sizeof(val[1]));
+			shorts = true;
+		}
 		snprintf(left, sizeof(left), "%s %s%s%s", name[form[f].name],
 			 val[form[f].compact], form[f].extra ? "  " : "",
 			 form[f].extra ? extra : "");
