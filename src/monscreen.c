@@ -761,6 +761,18 @@ static void put_diff(int y, int x, const char *old, const char *s)
 		tui_addn(stdscr, y, x + col, s + a, (int)(n - e - a));
 }
 
+/* Whether s is printable ASCII exactly w columns wide: two such texts
+ * differ on screen where their bytes do, as put_diff needs. */
+static bool ascii_row(const char *s, int w)
+{
+	int n = 0;
+
+	for (; s[n]; n++)
+		if ((unsigned char)s[n] < 0x20 || (unsigned char)s[n] > 0x7e)
+			return false;
+	return n == w;
+}
+
 static void centre(struct ms_rect r, int dy, const char *s, int attr)
 {
 	tui_centre(stdscr, r.y + dy, r.x, r.w, s, attr);
@@ -836,7 +848,7 @@ static void draw_plot(const struct ms_model *m, int i, struct ms_rect r, bool fu
 	const struct ms_plot *pl = &m->plot[i];
 	struct slot *sl = &U.slot[i];
 	struct ms_rect g = { r.y + 1, r.x, r.h - 1, r.w };
-	char title[512];
+	char title[sizeof(sl->title)];
 	struct plot p = { .w = r.w, .h = r.h - 1, .mode = tui_mode(),
 			  .marks = m->marks, .nmarks = m->nmarks };
 	struct graph_at at;
@@ -850,14 +862,22 @@ static void draw_plot(const struct ms_model *m, int i, struct ms_rect r, bool fu
 	p.ymax = plot_ymax(m, i, r.w, tui_mode());
 	if (!title_same(sl, pl, p.ymax)) {
 		format_title(m, i, r.w, p.ymax, title, sizeof(title));
-		if (full || strcmp(title, sl->title)) {
+		if (!full && strcmp(title, sl->title) && ascii_row(sl->title, r.w) &&
+		    ascii_row(title, r.w)) {
+			/* a new value: the characters that changed, the cursor
+			 * left where the whole title leaves it */
+			attrset(A_BOLD);
+			put_diff(r.y, r.x, sl->title, title);
+			attrset(A_NORMAL);
+			move(r.y, r.x);
+		} else if (full || strcmp(title, sl->title)) {
 			if (!full)
 				blank(r.y, r.x, r.w);
 			attrset(A_BOLD);
 			tui_put(stdscr, r.y, r.x, r.w, title);
 			attrset(A_NORMAL);
-			snprintf(sl->title, sizeof(sl->title), "%s", title);
 		}
+		memcpy(sl->title, title, strlen(title) + 1);
 	}
 	if (g.h < 1)
 		return;
