@@ -150,12 +150,16 @@ bench: deps
 	@missing=""; for c in $(BENCH_PKGS); do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
 	if [ -n "$$missing" ]; then echo "bench: installing$$missing to compare with"; \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; fi
-	$(MAKE) --no-print-directory thrashtop build/sample_cost build/firstframe
+	$(MAKE) --no-print-directory thrashtop build/sample_cost build/firstframe build/draw_cost
 	bench/run.sh $(SECTIONS)
 
 build/sample_cost: bench/sample_cost.c $(filter-out build/rel/main.o,$(OBJ)) $(wildcard include/*.h)
 	@echo "  LD      $@"
 	@$(CC) $(ALL_CFLAGS) -o $@ bench/sample_cost.c $(filter-out build/rel/main.o,$(OBJ)) $(LDLIBS)
+
+build/draw_cost: bench/draw_cost.c $(filter-out build/rel/main.o,$(OBJ)) $(wildcard include/*.h)
+	@echo "  LD      $@"
+	@$(CC) $(ALL_CFLAGS) -o $@ bench/draw_cost.c $(filter-out build/rel/main.o,$(OBJ)) $(LDLIBS)
 
 build/firstframe: bench/firstframe.c | build/rel
 	@echo "  LD      $@"

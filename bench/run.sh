@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # `make bench`: every figure side by side in one run. Sections can be
-# picked by name: bench/run.sh [sort] [faults] [sampling] [start] [monitor] [history]
+# picked by name: bench/run.sh [sort] [faults] [sampling] [start] [draw] [monitor] [history]
 set -u
 cd "$(dirname "$0")"
 rc=0
-SECTIONS=" ${*:-sort faults sampling start monitor history} "
+SECTIONS=" ${*:-sort faults sampling start draw monitor history} "
 want() { [[ $SECTIONS == *" $1 "* ]]; }
 if want sort; then
 	echo "== sorter CPU against qsbench 0.93 (same compiler, flags, N and seed; alternating runs; medians)"
@@ -28,6 +28,24 @@ if want start; then
 	../build/firstframe 9 ../thrashtop --history "$d/h.db" -p 2 -n 20000000 -d 1 || rc=1
 	printf '%-40s ' "thrashtop (default workload)"
 	../build/firstframe 5 ../thrashtop --history "$d/h.db" -d 1 || rc=1
+	rm -rf "$d"
+	echo
+fi
+if want draw; then
+	echo "== the monitor's drawing alone, 200x60 tmux, us a frame (build/draw_cost, 2000 frames after 5 s)"
+	d=$(mktemp -d)
+	for a in "" -a; do
+		tmux -L "thrashtop-draw-$$" -f /dev/null new-session -d -x 200 -y 60 \
+			"THRASHTOP_PROFILE=$d/prof exec ../build/draw_cost $a 2000"
+		for ((i = 0; i < 600; i++)); do [ -s "$d/prof" ] && break; sleep 0.2; done
+		sleep 0.3
+		tmux -L "thrashtop-draw-$$" kill-server 2>/dev/null
+		if [ -n "$a" ]; then what="the same, a trace behind, marks"; else what="default plots, 64 rows"; fi
+		printf '%-34s ' "$what"
+		awk '/^(draw|output)/ { printf "%s %s  ", $1, $NF } END { print "" }' "$d/prof" 2>/dev/null ||
+			{ echo "no profile"; rc=1; }
+		rm -f "$d/prof"
+	done
 	rm -rf "$d"
 	echo
 fi

@@ -10,6 +10,7 @@
 #ifndef THRASHTOP_PLOT_H
 #define THRASHTOP_PLOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "series.h"
@@ -53,6 +54,51 @@ int plot_render_cells(const struct plot *p, const struct series *s, unsigned *ce
  * PLOT_ROW_BYTES(p->w)) or ENOMEM. */
 int plot_render(const struct plot *p, const struct series *s, char *out,
 		size_t rowbytes, unsigned char *markcol);
+
+/* A plot drawn frame after frame, as a screen shows it: the cells of its
+ * last frame and the levels each column was drawn from. A frame
+ * recomputes only the cells of the columns whose levels or marking
+ * changed, in the rows that change could reach, and hands on only the
+ * cells that differ. Zeroed to start; plot_canvas_free frees it. */
+enum plot_layer {
+	PLOT_LIVE,	/* the series, and blank cells */
+	PLOT_FAINT,	/* a trace behind it, where the series leaves a cell blank */
+	PLOT_MARK,	/* every cell of a marked column */
+};
+
+struct plot_col;
+
+struct plot_canvas {
+	int w, h;
+	enum plot_mode mode;
+	bool drawn;		/* cells hold a frame of this size and mode */
+	unsigned *cells;	/* h rows of w, top first, as plot_render_cells */
+	unsigned char *layer;	/* enum plot_layer of each cell */
+	struct plot_col *col, *next;	/* the last frame's columns, this one's */
+	int *span;		/* each row's first and last changed column */
+	size_t ncells, ncols, nrows;	/* room */
+};
+
+/* Called for each run of cells a frame changed: n cells of one layer
+ * from column col of row row, at c->cells + row * c->w + col. */
+typedef void plot_put_fn(void *arg, const struct plot_canvas *c, int row, int col, int n,
+			 enum plot_layer layer);
+
+/* Draws s into c as plot_render_cells does, and behind it (may be NULL)
+ * the trace of another series in the cells s leaves blank, without
+ * marks, right-aligned on its own newest sample; marked columns are in
+ * PLOT_MARK. Calls put for the cells that differ from c's last frame:
+ * all of them after plot_canvas_forget, or when the size or mode
+ * changed. Returns 0, or -1 with errno EINVAL (as plot_render_cells) or
+ * ENOMEM, having called put for none. */
+int plot_canvas_draw(struct plot_canvas *c, const struct plot *p, const struct series *s,
+		     const struct series *behind, plot_put_fn *put, void *arg);
+
+/* The next frame hands on every cell: what showed c's cells was drawn
+ * over. */
+void plot_canvas_forget(struct plot_canvas *c);
+
+void plot_canvas_free(struct plot_canvas *c);
 
 /* Smallest 1, 2 or 5 x 10^k that is >= v; 1 for v <= 0 or NAN. */
 double plot_nice_max(double v);

@@ -16,12 +16,6 @@ static struct {
 	bool need_full;		/* draw even when paused */
 	int scroll;		/* first worker shown */
 	int shown;		/* worker rows the last frame showed, -1 before one */
-	unsigned *cells;	/* a plot's cells, grown on resize only */
-	unsigned *cells2;	/* the stored run's cells behind them */
-	unsigned char *looks;	/* how each cell is drawn: enum look */
-	size_t ncells;
-	unsigned char *markcol;
-	size_t marksize;
 	struct slot {		/* what each plot's place shows now */
 		char title[512];
 		/* what the title was made of: the same again is the same */
@@ -30,10 +24,8 @@ static struct {
 		char t_extra[128];
 		bool t_ok;
 		char note[128];	/* a notice drawn instead of the graph */
-		bool graph;	/* the cells below are on screen */
-		unsigned *cells;
-		unsigned char *looks;
-		size_t ncells;
+		bool graph;	/* the canvas's cells are on screen */
+		struct plot_canvas canvas;
 	} slot[MS_MAX_PLOTS];
 	char *rowkey;		/* per screen row: what a text row shows */
 	int nrowkeys;
@@ -661,6 +653,7 @@ static char *format_title(const struct ms_model *m, int i, int width, double yma
 		{ 1, true, false, true }, { 1, true, false, false },
 	};
 	int nf = (int)(sizeof(form) / sizeof(form[0])), f, lw, sw = 0;
+	bool shorts = false;	/* name[1] and val[1] made */
 
 	if (!len)
 		return buf;
@@ -669,14 +662,18 @@ static char *format_title(const struct ms_model *m, int i, int width, double yma
 		return buf;
 	}
 	snprintf(name[0], sizeof(name[0]), "%s%s", d->title, sys ? " (system)" : "");
-	snprintf(name[1], sizeof(name[1]), "%s%s", sys ? "sys " : "", d->brief);
 	if (!pl->na && ymax > 0)
 		fmt_scale(pl->id, ymax, sc, sizeof(sc));
 	fmt_value(m, i, false, val[0], sizeof(val[0]));
-	fmt_value(m, i, true, val[1], sizeof(val[1]));
 	for (f = 0; f < nf; f++) {
 		if (form[f].extra && !extra)
 			continue;
+		/* the short forms only when the long ones do not fit */
+		if ((form[f].name || form[f].compact) && !shorts) {
+			snprintf(name[1], sizeof(name[1]), "%s%s", sys ? "sys " : "", d->brief);
+			fmt_value(m, i, true, val[1], sizeof(val[1]));
+			shorts = true;
+		}
 		snprintf(left, sizeof(left), "%s %s%s%s", name[form[f].name],
 			 val[form[f].compact], form[f].extra ? "  " : "",
 			 form[f].extra ? extra : "");
@@ -701,42 +698,6 @@ char *ms_format_title(const struct ms_model *m, int i, int width,
 }
 
 /* ---- drawing --------------------------------------------------------- */
-
-/* How a plot cell is drawn. */
-enum look { LOOK_LIVE, LOOK_FAINT, LOOK_MARK };
-
-static bool grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	void *q;
-
-	if (n <= *cap)
-		return true;
-	if (!(q = realloc(*p, n * size)))
-		return false;
-	*p = q;
-	*cap = n;
-	return true;
-}
-
-static bool ensure_buffers(int w, int h)
-{
-	size_t n = (size_t)w * (size_t)h, c = U.ncells, c2 = U.ncells;
-
-	if (!grow((void **)&U.cells, &c, n, sizeof(*U.cells)) ||
-	    !grow((void **)&U.cells2, &c2, n, sizeof(*U.cells2)))
-		return false;
-	if (!grow((void **)&U.looks, &U.ncells, n, 1))
-		return false;
-	return grow((void **)&U.markcol, &U.marksize, (size_t)w, 1);
-}
-
-static bool slot_buffers(struct slot *sl, size_t n)
-{
-	size_t c = sl->ncells;
-
-	return grow((void **)&sl->cells, &c, n, sizeof(*sl->cells)) &&
-	       grow((void **)&sl->looks, &sl->ncells, n, 1);
-}
 
 /* Blanks w cells of row y from x, as erase() leaves them. */
 static void blank(int y, int x, int w)
@@ -800,52 +761,50 @@ static void put_diff(int y, int x, const char *old, const char *s)
 		tui_addn(stdscr, y, x + col, s + a, (int)(n - e - a));
 }
 
+/* Whether s is printable ASCII exactly w columns wide: two such texts
+ * differ on screen where their bytes do, as put_diff needs. */
+static bool ascii_row(const char *s, int w)
+{
+	int n = 0;
+
+	for (; s[n]; n++)
+		if ((unsigned char)s[n] < 0x20 || (unsigned char)s[n] > 0x7e)
+			return false;
+	return n == w;
+}
+
 static void centre(struct ms_rect r, int dy, const char *s, int attr)
 {
 	tui_centre(stdscr, r.y + dy, r.x, r.w, s, attr);
 }
 
-static int look_attr(enum look k, int colour)
+static int layer_attr(enum plot_layer k, int colour)
 {
 	switch (k) {
-	case LOOK_FAINT:
+	case PLOT_FAINT:
 		return tui_faint();
-	case LOOK_MARK:
+	case PLOT_MARK:
 		return tui_colour() ? A_BOLD | (int)COLOR_PAIR(TP_MARK) : A_REVERSE;
-	case LOOK_LIVE:
+	case PLOT_LIVE:
 		break;
 	}
 	return colour;
 }
 
-/* Writes the cells of the graph g that differ from what its slot shows
- * (all of them when it shows no graph), in runs of one look. */
-static void put_changed(struct slot *sl, struct ms_rect g, int colour)
+/* Where a plot's graph is and its series' colour, for put_cells. */
+struct graph_at {
+	struct ms_rect g;
+	int colour;
+};
+
+static void put_cells(void *arg, const struct plot_canvas *c, int row, int col, int n,
+		      enum plot_layer layer)
 {
-	for (int row = 0; row < g.h; row++) {
-		size_t o = (size_t)row * (size_t)g.w;
-		const unsigned *cp = U.cells + o, *old = sl->cells + o;
-		const unsigned char *lk = U.looks + o, *oldlk = sl->looks + o;
+	const struct graph_at *at = arg;
 
-		for (int c = 0; c < g.w;) {
-			int e = c + 1;
-
-			if (sl->graph && cp[c] == old[c] && lk[c] == oldlk[c]) {
-				c++;
-				continue;
-			}
-			while (e < g.w && lk[e] == lk[c] &&
-			       (!sl->graph || cp[e] != old[e] || lk[e] != oldlk[e]))
-				e++;
-			attrset(look_attr(lk[c], colour));
-			tui_put_cells(stdscr, g.y + row, g.x + c, cp + c, e - c);
-			c = e;
-		}
-	}
-	attrset(A_NORMAL);
-	memcpy(sl->cells, U.cells, sizeof(*U.cells) * (size_t)g.w * (size_t)g.h);
-	memcpy(sl->looks, U.looks, (size_t)g.w * (size_t)g.h);
-	sl->graph = true;
+	attrset(layer_attr(layer, at->colour));
+	tui_put_cells(stdscr, at->g.y + row, at->g.x + col,
+		      c->cells + (size_t)row * (size_t)c->w + (size_t)col, n);
 }
 
 /* A notice in place of the graph, unless it is there already. */
@@ -889,10 +848,10 @@ static void draw_plot(const struct ms_model *m, int i, struct ms_rect r, bool fu
 	const struct ms_plot *pl = &m->plot[i];
 	struct slot *sl = &U.slot[i];
 	struct ms_rect g = { r.y + 1, r.x, r.h - 1, r.w };
-	char title[512];
+	char title[sizeof(sl->title)];
 	struct plot p = { .w = r.w, .h = r.h - 1, .mode = tui_mode(),
 			  .marks = m->marks, .nmarks = m->nmarks };
-	size_t n = (size_t)g.w * (size_t)(g.h > 0 ? g.h : 0);
+	struct graph_at at;
 
 	if (r.h < 1)
 		return;
@@ -903,14 +862,22 @@ static void draw_plot(const struct ms_model *m, int i, struct ms_rect r, bool fu
 	p.ymax = plot_ymax(m, i, r.w, tui_mode());
 	if (!title_same(sl, pl, p.ymax)) {
 		format_title(m, i, r.w, p.ymax, title, sizeof(title));
-		if (full || strcmp(title, sl->title)) {
+		if (!full && strcmp(title, sl->title) && ascii_row(sl->title, r.w) &&
+		    ascii_row(title, r.w)) {
+			/* a new value: the characters that changed, the cursor
+			 * left where the whole title leaves it */
+			attrset(A_BOLD);
+			put_diff(r.y, r.x, sl->title, title);
+			attrset(A_NORMAL);
+			move(r.y, r.x);
+		} else if (full || strcmp(title, sl->title)) {
 			if (!full)
 				blank(r.y, r.x, r.w);
 			attrset(A_BOLD);
 			tui_put(stdscr, r.y, r.x, r.w, title);
 			attrset(A_NORMAL);
-			snprintf(sl->title, sizeof(sl->title), "%s", title);
 		}
+		memcpy(sl->title, title, strlen(title) + 1);
 	}
 	if (g.h < 1)
 		return;
@@ -922,31 +889,17 @@ static void draw_plot(const struct ms_model *m, int i, struct ms_rect r, bool fu
 		plot_note(sl, g, "waiting for samples", tui_attr(TP_DIM), full);
 		return;
 	}
-	if (!ensure_buffers(p.w, p.h) || !slot_buffers(sl, n) ||
-	    plot_render_cells(&p, pl->s, U.cells, (size_t)p.w, U.markcol)) {
+	at = (struct graph_at){ g, tui_attr(tui_series_pair(pl->id)) };
+	if (!sl->graph)
+		plot_canvas_forget(&sl->canvas);
+	/* the stored run's trace, faint, in the cells the live plot leaves
+	 * blank: it shows where the stored run went higher */
+	if (plot_canvas_draw(&sl->canvas, &p, pl->s, pl->against, put_cells, &at)) {
 		plot_note(sl, g, "cannot draw", tui_attr(TP_BAD), full);
 		return;
 	}
-	memset(U.looks, LOOK_LIVE, n);
-	if (pl->against && series_len(pl->against)) {
-		/* The stored run's trace, faint, in the cells the live plot
-		 * leaves blank: it shows where the stored run went higher. */
-		struct plot q = p;
-
-		q.marks = NULL;
-		q.nmarks = 0;
-		if (plot_render_cells(&q, pl->against, U.cells2, (size_t)p.w, NULL) == 0)
-			for (size_t k = 0; k < n; k++)
-				if (U.cells[k] == ' ' && U.cells2[k] != ' ') {
-					U.cells[k] = U.cells2[k];
-					U.looks[k] = LOOK_FAINT;
-				}
-	}
-	for (int c = 0; c < p.w && m->nmarks; c++)
-		if (U.markcol[c])
-			for (int row = 0; row < p.h; row++)
-				U.looks[(size_t)row * (size_t)p.w + (size_t)c] = LOOK_MARK;
-	put_changed(sl, g, tui_attr(tui_series_pair(pl->id)));
+	attrset(A_NORMAL);
+	sl->graph = true;
 }
 
 /* Seconds the plots span: newest minus oldest visible sample. */
@@ -1438,16 +1391,8 @@ void ms_end(void)
 	if (help_win)
 		delwin(help_win);
 	help_win = NULL;
-	free(U.cells);
-	free(U.cells2);
-	free(U.looks);
-	free(U.markcol);
-	U.cells = U.cells2 = NULL;
-	U.looks = U.markcol = NULL;
-	U.ncells = U.marksize = 0;
 	for (int i = 0; i < MS_MAX_PLOTS; i++) {
-		free(U.slot[i].cells);
-		free(U.slot[i].looks);
+		plot_canvas_free(&U.slot[i].canvas);
 		U.slot[i] = (struct slot){ 0 };
 	}
 	free(U.rowkey);

@@ -1,6 +1,8 @@
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "plot.h"
 
@@ -35,7 +37,10 @@ static int level_of(double v, double ymax, int nlev)
 	x = v / ymax * (nlev - 1);
 	if (x >= nlev - 1)
 		return nlev;
-	lv = 1 + (int)lround(x);
+	/* lround(x) without the call, in a frame's innermost loop: x - i is
+	 * exact for 0 <= x < 2^31 */
+	lv = (int)x;
+	lv += 1 + (x - lv >= 0.5);
 	return lv < 2 ? 2 : lv;
 }
 
@@ -83,6 +88,16 @@ static char *put_utf8(char *o, unsigned cp)
 	*o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
 	*o++ = (char)(0x80 | (cp & 0x3F));
 	return o;
+}
+
+static int imin(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+static int imax(int a, int b)
+{
+	return a > b ? a : b;
 }
 
 static int clampi(int x, int lo, int hi)
@@ -188,6 +203,236 @@ int plot_render(const struct plot *p, const struct series *s, char *out,
 	}
 	free(cells);
 	return 0;
+}
+
+struct plot_col {
+	int lv[4];	/* levels of its samples, then of the trace's (0: none) */
+	int marked;
+};
+
+/* Set in a cell's layer while a frame has changed it and not yet handed
+ * it on. */
+#define CHANGED 0x80
+
+/* Levels of the newest samples of s (may be NULL), right-aligned, into
+ * each column's lv[off] and lv[off + 1]; 0 where there is none. */
+static void col_levels(const struct plot *p, const struct series *s, int k, int nlev,
+		       struct plot_col *col, int off)
+{
+	int total = p->w * k, n = s ? imin(series_len(s), total) : 0, pos = 0;
+	int idx = n ? (s->head + s->len - n) % s->cap : 0, sh = k == 2;
+
+	for (int c = 0; c < p->w; c++)
+		col[c].lv[off] = col[c].lv[off + 1] = 0;
+	for (pos = total - n; pos < total; pos++) {
+		/* the ring read directly, as in level_at */
+		col[pos >> sh].lv[off + (pos & sh)] = level_of(s->v[idx], p->ymax, nlev);
+		if (++idx == s->cap)
+			idx = 0;
+	}
+}
+
+/* The glyph of levels lv in the cell whose lowest sub-level is base, ' '
+ * for none; unmarked. */
+static unsigned glyph_at(const struct plot *p, const int *lv, int k, int base, int lpc,
+			 unsigned full)
+{
+	int hi = k > 1 && lv[1] > lv[0] ? lv[1] : lv[0];
+	int lo = k > 1 && lv[1] < lv[0] ? lv[1] : lv[0];
+
+	if (base >= hi)
+		return ' ';
+	if (base + lpc <= lo)
+		return full;
+	return cell_glyph(p, lv, base, 0);
+}
+
+/* Cell base of column col: its glyph into *g, and its layer. */
+static enum plot_layer canvas_cell(const struct plot *p, const struct plot_col *col, int k,
+				   int base, int lpc, unsigned full, unsigned vline, unsigned *g)
+{
+	unsigned live = glyph_at(p, col->lv, k, base, lpc, full);
+
+	if (col->marked) {
+		*g = live != ' ' ? live : vline;
+		return PLOT_MARK;
+	}
+	if (live != ' ') {
+		*g = live;
+		return PLOT_LIVE;
+	}
+	*g = glyph_at(p, col->lv + 2, k, base, lpc, full);
+	return *g != ' ' ? PLOT_FAINT : PLOT_LIVE;
+}
+
+/* The rows r0..r1 of a column drawn from a and now from b whose cells
+ * can differ: a cell sees a level x only as x - base clamped to 0..lpc,
+ * so a level going from lo to hi reaches the rows with base < hi and
+ * base + lpc > lo. r0 > r1: none. */
+static void dirty_rows(const struct plot_col *a, const struct plot_col *b, int h, int lpc,
+		       int *r0, int *r1)
+{
+	*r0 = h;
+	*r1 = -1;
+	if (a->marked != b->marked) {
+		*r0 = 0;
+		*r1 = h - 1;
+		return;
+	}
+	for (int i = 0; i < 4; i++) {
+		int lo = imin(a->lv[i], b->lv[i]), hi = a->lv[i] + b->lv[i] - lo;
+
+		if (lo == hi)
+			continue;
+		*r0 = imin(*r0, h - 1 - (hi - 1) / lpc);
+		*r1 = imax(*r1, h - 1 - lo / lpc);
+	}
+}
+
+static bool canvas_room(struct plot_canvas *c, size_t ncells, size_t ncols, size_t nrows)
+{
+	if (ncells > c->ncells) {
+		unsigned *cells = realloc(c->cells, ncells * sizeof(*cells));
+		unsigned char *layer;
+
+		if (cells)
+			c->cells = cells;
+		layer = cells ? realloc(c->layer, ncells) : NULL;
+		if (!layer)
+			return false;
+		c->layer = layer;
+		c->ncells = ncells;
+	}
+	if (ncols > c->ncols) {
+		struct plot_col *col = realloc(c->col, ncols * sizeof(*col)), *next;
+
+		if (col)
+			c->col = col;
+		next = col ? realloc(c->next, ncols * sizeof(*next)) : NULL;
+		if (!next)
+			return false;
+		c->next = next;
+		c->ncols = ncols;
+	}
+	if (nrows > c->nrows) {
+		int *span = realloc(c->span, 2 * nrows * sizeof(*span));
+
+		if (!span)
+			return false;
+		c->span = span;
+		c->nrows = nrows;
+	}
+	return true;
+}
+
+/* Hands on the changed cells of row r, from column x0 to x1, in runs of
+ * one layer, and clears their mark. */
+static void put_row(struct plot_canvas *c, int r, int x0, int x1, plot_put_fn *put, void *arg)
+{
+	unsigned char *ly = c->layer + (size_t)r * (size_t)c->w;
+	int start = -1;
+
+	for (int x = x0; x <= x1 + 1; x++) {
+		bool changed = x <= x1 && (ly[x] & CHANGED);
+
+		if (start >= 0 && (!changed || (ly[x] & ~CHANGED) != ly[start])) {
+			put(arg, c, r, start, x - start, (enum plot_layer)ly[start]);
+			start = -1;
+		}
+		if (!changed)
+			continue;
+		ly[x] &= (unsigned char)~CHANGED;
+		if (start < 0)
+			start = x;
+	}
+}
+
+int plot_canvas_draw(struct plot_canvas *c, const struct plot *p, const struct series *s,
+		     const struct series *behind, plot_put_fn *put, void *arg)
+{
+	int k, lpc, nlev, n, mi = 0, mc = -1, *lo, *hi;
+	unsigned full, vline;
+	struct plot_col *t;
+
+	if (p->w < 1 || p->h < 1 || !(p->ymax > 0) || isinf(p->ymax) ||
+	    (p->nmarks > 0 && !p->marks)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (p->w != c->w || p->h != c->h || p->mode != c->mode)
+		c->drawn = false;
+	if (!canvas_room(c, (size_t)p->w * (size_t)p->h, (size_t)p->w, (size_t)p->h)) {
+		c->drawn = false;
+		errno = ENOMEM;
+		return -1;
+	}
+	c->w = p->w;
+	c->h = p->h;
+	c->mode = p->mode;
+	k = plot_samples_per_cell(p->mode);
+	lpc = plot_levels_per_cell(p->mode);
+	nlev = p->h * lpc;
+	full = cell_glyph(p, (const int[2]){ lpc, lpc }, 0, 0);
+	vline = cell_glyph(p, (const int[2]){ 0, 0 }, 0, 1);
+	n = imin(series_len(s), p->w * k);
+	col_levels(p, s, k, nlev, c->next, 0);
+	col_levels(p, behind, k, nlev, c->next, 2);
+	/* the columns whose cells can differ, a column at a time; each row
+	 * notes the first and last column it changed in */
+	lo = c->span;
+	hi = c->span + p->h;
+	for (int r = 0; r < p->h; r++) {
+		lo[r] = p->w;
+		hi[r] = -1;
+	}
+	for (int x = 0; x < p->w; x++) {
+		struct plot_col *b = &c->next[x];
+		int r0 = 0, r1 = p->h - 1;
+
+		while (mi < p->nmarks && mc < x)
+			mc = mark_cell(p, s, n, p->marks[mi++]);
+		b->marked = mc == x;
+		if (c->drawn && !memcmp(&c->col[x], b, sizeof(*b)))
+			continue;
+		if (c->drawn)
+			dirty_rows(&c->col[x], b, p->h, lpc, &r0, &r1);
+		for (int r = r0; r <= r1; r++) {
+			size_t o = (size_t)r * (size_t)p->w + (size_t)x;
+			unsigned g;
+			enum plot_layer ly = canvas_cell(p, b, k, (p->h - 1 - r) * lpc, lpc, full,
+							 vline, &g);
+
+			if (c->drawn && g == c->cells[o] && ly == c->layer[o])
+				continue;
+			c->cells[o] = g;
+			c->layer[o] = (unsigned char)(ly | CHANGED);
+			lo[r] = imin(lo[r], x);
+			hi[r] = x;
+		}
+	}
+	for (int r = 0; r < p->h; r++)
+		if (lo[r] <= hi[r])
+			put_row(c, r, lo[r], hi[r], put, arg);
+	t = c->col;
+	c->col = c->next;
+	c->next = t;
+	c->drawn = true;
+	return 0;
+}
+
+void plot_canvas_forget(struct plot_canvas *c)
+{
+	c->drawn = false;
+}
+
+void plot_canvas_free(struct plot_canvas *c)
+{
+	free(c->cells);
+	free(c->layer);
+	free(c->col);
+	free(c->next);
+	free(c->span);
+	*c = (struct plot_canvas){ 0 };
 }
 
 /* Smallest of m * {1, 2, 5} * 10^j (j >= 0) that is >= v, for v >= m. */

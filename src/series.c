@@ -83,14 +83,21 @@ double series_last(const struct series *s)
 
 int series_minmax(const struct series *s, int n, double *min, double *max)
 {
-	int from, cnt = 0;
-	double lo = NAN, hi = NAN, v = NAN;
+	int cnt = 0, idx;
+	double lo = NAN, hi = NAN;
 
 	if (n > s->len)
 		n = s->len;
-	from = s->len - (n > 0 ? n : 0);
-	for (int i = from; i < s->len; i++) {
-		series_get(s, i, NULL, &v);
+	if (n < 0)
+		n = 0;
+	/* the ring read directly: every plot's scale reads its window each
+	 * frame */
+	idx = n ? (s->head + s->len - n) % s->cap : 0;
+	for (int i = 0; i < n; i++) {
+		double v = s->v[idx];
+
+		if (++idx == s->cap)
+			idx = 0;
 		if (isnan(v))
 			continue;
 		if (!cnt || v < lo)

@@ -1,6 +1,12 @@
 #include <curses.h>
+#include <locale.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
 
+#include "cast.h"
 #include "check.h"
 #include "monscreen.h"
 #include "monview.h"
@@ -603,4 +609,158 @@ TEST(monscreen_layout_lane_under_plots)
 	CHECK_INT(l.lane.w, 100);
 	CHECK_INT(l.lane.y, l.plot[m.nplots - 1].y + l.plot[m.nplots - 1].h);
 	CHECK_INT(l.workers.y, l.lane.y + 1);
+}
+
+/* ---- frames drawn by what changed, against frames drawn whole ---- */
+
+#define FR_N 160
+#define FR_COLS 120
+#define FR_ROWS 36
+
+struct fr_cell {
+	wchar_t ch;
+	attr_t attr;
+	short pair;
+};
+
+/* What the screen holds: each cell's character, attributes and colour. */
+static void fr_grab(struct fr_cell *out)
+{
+	for (int y = 0; y < LINES; y++)
+		for (int x = 0; x < COLS; x++) {
+			cchar_t c;
+			wchar_t w[CCHARW_MAX + 1] = { 0 };
+			struct fr_cell *o = &out[y * FR_COLS + x];
+
+			mvin_wch(y, x, &c);
+			getcchar(&c, w, &o->attr, &o->pair, NULL);
+			o->ch = w[0];
+		}
+}
+
+static unsigned fr_rnd;
+
+static double fr_next(void)
+{
+	fr_rnd = fr_rnd * 1103515245 + 12345;
+	return (double)(fr_rnd >> 16 & 0x7FFF) / 32768.0;
+}
+
+/* FR_N frames of a model whose plots scroll (gaps, auto scales shared
+ * and changing, a stored run's trace behind one, sysctl marks, a plot
+ * that turns n/a and back, one waiting for samples), whose titles,
+ * header and rows change, and whose terminal is resized; each frame
+ * drawn by what changed, or (whole) on a cleared screen. */
+static void fr_play(bool whole, struct fr_cell *shots)
+{
+	static const int ids[] = { M_SWAP_USED, M_MAJFLT, M_FREE, M_MINFLT, M_SCAN_KSWAPD,
+				   M_SCAN_DIRECT, M_PSI_SOME, M_KSWAPD_CPU, M_PSI_FULL };
+	enum { NP = sizeof(ids) / sizeof(ids[0]) };
+	static struct series s[NP], back;
+	struct ms_worker w[6];
+	double marks[3];
+	char status[64];
+	struct ms_model m = { .host = "host", .kernel = "6.1", .ram_kib = 1 << 20,
+			      .swap_kib = 1 << 19, .swappiness = "60",
+			      .workload = "qsbench -n 30000000 -p 6 -s 1", .interval = 0.1,
+			      .marks = marks, .status = status, .workers = w, .nworkers = 6 };
+
+	fr_rnd = 7;
+	for (int i = 0; i < NP; i++) {
+		series_init(&s[i], 400);
+		m.plot[i] = (struct ms_plot){ .id = ids[i], .s = &s[i],
+					      .scale = ids[i] == M_SWAP_USED ? 1 << 19 : 0 };
+	}
+	series_init(&back, 400);
+	m.plot[6].against = &back;
+	m.against = "behind: run 3";
+	m.nplots = NP;
+	for (int i = 0; i < 6; i++)
+		w[i] = (struct ms_worker){ .pid = 100 + i, .phase = "fill", .state = 'R',
+					   .end = END_RUNNING, .majflt = 0, .swap_kib = 0 };
+	resizeterm(FR_ROWS, FR_COLS);
+	for (int f = 0; f < FR_N; f++) {
+		double t = f * 0.1;
+
+		for (int i = 0; i < NP; i++) {
+			double v = fr_next();
+
+			if (i == 8 && f < 20)	/* waiting for samples */
+				continue;
+			v = i == 0 ? 3e5 : i == 1 ? (v < 0.1 ? v * 4000 : 0) :
+			    i == 2 ? 8e5 - f * 1000 * v : i == 3 ? (v < 0.05 ? NAN : 4e4 * v) :
+			    i == 4 ? (f > 80 ? 300 * v : 0) : i == 5 ? 90 * v * (f % 50 < 25) :
+			    i == 6 ? 10 + 5 * sin(f / 9.0) + v : 40 * v;
+			series_push(&s[i], t, v);
+		}
+		series_push(&back, t, 12 + 6 * cos(f / 7.0));
+		m.plot[7].na = f >= 50 && f < 70 ? "kswapd not visible (n/a)" : NULL;
+		m.nmarks = (f > 40) + (f > 41) + (f > 120);
+		marks[0] = 4.05;
+		marks[1] = 4.12;
+		marks[2] = 12.05;
+		snprintf(status, sizeof(status), "reclaim: %s", f % 30 < 10 ? "none" : "kswapd");
+		m.elapsed = t;
+		for (int i = 0; i < 6; i++) {
+			w[i].frac = fmin(f / 120.0 + i / 50.0, 1);
+			w[i].cpu_s = t * (0.5 + i / 10.0);
+			w[i].minflt = (int64_t)(f * 37 * (i + 1));
+			w[i].rss_kib = (int64_t)(f * 100 * (i + 1));
+			w[i].state = i == 2 && f % 20 < 5 ? 'D' : 'R';
+		}
+		if (f == 90) {
+			w[4].end = END_OK;
+			w[4].state = 0;
+		}
+		if (f == 110)	/* the terminal narrowed, and back */
+			resizeterm(FR_ROWS - 6, FR_COLS - 30);
+		if (f == 130)
+			resizeterm(FR_ROWS, FR_COLS);
+		if (whole)
+			ms_touch();
+		ms_draw(&m);
+		fr_grab(&shots[(size_t)f * FR_COLS * FR_ROWS]);
+	}
+	ms_end();
+	for (int i = 0; i < NP; i++)
+		series_free(&s[i]);
+	series_free(&back);
+}
+
+TEST(ms_draw_by_changes_as_drawn_whole)
+{
+	char dir[] = "/tmp/thrashtop-unit-XXXXXX", path[64], err[256];
+	size_t n = (size_t)FR_N * FR_COLS * FR_ROWS;
+	struct fr_cell *a = calloc(n, sizeof(*a)), *b = calloc(n, sizeof(*b));
+	char *loc = strdup(setlocale(LC_CTYPE, NULL));
+	struct cast *c;
+
+	CHECK(a && b && loc && mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/frames.cast", dir);
+	setlocale(LC_CTYPE, "C.UTF-8");
+	c = cast_open(path, FR_COLS, FR_ROWS, "xterm-256color", "t", 0, err, sizeof(err));
+	CHECK(c && tui_init_headless(c, FR_COLS, FR_ROWS, "xterm-256color", err, sizeof(err)) == 0);
+	if (c && tui_active()) {
+		CHECK(tui_utf8() && tui_colour());
+		fr_play(false, a);
+		fr_play(true, b);
+		for (size_t k = 0; k < n; k++)
+			if (a[k].ch != b[k].ch || a[k].attr != b[k].attr || a[k].pair != b[k].pair) {
+				size_t f = k / (FR_COLS * FR_ROWS), y = k / FR_COLS % FR_ROWS;
+
+				t_fail(__FILE__, __LINE__, "frame %zu row %zu col %zu: U+%04X attr %#lx "
+				       "pair %d, drawn whole U+%04X attr %#lx pair %d", f, y, k % FR_COLS,
+				       (unsigned)a[k].ch, (unsigned long)a[k].attr, a[k].pair,
+				       (unsigned)b[k].ch, (unsigned long)b[k].attr, b[k].pair);
+				break;
+			}
+	}
+	tui_end();
+	cast_close(c);
+	unlink(path);
+	rmdir(dir);
+	setlocale(LC_CTYPE, loc ? loc : "C");
+	free(loc);
+	free(a);
+	free(b);
 }

@@ -1,5 +1,7 @@
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
+#include <string.h>
 
 #include "check.h"
 #include "plot.h"
@@ -45,6 +47,29 @@ TEST(plot_block_clamps_and_shows_newest)
 /* ymax 3 over one row of 4 dots: level = 1 + v. Cells: left 0 (dot 7),
  * right 1 (dots 8, 6) = U+28E0; left 2 (dots 7, 3, 2), right 3 (dots
  * 8, 6, 5, 4) = U+28FE. */
+/* A level is 1 + x rounded half away from zero, x = v / ymax * 7 on one
+ * row of eighths, halves included. */
+TEST(plot_block_levels_round_halves_up)
+{
+	char buf[PLOT_ROW_BYTES(1)];
+	struct plot p = { .w = 1, .h = 1, .mode = PLOT_BLOCK, .ymax = 7 };
+
+	for (int i = 1; i < 140; i++) {
+		double v = i * 0.05, x = v / p.ymax * 7;
+		long lv = 1 + lround(x);
+		unsigned cp = 0x2580 + (unsigned)(lv < 2 ? 2 : lv > 8 ? 8 : lv);
+		char want[4] = { (char)(0xE0 | (cp >> 12)), (char)(0x80 | ((cp >> 6) & 0x3F)),
+				 (char)(0x80 | (cp & 0x3F)), 0 };
+
+		series_init(&ser, 4);
+		series_push(&ser, 0, v);
+		CHECK_INT(plot_render(&p, &ser, buf, sizeof(buf), NULL), 0);
+		if (strcmp(buf, want))
+			t_fail(__FILE__, __LINE__, "v %g: U+%04X wanted", v, cp);
+		series_free(&ser);
+	}
+}
+
 TEST(plot_braille_two_samples_per_cell)
 {
 	const double v[] = { 0, 1, 2, 3 };
@@ -168,4 +193,174 @@ TEST(plot_nice_kib_units)
 	CHECK_NEAR(plot_nice_kib(3 * 1048576.0), 5 * 1048576.0, 0);
 	CHECK_NEAR(plot_nice_kib(24 * 1048576.0), 50 * 1048576.0, 0);
 	CHECK_NEAR(plot_nice_kib(-3), 1, 0);
+}
+
+/* ---- a canvas drawn frame after frame against a fresh render ---- */
+
+#define CV_MAXW 40
+#define CV_MAXH 6
+
+/* What a terminal shows of a canvas: the runs it hands on, each over
+ * what the last frame left. */
+struct cv_screen {
+	unsigned cells[CV_MAXW * CV_MAXH];
+	unsigned char layer[CV_MAXW * CV_MAXH];
+	int written, unchanged, badlayer;
+};
+
+static void cv_put(void *arg, const struct plot_canvas *c, int row, int col, int n,
+		   enum plot_layer layer)
+{
+	struct cv_screen *sc = arg;
+
+	for (int i = 0; i < n; i++) {
+		size_t k = (size_t)row * (size_t)c->w + (size_t)(col + i);
+
+		sc->unchanged += sc->cells[k] == c->cells[k] && sc->layer[k] == layer;
+		sc->badlayer += c->layer[k] != layer;
+		sc->cells[k] = c->cells[k];
+		sc->layer[k] = (unsigned char)layer;
+		sc->written++;
+	}
+}
+
+/* The monitor's plot as it was composed before the canvas: s rendered,
+ * the trace behind it in the cells s leaves blank, marked columns in
+ * the mark layer. */
+static void cv_reference(const struct plot *p, const struct series *s, const struct series *behind,
+			 unsigned *cells, unsigned char *layer)
+{
+	unsigned back[CV_MAXW * CV_MAXH];
+	unsigned char mark[CV_MAXW];
+	size_t n = (size_t)p->w * (size_t)p->h;
+	struct plot q = *p;
+
+	q.marks = NULL;
+	q.nmarks = 0;
+	CHECK_INT(plot_render_cells(p, s, cells, (size_t)p->w, mark), 0);
+	memset(layer, PLOT_LIVE, n);
+	if (behind && series_len(behind) &&
+	    plot_render_cells(&q, behind, back, (size_t)p->w, NULL) == 0)
+		for (size_t k = 0; k < n; k++)
+			if (cells[k] == ' ' && back[k] != ' ') {
+				cells[k] = back[k];
+				layer[k] = PLOT_FAINT;
+			}
+	for (int c = 0; c < p->w; c++)
+		if (mark[c])
+			for (int r = 0; r < p->h; r++)
+				layer[(size_t)r * (size_t)p->w + (size_t)c] = PLOT_MARK;
+}
+
+static unsigned cv_rnd = 1;
+
+static double cv_next(double prev, double ymax)
+{
+	unsigned r;
+
+	cv_rnd = cv_rnd * 1103515245 + 12345;
+	r = cv_rnd >> 16 & 0x7FFF;
+	if (r % 23 == 0)
+		return NAN;
+	if (r % 29 == 0)
+		return 0;
+	if (r % 31 == 0)
+		return ymax * 3;	/* above the scale */
+	if (r % 37 == 0)
+		return -1;
+	if (r % 5 == 0)
+		return prev;		/* flat: columns that do not change */
+	return fmax(prev, 0) * 0.6 + (double)(r % 1000) / 1000 * ymax * 0.5;
+}
+
+TEST(plot_canvas_scrolls_as_a_fresh_render)
+{
+	static const struct { int w, h; enum plot_mode mode; } size[] = {
+		{ 20, 3, PLOT_BRAILLE }, { 7, 5, PLOT_BRAILLE }, { 31, 2, PLOT_BRAILLE },
+		{ 40, 6, PLOT_BRAILLE }, { 12, 4, PLOT_BLOCK }, { 25, 3, PLOT_ASCII },
+		{ 1, 1, PLOT_BRAILLE },
+	};
+	static const double ymaxes[] = { 10, 25, 7.5, 100, 1e-3 };
+	/* two in one column, one before every sample, one between samples */
+	const double marks[] = { -5, 13.5, 40.2, 40.7, 90.5, 170, 255.5, 256.5, 400.5 };
+	struct series s, behind;
+	struct plot_canvas cv = { 0 };
+	struct cv_screen sc;
+	unsigned want[CV_MAXW * CV_MAXH];
+	unsigned char wantl[CV_MAXW * CV_MAXH];
+	double v = 0, b = 0;
+	int incremental = 0, written = 0, cells = 0, nsize = (int)(sizeof(size) / sizeof(size[0]));
+
+	series_init(&s, 50);	/* less than 40 cells of 2 samples */
+	series_init(&behind, 30);
+	for (int f = 0; f < 700; f++) {
+		int si = f / 100 % nsize;
+		struct plot p = { .w = size[si].w, .h = size[si].h, .mode = size[si].mode,
+				  .ymax = ymaxes[f / 37 % 5], .marks = marks };
+		/* the trace behind: none, then one of its own length */
+		const struct series *bh = f % 150 < 40 ? NULL : &behind;
+		size_t n = (size_t)p.w * (size_t)p.h;
+		bool fresh = f % 100 == 0 || f % 61 == 0;
+
+		/* some frames without a new sample */
+		if (f % 17 != 5) {
+			v = cv_next(v, p.ymax);
+			series_push(&s, f, v);
+		}
+		if (f % 13 != 7) {
+			b = cv_next(b, p.ymax);
+			series_push(&behind, f, b);
+		}
+		while (p.nmarks < (int)(sizeof(marks) / sizeof(marks[0])) && marks[p.nmarks] < f)
+			p.nmarks++;
+		if (f % 61 == 0)	/* a notice drawn over it */
+			plot_canvas_forget(&cv);
+		if (fresh)	/* every cell is handed on: the screen's old ones go */
+			memset(&sc, 0xEE, sizeof(sc));
+		sc.written = sc.unchanged = sc.badlayer = 0;
+		CHECK_INT(plot_canvas_draw(&cv, &p, &s, bh, cv_put, &sc), 0);
+		cv_reference(&p, &s, bh, want, wantl);
+		for (size_t k = 0; k < n; k++) {
+			if (sc.cells[k] != want[k] || sc.layer[k] != wantl[k] ||
+			    cv.cells[k] != want[k] || cv.layer[k] != wantl[k]) {
+				t_fail(__FILE__, __LINE__, "frame %d (%dx%d mode %d ymax %g): cell %zu "
+				       "shows U+%04X layer %d, canvas U+%04X, fresh render U+%04X "
+				       "layer %d", f, p.w, p.h, p.mode, p.ymax, k, sc.cells[k],
+				       sc.layer[k], cv.cells[k], want[k], wantl[k]);
+				break;
+			}
+		}
+		CHECK_INT(sc.badlayer, 0);
+		if (fresh) {
+			CHECK_INT(sc.written, (int)n);
+		} else {
+			/* only cells that differ are handed on */
+			CHECK_INT(sc.unchanged, 0);
+			incremental++;
+			written += sc.written;
+			cells += (int)n;
+		}
+	}
+	CHECK(incremental > 600);
+	/* a scroll moves the plot's edge, not every cell */
+	CHECK(written < cells / 2);
+	/* nothing new: nothing to write */
+	{
+		struct plot p = { .w = 20, .h = 3, .mode = PLOT_BRAILLE, .ymax = 10 };
+
+		memset(&sc, 0, sizeof(sc));
+		CHECK_INT(plot_canvas_draw(&cv, &p, &s, &behind, cv_put, &sc), 0);
+		sc.written = 0;
+		CHECK_INT(plot_canvas_draw(&cv, &p, &s, &behind, cv_put, &sc), 0);
+		CHECK_INT(sc.written, 0);
+		p.ymax = 0;
+		errno = 0;
+		CHECK_INT(plot_canvas_draw(&cv, &p, &s, &behind, cv_put, &sc), -1);
+		CHECK_INT(errno, EINVAL);
+		CHECK_INT(sc.written, 0);
+	}
+	plot_canvas_free(&cv);
+	plot_canvas_free(&cv);
+	series_free(&s);
+	series_free(&behind);
 }

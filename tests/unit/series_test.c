@@ -64,6 +64,26 @@ TEST(series_minmax_ignores_gaps_and_window)
 	series_free(&s);
 }
 
+/* Once the ring has wrapped, the window is still the newest samples. */
+TEST(series_minmax_across_the_wrap)
+{
+	struct series s;
+	double lo, hi;
+
+	series_init(&s, 5);
+	for (int i = 0; i < 13; i++)	/* keeps 8..12: 8 NAN 10 11 NAN */
+		series_push(&s, i, i % 3 == 0 ? NAN : i);
+	CHECK_INT(series_minmax(&s, 5, &lo, &hi), 3);
+	CHECK_NEAR(lo, 8, 0);
+	CHECK_NEAR(hi, 11, 0);
+	CHECK_INT(series_minmax(&s, 3, &lo, &hi), 2);
+	CHECK_NEAR(lo, 10, 0);
+	CHECK_NEAR(hi, 11, 0);
+	CHECK_INT(series_minmax(&s, 0, &lo, &hi), 0);
+	CHECK(isnan(lo) && isnan(hi));
+	series_free(&s);
+}
+
 /* Reference values computed by hand: 10 samples into 4 buckets of sizes
  * 2,3,2,3 (floor(b*10/4) boundaries 0,2,5,7,10). */
 TEST(series_downsample_bucket_means)
