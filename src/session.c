@@ -306,6 +306,19 @@ static void update_avail(struct session *s)
 				     s->tracer_why[0] ? s->tracer_why : "not started yet");
 }
 
+/* The newest OOM kill since the sample before, for the lane: the kills
+ * between two samples share the column of the second. */
+static void note_kill(struct session *s)
+{
+	if (!s->have_prev || !s->cur.rc_ok || !s->prev.rc_ok || s->cur.rc.oom <= s->prev.rc.oom)
+		return;
+	if (s->nkills == SESSION_KILLS_MAX) {
+		memmove(s->kills, s->kills + 1, sizeof(s->kills[0]) * (SESSION_KILLS_MAX - 1));
+		s->nkills--;
+	}
+	s->kills[s->nkills++] = (double)s->cur.rc.oom_last_ns / 1e9;
+}
+
 /* A system sample and its rates, and with plot the plots' series. The
  * cgroup and the balloon are read now, for the newest sample only: older
  * ones waited while the loop was held up, and keep the figures read
@@ -318,6 +331,7 @@ static void sample_sys(struct session *s, const struct sys_sample *x, bool newes
 	char err[256];
 
 	s->cur = *x;
+	note_kill(s);
 	if (newest) {
 		s->cg_ok = tuning_sample(&s->tun, s->cur.t) == 0;
 		if (!s->cg_ok && s->tun.have_cg && s->tui)
