@@ -80,6 +80,14 @@ struct session {
 	struct delays stall_prev, stall_cur;
 	double stall_t_prev, stall_t_cur;
 	bool stall_fresh;		/* stall_cur was taken with this sample */
+	/* a command's other processes: their exit records, summed into the
+	 * command's totals; NULL without (the command's own counted only) */
+	struct taskstats_listener *exits;
+	struct taskstats_tree *exit_tree;
+	bool exits_lost;		/* records the run needed were dropped */
+	pid_t *live;			/* the reaper's descendants, each look */
+	struct taskstats_proc *live_at;	/* and when each began */
+	int live_cap;
 
 	/* the system, each tick */
 	struct sys_sample prev, cur;

@@ -417,6 +417,65 @@ static void note_tree(struct session *s)
 	}
 }
 
+/* When pid began, in whole seconds since 1970 as exit records give it.
+ * 0, or -1 when it has gone. */
+static int started_at(pid_t pid, long long *start)
+{
+	struct timespec real, boot;
+	unsigned long long ticks;
+
+	if (undo_proc_start(pid, &ticks, NULL) < 0 || clock_gettime(CLOCK_REALTIME, &real) < 0 ||
+	    clock_gettime(CLOCK_BOOTTIME, &boot) < 0)
+		return -1;
+	*start = (long long)floor((double)real.tv_sec - (double)boot.tv_sec +
+				  ((double)real.tv_nsec - (double)boot.tv_nsec) / 1e9 +
+				  (double)ticks / (double)sysconf(_SC_CLK_TCK));
+	return 0;
+}
+
+/* The exit records waiting, settled into the command's tree against its
+ * processes alive now (every descendant of ours: a command's orphans come
+ * to us); outside a run they are read only to keep the socket from
+ * filling. last: the run's end, all of it reaped. */
+static void settle_exits(struct session *s, bool last)
+{
+	struct taskstats_exit e[256];
+	bool run = s->run.active && !s->run.forking, lost = false;
+	int n, nlive, nat = 0;
+
+	if (!s->exits)
+		return;
+	do {
+		n = taskstats_listen_read(s->exits, e, 256, &lost);
+		if (run && taskstats_tree_feed(s->exit_tree, e, n) < 0)
+			lost = true;
+	} while (n == 256);
+	if (!run)
+		return;
+	while ((nlive = sampler_descendants(getpid(), s->live, s->live_cap)) > s->live_cap) {
+		pid_t *p = realloc(s->live, sizeof(*p) * (size_t)nlive);
+		struct taskstats_proc *q = p ? realloc(s->live_at, sizeof(*q) * (size_t)nlive) : NULL;
+
+		if (p)
+			s->live = p;
+		if (!q)
+			break;
+		s->live_at = q;
+		s->live_cap = nlive;
+	}
+	if (nlive < 0 || nlive > s->live_cap) {
+		s->exits_lost = true;
+		return;
+	}
+	/* one gone meanwhile is known by its record */
+	for (int i = 0; i < nlive; i++)
+		if (started_at(s->live[i], &s->live_at[nat].start) == 0)
+			s->live_at[nat++].pid = s->live[i];
+	if (taskstats_tree_round(s->exit_tree, s->live_at, nat, last) < 0)
+		lost = true;
+	s->exits_lost = s->exits_lost || lost;
+}
+
 /* The kills the log named since its last read that were the run's: of
  * its cgroup, of a worker, or of a pid seen in the command's tree. */
 static int run_kills(struct session *s, struct oom_kill *k, int max)
@@ -448,6 +507,7 @@ int session_sample(struct session *s, char *err, size_t errlen)
 	if (rc == 0)
 		return 0;
 	note_tree(s);
+	settle_exits(s, false);
 	if (s->comp != MC_NONE)
 		describe_tuning(s);	/* the ratio it names */
 	if (!s->want_procs || !s->run.active || s->run.forking) {
@@ -597,9 +657,20 @@ int session_fork(struct session *s, double until, char *err, size_t errlen)
 
 	if (!r->active || !r->forking)
 		return 0;
+	/* the exit records of before the command are not its tree's */
+	settle_exits(s, false);
 	rc = run_fork(r, until, err, errlen);
 	if (rc <= 0)
 		return rc < 0 ? -1 : 1;
+	if (s->exits) {
+		/* forked just now: a record of a child of its pid's last
+		 * owner began before it */
+		struct taskstats_proc root = { r->wl.w[0].pid, (long long)time(NULL) };
+
+		taskstats_tree_begin(s->exit_tree, root, getpid(),
+				     s->tun.have_balloon ? s->tun.bl.pid : 0);
+		s->exits_lost = false;
+	}
 	for (int i = 0; i < r->wl.n; i++) {
 		s->ps[i].pid = r->wl.w[i].pid;
 		s->ps[i].alive = true;
@@ -797,6 +868,25 @@ static void store_run(struct session *s)
 		session_note(s, true, "history: %s (run %d not kept)", err, s->run_no);
 }
 
+/* A command's totals become its whole tree's: its other processes' are
+ * added to its own; none when records it needed were lost. */
+static void add_tree(struct session *s)
+{
+	struct worker *w = &s->run.wl.w[0];
+	struct delays sum;
+
+	if (!s->exits || !s->run.wl.n || s->run.forking)
+		return;
+	settle_exits(s, true);
+	if (!taskstats_tree_sum(s->exit_tree, &sum) || s->exits_lost) {
+		delays_clear(&w->delays);
+		session_note(s, true, "n/a stalls: exit records of the command's processes were "
+			     "lost (a full socket buffer, or memory)");
+	} else if (delays_known(&w->delays)) {
+		delays_add(&w->delays, &sum);
+	}
+}
+
 static void finish_run(struct session *s, bool aborted)
 {
 	struct run *r = &s->run;
@@ -820,6 +910,7 @@ static void finish_run(struct session *s, bool aborted)
 
 	note_tree(s);
 	seen.nkills = run_kills(s, kills, RUN_VICTIMS_MAX);
+	add_tree(s);
 	/* Another process (a session that turned it on, then ended) may
 	 * have turned delay accounting off: the totals then miss part of
 	 * the run, and none is better than a short one. */
@@ -1183,7 +1274,8 @@ static int apply_tuning(struct session *s, char *err, size_t errlen)
 }
 
 /* Delay accounting for the workers, before the first is forked: as root,
- * kernel.task_delayacct on for the session and a taskstats connection.
+ * kernel.task_delayacct on for the session and a taskstats connection,
+ * and for a command the exit records of the processes it starts.
  * Without, each stall figure is n/a and stderr says why, once. */
 static void open_delays(struct session *s)
 {
@@ -1196,8 +1288,25 @@ static void open_delays(struct session *s)
 		snprintf(s->stall_why, sizeof(s->stall_why), "%s: %.200s", DELAYACCT_SYSCTL, err);
 	else if (!(s->ts = taskstats_open(err, sizeof(err))))
 		snprintf(s->stall_why, sizeof(s->stall_why), "%.250s", err);
-	if (s->stall_why[0])
+	if (s->stall_why[0]) {
 		fprintf(stderr, "thrashtop: n/a stalls: %s\n", s->stall_why);
+		return;
+	}
+	if (!s->o->argv)
+		return;
+	s->live_cap = 64;
+	if (!(s->exits = taskstats_listen(s->ts, err, sizeof(err))) ||
+	    !(s->exit_tree = taskstats_tree_new()) ||
+	    !(s->live = malloc(sizeof(*s->live) * (size_t)s->live_cap)) ||
+	    !(s->live_at = malloc(sizeof(*s->live_at) * (size_t)s->live_cap))) {
+		if (s->exits)
+			snprintf(err, sizeof(err), "%s", strerror(ENOMEM));
+		fprintf(stderr, "thrashtop: stalls: the command's own process only: %s\n", err);
+		taskstats_listen_close(s->exits);
+		s->exits = NULL;
+		taskstats_tree_free(s->exit_tree);
+		s->exit_tree = NULL;
+	}
 }
 
 /* Reclaim events in a session that changes the machine anyway (it holds
@@ -1365,6 +1474,12 @@ void session_close(struct session *s)
 	ticker_stop(s->tick);
 	close_tracer(s);
 	workload_stop(&s->run.wl);
+	taskstats_listen_close(s->exits);
+	s->exits = NULL;
+	taskstats_tree_free(s->exit_tree);
+	s->exit_tree = NULL;
+	free(s->live);
+	free(s->live_at);
 	taskstats_close(s->ts);
 	s->ts = NULL;
 	untrack_tree(s);
