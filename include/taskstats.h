@@ -69,7 +69,10 @@ int taskstats_query(struct taskstats_conn *c, pid_t tgid, struct delays *d,
 		    char *err, size_t errlen);
 
 /* The same for a thread group whose leader has exited and is not yet
- * reaped (waitid WNOWAIT): its final totals. Two queries. */
+ * reaped (waitid WNOWAIT): its final totals. Two queries. A total of the
+ * leader's own that passes its life is NAN: this kernel (6.18) at times
+ * adds its whole uptime to a task's block I/O delay, as to one that ended
+ * without having begun. */
 int taskstats_query_exited(struct taskstats_conn *c, pid_t tgid, struct delays *d,
 			   char *err, size_t errlen);
 
@@ -81,6 +84,7 @@ struct taskstats_exit {
 	pid_t pid, tgid;	/* the thread, its process */
 	pid_t ppid;		/* the process's parent as the thread exited */
 	long long start;	/* when the thread began, seconds since 1970 */
+	double life;		/* seconds it lived */
 	struct delays d;	/* the thread's own */
 };
 
@@ -134,6 +138,9 @@ struct taskstats_proc {
 /* How far two clocks' starts of one process may differ: the records'
  * whole seconds since 1970, /proc's clock ticks after boot. */
 #define TASKSTATS_START_SLACK 2
+/* How far a delay may pass its thread's life (s): the delay is
+ * sched_clock's, the life the monotonic clock's in whole microseconds. */
+#define TASKSTATS_LIFE_SLACK 0.01
 
 struct taskstats_tree *taskstats_tree_new(void);
 void taskstats_tree_free(struct taskstats_tree *t);
@@ -152,9 +159,10 @@ int taskstats_tree_feed(struct taskstats_tree *t, const struct taskstats_exit *e
 int taskstats_tree_round(struct taskstats_tree *t, const struct taskstats_proc *live, int nlive,
 			 bool last);
 
-/* The totals summed so far; false when the tree is short (memory ran
- * out), sum then unknown. */
-bool taskstats_tree_sum(const struct taskstats_tree *t, struct delays *sum);
+/* The totals summed so far, false when memory ran out (sum then short).
+ * A total some record held more of than its thread lived (see
+ * taskstats_query_exited) is NAN, and past_life[] says which. */
+bool taskstats_tree_sum(const struct taskstats_tree *t, struct delays *sum, bool past_life[DL_N]);
 
 #define DELAYACCT_SYSCTL "kernel.task_delayacct"
 

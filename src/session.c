@@ -873,18 +873,28 @@ static void store_run(struct session *s)
 static void add_tree(struct session *s)
 {
 	struct worker *w = &s->run.wl.w[0];
+	bool past[DL_N];
 	struct delays sum;
 
 	if (!s->exits || !s->run.wl.n || s->run.forking)
 		return;
 	settle_exits(s, true);
-	if (!taskstats_tree_sum(s->exit_tree, &sum) || s->exits_lost) {
+	if (!taskstats_tree_sum(s->exit_tree, &sum, past) || s->exits_lost) {
 		delays_clear(&w->delays);
-		session_note(s, true, "n/a stalls: exit records of the command's processes were "
-			     "lost (a full socket buffer, or memory)");
-	} else if (delays_known(&w->delays)) {
-		delays_add(&w->delays, &sum);
+		session_note(s, true, "n/a stalls: exit records of the command's processes were lost "
+			     "(a full socket buffer, or memory)");
+		return;
 	}
+	/* the command's unknown stays unknown: the tree alone is short */
+	for (int k = 0; k < DL_N; k++)
+		if (past[k]) {
+			w->delays.s[k] = NAN;
+			session_note(s, true, "stalls: %s n/a: an exit record of the command's held more "
+				     "of it than its thread lived (the kernel added its uptime)",
+				     delay_name((enum delay_kind)k));
+		} else if (!isnan(sum.s[k])) {
+			w->delays.s[k] += sum.s[k];
+		}
 }
 
 static void finish_run(struct session *s, bool aborted)

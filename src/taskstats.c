@@ -97,6 +97,22 @@ int taskstats_parse(const void *p, size_t len, struct delays *d)
 	return version;
 }
 
+/* Offsets of ac_pid, ac_ppid, ac_etime, ac_btime64 and ac_tgid (version
+ * 12 on); 15 has 48, 48, 80 and 96 bytes of max/min fields before them. */
+#define OFF_PID 128
+#define OFF_PPID 132
+#define OFF_ETIME 144
+#define OFF_BTIME64 344
+#define OFF_TGID 368
+#define V15_SHIFT_PID 48
+#define V15_SHIFT_BTIME64 80
+#define V15_SHIFT_TGID 96
+_Static_assert(offsetof(struct taskstats, ac_pid) == OFF_PID, "ac_pid");
+_Static_assert(offsetof(struct taskstats, ac_ppid) == OFF_PPID, "ac_ppid");
+_Static_assert(offsetof(struct taskstats, ac_etime) == OFF_ETIME, "ac_etime");
+_Static_assert(offsetof(struct taskstats, ac_btime64) == OFF_BTIME64, "ac_btime64");
+_Static_assert(offsetof(struct taskstats, ac_tgid) == OFF_TGID, "ac_tgid");
+
 struct taskstats_conn {
 	struct nl_sock *sk;
 	int family;
@@ -106,7 +122,21 @@ struct reply {
 	struct delays *d;
 	int got;
 	int version;
+	double life;		/* ac_etime, s; NAN when the reply is short */
 };
+
+/* The seconds a task had lived, from a struct taskstats of len bytes
+ * (ac_etime, microseconds); NAN when len does not cover it. */
+static double life_of(const unsigned char *b, size_t len, int version)
+{
+	size_t at = OFF_ETIME + (version == 15 ? V15_SHIFT_PID : 0);
+	uint64_t us;
+
+	if (at + sizeof(us) > len)
+		return NAN;
+	memcpy(&us, b + at, sizeof(us));
+	return (double)us / 1e6;
+}
 
 static int on_reply(struct nl_msg *msg, void *arg)
 {
@@ -123,6 +153,8 @@ static int on_reply(struct nl_msg *msg, void *arg)
 		return NL_SKIP;
 	r->version = taskstats_parse(nla_data(in[TASKSTATS_TYPE_STATS]),
 				     (size_t)nla_len(in[TASKSTATS_TYPE_STATS]), r->d);
+	r->life = life_of(nla_data(in[TASKSTATS_TYPE_STATS]),
+			  (size_t)nla_len(in[TASKSTATS_TYPE_STATS]), r->version);
 	if (r->version >= 0)
 		r->got = 1;
 	return NL_OK;
@@ -162,11 +194,12 @@ fail:
 	return NULL;
 }
 
-/* 0, or -1 with err; *version (may be NULL) the reply's. */
+/* 0, or -1 with err; *version and *life (either may be NULL) the
+ * reply's. */
 static int query_v(struct taskstats_conn *c, int attr, pid_t tgid, struct delays *d,
-		   int *version, char *err, size_t errlen)
+		   int *version, double *life, char *err, size_t errlen)
 {
-	struct reply r = { d, 0, -1 };
+	struct reply r = { d, 0, -1, NAN };
 	struct nl_msg *msg = nlmsg_alloc();
 	int rc;
 
@@ -201,13 +234,15 @@ static int query_v(struct taskstats_conn *c, int attr, pid_t tgid, struct delays
 	}
 	if (version)
 		*version = r.version;
+	if (life)
+		*life = r.life;
 	return 0;
 }
 
 static int query(struct taskstats_conn *c, int attr, pid_t tgid, struct delays *d,
 		 char *err, size_t errlen)
 {
-	return query_v(c, attr, tgid, d, NULL, err, errlen);
+	return query_v(c, attr, tgid, d, NULL, NULL, err, errlen);
 }
 
 int taskstats_query(struct taskstats_conn *c, pid_t tgid, struct delays *d,
@@ -220,6 +255,7 @@ int taskstats_query_exited(struct taskstats_conn *c, pid_t tgid, struct delays *
 			   char *err, size_t errlen)
 {
 	struct delays own;
+	double life;
 
 	/* A TGID query skips exited threads and gives what they left in the
 	 * group's sum, which the kernel keeps only for a group that ever had
@@ -227,11 +263,14 @@ int taskstats_query_exited(struct taskstats_conn *c, pid_t tgid, struct delays *
 	 * query) still holds its totals. Otherwise the sum holds the leader's
 	 * and is the larger, field by field. */
 	if (query(c, TASKSTATS_CMD_ATTR_TGID, tgid, d, err, errlen) < 0 ||
-	    query(c, TASKSTATS_CMD_ATTR_PID, tgid, &own, err, errlen) < 0)
+	    query_v(c, TASKSTATS_CMD_ATTR_PID, tgid, &own, NULL, &life, err, errlen) < 0)
 		return -1;
 	for (int i = 0; i < DL_N; i++)
 		if (!isnan(own.s[i]) && (isnan(d->s[i]) || own.s[i] > d->s[i]))
 			d->s[i] = own.s[i];
+	for (int i = 0; i < DL_N; i++)
+		if (own.s[i] > life + TASKSTATS_LIFE_SLACK)
+			d->s[i] = NAN;
 	return 0;
 }
 
@@ -242,20 +281,6 @@ void taskstats_close(struct taskstats_conn *c)
 	nl_socket_free(c->sk);
 	free(c);
 }
-
-/* Offsets of ac_pid, ac_ppid and ac_tgid (version 12 on); 15 has 48 and
- * 96 bytes of max/min fields before them. */
-#define OFF_PID 128
-#define OFF_PPID 132
-#define OFF_BTIME64 344
-#define OFF_TGID 368
-#define V15_SHIFT_PID 48
-#define V15_SHIFT_BTIME64 80
-#define V15_SHIFT_TGID 96
-_Static_assert(offsetof(struct taskstats, ac_pid) == OFF_PID, "ac_pid");
-_Static_assert(offsetof(struct taskstats, ac_ppid) == OFF_PPID, "ac_ppid");
-_Static_assert(offsetof(struct taskstats, ac_btime64) == OFF_BTIME64, "ac_btime64");
-_Static_assert(offsetof(struct taskstats, ac_tgid) == OFF_TGID, "ac_tgid");
 
 static uint32_t get32(const unsigned char *b, size_t off)
 {
@@ -302,6 +327,7 @@ int taskstats_exit_parse(const void *msg, size_t len, struct taskstats_exit *e)
 	e->tgid = (pid_t)get32(b, tgid_at);
 	memcpy(&btime, b + OFF_BTIME64 + (version == 15 ? V15_SHIFT_BTIME64 : 0), sizeof(btime));
 	e->start = (long long)btime;
+	e->life = life_of(b, n, version);
 	return 1;
 bad:
 	errno = EINVAL;
@@ -343,7 +369,7 @@ struct taskstats_listener *taskstats_listen(struct taskstats_conn *c, char *err,
 	int version, rc, fd, size = TASKSTATS_LISTEN_BUF;
 	ssize_t n;
 
-	if (query_v(c, TASKSTATS_CMD_ATTR_TGID, getpid(), &d, &version, err, errlen) < 0)
+	if (query_v(c, TASKSTATS_CMD_ATTR_TGID, getpid(), &d, &version, NULL, err, errlen) < 0)
 		return NULL;
 	if (version < 12) {
 		fmt_err(err, errlen, "the kernel's taskstats are version %d: its exit records "
@@ -445,6 +471,7 @@ struct taskstats_tree {
 	size_t capset;
 	struct delays sum;
 	bool short_of_memory;
+	bool past_life[DL_N];	/* a record held more of it than its life */
 };
 
 struct taskstats_tree *taskstats_tree_new(void)
@@ -475,6 +502,7 @@ void taskstats_tree_begin(struct taskstats_tree *t, struct taskstats_proc root, 
 	t->nq = t->nprev = 0;
 	delays_clear(&t->sum);
 	t->short_of_memory = false;
+	memset(t->past_life, 0, sizeof(t->past_life));
 }
 
 /* Grows *v (of *cap elements of size each) to hold n. 0, or -1. */
@@ -585,6 +613,9 @@ int taskstats_tree_round(struct taskstats_tree *t, const struct taskstats_proc *
 			}
 			if (!settles(t, e))
 				continue;
+			for (int k = 0; k < DL_N; k++)
+				t->past_life[k] = t->past_life[k] ||
+						  e->d.s[k] > e->life + TASKSTATS_LIFE_SLACK;
 			delays_add(&t->sum, &e->d);
 			/* only a leader's start is its process's */
 			if (e->pid == e->tgid && set_add(t, p)) {
@@ -608,9 +639,12 @@ nomem:
 	return -1;
 }
 
-bool taskstats_tree_sum(const struct taskstats_tree *t, struct delays *sum)
+bool taskstats_tree_sum(const struct taskstats_tree *t, struct delays *sum, bool past_life[DL_N])
 {
 	*sum = t->sum;
+	for (int k = 0; k < DL_N; k++)
+		if ((past_life[k] = t->past_life[k]))
+			sum->s[k] = NAN;
 	return !t->short_of_memory;
 }
 

@@ -154,6 +154,8 @@ static struct nl_msg *exit_msg(int cmd, int version, bool v15, size_t len, uint3
 	fill(b, version, v15);
 	put32(b, v15 ? 176 : 128, pid);
 	put32(b, v15 ? 180 : 132, ppid);
+	put64(b, v15 ? 192 : 144, 12500000);	/* lived 12.5 s */
+	put64(b, v15 ? 424 : 344, 1700000000);	/* from this second */
 	put32(b, v15 ? 464 : 368, tgid);
 	genlmsg_put(m, 0, 7, 0x17, 0, 0, (uint8_t)cmd, TASKSTATS_GENL_VERSION);
 	a = nla_nest_start(m, TASKSTATS_TYPE_AGGR_PID);
@@ -192,6 +194,8 @@ TEST(taskstats_exit_record_parse)
 	CHECK_INT(e.pid, 4242);
 	CHECK_INT(e.tgid, 4240);
 	CHECK_INT(e.ppid, 4000);
+	CHECK_INT(e.start, 1700000000);
+	CHECK_NEAR(e.life, 12.5, 1e-12);
 	check_all(&e.d, true);
 	CHECK_INT(parse_msg(exit_msg(TASKSTATS_CMD_NEW, 13, false, 416, 7, 1, 7, false), 0, &e), 1);
 	CHECK_INT(e.tgid, 7);
@@ -201,6 +205,8 @@ TEST(taskstats_exit_record_parse)
 	CHECK_INT(parse_msg(exit_msg(TASKSTATS_CMD_NEW, 15, true, 600, 9, 8, 9, false), 0, &e), 1);
 	CHECK_INT(e.ppid, 8);
 	CHECK_INT(e.tgid, 9);
+	CHECK_INT(e.start, 1700000000);
+	CHECK_NEAR(e.life, 12.5, 1e-12);
 	CHECK_NEAR(e.d.s[DL_COMPACT], 6.0, 1e-12);
 	/* before 12 a record names no process */
 	CHECK_INT(parse_msg(exit_msg(TASKSTATS_CMD_NEW, 11, false, 360, 5, 1, 0, false), 0, &e), -1);
@@ -222,7 +228,8 @@ TEST(taskstats_exit_record_parse)
  * second 1000; cpu seconds of wait. */
 static struct taskstats_exit rec(pid_t pid, pid_t tgid, pid_t ppid, double cpu)
 {
-	struct taskstats_exit e = { .pid = pid, .tgid = tgid, .ppid = ppid, .start = 1000 };
+	struct taskstats_exit e = { .pid = pid, .tgid = tgid, .ppid = ppid, .start = 1000,
+				    .life = 100 };
 
 	delays_clear(&e.d);
 	e.d.s[DL_CPU] = cpu;
@@ -232,9 +239,10 @@ static struct taskstats_exit rec(pid_t pid, pid_t tgid, pid_t ppid, double cpu)
 
 static double tree_cpu(const struct taskstats_tree *t)
 {
+	bool past[DL_N];
 	struct delays d;
 
-	CHECK(taskstats_tree_sum(t, &d));
+	CHECK(taskstats_tree_sum(t, &d, past));
 	return isnan(d.s[DL_CPU]) ? -1 : d.s[DL_CPU];
 }
 
@@ -333,6 +341,40 @@ TEST(taskstats_tree_pid_reused)
 	taskstats_tree_feed(t, r, 5);
 	taskstats_tree_round(t, live, 1, true);
 	CHECK_NEAR(tree_cpu(t), 1 + 8, 1e-12);
+	taskstats_tree_free(t);
+}
+
+/* A delay longer than its thread's life is this kernel's uptime added to
+ * it: that total is unknown, the others stand. */
+TEST(taskstats_tree_delay_past_life)
+{
+	struct taskstats_tree *t = taskstats_tree_new();
+	struct taskstats_exit r[] = { rec(201, 201, 100, 1), rec(202, 202, 100, 2) };
+	bool past[DL_N];
+	struct delays d;
+
+	if (!t)
+		return;
+	taskstats_tree_begin(t, (struct taskstats_proc){ 100, 990 }, 1, 0);
+	r[0].life = 1 - TASKSTATS_LIFE_SLACK / 2;	/* within the two clocks' slack */
+	r[0].d.s[DL_IO] = 0.5;
+	taskstats_tree_feed(t, r, 1);
+	taskstats_tree_round(t, NULL, 0, false);
+	CHECK(taskstats_tree_sum(t, &d, past));
+	CHECK(!past[DL_CPU] && !past[DL_IO]);
+	CHECK_NEAR(d.s[DL_IO], 0.5, 1e-12);
+	r[1].d.s[DL_IO] = 4346.5;	/* this machine's uptime, in a shell of 2.3 s */
+	r[1].life = 2.3;
+	taskstats_tree_feed(t, r + 1, 1);
+	taskstats_tree_round(t, NULL, 0, true);
+	CHECK(taskstats_tree_sum(t, &d, past));
+	CHECK(past[DL_IO] && isnan(d.s[DL_IO]));
+	CHECK(!past[DL_CPU]);
+	CHECK_NEAR(d.s[DL_CPU], 3, 1e-12);
+	/* a new run starts clean */
+	taskstats_tree_begin(t, (struct taskstats_proc){ 100, 990 }, 1, 0);
+	CHECK(taskstats_tree_sum(t, &d, past));
+	CHECK(!past[DL_IO]);
 	taskstats_tree_free(t);
 }
 
