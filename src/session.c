@@ -496,6 +496,16 @@ static int run_kills(struct session *s, struct oom_kill *k, int max)
 	return m;
 }
 
+/* Delay accounting off at a tick of the run: switched back on, it adds
+ * the kernel's uptime to a delay that was under way. */
+static void check_acct(struct session *s)
+{
+	char e[256];
+
+	if (s->ts && s->run.active && !s->run.forking && !s->acct_off)
+		s->acct_off = delayacct_get(e, sizeof(e)) != 1;
+}
+
 int session_sample(struct session *s, char *err, size_t errlen)
 {
 	int rc = take_samples(s);
@@ -508,6 +518,7 @@ int session_sample(struct session *s, char *err, size_t errlen)
 		return 0;
 	note_tree(s);
 	settle_exits(s, false);
+	check_acct(s);
 	if (s->comp != MC_NONE)
 		describe_tuning(s);	/* the ratio it names */
 	if (!s->want_procs || !s->run.active || s->run.forking) {
