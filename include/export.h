@@ -1,7 +1,8 @@
 /* The history's runs as JSON and CSV: every field of history_fields, the
- * free(1) snapshots, the workers, the sysctl changes and the series, in a
- * form import.h reads back to the same records. Writes to a FILE; never
- * exits. */
+ * free(1) snapshots, the workers, the sysctl changes, the reclaim events
+ * and the series (in CSV each of the last four a cell of JSON text, as
+ * the JSON has it), in a form import.h reads back to the same records.
+ * Writes to a FILE; never exits. */
 #ifndef THRASHTOP_EXPORT_H
 #define THRASHTOP_EXPORT_H
 

@@ -81,8 +81,11 @@ struct ms_model {
 	const double *marks;		/* marker times, ascending (plot.h) */
 	int nmarks;
 	/* the reclaim lane under the plots, on their time axis: kswapd awake
-	 * as a bar, throttling as marks; NULL: no lane (no reclaim events) */
+	 * as a bar, throttling and OOM kills as marks; lane_awake NULL: no
+	 * lane (no reclaim events) */
 	const struct series *lane_awake, *lane_throttled;
+	const double *lane_kills;	/* OOM kill times, ascending, on the */
+	int nlane_kills;		/* series' clock */
 
 	const struct ms_worker *workers;
 	int nworkers;
@@ -151,11 +154,15 @@ void ms_layout(int cols, int rows, const struct ms_model *m,
 	       struct ms_layout *l);
 
 /* Pure: the reclaim lane under a plot of w columns, k samples a column,
- * on the plot's time axis (newest at the right): "━" (utf8, else '=')
- * where kswapd was awake in a column's samples, 'T' where reclaim was
- * throttled, ' ' elsewhere; either series may be NULL. Returns buf. */
-char *ms_format_lane(const struct series *awake, const struct series *throttled, int w, int k,
-		     bool utf8, char *buf, size_t len);
+ * on the plot's time axis (newest at the right): 'K' in the column of the
+ * first sample taken after each of the nkills OOM kill times (ascending;
+ * awake's samples give the times), else 'T' where reclaim was throttled,
+ * else "━" (utf8, else '=') where kswapd was awake, ' ' elsewhere; either
+ * series may be NULL. Returns buf. */
+char *ms_format_lane(const struct series *awake, const struct series *throttled,
+		     const double *kills, int nkills, int w, int k, bool utf8, char *buf,
+		     size_t len);
+
 
 /* Whether m has cgroup plots: then system-wide figures say so. */
 bool ms_cgroup_shown(const struct ms_model *m);

@@ -38,6 +38,7 @@ struct rc_counts {
 						   time runs up to now */
 	int64_t throttled;
 	int64_t oom;
+	uint64_t oom_last_ns;		/* the newest OOM victim's time; 0: none */
 	int64_t lost;			/* events the ring buffer dropped */
 };
 

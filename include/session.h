@@ -27,6 +27,7 @@
 
 #define SESSION_TREE_MAX 255	/* a command's descendants shown as rows */
 #define SESSION_SEEN_MAX 4096	/* a command's descendants seen in one run */
+#define SESSION_KILLS_MAX 256	/* OOM kills the lane can draw */
 
 /* What the session runs: the options' workload, then sized by the
  * session (the default size, the root default's pressure, sweep cells)
@@ -79,6 +80,14 @@ struct session {
 	struct delays stall_prev, stall_cur;
 	double stall_t_prev, stall_t_cur;
 	bool stall_fresh;		/* stall_cur was taken with this sample */
+	/* a command's other processes: their exit records, summed into the
+	 * command's totals; NULL without (the command's own counted only) */
+	struct taskstats_listener *exits;
+	struct taskstats_tree *exit_tree;
+	bool exits_lost;		/* records the run needed were dropped */
+	pid_t *live;			/* the reaper's descendants, each look */
+	struct taskstats_proc *live_at;	/* and when each began */
+	int live_cap;
 
 	/* the system, each tick */
 	struct sys_sample prev, cur;
@@ -134,6 +143,8 @@ struct session {
 	struct rc_counts rc_from;	/* the totals at the run's start */
 	struct rc_summary rc_last;	/* the last finished run's */
 	struct rc_acc *rc_run;		/* its events, threads and victims */
+	double kills[SESSION_KILLS_MAX];	/* the latest OOM kills' times, */
+	int nkills;				/* monotonic, for the lane */
 
 	/* a notice for the status line (the monitor) or stderr (batch) */
 	char note[256];

@@ -69,11 +69,100 @@ int taskstats_query(struct taskstats_conn *c, pid_t tgid, struct delays *d,
 		    char *err, size_t errlen);
 
 /* The same for a thread group whose leader has exited and is not yet
- * reaped (waitid WNOWAIT): its final totals. Two queries. */
+ * reaped (waitid WNOWAIT): its final totals. Two queries. A total of the
+ * leader's own that passes its life is NAN: this kernel (6.18) at times
+ * adds its whole uptime to a task's block I/O delay, as to one that ended
+ * without having begun. */
 int taskstats_query_exited(struct taskstats_conn *c, pid_t tgid, struct delays *d,
 			   char *err, size_t errlen);
 
 void taskstats_close(struct taskstats_conn *c);
+
+/* A thread's final totals, as the kernel sends them to the listeners of
+ * the CPU it exits on. */
+struct taskstats_exit {
+	pid_t pid, tgid;	/* the thread, its process */
+	pid_t ppid;		/* the process's parent as the thread exited */
+	long long start;	/* when the thread began, seconds since 1970 */
+	double life;		/* seconds it lived */
+	struct delays d;	/* the thread's own */
+};
+
+/* Pure: one TASKSTATS_CMD_NEW message of len bytes, from its netlink
+ * header on, into e (its AGGR_PID part: a process that had threads also
+ * sends their sum, which this leaves out). Returns 1, 0 when the message
+ * is no exit record, -1 (EINVAL) when it is cut short or older than
+ * version 12, which names no process (ac_tgid). */
+int taskstats_exit_parse(const void *msg, size_t len, struct taskstats_exit *e);
+
+struct taskstats_listener;
+
+/* Registers for the exit records of every possible CPU, as getdelays -m
+ * does (TASKSTATS_CMD_ATTR_REGISTER_CPUMASK; root in the initial pid and
+ * user namespaces), with a receive buffer of TASKSTATS_LISTEN_BUF bytes
+ * (kernel memory, taken only while records wait). c asks the kernel its
+ * version first. NULL with err filled, also when the records would be
+ * older than version 12. */
+#define TASKSTATS_LISTEN_BUF (4 << 20)
+struct taskstats_listener *taskstats_listen(struct taskstats_conn *c, char *err,
+					    size_t errlen);
+
+/* The records waiting, without blocking: at most max into out. Returns
+ * how many; sets *lost when the socket dropped records (its buffer was
+ * full) since the last call. */
+int taskstats_listen_read(struct taskstats_listener *l, struct taskstats_exit *out, int max,
+			  bool *lost);
+
+/* Deregisters and closes; NULL is a no-op. */
+void taskstats_listen_close(struct taskstats_listener *l);
+
+/* A command's process tree, summed from exit records: every thread of
+ * every process below the root, the root's own left out (its totals come
+ * with its reaping). A thread is the tree's when its process's parent is
+ * (known alive, or its own record seen) and began no later than the
+ * thread did, so that a stranger's record naming a parent whose pid the
+ * tree has since reused is not taken; or when its process was handed to
+ * the reaper (the child subreaper the root's orphans go to). The records
+ * of a round (one drain of the listener) are settled together, so a
+ * child whose record comes before its parent's is still counted; one not
+ * settled is kept a round more (its parent may have been born and died
+ * between two looks at the live ones), then dropped as another's. */
+struct taskstats_tree;
+
+/* A process alive: its pid and when it began, seconds since 1970. */
+struct taskstats_proc {
+	pid_t pid;
+	long long start;
+};
+
+/* How far two clocks' starts of one process may differ: the records'
+ * whole seconds since 1970, /proc's clock ticks after boot. */
+#define TASKSTATS_START_SLACK 2
+/* How far a delay may pass its thread's life (s): the delay is
+ * sched_clock's, the life the monotonic clock's in whole microseconds. */
+#define TASKSTATS_LIFE_SLACK 0.01
+
+struct taskstats_tree *taskstats_tree_new(void);
+void taskstats_tree_free(struct taskstats_tree *t);
+
+/* Starts over for the tree of root; other is a child of the reaper's
+ * that is no part of it (0: none). */
+void taskstats_tree_begin(struct taskstats_tree *t, struct taskstats_proc root, pid_t reaper,
+			  pid_t other);
+
+/* Queues a round's records. 0, or -1 (ENOMEM: the tree is short). */
+int taskstats_tree_feed(struct taskstats_tree *t, const struct taskstats_exit *e, int n);
+
+/* Settles the round: live holds the tree's processes alive now (the
+ * reaper's other child, if among them, is skipped); last, for the final
+ * round, drops what is not settled. 0, or -1 (ENOMEM). */
+int taskstats_tree_round(struct taskstats_tree *t, const struct taskstats_proc *live, int nlive,
+			 bool last);
+
+/* The totals summed so far, false when memory ran out (sum then short).
+ * A total some record held more of than its thread lived (see
+ * taskstats_query_exited) is NAN, and past_life[] says which. */
+bool taskstats_tree_sum(const struct taskstats_tree *t, struct delays *sum, bool past_life[DL_N]);
 
 #define DELAYACCT_SYSCTL "kernel.task_delayacct"
 

@@ -322,7 +322,7 @@ void export_csv_begin(FILE *f)
 	for (int b = 0; b < 2; b++)
 		for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++)
 			fprintf(f, ",free_%s_%s", b ? "after" : "before", mem_snapshot_key(j));
-	fputs(",workers,sysctl_changes,series\n", f);
+	fputs(",workers,sysctl_changes,events,series\n", f);
 }
 
 void export_csv_run(FILE *f, const struct run_record *r)
@@ -350,6 +350,7 @@ void export_csv_run(FILE *f, const struct run_record *r)
 		}
 	csv_nested(f, r, json_workers);
 	csv_nested(f, r, json_changes);
+	csv_nested(f, r, json_events);
 	csv_nested(f, r, json_series);
 	fputc('\n', f);
 }

@@ -580,7 +580,8 @@ static int read_csv(const char *text, const struct import_sink *emit, char *err,
 	}
 	for (int c = 1; c < nh; c++) {
 		if (hist_field_find(hdr[c]) || !strcmp(hdr[c], "workers") ||
-		    !strcmp(hdr[c], "sysctl_changes") || !strcmp(hdr[c], "series") ||
+		    !strcmp(hdr[c], "sysctl_changes") || !strcmp(hdr[c], "events") ||
+		    !strcmp(hdr[c], "series") ||
 		    !strncmp(hdr[c], "free_before_", 12) || !strncmp(hdr[c], "free_after_", 11))
 			continue;
 		fmt_err(err, errlen, "CSV line 1: unknown column \"%s\"", hdr[c]);
@@ -639,6 +640,8 @@ static int read_csv(const char *text, const struct import_sink *emit, char *err,
 				}
 			} else if (*v && (!strcmp(h, "workers") || !strcmp(h, "sysctl_changes"))) {
 				rc = array_of(&c, v, h[0] == 'w');
+			} else if (*v && !strcmp(h, "events")) {
+				rc = events_of(&c, v);
 			} else if (*v && !strcmp(h, "series")) {
 				rc = json_each_kv(&j, v, series_kv, &c);
 			}

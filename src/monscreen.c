@@ -210,12 +210,36 @@ static bool lane_on(const struct series *s, int n, int w, int k, int pos)
 	return v > 0;
 }
 
-char *ms_format_lane(const struct series *awake, const struct series *throttled, int w, int k,
-		     bool utf8, char *buf, size_t len)
+/* The lane column of the first of the last n samples of s (of w * k,
+ * right-aligned) taken at or after tm; -1 when none is, or none of s
+ * precedes tm (the kill came before the samples kept). */
+static int lane_col(const struct series *s, int n, int w, int k, double tm)
+{
+	int lo = 0, hi = series_len(s), len = hi;
+	double t;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		series_get(s, mid, &t, NULL);
+		if (t < tm)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || lo == len || lo < len - n)
+		return -1;
+	return (w * k - n + lo - (len - n)) / k;
+}
+
+char *ms_format_lane(const struct series *awake, const struct series *throttled,
+		     const double *kills, int nkills, int w, int k, bool utf8, char *buf,
+		     size_t len)
 {
 	size_t o = 0;
 	int na = awake ? imin(series_len(awake), w * k) : 0;
 	int nt = throttled ? imin(series_len(throttled), w * k) : 0;
+	int ki = 0, kc = -1;
 
 	if (len < (size_t)w * 3 + 1) {
 		if (len)
@@ -229,7 +253,12 @@ char *ms_format_lane(const struct series *awake, const struct series *throttled,
 			a = a || lane_on(awake, na, w, k, c * k + i);
 			t = t || lane_on(throttled, nt, w, k, c * k + i);
 		}
-		if (t) {
+		/* kills ascending: advance to the first at or past c */
+		while (awake && ki < nkills && kc < c)
+			kc = lane_col(awake, na, w, k, kills[ki++]);
+		if (kc == c) {
+			buf[o++] = 'K';
+		} else if (t) {
 			buf[o++] = 'T';
 		} else if (a && utf8) {
 			memcpy(buf + o, "\u2501", 3);
@@ -1097,7 +1126,7 @@ static void draw_lane(const struct ms_model *m, const struct ms_layout *l, bool 
 		int x = col * (cw + 1), w = col == ncol - 1 ? l->lane.w - x : cw;
 		char seg[ROWKEY];
 
-		ms_format_lane(m->lane_awake, m->lane_throttled, w,
+		ms_format_lane(m->lane_awake, m->lane_throttled, m->lane_kills, m->nlane_kills, w,
 			       plot_samples_per_cell(tui_mode()), tui_utf8(), seg, sizeof(seg));
 		o += (size_t)snprintf(text + o, sizeof(text) - o, "%s%s", col ? " " : "", seg);
 	}
@@ -1141,7 +1170,7 @@ static void draw_help(const struct ms_model *m)
 
 	for (int i = 0; i < m->nkeys; i++)
 		n += m->keys[i].keys != NULL;
-	h = imin(n + 4, LINES);
+	h = imin(n + 4 + (m->lane_awake ? 4 : 0), LINES);
 
 	if (help_win)
 		delwin(help_win);
@@ -1156,6 +1185,15 @@ static void draw_help(const struct ms_model *m)
 	for (int i = 0; i < m->nkeys && y < h - 1; i++)
 		if (m->keys[i].keys)
 			mvwaddnstr(help_win, y++, 2, tui_key_line(&m->keys[i], line, sizeof(line)), w - 4);
+	/* the lane's marks, in the keys' columns */
+	for (int i = 0; m->lane_awake && i < 3 && y + 2 < h; i++) {
+		const char *mark[] = { "K", "T", tui_utf8() ? "\u2501" : "=" };
+		static const char *const what[] = { "lane: OOM kill", "lane: reclaim throttled",
+						    "lane: kswapd awake" };
+
+		snprintf(line, sizeof(line), "%s%9s%s", mark[i], "", what[i]);
+		mvwaddnstr(help_win, ++y, 2, line, w - 4);
+	}
 	wnoutrefresh(help_win);
 }
 

@@ -283,6 +283,8 @@ static void fill_lane(struct monview *mv)
 
 	mv->m.lane_awake = on ? &s->view[M_KSWAPD_AWAKE] : NULL;
 	mv->m.lane_throttled = on ? &s->view[M_THROTTLED] : NULL;
+	mv->m.lane_kills = s->kills;
+	mv->m.nlane_kills = on ? s->nkills : 0;
 }
 
 int monview_fill(struct monview *mv)

@@ -242,6 +242,7 @@ void rc_feed(struct rc_acc *a, const struct rc_event *e)
 		break;
 	case RC_OOM_VICTIM:
 		a->c.oom++;
+		a->c.oom_last_ns = e->ns;
 		keep_event(a, RE_OOM, e->ns, 0, e->pid);
 		if (a->nvictims < RC_VICTIMS_MAX) {
 			struct rc_victim *v = &a->victims[a->nvictims++];

@@ -11,6 +11,7 @@
 #include "histui.h"
 #include "history.h"
 #include "monscreen.h"
+#include "reclaim.h"
 #include "replay.h"
 #include "report.h"
 #include "series.h"
@@ -31,6 +32,7 @@ struct replay {
 	bool paused, ended;
 	double last;			/* monotonic time of the last advance */
 	double *marks;
+	double *kills;			/* the OOM kills' times, on r.t's clock */
 	struct ms_worker *rows;
 	const char *done[1];
 	char result[320], status[1152], workload[1024], tuning[512], swappiness[24];
@@ -233,6 +235,7 @@ static void rp_close(struct view *v)
 		series_free(&p->view[id]);
 	run_record_clear(&p->r);
 	free(p->marks);
+	free(p->kills);
 	free(p->rows);
 	free(p);
 }
@@ -268,6 +271,13 @@ static void tuning_text(const struct run_record *r, char *buf, size_t len)
 	fmt_buf_done(&b);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 static void fill_fixed(struct replay *p, const int *plots, int nplots)
 {
 	struct ms_model *m = &p->m;
@@ -291,6 +301,12 @@ static void fill_fixed(struct replay *p, const int *plots, int nplots)
 	if (r->series[M_KSWAPD_AWAKE]) {
 		m->lane_awake = &p->view[M_KSWAPD_AWAKE];
 		m->lane_throttled = r->series[M_THROTTLED] ? &p->view[M_THROTTLED] : NULL;
+		/* an event's time counts from the run's first sample */
+		for (int i = 0; i < r->nevents; i++)
+			if (!strcmp(r->events[i].kind, rc_event_name(RE_OOM)))
+				p->kills[m->nlane_kills++] = r->t[0] + r->events[i].t_s;
+		qsort(p->kills, (size_t)m->nlane_kills, sizeof(*p->kills), cmp_double);
+		m->lane_kills = p->kills;
 	}
 	/* the interval recorded; for a run stored before it was, the mean
 	 * step to two figures: a run at -d 0.1 shows 0.1, not 0.0992 (its
@@ -365,8 +381,9 @@ struct view *replay_open(struct run_record *r, const int *plots, int nplots, dou
 	p->r = *r;
 	run_record_init(r);
 	p->marks = calloc((size_t)p->r.nchanges + 1, sizeof(*p->marks));
+	p->kills = calloc((size_t)p->r.nevents + 1, sizeof(*p->kills));
 	p->rows = calloc((size_t)p->r.nworkers + 1, sizeof(*p->rows));
-	if (!p->marks || !p->rows)
+	if (!p->marks || !p->kills || !p->rows)
 		goto oom;
 	for (int id = 0; id < M_N; id++)
 		if (series_init(&p->view[id], WINDOW_CAP))

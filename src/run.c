@@ -155,6 +155,11 @@ static void result_finish(struct run_result *r, struct workload *wl,
 		}
 	}
 	r->tl.wall_us = (int64_t)llround((t_end - wl->t_start) * 1e6);
+	/* a total some worker lacks is unknown: the others' sum is short */
+	for (int i = 0; i < wl->n; i++)
+		for (int k = 0; k < DL_N; k++)
+			if (wl->w[i].end != END_RUNNING && isnan(wl->w[i].delays.s[k]))
+				r->stalls.s[k] = NAN;
 	for (int i = 0; seen && i < seen->nkills; i++)
 		add_victim(r, seen->kills[i].pid, seen->kills[i].comm, seen);
 	if (seen && seen->cgroup > r->nvictims)

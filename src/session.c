@@ -306,6 +306,19 @@ static void update_avail(struct session *s)
 				     s->tracer_why[0] ? s->tracer_why : "not started yet");
 }
 
+/* The newest OOM kill since the sample before, for the lane: the kills
+ * between two samples share the column of the second. */
+static void note_kill(struct session *s)
+{
+	if (!s->have_prev || !s->cur.rc_ok || !s->prev.rc_ok || s->cur.rc.oom <= s->prev.rc.oom)
+		return;
+	if (s->nkills == SESSION_KILLS_MAX) {
+		memmove(s->kills, s->kills + 1, sizeof(s->kills[0]) * (SESSION_KILLS_MAX - 1));
+		s->nkills--;
+	}
+	s->kills[s->nkills++] = (double)s->cur.rc.oom_last_ns / 1e9;
+}
+
 /* A system sample and its rates, and with plot the plots' series. The
  * cgroup and the balloon are read now, for the newest sample only: older
  * ones waited while the loop was held up, and keep the figures read
@@ -318,6 +331,7 @@ static void sample_sys(struct session *s, const struct sys_sample *x, bool newes
 	char err[256];
 
 	s->cur = *x;
+	note_kill(s);
 	if (newest) {
 		s->cg_ok = tuning_sample(&s->tun, s->cur.t) == 0;
 		if (!s->cg_ok && s->tun.have_cg && s->tui)
@@ -403,6 +417,65 @@ static void note_tree(struct session *s)
 	}
 }
 
+/* When pid began, in whole seconds since 1970 as exit records give it.
+ * 0, or -1 when it has gone. */
+static int started_at(pid_t pid, long long *start)
+{
+	struct timespec real, boot;
+	unsigned long long ticks;
+
+	if (undo_proc_start(pid, &ticks, NULL) < 0 || clock_gettime(CLOCK_REALTIME, &real) < 0 ||
+	    clock_gettime(CLOCK_BOOTTIME, &boot) < 0)
+		return -1;
+	*start = (long long)floor((double)real.tv_sec - (double)boot.tv_sec +
+				  ((double)real.tv_nsec - (double)boot.tv_nsec) / 1e9 +
+				  (double)ticks / (double)sysconf(_SC_CLK_TCK));
+	return 0;
+}
+
+/* The exit records waiting, settled into the command's tree against its
+ * processes alive now (every descendant of ours: a command's orphans come
+ * to us); outside a run they are read only to keep the socket from
+ * filling. last: the run's end, all of it reaped. */
+static void settle_exits(struct session *s, bool last)
+{
+	struct taskstats_exit e[256];
+	bool run = s->run.active && !s->run.forking, lost = false;
+	int n, nlive, nat = 0;
+
+	if (!s->exits)
+		return;
+	do {
+		n = taskstats_listen_read(s->exits, e, 256, &lost);
+		if (run && taskstats_tree_feed(s->exit_tree, e, n) < 0)
+			lost = true;
+	} while (n == 256);
+	if (!run)
+		return;
+	while ((nlive = sampler_descendants(getpid(), s->live, s->live_cap)) > s->live_cap) {
+		pid_t *p = realloc(s->live, sizeof(*p) * (size_t)nlive);
+		struct taskstats_proc *q = p ? realloc(s->live_at, sizeof(*q) * (size_t)nlive) : NULL;
+
+		if (p)
+			s->live = p;
+		if (!q)
+			break;
+		s->live_at = q;
+		s->live_cap = nlive;
+	}
+	if (nlive < 0 || nlive > s->live_cap) {
+		s->exits_lost = true;
+		return;
+	}
+	/* one gone meanwhile is known by its record */
+	for (int i = 0; i < nlive; i++)
+		if (started_at(s->live[i], &s->live_at[nat].start) == 0)
+			s->live_at[nat++].pid = s->live[i];
+	if (taskstats_tree_round(s->exit_tree, s->live_at, nat, last) < 0)
+		lost = true;
+	s->exits_lost = s->exits_lost || lost;
+}
+
 /* The kills the log named since its last read that were the run's: of
  * its cgroup, of a worker, or of a pid seen in the command's tree. */
 static int run_kills(struct session *s, struct oom_kill *k, int max)
@@ -423,6 +496,16 @@ static int run_kills(struct session *s, struct oom_kill *k, int max)
 	return m;
 }
 
+/* Delay accounting off at a tick of the run: switched back on, it adds
+ * the kernel's uptime to a delay that was under way. */
+static void check_acct(struct session *s)
+{
+	char e[256];
+
+	if (s->ts && s->run.active && !s->run.forking && !s->acct_off)
+		s->acct_off = delayacct_get(e, sizeof(e)) != 1;
+}
+
 int session_sample(struct session *s, char *err, size_t errlen)
 {
 	int rc = take_samples(s);
@@ -434,6 +517,8 @@ int session_sample(struct session *s, char *err, size_t errlen)
 	if (rc == 0)
 		return 0;
 	note_tree(s);
+	settle_exits(s, false);
+	check_acct(s);
 	if (s->comp != MC_NONE)
 		describe_tuning(s);	/* the ratio it names */
 	if (!s->want_procs || !s->run.active || s->run.forking) {
@@ -589,9 +674,20 @@ int session_fork(struct session *s, double until, char *err, size_t errlen)
 
 	if (!r->active || !r->forking)
 		return 0;
+	/* the exit records of before the command are not its tree's */
+	settle_exits(s, false);
 	rc = run_fork(r, until, err, errlen);
 	if (rc <= 0)
 		return rc < 0 ? -1 : 1;
+	if (s->exits) {
+		/* forked just now: a record of a child of its pid's last
+		 * owner began before it */
+		struct taskstats_proc root = { r->wl.w[0].pid, (long long)time(NULL) };
+
+		taskstats_tree_begin(s->exit_tree, root, getpid(),
+				     s->tun.have_balloon ? s->tun.bl.pid : 0);
+		s->exits_lost = false;
+	}
 	for (int i = 0; i < r->wl.n; i++) {
 		s->ps[i].pid = r->wl.w[i].pid;
 		s->ps[i].alive = true;
@@ -784,6 +880,35 @@ static void store_run(struct session *s)
 		session_note(s, true, "history: %s (run %d not kept)", err, s->run_no);
 }
 
+/* A command's totals become its whole tree's: its other processes' are
+ * added to its own; none when records it needed were lost. */
+static void add_tree(struct session *s)
+{
+	struct worker *w = &s->run.wl.w[0];
+	bool past[DL_N];
+	struct delays sum;
+
+	if (!s->exits || !s->run.wl.n || s->run.forking)
+		return;
+	settle_exits(s, true);
+	if (!taskstats_tree_sum(s->exit_tree, &sum, past) || s->exits_lost) {
+		delays_clear(&w->delays);
+		session_note(s, true, "n/a stalls: exit records of the command's processes were lost "
+			     "(a full socket buffer, or memory)");
+		return;
+	}
+	/* the command's unknown stays unknown: the tree alone is short */
+	for (int k = 0; k < DL_N; k++)
+		if (past[k]) {
+			w->delays.s[k] = NAN;
+			session_note(s, true, "stalls: %s n/a: an exit record of the command's held more "
+				     "of it than its thread lived (the kernel added its uptime)",
+				     delay_name((enum delay_kind)k));
+		} else if (!isnan(sum.s[k])) {
+			w->delays.s[k] += sum.s[k];
+		}
+}
+
 static void finish_run(struct session *s, bool aborted)
 {
 	struct run *r = &s->run;
@@ -807,6 +932,7 @@ static void finish_run(struct session *s, bool aborted)
 
 	note_tree(s);
 	seen.nkills = run_kills(s, kills, RUN_VICTIMS_MAX);
+	add_tree(s);
 	/* Another process (a session that turned it on, then ended) may
 	 * have turned delay accounting off: the totals then miss part of
 	 * the run, and none is better than a short one. */
@@ -1176,11 +1302,12 @@ static int apply_tuning(struct session *s, char *err, size_t errlen)
 }
 
 /* Delay accounting for the workers, before the first is forked: as root,
- * a taskstats connection, and kernel.task_delayacct on. A session that
- * changes the machine turns it on (it holds the one-session lock); a
- * plain one uses it only where it is on already, so that it never takes
- * the lock from a tuning session beside it. Without, each stall figure
- * is n/a and stderr (the monitor's status line) says why, once. */
+ * a taskstats connection, kernel.task_delayacct on, and for a command the
+ * exit records of the processes it starts. A session that changes the
+ * machine turns the switch on (it holds the one-session lock); a plain
+ * one uses it only where it is on already, so that it never takes the
+ * lock from a tuning session beside it. Without, each stall figure is n/a
+ * and stderr (the monitor's status line) says why, once. */
 static void open_delays(struct session *s)
 {
 	char err[512];
@@ -1203,8 +1330,25 @@ static void open_delays(struct session *s)
 	else if (!(s->ts = taskstats_open(err, sizeof(err))))
 		snprintf(s->stall_why, sizeof(s->stall_why), "%.250s", err);
 	/* in the monitor on the status line: stderr is hidden under its screen */
-	if (s->stall_why[0])
+	if (s->stall_why[0]) {
 		session_note(s, false, "n/a stalls: %s", s->stall_why);
+		return;
+	}
+	if (!s->o->argv)
+		return;
+	s->live_cap = 64;
+	if (!(s->exits = taskstats_listen(s->ts, err, sizeof(err))) ||
+	    !(s->exit_tree = taskstats_tree_new()) ||
+	    !(s->live = malloc(sizeof(*s->live) * (size_t)s->live_cap)) ||
+	    !(s->live_at = malloc(sizeof(*s->live_at) * (size_t)s->live_cap))) {
+		if (s->exits)
+			snprintf(err, sizeof(err), "%s", strerror(ENOMEM));
+		session_note(s, false, "stalls: the command's own process only: %s", err);
+		taskstats_listen_close(s->exits);
+		s->exits = NULL;
+		taskstats_tree_free(s->exit_tree);
+		s->exit_tree = NULL;
+	}
 }
 
 /* Reclaim events in a session that changes the machine anyway (it holds
@@ -1374,6 +1518,12 @@ void session_close(struct session *s)
 	ticker_stop(s->tick);
 	close_tracer(s);
 	workload_stop(&s->run.wl);
+	taskstats_listen_close(s->exits);
+	s->exits = NULL;
+	taskstats_tree_free(s->exit_tree);
+	s->exit_tree = NULL;
+	free(s->live);
+	free(s->live_at);
 	taskstats_close(s->ts);
 	s->ts = NULL;
 	untrack_tree(s);

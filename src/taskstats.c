@@ -3,11 +3,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
+#include <linux/genetlink.h>
 #include <linux/taskstats.h>
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
@@ -94,6 +97,22 @@ int taskstats_parse(const void *p, size_t len, struct delays *d)
 	return version;
 }
 
+/* Offsets of ac_pid, ac_ppid, ac_etime, ac_btime64 and ac_tgid (version
+ * 12 on); 15 has 48, 48, 80 and 96 bytes of max/min fields before them. */
+#define OFF_PID 128
+#define OFF_PPID 132
+#define OFF_ETIME 144
+#define OFF_BTIME64 344
+#define OFF_TGID 368
+#define V15_SHIFT_PID 48
+#define V15_SHIFT_BTIME64 80
+#define V15_SHIFT_TGID 96
+_Static_assert(offsetof(struct taskstats, ac_pid) == OFF_PID, "ac_pid");
+_Static_assert(offsetof(struct taskstats, ac_ppid) == OFF_PPID, "ac_ppid");
+_Static_assert(offsetof(struct taskstats, ac_etime) == OFF_ETIME, "ac_etime");
+_Static_assert(offsetof(struct taskstats, ac_btime64) == OFF_BTIME64, "ac_btime64");
+_Static_assert(offsetof(struct taskstats, ac_tgid) == OFF_TGID, "ac_tgid");
+
 struct taskstats_conn {
 	struct nl_sock *sk;
 	int family;
@@ -102,7 +121,22 @@ struct taskstats_conn {
 struct reply {
 	struct delays *d;
 	int got;
+	int version;
+	double life;		/* ac_etime, s; NAN when the reply is short */
 };
+
+/* The seconds a task had lived, from a struct taskstats of len bytes
+ * (ac_etime, microseconds); NAN when len does not cover it. */
+static double life_of(const unsigned char *b, size_t len, int version)
+{
+	size_t at = OFF_ETIME + (version == 15 ? V15_SHIFT_PID : 0);
+	uint64_t us;
+
+	if (at + sizeof(us) > len)
+		return NAN;
+	memcpy(&us, b + at, sizeof(us));
+	return (double)us / 1e6;
+}
 
 static int on_reply(struct nl_msg *msg, void *arg)
 {
@@ -117,8 +151,11 @@ static int on_reply(struct nl_msg *msg, void *arg)
 	if (!aggr || nla_parse_nested(in, TASKSTATS_TYPE_MAX, aggr, NULL) < 0 ||
 	    !in[TASKSTATS_TYPE_STATS])
 		return NL_SKIP;
-	if (taskstats_parse(nla_data(in[TASKSTATS_TYPE_STATS]),
-			    (size_t)nla_len(in[TASKSTATS_TYPE_STATS]), r->d) >= 0)
+	r->version = taskstats_parse(nla_data(in[TASKSTATS_TYPE_STATS]),
+				     (size_t)nla_len(in[TASKSTATS_TYPE_STATS]), r->d);
+	r->life = life_of(nla_data(in[TASKSTATS_TYPE_STATS]),
+			  (size_t)nla_len(in[TASKSTATS_TYPE_STATS]), r->version);
+	if (r->version >= 0)
 		r->got = 1;
 	return NL_OK;
 }
@@ -157,10 +194,12 @@ fail:
 	return NULL;
 }
 
-static int query(struct taskstats_conn *c, int attr, pid_t tgid, struct delays *d,
-		 char *err, size_t errlen)
+/* 0, or -1 with err; *version and *life (either may be NULL) the
+ * reply's. */
+static int query_v(struct taskstats_conn *c, int attr, pid_t tgid, struct delays *d,
+		   int *version, double *life, char *err, size_t errlen)
 {
-	struct reply r = { d, 0 };
+	struct reply r = { d, 0, -1, NAN };
 	struct nl_msg *msg = nlmsg_alloc();
 	int rc;
 
@@ -193,7 +232,17 @@ static int query(struct taskstats_conn *c, int attr, pid_t tgid, struct delays *
 		return fmt_err(err, errlen, "taskstats of %d: no statistics in the reply",
 			       (int)tgid);
 	}
+	if (version)
+		*version = r.version;
+	if (life)
+		*life = r.life;
 	return 0;
+}
+
+static int query(struct taskstats_conn *c, int attr, pid_t tgid, struct delays *d,
+		 char *err, size_t errlen)
+{
+	return query_v(c, attr, tgid, d, NULL, NULL, err, errlen);
 }
 
 int taskstats_query(struct taskstats_conn *c, pid_t tgid, struct delays *d,
@@ -206,6 +255,7 @@ int taskstats_query_exited(struct taskstats_conn *c, pid_t tgid, struct delays *
 			   char *err, size_t errlen)
 {
 	struct delays own;
+	double life;
 
 	/* A TGID query skips exited threads and gives what they left in the
 	 * group's sum, which the kernel keeps only for a group that ever had
@@ -213,11 +263,14 @@ int taskstats_query_exited(struct taskstats_conn *c, pid_t tgid, struct delays *
 	 * query) still holds its totals. Otherwise the sum holds the leader's
 	 * and is the larger, field by field. */
 	if (query(c, TASKSTATS_CMD_ATTR_TGID, tgid, d, err, errlen) < 0 ||
-	    query(c, TASKSTATS_CMD_ATTR_PID, tgid, &own, err, errlen) < 0)
+	    query_v(c, TASKSTATS_CMD_ATTR_PID, tgid, &own, NULL, &life, err, errlen) < 0)
 		return -1;
 	for (int i = 0; i < DL_N; i++)
 		if (!isnan(own.s[i]) && (isnan(d->s[i]) || own.s[i] > d->s[i]))
 			d->s[i] = own.s[i];
+	for (int i = 0; i < DL_N; i++)
+		if (own.s[i] > life + TASKSTATS_LIFE_SLACK)
+			d->s[i] = NAN;
 	return 0;
 }
 
@@ -227,6 +280,372 @@ void taskstats_close(struct taskstats_conn *c)
 		return;
 	nl_socket_free(c->sk);
 	free(c);
+}
+
+static uint32_t get32(const unsigned char *b, size_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, b + off, sizeof v);
+	return v;
+}
+
+int taskstats_exit_parse(const void *msg, size_t len, struct taskstats_exit *e)
+{
+	const struct nlmsghdr *nlh = msg;
+	struct nlattr *top[TASKSTATS_TYPE_MAX + 1], *in[TASKSTATS_TYPE_MAX + 1];
+	const unsigned char *b;
+	size_t n, pid_at, tgid_at;
+	uint64_t btime;
+	int version;
+
+	if (len < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > len)
+		goto bad;
+	if (nlh->nlmsg_type < NLMSG_MIN_TYPE)	/* an error, an ack, a no-op */
+		return 0;
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+		goto bad;
+	if (((const struct genlmsghdr *)nlmsg_data(nlh))->cmd != TASKSTATS_CMD_NEW)
+		return 0;
+	if (genlmsg_parse((struct nlmsghdr *)nlh, 0, top, TASKSTATS_TYPE_MAX, NULL) < 0)
+		goto bad;
+	if (!top[TASKSTATS_TYPE_AGGR_PID])
+		return 0;
+	if (nla_parse_nested(in, TASKSTATS_TYPE_MAX, top[TASKSTATS_TYPE_AGGR_PID], NULL) < 0 ||
+	    !in[TASKSTATS_TYPE_PID] || !in[TASKSTATS_TYPE_STATS] ||
+	    nla_len(in[TASKSTATS_TYPE_PID]) < (int)sizeof(uint32_t))
+		goto bad;
+	b = nla_data(in[TASKSTATS_TYPE_STATS]);
+	n = (size_t)nla_len(in[TASKSTATS_TYPE_STATS]);
+	version = taskstats_parse(b, n, &e->d);
+	pid_at = OFF_PID + (version == 15 ? V15_SHIFT_PID : 0);
+	tgid_at = OFF_TGID + (version == 15 ? V15_SHIFT_TGID : 0);
+	if (version < 12 || tgid_at + sizeof(uint32_t) > n)
+		goto bad;
+	e->pid = (pid_t)nla_get_u32(in[TASKSTATS_TYPE_PID]);
+	e->ppid = (pid_t)get32(b, pid_at + (OFF_PPID - OFF_PID));
+	e->tgid = (pid_t)get32(b, tgid_at);
+	memcpy(&btime, b + OFF_BTIME64 + (version == 15 ? V15_SHIFT_BTIME64 : 0), sizeof(btime));
+	e->start = (long long)btime;
+	e->life = life_of(b, n, version);
+	return 1;
+bad:
+	errno = EINVAL;
+	return -1;
+}
+
+struct taskstats_listener {
+	struct nl_sock *sk;
+	int family;
+	char cpus[256];		/* the possible CPUs, "0-63" */
+	union {
+		struct nlmsghdr h;
+		unsigned char b[16384];
+	} buf;
+};
+
+/* Sends TASKSTATS_CMD_GET with the cpu list as attr and waits for the
+ * kernel's ack. 0, or a libnl error. */
+static int cpumask_cmd(struct taskstats_listener *l, int attr)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (!msg)
+		return -NLE_NOMEM;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, l->family, 0, NLM_F_REQUEST,
+			 TASKSTATS_CMD_GET, TASKSTATS_GENL_VERSION) ||
+	    nla_put_string(msg, attr, l->cpus) < 0) {
+		nlmsg_free(msg);
+		return -NLE_NOMEM;
+	}
+	return nl_send_sync(l->sk, msg);
+}
+
+struct taskstats_listener *taskstats_listen(struct taskstats_conn *c, char *err,
+					    size_t errlen)
+{
+	struct taskstats_listener *l;
+	struct delays d;
+	int version, rc, fd, size = TASKSTATS_LISTEN_BUF;
+	ssize_t n;
+
+	if (query_v(c, TASKSTATS_CMD_ATTR_TGID, getpid(), &d, &version, NULL, err, errlen) < 0)
+		return NULL;
+	if (version < 12) {
+		fmt_err(err, errlen, "the kernel's taskstats are version %d: its exit records "
+			"name no process before 12", version);
+		return NULL;
+	}
+	if (!(l = calloc(1, sizeof(*l))) || !(l->sk = nl_socket_alloc())) {
+		fmt_err(err, errlen, "taskstats: %s", strerror(ENOMEM));
+		free(l);
+		return NULL;
+	}
+	fd = open("/sys/devices/system/cpu/possible", O_RDONLY | O_CLOEXEC);
+	n = fd >= 0 ? read(fd, l->cpus, sizeof(l->cpus) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0) {
+		fmt_err(err, errlen, "/sys/devices/system/cpu/possible: cannot read it");
+		goto fail;
+	}
+	l->cpus[strcspn(l->cpus, "\n")] = '\0';
+	/* a record may come before a command's ack */
+	nl_socket_disable_seq_check(l->sk);
+	if ((rc = genl_connect(l->sk)) < 0 ||
+	    (l->family = rc = genl_ctrl_resolve(l->sk, TASKSTATS_GENL_NAME)) < 0) {
+		fmt_err(err, errlen, "taskstats exit records: %s", nl_geterror(rc));
+		goto fail;
+	}
+	/* before the first record can come: a buffer past net.core.rmem_max */
+	fd = nl_socket_get_fd(l->sk);
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0) {
+		fmt_err(err, errlen, "taskstats exit records: SO_RCVBUFFORCE: %s", strerror(errno));
+		goto fail;
+	}
+	if ((rc = cpumask_cmd(l, TASKSTATS_CMD_ATTR_REGISTER_CPUMASK)) < 0) {
+		fmt_err(err, errlen, "taskstats exit records of CPUs %s: %s", l->cpus,
+			nl_geterror(rc));
+		goto fail;
+	}
+	return l;
+fail:
+	nl_socket_free(l->sk);
+	free(l);
+	return NULL;
+}
+
+int taskstats_listen_read(struct taskstats_listener *l, struct taskstats_exit *out, int max,
+			  bool *lost)
+{
+	int fd = nl_socket_get_fd(l->sk), k = 0;
+
+	while (k < max) {
+		ssize_t n = recv(fd, l->buf.b, sizeof(l->buf.b), MSG_DONTWAIT);
+		size_t left;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == ENOBUFS) {
+			*lost = true;
+			continue;
+		}
+		if (n < 0)
+			break;
+		left = (size_t)n;
+		/* the kernel sends one record a datagram */
+		for (const struct nlmsghdr *h = &l->buf.h; NLMSG_OK(h, left);
+		     h = NLMSG_NEXT(h, left)) {
+			int rc = k < max ? taskstats_exit_parse(h, h->nlmsg_len, &out[k]) : -1;
+
+			if (rc < 0)
+				*lost = true;
+			k += rc > 0;
+		}
+	}
+	return k;
+}
+
+void taskstats_listen_close(struct taskstats_listener *l)
+{
+	if (!l)
+		return;
+	cpumask_cmd(l, TASKSTATS_CMD_ATTR_DEREGISTER_CPUMASK);
+	nl_socket_free(l->sk);
+	free(l);
+}
+
+struct tree_rec {
+	struct taskstats_exit e;
+	bool carried;		/* kept from the round before */
+};
+
+struct taskstats_tree {
+	struct taskstats_proc root;
+	pid_t reaper, other;
+	struct tree_rec *q;	/* the round's records, the carried first */
+	size_t nq, capq;
+	struct taskstats_proc *prev;	/* processes settled the round before */
+	size_t nprev;
+	struct taskstats_proc *set;	/* the round's: a hash on pid, 0 free */
+	size_t capset;
+	struct delays sum;
+	bool short_of_memory;
+	bool past_life[DL_N];	/* a record held more of it than its life */
+};
+
+struct taskstats_tree *taskstats_tree_new(void)
+{
+	struct taskstats_tree *t = calloc(1, sizeof(*t));
+
+	if (t)
+		taskstats_tree_begin(t, (struct taskstats_proc){ 0, 0 }, 0, 0);
+	return t;
+}
+
+void taskstats_tree_free(struct taskstats_tree *t)
+{
+	if (!t)
+		return;
+	free(t->q);
+	free(t->prev);
+	free(t->set);
+	free(t);
+}
+
+void taskstats_tree_begin(struct taskstats_tree *t, struct taskstats_proc root, pid_t reaper,
+			  pid_t other)
+{
+	t->root = root;
+	t->reaper = reaper;
+	t->other = other;
+	t->nq = t->nprev = 0;
+	delays_clear(&t->sum);
+	t->short_of_memory = false;
+	memset(t->past_life, 0, sizeof(t->past_life));
+}
+
+/* Grows *v (of *cap elements of size each) to hold n. 0, or -1. */
+static int grow(void *v, size_t *cap, size_t n, size_t each)
+{
+	size_t c = *cap ? *cap : 64;
+	void *p;
+
+	if (n <= *cap)
+		return 0;
+	while (c < n)
+		c *= 2;
+	if (!(p = realloc(*(void **)v, c * each)))
+		return -1;
+	*(void **)v = p;
+	*cap = c;
+	return 0;
+}
+
+int taskstats_tree_feed(struct taskstats_tree *t, const struct taskstats_exit *e, int n)
+{
+	if (n <= 0)
+		return 0;
+	if (grow(&t->q, &t->capq, t->nq + (size_t)n, sizeof(*t->q)) < 0) {
+		t->short_of_memory = true;
+		errno = ENOMEM;
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		t->q[t->nq++] = (struct tree_rec){ e[i], false };
+	return 0;
+}
+
+/* Open addressing on pid, linear probing, in capset (a power of 2): the
+ * slot of pid, or of the free one where it would go. */
+static struct taskstats_proc *slot(const struct taskstats_tree *t, pid_t pid)
+{
+	size_t i = (size_t)pid * 2654435761u & (t->capset - 1);
+
+	while (t->set[i].pid && t->set[i].pid != pid)
+		i = (i + 1) & (t->capset - 1);
+	return &t->set[i];
+}
+
+/* Adds p (a pid already there keeps its start); whether it was new. */
+static bool set_add(struct taskstats_tree *t, struct taskstats_proc p)
+{
+	struct taskstats_proc *s;
+
+	if (p.pid <= 0 || (s = slot(t, p.pid))->pid)
+		return false;
+	*s = p;
+	return true;
+}
+
+/* Whether e's process is the tree's: its parent is and began no later
+ * than e's thread, or it is the reaper's. */
+static bool settles(const struct taskstats_tree *t, const struct taskstats_exit *e)
+{
+	const struct taskstats_proc *p;
+
+	if (e->ppid == t->reaper)
+		return true;
+	p = e->ppid > 0 ? slot(t, e->ppid) : NULL;
+	return p && p->pid && p->start <= e->start + TASKSTATS_START_SLACK;
+}
+
+int taskstats_tree_round(struct taskstats_tree *t, const struct taskstats_proc *live, int nlive,
+			 bool last)
+{
+	size_t need = 2 * (1 + (size_t)(nlive > 0 ? nlive : 0) + t->nprev + t->nq), cap = 64,
+	       nnext = 0, kept = 0;
+	struct taskstats_proc *next;
+	bool changed;
+
+	while (cap < need)
+		cap *= 2;
+	if (cap > t->capset) {
+		free(t->set);
+		t->capset = 0;
+		if (!(t->set = malloc(cap * sizeof(*t->set))))
+			goto nomem;
+		t->capset = cap;
+	}
+	/* every process settled now is the next round's prev: at most nq */
+	if (!(next = malloc((t->nq + 1) * sizeof(*next))))
+		goto nomem;
+	memset(t->set, 0, t->capset * sizeof(*t->set));
+	set_add(t, t->root);
+	for (int i = 0; i < nlive; i++)
+		if (live[i].pid != t->other)
+			set_add(t, live[i]);
+	for (size_t i = 0; i < t->nprev; i++)
+		set_add(t, t->prev[i]);
+	/* a parent's record may come after its children's: again until
+	 * nothing more is settled */
+	do {
+		changed = false;
+		for (size_t i = 0; i < t->nq; i++) {
+			struct taskstats_exit *e = &t->q[i].e;
+			struct taskstats_proc p = { e->tgid, e->start };
+
+			if (e->tgid <= 0)
+				continue;
+			if (e->tgid == t->root.pid || e->tgid == t->other) {
+				e->tgid = 0;
+				continue;
+			}
+			if (!settles(t, e))
+				continue;
+			for (int k = 0; k < DL_N; k++)
+				t->past_life[k] = t->past_life[k] ||
+						  e->d.s[k] > e->life + TASKSTATS_LIFE_SLACK;
+			delays_add(&t->sum, &e->d);
+			/* only a leader's start is its process's */
+			if (e->pid == e->tgid && set_add(t, p)) {
+				next[nnext++] = p;
+				changed = true;
+			}
+			e->tgid = 0;
+		}
+	} while (changed);
+	for (size_t i = 0; i < t->nq; i++)
+		if (t->q[i].e.tgid > 0 && !t->q[i].carried && !last)
+			t->q[kept++] = (struct tree_rec){ t->q[i].e, true };
+	t->nq = kept;
+	free(t->prev);
+	t->prev = next;
+	t->nprev = nnext;
+	return 0;
+nomem:
+	t->short_of_memory = true;
+	errno = ENOMEM;
+	return -1;
+}
+
+bool taskstats_tree_sum(const struct taskstats_tree *t, struct delays *sum, bool past_life[DL_N])
+{
+	*sum = t->sum;
+	for (int k = 0; k < DL_N; k++)
+		if ((past_life[k] = t->past_life[k]))
+			sum->s[k] = NAN;
+	return !t->short_of_memory;
 }
 
 int delayacct_get(char *err, size_t errlen)

@@ -53,6 +53,40 @@ check mem 1
 expect cgroup-new-first grep -Eqx 'cgroup_new +1' <("$T" history --history "$DB" show 2)
 expect cgroup-reused-then grep -Eqx 'cgroup_new +0' <("$T" history --history "$DB" show 3)
 
+# The monitor marks the kill with a K in the lane under its plots (the row
+# above the workers' header): live while the kill is in view, in the ?
+# list's legend, and in the stored run's replay.
+# lane SESSION: that row of the pane
+lane() { screen "$1" | awk '/^ +PID S PHASE/ { print prev; exit } { prev = $0 }'; }
+# lane_kill SESSION: a K among the lane's marks
+lane_kill() { lane "$1" | grep -Eq '^[ =T━]*K[ =T━K]*$'; }
+g=4	# the global run's ID
+if [ -d /sys/kernel/tracing ]; then
+	g=5
+	need_tmux
+	S=oom-lane
+	tm new-session -d -s $S -x 100 -y 30 \
+		"$T --mem 64M --history $DB -L oom-lane -- $TMP/eat.sh 200 2>$TMP/err-lane; sleep 60"
+	expect lane-kill-live wait_for 30 lane_kill $S
+	lane_kill $S || { screen $S | sed 's/^/  screen: /'; sed 's/^/  stderr: /' "$TMP/err-lane"; }
+	tm send-keys -t $S '?'
+	expect lane-legend wait_for 10 has $S 'K         lane: OOM kill'
+	tm send-keys -t $S '?'
+	wait_for 10 bash -c "! tm capture-pane -p -t $S | grep -q 'lane: OOM kill'"
+	tm send-keys -t $S q
+	pid=$(pgrep -o -f "^$T .*-L oom-lane")
+	expect lane-monitor-exits wait_for 20 gone "${pid:-0}"
+	end_session $S
+	expect lane-run-stored-oom grep -Eqx 'status +oom' <("$T" history --history "$DB" show 4)
+	S=oom-replay
+	tm new-session -d -s $S -x 100 -y 30 "$T --history $DB history replay 4 --speed 4; sleep 60"
+	expect lane-kill-replayed wait_for 30 lane_kill $S
+	lane_kill $S || screen $S | sed 's/^/  screen: /'
+	end_session $S
+else
+	echo "  (no tracefs: the lane part is left out)"
+fi
+
 hp_kib=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
 [ -n "$hp_kib" ] && [ -w /proc/sys/vm/nr_hugepages ] ||
 	{ echo "SKIP $NAME/global: no hugetlb pool to take memory with"; exit 0; }
@@ -66,6 +100,6 @@ size_kib=$(((total_kib - avail_kib + 1331200) / 1024 * 1024))
 "$T" -b --global "${size_kib}K" --history "$DB" -- "$TMP/eat.sh" 5400 >"$TMP/out" 2>"$TMP/err" &
 echo $! >>"$TMP/pids"
 wait $!; rc=$?
-check global 4
-expect cgroup-none grep -Eqx 'cgroup_new +n/a' <("$T" history --history "$DB" show 4)
+check global "$g"
+expect cgroup-none grep -Eqx 'cgroup_new +n/a' <("$T" history --history "$DB" show "$g")
 expect global-pool-given-back test "$(cat /proc/sys/vm/nr_hugepages)" -eq "$nr0"

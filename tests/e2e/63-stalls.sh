@@ -88,6 +88,78 @@ expect show-has-stall-line grep -qF "$line" "$TMP/show"
 expect time-export-has-stall-line grep -qxF "$line" "$TMP/time"
 [ $rc -le 1 ] || cat "$TMP/err"
 
+# A command's whole tree: a shell waiting for its children, one of them a
+# shell with a child of its own, one with three threads, and an orphan
+# handed to thrashtop when its parent left at once. The spinners share
+# CPU 0, so each waits for it; each thread and shell writes its own run
+# delay (/proc/thread-self/schedstat, the cpu_delay_total taskstats
+# reads) just before it ends. The stored cpu wait is their sum, and only
+# what they waited after writing it and mkfifo's wait more.
+cat >"$TMP/busy.py" <<'PY'
+import os, sys, threading, time
+out, nthreads, fifo = sys.argv[1], int(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else None
+cpus = os.sched_getaffinity(0)
+os.sched_setaffinity(0, {0})
+# spin on CPU 0 for a second, then (on every CPU again, not to wait long
+# after) write the thread's run delay
+def run():
+    t = time.time()
+    while time.time() - t < 1:
+        pass
+    os.sched_setaffinity(0, cpus)
+    d = open("/proc/thread-self/schedstat").read().split()[1]
+    with open(out, "a") as f:
+        f.write("%d %s\n" % (threading.get_native_id(), d))
+ts = [threading.Thread(target=run) for i in range(nthreads - 1)]
+for t in ts:
+    t.start()
+for t in ts:
+    t.join()
+run()
+if fifo:
+    open(fifo, "w").write("done\n")
+os._exit(0)
+PY
+cat >"$TMP/tree.sh" <<'EOF2'
+#!/bin/sh
+P=$1 B=$2/busy.py F=$2/delays
+mkfifo $F.fifo
+$P $B $F 1 &
+$P $B $F 3 &
+sh -c '"$1" "$2" "$3" 1 & wait; read a b c </proc/$$/schedstat; echo $$ $b >>"$3"' sh $P $B $F &
+sh -c '"$1" "$2" "$3" 1 "$3.fifo" & read a b c </proc/$$/schedstat; echo $$ $b >>"$3"' sh $P $B $F
+wait
+read done <$F.fifo
+read a b c </proc/$$/schedstat
+echo $$ $b >>$F
+EOF2
+chmod +x "$TMP/tree.sh"
+# the interpreter itself: a wrapper's own processes would be the tree's too
+py=$(python3 -c 'import sys; print(sys.executable)')
+"$TP" -b --mem 1G --history "$TMP/tree.db" -- "$TMP/tree.sh" "$py" "$TMP" >"$TMP/out-tree" 2>"$TMP/err-tree"
+rc=$?
+expect tree-run-ok test $rc -eq 0
+"$T" history --history "$TMP/tree.db" export --format=json >"$TMP/tree.json"
+check_tree() {
+	python3 - "$TMP/tree.json" "$TMP/delays" "$(grep '^stalls:' "$TMP/out-tree")" <<'PY'
+import json, math, sys
+run = json.load(open(sys.argv[1]))["runs"][-1]
+reads = [l.split() for l in open(sys.argv[2])]
+own = int(reads[-1][1]) / 1e9
+total = sum(int(r[1]) for r in reads) / 1e9
+stored, w0 = run["stalls"]["cpu"], run["workers"][0]["delays"]["cpu"]
+line = sys.argv[3].split()
+printed = float(line[line.index("cpu") - 1][:-1])
+print("  %d threads wrote %.3fs of cpu wait (the root shell %.3fs); stored %.3fs, "
+      "the worker's %.3fs, the line %.1fs" % (len(reads), total, own, stored, w0, printed))
+ok = len(reads) == 9 and total > 1 and total - 1e-9 <= stored <= total + 0.1
+ok = ok and w0 == stored and printed == math.floor(round(stored * 1e6) / 1e5) / 10
+sys.exit(0 if ok else 1)
+PY
+}
+expect tree-cpu-wait-summed check_tree
+[ $rc -eq 0 ] || cat "$TMP/out-tree" "$TMP/err-tree"
+
 # The monitor: q, Ctrl-C, SIGTERM.
 S="thrashtop-e2e-$$"
 cleanup "tm kill-session -t $S"

@@ -116,6 +116,19 @@ PY
 	past=$(sed -n 's/.*"reclaim_events_past": \([0-9]*\).*/\1/p' "$TMP/json")
 	echo "  events kept: $kept direct, $past past the first 4096"
 	expect json-direct-events test "$kept" -gt 0 -a "$kept" -le "${ours:-0}"
+	# the csv has the same events, a cell of the json's list
+	"$T" history --history "$TMP/h.db" export --format=csv >"$TMP/csv"
+	same_events() {
+		python3 - "$TMP/json" "$TMP/csv" <<'PY'
+import csv, json, sys
+j = json.load(open(sys.argv[1]))["runs"][0]["events"]
+csv.field_size_limit(1 << 30)
+c = json.loads(next(csv.DictReader(open(sys.argv[2], newline="")))["events"])
+print("  events: json %d, csv %d; first %s, last %s" % (len(j), len(c), c[:1], c[-1:]))
+sys.exit(0 if j and c == j and c[0] == j[0] and c[-1] == j[-1] else 1)
+PY
+	}
+	expect csv-events-as-json same_events
 	expect global-tracing-as-before as_before global
 	expect pool-back test "$(cat /proc/sys/vm/nr_hugepages)" -eq "$nr0"
 else

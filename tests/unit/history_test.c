@@ -1133,7 +1133,7 @@ TEST(history_keeps_every_sample)
 }
 
 /* A run's reclaim events and summary: stored, read back, and through a
- * json export and its import, unchanged. */
+ * json export and its import, and a csv export and its, unchanged. */
 TEST(history_reclaim_events_roundtrip)
 {
 	char path[256], err[256], *text = NULL;
@@ -1183,6 +1183,33 @@ TEST(history_reclaim_events_roundtrip)
 	}
 	CHECK_INT(import_json("{\"runs\":[{\"kind\":\"qsbench\",\"nelems\":1,\"procs\":1,"
 			      "\"events\":[{\"kind\":\"nonsense\"}]}]}", &sink, err, sizeof(err)), -1);
+	run_records_free(back.runs, back.n);
+	back = (struct import_runs){ 0 };
+	free(text);
+	/* the csv: the same list in a cell of its own, read back the same */
+	text = NULL;
+	f = open_memstream(&text, &len);
+	export_csv(f, &got, 1);
+	fclose(f);
+	CHECK(strstr(text, ",events,series\n"));
+	CHECK(strstr(text, ",\"[{\"\"kind\"\": \"\"direct\"\", \"\"t_s\"\": 0.250000, "
+		       "\"\"dur_s\"\": 0.012500, \"\"pid\"\": 77}, {\"\"kind\"\": \"\"oom\"\", "
+		       "\"\"t_s\"\": 1.500000, \"\"dur_s\"\": 0.000000, \"\"pid\"\": 78}]\","));
+	CHECK_INT(import_csv(text, &sink, err, sizeof(err)), 0);
+	if (back.n != 1)
+		printf("  %s\n", err);
+	CHECK_INT(back.n, 1);
+	if (back.n == 1) {
+		CHECK_INT(back.runs[0].nevents, 2);
+		if (back.runs[0].nevents == 2) {
+			CHECK_STR(back.runs[0].events[0].kind, "direct");
+			CHECK_NEAR(back.runs[0].events[0].t_s, 0.25, 1e-12);
+			CHECK_NEAR(back.runs[0].events[0].dur_s, 0.0125, 1e-12);
+			CHECK_INT(back.runs[0].events[0].pid, 77);
+			CHECK_STR(back.runs[0].events[1].kind, "oom");
+			CHECK_INT(back.runs[0].events[1].pid, 78);
+		}
+	}
 	run_records_free(back.runs, back.n);
 	free(text);
 	run_record_clear(&got);

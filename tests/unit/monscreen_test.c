@@ -585,11 +585,42 @@ TEST(monscreen_lane_on_the_plots_axis)
 		series_push(&t, i, i == 5 ? 1 : NAN);
 	}
 	/* 8 columns, one sample each: the 6 samples fill the last 6 */
-	CHECK_STR(ms_format_lane(&a, &t, 8, 1, false, buf, sizeof(buf)), "    == T");
+	CHECK_STR(ms_format_lane(&a, &t, NULL, 0, 8, 1, false, buf, sizeof(buf)), "    == T");
 	/* 3 columns of two samples: the last 6 */
-	CHECK_STR(ms_format_lane(&a, &t, 3, 2, false, buf, sizeof(buf)), " =T");
-	CHECK_STR(ms_format_lane(&a, NULL, 3, 2, true, buf, sizeof(buf)), " \u2501 ");
-	CHECK_STR(ms_format_lane(NULL, NULL, 2, 1, true, buf, sizeof(buf)), "  ");
+	CHECK_STR(ms_format_lane(&a, &t, NULL, 0, 3, 2, false, buf, sizeof(buf)), " =T");
+	CHECK_STR(ms_format_lane(&a, NULL, NULL, 0, 3, 2, true, buf, sizeof(buf)), " \u2501 ");
+	CHECK_STR(ms_format_lane(NULL, NULL, NULL, 0, 2, 1, true, buf, sizeof(buf)), "  ");
+	series_free(&a);
+	series_free(&t);
+}
+
+/* An OOM kill is a K in the column of the first sample taken after it,
+ * over the throttling mark and kswapd's bar there; a kill before the
+ * samples kept or after the newest is not drawn. */
+TEST(monscreen_lane_oom_kills)
+{
+	struct series a, t;
+	const double kills[] = { -1, 1.5, 3.0, 5.2, 7.5 };
+	char buf[64];
+
+	series_init(&a, 16);
+	series_init(&t, 16);
+	for (int i = 0; i < 8; i++) {
+		series_push(&a, i, i >= 1 && i <= 5 ? 100 : 0);
+		series_push(&t, i, i == 3 || i == 7 ? 2 : 0);
+	}
+	/* one sample a column: K over the bar at 2, over T at 3 */
+	CHECK_STR(ms_format_lane(&a, &t, kills, 5, 8, 1, false, buf, sizeof(buf)), " =KK==KT");
+	CHECK_STR(ms_format_lane(&a, &t, kills, 5, 8, 1, true, buf, sizeof(buf)),
+		  " \u2501KK\u2501\u2501KT");
+	/* two a column: a kill before either sample marks it */
+	CHECK_STR(ms_format_lane(&a, &t, kills, 5, 4, 2, false, buf, sizeof(buf)), "=K=K");
+	/* a lane wider than the samples: they fill its right end */
+	CHECK_STR(ms_format_lane(&a, NULL, kills, 5, 10, 1, false, buf, sizeof(buf)), "   =KK==K ");
+	/* a window of the last 4: the kills before it are not drawn */
+	CHECK_STR(ms_format_lane(&a, NULL, kills, 5, 2, 2, false, buf, sizeof(buf)), "=K");
+	/* no samples, no time axis */
+	CHECK_STR(ms_format_lane(NULL, NULL, kills, 5, 3, 1, false, buf, sizeof(buf)), "   ");
 	series_free(&a);
 	series_free(&t);
 }

@@ -88,3 +88,44 @@ TEST(run_command_child_killed_is_oom)
 	CHECK_INT(r.status, RUN_FAILED);
 	CHECK_INT(r.nvictims, 0);
 }
+
+/* The run's stalls sum its workers'; a total one of them lacks (its own
+ * passed its life) is unknown, not the others' short sum. */
+TEST(run_stalls_need_every_worker)
+{
+	struct worker w[2] = { { .pid = 100, .t_end = 2, .end = END_OK },
+			       { .pid = 101, .t_end = 2, .end = END_OK } };
+	struct sys_sample a;
+	struct run rn;
+	double v[M_N];
+	bool on[M_N] = { false };
+
+	memset(&a, 0, sizeof(a));
+	for (int i = 0; i < MI_N; i++)
+		a.mem[i] = NA;
+	for (int i = 0; i < VM_N; i++)
+		a.vm[i] = NA;
+	a.kswapd_ns = NA;
+	for (int i = 0; i < M_N; i++)
+		v[i] = NAN;
+	for (int i = 0; i < 2; i++) {
+		delays_clear(&w[i].delays);
+		w[i].delays.s[DL_CPU] = 1.5 + i;
+		w[i].delays.s[DL_IO] = 0.25;
+	}
+	w[1].delays.s[DL_IO] = NAN;
+	run_init(&rn);
+	rn.wl.cfg.procs = 2;
+	rn.wl.n = 2;
+	rn.wl.w = w;
+	rn.wl.t_start = 1;
+	rn.active = true;
+	run_started(&rn, &a, v, on);
+	run_finish(&rn, &a, NULL, false);
+	CHECK_NEAR(rn.res.stalls.s[DL_CPU], 4.0, 1e-12);
+	CHECK(isnan(rn.res.stalls.s[DL_IO]));
+	CHECK(isnan(rn.res.stalls.s[DL_IRQ]));
+	rn.wl.w = NULL;
+	rn.wl.n = 0;
+	run_free(&rn);
+}

@@ -9,6 +9,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <linux/genetlink.h>
+#include <linux/taskstats.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
 #include "check.h"
 #include "statedir.h"
 #include "taskstats.h"
@@ -128,6 +133,249 @@ TEST(taskstats_parse_unaligned)
 	fill(b + 1, 16, false);
 	CHECK_INT(taskstats_parse(b + 1, 560, &d), 16);
 	check_all(&d, true);
+}
+
+static void put32(unsigned char *b, size_t off, uint32_t v)
+{
+	memcpy(b + off, &v, sizeof v);
+}
+
+/* An exit record as the kernel sends it: a TASKSTATS_CMD_NEW message with
+ * the thread's pid and struct taskstats (len bytes, version, ac_ppid and
+ * ac_tgid at their offsets for the layout), and for a process that had
+ * threads their sum after it. */
+static struct nl_msg *exit_msg(int cmd, int version, bool v15, size_t len, uint32_t pid,
+			       uint32_t ppid, uint32_t tgid, bool group)
+{
+	unsigned char b[600] = { 0 };
+	struct nl_msg *m = nlmsg_alloc();
+	struct nlattr *a;
+
+	fill(b, version, v15);
+	put32(b, v15 ? 176 : 128, pid);
+	put32(b, v15 ? 180 : 132, ppid);
+	put64(b, v15 ? 192 : 144, 12500000);	/* lived 12.5 s */
+	put64(b, v15 ? 424 : 344, 1700000000);	/* from this second */
+	put32(b, v15 ? 464 : 368, tgid);
+	genlmsg_put(m, 0, 7, 0x17, 0, 0, (uint8_t)cmd, TASKSTATS_GENL_VERSION);
+	a = nla_nest_start(m, TASKSTATS_TYPE_AGGR_PID);
+	nla_put_u32(m, TASKSTATS_TYPE_PID, pid);
+	nla_put(m, TASKSTATS_TYPE_STATS, (int)len, b);
+	nla_nest_end(m, a);
+	if (group) {
+		put64(b, 24, 9000000000ull);
+		a = nla_nest_start(m, TASKSTATS_TYPE_AGGR_TGID);
+		nla_put_u32(m, TASKSTATS_TYPE_TGID, tgid);
+		nla_put(m, TASKSTATS_TYPE_STATS, (int)len, b);
+		nla_nest_end(m, a);
+	}
+	return m;
+}
+
+static int parse_msg(struct nl_msg *m, size_t cut, struct taskstats_exit *e)
+{
+	struct nlmsghdr *h = nlmsg_hdr(m);
+	int rc = taskstats_exit_parse(h, h->nlmsg_len - cut, e);
+
+	nlmsg_free(m);
+	return rc;
+}
+
+/* An exit record: the thread, its process and that one's parent, and the
+ * thread's own totals, never the sum of its process's threads that comes
+ * with the last one. */
+TEST(taskstats_exit_record_parse)
+{
+	struct taskstats_exit e;
+
+	memset(&e, 0, sizeof e);
+	CHECK_INT(parse_msg(exit_msg(TASKSTATS_CMD_NEW, 16, false, 560, 4242, 4000, 4240, true), 0,
+			    &e), 1);
+	CHECK_INT(e.pid, 4242);
+	CHECK_INT(e.tgid, 4240);
+	CHECK_INT(e.ppid, 4000);
+	CHECK_INT(e.start, 1700000000);
+	CHECK_NEAR(e.life, 12.5, 1e-12);
+	check_all(&e.d, true);
+	CHECK_INT(parse_msg(exit_msg(TASKSTATS_CMD_NEW, 13, false, 416, 7, 1, 7, false), 0, &e), 1);
+	CHECK_INT(e.tgid, 7);
+	CHECK_INT(e.ppid, 1);
+	check_all(&e.d, false);
+	/* 15's max/min fields put the ids 48 and 96 bytes further */
+	CHECK_INT(parse_msg(exit_msg(TASKSTATS_CMD_NEW, 15, true, 600, 9, 8, 9, false), 0, &e), 1);
+	CHECK_INT(e.ppid, 8);
+	CHECK_INT(e.tgid, 9);
+	CHECK_INT(e.start, 1700000000);
+	CHECK_NEAR(e.life, 12.5, 1e-12);
+	CHECK_NEAR(e.d.s[DL_COMPACT], 6.0, 1e-12);
+	/* before 12 a record names no process */
+	CHECK_INT(parse_msg(exit_msg(TASKSTATS_CMD_NEW, 11, false, 360, 5, 1, 0, false), 0, &e), -1);
+	/* a 12 cut before ac_tgid, a message cut short */
+	CHECK_INT(parse_msg(exit_msg(TASKSTATS_CMD_NEW, 12, false, 368, 5, 1, 5, false), 0, &e), -1);
+	CHECK_INT(parse_msg(exit_msg(TASKSTATS_CMD_NEW, 16, false, 560, 5, 1, 5, false), 100, &e),
+		  -1);
+	/* a reply to a query is no exit record */
+	CHECK_INT(parse_msg(exit_msg(TASKSTATS_CMD_GET, 16, false, 560, 5, 1, 5, false), 0, &e), 0);
+	{
+		struct nlmsghdr ack = { .nlmsg_len = NLMSG_HDRLEN, .nlmsg_type = NLMSG_ERROR };
+
+		CHECK_INT(taskstats_exit_parse(&ack, sizeof ack, &e), 0);
+		CHECK_INT(taskstats_exit_parse(&ack, 8, &e), -1);
+	}
+}
+
+/* A record of thread pid of process tgid, whose parent is ppid, begun at
+ * second 1000; cpu seconds of wait. */
+static struct taskstats_exit rec(pid_t pid, pid_t tgid, pid_t ppid, double cpu)
+{
+	struct taskstats_exit e = { .pid = pid, .tgid = tgid, .ppid = ppid, .start = 1000,
+				    .life = 100 };
+
+	delays_clear(&e.d);
+	e.d.s[DL_CPU] = cpu;
+	e.d.s[DL_IO] = 0;
+	return e;
+}
+
+static double tree_cpu(const struct taskstats_tree *t)
+{
+	bool past[DL_N];
+	struct delays d;
+
+	CHECK(taskstats_tree_sum(t, &d, past));
+	return isnan(d.s[DL_CPU]) ? -1 : d.s[DL_CPU];
+}
+
+/* The tree of root 100 under reaper 1 (whose other child, 50, is not the
+ * tree's): children counted before their parents' records, threads of a
+ * live process, orphans handed to the reaper; the root's own record, the
+ * other child's and strangers' not. */
+TEST(taskstats_tree_sums_its_processes)
+{
+	struct taskstats_tree *t = taskstats_tree_new();
+	const struct taskstats_proc live[] = { { 100, 990 }, { 50, 900 }, { 300, 995 } };
+	const struct taskstats_exit r1[] = {
+		rec(201, 201, 200, 1),		/* child of 200, before 200's record */
+		rec(200, 200, 100, 2),		/* the root's child */
+		rec(302, 300, 100, 4),		/* a thread of live 300, the root's */
+		rec(400, 400, 1, 8),		/* an orphan the reaper took */
+		rec(100, 100, 1, 16),		/* the root: its reaping has it */
+		rec(50, 50, 1, 32),		/* the reaper's other child */
+		rec(901, 901, 900, 64),		/* another's */
+	};
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK_NEAR(tree_cpu(t), -1, 0);	/* nothing known yet */
+	taskstats_tree_begin(t, (struct taskstats_proc){ 100, 990 }, 1, 50);
+	CHECK_INT(taskstats_tree_feed(t, r1, 7), 0);
+	CHECK_INT(taskstats_tree_round(t, live, 3, false), 0);
+	CHECK_NEAR(tree_cpu(t), 1 + 2 + 4 + 8, 1e-12);
+	/* a new start forgets the sum */
+	taskstats_tree_begin(t, (struct taskstats_proc){ 100, 990 }, 1, 50);
+	CHECK_NEAR(tree_cpu(t), -1, 0);
+	taskstats_tree_free(t);
+}
+
+/* A record whose parent is not known yet waits one round: the parent may
+ * be seen alive then, or its record come; after that it is another's.
+ * A process settled in one round is the parent of records in the next
+ * (a child's exit sent as its parent's was), not in the one after. */
+TEST(taskstats_tree_rounds)
+{
+	struct taskstats_tree *t = taskstats_tree_new();
+	const struct taskstats_proc live2[] = { { 500, 999 } }, live3[] = { { 900, 999 } },
+				    live4[] = { { 700, 999 } };
+	const struct taskstats_exit r1[] = {
+		rec(501, 501, 500, 1),	/* 500 forked after the look at the live */
+		rec(901, 901, 900, 2),	/* another's */
+		rec(600, 600, 100, 4),	/* the root's child */
+	}, r2[] = {
+		rec(601, 601, 600, 8),	/* 600's child, a round late */
+		rec(801, 801, 800, 16),	/* another's */
+	}, r3[] = {
+		rec(602, 602, 600, 32),	/* two rounds late: 600 is gone */
+		rec(701, 701, 700, 64),
+	};
+
+	if (!t)
+		return;
+	taskstats_tree_begin(t, (struct taskstats_proc){ 100, 990 }, 1, 0);
+	taskstats_tree_feed(t, r1, 3);
+	taskstats_tree_round(t, NULL, 0, false);
+	CHECK_NEAR(tree_cpu(t), 4, 1e-12);
+	taskstats_tree_feed(t, r2, 2);
+	taskstats_tree_round(t, live2, 1, false);
+	CHECK_NEAR(tree_cpu(t), 4 + 1 + 8, 1e-12);
+	taskstats_tree_feed(t, r3, 2);
+	/* 901 waited its round and went, though 900 is seen now; the last
+	 * round drops what it does not settle */
+	taskstats_tree_round(t, live3, 1, true);
+	CHECK_NEAR(tree_cpu(t), 4 + 1 + 8, 1e-12);
+	taskstats_tree_round(t, live4, 1, false);
+	CHECK_NEAR(tree_cpu(t), 4 + 1 + 8, 1e-12);
+	taskstats_tree_free(t);
+}
+
+/* A pid the tree holds now may have been another's: a record naming it
+ * as parent but begun before it (past the two clocks' slack) is that
+ * other's child. */
+TEST(taskstats_tree_pid_reused)
+{
+	struct taskstats_tree *t = taskstats_tree_new();
+	const struct taskstats_proc live[] = { { 200, 1000 } };
+	struct taskstats_exit r[] = {
+		rec(201, 201, 200, 1), rec(202, 202, 200, 2), rec(203, 203, 100, 4),
+		rec(205, 204, 100, 8), rec(206, 206, 204, 16),
+	};
+
+	if (!t)
+		return;
+	r[0].start = 1000 - TASKSTATS_START_SLACK;	/* within the slack */
+	r[1].start = 1000 - TASKSTATS_START_SLACK - 1;	/* 200's last owner's */
+	r[2].start = 990 - TASKSTATS_START_SLACK - 1;	/* the root's last owner's */
+	r[3].start = 1000;	/* a thread of 204, which began before it */
+	r[4].start = 995;	/* 204's child: 204 is not known by a thread's record */
+	taskstats_tree_begin(t, (struct taskstats_proc){ 100, 990 }, 1, 0);
+	taskstats_tree_feed(t, r, 5);
+	taskstats_tree_round(t, live, 1, true);
+	CHECK_NEAR(tree_cpu(t), 1 + 8, 1e-12);
+	taskstats_tree_free(t);
+}
+
+/* A delay longer than its thread's life is this kernel's uptime added to
+ * it: that total is unknown, the others stand. */
+TEST(taskstats_tree_delay_past_life)
+{
+	struct taskstats_tree *t = taskstats_tree_new();
+	struct taskstats_exit r[] = { rec(201, 201, 100, 1), rec(202, 202, 100, 2) };
+	bool past[DL_N];
+	struct delays d;
+
+	if (!t)
+		return;
+	taskstats_tree_begin(t, (struct taskstats_proc){ 100, 990 }, 1, 0);
+	r[0].life = 1 - TASKSTATS_LIFE_SLACK / 2;	/* within the two clocks' slack */
+	r[0].d.s[DL_IO] = 0.5;
+	taskstats_tree_feed(t, r, 1);
+	taskstats_tree_round(t, NULL, 0, false);
+	CHECK(taskstats_tree_sum(t, &d, past));
+	CHECK(!past[DL_CPU] && !past[DL_IO]);
+	CHECK_NEAR(d.s[DL_IO], 0.5, 1e-12);
+	r[1].d.s[DL_IO] = 4346.5;	/* this machine's uptime, in a shell of 2.3 s */
+	r[1].life = 2.3;
+	taskstats_tree_feed(t, r + 1, 1);
+	taskstats_tree_round(t, NULL, 0, true);
+	CHECK(taskstats_tree_sum(t, &d, past));
+	CHECK(past[DL_IO] && isnan(d.s[DL_IO]));
+	CHECK(!past[DL_CPU]);
+	CHECK_NEAR(d.s[DL_CPU], 3, 1e-12);
+	/* a new run starts clean */
+	taskstats_tree_begin(t, (struct taskstats_proc){ 100, 990 }, 1, 0);
+	CHECK(taskstats_tree_sum(t, &d, past));
+	CHECK(!past[DL_IO]);
+	taskstats_tree_free(t);
 }
 
 TEST(taskstats_delays_sum)
