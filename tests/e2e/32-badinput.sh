@@ -184,7 +184,7 @@ wait $imp
 expect scale-import-done grep -q 'imported 50000 runs' "$TMP/imp"
 # stderr only says why a plain session has no stall figures
 expect scale-runs-beside-kept test "$("$T" history --history "$DB" list -L beside | grep -c ' beside ')" = 3 -a \
-	-z "$(grep -v '^thrashtop: n/a stalls: kernel.task_delayacct is 0' "$TMP/beside")"
+	-z "$(grep -Ev "$STALLS_NA" "$TMP/beside")"
 rss=$(cat "$TMP/rss")
 mb=$(($(stat -c %s "$TMP/big.txt") / 1024))
 expect scale-memory-bounded test "${rss:-999999}" -lt $((mb + 100000))

@@ -94,7 +94,7 @@ expect next-start-runs test $rc -eq 0 -a "$(grep -c 'pf+0w' "$TMP/out")" -eq 1
 expect next-start-says-what grep -q "thrashtop-$pid" "$TMP/err"
 # one line for what it undid (delay accounting off again, a plain run
 # says why it has no stall figures)
-expect next-start-one-line test "$(grep -vc '^thrashtop: n/a stalls: kernel.task_delayacct is 0' "$TMP/err")" -eq 1
+expect next-start-one-line test "$(grep -Evc "$STALLS_NA" "$TMP/err")" -eq 1
 expect next-start-cleans clean $pid "$b"
 
 # A set-up failure half-way: swap and cgroup made, then the kernel refuses

@@ -171,7 +171,10 @@ for path in q ctrl-c sigterm; do
 	started "$pid"
 	expect "$path-turned-on" wait_for 20 bash -c '[ "$(cat /proc/sys/kernel/task_delayacct)" = 1 ]'
 	if [ "$path" = q ]; then
-		# d: the worker rows' stall columns, with shares read live
+		# d: the worker rows' stall columns, with shares read live, once
+		# the rows are on screen (a key typed before the screen is up
+		# can go to the terminal's cooked mode)
+		expect fault-columns-first wait_for 20 has "$S" 'MAJFLT'
 		tm send-keys -t "$S" d
 		expect stall-columns-shown wait_for 10 has "$S" 'SWAPIN RECLAIM  THRASH      IO CPUWAIT'
 		has "$S" 'SWAPIN RECLAIM' || screen | sed 's/^/  screen: /'

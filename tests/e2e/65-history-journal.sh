@@ -87,8 +87,8 @@ expect lock-held wait_for 20 test -e "$TMP/holding"
 "$T" -b -n 1000 -p 1 -L waited --history "$DB" >/dev/null 2>"$TMP/err"; rc=$?
 wait $holder
 expect waiting-run-exit-0 test $rc -eq 0
-expect waiting-run-no-error test ! -s "$TMP/err"
-[ -s "$TMP/err" ] && sed 's/^/  stderr: /' "$TMP/err"
+expect waiting-run-no-error no_err "$TMP/err"
+no_err "$TMP/err" || sed 's/^/  stderr: /' "$TMP/err"
 expect waiting-run-kept test "$(labels)" = first,second,waited
 
 # A write cut off once it had changed the file (a cache of 2 pages spills

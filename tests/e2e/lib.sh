@@ -39,6 +39,11 @@ on_exit() {
 trap on_exit EXIT
 trap 'exit 130' INT TERM HUP
 cleanup() { CLEANUPS+=("$*"); }
+# no_err FILE: FILE says nothing but why a plain session has no stall
+# figures (whether delay accounting is on depends on what other sessions
+# on the machine run meanwhile).
+STALLS_NA='^thrashtop: n/a stalls: kernel\.task_delayacct (is 0|was off during the run)'
+no_err() { ! grep -Evq "$STALLS_NA" "$1"; }
 pass() { echo "PASS $NAME/$1"; }
 fail() { echo "FAIL $NAME/$1${2:+: $2}"; }
 # expect NAME COND-COMMAND... : pass if the command succeeds.
