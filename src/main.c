@@ -15,24 +15,33 @@
 #include "tracer.h"
 
 /* --list-plots: the registry, and what this machine gives. */
-/* The workers' stall series need root and taskstats, as a session does. */
-static void stalls_available(struct metric_avail *av)
+/* The workers' stall series need root, taskstats and the switch on, as a
+ * plain session does (one that changes the machine turns it on). */
+static void stalls_available(struct metric_avail *av, const struct options *o)
 {
 	struct taskstats_conn *ts;
 	char err[256];
+	int on;
 
+	if (o->no_stalls) {
+		metrics_no_stalls(av, "--no-stalls");
+		return;
+	}
 	if (geteuid() != 0) {
 		metrics_no_stalls(av, "delay accounting needs root (taskstats)");
 		return;
 	}
-	if (delayacct_get(err, sizeof(err)) < 0 || !(ts = taskstats_open(err, sizeof(err)))) {
+	if ((on = delayacct_get(err, sizeof(err))) < 0 || !(ts = taskstats_open(err, sizeof(err)))) {
 		metrics_no_stalls(av, err);
 		return;
 	}
 	taskstats_close(ts);
+	if (on == 0)
+		metrics_no_stalls(av, DELAYACCT_SYSCTL " is 0: only in a session that changes the "
+				  "machine");
 }
 
-static int list_plots(void)
+static int list_plots(const struct options *o)
 {
 	char err[256];
 	struct sampler *smp = sampler_new(err, sizeof(err));
@@ -52,8 +61,9 @@ static int list_plots(void)
 
 	/* as the cg-* series: had only in a session that asks for them */
 	metrics_availability(&caps, NULL, &av);
-	stalls_available(&av);
-	metrics_reclaim_availability(&av, false, tr ? "only in a session that changes the machine "
+	stalls_available(&av, o);
+	metrics_reclaim_availability(&av, false, o->no_events ? "--no-events"
+				     : tr ? "only in a session that changes the machine "
 				     "(--mem, --global, --swap, --sysctl ...)" : why);
 	metrics_print(stdout, &av);
 	if (cg.version) {
@@ -109,7 +119,7 @@ int main(int argc, char **argv)
 	}
 	if (opt.list_plots) {
 		cli_free(&opt);
-		return list_plots();
+		return list_plots(&opt);
 	}
 	if ((opt.history && !opt.no_history &&
 	     history_check_path(opt.history, err, sizeof(err))) ||
