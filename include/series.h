@@ -28,6 +28,10 @@ int series_get(const struct series *s, int i, double *t, double *v);
 /* The newest value, NAN if empty or a gap. */
 double series_last(const struct series *s);
 
+/* The index of the first sample at or after time t, series_len when none:
+ * samples are pushed in time order. */
+int series_find(const struct series *s, double t);
+
 /* Min and max over the newest n samples (all if n exceeds the length),
  * ignoring gaps. Returns how many non-NAN values there were; with none,
  * *min and *max are NAN. */

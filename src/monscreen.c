@@ -215,18 +215,8 @@ static bool lane_on(const struct series *s, int n, int w, int k, int pos)
  * precedes tm (the kill came before the samples kept). */
 static int lane_col(const struct series *s, int n, int w, int k, double tm)
 {
-	int lo = 0, hi = series_len(s), len = hi;
-	double t;
+	int lo = series_find(s, tm), len = series_len(s);
 
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		series_get(s, mid, &t, NULL);
-		if (t < tm)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0 || lo == len || lo < len - n)
 		return -1;
 	return (w * k - n + lo - (len - n)) / k;

@@ -61,21 +61,11 @@ static int level_at(const struct plot *p, const struct series *s, int n,
 static int mark_cell(const struct plot *p, const struct series *s, int n,
 		     double tm)
 {
-	int lo = 0, hi = series_len(s), k = plot_samples_per_cell(p->mode);
-	double t;
+	int lo = series_find(s, tm), len = series_len(s), k = plot_samples_per_cell(p->mode);
 
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		series_get(s, mid, &t, NULL);
-		if (t < tm)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0 || lo == series_len(s) || lo < series_len(s) - n)
+	if (lo == 0 || lo == len || lo < len - n)
 		return -1;
-	return (p->w * k - n + lo - (series_len(s) - n)) / k;
+	return (p->w * k - n + lo - (len - n)) / k;
 }
 
 static char *put_utf8(char *o, unsigned cp)

@@ -142,3 +142,20 @@ int series_downsample(const struct series *s, int npoints,
 	}
 	return npoints;
 }
+
+int series_find(const struct series *s, double t)
+{
+	int lo = 0, hi = series_len(s);
+	double ti;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		series_get(s, mid, &ti, NULL);
+		if (ti < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

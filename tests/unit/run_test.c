@@ -6,6 +6,16 @@
 #include "check.h"
 #include "run.h"
 
+/* A sample that read nothing. */
+static void sample_na(struct sys_sample *a)
+{
+	memset(a, 0, sizeof(*a));
+	for (int i = 0; i < MI_N; i++)
+		a->mem[i] = NA;
+	for (int i = 0; i < VM_N; i++)
+		a->vm[i] = NA;
+}
+
 /* A run of one worker that ended with wait status st; the OOM-kill count
  * rises by rise between its first and last samples. */
 static void one_run(struct run_result *r, char **argv, int st, int64_t rise,
@@ -17,11 +27,7 @@ static void one_run(struct run_result *r, char **argv, int st, int64_t rise,
 	double v[M_N];
 	bool on[M_N] = { false };
 
-	memset(&a, 0, sizeof(a));
-	for (int i = 0; i < MI_N; i++)
-		a.mem[i] = NA;
-	for (int i = 0; i < VM_N; i++)
-		a.vm[i] = NA;
+	sample_na(&a);
 	a.vm[VM_OOM_KILL] = 7;
 	a.kswapd_ns = NA;
 	b = a;
@@ -100,11 +106,7 @@ TEST(run_stalls_need_every_worker)
 	double v[M_N];
 	bool on[M_N] = { false };
 
-	memset(&a, 0, sizeof(a));
-	for (int i = 0; i < MI_N; i++)
-		a.mem[i] = NA;
-	for (int i = 0; i < VM_N; i++)
-		a.vm[i] = NA;
+	sample_na(&a);
 	a.kswapd_ns = NA;
 	for (int i = 0; i < M_N; i++)
 		v[i] = NAN;

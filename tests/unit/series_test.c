@@ -125,3 +125,19 @@ TEST(series_downsample_short_copies_and_wrapped)
 	CHECK_INT(errno, EINVAL);
 	series_free(&s);
 }
+
+TEST(series_find_first_at_or_after)
+{
+	struct series s;
+
+	CHECK_INT(series_init(&s, 4), 0);
+	CHECK_INT(series_find(&s, 1), 0);
+	for (int i = 1; i <= 6; i++)	/* kept: 3 4 5 6, wrapped */
+		series_push(&s, i, 0);
+	CHECK_INT(series_find(&s, 0), 0);
+	CHECK_INT(series_find(&s, 3), 0);
+	CHECK_INT(series_find(&s, 4.5), 2);
+	CHECK_INT(series_find(&s, 6), 3);
+	CHECK_INT(series_find(&s, 6.1), 4);
+	series_free(&s);
+}
