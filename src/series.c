@@ -146,7 +146,7 @@ int series_downsample(const struct series *s, int npoints,
 int series_find(const struct series *s, double t)
 {
 	int lo = 0, hi = series_len(s);
-	double ti;
+	double ti = 0;	/* mid is always in range: series_get sets it */
 
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
