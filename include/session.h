@@ -72,6 +72,8 @@ struct session {
 	/* delay accounting: NULL without (stall_why says why, once) */
 	struct taskstats_conn *ts;
 	bool acct_off;			/* delay accounting was off at some check of the run */
+	double t_fork;			/* monotonic s before the run's first fork: no
+					   worker lived longer than since then */
 	char stall_why[256];
 	struct delays *dl;		/* per worker, its totals at the last tick
 					   it was on screen; NAN unknown */

@@ -263,6 +263,7 @@ static void sample_stalls(struct session *s)
 {
 	const struct workload *wl = &s->run.wl;
 	struct delays sum, d;
+	bool bad[DL_N] = { false };
 	char err[256];
 
 	s->stall_fresh = false;
@@ -272,13 +273,26 @@ static void sample_stalls(struct session *s)
 	}
 	delays_clear(&sum);
 	for (int i = 0; i < wl->n; i++) {
-		if (wl->w[i].end != END_RUNNING)
+		if (wl->w[i].end != END_RUNNING) {
 			delays_add(&sum, &wl->w[i].delays);
-		else if (taskstats_query(s->ts, wl->w[i].pid, &d, err, sizeof(err)) == 0)
-			delays_add(&sum, &d);
-		else	/* exited meanwhile: its totals come with its reaping */
-			return;
+			continue;
+		}
+		if (taskstats_query(s->ts, wl->w[i].pid, &d, err, sizeof(err)) < 0)
+			return;	/* exited meanwhile: its totals come with its reaping */
+		/* A sorter has one thread, whose delays fit in its life: this
+		 * kernel now and then gives a task its whole uptime as block
+		 * I/O delay. A command's threads may wait at once, and add up
+		 * past its wall time. */
+		if (!s->o->argv)
+			for (int k = 0; k < DL_N; k++)
+				if (d.s[k] > now_monotonic() - s->t_fork + TASKSTATS_LIFE_SLACK)
+					d.s[k] = NAN, bad[k] = true;
+		s->dl[i] = d;	/* the rows' stall columns */
+		delays_add(&sum, &d);
 	}
+	for (int k = 0; k < DL_N; k++)	/* the others' sum alone would be short */
+		if (bad[k])
+			sum.s[k] = NAN;
 	s->stall_prev = s->stall_cur;
 	s->stall_t_prev = s->stall_t_cur;
 	s->stall_cur = sum;
@@ -535,15 +549,6 @@ int session_sample(struct session *s, char *err, size_t errlen)
  * from 0.3 to 1 ms a tick. */
 #define SWAP_EVERY 1.0
 
-/* A row's delay totals, one taskstats query, for the stall columns. */
-static void sample_delays(struct session *s, int i)
-{
-	char err[256];
-
-	if (s->ts && taskstats_query(s->ts, s->run.wl.w[i].pid, &s->dl[i], err, sizeof(err)) < 0)
-		delays_clear(&s->dl[i]);
-}
-
 void session_sample_rows(struct session *s)
 {
 	/* status only while anything is swapped: else every VmSwap is 0 */
@@ -572,7 +577,6 @@ void session_sample_rows(struct session *s)
 			p->swap_kib = was;
 		if (due)	/* rows first read together are due on different ticks */
 			s->swap_at[i] = first && per > 1 ? t - SWAP_EVERY * (i % per) / per : t;
-		sample_delays(s, i);
 	}
 	prof_end(PROF_WORKERS, &pm);
 }
@@ -658,6 +662,7 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 		/* tasks forked while it is off are never accounted */
 		s->acct_off = s->ts && delayacct_get(e, sizeof(e)) != 1;
 	}
+	s->t_fork = now_monotonic();
 	if (run_begin(&s->run, &cfg, err, errlen))
 		return -1;
 	s->run_no++;
