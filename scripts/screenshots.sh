@@ -56,7 +56,7 @@ shot() {
 	tm capture-pane -e -p -t main >"$DB/$name.ans"
 	tm send-keys -t main q
 	sleep 0.5
-	[ -z "$keys" ] || tm send-keys -t main q
+	[ -z "$keys" ] || tm send-keys -t main q 2>/dev/null || true
 	sleep 4
 	tm kill-server 2>/dev/null || true
 	/usr/bin/python3 scripts/ansi2png.py "$DB/$name.ans" "screenshots/$name.png" "$cols" "$rows"
