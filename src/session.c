@@ -1300,7 +1300,9 @@ static int apply_tuning(struct session *s, char *err, size_t errlen)
 	}
 	describe_workload(s);
 	describe_tuning(s);
-	if (!s->tui && s->tune_desc[0])
+	/* what this session set up: a plain one changed nothing (zswap the
+	 * machine had on is in the run's record) */
+	if (!s->tui && s->tune_desc[0] && changes_machine(s))
 		fprintf(stderr, "thrashtop: %s%s%s\n", s->tune_desc,
 			s->tun.have_cg ? " in " : "", s->tun.have_cg ? s->tun.cg.path : "");
 	return 0;
