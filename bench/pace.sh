@@ -68,9 +68,8 @@ wall, status, ksw, maj = r["wall_us"] / 1e6, r["status"], r["kswapd_s"], r["majf
 print(f"  {len(t)} samples over {wall:.1f} s ({status}), kswapd {ksw} s, majflt {maj}: "
       f"interval p50 {q(0.5):.2f}x  p99 {q(0.99):.2f}x  max {d[-1]:.2f}x nominal")
 # reclaim events: every one taken, or the lost count shown
-g = lambda k: r.get(k)
-print(f"  reclaim events: {g('reclaim_direct_stalls')} direct stalls, {g('reclaim_memcg_stalls')} memcg, "
-      f"{g('reclaim_kswapd_wakes')} kswapd wakes; lost {g('reclaim_lost')}")
+ev = [r.get("reclaim_" + k) for k in ("direct_stalls", "memcg_stalls", "kswapd_wakes", "lost")]
+print("  reclaim events: %s direct stalls, %s memcg, %s kswapd wakes; lost %s" % tuple(ev))
 # the kernel may find fewer huge pages than asked, and leave more room
 left = (r["ram_kib"] - r["hugetlb_kib"]) // 1024
 pool = r["sysctls"].strip()
