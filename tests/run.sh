@@ -5,9 +5,10 @@
 # The scripts that change or press the machine take the e2e machine lock
 # (see lib.sh) and so run one after another; those confined to a cgroup
 # of their own run in a lane beside the unit and fuzz tests and the other
-# scripts. The ones that press the whole machine (--global, 1024 workers)
-# come last, alone: beside them the other lane would be timing the
-# squeeze, not itself. Each test's output is printed whole when it ends,
+# scripts. The ones that press or change the whole machine (--global,
+# 1024 workers, zswap: it changes every session's default plots) come
+# last, alone: beside them the other lane would be timing the squeeze, or
+# seeing their settings, not its own. Each test's output is printed whole when it ends,
 # with its time.
 set -u
 cd "$(dirname "$0")/.."
@@ -30,7 +31,7 @@ run() {	# run LABEL TIMEOUT CMD...
 }
 
 machine() { grep -q 'machine_lock\|thrashtop-e2e-tuning.lock' "$1"; }
-whole() { grep -q -- '--global\|-p 1024' "$1"; }
+whole() { grep -q -- '--global\|-p 1024\|--zswap' "$1"; }
 
 lane() {	# lane other|confined|whole
 	local t kind

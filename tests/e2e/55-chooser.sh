@@ -38,6 +38,8 @@ start
 want="swap used|major faults|free|minor faults|available|kswapd CPU|scan kswapd|scan direct|PSI some avg10|PSI full avg10"
 expect default-layout wait_for 30 bash -c "[ \"\$(titles)\" = \"$want\" ]"
 got=$(titles)
+[ "$got" = "$want" ] || { echo "  titles: $got"; screen | sed 's/^/  screen: /'; }
+got=$(titles)
 [ "$got" = "$want" ] || echo "  titles: $got"
 
 # A key and an arrow in one burst, the first keys the monitor reads: the
