@@ -153,6 +153,10 @@ void taskstats_tree_begin(struct taskstats_tree *t, struct taskstats_proc root, 
 /* Queues a round's records. 0, or -1 (ENOMEM: the tree is short). */
 int taskstats_tree_feed(struct taskstats_tree *t, const struct taskstats_exit *e, int n);
 
+/* No record waits to be settled: a round now settles nothing, whatever
+ * is alive. */
+bool taskstats_tree_idle(const struct taskstats_tree *t);
+
 /* Settles the round: live holds the tree's processes alive now (the
  * reaper's other child, if among them, is skipped); last, for the final
  * round, drops what is not settled. 0, or -1 (ENOMEM). */

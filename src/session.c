@@ -264,6 +264,7 @@ static void sample_stalls(struct session *s)
 	const struct workload *wl = &s->run.wl;
 	struct delays sum, d;
 	bool bad[DL_N] = { false };
+	double life = now_monotonic() - s->t_fork + TASKSTATS_LIFE_SLACK;
 	char err[256];
 
 	s->stall_fresh = false;
@@ -285,7 +286,7 @@ static void sample_stalls(struct session *s)
 		 * past its wall time. */
 		if (!s->o->argv)
 			for (int k = 0; k < DL_N; k++)
-				if (d.s[k] > now_monotonic() - s->t_fork + TASKSTATS_LIFE_SLACK)
+				if (d.s[k] > life)
 					d.s[k] = NAN, bad[k] = true;
 		s->dl[i] = d;	/* the rows' stall columns */
 		delays_add(&sum, &d);
@@ -466,6 +467,13 @@ static void settle_exits(struct session *s, bool last)
 	} while (n == 256);
 	if (!run)
 		return;
+	/* nothing to settle: the round only forgets the last one's, and the
+	 * walk of /proc for the living would cost the tick most of its time */
+	if (!last && taskstats_tree_idle(s->exit_tree)) {
+		if (taskstats_tree_round(s->exit_tree, NULL, 0, false) < 0 || lost)
+			s->exits_lost = true;
+		return;
+	}
 	while ((nlive = sampler_descendants(getpid(), s->live, s->live_cap)) > s->live_cap) {
 		pid_t *p = realloc(s->live, sizeof(*p) * (size_t)nlive);
 		struct taskstats_proc *q = p ? realloc(s->live_at, sizeof(*q) * (size_t)nlive) : NULL;

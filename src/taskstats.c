@@ -570,6 +570,11 @@ static bool settles(const struct taskstats_tree *t, const struct taskstats_exit 
 	return p && p->pid && p->start <= e->start + TASKSTATS_START_SLACK;
 }
 
+bool taskstats_tree_idle(const struct taskstats_tree *t)
+{
+	return t->nq == 0;
+}
+
 int taskstats_tree_round(struct taskstats_tree *t, const struct taskstats_proc *live, int nlive,
 			 bool last)
 {
