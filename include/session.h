@@ -77,6 +77,10 @@ struct session {
 	char stall_why[256];
 	struct delays *dl;		/* per worker, its totals at the last tick
 					   it was on screen; NAN unknown */
+	/* a tick's one query of the running workers: whose, and the replies */
+	pid_t *q_pid;
+	int *q_at, *q_err;
+	struct delays *q_dl;
 	/* the workers' totals summed at the run's last two ticks, for the
 	 * stall series; stall_t 0: none yet */
 	struct delays stall_prev, stall_cur;

@@ -68,6 +68,12 @@ struct taskstats_conn *taskstats_open(char *err, size_t errlen);
 int taskstats_query(struct taskstats_conn *c, pid_t tgid, struct delays *d,
 		    char *err, size_t errlen);
 
+/* The same for n thread groups at once: a few system calls for all, not
+ * two each. errs[i] is 0, or the errno of tgid[i]'s query (ESRCH: gone).
+ * Returns 0, or -1 with err when the socket itself failed. */
+int taskstats_query_many(struct taskstats_conn *c, const pid_t *tgid, int n, struct delays *d,
+			 int *errs, char *err, size_t errlen);
+
 /* The same for a thread group whose leader has exited and is not yet
  * reaped (waitid WNOWAIT): its final totals. Two queries. A total of the
  * leader's own that passes its life is NAN: this kernel (6.18) at times

@@ -262,10 +262,11 @@ static void sample_values(const struct session *s, double *v)
 static void sample_stalls(struct session *s)
 {
 	const struct workload *wl = &s->run.wl;
-	struct delays sum, d;
+	struct delays sum;
 	bool bad[DL_N] = { false };
 	double life = now_monotonic() - s->t_fork + TASKSTATS_LIFE_SLACK;
 	char err[256];
+	int n = 0;
 
 	s->stall_fresh = false;
 	if (!s->ts || !s->run.active || s->run.forking) {
@@ -278,7 +279,15 @@ static void sample_stalls(struct session *s)
 			delays_add(&sum, &wl->w[i].delays);
 			continue;
 		}
-		if (taskstats_query(s->ts, wl->w[i].pid, &d, err, sizeof(err)) < 0)
+		s->q_at[n] = i;
+		s->q_pid[n++] = wl->w[i].pid;
+	}
+	if (taskstats_query_many(s->ts, s->q_pid, n, s->q_dl, s->q_err, err, sizeof(err)) < 0)
+		return;
+	for (int j = 0; j < n; j++) {
+		struct delays *d = &s->q_dl[j];
+
+		if (s->q_err[j])
 			return;	/* exited meanwhile: its totals come with its reaping */
 		/* A sorter has one thread, whose delays fit in its life: this
 		 * kernel now and then gives a task its whole uptime as block
@@ -286,10 +295,10 @@ static void sample_stalls(struct session *s)
 		 * past its wall time. */
 		if (!s->o->argv)
 			for (int k = 0; k < DL_N; k++)
-				if (d.s[k] > life)
-					d.s[k] = NAN, bad[k] = true;
-		s->dl[i] = d;	/* the rows' stall columns */
-		delays_add(&sum, &d);
+				if (d->s[k] > life)
+					d->s[k] = NAN, bad[k] = true;
+		s->dl[s->q_at[j]] = *d;	/* the rows' stall columns */
+		delays_add(&sum, d);
 	}
 	for (int k = 0; k < DL_N; k++)	/* the others' sum alone would be short */
 		if (bad[k])
@@ -642,20 +651,30 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 		.nice = s->guard.nice_was,
 	};
 	struct proc_sample *ps;
-	struct delays *dl;
+	struct delays *dl, *q_dl;
+	pid_t *q_pid;
+	int *q_at, *q_err;
 	double *at;
 
 	refresh_sys(s);
 	dl = realloc(s->dl, sizeof(*dl) * (size_t)cfg.procs);
 	if (dl)
 		s->dl = dl;
+	if ((q_dl = realloc(s->q_dl, sizeof(*q_dl) * (size_t)cfg.procs)))
+		s->q_dl = q_dl;
+	if ((q_pid = realloc(s->q_pid, sizeof(*q_pid) * (size_t)cfg.procs)))
+		s->q_pid = q_pid;
+	if ((q_at = realloc(s->q_at, sizeof(*q_at) * (size_t)cfg.procs)))
+		s->q_at = q_at;
+	if ((q_err = realloc(s->q_err, sizeof(*q_err) * (size_t)cfg.procs)))
+		s->q_err = q_err;
 	ps = realloc(s->ps, sizeof(*ps) * (size_t)cfg.procs);
 	if (ps)
 		s->ps = ps;
 	at = realloc(s->swap_at, sizeof(*at) * (size_t)cfg.procs);
 	if (at)
 		s->swap_at = at;
-	if (!ps || !at || !dl) {
+	if (!ps || !at || !dl || !q_dl || !q_pid || !q_at || !q_err) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -1564,6 +1583,10 @@ void session_close(struct session *s)
 	free(s->ps);
 	free(s->swap_at);
 	free(s->dl);
+	free(s->q_dl);
+	free(s->q_pid);
+	free(s->q_at);
+	free(s->q_err);
 	free(s->marks);
 	if (s->out_fd >= 0)
 		drop_log(s);

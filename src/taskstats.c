@@ -113,14 +113,25 @@ _Static_assert(offsetof(struct taskstats, ac_etime) == OFF_ETIME, "ac_etime");
 _Static_assert(offsetof(struct taskstats, ac_btime64) == OFF_BTIME64, "ac_btime64");
 _Static_assert(offsetof(struct taskstats, ac_tgid) == OFF_TGID, "ac_tgid");
 
+/* Requests go out ASK_CHUNK at a time in one send; the kernel answers each
+ * within the send, so the replies (one a request: the statistics, or an
+ * error) already wait on the socket and come back in one recvmmsg. A
+ * chunk's replies take about 1.5 KB each of the receive buffer. */
+#define ASK_CHUNK 32
+#define ASK_REPLY 4096
+#define ASK_RCVBUF (256 << 10)
+
 struct taskstats_conn {
 	struct nl_sock *sk;
 	int family;
+	uint32_t seq;
+	unsigned char req[ASK_CHUNK][NLMSG_ALIGN(NLMSG_HDRLEN + GENL_HDRLEN + NLA_HDRLEN + 4)];
+	unsigned char (*rep)[ASK_REPLY];	/* ASK_CHUNK of them */
 };
 
-struct reply {
-	struct delays *d;
-	int got;
+/* One request's answer. */
+struct answer {
+	int err;		/* 0, or the errno the kernel answered */
 	int version;
 	double life;		/* ac_etime, s; NAN when the reply is short */
 };
@@ -138,26 +149,32 @@ static double life_of(const unsigned char *b, size_t len, int version)
 	return (double)us / 1e6;
 }
 
-static int on_reply(struct nl_msg *msg, void *arg)
+/* A reply to a TASKSTATS_CMD_GET into d and a; a->err EIO when it holds
+ * no statistics. */
+static void take_reply(struct nlmsghdr *h, struct delays *d, struct answer *a)
 {
-	struct reply *r = arg;
 	struct nlattr *top[TASKSTATS_TYPE_MAX + 1], *in[TASKSTATS_TYPE_MAX + 1];
-	struct nlattr *aggr;
+	struct nlattr *aggr, *st;
 
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, top, TASKSTATS_TYPE_MAX, NULL) < 0)
-		return NL_SKIP;
+	a->err = EIO;
+	if (h->nlmsg_type == NLMSG_ERROR) {
+		const struct nlmsgerr *e = nlmsg_data(h);
+
+		if (h->nlmsg_len >= NLMSG_LENGTH(sizeof(*e)) && e->error < 0)
+			a->err = -e->error;
+		return;
+	}
+	if (genlmsg_parse(h, 0, top, TASKSTATS_TYPE_MAX, NULL) < 0)
+		return;
 	aggr = top[TASKSTATS_TYPE_AGGR_TGID] ? top[TASKSTATS_TYPE_AGGR_TGID]
 					     : top[TASKSTATS_TYPE_AGGR_PID];
 	if (!aggr || nla_parse_nested(in, TASKSTATS_TYPE_MAX, aggr, NULL) < 0 ||
-	    !in[TASKSTATS_TYPE_STATS])
-		return NL_SKIP;
-	r->version = taskstats_parse(nla_data(in[TASKSTATS_TYPE_STATS]),
-				     (size_t)nla_len(in[TASKSTATS_TYPE_STATS]), r->d);
-	r->life = life_of(nla_data(in[TASKSTATS_TYPE_STATS]),
-			  (size_t)nla_len(in[TASKSTATS_TYPE_STATS]), r->version);
-	if (r->version >= 0)
-		r->got = 1;
-	return NL_OK;
+	    !(st = in[TASKSTATS_TYPE_STATS]))
+		return;
+	a->version = taskstats_parse(nla_data(st), (size_t)nla_len(st), d);
+	a->life = life_of(nla_data(st), (size_t)nla_len(st), a->version);
+	if (a->version >= 0)
+		a->err = 0;
 }
 
 struct taskstats_conn *taskstats_open(char *err, size_t errlen)
@@ -165,20 +182,18 @@ struct taskstats_conn *taskstats_open(char *err, size_t errlen)
 	struct taskstats_conn *c = calloc(1, sizeof *c);
 	int rc;
 
-	if (!c) {
+	if (!c || !(c->rep = malloc(ASK_CHUNK * sizeof(*c->rep)))) {
 		fmt_err(err, errlen, "taskstats: %s", strerror(ENOMEM));
+		free(c);
 		return NULL;
 	}
 	c->sk = nl_socket_alloc();
 	if (!c->sk) {
 		fmt_err(err, errlen, "taskstats: %s", strerror(ENOMEM));
-		free(c);
-		return NULL;
+		goto fail_alloc;
 	}
-	/* one reply per request: an ACK left queued would be read as the next
-	 * request's reply */
-	nl_socket_disable_auto_ack(c->sk);
-	if ((rc = genl_connect(c->sk)) < 0) {
+	if ((rc = genl_connect(c->sk)) < 0 ||
+	    (rc = nl_socket_set_buffer_size(c->sk, ASK_RCVBUF, 0)) < 0) {
 		fmt_err(err, errlen, "taskstats: cannot open generic netlink: %s", nl_geterror(rc));
 		goto fail;
 	}
@@ -190,86 +205,131 @@ struct taskstats_conn *taskstats_open(char *err, size_t errlen)
 	return c;
 fail:
 	nl_socket_free(c->sk);
+fail_alloc:
+	free(c->rep);
 	free(c);
 	return NULL;
 }
 
-/* 0, or -1 with err; *version and *life (either may be NULL) the
- * reply's. */
-static int query_v(struct taskstats_conn *c, int attr, pid_t tgid, struct delays *d,
-		   int *version, double *life, char *err, size_t errlen)
+/* One chunk: n <= ASK_CHUNK requests of attr for ids, sent at once. 0, or
+ * -1 with err when the socket fails (a[] then says nothing). */
+static int ask_chunk(struct taskstats_conn *c, int attr, const pid_t *ids, int n,
+		     struct delays *d, struct answer *a, char *err, size_t errlen)
 {
-	struct reply r = { d, 0, -1, NAN };
-	struct nl_msg *msg = nlmsg_alloc();
-	int rc;
+	struct mmsghdr mm[ASK_CHUNK];
+	struct iovec iov[ASK_CHUNK];
+	size_t each = sizeof(c->req[0]);
+	uint32_t seq0 = c->seq;
+	int got = 0;
 
-	delays_clear(d);
-	if (!msg) {
-		errno = ENOMEM;
-		return fmt_err(err, errlen, "taskstats: %s", strerror(ENOMEM));
+	for (int i = 0; i < n; i++) {
+		struct nlmsghdr *h = (struct nlmsghdr *)c->req[i];
+		struct genlmsghdr *g = (struct genlmsghdr *)((unsigned char *)h + NLMSG_HDRLEN);
+		struct nlattr *na = (struct nlattr *)((unsigned char *)g + GENL_HDRLEN);
+		uint32_t v = (uint32_t)ids[i];
+
+		*h = (struct nlmsghdr){ .nlmsg_len = (uint32_t)each, .nlmsg_type = (uint16_t)c->family,
+					.nlmsg_flags = NLM_F_REQUEST, .nlmsg_seq = seq0 + (uint32_t)i };
+		*g = (struct genlmsghdr){ .cmd = TASKSTATS_CMD_GET, .version = TASKSTATS_GENL_VERSION };
+		*na = (struct nlattr){ .nla_len = NLA_HDRLEN + sizeof(v), .nla_type = (uint16_t)attr };
+		memcpy((unsigned char *)na + NLA_HDRLEN, &v, sizeof(v));
+		delays_clear(&d[i]);
+		a[i] = (struct answer){ .err = EIO, .version = -1, .life = NAN };
 	}
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, c->family, 0, NLM_F_REQUEST,
-			 TASKSTATS_CMD_GET, TASKSTATS_GENL_VERSION) ||
-	    nla_put_u32(msg, attr, (uint32_t)tgid) < 0) {
-		nlmsg_free(msg);
-		errno = ENOMEM;
-		return fmt_err(err, errlen, "taskstats: cannot build the request");
-	}
-	rc = nl_send_auto(c->sk, msg);
-	nlmsg_free(msg);
-	if (rc >= 0) {
-		nl_socket_modify_cb(c->sk, NL_CB_VALID, NL_CB_CUSTOM, on_reply, &r);
-		rc = nl_recvmsgs_default(c->sk);
-	}
-	if (rc < 0) {
-		/* libnl folds the kernel's errno into its own codes */
-		errno = rc == -NLE_OBJ_NOTFOUND || rc == -NLE_NOADDR ? ESRCH
-			: rc == -NLE_PERM ? EPERM : EIO;
-		return fmt_err(err, errlen, "taskstats of %d: %s", (int)tgid, nl_geterror(rc));
-	}
-	if (!r.got) {
+	c->seq += (uint32_t)n;
+	if (nl_sendto(c->sk, c->req, each * (size_t)n) < 0) {
 		errno = EIO;
-		return fmt_err(err, errlen, "taskstats of %d: no statistics in the reply",
-			       (int)tgid);
+		return fmt_err(err, errlen, "taskstats: cannot send the requests");
 	}
-	if (version)
-		*version = r.version;
-	if (life)
-		*life = r.life;
+	while (got < n) {
+		int k;
+
+		for (int i = 0; i < n - got; i++) {
+			iov[i] = (struct iovec){ c->rep[i], ASK_REPLY };
+			mm[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[i], .msg_iovlen = 1 } };
+		}
+		k = recvmmsg(nl_socket_get_fd(c->sk), mm, (unsigned)(n - got), MSG_DONTWAIT, NULL);
+		if (k < 0 && (errno == EINTR || errno == ENOBUFS))
+			continue;	/* ENOBUFS: the replies the kernel dropped stay EIO */
+		if (k < 0 && errno == EAGAIN)
+			break;	/* a reply the kernel could not queue: that request's EIO */
+		if (k < 0)
+			return fmt_err(err, errlen, "taskstats: %s", strerror(errno));
+		for (int j = 0; j < k; j++) {
+			size_t left = mm[j].msg_len;
+
+			if (mm[j].msg_hdr.msg_flags & MSG_TRUNC)
+				continue;
+			for (struct nlmsghdr *h = (struct nlmsghdr *)c->rep[j]; NLMSG_OK(h, left);
+			     h = NLMSG_NEXT(h, left)) {
+				uint32_t i = h->nlmsg_seq - seq0;
+
+				if (i < (uint32_t)n)
+					take_reply(h, &d[i], &a[i]);
+			}
+		}
+		got += k;
+	}
 	return 0;
 }
 
-static int query(struct taskstats_conn *c, int attr, pid_t tgid, struct delays *d,
-		 char *err, size_t errlen)
+/* One request: 0, or -1 with errno and err. */
+static int ask_one(struct taskstats_conn *c, int attr, pid_t id, struct delays *d,
+		   struct answer *a, char *err, size_t errlen)
 {
-	return query_v(c, attr, tgid, d, NULL, NULL, err, errlen);
+	if (ask_chunk(c, attr, &id, 1, d, a, err, errlen) < 0)
+		return -1;
+	if (a->err) {
+		errno = a->err;
+		return fmt_err(err, errlen, "taskstats of %d: %s", (int)id,
+			       a->err == EIO ? "no statistics in the reply" : strerror(a->err));
+	}
+	return 0;
+}
+
+int taskstats_query_many(struct taskstats_conn *c, const pid_t *tgid, int n, struct delays *d,
+			 int *errs, char *err, size_t errlen)
+{
+	struct answer a[ASK_CHUNK];
+
+	for (int i = 0; i < n; i += ASK_CHUNK) {
+		int k = n - i < ASK_CHUNK ? n - i : ASK_CHUNK;
+
+		if (ask_chunk(c, TASKSTATS_CMD_ATTR_TGID, tgid + i, k, d + i, a, err, errlen) < 0)
+			return -1;
+		for (int j = 0; j < k; j++)
+			errs[i + j] = a[j].err;
+	}
+	return 0;
 }
 
 int taskstats_query(struct taskstats_conn *c, pid_t tgid, struct delays *d,
 		    char *err, size_t errlen)
 {
-	return query(c, TASKSTATS_CMD_ATTR_TGID, tgid, d, err, errlen);
+	struct answer a;
+
+	return ask_one(c, TASKSTATS_CMD_ATTR_TGID, tgid, d, &a, err, errlen);
 }
 
 int taskstats_query_exited(struct taskstats_conn *c, pid_t tgid, struct delays *d,
 			   char *err, size_t errlen)
 {
 	struct delays own;
-	double life;
+	struct answer a;
 
 	/* A TGID query skips exited threads and gives what they left in the
 	 * group's sum, which the kernel keeps only for a group that ever had
 	 * two threads: 0 for a single-threaded zombie, whose own task (a PID
 	 * query) still holds its totals. Otherwise the sum holds the leader's
 	 * and is the larger, field by field. */
-	if (query(c, TASKSTATS_CMD_ATTR_TGID, tgid, d, err, errlen) < 0 ||
-	    query_v(c, TASKSTATS_CMD_ATTR_PID, tgid, &own, NULL, &life, err, errlen) < 0)
+	if (ask_one(c, TASKSTATS_CMD_ATTR_TGID, tgid, d, &a, err, errlen) < 0 ||
+	    ask_one(c, TASKSTATS_CMD_ATTR_PID, tgid, &own, &a, err, errlen) < 0)
 		return -1;
 	for (int i = 0; i < DL_N; i++)
 		if (!isnan(own.s[i]) && (isnan(d->s[i]) || own.s[i] > d->s[i]))
 			d->s[i] = own.s[i];
 	for (int i = 0; i < DL_N; i++)
-		if (own.s[i] > life + TASKSTATS_LIFE_SLACK)
+		if (own.s[i] > a.life + TASKSTATS_LIFE_SLACK)
 			d->s[i] = NAN;
 	return 0;
 }
@@ -279,6 +339,7 @@ void taskstats_close(struct taskstats_conn *c)
 	if (!c)
 		return;
 	nl_socket_free(c->sk);
+	free(c->rep);
 	free(c);
 }
 
@@ -366,14 +427,15 @@ struct taskstats_listener *taskstats_listen(struct taskstats_conn *c, char *err,
 {
 	struct taskstats_listener *l;
 	struct delays d;
-	int version, rc, fd, size = TASKSTATS_LISTEN_BUF;
+	struct answer a;
+	int rc, fd, size = TASKSTATS_LISTEN_BUF;
 	ssize_t n;
 
-	if (query_v(c, TASKSTATS_CMD_ATTR_TGID, getpid(), &d, &version, NULL, err, errlen) < 0)
+	if (ask_one(c, TASKSTATS_CMD_ATTR_TGID, getpid(), &d, &a, err, errlen) < 0)
 		return NULL;
-	if (version < 12) {
+	if (a.version < 12) {
 		fmt_err(err, errlen, "the kernel's taskstats are version %d: its exit records "
-			"name no process before 12", version);
+			"name no process before 12", a.version);
 		return NULL;
 	}
 	if (!(l = calloc(1, sizeof(*l))) || !(l->sk = nl_socket_alloc())) {

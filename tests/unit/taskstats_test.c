@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <sched.h>
@@ -528,6 +529,98 @@ TEST(taskstats_live_child_against_proc)
 	CHECK(z.s[DL_IO] >= d.s[DL_IO]);
 	waitpid(pid, NULL, 0);
 	CHECK_INT(taskstats_query(c, pid, &z, err, sizeof err), -1);
+	taskstats_close(c);
+out:
+	CHECK_INT(delayacct_restore(err, sizeof err), 0);
+	CHECK_INT(delayacct_get(err, sizeof err), on);
+	statedir_end();
+}
+
+/* 40 sleeping children and one reaped pid in one query: more requests
+ * than one send carries. Each child's cpu delay is its schedstat run
+ * delay; the reaped one is ESRCH, and the others still answer. */
+TEST(taskstats_query_many_against_proc)
+{
+	enum { N = 40 };
+	struct taskstats_conn *c;
+	struct delays d[N + 1];
+	pid_t pid[N + 1];
+	int errs[N + 1], on, fds[2];
+	char err[256] = "";
+
+	if (geteuid() != 0) {
+		printf("  skipped: taskstats needs root\n");
+		return;
+	}
+	statedir_begin("taskstats-many");
+	on = delayacct_get(err, sizeof err);
+	CHECK(on >= 0);
+	CHECK(delayacct_enable(err, sizeof err) >= 0);
+	c = taskstats_open(err, sizeof err);
+	CHECK(c != NULL);
+	if (!c) {
+		printf("  %s\n", err);
+		goto out;
+	}
+	CHECK(pipe(fds) == 0);
+	for (int i = 0; i <= N; i++) {
+		pid[i] = fork();
+		if (pid[i] == 0) {
+			close(fds[0]);
+			if (write(fds[1], "r", 1) < 0)
+				_exit(1);
+			if (i == N)
+				_exit(0);
+			pause();
+			_exit(0);
+		}
+	}
+	close(fds[1]);
+	for (int i = 0; i <= N; i++) {
+		char r;
+
+		CHECK_INT(read(fds[0], &r, 1), 1);
+	}
+	close(fds[0]);
+	waitpid(pid[N], NULL, 0);
+	for (int i = 0; i < N; i++) {	/* each asleep in pause(): totals still */
+		char path[64], st = 0;
+		FILE *f;
+
+		snprintf(path, sizeof path, "/proc/%d/stat", (int)pid[i]);
+		for (int k = 0; k < 500 && st != 'S'; k++) {
+			if ((f = fopen(path, "r"))) {
+				if (fscanf(f, "%*d %*s %c", &st) != 1)
+					st = 0;
+				fclose(f);
+			}
+			if (st != 'S')
+				usleep(10000);
+		}
+	}
+	CHECK_INT(taskstats_query_many(c, pid, N + 1, d, errs, err, sizeof err), 0);
+	CHECK_INT(errs[N], ESRCH);
+	for (int i = 0; i < N; i++) {
+		char path[64];
+		long long run_ns = -1;
+		FILE *f;
+
+		snprintf(path, sizeof path, "/proc/%d/schedstat", (int)pid[i]);
+		if ((f = fopen(path, "r"))) {
+			if (fscanf(f, "%*s %lld", &run_ns) != 1)
+				run_ns = -1;
+			fclose(f);
+		}
+		CHECK_INT(errs[i], 0);
+		CHECK_NEAR(d[i].s[DL_CPU], (double)run_ns / 1e9, 1e-9);
+		if (errs[i] || fabs(d[i].s[DL_CPU] - (double)run_ns / 1e9) > 1e-9)
+			printf("  child %d (pid %d): errno %d, cpu %.9f s, schedstat %lld ns\n", i,
+			       (int)pid[i], errs[i], d[i].s[DL_CPU], run_ns);
+	}
+	for (int i = 0; i < N; i++) {
+		kill(pid[i], SIGKILL);
+		waitpid(pid[i], NULL, 0);
+	}
 	taskstats_close(c);
 out:
 	CHECK_INT(delayacct_restore(err, sizeof err), 0);
