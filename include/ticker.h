@@ -36,7 +36,8 @@ int ticker_take(struct ticker *t, struct sys_sample *out);
 void ticker_zram(struct ticker *t, const char *name);
 
 /* The tracer whose totals each sample from the next one on carries
- * (tracer_fill); NULL for none. */
+ * (tracer_sync, tracer_fill); NULL for none. Returns once the thread no
+ * longer reads the one before, which may then be closed. */
 struct tracer;
 void ticker_tracer(struct ticker *t, struct tracer *tr);
 

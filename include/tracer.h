@@ -5,8 +5,11 @@
  * oom and compaction events this kernel has. tracefs is mounted if it is
  * not, and unmounted after. The mount and the instance are recorded in
  * undo before they are made (the instance holds the event enables, which
- * go with it). A thread of its own drains every CPU's buffer through
- * kept-open tracefs_cpu handles every TRACER_DRAIN_S, off the loop. */
+ * go with it). Every CPU's buffer is read through kept-open tracefs_cpu
+ * handles, off the loop: by the sampling thread with its samples, at
+ * most every TRACER_DRAIN_S (tracer_sync), and by a thread of its own
+ * that sleeps until a buffer is half full (the instance's
+ * buffer_percent), so that a burst between samples is not overwritten. */
 #ifndef THRASHTOP_TRACER_H
 #define THRASHTOP_TRACER_H
 
@@ -33,6 +36,12 @@ int tracer_probe(char *why, size_t whylen);
  * drops their undo records; NULL is a no-op. Returns 0, or -1 with err
  * (what is left stays recorded for the next start). */
 int tracer_close(struct tracer *t, char *err, size_t errlen);
+
+/* Reads the buffers, feeding the events up to now (monotonic s), unless
+ * they were read less than TRACER_DRAIN_S ago; then a sample's figures
+ * are those of that read. Call from the sampling thread, before
+ * tracer_fill. */
+void tracer_sync(struct tracer *t, double now);
 
 /* The totals as of now into x (x->rc, x->rc_p99_ms for the stalls since
  * the last call); safe from any thread. t NULL: x->rc_ok false. */

@@ -39,6 +39,7 @@ struct ticker {
 	char zram[16];			/* the zram device to read, "" none */
 	bool zram_new;			/* zram changed: the thread applies it */
 	struct tracer *tr;		/* reclaim events, NULL none */
+	struct tracer *tr_using;	/* read by the thread outside the lock */
 	int head, len;
 	struct sys_sample q[QCAP];
 };
@@ -78,6 +79,7 @@ static void *run(void *arg)
 	struct sched_param sp = { .sched_priority = 1 };
 	double next;
 
+	pthread_setname_np(pthread_self(), "thrash-sample");	/* top -H, ps -L */
 	/* not root: the thread keeps the monitor's nice value */
 	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	pthread_mutex_lock(&t->mu);
@@ -102,12 +104,17 @@ static void *run(void *arg)
 			sampler_zram(t->smp, t->zram[0] ? t->zram : NULL);
 			t->zram_new = false;
 		}
+		t->tr_using = t->tr;
 		pthread_mutex_unlock(&t->mu);
 		prof_begin(&pm);
 		rc = sampler_sys(t->smp, &x);
 		prof_end(PROF_SAMPLE, &pm);
 		e = errno;
+		if (!rc)
+			tracer_sync(t->tr_using, x.t);
 		pthread_mutex_lock(&t->mu);
+		t->tr_using = NULL;
+		pthread_cond_broadcast(&t->cv);	/* ticker_tracer may wait */
 		if (!rc)
 			tracer_fill(t->tr, &x);
 		if (rc) {
@@ -286,6 +293,8 @@ void ticker_tracer(struct ticker *t, struct tracer *tr)
 {
 	pthread_mutex_lock(&t->mu);
 	t->tr = tr;
+	while (t->tr_using && t->tr_using != tr)	/* the old one may be closed next */
+		pthread_cond_wait(&t->cv, &t->mu);
 	pthread_mutex_unlock(&t->mu);
 }
 

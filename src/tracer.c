@@ -7,7 +7,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -50,6 +52,7 @@ struct tracer {
 	struct tep_format_field *nid[NWANTED], *vpid[NWANTED], *vcomm[NWANTED];
 	int ncpu;
 	struct tracefs_cpu *cpu[MAX_CPUS];
+	int pipe_fd[MAX_CPUS];		/* cpu[]'s trace_pipe_raw, polled */
 	int stats_fd[MAX_CPUS];
 	int64_t lost_seen[MAX_CPUS];
 	struct kbuffer *kbuf;
@@ -58,11 +61,14 @@ struct tracer {
 	struct rc_event *batch, *held;	/* this round's, and those newer than it */
 	size_t nbatch, nheld, cap;
 
+	uint64_t drained_ns;		/* the last drain began */
+	uint64_t fed_ns;		/* events up to here are fed */
+
 	pthread_t th;
-	bool th_on, stop;
-	pthread_mutex_t mu;		/* the accumulator, stop */
+	bool th_on;
+	int stop_fd;			/* eventfd: the thread ends */
+	pthread_mutex_t mu;		/* the accumulator */
 	pthread_mutex_t drain_mu;	/* one drain at a time */
-	pthread_cond_t cv;
 	struct rc_acc *acc;
 };
 
@@ -197,17 +203,18 @@ static int64_t read_lost(struct tracer *t, int cpu)
 }
 
 /* One round: what every CPU's buffer holds, merged in time order. Only
- * events up to the round's start are fed: one stamped later on a CPU read
- * first may have its begin on a CPU read after, and waits for the next
- * round with the events after it. */
-static void drain(struct tracer *t)
+ * events up to upto are fed: one stamped later on a CPU read first may
+ * have its begin on a CPU read after, and waits for the next round with
+ * the events after it. */
+static void drain(struct tracer *t, uint64_t upto)
 {
-	uint64_t upto;
 	size_t n, k;
 	int64_t lost = 0;
 
 	pthread_mutex_lock(&t->drain_mu);
-	upto = mono_ns();
+	t->drained_ns = mono_ns();
+	if (upto < t->fed_ns)
+		upto = t->fed_ns;
 	t->nbatch = 0;
 	if (t->nheld && !grow(t, t->nheld)) {
 		memcpy(t->batch, t->held, t->nheld * sizeof(*t->held));
@@ -241,33 +248,38 @@ static void drain(struct tracer *t)
 		rc_feed(t->acc, &t->batch[k]);
 	rc_lost(t->acc, lost);
 	pthread_mutex_unlock(&t->mu);
+	t->fed_ns = upto;
 	memcpy(t->held, t->batch + n, (t->nbatch - n) * sizeof(*t->batch));
 	t->nheld = t->nbatch - n;
 	pthread_mutex_unlock(&t->drain_mu);
 }
 
+/* The samples drain the buffers (tracer_sync); this thread only when one
+ * is half full between them (the instance's buffer_percent), so that a
+ * burst is read before it overwrites itself. */
 static void *run(void *arg)
 {
 	struct tracer *t = arg;
-	struct timespec ts;
+	struct pollfd pf[1 + MAX_CPUS];
+	nfds_t n = 0;
 
-	pthread_mutex_lock(&t->mu);
-	while (!t->stop) {
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_nsec += (long)(TRACER_DRAIN_S * 1e9);
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
-		while (!t->stop && pthread_cond_timedwait(&t->cv, &t->mu, &ts) != ETIMEDOUT)
-			;
-		if (t->stop)
+	pthread_setname_np(pthread_self(), "thrash-trace");	/* top -H, ps -L */
+	pf[n++] = (struct pollfd){ .fd = t->stop_fd, .events = POLLIN };
+	for (int c = 0; c < t->ncpu; c++)
+		if (t->cpu[c])
+			pf[n++] = (struct pollfd){ .fd = t->pipe_fd[c], .events = POLLIN };
+	for (;;) {
+		int rc = poll(pf, n, -1);
+
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc < 0 || pf[0].revents)
 			break;
-		pthread_mutex_unlock(&t->mu);
-		drain(t);
-		pthread_mutex_lock(&t->mu);
+		for (nfds_t i = 1; i < n; i++)
+			if (pf[i].revents & (POLLERR | POLLNVAL))
+				pf[i].fd = -1;	/* the samples still drain it */
+		drain(t, mono_ns());
 	}
-	pthread_mutex_unlock(&t->mu);
 	return NULL;
 }
 
@@ -284,8 +296,10 @@ static int teardown(struct tracer *t, char *err, size_t errlen)
 	int rc = 0;
 
 	for (int c = 0; c < t->ncpu; c++) {
-		if (t->cpu[c])
-			tracefs_cpu_close(t->cpu[c]);
+		if (t->cpu[c]) {
+			tracefs_cpu_free_fd(t->cpu[c]);
+			close(t->pipe_fd[c]);
+		}
 		if (t->stats_fd[c] >= 0)
 			close(t->stats_fd[c]);
 	}
@@ -374,7 +388,8 @@ static int setup(struct tracer *t, char *why, size_t whylen)
 	}
 	if (!(t->inst = tracefs_instance_alloc(t->dir, name)) ||
 	    tracefs_instance_set_buffer_size(t->inst, TRACER_BUF_KB, -1) < 0 ||
-	    tracefs_instance_file_write(t->inst, "trace_clock", "mono") < 0) {
+	    tracefs_instance_file_write(t->inst, "trace_clock", "mono") < 0 ||
+	    tracefs_instance_file_write(t->inst, "buffer_percent", "50") < 0) {
 		snprintf(why, whylen, "cannot set up tracefs instance %s", t->inst_path);
 		return -1;
 	}
@@ -414,8 +429,15 @@ static int setup(struct tracer *t, char *why, size_t whylen)
 
 		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", t->inst_path, c);
 		t->stats_fd[c] = open(path, O_RDONLY | O_CLOEXEC);
-		t->cpu[c] = tracefs_cpu_open(t->inst, c, true);
-		if (t->cpu[c] && tracefs_cpu_read_size(t->cpu[c]) > t->page_size)
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", t->inst_path, c);
+		if ((t->pipe_fd[c] = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+			continue;
+		if (!(t->cpu[c] = tracefs_cpu_alloc_fd(t->pipe_fd[c], (int)sysconf(_SC_PAGESIZE),
+						       true))) {
+			close(t->pipe_fd[c]);
+			continue;
+		}
+		if (tracefs_cpu_read_size(t->cpu[c]) > t->page_size)
 			t->page_size = tracefs_cpu_read_size(t->cpu[c]);
 	}
 	if (t->page_size <= 0 || !(t->page = malloc((size_t)t->page_size)) ||
@@ -446,7 +468,6 @@ int tracer_probe(char *why, size_t whylen)
 struct tracer *tracer_open(char *why, size_t whylen)
 {
 	struct tracer *t;
-	pthread_condattr_t ca;
 	sigset_t all, was;
 	char err[256];
 
@@ -465,16 +486,19 @@ struct tracer *tracer_open(char *why, size_t whylen)
 	rc_init(t->acc);
 	for (int c = 0; c < MAX_CPUS; c++)
 		t->stats_fd[c] = -1;
+	t->stop_fd = -1;
 	if (setup(t, why, whylen)) {
 		teardown(t, err, sizeof(err));
 		return NULL;
 	}
 	pthread_mutex_init(&t->mu, NULL);
 	pthread_mutex_init(&t->drain_mu, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&t->cv, &ca);
-	pthread_condattr_destroy(&ca);
+	t->drained_ns = t->fed_ns = mono_ns();
+	if ((t->stop_fd = eventfd(0, EFD_CLOEXEC)) < 0) {
+		snprintf(why, whylen, "cannot start the tracing thread: eventfd: %s", strerror(errno));
+		tracer_close(t, err, sizeof(err));
+		return NULL;
+	}
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &was);
 	t->th_on = pthread_create(&t->th, NULL, run, t) == 0;
@@ -492,13 +516,14 @@ int tracer_close(struct tracer *t, char *err, size_t errlen)
 	if (!t)
 		return 0;
 	if (t->th_on) {
-		pthread_mutex_lock(&t->mu);
-		t->stop = true;
-		pthread_cond_signal(&t->cv);
-		pthread_mutex_unlock(&t->mu);
+		uint64_t one = 1;
+
+		while (write(t->stop_fd, &one, sizeof(one)) < 0 && errno == EINTR)
+			;
 		pthread_join(t->th, NULL);
 	}
-	pthread_cond_destroy(&t->cv);
+	if (t->stop_fd >= 0)
+		close(t->stop_fd);
 	pthread_mutex_destroy(&t->mu);
 	pthread_mutex_destroy(&t->drain_mu);
 	return teardown(t, err, errlen);
@@ -526,7 +551,13 @@ void tracer_fill(struct tracer *t, struct sys_sample *x)
 void tracer_drain(struct tracer *t)
 {
 	if (t)
-		drain(t);
+		drain(t, mono_ns());
+}
+
+void tracer_sync(struct tracer *t, double now)
+{
+	if (t && mono_ns() - t->drained_ns >= (uint64_t)(TRACER_DRAIN_S * 1e9))
+		drain(t, (uint64_t)(now * 1e9));
 }
 
 void tracer_run_begin(struct tracer *t, double t0)
