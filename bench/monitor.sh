@@ -18,7 +18,7 @@
 # alternate windows, its own top beside it.
 # Per frame: with THRASHTOP_PROFILE the monitor sums each part's thread
 # CPU time (sampling, workers' /proc reads, model, drawing, terminal
-# output; see include/prof.h) and the fill windows print it per frame.
+# output; see include/prof.h) and every window prints it per frame.
 # Then two thrashtops whose workload is one sleep, one of them recording
 # (--cast): what a recording costs; and the monitor's memory with BIG
 # workers (1024).
@@ -115,8 +115,8 @@ window() {
 	# q, and the session's swap and cgroup undone before the next
 	$T send-keys -t bench:thrashtop q
 	for ((i = 0; i < 1200; i++)); do [ -d "/proc/${pids[0]}" ] || break; sleep 0.1; done
-	if [ "$ph" = fill ] && [ -s "$CONF/prof" ]; then
-		PROF[$who,$d]=$(awk '/^frames/ { f = $2 } !/^frames/ { printf "%s %.0f  ", $1, $9 } END { printf "[%d frames]", f }' "$CONF/prof")
+	if [ -s "$CONF/prof" ]; then
+		PROF[$who,$ph,$d]=$(awk '/^frames/ { f = $2 } !/^frames/ { printf "%s %.0f  ", $1, $9 } END { printf "[%d frames]", f }' "$CONF/prof")
 	fi
 	rm -f "$CONF/prof"
 	$T kill-server 2>/dev/null || true
@@ -167,11 +167,13 @@ for d in 1 0.1; do
 	[ -n "$a" ] && [ -n "$b" ] && awk -v d="$d" -v a="$a" -v b="$b" 'BEGIN {
 		printf "stalls and events at %s s: %.3f%% on, %.3f%% off (--no-stalls --no-events): %+.3f points\n", d, a, b, a - b }'
 done
-echo "thrashtop's CPU per frame in the fill windows, us (THRASHTOP_PROFILE: thread CPU time, user and"
+echo "thrashtop's CPU per frame in each window, us (THRASHTOP_PROFILE: thread CPU time, user and"
 echo "kernel, from 5 s after the monitor's start to its end); the kernel's share of the system sample: build/sample_cost"
-for d in 1 0.1 0.01; do
-	for who in before after; do
-		[ -n "${PROF[$who,$d]:-}" ] && printf '%-6s %-7s %s\n' "$d s" "$who" "${PROF[$who,$d]}"
+for ph in $PHASES; do
+	for d in 1 0.1 0.01; do
+		for who in before after; do
+			[ -n "${PROF[$who,$ph,$d]:-}" ] && printf '%-13s %-6s %-7s %s\n' "$ph" "$d s" "$who" "${PROF[$who,$ph,$d]}"
+		done
 	done
 done
 
