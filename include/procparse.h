@@ -46,6 +46,12 @@ int procparse_psi(const char *buf, size_t len, struct psi *out);
  * key is given without the colon; ENOENT if no such line. */
 int procparse_kib(const char *buf, size_t len, const char *key, int64_t *kib);
 
+/* "key value" lines of /proc/vmstat, in one pass: out[i] is the value
+ * of keys[i], -1 when no line has it (or its value is no count).
+ * Returns how many were found; n at most 64. */
+int procparse_vmstat(const char *buf, size_t len, const char *const *keys, int n,
+		     int64_t *out);
+
 /* /proc/swaps. Returns the number of devices listed (may exceed max; only
  * the first max are stored). Paths have the kernel's \ooo escapes decoded. */
 struct swap_dev {

@@ -259,6 +259,46 @@ int procparse_kib(const char *buf, size_t len, const char *key, int64_t *kib)
 	return fail(ENOENT);
 }
 
+int procparse_vmstat(const char *buf, size_t len, const char *const *keys, int n,
+		     int64_t *out)
+{
+	const char *p = buf, *end = buf + len;
+	size_t klen[64];
+	int found = 0;
+
+	if (n > 64)
+		n = 64;
+	for (int i = 0; i < n; i++) {
+		out[i] = -1;
+		klen[i] = strlen(keys[i]);
+	}
+	while (p < end && found < n) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *sp;
+
+		if (!eol)
+			eol = end;
+		if ((sp = memchr(p, ' ', (size_t)(eol - p)))) {
+			size_t k = (size_t)(sp - p);
+
+			for (int i = 0; i < n; i++) {
+				struct cur c = { sp + 1, eol };
+				int64_t v;
+
+				if (klen[i] != k || keys[i][0] != *p || memcmp(keys[i], p, k))
+					continue;
+				if (out[i] < 0 && get_i64(&c, &v) == 0 && v >= 0 && c.p == c.end) {
+					out[i] = v;
+					found++;
+				}
+				break;
+			}
+		}
+		p = eol + 1;
+	}
+	return found;
+}
+
 static bool is_odigit(char ch)
 {
 	return ch >= '0' && ch <= '7';

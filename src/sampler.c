@@ -12,7 +12,6 @@
 
 #include <libproc2/meminfo.h>
 #include <libproc2/stat.h>
-#include <libproc2/vmstat.h>
 
 #include "procparse.h"
 #include "sysio.h"
@@ -53,30 +52,30 @@ static const char *const mem_keys[][2] = {
 	[MI_N] = { "Cached", "SReclaimable" },
 };
 
-/* Raw vmstat items; VM_ALLOCSTALL is the sum of the four allocstall_*.
- * libproc2 4.0.2 lacks allocstall_device, which stays 0: ZONE_DEVICE pages
- * never come from the page allocator, so nothing stalls on that zone. */
+/* The /proc/vmstat counters, read by hand in one pass over one read a
+ * tick: libproc2's select read the file (the kernel sums every counter
+ * over the CPUs to print it: 29 us here, most of the read) and a second
+ * read was needed anyway for what libproc2 4.0.2 does not know, the
+ * split workingset_refault_anon/_file (kernel 5.9) and zswap's counters.
+ * VM_ALLOCSTALL is the sum of the allocstall_* present. */
 enum { RV_PGFAULT, RV_PGMAJFAULT, RV_PSWPIN, RV_PSWPOUT, RV_PGSCAN_KSWAPD,
        RV_PGSTEAL_KSWAPD, RV_PGSCAN_DIRECT, RV_PGSTEAL_DIRECT, RV_OOM_KILL,
-       RV_STALL_DMA, RV_STALL_DMA32, RV_STALL_NORMAL, RV_STALL_MOVABLE, RV_N };
+       RV_REFAULT_ANON, RV_REFAULT_FILE, RV_ZSWPIN, RV_ZSWPOUT, RV_ZSWPWB,
+       RV_STALL_DMA, RV_STALL_DMA32, RV_STALL_NORMAL, RV_STALL_MOVABLE, RV_STALL_DEVICE,
+       RV_N };
 
-static const struct {
-	enum vmstat_item item;
-	const char *key;
-} vm_raw[RV_N] = {
-	[RV_PGFAULT] = { VMSTAT_PGFAULT, "pgfault" },
-	[RV_PGMAJFAULT] = { VMSTAT_PGMAJFAULT, "pgmajfault" },
-	[RV_PSWPIN] = { VMSTAT_PSWPIN, "pswpin" },
-	[RV_PSWPOUT] = { VMSTAT_PSWPOUT, "pswpout" },
-	[RV_PGSCAN_KSWAPD] = { VMSTAT_PGSCAN_KSWAPD, "pgscan_kswapd" },
-	[RV_PGSTEAL_KSWAPD] = { VMSTAT_PGSTEAL_KSWAPD, "pgsteal_kswapd" },
-	[RV_PGSCAN_DIRECT] = { VMSTAT_PGSCAN_DIRECT, "pgscan_direct" },
-	[RV_PGSTEAL_DIRECT] = { VMSTAT_PGSTEAL_DIRECT, "pgsteal_direct" },
-	[RV_OOM_KILL] = { VMSTAT_OOM_KILL, "oom_kill" },
-	[RV_STALL_DMA] = { VMSTAT_ALLOCSTALL_DMA, "allocstall_dma" },
-	[RV_STALL_DMA32] = { VMSTAT_ALLOCSTALL_DMA32, "allocstall_dma32" },
-	[RV_STALL_NORMAL] = { VMSTAT_ALLOCSTALL_NORMAL, "allocstall_normal" },
-	[RV_STALL_MOVABLE] = { VMSTAT_ALLOCSTALL_MOVABLE, "allocstall_movable" },
+static const char *const vm_key[RV_N] = {
+	[RV_PGFAULT] = "pgfault", [RV_PGMAJFAULT] = "pgmajfault",
+	[RV_PSWPIN] = "pswpin", [RV_PSWPOUT] = "pswpout",
+	[RV_PGSCAN_KSWAPD] = "pgscan_kswapd", [RV_PGSTEAL_KSWAPD] = "pgsteal_kswapd",
+	[RV_PGSCAN_DIRECT] = "pgscan_direct", [RV_PGSTEAL_DIRECT] = "pgsteal_direct",
+	[RV_OOM_KILL] = "oom_kill",
+	[RV_REFAULT_ANON] = "workingset_refault_anon",
+	[RV_REFAULT_FILE] = "workingset_refault_file",
+	[RV_ZSWPIN] = "zswpin", [RV_ZSWPOUT] = "zswpout", [RV_ZSWPWB] = "zswpwb",
+	[RV_STALL_DMA] = "allocstall_dma", [RV_STALL_DMA32] = "allocstall_dma32",
+	[RV_STALL_NORMAL] = "allocstall_normal", [RV_STALL_MOVABLE] = "allocstall_movable",
+	[RV_STALL_DEVICE] = "allocstall_device",
 };
 
 static const int vm_from_raw[] = {
@@ -85,25 +84,9 @@ static const int vm_from_raw[] = {
 	[VM_PGSCAN_KSWAPD] = RV_PGSCAN_KSWAPD, [VM_PGSTEAL_KSWAPD] = RV_PGSTEAL_KSWAPD,
 	[VM_PGSCAN_DIRECT] = RV_PGSCAN_DIRECT, [VM_PGSTEAL_DIRECT] = RV_PGSTEAL_DIRECT,
 	[VM_ALLOCSTALL] = -1, [VM_OOM_KILL] = RV_OOM_KILL,
-	[VM_REFAULT_ANON] = -1, [VM_REFAULT_FILE] = -1,
-	[VM_ZSWPIN] = -1, [VM_ZSWPOUT] = -1, [VM_ZSWPWB] = -1,
+	[VM_REFAULT_ANON] = RV_REFAULT_ANON, [VM_REFAULT_FILE] = RV_REFAULT_FILE,
+	[VM_ZSWPIN] = RV_ZSWPIN, [VM_ZSWPOUT] = RV_ZSWPOUT, [VM_ZSWPWB] = RV_ZSWPWB,
 };
-
-/* libproc2 4.0.2 predates the split of workingset_refault into _anon and
- * _file (kernel 5.9) and reads the old key as 0 forever, and knows none of
- * zswap's counters (nor Zswap/Zswapped in meminfo): these are read from
- * /proc/vmstat and /proc/meminfo by hand, through kept-open fds. */
-static const struct {
-	enum vm_item item;
-	const char *key;
-} vm_hand[] = {
-	{ VM_REFAULT_ANON, "workingset_refault_anon" },
-	{ VM_REFAULT_FILE, "workingset_refault_file" },
-	{ VM_ZSWPIN, "zswpin" },
-	{ VM_ZSWPOUT, "zswpout" },
-	{ VM_ZSWPWB, "zswpwb" },
-};
-#define N_VM_HAND ((int)(sizeof(vm_hand) / sizeof(vm_hand[0])))
 
 struct watch {
 	pid_t pid;
@@ -112,13 +95,10 @@ struct watch {
 
 struct sampler {
 	struct meminfo_info *mi;
-	struct vmstat_info *vi;
 	struct stat_info *si;
-	enum vmstat_item vm_sel[RV_N];
 	bool mem_ok[N_MEM_ITEMS];
-	bool raw_ok[RV_N];
-	bool hand_ok[N_VM_HAND];
-	int vmstat_fd;		/* for vm_hand; -1 when none of them exists */
+	bool raw_ok[RV_N];	/* the kernel prints it */
+	int vmstat_fd;
 	int meminfo_fd;		/* Zswap, Zswapped; -1 when the kernel lacks them */
 	int zram_fd;		/* the watched zram device's mm_stat, -1 none */
 	int psi_fd;
@@ -183,17 +163,13 @@ static int check_keys(struct sampler *s, char *err, size_t errlen)
 			s->meminfo_fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
 	}
 	buf = sysio_read_alloc("/proc/vmstat", SIZE_MAX, &len);
-	if (!buf) {
+	if (!buf || (s->vmstat_fd = open("/proc/vmstat", O_RDONLY | O_CLOEXEC)) < 0) {
 		snprintf(err, errlen, "/proc/vmstat: %s", strerror(errno));
+		free(buf);
 		return -1;
 	}
-	for (int i = 0; i < RV_N; i++) {
-		s->vm_sel[i] = vm_raw[i].item;
-		s->raw_ok[i] = has_key(buf, len, vm_raw[i].key, ' ');
-	}
-	for (int i = 0; i < N_VM_HAND; i++)
-		if ((s->hand_ok[i] = has_key(buf, len, vm_hand[i].key, ' ')) && s->vmstat_fd < 0)
-			s->vmstat_fd = open("/proc/vmstat", O_RDONLY | O_CLOEXEC);
+	for (int i = 0; i < RV_N; i++)
+		s->raw_ok[i] = has_key(buf, len, vm_key[i], ' ');
 	free(buf);
 	return 0;
 }
@@ -273,10 +249,8 @@ struct sampler *sampler_new(char *err, size_t errlen)
 	s->psi_fd = s->vmstat_fd = s->meminfo_fd = s->zram_fd = -1;
 	s->kswapd_ok = true;
 	s->page_kib = sysconf(_SC_PAGESIZE) / 1024;
-	if ((rc = procps_meminfo_new(&s->mi)) < 0 ||
-	    (rc = procps_vmstat_new(&s->vi)) < 0 ||
-	    (rc = procps_stat_new(&s->si)) < 0) {
-		snprintf(err, errlen, "libproc2: cannot open meminfo/vmstat/stat: %s",
+	if ((rc = procps_meminfo_new(&s->mi)) < 0 || (rc = procps_stat_new(&s->si)) < 0) {
+		snprintf(err, errlen, "libproc2: cannot open meminfo/stat: %s",
 			 strerror(-rc));
 		sampler_free(s);
 		return NULL;
@@ -310,7 +284,6 @@ void sampler_free(struct sampler *s)
 	if (!s)
 		return;
 	procps_meminfo_unref(&s->mi);
-	procps_vmstat_unref(&s->vi);
 	procps_stat_unref(&s->si);
 	if (s->psi_fd >= 0)
 		close(s->psi_fd);
@@ -336,10 +309,8 @@ void sampler_caps(const struct sampler *s, struct sampler_caps *out)
 		out->mem[i] = s->mem_ok[i];
 	for (int i = 0; i < VM_N; i++)
 		out->vm[i] = vm_from_raw[i] >= 0 && s->raw_ok[vm_from_raw[i]];
-	for (int i = RV_STALL_DMA; i <= RV_STALL_MOVABLE; i++)
+	for (int i = RV_STALL_DMA; i <= RV_STALL_DEVICE; i++)
 		out->vm[VM_ALLOCSTALL] |= s->raw_ok[i];
-	for (int i = 0; i < N_VM_HAND; i++)
-		out->vm[vm_hand[i].item] = s->hand_ok[i] && s->vmstat_fd >= 0;
 	out->psi = s->psi_fd >= 0;
 	out->psi_full = s->psi_full;
 	out->nkswapd = s->nkswapd;
@@ -366,10 +337,7 @@ const char *sampler_vm_key(enum vm_item i)
 {
 	if (i == VM_ALLOCSTALL)
 		return "allocstall_*";
-	for (int k = 0; k < N_VM_HAND; k++)
-		if (vm_hand[k].item == i)
-			return vm_hand[k].key;
-	return (unsigned)i < VM_N && vm_from_raw[i] >= 0 ? vm_raw[vm_from_raw[i]].key : "?";
+	return (unsigned)i < VM_N && vm_from_raw[i] >= 0 ? vm_key[vm_from_raw[i]] : "?";
 }
 
 int sampler_kswapd_pids(const struct sampler *s, pid_t *out, int max)
@@ -448,19 +416,18 @@ static int64_t key_value(const char *buf, const char *key, char sep)
 	return NA;
 }
 
-/* The vm_hand keys from one read of /proc/vmstat. */
-static void read_vm_hand(struct sampler *s, int64_t *vm)
+/* Every counter of vm_key from one read; -1 when not read. */
+static void read_vmstat(struct sampler *s, int64_t *raw)
 {
 	char buf[16384];
-	ssize_t r;
+	ssize_t r = pread_whole(s->vmstat_fd, buf, sizeof(buf));
 
-	for (int i = 0; i < N_VM_HAND; i++)
-		vm[vm_hand[i].item] = NA;
-	if (s->vmstat_fd < 0 || (r = pread_whole(s->vmstat_fd, buf, sizeof(buf))) < 0)
+	if (r < 0) {
+		for (int i = 0; i < RV_N; i++)
+			raw[i] = -1;
 		return;
-	for (int i = 0; i < N_VM_HAND; i++)
-		if (s->hand_ok[i])
-			vm[vm_hand[i].item] = key_value(buf, vm_hand[i].key, ' ');
+	}
+	procparse_vmstat(buf, (size_t)r, vm_key, RV_N, raw);
 }
 
 static void read_zswap_mem(struct sampler *s, struct sys_sample *out)
@@ -512,7 +479,6 @@ int sampler_sys(struct sampler *s, struct sys_sample *out)
 {
 	enum stat_item st_items[] = { STAT_SYS_PROC_RUNNING, STAT_SYS_PROC_BLOCKED };
 	struct meminfo_stack *ms;
-	struct vmstat_stack *vs;
 	struct stat_stack *ss;
 	int64_t raw[RV_N];
 
@@ -522,23 +488,21 @@ int sampler_sys(struct sampler *s, struct sys_sample *out)
 	memset(&out->rc, 0, sizeof(out->rc));
 	out->rc_p99_ms = NAN;
 	ms = procps_meminfo_select(s->mi, mem_items, N_MEM_ITEMS);
-	vs = procps_vmstat_select(s->vi, s->vm_sel, RV_N);
 	ss = procps_stat_select(s->si, st_items, 2);
-	if (!ms || !vs || !ss)
+	if (!ms || !ss)
 		return -1;
 	for (int i = 0; i < MI_N; i++)
 		out->mem[i] = s->mem_ok[i] ? (int64_t)ms->head[i].result.ul_int : NA;
 	out->mem_cache_all = s->mem_ok[MI_N] ? (int64_t)ms->head[MI_N].result.ul_int : NA;
 
-	for (int i = 0; i < RV_N; i++)
-		raw[i] = s->raw_ok[i] ? (int64_t)vs->head[i].result.ul_int : NA;
+	read_vmstat(s, raw);
 	for (int i = 0; i < VM_N; i++)
-		out->vm[i] = vm_from_raw[i] >= 0 ? raw[vm_from_raw[i]] : NA;
-	for (int i = RV_STALL_DMA; i <= RV_STALL_MOVABLE; i++)
-		if (raw[i] != NA)
+		out->vm[i] = vm_from_raw[i] >= 0 && s->raw_ok[vm_from_raw[i]] ? raw[vm_from_raw[i]]
+									: NA;
+	for (int i = RV_STALL_DMA; i <= RV_STALL_DEVICE; i++)
+		if (s->raw_ok[i] && raw[i] >= 0)
 			out->vm[VM_ALLOCSTALL] = (out->vm[VM_ALLOCSTALL] == NA ? 0 :
 						  out->vm[VM_ALLOCSTALL]) + raw[i];
-	read_vm_hand(s, out->vm);
 	read_zswap_mem(s, out);
 	read_zram(s, out);
 

@@ -1,4 +1,6 @@
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "procparse.h"
@@ -205,4 +207,47 @@ TEST(procparse_children_list)
 	CHECK_INT(procparse_children("", 0, p, 3), 0);
 	CHECK_INT(procparse_children("12 x3 ", 6, p, 3), -1);
 	CHECK_INT(procparse_children("12 0 ", 5, p, 3), -1);
+}
+
+TEST(procparse_vmstat_keys)
+{
+	const char s[] = "pgfault 123456\npgmajfault 7\nworkingset_refault_anon 0\n"
+			 "pgfault_extra 9\nallocstall_dma 5\nbad x\nneg -3\nlast 42";
+	const char *const keys[] = { "pgmajfault", "pgfault", "allocstall_device", "last",
+				     "workingset_refault", "bad", "neg", "workingset_refault_anon" };
+	int64_t v[8];
+
+	CHECK_INT(procparse_vmstat(s, sizeof(s) - 1, keys, 8, v), 4);
+	CHECK_INT(v[0], 7);
+	CHECK_INT(v[1], 123456);	/* not pgfault_extra's */
+	CHECK_INT(v[2], -1);		/* absent */
+	CHECK_INT(v[3], 42);		/* the last line has no newline */
+	CHECK_INT(v[4], -1);		/* a prefix of a key is no key */
+	CHECK_INT(v[5], -1);		/* no number */
+	CHECK_INT(v[6], -1);		/* no count */
+	CHECK_INT(v[7], 0);
+	CHECK_INT(procparse_vmstat("", 0, keys, 8, v), 0);
+	CHECK_INT(v[1], -1);
+}
+
+/* The real file: the counters the sampler reads are there and count. */
+TEST(procparse_vmstat_this_kernel)
+{
+	const char *const keys[] = { "pgfault", "pgmajfault", "pswpin", "pswpout", "oom_kill" };
+	char buf[16384];
+	int64_t v[5];
+	size_t n = 0;
+	ssize_t k;
+	int fd = open("/proc/vmstat", O_RDONLY);
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	while (n < sizeof(buf) && (k = read(fd, buf + n, sizeof(buf) - n)) > 0)
+		n += (size_t)k;
+	close(fd);
+	CHECK_INT(procparse_vmstat(buf, n, keys, 5, v), 5);
+	CHECK(v[0] > 0);
+	for (int i = 0; i < 5; i++)
+		CHECK(v[i] >= 0);
 }
