@@ -14,11 +14,16 @@
 
 #define CGROUP_UNLIMITED LLONG_MAX	/* a limit of "max" (v2) or -1 (v1) */
 
+#define CGROUP_KEPT 16
+
 struct cgroup {
 	int version;		/* 1 or 2 */
 	char path[256];		/* e.g. /sys/fs/cgroup/memory/thrashtop-1234 */
 	int procs_fd;		/* cgroup.procs, opened for cgroup_attach_self; -1 closed */
 	bool memsw;		/* v1: memory.memsw.* exist (swap accounting on) */
+	/* the files cgroup_read reads, kept open: bit i of kept says fd[i] is */
+	int kept_fd[CGROUP_KEPT];
+	unsigned kept;
 };
 
 /* Counters of one cgroup. NA where this cgroup version lacks the
@@ -66,7 +71,11 @@ int cgroup_attach_pid(struct cgroup *cg, pid_t pid, char *err, size_t errlen);
 
 /* Reads every counter. Returns 0, or -1 with errno if the cgroup's files
  * cannot be read at all (a figure missing from a file is NA). */
-int cgroup_read(const struct cgroup *cg, struct cgroup_stat *st);
+int cgroup_read(struct cgroup *cg, struct cgroup_stat *st);
+
+/* Closes the files cgroup_read keeps open (cgroup_remove does too); the
+ * next read opens them again. */
+void cgroup_close_files(struct cgroup *cg);
 
 /* How many processes the cgroup holds, or -1 with errno. */
 int cgroup_nprocs(const struct cgroup *cg);

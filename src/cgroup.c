@@ -41,6 +41,65 @@ static ssize_t read_file(const char *dir, const char *file, char *buf, size_t le
 	return sysio_read(path, buf, len);
 }
 
+/* What cgroup_read reads each tick, kept open: a pread from 0 makes the
+ * kernel print the file anew, and opening it cost a path walk a file. */
+static const char *const kept_files[CGROUP_KEPT] = {
+	"memory.current", "memory.peak", "memory.max", "memory.swap.current",
+	"memory.swap.max", "memory.stat", "memory.events", "memory.pressure",
+	"memory.usage_in_bytes", "memory.max_usage_in_bytes", "memory.limit_in_bytes",
+	"memory.memsw.limit_in_bytes", "memory.failcnt", "memory.memsw.failcnt",
+	"memory.oom_control",
+};
+
+/* file of cg (one of kept_files) into buf, NUL-terminated; the length,
+ * or -1 with errno. */
+static ssize_t read_kept(struct cgroup *cg, const char *file, char *buf, size_t len)
+{
+	int i = 0;
+	ssize_t n;
+
+	while (i < CGROUP_KEPT && kept_files[i] && strcmp(kept_files[i], file))
+		i++;
+	if (i == CGROUP_KEPT || !kept_files[i])
+		return read_file(cg->path, file, buf, len);
+	if (!(cg->kept & 1u << i)) {
+		char path[512];
+
+		snprintf(path, sizeof path, "%s/%s", cg->path, file);
+		if ((cg->kept_fd[i] = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			return -1;
+		cg->kept |= 1u << i;
+	}
+	if ((n = pread(cg->kept_fd[i], buf, len - 1, 0)) < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+static long long kept_ll(struct cgroup *cg, const char *file)
+{
+	char buf[64], *end;
+	long long v;
+
+	if (read_kept(cg, file, buf, sizeof buf) <= 0)
+		return NA;
+	if (!strncmp(buf, "max", 3))
+		return CGROUP_UNLIMITED;
+	errno = 0;
+	v = strtoll(buf, &end, 10);
+	if (errno || end == buf)
+		return NA;
+	return v;
+}
+
+void cgroup_close_files(struct cgroup *cg)
+{
+	for (int i = 0; i < CGROUP_KEPT; i++)
+		if (cg->kept & 1u << i)
+			close(cg->kept_fd[i]);
+	cg->kept = 0;
+}
+
 /* cgroup.procs in dir, as long as it is; NULL if it cannot be read. */
 static char *read_procs(const char *dir)
 {
@@ -346,7 +405,7 @@ int cgroup_attach_pid(struct cgroup *cg, pid_t pid, char *err, size_t errlen)
 	return 0;
 }
 
-int cgroup_read(const struct cgroup *cg, struct cgroup_stat *st)
+int cgroup_read(struct cgroup *cg, struct cgroup_stat *st)
 {
 	char text[8192];
 
@@ -355,42 +414,42 @@ int cgroup_read(const struct cgroup *cg, struct cgroup_stat *st)
 	st->failcnt = st->oom_kill = NA;
 	st->psi_some10 = st->psi_full10 = NAN;
 	if (cg->version == 2) {
-		st->usage = read_ll(cg->path, "memory.current");
+		st->usage = kept_ll(cg, "memory.current");
 		if (st->usage == NA) {
 			errno = errno ? errno : EIO;
 			return -1;
 		}
-		st->peak = read_ll(cg->path, "memory.peak");
-		st->limit = read_ll(cg->path, "memory.max");
-		st->swap_usage = read_ll(cg->path, "memory.swap.current");
-		st->swap_limit = read_ll(cg->path, "memory.swap.max");
-		if (read_file(cg->path, "memory.stat", text, sizeof text) >= 0) {
+		st->peak = kept_ll(cg, "memory.peak");
+		st->limit = kept_ll(cg, "memory.max");
+		st->swap_usage = kept_ll(cg, "memory.swap.current");
+		st->swap_limit = kept_ll(cg, "memory.swap.max");
+		if (read_kept(cg, "memory.stat", text, sizeof text) >= 0) {
 			st->pgfault = kv(text, "pgfault");
 			st->pgmajfault = kv(text, "pgmajfault");
 			st->refault_anon = kv(text, "workingset_refault_anon");
 			st->refault_file = kv(text, "workingset_refault_file");
 		}
-		if (read_file(cg->path, "memory.events", text, sizeof text) >= 0) {
+		if (read_kept(cg, "memory.events", text, sizeof text) >= 0) {
 			st->failcnt = kv(text, "max");
 			st->oom_kill = kv(text, "oom_kill");
 		}
-		if (read_file(cg->path, "memory.pressure", text, sizeof text) >= 0) {
+		if (read_kept(cg, "memory.pressure", text, sizeof text) >= 0) {
 			st->psi_some10 = psi_avg10(text, "some");
 			st->psi_full10 = psi_avg10(text, "full");
 		}
 		return 0;
 	}
-	st->usage = read_ll(cg->path, "memory.usage_in_bytes");
+	st->usage = kept_ll(cg, "memory.usage_in_bytes");
 	if (st->usage == NA) {
 		errno = errno ? errno : EIO;
 		return -1;
 	}
-	st->peak = read_ll(cg->path, "memory.max_usage_in_bytes");
-	st->limit = read_ll(cg->path, "memory.limit_in_bytes");
+	st->peak = kept_ll(cg, "memory.max_usage_in_bytes");
+	st->limit = kept_ll(cg, "memory.limit_in_bytes");
 	if (st->limit >= V1_UNLIMITED)
 		st->limit = CGROUP_UNLIMITED;
 	if (cg->memsw) {
-		long long memsw = read_ll(cg->path, "memory.memsw.limit_in_bytes");
+		long long memsw = kept_ll(cg, "memory.memsw.limit_in_bytes");
 
 		if (memsw >= V1_UNLIMITED)
 			st->swap_limit = CGROUP_UNLIMITED;
@@ -398,7 +457,7 @@ int cgroup_read(const struct cgroup *cg, struct cgroup_stat *st)
 			st->swap_limit = memsw - st->limit;
 	}
 	/* total_* include descendants, the same scope as v2's files */
-	if (read_file(cg->path, "memory.stat", text, sizeof text) >= 0) {
+	if (read_kept(cg, "memory.stat", text, sizeof text) >= 0) {
 		st->swap_usage = kv(text, "total_swap");
 		st->pgfault = kv(text, "total_pgfault");
 		st->pgmajfault = kv(text, "total_pgmajfault");
@@ -407,14 +466,14 @@ int cgroup_read(const struct cgroup *cg, struct cgroup_stat *st)
 	}
 	/* a failed charge is counted once: by memsw if that limit stopped it,
 	 * else by the memory limit */
-	st->failcnt = read_ll(cg->path, "memory.failcnt");
+	st->failcnt = kept_ll(cg, "memory.failcnt");
 	if (cg->memsw && st->failcnt != NA) {
-		long long f = read_ll(cg->path, "memory.memsw.failcnt");
+		long long f = kept_ll(cg, "memory.memsw.failcnt");
 
 		if (f != NA)
 			st->failcnt += f;
 	}
-	if (read_file(cg->path, "memory.oom_control", text, sizeof text) >= 0)
+	if (read_kept(cg, "memory.oom_control", text, sizeof text) >= 0)
 		st->oom_kill = kv(text, "oom_kill");
 	return 0;
 }
@@ -506,6 +565,7 @@ int cgroup_remove(struct cgroup *cg, char *err, size_t errlen)
 		close(cg->procs_fd);
 		cg->procs_fd = -1;
 	}
+	cgroup_close_files(cg);
 	if (cgroup_remove_path(cg->path, err, errlen) < 0)
 		return -1;
 	if (undo_forget(UNDO_CGROUP, cg->path, err, errlen) < 0)

@@ -293,7 +293,9 @@ TEST(cgroup_read_v2_files)
 	CHECK_INT(st.oom_kill, 1);
 	CHECK_NEAR(st.psi_some10, 12.5, 1e-9);
 	CHECK_NEAR(st.psi_full10, 0.25, 1e-9);
-	/* an older kernel: no memory.peak, no swap files, no PSI */
+	/* an older kernel: no memory.peak, no swap files, no PSI (read
+	 * from the start: the open files would still read) */
+	cgroup_close_files(&cg);
 	snprintf(path, sizeof path, "%s/memory.peak", dir);
 	unlink(path);
 	snprintf(path, sizeof path, "%s/memory.swap.current", dir);
@@ -305,6 +307,7 @@ TEST(cgroup_read_v2_files)
 	CHECK_INT(st.swap_usage, NA);
 	CHECK(isnan(st.psi_some10) && isnan(st.psi_full10));
 	/* gone altogether */
+	cgroup_close_files(&cg);
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
 		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
 		unlink(path);
