@@ -4,16 +4,17 @@
 #
 # The scripts that change or press the machine take the e2e machine lock
 # (see lib.sh) and so run one after another; those confined to a cgroup
-# of their own run in a lane beside the unit and fuzz tests and the other
-# scripts. The ones that press or change the whole machine (--global,
+# of their own run in a lane beside the unit and fuzz tests, and the other
+# scripts are taken from one queue by whichever lane is free first. The
+# ones that press or change the whole machine (--global,
 # 1024 workers, zswap: it changes every session's default plots) come
 # last, alone: beside them the other lane would be timing the squeeze, or
 # seeing their settings, not its own. Each test's output is printed whole when it ends,
 # with its time.
 set -u
 cd "$(dirname "$0")/.."
-log=$(mktemp) lock=$(mktemp)
-trap 'rm -f "$log" "$lock"' EXIT
+log=$(mktemp) lock=$(mktemp) queue=$(mktemp)
+trap 'rm -f "$log" "$lock" "$queue"' EXIT
 pat=${1:-}
 
 run() {	# run LABEL TIMEOUT CMD...
@@ -33,14 +34,30 @@ run() {	# run LABEL TIMEOUT CMD...
 machine() { grep -q 'machine_lock\|thrashtop-e2e-tuning.lock' "$1"; }
 whole() { grep -q -- '--global\|-p 1024\|--zswap' "$1"; }
 
-lane() {	# lane other|confined|whole
-	local t kind
+kind() {
+	if ! machine "$1"; then echo other
+	elif whole "$1"; then echo whole
+	else echo confined; fi
+}
+
+lane() {	# lane confined|whole
+	local t
 	for t in tests/e2e/[0-9]*.sh; do
 		[ -n "$pat" ] && [[ $t != *"$pat"* ]] && continue
-		if ! machine "$t"; then kind=other
-		elif whole "$t"; then kind=whole
-		else kind=confined; fi
-		[ "$kind" = "$1" ] && run "$(basename "$t" .sh)" 300 bash "$t"
+		[ "$(kind "$t")" = "$1" ] && run "$(basename "$t" .sh)" 300 bash "$t"
+	done
+}
+
+for t in tests/e2e/[0-9]*.sh; do
+	[ -n "$pat" ] && [[ $t != *"$pat"* ]] && continue
+	[ "$(kind "$t")" = other ] && echo "$t" >>"$queue"
+done
+others() {	# the other scripts, each taken from the queue once
+	local t
+	while :; do
+		t=$({ flock 9; head -1 "$queue"; sed -i 1d "$queue"; } 9>>"$lock")
+		[ -n "$t" ] || break
+		run "$(basename "$t" .sh)" 300 bash "$t"
 	done
 }
 
@@ -51,9 +68,10 @@ t0=$SECONDS
 	# builds the scripts do not need, made here beside them
 	[ -z "$pat" ] && run other-cc 600 make -s --no-print-directory -j"$(nproc)" other-cc
 	[ -z "$pat" ] && run fuzz 600 sh -c "make -s --no-print-directory -j$(nproc) fuzz-build && tests/fuzz/run.sh 3"
-	lane other
+	others
 ) &
 lane confined
+others
 wait
 lane whole
 p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log")
