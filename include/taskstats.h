@@ -180,6 +180,9 @@ bool taskstats_tree_sum(const struct taskstats_tree *t, struct delays *sum, bool
  * (a kernel without CONFIG_TASK_DELAY_ACCT). */
 int delayacct_get(char *err, size_t errlen);
 
+/* The same, read through a file c keeps open: for a check every tick. */
+int taskstats_acct_on(struct taskstats_conn *c, char *err, size_t errlen);
+
 /* Turns kernel.task_delayacct on when it is off, recorded in the undo
  * state first (which takes the one-session lock). Returns 1 when it was
  * turned on, 0 when it was on already, -1 with err. */

@@ -534,7 +534,7 @@ static void check_acct(struct session *s)
 	char e[256];
 
 	if (s->ts && s->run.active && !s->run.forking && !s->acct_off)
-		s->acct_off = delayacct_get(e, sizeof(e)) != 1;
+		s->acct_off = taskstats_acct_on(s->ts, e, sizeof(e)) != 1;
 }
 
 int session_sample(struct session *s, char *err, size_t errlen)

@@ -127,6 +127,7 @@ struct taskstats_conn {
 	uint32_t seq;
 	unsigned char req[ASK_CHUNK][NLMSG_ALIGN(NLMSG_HDRLEN + GENL_HDRLEN + NLA_HDRLEN + 4)];
 	unsigned char (*rep)[ASK_REPLY];	/* ASK_CHUNK of them */
+	int acct_fd;				/* DELAYACCT_PATH, -1 until read */
 };
 
 /* One request's answer. */
@@ -187,6 +188,7 @@ struct taskstats_conn *taskstats_open(char *err, size_t errlen)
 		free(c);
 		return NULL;
 	}
+	c->acct_fd = -1;
 	c->sk = nl_socket_alloc();
 	if (!c->sk) {
 		fmt_err(err, errlen, "taskstats: %s", strerror(ENOMEM));
@@ -339,6 +341,8 @@ void taskstats_close(struct taskstats_conn *c)
 	if (!c)
 		return;
 	nl_socket_free(c->sk);
+	if (c->acct_fd >= 0)
+		close(c->acct_fd);
 	free(c->rep);
 	free(c);
 }
@@ -715,20 +719,43 @@ bool taskstats_tree_sum(const struct taskstats_tree *t, struct delays *sum, bool
 	return !t->short_of_memory;
 }
 
-int delayacct_get(char *err, size_t errlen)
+/* The switch read through fd: 1, 0, or -1 with err. */
+static int acct_read(int fd, char *err, size_t errlen)
 {
 	char buf[16] = "";
+	ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+
+	if (n <= 0 || (buf[0] != '0' && buf[0] != '1'))
+		return fmt_err(err, errlen, "%s: cannot read it", DELAYACCT_PATH);
+	return buf[0] == '1';
+}
+
+static int acct_open(char *err, size_t errlen)
+{
 	int fd = open(DELAYACCT_PATH, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
 
 	if (fd < 0)
 		return fmt_err(err, errlen, "%s: %s%s", DELAYACCT_PATH, strerror(errno),
 			       errno == ENOENT ? " (kernel without delay accounting)" : "");
-	n = read(fd, buf, sizeof buf - 1);
+	return fd;
+}
+
+int delayacct_get(char *err, size_t errlen)
+{
+	int fd = acct_open(err, errlen), on;
+
+	if (fd < 0)
+		return -1;
+	on = acct_read(fd, err, errlen);
 	close(fd);
-	if (n <= 0 || (buf[0] != '0' && buf[0] != '1'))
-		return fmt_err(err, errlen, "%s: cannot read it", DELAYACCT_PATH);
-	return buf[0] == '1';
+	return on;
+}
+
+int taskstats_acct_on(struct taskstats_conn *c, char *err, size_t errlen)
+{
+	if (c->acct_fd < 0 && (c->acct_fd = acct_open(err, errlen)) < 0)
+		return -1;
+	return acct_read(c->acct_fd, err, errlen);
 }
 
 int delayacct_write(const char *key, const char *val, char *err, size_t errlen)

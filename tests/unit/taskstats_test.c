@@ -598,6 +598,7 @@ TEST(taskstats_query_many_against_proc)
 				usleep(10000);
 		}
 	}
+	CHECK_INT(taskstats_acct_on(c, err, sizeof err), 1);
 	CHECK_INT(taskstats_query_many(c, pid, N + 1, d, errs, err, sizeof err), 0);
 	CHECK_INT(errs[N], ESRCH);
 	for (int i = 0; i < N; i++) {
@@ -621,6 +622,9 @@ TEST(taskstats_query_many_against_proc)
 		kill(pid[i], SIGKILL);
 		waitpid(pid[i], NULL, 0);
 	}
+	/* the kept-open switch reads the kernel's value anew */
+	CHECK_INT(delayacct_restore(err, sizeof err), 0);
+	CHECK_INT(taskstats_acct_on(c, err, sizeof err), on);
 	taskstats_close(c);
 out:
 	CHECK_INT(delayacct_restore(err, sizeof err), 0);
