@@ -17,7 +17,7 @@
 # With BEFORE=PATH another thrashtop binary is measured the same way in
 # alternate windows, its own top beside it.
 # Per frame: with THRASHTOP_PROFILE the monitor sums each part's thread
-# CPU time (sampling, workers' /proc reads, model, drawing, terminal
+# CPU time (sampling, workers' /proc reads, their taskstats, model, drawing, terminal
 # output; see include/prof.h) and every window prints it per frame.
 # Then two thrashtops whose workload is one sleep, one of them recording
 # (--cast): what a recording costs; and the monitor's memory with BIG

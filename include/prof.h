@@ -12,8 +12,10 @@
 enum prof_part {
 	PROF_SAMPLE,	/* the sampling thread's system sample */
 	PROF_WORKERS,	/* the loop's reads of the workers' /proc files */
+	PROF_STALLS,	/* the loop's taskstats query of the live workers */
 	PROF_MODEL,	/* the loop: samples taken into the run and series, the
-			   screen's model filled (workers' reads excluded) */
+			   screen's model filled (workers' reads and stalls
+			   excluded) */
 	PROF_DRAW,	/* the frame drawn into curses' screen */
 	PROF_OUTPUT,	/* curses comparing it with the terminal, and the write */
 	PROF_N
@@ -29,7 +31,8 @@ void prof_init(void);
 bool prof_on(void);
 
 /* A part begins and ends on the same thread; parts may nest (WORKERS
- * inside MODEL), and the report takes the inner out of the outer. */
+ * and STALLS inside MODEL), and the report takes the inner out of the
+ * outer. */
 void prof_begin(struct prof_mark *m);
 void prof_end(enum prof_part p, const struct prof_mark *m);
 

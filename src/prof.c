@@ -14,7 +14,8 @@ static int64_t from_ns;		/* CLOCK_MONOTONIC */
 static _Atomic int64_t cpu[PROF_N], calls[PROF_N], frames;
 
 static const char *const names[PROF_N] = {
-	[PROF_SAMPLE] = "sample", [PROF_WORKERS] = "workers", [PROF_MODEL] = "model",
+	[PROF_SAMPLE] = "sample", [PROF_WORKERS] = "workers", [PROF_STALLS] = "stalls",
+	[PROF_MODEL] = "model",
 	[PROF_DRAW] = "draw", [PROF_OUTPUT] = "output",
 };
 
@@ -41,7 +42,7 @@ static void report(void)
 		return;
 	fprintf(f, "frames %lld\n", (long long)frames);
 	for (int p = 0; p < PROF_N; p++) {
-		int64_t c = cpu[p] - (p == PROF_MODEL ? cpu[PROF_WORKERS] : 0);
+		int64_t c = cpu[p] - (p == PROF_MODEL ? cpu[PROF_WORKERS] + cpu[PROF_STALLS] : 0);
 
 		fprintf(f, "%-8s calls %8lld cpu_us %10.0f us_call %8.1f us_frame %8.1f\n",
 			names[p], (long long)calls[p], c / 1e3,

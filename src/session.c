@@ -265,8 +265,9 @@ static void sample_stalls(struct session *s)
 	struct delays sum;
 	bool bad[DL_N] = { false };
 	double life = now_monotonic() - s->t_fork + TASKSTATS_LIFE_SLACK;
+	struct prof_mark pm;
 	char err[256];
-	int n = 0;
+	int n = 0, rc;
 
 	s->stall_fresh = false;
 	if (!s->ts || !s->run.active || s->run.forking) {
@@ -282,7 +283,10 @@ static void sample_stalls(struct session *s)
 		s->q_at[n] = i;
 		s->q_pid[n++] = wl->w[i].pid;
 	}
-	if (taskstats_query_many(s->ts, s->q_pid, n, s->q_dl, s->q_err, err, sizeof(err)) < 0)
+	prof_begin(&pm);
+	rc = taskstats_query_many(s->ts, s->q_pid, n, s->q_dl, s->q_err, err, sizeof(err));
+	prof_end(PROF_STALLS, &pm);
+	if (rc < 0)
 		return;
 	for (int j = 0; j < n; j++) {
 		struct delays *d = &s->q_dl[j];
