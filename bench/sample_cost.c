@@ -80,6 +80,17 @@ static double file_cost(const pid_t *pids, int n, const char *file, int rounds)
 }
 
 /* Median CPU us of one pread of a whole /proc file through a kept-open fd. */
+/* A /proc file whole into buf, from its start: its length. */
+static size_t read_whole(int fd, char *buf, size_t size)
+{
+	size_t n = 0;
+	ssize_t k;
+
+	while ((k = pread(fd, buf + n, size - n, (off_t)n)) > 0)
+		n += (size_t)k;
+	return n;
+}
+
 static double pread_cost(const char *path, int rounds, double *t)
 {
 	static char buf[16384];
@@ -89,11 +100,8 @@ static double pread_cost(const char *path, int rounds, double *t)
 		return -1;
 	for (int r = 0; r < rounds; r++) {
 		double t0 = cpu_us();
-		size_t n = 0;
-		ssize_t k;
 
-		while ((k = pread(fd, buf + n, sizeof(buf) - n, (off_t)n)) > 0)
-			n += (size_t)k;
+		read_whole(fd, buf, sizeof(buf));
 		t[r] = cpu_us() - t0;
 	}
 	close(fd);
@@ -117,12 +125,8 @@ static double vmstat_hand_cost(int rounds, double *t)
 		return -1;
 	for (int r = 0; r < rounds; r++) {
 		double t0 = cpu_us();
-		size_t n = 0;
-		ssize_t k;
 
-		while ((k = pread(fd, buf + n, sizeof(buf) - n, (off_t)n)) > 0)
-			n += (size_t)k;
-		procparse_vmstat(buf, n, keys, 19, v);
+		procparse_vmstat(buf, read_whole(fd, buf, sizeof(buf)), keys, 19, v);
 		t[r] = cpu_us() - t0;
 	}
 	close(fd);

@@ -41,6 +41,24 @@ static ssize_t read_file(const char *dir, const char *file, char *buf, size_t le
 	return sysio_read(path, buf, len);
 }
 
+/* A file of n bytes in buf holding a single number ("max" is
+ * CGROUP_UNLIMITED); NA when n <= 0 or it holds none. */
+static long long number(const char *buf, ssize_t n)
+{
+	char *end;
+	long long v;
+
+	if (n <= 0)
+		return NA;
+	if (!strncmp(buf, "max", 3))
+		return CGROUP_UNLIMITED;
+	errno = 0;
+	v = strtoll(buf, &end, 10);
+	if (errno || end == buf)
+		return NA;
+	return v;
+}
+
 /* What cgroup_read reads each tick, kept open: a pread from 0 makes the
  * kernel print the file anew, and opening it cost a path walk a file. */
 static const char *const kept_files[CGROUP_KEPT] = {
@@ -78,18 +96,9 @@ static ssize_t read_kept(struct cgroup *cg, const char *file, char *buf, size_t 
 
 static long long kept_ll(struct cgroup *cg, const char *file)
 {
-	char buf[64], *end;
-	long long v;
+	char buf[64];
 
-	if (read_kept(cg, file, buf, sizeof buf) <= 0)
-		return NA;
-	if (!strncmp(buf, "max", 3))
-		return CGROUP_UNLIMITED;
-	errno = 0;
-	v = strtoll(buf, &end, 10);
-	if (errno || end == buf)
-		return NA;
-	return v;
+	return number(buf, read_kept(cg, file, buf, sizeof buf));
 }
 
 void cgroup_close_files(struct cgroup *cg)
@@ -128,21 +137,12 @@ static int write_file(const char *dir, const char *file, const char *s)
 	return e;
 }
 
-/* A single number ("max" is CGROUP_UNLIMITED), or NA. */
+/* dir/file's single number, as number() reads it. */
 static long long read_ll(const char *dir, const char *file)
 {
-	char buf[64], *end;
-	long long v;
+	char buf[64];
 
-	if (read_file(dir, file, buf, sizeof buf) <= 0)
-		return NA;
-	if (!strncmp(buf, "max", 3))
-		return CGROUP_UNLIMITED;
-	errno = 0;
-	v = strtoll(buf, &end, 10);
-	if (errno || end == buf)
-		return NA;
-	return v;
+	return number(buf, read_file(dir, file, buf, sizeof buf));
 }
 
 /* The value of "key N" in a flat-keyed file's text, or NA. */

@@ -471,33 +471,48 @@ static int proc_delays(pid_t pid, long long *blkio_ticks, long long *run_delay_n
 	return 0;
 }
 
+/* As root: a state directory, delay accounting on (*on: as it was) and
+ * a connection. NULL with *on -1 when not root (said: the test is
+ * skipped), or NULL when the connection failed (checked; the caller
+ * still restores). */
+static struct taskstats_conn *live_begin(const char *name, int *on)
+{
+	struct taskstats_conn *c;
+	char err[256] = "";
+
+	*on = -1;
+	if (geteuid() != 0) {
+		printf("  skipped: taskstats needs root\n");
+		return NULL;
+	}
+	statedir_begin(name);
+	*on = delayacct_get(err, sizeof err);
+	CHECK(*on >= 0);
+	CHECK_INT(delayacct_enable(err, sizeof err), *on ? 0 : 1);
+	CHECK_INT(delayacct_get(err, sizeof err), 1);
+	c = taskstats_open(err, sizeof err);
+	CHECK(c != NULL);
+	if (!c)
+		printf("  %s\n", err);
+	return c;
+}
+
 TEST(taskstats_live_child_against_proc)
 {
 	struct taskstats_conn *c;
 	struct delays d, z;
-	char err[256] = "", was[8];
+	char err[256] = "";
 	long long ticks = -1, run_ns = -1;
 	int fds[2], on;
 	siginfo_t si;
 	pid_t pid;
 	char r;
 
-	if (geteuid() != 0) {
-		printf("  skipped: taskstats needs root\n");
+	c = live_begin("taskstats", &on);
+	if (on < 0)
 		return;
-	}
-	statedir_begin("taskstats");
-	on = delayacct_get(err, sizeof err);
-	CHECK(on >= 0);
-	snprintf(was, sizeof was, "%d", on);
-	CHECK_INT(delayacct_enable(err, sizeof err), on ? 0 : 1);
-	CHECK_INT(delayacct_get(err, sizeof err), 1);
-	c = taskstats_open(err, sizeof err);
-	CHECK(c != NULL);
-	if (!c) {
-		printf("  %s\n", err);
+	if (!c)
 		goto out;
-	}
 	CHECK(pipe(fds) == 0);
 	pid = fork();
 	if (pid == 0) {
@@ -548,20 +563,11 @@ TEST(taskstats_query_many_against_proc)
 	int errs[N + 1], on, fds[2];
 	char err[256] = "";
 
-	if (geteuid() != 0) {
-		printf("  skipped: taskstats needs root\n");
+	c = live_begin("taskstats-many", &on);
+	if (on < 0)
 		return;
-	}
-	statedir_begin("taskstats-many");
-	on = delayacct_get(err, sizeof err);
-	CHECK(on >= 0);
-	CHECK(delayacct_enable(err, sizeof err) >= 0);
-	c = taskstats_open(err, sizeof err);
-	CHECK(c != NULL);
-	if (!c) {
-		printf("  %s\n", err);
+	if (!c)
 		goto out;
-	}
 	CHECK(pipe(fds) == 0);
 	for (int i = 0; i <= N; i++) {
 		pid[i] = fork();
