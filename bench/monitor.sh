@@ -21,7 +21,8 @@
 # output; see include/prof.h) and every window prints it per frame.
 # Then two thrashtops whose workload is one sleep, one of them recording
 # (--cast): what a recording costs; and the monitor's memory with BIG
-# workers (1024).
+# workers (1024) running, in a session of five runs of them, so that one
+# run ending before the bench looks leaves the next to measure.
 # Environment: P (64), WINDOW (seconds, 12), BIG (1024), PHASES ("fill
 # pressure sort"), BEFORE, MEM (the pressure cgroup, 1G), SWAP (4G).
 set -euo pipefail
@@ -202,7 +203,7 @@ for d in 1 0.1; do
 done
 
 $T new-session -d -s bench -x 200 -y 60 -n thrashtop \
-	"exec chrt -R -f 1 ./thrashtop --no-history -p $BIG -n 300000 -d 0.1"
+	"exec chrt -R -f 1 ./thrashtop --no-history -p $BIG -n 300000 -r 5 -d 0.1"
 pid=$(pane_pid thrashtop)
 for ((i = 0; i < 600; i++)); do
 	[ "$(pgrep -c -P "$pid" || true)" -ge "$BIG" ] && break
