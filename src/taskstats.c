@@ -257,20 +257,24 @@ static int ask_chunk(struct taskstats_conn *c, int attr, const pid_t *ids, int n
 			break;	/* a reply the kernel could not queue: that request's EIO */
 		if (k < 0)
 			return fmt_err(err, errlen, "taskstats: %s", strerror(errno));
+		/* one reply a datagram; one of an earlier call that gave up
+		 * early is read and not counted */
 		for (int j = 0; j < k; j++) {
+			struct nlmsghdr *h = (struct nlmsghdr *)c->rep[j];
 			size_t left = mm[j].msg_len;
 
-			if (mm[j].msg_hdr.msg_flags & MSG_TRUNC)
+			if (left < sizeof(*h) || h->nlmsg_seq - seq0 >= (uint32_t)n)
 				continue;
-			for (struct nlmsghdr *h = (struct nlmsghdr *)c->rep[j]; NLMSG_OK(h, left);
-			     h = NLMSG_NEXT(h, left)) {
+			got++;
+			if (mm[j].msg_hdr.msg_flags & MSG_TRUNC)
+				continue;	/* that request stays EIO */
+			for (; NLMSG_OK(h, left); h = NLMSG_NEXT(h, left)) {
 				uint32_t i = h->nlmsg_seq - seq0;
 
 				if (i < (uint32_t)n)
 					take_reply(h, &d[i], &a[i]);
 			}
 		}
-		got += k;
 	}
 	return 0;
 }
