@@ -351,6 +351,10 @@ static void setup(FILE *in)
 	nonl();
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
+	/* No look for typed keys while a frame goes out: ncurses polled the
+	 * terminal ten times a frame to cut a frame short, and the loop reads
+	 * keys between frames anyway. */
+	typeahead(-1);
 	set_escdelay(25);
 	curs_set(0);
 	start();
