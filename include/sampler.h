@@ -1,5 +1,7 @@
-/* The figures sampled each tick: /proc/meminfo, /proc/vmstat and /proc/stat
- * through libproc2, /proc/pressure/memory, and kswapd's and the workers'
+/* The figures sampled each tick: /proc/meminfo and /proc/stat through
+ * libproc2, /proc/vmstat in one pass of its own (libproc2 4.0.2 lacks
+ * counters the series need, and a second read of the file cost as much
+ * as the first), /proc/pressure/memory, and kswapd's and the workers'
  * /proc/PID files. The other readers of /proc and /sys: sysstate (the state
  * a run is recorded with: cmdline, meminfo, swaps, vm sysctls, zswap),
  * cgroup (the run's cgroup files, also each tick), sysctl (/proc/sys),
@@ -27,7 +29,7 @@ enum mem_item {		/* /proc/meminfo via libproc2, KiB */
 	MI_N
 };
 
-enum vm_item {		/* /proc/vmstat via libproc2, cumulative counts */
+enum vm_item {		/* /proc/vmstat, cumulative counts */
 	VM_PGFAULT, VM_PGMAJFAULT, VM_PSWPIN, VM_PSWPOUT,
 	VM_PGSCAN_KSWAPD, VM_PGSTEAL_KSWAPD, VM_PGSCAN_DIRECT, VM_PGSTEAL_DIRECT,
 	VM_ALLOCSTALL,	/* sum of the per-zone allocstall_* */
@@ -98,7 +100,8 @@ void sampler_free(struct sampler *s);
  * now on; NULL stops. Returns 0, or -1 with errno (nothing watched). */
 int sampler_zram(struct sampler *s, const char *name);
 
-/* One system sample; 0, or -1 with errno if libproc2 could not read. */
+/* One system sample; 0, or -1 with errno if libproc2 could not read
+ * meminfo or stat. */
 int sampler_sys(struct sampler *s, struct sys_sample *out);
 
 void sampler_caps(const struct sampler *s, struct sampler_caps *out);
