@@ -1,8 +1,8 @@
 /* Renders a series into cells (code points, or rows of UTF-8), one glyph each;
  * no ncurses, so the same code draws the monitor and plain-text reports.
  *
- * The newest w*k samples are drawn right-aligned, k samples per cell
- * (plot_samples_per_cell). A value fills the column from the bottom: the
+ * The newest samples are drawn right-aligned, k per cell
+ * (plot_samples_per_cell); see plot_window. A value fills the column from the bottom: the
  * lowest sub-level is 0 and the top one is ymax, linearly; any value above
  * 0 is at least one sub-level above the baseline, so a trickle never looks
  * like zero; a zero draws the baseline alone, a gap (NAN) draws nothing.
@@ -36,6 +36,15 @@ struct plot {
 };
 
 int plot_samples_per_cell(enum plot_mode mode);
+
+/* How many of the newest samples of s (NULL: none) a plot w cells wide at
+ * k samples a cell shows, and *right, the dot column after the newest.
+ * With two a cell, samples 2i and 2i+1 of those pushed share a cell: a
+ * new sample then changes the newest cell alone, and the cells move left
+ * every other sample, the newest cell half drawn between (*right is then
+ * w * k - 1). Every plot of a screen pushed in step is paired alike; a
+ * trace behind a plot is placed by the plot's series. */
+int plot_window(const struct series *s, int w, int k, int *right);
 
 /* Sub-levels per cell row: 4, 8 or 3. */
 int plot_levels_per_cell(enum plot_mode mode);

@@ -8,6 +8,7 @@ struct series {
 	double *t, *v;		/* cap entries each */
 	int cap, len;
 	int head;		/* index of the oldest sample */
+	long long pushed;	/* since init or clear: plots pair samples by it */
 };
 
 /* Allocates room for cap samples. Returns 0, or -1 with errno set

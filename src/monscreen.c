@@ -198,10 +198,11 @@ void ms_layout(int cols, int rows, const struct ms_model *m,
 	l->runs = (struct ms_rect){ y, 0, runs ? runs + 1 : 0, cols };
 }
 
-/* Whether sample pos of the last n of s (of w * k, right-aligned) is > 0. */
-static bool lane_on(const struct series *s, int n, int w, int k, int pos)
+/* Whether dot column pos shows a sample > 0: the last n of s, the newest
+ * before column right (plot_window). */
+static bool lane_on(const struct series *s, int n, int right, int pos)
 {
-	int j = pos - (w * k - n);
+	int j = pos - (right - n);
 	double v;
 
 	if (!s || j < 0)
@@ -210,16 +211,17 @@ static bool lane_on(const struct series *s, int n, int w, int k, int pos)
 	return v > 0;
 }
 
-/* The lane column of the first of the last n samples of s (of w * k,
- * right-aligned) taken at or after tm; -1 when none is, or none of s
- * precedes tm (the kill came before the samples kept). */
-static int lane_col(const struct series *s, int n, int w, int k, double tm)
+/* The lane column of the first of the last n samples of s (placed as
+ * plot_window does, the newest before dot column right) taken at or after
+ * tm; -1 when none is, or none of s precedes tm (the kill came before the
+ * samples kept). */
+static int lane_col(const struct series *s, int n, int right, int k, double tm)
 {
 	int lo = series_find(s, tm), len = series_len(s);
 
 	if (lo == 0 || lo == len || lo < len - n)
 		return -1;
-	return (w * k - n + lo - (len - n)) / k;
+	return (right - n + lo - (len - n)) / k;
 }
 
 char *ms_format_lane(const struct series *awake, const struct series *throttled,
@@ -227,8 +229,7 @@ char *ms_format_lane(const struct series *awake, const struct series *throttled,
 		     size_t len)
 {
 	size_t o = 0;
-	int na = awake ? imin(series_len(awake), w * k) : 0;
-	int nt = throttled ? imin(series_len(throttled), w * k) : 0;
+	int ra, rt, na = plot_window(awake, w, k, &ra), nt = plot_window(throttled, w, k, &rt);
 	int ki = 0, kc = -1;
 
 	if (len < (size_t)w * 3 + 1) {
@@ -240,12 +241,12 @@ char *ms_format_lane(const struct series *awake, const struct series *throttled,
 		bool a = false, t = false;
 
 		for (int i = 0; i < k; i++) {
-			a = a || lane_on(awake, na, w, k, c * k + i);
-			t = t || lane_on(throttled, nt, w, k, c * k + i);
+			a = a || lane_on(awake, na, ra, c * k + i);
+			t = t || lane_on(throttled, nt, rt, c * k + i);
 		}
 		/* kills ascending: advance to the first at or past c */
 		while (awake && ki < nkills && kc < c)
-			kc = lane_col(awake, na, w, k, kills[ki++]);
+			kc = lane_col(awake, na, ra, k, kills[ki++]);
 		if (kc == c) {
 			buf[o++] = 'K';
 		} else if (t) {
@@ -555,7 +556,7 @@ static double plot_ymax(const struct ms_model *m, int i, int w,
 			enum plot_mode mode)
 {
 	const struct ms_plot *pl = &m->plot[i];
-	int n = w * plot_samples_per_cell(mode), g = metrics_scale_group(pl->id);
+	int spc = plot_samples_per_cell(mode), g = metrics_scale_group(pl->id), right;
 	double hi = NAN;
 
 	if (pl->scale > 0 || !pl->s)
@@ -563,13 +564,15 @@ static double plot_ymax(const struct ms_model *m, int i, int w,
 	for (int k = 0; k < m->nplots; k++) {
 		const struct ms_plot *o = &m->plot[k];
 		double lo, h = NAN, ha = NAN;
+		int n;
 
 		if (k != i && (g < 0 || metrics_scale_group(o->id) != g || o->scale > 0))
 			continue;
+		n = plot_window(o->s, w, spc, &right);
 		if (o->s)
 			series_minmax(o->s, n, &lo, &h);
-		if (o->against)
-			series_minmax(o->against, n, &lo, &ha);
+		if (o->against)	/* placed by the plot's own series */
+			series_minmax(o->against, imin(series_len(o->against), right), &lo, &ha);
 		hi = fmax(hi, fmax(h, ha));	/* NAN only if all are */
 	}
 	return metrics_nice_max(pl->id, hi);
@@ -926,12 +929,12 @@ static double plot_span(const struct ms_model *m, int w)
 {
 	for (int i = 0; i < m->nplots; i++) {
 		const struct series *s = m->plot[i].s;
-		int n, len;
+		int n, len, right;
 		double t0, t1;
 
 		if (!s || (len = series_len(s)) < 2)
 			continue;
-		n = imin(len, w * plot_samples_per_cell(tui_mode()));
+		n = plot_window(s, w, plot_samples_per_cell(tui_mode()), &right);
 		series_get(s, len - n, &t0, NULL);
 		series_get(s, len - 1, &t1, NULL);
 		return t1 - t0;

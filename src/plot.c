@@ -11,6 +11,12 @@ int plot_samples_per_cell(enum plot_mode mode)
 	return mode == PLOT_BRAILLE ? 2 : 1;
 }
 
+int plot_window(const struct series *s, int w, int k, int *right)
+{
+	*right = w * k - (k == 2 && s ? (int)(s->pushed & 1) : 0);
+	return !s ? 0 : series_len(s) < *right ? series_len(s) : *right;
+}
+
 int plot_levels_per_cell(enum plot_mode mode)
 {
 	switch (mode) {
@@ -44,11 +50,12 @@ static int level_of(double v, double ymax, int nlev)
 	return lv < 2 ? 2 : lv;
 }
 
-/* Level of dot column pos (0 = leftmost) given n visible samples. */
-static int level_at(const struct plot *p, const struct series *s, int n,
+/* Level of dot column pos (0 = leftmost) given n visible samples, the
+ * newest before dot column right. */
+static int level_at(const struct plot *p, const struct series *s, int n, int right,
 		    int pos, int nlev)
 {
-	int j = pos - (p->w * plot_samples_per_cell(p->mode) - n);
+	int j = pos - (right - n);
 
 	if (j < 0 || j >= n)
 		return 0;
@@ -58,14 +65,14 @@ static int level_at(const struct plot *p, const struct series *s, int n,
 
 /* Cell column of the first sample taken after time tm, or -1 if that
  * sample is not visible or no sample precedes tm. */
-static int mark_cell(const struct plot *p, const struct series *s, int n,
+static int mark_cell(const struct plot *p, const struct series *s, int n, int right,
 		     double tm)
 {
 	int lo = series_find(s, tm), len = series_len(s), k = plot_samples_per_cell(p->mode);
 
 	if (lo == 0 || lo == len || lo < len - n)
 		return -1;
-	return (p->w * k - n + lo - (len - n)) / k;
+	return (right - n + lo - (len - n)) / k;
 }
 
 static char *put_utf8(char *o, unsigned cp)
@@ -132,7 +139,7 @@ static unsigned cell_glyph(const struct plot *p, const int *lv, int base, int ma
 int plot_render_cells(const struct plot *p, const struct series *s, unsigned *cells,
 		      size_t stride, unsigned char *markcol)
 {
-	int k, nlev, n, lpc, mi = 0, mc = -1, lv[2] = { 0, 0 }, hi, lo;
+	int k, nlev, n, right, lpc, mi = 0, mc = -1, lv[2] = { 0, 0 }, hi, lo;
 	unsigned full, vline;
 
 	if (p->w < 1 || p->h < 1 || !(p->ymax > 0) || isinf(p->ymax) ||
@@ -145,18 +152,18 @@ int plot_render_cells(const struct plot *p, const struct series *s, unsigned *ce
 	nlev = p->h * lpc;
 	full = cell_glyph(p, (const int[2]){ lpc, lpc }, 0, 0);
 	vline = cell_glyph(p, (const int[2]){ 0, 0 }, 0, 1);
-	n = series_len(s) < p->w * k ? series_len(s) : p->w * k;
+	n = plot_window(s, p->w, k, &right);
 	/* a column at a time: its samples are read once for all its rows */
 	for (int c = 0; c < p->w; c++) {
 		/* marks ascending: advance to the first at or past c */
 		while (mi < p->nmarks && mc < c)
-			mc = mark_cell(p, s, n, p->marks[mi++]);
+			mc = mark_cell(p, s, n, right, p->marks[mi++]);
 		int marked = mc == c;
 
 		if (markcol)
 			markcol[c] = (unsigned char)marked;
 		for (int i = 0; i < k; i++)
-			lv[i] = level_at(p, s, n, c * k + i, nlev);
+			lv[i] = level_at(p, s, n, right, c * k + i, nlev);
 		hi = k > 1 && lv[1] > lv[0] ? lv[1] : lv[0];
 		lo = k > 1 && lv[1] < lv[0] ? lv[1] : lv[0];
 		/* cells wholly above the column or below it are alike */
@@ -204,17 +211,18 @@ struct plot_col {
  * it on. */
 #define CHANGED 0x80
 
-/* Levels of the newest samples of s (may be NULL), right-aligned, into
- * each column's lv[off] and lv[off + 1]; 0 where there is none. */
+/* Levels of the newest samples of s (may be NULL), the newest before dot
+ * column right (the plot's own series places its trace too), into each
+ * column's lv[off] and lv[off + 1]; 0 where there is none. */
 static void col_levels(const struct plot *p, const struct series *s, int k, int nlev,
-		       struct plot_col *col, int off)
+		       struct plot_col *col, int off, int right)
 {
-	int total = p->w * k, n = s ? imin(series_len(s), total) : 0, pos = 0;
+	int n = s ? imin(series_len(s), right) : 0, pos = 0;
 	int idx = n ? (s->head + s->len - n) % s->cap : 0, sh = k == 2;
 
 	for (int c = 0; c < p->w; c++)
 		col[c].lv[off] = col[c].lv[off + 1] = 0;
-	for (pos = total - n; pos < total; pos++) {
+	for (pos = right - n; pos < right; pos++) {
 		/* the ring read directly, as in level_at */
 		col[pos >> sh].lv[off + (pos & sh)] = level_of(s->v[idx], p->ymax, nlev);
 		if (++idx == s->cap)
@@ -340,7 +348,7 @@ static void put_row(struct plot_canvas *c, int r, int x0, int x1, plot_put_fn *p
 int plot_canvas_draw(struct plot_canvas *c, const struct plot *p, const struct series *s,
 		     const struct series *behind, plot_put_fn *put, void *arg)
 {
-	int k, lpc, nlev, n, mi = 0, mc = -1, *lo, *hi;
+	int k, lpc, nlev, n, right, mi = 0, mc = -1, *lo, *hi;
 	unsigned full, vline;
 	struct plot_col *t;
 
@@ -364,9 +372,9 @@ int plot_canvas_draw(struct plot_canvas *c, const struct plot *p, const struct s
 	nlev = p->h * lpc;
 	full = cell_glyph(p, (const int[2]){ lpc, lpc }, 0, 0);
 	vline = cell_glyph(p, (const int[2]){ 0, 0 }, 0, 1);
-	n = imin(series_len(s), p->w * k);
-	col_levels(p, s, k, nlev, c->next, 0);
-	col_levels(p, behind, k, nlev, c->next, 2);
+	n = plot_window(s, p->w, k, &right);
+	col_levels(p, s, k, nlev, c->next, 0, right);
+	col_levels(p, behind, k, nlev, c->next, 2, right);
 	/* the columns whose cells can differ, a column at a time; each row
 	 * notes the first and last column it changed in */
 	lo = c->span;
@@ -380,7 +388,7 @@ int plot_canvas_draw(struct plot_canvas *c, const struct plot *p, const struct s
 		int r0 = 0, r1 = p->h - 1;
 
 		while (mi < p->nmarks && mc < x)
-			mc = mark_cell(p, s, n, p->marks[mi++]);
+			mc = mark_cell(p, s, n, right, p->marks[mi++]);
 		b->marked = mc == x;
 		if (c->drawn && !memcmp(&c->col[x], b, sizeof(*b)))
 			continue;

@@ -9,6 +9,7 @@ int series_init(struct series *s, int cap)
 {
 	s->t = s->v = NULL;
 	s->cap = s->len = s->head = 0;
+	s->pushed = 0;
 	if (cap < 1) {
 		errno = EINVAL;
 		return -1;
@@ -35,6 +36,7 @@ void series_free(struct series *s)
 void series_clear(struct series *s)
 {
 	s->len = s->head = 0;
+	s->pushed = 0;
 }
 
 void series_push(struct series *s, double t, double v)
@@ -52,6 +54,7 @@ void series_push(struct series *s, double t, double v)
 	}
 	s->t[i] = t;
 	s->v[i] = v;
+	s->pushed++;
 }
 
 int series_len(const struct series *s)

@@ -82,6 +82,33 @@ TEST(plot_braille_two_samples_per_cell)
 	series_free(&ser);
 }
 
+/* Samples 2i and 2i+1 of those pushed share a cell: with an odd count the
+ * newest stands alone in the left half of the last cell, and the next one
+ * changes that cell only. */
+TEST(plot_braille_pairs_by_push_count)
+{
+	const double v[] = { 0, 1, 2, 3 };
+	char buf[PLOT_ROW_BYTES(3)];
+	struct plot p = { .w = 3, .h = 1, .mode = PLOT_BRAILLE, .ymax = 3 };
+	int right;
+
+	fill(v, 3);
+	CHECK_INT(plot_window(&ser, 3, 2, &right), 3);
+	CHECK_INT(right, 5);
+	CHECK_INT(plot_render(&p, &ser, buf, sizeof(buf), NULL), 0);
+	CHECK_STR(buf, " \u28E0\u2846");
+	series_push(&ser, 3, v[3]);
+	CHECK_INT(plot_window(&ser, 3, 2, &right), 4);
+	CHECK_INT(right, 6);
+	CHECK_INT(plot_render(&p, &ser, buf, sizeof(buf), NULL), 0);
+	CHECK_STR(buf, " \u28E0\u28FE");
+	/* one sample a cell: no pairing */
+	CHECK_INT(plot_window(&ser, 3, 1, &right), 3);
+	CHECK_INT(right, 3);
+	CHECK_INT(plot_window(NULL, 3, 2, &right), 0);
+	series_free(&ser);
+}
+
 TEST(plot_braille_gap_in_half_cell)
 {
 	const double v[] = { 7, NAN, NAN, NAN };
@@ -237,10 +264,14 @@ static void cv_reference(const struct plot *p, const struct series *s, const str
 
 	q.marks = NULL;
 	q.nmarks = 0;
+	struct series b = behind ? *behind : (struct series){ 0 };
+
+	/* the trace is placed by the plot's own series: paired as it is */
+	b.pushed = s->pushed;
 	CHECK_INT(plot_render_cells(p, s, cells, (size_t)p->w, mark), 0);
 	memset(layer, PLOT_LIVE, n);
 	if (behind && series_len(behind) &&
-	    plot_render_cells(&q, behind, back, (size_t)p->w, NULL) == 0)
+	    plot_render_cells(&q, &b, back, (size_t)p->w, NULL) == 0)
 		for (size_t k = 0; k < n; k++)
 			if (cells[k] == ' ' && back[k] != ' ') {
 				cells[k] = back[k];
