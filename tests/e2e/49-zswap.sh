@@ -30,6 +30,8 @@ as_before() {
 	cmp -s "$TMP/zram0" "$TMP/zram1" && cmp -s "$TMP/swaps0" "$TMP/swaps1" && ! grep -qs zram "$THRASHTOP_STATE_DIR/state" ||
 		{ echo "zram before: $(cat "$TMP/zram0") after: $(cat "$TMP/zram1"); swaps after: $(cat "$TMP/swaps1")"; false; }
 }
+# What a run that failed printed: its result lines and stderr.
+evidence() { tail -6 "$1" | sed 's/^/  out: /'; sed 's/^/  err: /' "$2"; }
 # the session's device: in the state file, a zram swap at priority 32767
 ours_on() { grep -qs " zram zram" "$THRASHTOP_STATE_DIR/state" &&
 	awk '$1 ~ /^\/dev\/zram/ && $5 == 32767 { f = 1 } END { exit !f }' /proc/swaps; }
@@ -40,6 +42,7 @@ pid=$!; started $pid
 expect zram-on wait_for 20 ours_on
 wait $pid; rc=$?
 expect zram-exit-0 test $rc -eq 0
+[ $rc -eq 0 ] || evidence "$TMP/out" "$TMP/err"
 expect zram-header-names-it grep -q "swap zram[0-9]* 512M lzo-rle prio 32767" "$TMP/err"
 expect zram-gone-after-run as_before
 H export --format=json -L zram >"$TMP/json"
@@ -91,6 +94,7 @@ pid=$!; started $pid
 expect zswap-set wait_for 20 sh -c "grep -q Y $ZP/enabled && grep -qx lzo-rle $ZP/compressor && grep -qx 25 $ZP/max_pool_percent"
 wait $pid; rc=$?
 expect zswap-exit-0 test $rc -eq 0
+[ $rc -eq 0 ] || evidence "$TMP/out" "$TMP/err"
 params >"$TMP/zswap1"
 expect zswap-params-restored cmp "$TMP/zswap0" "$TMP/zswap1"
 zs=$(H export --format=json -L zswap | python3 -c 'import json,sys; r=json.load(sys.stdin)["runs"][0]; print(r["zswpout"], r["zswap_with"], r["zswap_stored_kib"])')
