@@ -62,14 +62,9 @@ struct taskstats_conn;
  * taskstats in this kernel", "...: Operation not permitted"). */
 struct taskstats_conn *taskstats_open(char *err, size_t errlen);
 
-/* The delay totals of a live thread group tgid: its threads, and those
- * of them that have exited. Returns 0, or -1 with err filled (errno ESRCH:
- * no such process). */
-int taskstats_query(struct taskstats_conn *c, pid_t tgid, struct delays *d,
-		    char *err, size_t errlen);
-
-/* The same for n thread groups at once: a few system calls for all, not
- * two each. errs[i] is 0, or the errno of tgid[i]'s query (ESRCH: gone).
+/* The delay totals of the live thread groups tgid[0..n-1], each its
+ * threads and those of them that have exited, in a few system calls for
+ * all. errs[i] is 0, or the errno of tgid[i]'s query (ESRCH: gone).
  * Returns 0, or -1 with err when the socket itself failed. */
 int taskstats_query_many(struct taskstats_conn *c, const pid_t *tgid, int n, struct delays *d,
 			 int *errs, char *err, size_t errlen);

@@ -691,7 +691,7 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 		char e[256];
 
 		/* tasks forked while it is off are never accounted */
-		s->acct_off = s->ts && delayacct_get(e, sizeof(e)) != 1;
+		s->acct_off = s->ts && taskstats_acct_on(s->ts, e, sizeof(e)) != 1;
 	}
 	s->t_fork = now_monotonic();
 	if (run_begin(&s->run, &cfg, err, errlen))
@@ -972,7 +972,7 @@ static void finish_run(struct session *s, bool aborted)
 	/* Another process (a session that turned it on, then ended) may
 	 * have turned delay accounting off: the totals then miss part of
 	 * the run, and none is better than a short one. */
-	if (s->ts && (s->acct_off || delayacct_get(err, sizeof(err)) != 1)) {
+	if (s->ts && (s->acct_off || taskstats_acct_on(s->ts, err, sizeof(err)) != 1)) {
 		for (int i = 0; i < r->wl.n; i++)
 			delays_clear(&r->wl.w[i].delays);
 		session_note(s, true, "n/a stalls: %s was off during the run", DELAYACCT_SYSCTL);

@@ -309,14 +309,6 @@ int taskstats_query_many(struct taskstats_conn *c, const pid_t *tgid, int n, str
 	return 0;
 }
 
-int taskstats_query(struct taskstats_conn *c, pid_t tgid, struct delays *d,
-		    char *err, size_t errlen)
-{
-	struct answer a;
-
-	return ask_one(c, TASKSTATS_CMD_ATTR_TGID, tgid, d, &a, err, errlen);
-}
-
 int taskstats_query_exited(struct taskstats_conn *c, pid_t tgid, struct delays *d,
 			   char *err, size_t errlen)
 {

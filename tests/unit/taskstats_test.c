@@ -503,7 +503,7 @@ TEST(taskstats_live_child_against_proc)
 	struct delays d, z;
 	char err[256] = "";
 	long long ticks = -1, run_ns = -1;
-	int fds[2], on;
+	int fds[2], on, e = -1;
 	siginfo_t si;
 	pid_t pid;
 	char r;
@@ -523,7 +523,8 @@ TEST(taskstats_live_child_against_proc)
 	CHECK_INT(read(fds[0], &r, 1), 1);
 	close(fds[0]);
 	CHECK(proc_delays(pid, &ticks, &run_ns) == 0);
-	CHECK_INT(taskstats_query(c, pid, &d, err, sizeof err), 0);
+	CHECK_INT(taskstats_query_many(c, &pid, 1, &d, &e, err, sizeof err), 0);
+	CHECK_INT(e, 0);
 	/* the same nanoseconds: schedstat's run delay is cpu_delay_total */
 	CHECK_NEAR(d.s[DL_CPU], (double)run_ns / 1e9, 1e-9);
 	CHECK(d.s[DL_CPU] > 0);
@@ -543,7 +544,8 @@ TEST(taskstats_live_child_against_proc)
 	CHECK(z.s[DL_CPU] >= d.s[DL_CPU] && z.s[DL_CPU] < d.s[DL_CPU] + 5);
 	CHECK(z.s[DL_IO] >= d.s[DL_IO]);
 	waitpid(pid, NULL, 0);
-	CHECK_INT(taskstats_query(c, pid, &z, err, sizeof err), -1);
+	CHECK_INT(taskstats_query_many(c, &pid, 1, &z, &e, err, sizeof err), 0);
+	CHECK_INT(e, ESRCH);	/* reaped */
 	taskstats_close(c);
 out:
 	CHECK_INT(delayacct_restore(err, sizeof err), 0);
