@@ -416,7 +416,9 @@ static int64_t key_value(const char *buf, const char *key, char sep)
 	return NA;
 }
 
-/* Every counter of vm_key from one read; -1 when not read. */
+_Static_assert(NA == -1, "procparse_vmstat marks a missing counter -1");
+
+/* Every counter of vm_key from one read; -1 (NA) where not read. */
 static void read_vmstat(struct sampler *s, int64_t *raw)
 {
 	char buf[16384];
@@ -496,11 +498,11 @@ int sampler_sys(struct sampler *s, struct sys_sample *out)
 	out->mem_cache_all = s->mem_ok[MI_N] ? (int64_t)ms->head[MI_N].result.ul_int : NA;
 
 	read_vmstat(s, raw);
+	/* a counter the file lacks reads -1, which is NA */
 	for (int i = 0; i < VM_N; i++)
-		out->vm[i] = vm_from_raw[i] >= 0 && s->raw_ok[vm_from_raw[i]] ? raw[vm_from_raw[i]]
-									: NA;
+		out->vm[i] = vm_from_raw[i] >= 0 ? raw[vm_from_raw[i]] : NA;
 	for (int i = RV_STALL_DMA; i <= RV_STALL_DEVICE; i++)
-		if (s->raw_ok[i] && raw[i] >= 0)
+		if (raw[i] >= 0)
 			out->vm[VM_ALLOCSTALL] = (out->vm[VM_ALLOCSTALL] == NA ? 0 :
 						  out->vm[VM_ALLOCSTALL]) + raw[i];
 	read_zswap_mem(s, out);

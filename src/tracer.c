@@ -3,11 +3,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <poll.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mount.h>
@@ -61,7 +61,8 @@ struct tracer {
 	struct rc_event *batch, *held;	/* this round's, and those newer than it */
 	size_t nbatch, nheld, cap;
 
-	uint64_t drained_ns;		/* the last drain began */
+	_Atomic uint64_t drained_ns;	/* the last drain began (read by tracer_sync
+					   outside drain_mu) */
 	uint64_t fed_ns;		/* events up to here are fed */
 
 	pthread_t th;
