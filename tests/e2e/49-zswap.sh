@@ -36,16 +36,28 @@ evidence() { tail -6 "$1" | sed 's/^/  out: /'; sed 's/^/  err: /' "$2"; }
 ours_on() { grep -qs " zram zram" "$THRASHTOP_STATE_DIR/state" &&
 	awk '$1 ~ /^\/dev\/zram/ && $5 == 32767 { f = 1 } END { exit !f }' /proc/swaps; }
 
+# The v1 memory cgroup of a run below now and then OOM-kills its worker
+# with swap free (here about 1 run in 10, all its anon pages on the active
+# list at the kill): the kernel's doing, said by the run and counted apart
+# in the sweep. A single run that must complete is tried up to three times.
+oom_killed() { test $rc -eq 1 && grep -q '^Out of Memory: Killed process' "$TMP/out"; }
+retry_note() { echo "NOTE $NAME: $1 run $2 of 3 OOM-killed by its memory cgroup"; }
+
 # A batch run on zram: stored with its backend, stored bytes and a ratio.
-"$TP" -b --mem 128M --swap zram:512M -m 200 -p 1 --history "$DB" -L zram >"$TMP/out" 2>"$TMP/err" &
-pid=$!; started $pid
-expect zram-on wait_for 20 ours_on
-wait $pid; rc=$?
+for try in 1 2 3; do
+	LZ=zram$try
+	"$TP" -b --mem 128M --swap zram:512M -m 200 -p 1 --history "$DB" -L $LZ >"$TMP/out" 2>"$TMP/err" &
+	pid=$!; started $pid
+	[ $try -eq 1 ] && expect zram-on wait_for 20 ours_on
+	wait $pid; rc=$?
+	oom_killed || break
+	retry_note zram $try
+done
 expect zram-exit-0 test $rc -eq 0
 [ $rc -eq 0 ] || evidence "$TMP/out" "$TMP/err"
 expect zram-header-names-it grep -q "swap zram[0-9]* 512M lzo-rle prio 32767" "$TMP/err"
 expect zram-gone-after-run as_before
-H export --format=json -L zram >"$TMP/json"
+H export --format=json -L $LZ >"$TMP/json"
 python3 - "$TMP/json" >"$TMP/py" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["runs"][0]
@@ -89,15 +101,20 @@ grep -qs EXIT=1 "$TMP/qrc" || cat "$TMP/qrc" "$TMP/qerr"
 expect q-gone as_before
 
 # zswap for a run: it stores pages, the run says so, the parameters come back.
-"$TP" -b --mem 128M --swap 512M --zswap lzo-rle:25 -m 200 -p 1 --history "$DB" -L zswap >"$TMP/out" 2>"$TMP/err" &
-pid=$!; started $pid
-expect zswap-set wait_for 20 sh -c "grep -q Y $ZP/enabled && grep -qx lzo-rle $ZP/compressor && grep -qx 25 $ZP/max_pool_percent"
-wait $pid; rc=$?
+for try in 1 2 3; do
+	LW=zswap$try
+	"$TP" -b --mem 128M --swap 512M --zswap lzo-rle:25 -m 200 -p 1 --history "$DB" -L $LW >"$TMP/out" 2>"$TMP/err" &
+	pid=$!; started $pid
+	[ $try -eq 1 ] && expect zswap-set wait_for 20 sh -c "grep -q Y $ZP/enabled && grep -qx lzo-rle $ZP/compressor && grep -qx 25 $ZP/max_pool_percent"
+	wait $pid; rc=$?
+	oom_killed || break
+	retry_note zswap $try
+done
 expect zswap-exit-0 test $rc -eq 0
 [ $rc -eq 0 ] || evidence "$TMP/out" "$TMP/err"
 params >"$TMP/zswap1"
 expect zswap-params-restored cmp "$TMP/zswap0" "$TMP/zswap1"
-zs=$(H export --format=json -L zswap | python3 -c 'import json,sys; r=json.load(sys.stdin)["runs"][0]; print(r["zswpout"], r["zswap_with"], r["zswap_stored_kib"])')
+zs=$(H export --format=json -L $LW | python3 -c 'import json,sys; r=json.load(sys.stdin)["runs"][0]; print(r["zswpout"], r["zswap_with"], r["zswap_stored_kib"])')
 expect zswap-recorded sh -c "set -- $zs; test \$1 -gt 0 && test \$2 = lzo-rle && test \$3 = 25% && test \$4 -gt 0" || echo "got: $zs"
 
 # A compressor the kernel lacks: refused before anything starts.
