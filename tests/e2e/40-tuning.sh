@@ -26,11 +26,11 @@ left_behind() {	# pid: its cgroup, swap file, or a state record still there
 nothing_left() { ! left_behind "$1"; }
 
 # The first seed: qsbench -n 90000000 -p 1 -s 140175100 three times on a box
-# that swaps. Here 320 MiB of sort in a 256 MiB cgroup with 256 MiB of swap
+# that swaps. Here 200 MiB of sort in a 160 MiB cgroup with 256 MiB of swap
 # (v1 cgroups of 16 and 48 MiB OOM-killed runs with swap free, and one of
 # 128 MiB about once in 20: v1 reclaim that finds nothing inactive gives
 # up; see 25-pressure).
-"$TP" -b -n 84000000 -p 1 -s 140175100 --mem 256M --swap 256M -r 3 --history "$DB" -L seed1 \
+"$TP" -b -n 50000000 -p 1 -s 140175100 --mem 160M --swap 256M -r 3 --history "$DB" -L seed1 \
 	>"$TMP/out" 2>"$TMP/err" &
 pid=$!
 started $pid
@@ -44,7 +44,7 @@ nooms=$(grep -c '^Out of Memory: Killed process' "$TMP/out")
 [ "$nooms" -gt 0 ] && echo "NOTE $NAME: $nooms of 3 seed runs OOM-killed (asserted as such)"
 expect seed-exit-status test $rc -eq $((nooms > 0 ? 1 : 0))
 expect seed-three-lines test "$(grep -c 'pf+0w$' "$TMP/out")" -eq 3
-expect seed-stderr-says-setup grep -q "^thrashtop: mem 256M, swap +256M in " "$TMP/err"
+expect seed-stderr-says-setup grep -q "^thrashtop: mem 160M, swap +256M in " "$TMP/err"
 expect seed-stderr-one-line test "$(wc -l <"$TMP/err")" -eq 1
 expect seed-nothing-left nothing_left $pid
 H export --format=json -L seed1 >"$TMP/json"
@@ -65,16 +65,16 @@ get() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print }' "$TMP/py"; }
 want="3 ok $((3 - nooms))"
 for ((i = 0; i < nooms; i++)); do want+=" oom"; done
 expect seed-history-ok-and-oom test "$(get runs)" = "$want"
-# 320 MiB through a 256 MiB limit: thousands of pages come back from swap.
+# 200 MiB through a 160 MiB limit: thousands of pages come back from swap.
 expect seed-majflt-each-run test "$(get majflt_min)" -gt 500
 expect seed-swap-use-each-run test "$(get swap_rise_min)" -gt 2048
-expect seed-mem-limit-kept test "$(get mem_limit)" = "[262144]"
+expect seed-mem-limit-kept test "$(get mem_limit)" = "[163840]"
 expect seed-tmp-swap-kept test "$(get tmp_swap)" = "[262144]"
 expect seed-one-session test "$(get sessions)" = "1 empty 0"
 expect seed-repeats test "$(get repeats)" = "[(1, 3), (2, 3), (3, 3)]"
 id=$(H list -L seed1 | awk 'NR == 2 { print $1 }')
 H show "$id" >"$TMP/show"
-expect seed-show-limit grep -Eq '^mem_limit_kib +256M \(262144 KiB\)$' "$TMP/show"
+expect seed-show-limit grep -Eq '^mem_limit_kib +160M \(163840 KiB\)$' "$TMP/show"
 pf=$(awk '$1 == "majflt" { print $2 }' "$TMP/show")
 expect seed-show-majflt test "${pf:-0}" -gt 500
 
