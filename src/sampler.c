@@ -99,7 +99,12 @@ struct sampler {
 	bool mem_ok[N_MEM_ITEMS];
 	bool raw_ok[RV_N];	/* the kernel prints it */
 	int vmstat_fd;
+	int vm_last;		/* of those printed, the key printed last */
 	int meminfo_fd;		/* Zswap, Zswapped; -1 when the kernel lacks them */
+	/* the zswap pool as this sampler last read it, and zswpout then:
+	 * an empty pool stays empty until a page is stored (zswpout moves) */
+	bool zswap_read;
+	int64_t zswap_last, zswapped_last, zswpout_last;
 	int zram_fd;		/* the watched zram device's mm_stat, -1 none */
 	int psi_fd;
 	bool psi_full;
@@ -121,8 +126,8 @@ static double now_mono(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Whether a line starts with key followed by sep. */
-static bool has_key(const char *buf, size_t len, const char *key, char sep)
+/* The first line that starts with key followed by sep, or NULL. */
+static const char *key_line(const char *buf, size_t len, const char *key, char sep)
 {
 	size_t k = strlen(key);
 
@@ -131,10 +136,10 @@ static bool has_key(const char *buf, size_t len, const char *key, char sep)
 		if (!eol)
 			eol = end;
 		if ((size_t)(eol - p) > k && !memcmp(p, key, k) && p[k] == sep)
-			return true;
+			return p;
 		p = eol + 1;
 	}
-	return false;
+	return NULL;
 }
 
 /* libproc2 reports a key the kernel does not print as 0, forever: find out
@@ -168,8 +173,16 @@ static int check_keys(struct sampler *s, char *err, size_t errlen)
 		free(buf);
 		return -1;
 	}
-	for (int i = 0; i < RV_N; i++)
-		s->raw_ok[i] = has_key(buf, len, vm_key[i], ' ');
+	s->vm_last = -1;
+	for (int i = 0, at = -1; i < RV_N; i++) {
+		const char *p = key_line(buf, len, vm_key[i], ' ');
+
+		s->raw_ok[i] = p != NULL;
+		if (p && p - buf > at) {
+			at = (int)(p - buf);
+			s->vm_last = i;
+		}
+	}
 	free(buf);
 	return 0;
 }
@@ -359,20 +372,32 @@ static ssize_t pread_all(int fd, char *buf, size_t size)
 	return r;
 }
 
-/* The same for a file longer than a page: /proc hands one out a read, and
- * /proc/vmstat is longer (zswpwb sits past the first 4 KiB). */
-static ssize_t pread_whole(int fd, char *buf, size_t size)
+/* /proc/vmstat is longer than the page /proc hands out a read (zswpwb
+ * sits past the first 4 KiB), and each read sums every counter over all
+ * CPUs again: stop once the last counter wanted has come whole rather
+ * than read on to find the end. */
+static ssize_t read_vmstat_text(struct sampler *s, char *buf, size_t size)
 {
+	const char *last = s->vm_last >= 0 ? vm_key[s->vm_last] : NULL;
 	size_t n = 0;
 
 	while (n < size - 1) {
-		ssize_t r = pread(fd, buf + n, size - 1 - n, (off_t)n);
+		ssize_t r = pread(s->vmstat_fd, buf + n, size - 1 - n, (off_t)n);
+		size_t from = n;
+		const char *p;
 
 		if (r < 0)
 			return -1;
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		if (!last)
+			continue;
+		while (from > 0 && buf[from - 1] != '\n')
+			from--;
+		p = key_line(buf + from, n - from, last, ' ');
+		if (p && memchr(p, '\n', (size_t)(buf + n - p)))
+			break;
 	}
 	buf[n] = '\0';
 	return (ssize_t)n;
@@ -422,7 +447,7 @@ _Static_assert(NA == -1, "procparse_vmstat marks a missing counter -1");
 static void read_vmstat(struct sampler *s, int64_t *raw)
 {
 	char buf[16384];
-	ssize_t r = pread_whole(s->vmstat_fd, buf, sizeof(buf));
+	ssize_t r = read_vmstat_text(s, buf, sizeof(buf));
 
 	if (r < 0) {
 		for (int i = 0; i < RV_N; i++)
@@ -432,15 +457,32 @@ static void read_vmstat(struct sampler *s, int64_t *raw)
 	procparse_vmstat(buf, (size_t)r, vm_key, RV_N, raw);
 }
 
-static void read_zswap_mem(struct sampler *s, struct sys_sample *out)
+/* libproc2 does not know Zswap and Zswapped, so they take a second read
+ * of /proc/meminfo: made only while the pool can hold anything, that is
+ * unless the last read found it empty and zswpout has not moved since. */
+static void read_zswap_mem(struct sampler *s, struct sys_sample *out, int64_t zswpout)
 {
 	char buf[8192];
 
 	out->zswap_kib = out->zswapped_kib = NA;
-	if (s->meminfo_fd < 0 || pread_whole(s->meminfo_fd, buf, sizeof(buf)) < 0)
+	if (s->meminfo_fd < 0)
 		return;
+	if (s->zswap_read && s->zswap_last == 0 && s->zswapped_last == 0 &&
+	    zswpout >= 0 && zswpout == s->zswpout_last) {
+		out->zswap_kib = out->zswapped_kib = 0;
+		return;
+	}
+	/* one read holds the whole file: /proc makes it in one piece */
+	if (pread_all(s->meminfo_fd, buf, sizeof(buf)) < 0) {
+		s->zswap_read = false;
+		return;
+	}
 	out->zswap_kib = key_value(buf, "Zswap", ':');
 	out->zswapped_kib = key_value(buf, "Zswapped", ':');
+	s->zswap_read = out->zswap_kib != NA && out->zswapped_kib != NA;
+	s->zswap_last = out->zswap_kib;
+	s->zswapped_last = out->zswapped_kib;
+	s->zswpout_last = zswpout;
 }
 
 /* mm_stat: orig_data_size compr_data_size mem_used_total ... in bytes */
@@ -505,7 +547,7 @@ int sampler_sys(struct sampler *s, struct sys_sample *out)
 		if (raw[i] >= 0)
 			out->vm[VM_ALLOCSTALL] = (out->vm[VM_ALLOCSTALL] == NA ? 0 :
 						  out->vm[VM_ALLOCSTALL]) + raw[i];
-	read_zswap_mem(s, out);
+	read_zswap_mem(s, out, raw[RV_ZSWPOUT]);
 	read_zram(s, out);
 
 	out->procs_running = (int64_t)ss->head[0].result.ul_int;
