@@ -21,7 +21,8 @@ cleanup kill_ours
 echo 0 >/proc/sys/kernel/task_delayacct
 da() { cat /proc/sys/kernel/task_delayacct; }
 
-# The set-up, release build (see 25-pressure.sh for why).
+# A single sorter through a 96 MiB cgroup with swap, release build (see
+# 25-pressure.sh for why).
 "$TP" -b --mem 96M --swap 1G -n 30000000 -p 1 --history "$TMP/h.db" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 line=$(grep -E '^(stalls:|n/a stalls)' "$TMP/out")
