@@ -6,6 +6,9 @@
 #             faults and swap move (root; takes the tuning tests' machine
 #             lock, as they do); stall figures and reclaim events on
 #   pressure-bare  the same with --no-stalls --no-events: what those cost
+#   fill-cg   the fill in a memory cgroup with room to spare (--mem ROOMY):
+#             stall figures and reclaim events on (root, the lock), no
+#             pressure; fill-cg-bare the same with them off
 #   sort      every worker sorting: little moves but the worker rows
 # Each monitor runs in a window of a private tmux server (-L, no config) at
 # 200x60, top in another window beside it over the same seconds; CPU is
@@ -24,17 +27,19 @@
 # workers (1024) running, in a session of five runs of them, so that one
 # run ending before the bench looks leaves the next to measure.
 # Environment: P (64), WINDOW (seconds, 12), BIG (1024), PHASES ("fill
-# pressure sort"), BEFORE, MEM (the pressure cgroup, 1G), SWAP (4G).
+# fill-cg fill-cg-bare pressure pressure-bare sort"), BEFORE, MEM (the
+# pressure cgroup, 1G), SWAP (4G), ROOMY (the fill-cg cgroup, 16G).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 P=${P:-64}
 WINDOW=${WINDOW:-12}
 BIG=${BIG:-1024}
-PHASES=${PHASES:-fill pressure pressure-bare sort}
+PHASES=${PHASES:-fill fill-cg fill-cg-bare pressure pressure-bare sort}
 BEFORE=${BEFORE:-}
 MEM=${MEM:-1G}
 SWAP=${SWAP:-4G}
+ROOMY=${ROOMY:-16G}
 SOCK=thrashtop-bench-$$
 T="tmux -L $SOCK -f /dev/null"
 CONF=$(mktemp -d)
@@ -71,6 +76,8 @@ window() {
 	ms=$(awk -v d="$d" 'BEGIN { printf "%d", d * 1000 + 0.5 }')
 	case $ph in
 	fill) n=30000000; args="" ;;
+	fill-cg) n=30000000; args="--mem $ROOMY" ;;
+	fill-cg-bare) n=30000000; args="--mem $ROOMY --no-stalls --no-events" ;;
 	pressure) n=12000000; args="--mem $MEM --swap $SWAP" ;;
 	pressure-bare) n=12000000; args="--mem $MEM --swap $SWAP --no-stalls --no-events" ;;
 	sort) n=6000000; args="" ;;
@@ -91,7 +98,7 @@ window() {
 	# every row on screen in the phase (the sort: no row filling any more)
 	for ((i = 0; i < 1200; i++)); do
 		seen=$(phases)
-		[[ $seen =~ ^$ph\ [0-9]+\ $ ]] && break
+		[[ $seen =~ ^${ph%%-*}\ [0-9]+\ $ ]] && break
 		[[ $ph = pressure* && $seen =~ ^fill\ [0-9]+\ $ ]] && break
 		$T has-session -t bench 2>/dev/null || die "thrashtop ended: $(cat "$CONF/err")"
 		sleep 0.5
@@ -127,8 +134,8 @@ declare -A PROF
 
 echo "monitor CPU, % of one CPU (schedstat of every thread), $P sorter workers, 200x60 tmux, ${WINDOW} s windows, $(nproc) CPUs, $(ls /proc | grep -c '^[0-9]') processes before the load, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for ph in $PHASES; do
-	if [[ $ph = pressure* ]]; then
-		[ "$(id -u)" -eq 0 ] || { echo "$ph: needs root (--mem, --swap): skipped"; continue; }
+	if [[ $ph = pressure* || $ph = fill-cg* ]]; then
+		[ "$(id -u)" -eq 0 ] || { echo "$ph: needs root (--mem): skipped"; continue; }
 		exec 9>/tmp/thrashtop-e2e-tuning.lock
 		flock -w 600 9 || die "the tuning tests' lock stayed taken for 10 min"
 	fi
@@ -141,9 +148,9 @@ for ph in $PHASES; do
 		fi
 		window ./thrashtop "$ph" "$d"
 	done
-	[[ $ph = pressure* ]] && exec 9>&-
+	[[ $ph = pressure* || $ph = fill-cg* ]] && exec 9>&-
 done
-printf '%-9s %-9s %-7s %10s %10s %10s %10s %9s  %s\n' phase interval binary thrashtop top htop btop "x top" "goal"
+printf '%-13s %-9s %-7s %10s %10s %10s %10s %9s  %s\n' phase interval binary thrashtop top htop btop "x top" "goal"
 for ph in $PHASES; do
 	for d in 1 0.1 0.01; do
 		for who in before after; do
@@ -153,20 +160,22 @@ for ph in $PHASES; do
 				goal = d == 1 ? 0.1 : d == 0.1 ? 1 : 3
 				r = b > 0 ? a / b : 0
 				ok = a <= goal && (d != 1 || r <= 0.25)
-				printf "%-9s %-9s %-7s %9.3f%% %10s %10s %10s %9s  <= %g%%%s: %s\n", ph, d " s", who, a,
+				printf "%-13s %-9s %-7s %9.3f%% %10s %10s %10s %9s  <= %g%%%s: %s\n", ph, d " s", who, a,
 					b == "" ? "-" : sprintf("%.3f%%", b), c == "" ? "-" : sprintf("%.3f%%", c),
 					e == "" ? "-" : sprintf("%.3f%%", e), b == "" ? "-" : sprintf("%.2fx", r),
 					goal, d == 1 ? " and <= 0.25x top" : "", ok ? "met" : "NOT met"
 			}'
-			echo "                            (${NOTE[$who,$ph,$d]})"
+			echo "                                (${NOTE[$who,$ph,$d]})"
 		done
 	done
 done
-# stall figures and reclaim events on against off, under the same pressure
-for d in 1 0.1; do
-	a=${RES[after,pressure,$d,thrashtop]:-} b=${RES[after,pressure-bare,$d,thrashtop]:-}
-	[ -n "$a" ] && [ -n "$b" ] && awk -v d="$d" -v a="$a" -v b="$b" 'BEGIN {
-		printf "stalls and events at %s s: %.3f%% on, %.3f%% off (--no-stalls --no-events): %+.3f points\n", d, a, b, a - b }'
+# stall figures and reclaim events on against off, in the same cgroup
+for ph in fill-cg pressure; do
+	for d in 1 0.1; do
+		a=${RES[after,$ph,$d,thrashtop]:-} b=${RES[after,$ph-bare,$d,thrashtop]:-}
+		[ -n "$a" ] && [ -n "$b" ] && awk -v ph="$ph" -v d="$d" -v a="$a" -v b="$b" 'BEGIN {
+			printf "stalls and events, %s at %s s: %.3f%% on, %.3f%% off (--no-stalls --no-events): %+.3f points\n", ph, d, a, b, a - b }'
+	done
 done
 echo "thrashtop's CPU per frame in each window, us (THRASHTOP_PROFILE: thread CPU time, user and"
 echo "kernel, from 5 s after the monitor's start to its end); the kernel's share of the system sample: build/sample_cost"
