@@ -668,11 +668,14 @@ static char *format_title(const struct ms_model *m, int i, int width, double yma
 	char name[2][80];
 	const char *extra = pl->extra && pl->extra[0] && !pl->na ? pl->extra : NULL;
 	char val[2][48], sc[48] = "", left[256];
-	/* name, compact value, with extra, with scale: longest first */
+	/* name, compact value, with extra, with scale: longest first. A
+	 * compact value leaves its unit to the scale, so without the scale
+	 * the value is whole again, unless only the compact one fits. */
 	static const struct { int name; bool compact, extra, scale; } form[] = {
 		{ 0, false, true, true }, { 1, false, true, true },
 		{ 0, false, false, true }, { 1, false, false, true },
-		{ 1, true, false, true }, { 1, true, false, false },
+		{ 1, true, false, true }, { 1, false, false, false },
+		{ 1, true, false, false },
 	};
 	int nf = (int)(sizeof(form) / sizeof(form[0])), f, lw, sw = 0;
 	bool shorts = false;	/* name[1] and val[1] made */

@@ -307,13 +307,18 @@ TEST(ms_format_title_cgroup_26)
 		  "cg mem 128M (99%)  failcnt 1.7k/s 0..128M");
 	CHECK_STR(ms_format_title(&m, 4, 40, PLOT_BRAILLE, b, sizeof(b)),
 		  "cgroup memory 128M (99%)         0..128M");
-	/* the narrowest screen: compact values, then no scale */
+	/* the narrowest screen: compact values beside the scale; without
+	 * it, the value with its unit again, compact only as the last resort */
 	CHECK_STR(ms_format_title(&m, 1, 22, PLOT_BRAILLE, b, sizeof(b)),
 		  "sys majflt 934 0..5k/s");
 	CHECK_STR(ms_format_title(&m, 1, 19, PLOT_BRAILLE, b, sizeof(b)),
-		  "sys majflt 934     ");
+		  "sys majflt 934/s   ");
+	CHECK_STR(ms_format_title(&m, 1, 15, PLOT_BRAILLE, b, sizeof(b)),
+		  "sys majflt 934 ");
 	CHECK_STR(ms_format_title(&m, 0, 19, PLOT_BRAILLE, b, sizeof(b)),
-		  "sys swap 227M 44%  ");
+		  "sys swap 227M (44%)");
+	CHECK_STR(ms_format_title(&m, 0, 18, PLOT_BRAILLE, b, sizeof(b)),
+		  "sys swap 227M 44% ");
 	/* under 1% but not empty: "<1%", never "0%" */
 	const double tiny[] = { 0, 0, 3000 }, none[] = { 0, 0, 0 };
 	struct series t0, t1;
