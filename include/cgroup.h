@@ -21,9 +21,10 @@ struct cgroup {
 	char path[256];		/* e.g. /sys/fs/cgroup/memory/thrashtop-1234 */
 	int procs_fd;		/* cgroup.procs, opened for cgroup_attach_self; -1 closed */
 	bool memsw;		/* v1: memory.memsw.* exist (swap accounting on) */
-	/* the files cgroup_read reads, kept open: bit i of kept says fd[i] is */
+	/* the files cgroup_read reads, kept open: bit i of kept says fd[i] is,
+	 * of absent that the kernel has no such file (not looked for again) */
 	int kept_fd[CGROUP_KEPT];
-	unsigned kept;
+	unsigned kept, absent;
 };
 
 /* Counters of one cgroup. NA where this cgroup version lacks the

@@ -80,12 +80,22 @@ static ssize_t read_kept(struct cgroup *cg, const char *file, char *buf, size_t 
 		i++;
 	if (i == CGROUP_KEPT || !kept_files[i])
 		return read_file(cg->path, file, buf, len);
+	if (cg->absent & 1u << i) {
+		errno = ENOENT;
+		return -1;
+	}
 	if (!(cg->kept & 1u << i)) {
 		char path[512];
 
 		snprintf(path, sizeof path, "%s/%s", cg->path, file);
-		if ((cg->kept_fd[i] = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		if ((cg->kept_fd[i] = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+			/* a cgroup's files are the kernel's: one it lacks
+			 * (memory.peak before 5.19, memsw without swap
+			 * accounting) does not come later */
+			if (errno == ENOENT)
+				cg->absent |= 1u << i;
 			return -1;
+		}
 		cg->kept |= 1u << i;
 	}
 	if ((n = pread(cg->kept_fd[i], buf, len - 1, 0)) < 0)
@@ -106,7 +116,7 @@ void cgroup_close_files(struct cgroup *cg)
 	for (int i = 0; i < CGROUP_KEPT; i++)
 		if (cg->kept & 1u << i)
 			close(cg->kept_fd[i]);
-	cg->kept = 0;
+	cg->kept = cg->absent = 0;
 }
 
 /* cgroup.procs in dir, as long as it is; NULL if it cannot be read. */

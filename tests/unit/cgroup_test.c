@@ -306,6 +306,14 @@ TEST(cgroup_read_v2_files)
 	CHECK_INT(st.peak, NA);
 	CHECK_INT(st.swap_usage, NA);
 	CHECK(isnan(st.psi_some10) && isnan(st.psi_full10));
+	/* a file the kernel lacks is not looked for each tick: one that
+	 * turns up is read only once the files are opened anew */
+	put(dir, "memory.peak", "33554432\n");
+	CHECK_INT(cgroup_read(&cg, &st), 0);
+	CHECK_INT(st.peak, NA);
+	cgroup_close_files(&cg);
+	CHECK_INT(cgroup_read(&cg, &st), 0);
+	CHECK_INT(st.peak, 33554432);
 	/* gone altogether */
 	cgroup_close_files(&cg);
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
