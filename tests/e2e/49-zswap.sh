@@ -128,7 +128,7 @@ expect lz4-params-untouched cmp "$TMP/zswap0" "$TMP/zswap1"
 expect lz4-nothing-recorded sh -c "! grep -qs param $THRASHTOP_STATE_DIR/state"
 
 # The sweep: off against lzo-rle, two runs each, one line of the table each.
-"$TP" -b --mem 192M --swap 512M --sweep zswap=off,lzo-rle -r 2 -m 240 -p 1 \
+"$TP" -b --mem 128M --swap 512M --sweep zswap=off,lzo-rle -r 2 -m 160 -p 1 \
 	--history "$DB" -L sweep >"$TMP/out" 2>"$TMP/err"; rc=$?
 # a small v1 cgroup OOM-kills a run now and then (see 40-tuning):
 # then the status is 1 and the table counts it apart
