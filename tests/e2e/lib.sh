@@ -95,6 +95,7 @@ gone() { ! alive "$1"; }
 end_session() {
 	local pp p kids
 	pp=$(tm display-message -p -t "$1" '#{pane_pid}' 2>/dev/null) || return 0
+	[ -n "$pp" ] || { tm kill-session -t "$1" 2>/dev/null; return 0; }	# pane gone
 	kids=$(pgrep -P "$pp")
 	tm kill-session -t "$1" 2>/dev/null
 	for p in $pp $kids; do wait_for 10 gone "$p"; done
