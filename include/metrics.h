@@ -19,7 +19,7 @@
 /* Registry order is listing order; a new series goes before M_N. Names,
  * not these numbers, are what the history and config files keep. */
 enum metric_id {
-	M_SWAP_USED, M_FREE, M_AVAIL, M_CACHED,
+	M_SWAP_USED, M_FREE, M_AVAIL, M_CACHED, M_SWAP_CACHED,
 	M_MAJFLT, M_MINFLT, M_PSWPIN, M_PSWPOUT,
 	M_SCAN_KSWAPD, M_SCAN_DIRECT, M_STEAL_KSWAPD, M_STEAL_DIRECT,
 	M_ALLOCSTALL, M_REFAULT_ANON, M_REFAULT_FILE,

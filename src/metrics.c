@@ -18,6 +18,8 @@ static const struct metric_def defs[M_N] = {
 		      "/proc/meminfo MemAvailable" },
 	[M_CACHED] = { "cached", "page cache", "cache", "KiB", MK_GAUGE, MS_RAM, KIB,
 		       "/proc/meminfo Cached" },
+	[M_SWAP_CACHED] = { "swap-cached", "swap cached", "swcache", "KiB", MK_GAUGE, MS_SWAP, KIB,
+			    "/proc/meminfo SwapCached" },
 	[M_MAJFLT] = { "majflt", "major faults", "majflt", "faults/s", MK_RATE, MS_AUTO, FINE,
 		       "/proc/vmstat pgmajfault" },
 	[M_MINFLT] = { "minflt", "minor faults", "minflt", "faults/s", MK_RATE, MS_AUTO, FINE,
@@ -157,11 +159,11 @@ static const enum vm_item vm_of[M_N] = {
 
 static const enum mem_item mem_of[M_N] = {
 	[M_SWAP_USED] = MI_SWAP_USED, [M_FREE] = MI_FREE,
-	[M_AVAIL] = MI_AVAIL, [M_CACHED] = MI_CACHED,
+	[M_AVAIL] = MI_AVAIL, [M_CACHED] = MI_CACHED, [M_SWAP_CACHED] = MI_SWAP_CACHED,
 };
 static const char *const mem_key[M_N] = {
 	[M_SWAP_USED] = "SwapTotal/SwapFree", [M_FREE] = "MemFree",
-	[M_AVAIL] = "MemAvailable", [M_CACHED] = "Cached",
+	[M_AVAIL] = "MemAvailable", [M_CACHED] = "Cached", [M_SWAP_CACHED] = "SwapCached",
 };
 
 static void no(struct metric_avail *av, int id, const char *fmt, ...)
@@ -184,7 +186,7 @@ void metrics_availability(const struct sampler_caps *caps,
 	memset(av, 0, sizeof(*av));
 	for (int i = 0; i < M_N; i++)
 		av->ok[i] = true;
-	for (int i = M_SWAP_USED; i <= M_CACHED; i++)
+	for (int i = M_SWAP_USED; i <= M_SWAP_CACHED; i++)
 		if (!caps->mem[mem_of[i]])
 			no(av, i, "kernel has no %s in /proc/meminfo", mem_key[i]);
 	for (int i = M_MAJFLT; i <= M_REFAULT_FILE; i++)
@@ -274,7 +276,7 @@ void metrics_values(const struct metric_input *in, double out[M_N])
 
 	for (int i = 0; i < M_N; i++)
 		out[i] = NAN;
-	for (int i = M_SWAP_USED; i <= M_CACHED; i++)
+	for (int i = M_SWAP_USED; i <= M_SWAP_CACHED; i++)
 		out[i] = gauge(c->mem[mem_of[i]]);
 	if (p) {
 		for (int i = M_MAJFLT; i <= M_REFAULT_FILE; i++)
@@ -447,7 +449,7 @@ double metrics_nice_max(int id, double hi)
 /* Series that share an auto scale when shown together, so that one can be
  * read against the other: k and direct, in and out, some and full. */
 static const signed char group_of[M_N] = {
-	[M_SWAP_USED] = -1, [M_FREE] = -1, [M_AVAIL] = -1, [M_CACHED] = -1,
+	[M_SWAP_USED] = -1, [M_FREE] = -1, [M_AVAIL] = -1, [M_CACHED] = -1, [M_SWAP_CACHED] = -1,
 	[M_MAJFLT] = 1, [M_CG_MAJFLT] = 1, [M_MINFLT] = -1,
 	[M_PSWPIN] = 2, [M_PSWPOUT] = 2,
 	[M_SCAN_KSWAPD] = 3, [M_SCAN_DIRECT] = 3,

@@ -125,7 +125,7 @@ static const short fg[] = {
 /* The monitor's first six plots keep the colours users know; the rest
  * cycle. */
 static const signed char series_fg[M_N] = {
-	[M_SWAP_USED] = 0, [M_FREE] = 1, [M_AVAIL] = 2, [M_CACHED] = 4,
+	[M_SWAP_USED] = 0, [M_FREE] = 1, [M_AVAIL] = 2, [M_CACHED] = 4, [M_SWAP_CACHED] = 5,
 	[M_MAJFLT] = 3, [M_MINFLT] = 4, [M_PSWPIN] = 2, [M_PSWPOUT] = 0,
 	[M_SCAN_KSWAPD] = 5, [M_SCAN_DIRECT] = 3, [M_STEAL_KSWAPD] = 5,
 	[M_STEAL_DIRECT] = 3, [M_ALLOCSTALL] = 3, [M_REFAULT_ANON] = 0,

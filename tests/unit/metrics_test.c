@@ -92,6 +92,8 @@ TEST(metrics_values_rates_and_gaps)
 	/* first sample: gauges only */
 	metrics_values(&in, v);
 	CHECK_NEAR(v[M_FREE], 1000.0 * (MI_FREE + 1), 0);
+	CHECK_NEAR(v[M_SWAP_CACHED], 1000.0 * (MI_SWAP_CACHED + 1), 0);
+	CHECK_NEAR(v[M_SWAP_USED], 1000.0 * (MI_SWAP_USED + 1), 0);
 	CHECK(isnan(v[M_MAJFLT]) && isnan(v[M_KSWAPD_CPU]) && isnan(v[M_PSI_SOME_RATE]));
 	CHECK(isnan(v[M_CG_MEM]));
 

@@ -148,6 +148,7 @@ static void fixture_runs(struct run_record *v, size_t *n)
 			r->series[M_FREE][p] = 200000 - 4000 * (p % 20);
 			r->series[M_AVAIL][p] = 210000 - 4000 * (p % 20);
 			r->series[M_CACHED][p] = 1000;
+			r->series[M_SWAP_CACHED][p] = p < 30 ? 2000 * p : 20000;
 			r->series[M_MAJFLT][p] = p > 10 && p < 30 ? 250 + 10 * (p % 7) : 0;
 			r->series[M_MINFLT][p] = 5000 - 100 * p;
 			r->series[M_SCAN_KSWAPD][p] = p * 0.25;
