@@ -217,6 +217,58 @@ static void defaults(struct options *o)
 	o->batch = !isatty(STDOUT_FILENO);
 }
 
+/* Whether path is a file exec may run; *e why not. */
+static bool runnable(const char *path, int *e)
+{
+	struct stat sb;
+
+	if (stat(path, &sb)) {
+		*e = errno;
+		return false;
+	}
+	if (!S_ISREG(sb.st_mode) || access(path, X_OK)) {
+		*e = EACCES;
+		return false;
+	}
+	return true;
+}
+
+/* The command where execvp looks for it (a name with a '/' as it is, else
+ * each PATH entry, the C library's default when PATH is unset), before a
+ * session changes anything for it: a misspelt command must not cost a
+ * swap file made and removed. The child's exec still says what befalls it
+ * later. */
+static int command_check(const char *cmd, char *err, size_t errlen)
+{
+	char path[PATH_MAX], name[160], dflt[256];
+	const char *dirs = getenv("PATH");
+	int e = ENOENT, why;
+
+	if (!*cmd)
+		return fmt_err(err, errlen, "-- must be followed by a command");
+	if (strchr(cmd, '/')) {
+		if (runnable(cmd, &e))
+			return 0;
+	} else {
+		if (!dirs && confstr(_CS_PATH, dflt, sizeof(dflt)) > 0)
+			dirs = dflt;
+		for (const char *d = dirs ? dirs : ""; d; d = strchr(d, ':') ? strchr(d, ':') + 1 : NULL) {
+			int n = (int)strcspn(d, ":");
+
+			/* an empty entry is the current directory */
+			if (snprintf(path, sizeof(path), "%.*s%s%s", n, d, n ? "/" : "", cmd) >=
+			    (int)sizeof(path))
+				continue;
+			if (runnable(path, &why))
+				return 0;
+			if (why == EACCES)
+				e = EACCES;	/* as execvp: found, not runnable */
+		}
+	}
+	return fmt_err(err, errlen, "cannot run '%s': %s", fmt_escape(name, sizeof(name), cmd),
+		       strerror(e));
+}
+
 /* The words after the options: a command, after "--", or none. Run after
  * getopt_long, whose optind it reads. */
 static int take_command(int argc, char **argv, struct options *o, char *err, size_t errlen)
@@ -228,6 +280,7 @@ static int take_command(int argc, char **argv, struct options *o, char *err, siz
 		o->argv = &argv[optind];
 		if (o->nelems_set || o->procs_set)
 			return fmt_err(err, errlen, "-n, -m and -p size the sorter; they do not apply to a command");
+		return command_check(o->argv[0], err, errlen);
 	} else if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
 		return fmt_err(err, errlen, "-- must be followed by a command");
 	}

@@ -76,6 +76,15 @@ else
 	echo "SKIP $NAME/read-only: needs root to act as a normal user"
 fi
 
+# A misspelt command: one line, exit 2, before a session sets anything up
+# for it (the cgroup and swap file of --mem and --swap, its state file).
+THRASHTOP_STATE_DIR=$TMP/state "$T" -b --mem 96M --swap 64M --no-history -- thrashtop-no-such-tool \
+	>"$TMP/o" 2>"$TMP/e"; rc=$?
+expect command-missing-refused one_line 2 "$TMP/e"
+expect command-missing-named grep -qx "thrashtop: cannot run 'thrashtop-no-such-tool': No such file or directory" "$TMP/e"
+expect command-missing-nothing-set test ! -e "$TMP/state"
+[ "$(wc -l <"$TMP/e")" -eq 1 ] || cat "$TMP/e"
+
 # Control bytes: -L refuses them; recorded ones are escaped on output.
 "$T" -b -n 1000 -p 1 -L "$(printf 'x\033[2J')" --no-history >"$TMP/o" 2>"$TMP/e"; rc=$?
 expect label-esc-refused one_line 2 "$TMP/e"

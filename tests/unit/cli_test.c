@@ -1,3 +1,10 @@
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "check.h"
 #include "cli.h"
 
@@ -87,4 +94,63 @@ TEST(cli_sweep_freed_on_a_later_error)
 
 	/* ASan's leak check fails this test if the sweep values stay. */
 	CHECK_INT(parse("--sweep", "swappiness=0,60", "--bogus", NULL, err, sizeof(err)), -1);
+}
+
+/* A command is looked for as execvp would, before anything is changed
+ * for it: where PATH says, or at the path given. */
+TEST(cli_command_found_before_the_session)
+{
+	char dir[] = "/tmp/thrashtop-cli-XXXXXX", path[64], err[256];
+	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	int fd;
+
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		free(old);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/tool", dir);
+	CHECK((fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0755)) >= 0);
+	close(fd);
+	snprintf(path, sizeof(path), "%s/plain", dir);
+	CHECK((fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644)) >= 0);
+	close(fd);
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	CHECK(mkdir(path, 0755) == 0);
+	snprintf(path, sizeof(path), "/nowhere:%s", dir);
+	setenv("PATH", path, 1);
+
+	CHECK_INT(parse("--", "tool", NULL, NULL, err, sizeof(err)), 0);
+	CHECK_INT(parse("--", "no-such-tool", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "cannot run 'no-such-tool': No such file or directory");
+	/* as root a file without an x bit is no command either */
+	CHECK_INT(parse("--", "plain", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "cannot run 'plain': Permission denied");
+	CHECK_INT(parse("--", "sub", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "cannot run 'sub': Permission denied");
+	snprintf(path, sizeof(path), "%s/tool", dir);
+	CHECK_INT(parse("--", path, NULL, NULL, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	CHECK_INT(parse("--", path, NULL, NULL, err, sizeof(err)), -1);
+	CHECK(strstr(err, ": Permission denied") != NULL);
+	CHECK_INT(parse("--", "/nonexistent/tool", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "cannot run '/nonexistent/tool': No such file or directory");
+	CHECK_INT(parse("--", "", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "-- must be followed by a command");
+	CHECK_INT(parse("--", "bad\033name", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "cannot run 'bad\\x1bname': No such file or directory");
+	/* PATH unset: the C library's default, which holds sh */
+	unsetenv("PATH");
+	CHECK_INT(parse("--", "sh", NULL, NULL, err, sizeof(err)), 0);
+
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/tool", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/plain", dir);
+	unlink(path);
+	rmdir(dir);
 }
