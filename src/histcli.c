@@ -452,6 +452,22 @@ static int list_run(struct run_record *r, void *arg)
 	return ferror(out) ? -1 : 0;
 }
 
+/* What a list or stats that found no runs says: that the history is
+ * empty, or that the filter given matched none of its runs. */
+static void say_none(const char *path, const struct history_filter *f)
+{
+	char l[160], k[160], s[160];
+
+	if (!f->label && !f->kernel && !f->session) {
+		fprintf(out, "no runs recorded in %s\n", path);
+		return;
+	}
+	fprintf(out, "no runs in %s match%s%s%s%s%s%s\n", path,
+		f->label ? " -L " : "", f->label ? fmt_escape(l, sizeof(l), f->label) : "",
+		f->kernel ? " --kernel " : "", f->kernel ? fmt_escape(k, sizeof(k), f->kernel) : "",
+		f->session ? " --session " : "", f->session ? fmt_escape(s, sizeof(s), f->session) : "");
+}
+
 /* `history list` a row at a time, reading only the columns it shows; a
  * page of the newest unless a limit or all is asked for. */
 static int stream_list(const char *path, const struct history_filter *f, bool all)
@@ -479,9 +495,8 @@ static int stream_list(const char *path, const struct history_filter *f, bool al
 			fprintf(out, "(older runs not shown: --all lists every run, --limit=N the newest N)\n");
 		history_close(h);
 	}
-	bool any = l.shown > 0;
-	if (!rc && !any)
-		fprintf(out, "no runs recorded in %s\n", path);
+	if (!rc && !l.shown)
+		say_none(path, f);
 	if (rc || fflush(out) || ferror(out)) {
 		fprintf(stderr, "thrashtop: history: %s\n", err[0] ? err : strerror(errno));
 		return 1;
@@ -500,8 +515,11 @@ static int stream_report(const char *path, const struct history_filter *f,
 	struct history *h;
 	char err[512] = "";
 
-	if (access(path, F_OK) != 0 && errno == ENOENT)
+	if (access(path, F_OK) != 0 && errno == ENOENT) {
+		if (report == report_stats)
+			say_none(path, f);
 		return 0;
+	}
 	if (!(h = history_open(path, HISTORY_RDONLY, err, sizeof(err)))) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);
 		return 1;
@@ -509,6 +527,8 @@ static int stream_report(const char *path, const struct history_filter *f,
 	history_cache_mib(h, 32);
 	src = run_source_history(h, f, err, sizeof(err));
 	int rc = !src || report(out, src, ro, err, sizeof(err));
+	if (!rc && report == report_stats && !src->ngroups)
+		say_none(path, f);
 	run_source_free(src);
 	history_close(h);
 	if (rc || fflush(out) || ferror(out)) {
@@ -1159,9 +1179,12 @@ static int cmd_report(struct hargs *a, const char *path)
 		if (n)
 			report_list(out, runs, n);
 		else
-			fprintf(out, "no runs recorded in %s\n", path);
+			say_none(path, &a->filt);
 	} else if (!strcmp(a->cmd, "stats") && a->fmt == F_DEFAULT) {
-		rc = loaded_report(runs, n, &a->ro, report_stats);
+		if (n)
+			rc = loaded_report(runs, n, &a->ro, report_stats);
+		else
+			say_none(path, &a->filt);
 	} else {
 		rc = output(a->fmt == F_DEFAULT ? F_JSON : a->fmt, runs, n, &a->ro,
 			    a->filt.session && !a->keys_set);

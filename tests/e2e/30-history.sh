@@ -83,6 +83,11 @@ expect table-median grep -qE '^2\.4\.14-pre8 +2:32\.29 \+-1\.4%' <<<"$out"
 out=$(H export --format=text)
 expect text-72-columns test "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' <<<"$out")" -le 72
 id7=$(H list --kernel 2.4.14-pre7 | awk 'NR == 2 { print $1 }')
+# a filter that matches nothing says so, naming it; an empty history too
+expect list-none-named eval "H list -L nosuch --kernel 9.9 | grep -qx 'no runs in .* match -L nosuch --kernel 9.9'"
+expect stats-none-named eval "H stats -L nosuch | grep -qx 'no runs in .* match -L nosuch'"
+expect stats-none-limit eval "H stats --limit 2 --session 424242 | grep -qx 'no runs in .* match --session 424242'"
+expect stats-empty-history eval "H --history '$TMP/none.db' stats | grep -qx 'no runs recorded in $TMP/none.db'"
 expect show-oom grep -qE '^status +oom$' <<<"$(H show "$id7")"
 a=$(H list --kernel 2.4.14-pre8 | awk 'NR == 2 { print $1 }')
 b=$(H list --kernel 2.4.13-ac4 | awk 'NR == 2 { print $1 }')
