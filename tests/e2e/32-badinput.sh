@@ -182,7 +182,7 @@ with open(sys.argv[1], 'w') as f:
             f.write('%d.%03du 7.330s 2:33.29 %d.%d%% 0+0k 0+0io 19670pf+0w\n'
                     % (ums // 1000, ums % 1000, i // 10, i % 10))
 PY
-"$T" -b -n 1000 -p 1 -L warm --history "$DB" >/dev/null
+"$T" -b -n 1000 -p 1 -L warm --history "$DB" >/dev/null 2>"$TMP/e"
 /usr/bin/time -f '%M' -o "$TMP/rss" "$TP" history --history "$DB" import "$TMP/big.txt" >"$TMP/imp" 2>"$TMP/impe" &
 imp=$!
 lost=0

@@ -26,7 +26,7 @@ mkdir "$TMP/ex"
 cd "$TMP/ex" || exit 1
 printf 'all:\n\t@true\n' >Makefile
 printf '70.270u 7.330s 2:33.29 50.6%% 0+0k 0+0io 19670pf+0w\n' >old-post.txt
-XDG_DATA_HOME=$TMP/other "$T" -b -n 1000 -p 1 -L otherbox >/dev/null
+XDG_DATA_HOME=$TMP/other "$T" -b -n 1000 -p 1 -L otherbox >/dev/null 2>"$TMP/e"
 cp "$TMP/other/thrashtop/history.db" otherbox.db
 leave_kib=$(($(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) - 262144))
 short() {

@@ -44,8 +44,11 @@ cleanup() { CLEANUPS+=("$*"); }
 # on the machine run meanwhile).
 STALLS_NA='^thrashtop: n/a stalls: kernel\.task_delayacct (is 0|was off during the run)'
 no_err() { ! grep -Evq "$STALLS_NA" "$1"; }
-pass() { echo "PASS $NAME/$1"; }
-fail() { echo "FAIL $NAME/$1${2:+: $2}"; }
+# A result is one line of the log: a name that quotes output has its
+# line breaks shown as " | ".
+oneline() { local s=${1//$'\n'/ | }; printf '%s' "${s//$'\r'/}"; }
+pass() { echo "PASS $NAME/$(oneline "$1")"; }
+fail() { echo "FAIL $NAME/$(oneline "$1")${2:+: $(oneline "$2")}"; }
 # expect NAME COND-COMMAND... : pass if the command succeeds.
 expect() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "$*"; fi; }
 # Each test runs its own tmux server, as tmux's own regress tests do: a
