@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -217,7 +218,8 @@ static void defaults(struct options *o)
 	o->batch = !isatty(STDOUT_FILENO);
 }
 
-/* Whether path is a file exec may run; *e why not. */
+/* Whether path is a file exec may run (as the effective user); *e why
+ * not. */
 static bool runnable(const char *path, int *e)
 {
 	struct stat sb;
@@ -226,29 +228,32 @@ static bool runnable(const char *path, int *e)
 		*e = errno;
 		return false;
 	}
-	if (!S_ISREG(sb.st_mode) || access(path, X_OK)) {
+	if (!S_ISREG(sb.st_mode) || faccessat(AT_FDCWD, path, X_OK, AT_EACCESS)) {
 		*e = EACCES;
 		return false;
 	}
 	return true;
 }
 
-/* The command where execvp looks for it (a name with a '/' as it is, else
- * each PATH entry, the C library's default when PATH is unset), before a
- * session changes anything for it: a misspelt command must not cost a
- * swap file made and removed. The child's exec still says what befalls it
- * later. */
+/* The command where execvp looks for it, with its errors: a name with a
+ * '/' as it is, else each PATH entry (the C library's default when PATH
+ * is unset) until one runs; one found but not runnable is EACCES, and an
+ * error other than not there ends the search. Checked before a session
+ * changes anything for it: a misspelt command must not cost a swap file
+ * made and removed. The child's exec still says what befalls it later. */
 static int command_check(const char *cmd, char *err, size_t errlen)
 {
 	char path[PATH_MAX], name[160], dflt[256];
 	const char *dirs = getenv("PATH");
-	int e = ENOENT, why;
+	int e = ENOENT, why = 0;
 
 	if (!*cmd)
 		return fmt_err(err, errlen, "-- must be followed by a command");
 	if (strchr(cmd, '/')) {
 		if (runnable(cmd, &e))
 			return 0;
+	} else if (strlen(cmd) > NAME_MAX) {
+		e = ENAMETOOLONG;
 	} else {
 		if (!dirs && confstr(_CS_PATH, dflt, sizeof(dflt)) > 0)
 			dirs = dflt;
@@ -262,7 +267,12 @@ static int command_check(const char *cmd, char *err, size_t errlen)
 			if (runnable(path, &why))
 				return 0;
 			if (why == EACCES)
-				e = EACCES;	/* as execvp: found, not runnable */
+				e = EACCES;
+			else if (why != ENOENT && why != ENOTDIR && why != ESTALE &&
+				 why != ENODEV && why != ETIMEDOUT) {
+				e = why;
+				break;
+			}
 		}
 	}
 	return fmt_err(err, errlen, "cannot run '%s': %s", fmt_escape(name, sizeof(name), cmd),

@@ -1,4 +1,5 @@
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,11 +101,12 @@ TEST(cli_sweep_freed_on_a_later_error)
  * for it: where PATH says, or at the path given. */
 TEST(cli_command_found_before_the_session)
 {
-	char dir[] = "/tmp/thrashtop-cli-XXXXXX", path[64], err[256];
+	/* under build/, not /tmp, which may be mounted noexec */
+	char tmpl[] = "build/cli-XXXXXX", dir[PATH_MAX], path[2 * PATH_MAX + 8], err[256], longname[300];
 	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
 	int fd;
 
-	if (!mkdtemp(dir)) {
+	if (!mkdtemp(tmpl) || !realpath(tmpl, dir)) {
 		CHECK(!"mkdtemp");
 		free(old);
 		return;
@@ -139,6 +141,20 @@ TEST(cli_command_found_before_the_session)
 	CHECK_STR(err, "-- must be followed by a command");
 	CHECK_INT(parse("--", "bad\033name", NULL, NULL, err, sizeof(err)), -1);
 	CHECK_STR(err, "cannot run 'bad\\x1bname': No such file or directory");
+	memset(longname, 'x', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = 0;
+	CHECK_INT(parse("--", longname, NULL, NULL, err, sizeof(err)), -1);
+	CHECK(strstr(err, ": File name too long") != NULL);
+	/* an error other than "not there" ends the search, as in execvp: a
+	 * link loop in the first entry hides the tool in the second */
+	snprintf(path, sizeof(path), "%s/loop", dir);
+	CHECK(mkdir(path, 0755) == 0);
+	snprintf(path, sizeof(path), "%s/loop/tool", dir);
+	CHECK(symlink("tool", path) == 0);
+	snprintf(path, sizeof(path), "%s/loop:%s", dir, dir);
+	setenv("PATH", path, 1);
+	CHECK_INT(parse("--", "tool", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "cannot run 'tool': Too many levels of symbolic links");
 	/* PATH unset: the C library's default, which holds sh */
 	unsetenv("PATH");
 	CHECK_INT(parse("--", "sh", NULL, NULL, err, sizeof(err)), 0);
@@ -146,6 +162,10 @@ TEST(cli_command_found_before_the_session)
 	if (old)
 		setenv("PATH", old, 1);
 	free(old);
+	snprintf(path, sizeof(path), "%s/loop/tool", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/loop", dir);
+	rmdir(path);
 	snprintf(path, sizeof(path), "%s/sub", dir);
 	rmdir(path);
 	snprintf(path, sizeof(path), "%s/tool", dir);
