@@ -453,12 +453,13 @@ static int list_run(struct run_record *r, void *arg)
 }
 
 /* What a list or stats that found no runs says: that the history is
- * empty, or that the filter given matched none of its runs. */
+ * empty (or not made yet), or that the filter given matched none of its
+ * runs. */
 static void say_none(const char *path, const struct history_filter *f)
 {
 	char l[160], k[160], s[160];
 
-	if (!f->label && !f->kernel && !f->session) {
+	if ((!f->label && !f->kernel && !f->session) || (access(path, F_OK) && errno == ENOENT)) {
 		fprintf(out, "no runs recorded in %s\n", path);
 		return;
 	}
