@@ -176,7 +176,8 @@ static const char *plot_na(const struct session *s, int id)
 		return s->avail.why[id];
 	if (id == M_SWAP_USED && s->cur.mem[MI_SWAP_TOTAL] == NA)
 		return "swap n/a";
-	if ((id == M_SWAP_USED || id == M_CG_SWAP) && s->cur.mem[MI_SWAP_TOTAL] == 0)
+	if ((id == M_SWAP_USED || id == M_SWAP_CACHED || id == M_CG_SWAP) &&
+	    s->cur.mem[MI_SWAP_TOTAL] == 0)
 		return "no swap";
 	if (id == M_KSWAPD_CPU && s->cur.nkswapd == 0)
 		return "kswapd not visible (n/a)";

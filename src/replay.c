@@ -334,7 +334,8 @@ static void fill_fixed(struct replay *p, const int *plots, int nplots)
 		m->plot[i] = (struct ms_plot){
 			.id = id, .s = &p->view[id], .scale = sc,
 			.na = !r->series[id] ? "not recorded with this run" :
-			      (id == M_SWAP_USED || id == M_CG_SWAP) && r->swap_total_kib == 0 ?
+			      (id == M_SWAP_USED || id == M_SWAP_CACHED || id == M_CG_SWAP) &&
+			      r->swap_total_kib == 0 ?
 			      "no swap" : NULL,
 		};
 	}
