@@ -15,7 +15,7 @@ printf 'id,uuid,label\n\n"x' >"$TMP/t.csv"
 H import "$TMP/t.csv" >"$TMP/o" 2>"$TMP/e"; rc=$?
 expect csv-cut-refused one_line 2 "$TMP/e"
 expect csv-cut-named grep -q 'CSV record 3: unterminated quote' "$TMP/e"
-"$T" -b -n 1000 -p 1 -r 2 -L cut --history "$TMP/src.db" >/dev/null
+"$T" -b -n 1000 -p 1 -r 2 -L cut --history "$TMP/src.db" >/dev/null 2>"$TMP/e"
 "$T" history export --format=csv --history "$TMP/src.db" >"$TMP/full.csv"
 crashed=0
 for n in 300 1000 2500 5000; do

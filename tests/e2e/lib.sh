@@ -45,10 +45,24 @@ cleanup() { CLEANUPS+=("$*"); }
 STALLS_NA='^thrashtop: n/a stalls: kernel\.task_delayacct (is 0|was off during the run)'
 no_err() { ! grep -Evq "$STALLS_NA" "$1"; }
 # A result is one line of the log: a name that quotes output has its
-# line breaks shown as " | ".
-oneline() { local s=${1//$'\n'/ | }; printf '%s' "${s//$'\r'/}"; }
+# line breaks shown as " | ". A failure's evidence longer than fits one
+# line (a whole screen) follows it, indented.
+oneline() {
+	local s=${1%$'\n'}
+	s=${s//$'\n'/ | }
+	printf '%s' "${s//$'\r'/}"
+}
 pass() { echo "PASS $NAME/$(oneline "$1")"; }
-fail() { echo "FAIL $NAME/$(oneline "$1")${2:+: $(oneline "$2")}"; }
+fail() {
+	local why
+	why=$(oneline "${2:-}")
+	if [ ${#why} -le 200 ]; then
+		echo "FAIL $NAME/$(oneline "$1")${why:+: $why}"
+	else
+		echo "FAIL $NAME/$(oneline "$1"): (below)"
+		printf '%s\n' "$2" | sed 's/^/    /'
+	fi
+}
 # expect NAME COND-COMMAND... : pass if the command succeeds.
 expect() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "$*"; fi; }
 # Each test runs its own tmux server, as tmux's own regress tests do: a
