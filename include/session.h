@@ -15,6 +15,7 @@
 #include "history.h"
 #include "metrics.h"
 #include "oomlog.h"
+#include "procev.h"
 #include "run.h"
 #include "sampler.h"
 #include "series.h"
@@ -27,6 +28,8 @@
 
 #define SESSION_TREE_MAX 255	/* a command's descendants shown as rows */
 #define SESSION_SEEN_MAX 4096	/* a command's descendants seen in one run */
+#define SESSION_SEEN_HASH 8192	/* their pids' open-addressed set: a fork
+				   of the machine's is looked up there */
 #define SESSION_KILLS_MAX 256	/* OOM kills the lane can draw */
 
 /* What the session runs: the options' workload, then sized by the
@@ -110,10 +113,13 @@ struct session {
 	double *swap_at;		/* per worker, when VmSwap was read; 0 never */
 	struct session_tree tree;
 	/* OOM kills: the kernel log from the session's start, and every pid
-	 * seen in the running command's tree, to match a kill to the run */
+	 * seen in the running command's tree, to match a kill to the run:
+	 * at each tick, and as root every process forked in it (forks) */
 	struct oomlog oomlog;
+	struct procev *forks;
 	pid_t seen[SESSION_SEEN_MAX];
 	int nseen;
+	pid_t seen_set[SESSION_SEEN_HASH];	/* 0: empty */
 
 	/* runs */
 	struct run run;

@@ -425,6 +425,41 @@ static int sample_now(struct session *s, double *v)
 	return 0;
 }
 
+/* pid's slot in the seen set: where it is, or the empty one it would take. */
+static pid_t *seen_slot(struct session *s, pid_t pid)
+{
+	unsigned h = (unsigned)pid * 2654435761u & (SESSION_SEEN_HASH - 1);
+
+	while (s->seen_set[h] && s->seen_set[h] != pid)
+		h = (h + 1) & (SESSION_SEEN_HASH - 1);
+	return &s->seen_set[h];
+}
+
+static bool is_seen(struct session *s, pid_t pid)
+{
+	return *seen_slot(s, pid) == pid;
+}
+
+static void add_seen(struct session *s, pid_t pid)
+{
+	pid_t *slot = seen_slot(s, pid);
+
+	if (*slot != pid && s->nseen < SESSION_SEEN_MAX) {
+		*slot = pid;
+		s->seen[s->nseen++] = pid;
+	}
+}
+
+/* A fork the kernel reported: the child of the command or of a process
+ * of its tree is of the tree, though it may be gone before a tick. */
+static void forked(pid_t parent, pid_t child, void *arg)
+{
+	struct session *s = arg;
+
+	if ((s->run.wl.n > 0 && parent == s->run.wl.w[0].pid) || is_seen(s, parent))
+		add_seen(s, child);
+}
+
 /* Every pid of the running command's tree joins the run's seen ones, so
  * that a kill the log names later is known as the run's. */
 static void note_tree(struct session *s)
@@ -432,17 +467,14 @@ static void note_tree(struct session *s)
 	pid_t now[SESSION_SEEN_MAX];
 	int n;
 
-	if (!s->o->argv || !s->run.active || s->run.forking || s->run.wl.w[0].end != END_RUNNING)
+	if (!s->o->argv || !s->run.active || s->run.forking)
+		return;
+	procev_drain(s->forks, forked, s);
+	if (s->run.wl.w[0].end != END_RUNNING)
 		return;
 	n = sampler_descendants(s->run.wl.w[0].pid, now, SESSION_SEEN_MAX);
-	for (int i = 0; i < n && i < SESSION_SEEN_MAX; i++) {
-		int j = 0;
-
-		while (j < s->nseen && s->seen[j] != now[i])
-			j++;
-		if (j == s->nseen && s->nseen < SESSION_SEEN_MAX)
-			s->seen[s->nseen++] = now[i];
-	}
+	for (int i = 0; i < n && i < SESSION_SEEN_MAX; i++)
+		add_seen(s, now[i]);
 }
 
 /* When pid began, in whole seconds since 1970 as exit records give it.
@@ -518,13 +550,15 @@ static int run_kills(struct session *s, struct oom_kill *k, int max)
 	struct oom_kill all[64];	/* other work's kills are read too */
 	int n = oomlog_read(&s->oomlog, all, 64), m = 0;
 
+	if (s->o->argv)
+		procev_drain(s->forks, forked, s);
+
 	for (int i = 0; i < n && m < max; i++) {
 		bool ours = s->tun.have_cg && oomlog_in_cgroup(&all[i], s->tun.cg.path);
 
 		for (int j = 0; !ours && j < s->run.wl.n; j++)
 			ours = s->run.wl.w[j].pid == all[i].pid;
-		for (int j = 0; !ours && j < s->nseen; j++)
-			ours = s->seen[j] == all[i].pid;
+		ours = ours || is_seen(s, all[i].pid);
 		if (ours)
 			k[m++] = all[i];
 	}
@@ -739,9 +773,11 @@ int session_fork(struct session *s, double until, char *err, size_t errlen)
 		return -1;
 	}
 	tuning_run_begin(&s->tun);
-	/* kills before the start were not the run's */
+	/* kills before the start were not the run's, nor forks */
 	oomlog_read(&s->oomlog, NULL, 0);
 	s->nseen = 0;
+	memset(s->seen_set, 0, sizeof(s->seen_set));
+	procev_drain(s->forks, forked, s);
 	update_avail(s);
 	run_started(r, &s->cur, v, s->avail.ok);
 	r->interval = s->plan.interval;
@@ -1454,6 +1490,9 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 {
 	memset(s, 0, sizeof(*s));
 	oomlog_open(&s->oomlog);
+	if (o->argv && s->oomlog.fd >= 0)	/* a victim named is matched by its pid */
+		s->forks = procev_open(err, errlen);
+	err[0] = '\0';
 	s->o = o;
 	s->tui = !o->batch;
 	s->out_fd = -1;
@@ -1567,6 +1606,8 @@ void session_close(struct session *s)
 	untrack_tree(s);
 	run_free(&s->run);
 	oomlog_close(&s->oomlog);
+	procev_close(s->forks);
+	s->forks = NULL;
 	untune(s);
 	print_sweep_table(s);
 	run_records_free(s->sweep.runs, s->sweep.nruns);

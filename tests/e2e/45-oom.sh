@@ -87,6 +87,28 @@ else
 	echo "  (no tracefs: the lane part is left out)"
 fi
 
+# A victim no tick saw: a plain session (no cgroup of its own to match the
+# kill by) at -d 60, whose command's child is killed within a second in a
+# cgroup the test made. The kernel reported the child's fork; the run is
+# the kill's.
+if [ -d /sys/fs/cgroup/memory ]; then
+	CG=/sys/fs/cgroup/memory/thrashtop-test-oom-$$
+	cleanup "rmdir $CG"
+	mkdir "$CG" && echo 64M >"$CG/memory.limit_in_bytes"
+	"$T" -b -d 60 --history "$TMP/quick.db" -- sh -c "echo \$\$ >$CG/cgroup.procs; python3 -c '
+import ctypes, os
+open(\"$TMP/child\", \"w\").write(str(os.getpid()))
+open(\"/proc/self/oom_score_adj\", \"w\").write(\"1000\")
+ctypes.CDLL(None).mlockall(3)
+b = bytearray(200 << 20)'; echo child status \$?" >"$TMP/out" 2>"$TMP/err" &
+	echo $! >>"$TMP/pids"
+	wait $!; rc=$?
+	DB=$TMP/quick.db check unseen 1
+	grep -q '^Out of Memory' "$TMP/out" || sed 's/^/  stderr: /' "$TMP/err"
+else
+	echo "  (no v1 memory controller: the unseen victim is left out)"
+fi
+
 hp_kib=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
 [ -n "$hp_kib" ] && [ -w /proc/sys/vm/nr_hugepages ] ||
 	{ echo "SKIP $NAME/global: no hugetlb pool to take memory with"; exit 0; }
