@@ -12,10 +12,10 @@ need_machine_lock
 export THRASHTOP_STATE_DIR=$TMP/state
 DB=$TMP/h.db
 cleanup kill_ours
-# eat.sh MiB: the child writes its pid, waits two sampling intervals (a
-# command's tree is seen once a tick; without a cgroup a kill is matched to
-# the run by that), is made the OOM killer's first choice, locks and
-# touches MiB; the parent says how the child ended and exits 0.
+# eat.sh MiB: the child writes its pid, waits two sampling intervals (so
+# that a tick sees it in the command's tree too: without a cgroup a kill is
+# matched to the run by its pid), is made the OOM killer's first choice,
+# locks and touches MiB; the parent says how the child ended and exits 0.
 cat >"$TMP/eat.sh" <<EOF2
 #!/bin/bash
 python3 -c '
