@@ -16,8 +16,9 @@ struct procev *procev_open(char *err, size_t errlen);
 void procev_close(struct procev *p);
 
 /* Calls fork(parent, child, arg) for each new process (not thread) the
- * kernel reported since the last call, in order. 0, or 1 when the kernel
- * dropped events because they were not read in time. */
-int procev_drain(struct procev *p, void (*fork)(pid_t parent, pid_t child, void *arg), void *arg);
+ * kernel reported since the last call, in order. Events the kernel
+ * dropped, not read in time, are gone: a tick's scan of a tree still
+ * finds its living processes. */
+void procev_drain(struct procev *p, void (*fork)(pid_t parent, pid_t child, void *arg), void *arg);
 
 #endif

@@ -71,25 +71,20 @@ void procev_close(struct procev *p)
 	free(p);
 }
 
-int procev_drain(struct procev *p, void (*fork)(pid_t parent, pid_t child, void *arg), void *arg)
+void procev_drain(struct procev *p, void (*fork)(pid_t parent, pid_t child, void *arg), void *arg)
 {
 	char buf[16384] __attribute__((aligned(NLMSG_ALIGNTO)));
-	int lost = 0;
 
 	if (!p)
-		return 0;
+		return;
 	for (;;) {
 		ssize_t n = recv(p->fd, buf, sizeof(buf), MSG_DONTWAIT);
 		size_t left;
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == ENOBUFS) {
-			lost = 1;
-			continue;
-		}
+		if (n < 0 && (errno == EINTR || errno == ENOBUFS))
+			continue;	/* ENOBUFS: some were dropped; read on */
 		if (n <= 0)
-			return lost;
+			return;
 		left = (size_t)n;
 		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, left);
 		     h = NLMSG_NEXT(h, left)) {

@@ -550,8 +550,7 @@ static int run_kills(struct session *s, struct oom_kill *k, int max)
 	struct oom_kill all[64];	/* other work's kills are read too */
 	int n = oomlog_read(&s->oomlog, all, 64), m = 0;
 
-	if (s->o->argv)
-		procev_drain(s->forks, forked, s);
+	procev_drain(s->forks, forked, s);
 
 	for (int i = 0; i < n && m < max; i++) {
 		bool ours = s->tun.have_cg && oomlog_in_cgroup(&all[i], s->tun.cg.path);
@@ -773,11 +772,10 @@ int session_fork(struct session *s, double until, char *err, size_t errlen)
 		return -1;
 	}
 	tuning_run_begin(&s->tun);
-	/* kills before the start were not the run's, nor forks */
+	/* kills before the start were not the run's */
 	oomlog_read(&s->oomlog, NULL, 0);
 	s->nseen = 0;
 	memset(s->seen_set, 0, sizeof(s->seen_set));
-	procev_drain(s->forks, forked, s);
 	update_avail(s);
 	run_started(r, &s->cur, v, s->avail.ok);
 	r->interval = s->plan.interval;
@@ -1488,11 +1486,14 @@ static void recover(void)
 
 int session_open(struct session *s, const struct options *o, char *err, size_t errlen)
 {
+	char why[256];
+
 	memset(s, 0, sizeof(*s));
 	oomlog_open(&s->oomlog);
-	if (o->argv && s->oomlog.fd >= 0)	/* a victim named is matched by its pid */
-		s->forks = procev_open(err, errlen);
-	err[0] = '\0';
+	/* a victim the log names is matched to a command's run by its pid;
+	 * without forks reported, by the ticks' scans alone */
+	if (o->argv && s->oomlog.fd >= 0)
+		s->forks = procev_open(why, sizeof(why));
 	s->o = o;
 	s->tui = !o->batch;
 	s->out_fd = -1;

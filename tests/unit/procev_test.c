@@ -67,16 +67,18 @@ TEST(procev_short_lived_grandchild)
 	waitpid(child, NULL, 0);
 	close(fds[0]);
 	close(fds[1]);
-	CHECK_INT(procev_drain(p, got, &f), 0);
+	procev_drain(p, got, &f);
 	CHECK(has(&f, getpid(), child));
 	CHECK(has(&f, child, grand));
 	if (!has(&f, child, grand))
 		printf("  %d events; child %d, grandchild %d\n", f.n, (int)child, (int)grand);
 	/* read: nothing more of these */
 	f.n = 0;
-	CHECK_INT(procev_drain(p, got, &f), 0);
+	procev_drain(p, got, &f);
 	CHECK(!has(&f, child, grand));
 	procev_close(p);
 	procev_close(NULL);
-	CHECK_INT(procev_drain(NULL, got, &f), 0);
+	f.n = 0;
+	procev_drain(NULL, got, &f);
+	CHECK_INT(f.n, 0);
 }
