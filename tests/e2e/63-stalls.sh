@@ -213,8 +213,7 @@ done
 pid=$!
 started $pid
 expect sigkill-turned-on wait_for 20 bash -c '[ "$(cat /proc/sys/kernel/task_delayacct)" = 1 ]'
-kill -KILL $pid
-wait $pid 2>/dev/null
+kill_now $pid
 expect sigkill-left-recorded grep -q "^$pid .* sysctl kernel.task_delayacct 0$" "$THRASHTOP_STATE_DIR/state"
 expect sigkill-left-on test "$(da)" = 1
 "$T" -b -n 1000 -p 1 --no-history >/dev/null 2>"$TMP/err-next"

@@ -172,7 +172,7 @@ expect sigterm-tracing-as-before as_before sigterm
 pid=$!
 started $pid
 expect sigkill-tracing wait_for 20 tracing_on $pid
-{ kill -KILL $pid && wait $pid; } 2>/dev/null	# and no "Killed" from bash
+kill_now $pid
 expect sigkill-left-recorded grep -q "^$pid .* tracefs .*thrashtop-$pid instance" "$THRASHTOP_STATE_DIR/state"
 expect sigkill-left-instance tracing_on $pid
 "$T" -b -n 1000 -p 1 --no-history >"$TMP/out" 2>"$TMP/err"; rc=$?

@@ -127,6 +127,9 @@ machine_lock() { exec 9>/tmp/thrashtop-e2e-tuning.lock; flock -w "$1" 9; }
 need_machine_lock() {
 	machine_lock 200 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
 }
+# kill_now PID: SIGKILL a job of this shell and reap it, without bash's
+# "Killed" line in the log.
+kill_now() { { kill -KILL "$1" && wait "$1"; } 2>/dev/null; }
 # started PID: a thrashtop this test started. kill_ours (a cleanup) kills
 # only those, then a start undoes what they left (the state file is the
 # test's own).
