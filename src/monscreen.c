@@ -1181,14 +1181,19 @@ static void draw_help(const struct ms_model *m)
 	for (int i = 0; i < m->nkeys && y < h - 1; i++)
 		if (m->keys[i].keys)
 			mvwaddnstr(help_win, y++, 2, tui_key_line(&m->keys[i], line, sizeof(line)), w - 4);
-	/* the lane's marks, in the keys' columns */
-	for (int i = 0; m->lane_awake && i < 3 && y + 2 < h; i++) {
+	/* the lane's marks under a heading of their own, as K and T are
+	 * also keys; in the keys' columns */
+	if (m->lane_awake && y + 1 < h - 1) {
+		wattron(help_win, A_BOLD);
+		mvwaddnstr(help_win, y++, 2, "marks in the event lane", w - 4);
+		wattroff(help_win, A_BOLD);
+	}
+	for (int i = 0; m->lane_awake && i < 3 && y < h - 1; i++) {
 		const char *mark[] = { "K", "T", tui_utf8() ? "\u2501" : "=" };
-		static const char *const what[] = { "lane: OOM kill", "lane: reclaim throttled",
-						    "lane: kswapd awake" };
+		static const char *const what[] = { "OOM kill", "reclaim throttled", "kswapd awake" };
 
 		snprintf(line, sizeof(line), "%s%9s%s", mark[i], "", what[i]);
-		mvwaddnstr(help_win, ++y, 2, line, w - 4);
+		mvwaddnstr(help_win, y++, 2, line, w - 4);
 	}
 	wnoutrefresh(help_win);
 }

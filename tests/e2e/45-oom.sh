@@ -70,9 +70,10 @@ if [ -d /sys/kernel/tracing ]; then
 	expect lane-kill-live wait_for 30 lane_kill $S
 	lane_kill $S || { screen $S | sed 's/^/  screen: /'; sed 's/^/  stderr: /' "$TMP/err-lane"; }
 	tm send-keys -t $S '?'
-	expect lane-legend wait_for 10 has $S 'K         lane: OOM kill'
+	expect lane-legend wait_for 10 has $S 'K         OOM kill'
+	expect lane-legend-heading has $S 'marks in the event lane'
 	tm send-keys -t $S '?'
-	wait_for 10 bash -c "! tm capture-pane -p -t $S | grep -q 'lane: OOM kill'"
+	wait_for 10 bash -c "! tm capture-pane -p -t $S | grep -q 'marks in the event lane'"
 	tm send-keys -t $S q
 	pid=$(pgrep -o -f "^$T .*-L oom-lane")
 	expect lane-monitor-exits wait_for 20 gone "${pid:-0}"
