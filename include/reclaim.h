@@ -51,8 +51,10 @@ struct rc_hist {
 };
 
 /* A run's events, kept one by one: the first RC_EVENTS_MAX, and how many
- * came after. */
+ * came after; OOM kills past them too, up to RC_OOM_PAST_MAX more, since
+ * the lane of a replay marks them from these. */
 #define RC_EVENTS_MAX 4096
+#define RC_OOM_PAST_MAX 256
 enum rc_ev_kind { RE_DIRECT, RE_MEMCG, RE_COMPACT, RE_KSWAPD, RE_THROTTLED, RE_OOM };
 struct rc_run_event {
 	double t;		/* seconds from the run's start */
@@ -84,9 +86,9 @@ struct rc_acc {
 	struct rc_hist run_hist, tick_hist;
 	struct { int pid; int64_t n, ns; } per_pid[RC_PIDS_MAX];
 	int64_t per_pid_other_n;	/* stalls of threads past RC_PIDS_MAX */
-	struct rc_run_event ev[RC_EVENTS_MAX];
+	struct rc_run_event ev[RC_EVENTS_MAX + RC_OOM_PAST_MAX];
 	int nev;
-	int64_t ev_past;		/* events after the first RC_EVENTS_MAX */
+	int64_t ev_past;		/* events after the first RC_EVENTS_MAX, not kept */
 	struct rc_victim victims[RC_VICTIMS_MAX];
 	int nvictims;
 };

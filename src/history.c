@@ -66,8 +66,9 @@ static int migrate_samples(struct history *h, char *err, size_t errlen);
  * v8 the run's reclaim events summed (tracer.c: direct,
  * memcg and compaction stalls, direct-reclaim latency percentiles, kswapd
  * wakes and awake time, throttling, OOM victims, events lost) and the
- * events themselves, the first RC_EVENTS_MAX of a run in table events
- * (how many came after in reclaim_events_past). */
+ * events themselves, the first RC_EVENTS_MAX of a run and OOM kills past
+ * them in table events (how many others came after in
+ * reclaim_events_past). */
 static const struct {
 	const char *sql;
 	int (*step)(struct history *h, char *err, size_t errlen);

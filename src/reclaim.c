@@ -130,7 +130,8 @@ static void keep_event(struct rc_acc *a, enum rc_ev_kind k, uint64_t begin, uint
 
 	if (begin < a->run_t0)
 		begin = a->run_t0;
-	if (a->nev >= RC_EVENTS_MAX) {
+	if (a->nev >= RC_EVENTS_MAX &&
+	    (k != RE_OOM || a->nev >= RC_EVENTS_MAX + RC_OOM_PAST_MAX)) {
 		a->ev_past++;
 		return;
 	}

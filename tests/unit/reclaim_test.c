@@ -123,6 +123,16 @@ TEST(reclaim_run_events_bounded)
 	}
 	CHECK_INT(a->nev, RC_EVENTS_MAX);
 	CHECK_INT(a->ev_past, 10);
+	/* an OOM kill past them is still kept: a replay's lane marks it */
+	ev(a, RC_OOM_VICTIM, (uint64_t)RC_EVENTS_MAX * 10 + 100, 77);
+	CHECK_INT(a->nev, RC_EVENTS_MAX + 1);
+	CHECK_INT(a->ev[RC_EVENTS_MAX].kind, RE_OOM);
+	CHECK_INT(a->ev[RC_EVENTS_MAX].pid, 77);
+	CHECK_INT(a->ev_past, 10);
+	for (int i = 0; i < RC_OOM_PAST_MAX; i++)
+		ev(a, RC_OOM_VICTIM, (uint64_t)RC_EVENTS_MAX * 10 + 200 + (uint64_t)i, 78);
+	CHECK_INT(a->nev, RC_EVENTS_MAX + RC_OOM_PAST_MAX);
+	CHECK_INT(a->ev_past, 11);
 	rc_run_begin(a, 1000000);
 	CHECK_INT(a->nev, 0);
 	CHECK_INT(a->ev_past, 0);
