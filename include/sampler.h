@@ -69,14 +69,6 @@ struct proc_sample {
 	int64_t rss_kib, swap_kib;	/* swap NA if unreadable */
 };
 
-/* Rates between two samples, per second whatever the interval. */
-struct sys_rates {
-	double majflt, minflt;		/* faults/s (minflt = pgfault - pgmajfault) */
-	double pswpin, pswpout;		/* pages/s */
-	double scan_kswapd, scan_direct, steal_kswapd, steal_direct, allocstall;
-	double kswapd_pct;		/* % of one CPU, NAN if not visible */
-};
-
 /* What this kernel and library let the sampler read, found once at open:
  * a figure without it is always NA or NAN. */
 struct sampler_caps {
@@ -130,9 +122,5 @@ int sampler_proc(struct sampler *s, pid_t pid, bool swap, struct proc_sample *ou
  * max (only the first max are stored), or -1 with errno (ESRCH: no root). */
 int sampler_descendants(pid_t root, pid_t *out, int max);
 
-/* Rates per second of cur - prev; NAN where an input is NA, the interval is
- * not positive, or a counter went backwards. */
-void sys_rates_compute(const struct sys_sample *prev, const struct sys_sample *cur,
-		       struct sys_rates *out);
 
 #endif

@@ -101,7 +101,7 @@ struct session {
 	/* the system, each tick */
 	struct sys_sample prev, cur;
 	bool have_prev;
-	struct sys_rates rates;
+	double vals[M_N];		/* the registry's values at cur */
 	struct series view[M_N];	/* the plots' window, by registry id */
 	struct metric_avail avail;	/* what this machine gives, at the run's start */
 	struct against against;		/* --against: a stored run behind the plots */

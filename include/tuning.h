@@ -17,6 +17,7 @@
 #include "cgroup.h"
 #include "cli.h"
 #include "hugepool.h"
+#include "metrics.h"
 #include "sampler.h"
 #include "swapfile.h"
 #include "workload.h"
@@ -140,12 +141,13 @@ int tuning_balloon_alive(struct tuning *t, char *err, size_t errlen);
  * could not be undone (it stays recorded for the next start). */
 int tuning_end(struct tuning *t, char *msg, size_t msglen);
 
-/* Which reclaim is at work, from the system's rates and, with a cgroup,
+/* Which reclaim is at work, from the registry's values of a sample (v:
+ * scanning, stealing, allocation stalls, kswapd CPU) and, with a cgroup,
  * its limit hits per second: "reclaim: direct (cgroup), kswapd idle",
  * "reclaim: kswapd", "reclaim: direct + kswapd", "reclaim: none", or
  * "reclaim: n/a" before there are rates. A limit hit is direct reclaim by
  * the charging task, which the system's pgscan_direct does not count. */
-size_t tuning_reclaim_text(char *buf, size_t len, const struct sys_rates *sys,
+size_t tuning_reclaim_text(char *buf, size_t len, const double v[M_N],
 			   bool cgroup, double cg_failcnt_rate);
 
 /* The cgroup's figures for the status line: "cgroup 127M/128M swap 45M

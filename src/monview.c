@@ -87,7 +87,7 @@ static void fill_status(struct monview *mv)
 		return;
 	}
 	tuning_rates(&s->tun, &tr);
-	tuning_reclaim_text(rec, sizeof(rec), &s->rates, s->tun.have_cg, tr.failcnt);
+	tuning_reclaim_text(rec, sizeof(rec), s->vals, s->tun.have_cg, tr.failcnt);
 	if (s->tun.have_cg && s->tun.t_cur > 0) {
 		tuning_cgroup_text(cg, sizeof(cg), &s->tun.cur, &tr);
 		snprintf(mv->status, sizeof(mv->status), "%.150s  %.100s", cg, rec);

@@ -730,32 +730,3 @@ int sampler_descendants(pid_t root, pid_t *out, int max)
 	free(v);
 	return n;
 }
-
-static double rate(int64_t a, int64_t b, double dt)
-{
-	if (a == NA || b == NA || b < a || !(dt > 0))
-		return NAN;
-	return (double)(b - a) / dt;
-}
-
-void sys_rates_compute(const struct sys_sample *prev, const struct sys_sample *cur,
-		       struct sys_rates *out)
-{
-	double dt = cur->t - prev->t;
-	const int64_t *a = prev->vm, *b = cur->vm;
-
-	out->majflt = rate(a[VM_PGMAJFAULT], b[VM_PGMAJFAULT], dt);
-	out->minflt = rate(a[VM_PGFAULT], b[VM_PGFAULT], dt) - out->majflt;
-	if (out->minflt < 0)
-		out->minflt = NAN;
-	out->pswpin = rate(a[VM_PSWPIN], b[VM_PSWPIN], dt);
-	out->pswpout = rate(a[VM_PSWPOUT], b[VM_PSWPOUT], dt);
-	out->scan_kswapd = rate(a[VM_PGSCAN_KSWAPD], b[VM_PGSCAN_KSWAPD], dt);
-	out->scan_direct = rate(a[VM_PGSCAN_DIRECT], b[VM_PGSCAN_DIRECT], dt);
-	out->steal_kswapd = rate(a[VM_PGSTEAL_KSWAPD], b[VM_PGSTEAL_KSWAPD], dt);
-	out->steal_direct = rate(a[VM_PGSTEAL_DIRECT], b[VM_PGSTEAL_DIRECT], dt);
-	out->allocstall = rate(a[VM_ALLOCSTALL], b[VM_ALLOCSTALL], dt);
-	/* ns per wall ns, in % of one CPU; a changed thread set is no rate. */
-	out->kswapd_pct = prev->nkswapd == cur->nkswapd
-		? rate(prev->kswapd_ns, cur->kswapd_ns, dt) / 1e9 * 100 : NAN;
-}

@@ -370,10 +370,10 @@ static void sample_sys(struct session *s, const struct sys_sample *x, bool newes
 			describe_tuning(s);
 		}
 	}
-	sys_rates_compute(s->have_prev ? &s->prev : &s->cur, &s->cur, &s->rates);
 	if (newest)
 		sample_stalls(s);
 	sample_values(s, v);
+	memcpy(s->vals, v, sizeof(s->vals));
 	s->stall_fresh = false;
 	s->have_prev = true;
 	s->prev = s->cur;
@@ -1498,6 +1498,8 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 	s->tui = !o->batch;
 	s->out_fd = -1;
 	s->sweep.cell = -1;
+	for (int i = 0; i < M_N; i++)
+		s->vals[i] = NAN;	/* no sample yet: "reclaim: n/a" */
 	s->plan.nelems = o->nelems;
 	s->plan.procs = o->procs;
 	s->plan.interval = o->interval;

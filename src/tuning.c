@@ -433,15 +433,15 @@ int tuning_end(struct tuning *t, char *msg, size_t msglen)
 	return rc;
 }
 
-size_t tuning_reclaim_text(char *buf, size_t len, const struct sys_rates *sys,
+size_t tuning_reclaim_text(char *buf, size_t len, const double v[M_N],
 			   bool cgroup, double cg_failcnt_rate)
 {
 	/* Comparisons with NAN are false: an unknown rate is no evidence. */
 	bool cg_direct = cgroup && cg_failcnt_rate > 0;
-	bool direct = sys->scan_direct > 0 || sys->steal_direct > 0 || sys->allocstall > 0;
-	bool kswapd = sys->scan_kswapd > 0 || sys->steal_kswapd > 0 || sys->kswapd_pct >= 1.0;
-	bool kswapd_known = !isnan(sys->scan_kswapd) || !isnan(sys->kswapd_pct);
-	bool known = kswapd_known || !isnan(sys->scan_direct) || !isnan(sys->allocstall) ||
+	bool direct = v[M_SCAN_DIRECT] > 0 || v[M_STEAL_DIRECT] > 0 || v[M_ALLOCSTALL] > 0;
+	bool kswapd = v[M_SCAN_KSWAPD] > 0 || v[M_STEAL_KSWAPD] > 0 || v[M_KSWAPD_CPU] >= 1.0;
+	bool kswapd_known = !isnan(v[M_SCAN_KSWAPD]) || !isnan(v[M_KSWAPD_CPU]);
+	bool known = kswapd_known || !isnan(v[M_SCAN_DIRECT]) || !isnan(v[M_ALLOCSTALL]) ||
 		     (cgroup && !isnan(cg_failcnt_rate));
 	char parts[96] = "";
 

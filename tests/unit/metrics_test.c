@@ -123,6 +123,67 @@ TEST(metrics_values_rates_and_gaps)
 	CHECK(isnan(v[M_PSWPIN]) && isnan(v[M_PSWPOUT]) && isnan(v[M_KSWAPD_CPU]));
 }
 
+static struct sys_sample synth(double t, int64_t base)
+{
+	struct sys_sample s = { .t = t, .nkswapd = 1, .kswapd_ns = base * 1000 };
+
+	for (int i = 0; i < VM_N; i++)
+		s.vm[i] = base * (i + 1);
+	s.vm[VM_PGFAULT] = base * 100;	/* pgfault counts majflt too */
+	return s;
+}
+
+/* The rates' edges: an NA or backward counter, minor faults without the
+ * major ones or below them, no time elapsed, a real 0. */
+TEST(metrics_values_rate_edges)
+{
+	struct sys_sample a = synth(10.0, 100), b = synth(12.0, 300);
+	struct metric_input in = { .prev = &a, .cur = &b };
+	double v[M_N];
+
+	/* deltas: vm[i] moves 200*(i+1) in 2 s; kswapd 0.2 ms in 2 s */
+	metrics_values(&in, v);
+	CHECK_NEAR(v[M_MAJFLT], 200.0 * (VM_PGMAJFAULT + 1) / 2, 1e-9);
+	CHECK_NEAR(v[M_MINFLT], (200.0 * 100 - 200.0 * (VM_PGMAJFAULT + 1)) / 2, 1e-9);
+	CHECK_NEAR(v[M_PSWPOUT], 200.0 * (VM_PSWPOUT + 1) / 2, 1e-9);
+	CHECK_NEAR(v[M_ALLOCSTALL], 200.0 * (VM_ALLOCSTALL + 1) / 2, 1e-9);
+	CHECK_NEAR(v[M_KSWAPD_CPU], 200000.0 / 2e9 * 100, 1e-12);
+
+	b.kswapd_ns = a.kswapd_ns + 500000000;	/* half a CPU-second in 2 s */
+	metrics_values(&in, v);
+	CHECK_NEAR(v[M_KSWAPD_CPU], 25.0, 1e-9);
+
+	b.vm[VM_PSWPIN] = NA;
+	a.vm[VM_PGSCAN_DIRECT] = NA;
+	b.vm[VM_PSWPOUT] = a.vm[VM_PSWPOUT] - 1;	/* went backwards */
+	metrics_values(&in, v);
+	CHECK(isnan(v[M_PSWPIN]));
+	CHECK(isnan(v[M_SCAN_DIRECT]));
+	CHECK(isnan(v[M_PSWPOUT]));
+	CHECK(!isnan(v[M_STEAL_DIRECT]));
+
+	b.vm[VM_PGMAJFAULT] = NA;	/* minflt needs majflt */
+	b.kswapd_ns = NA;
+	metrics_values(&in, v);
+	CHECK(isnan(v[M_MAJFLT]));
+	CHECK(isnan(v[M_MINFLT]));
+	CHECK(isnan(v[M_KSWAPD_CPU]));
+
+	b = synth(12.0, 300);		/* majflt above pgfault: inconsistent */
+	b.vm[VM_PGMAJFAULT] = a.vm[VM_PGMAJFAULT] + 200 * 100 + 2;
+	metrics_values(&in, v);
+	CHECK(isnan(v[M_MINFLT]));
+
+	b = synth(10.0, 300);		/* no time elapsed */
+	metrics_values(&in, v);
+	CHECK(isnan(v[M_MAJFLT]) && isnan(v[M_KSWAPD_CPU]));
+
+	b = synth(10.5, 100);		/* nothing moved in 0.5 s: a real 0 */
+	metrics_values(&in, v);
+	CHECK_NEAR(v[M_MAJFLT], 0, 0);
+	CHECK_NEAR(v[M_KSWAPD_CPU], 0, 0);
+}
+
 TEST(metrics_values_cgroup)
 {
 	struct sys_sample a = sample_at(1, 1);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "metrics.h"
 #include "procparse.h"
 #include "sampler.h"
 
@@ -324,7 +325,8 @@ TEST(sampler_kswapd_hidden)
 {
 	struct sampler *s;
 	struct sys_sample a, b;
-	struct sys_rates r;
+	struct metric_input in = { .prev = &a, .cur = &b };
+	double v[M_N];
 	pid_t pids[4];
 
 	setenv("LIBPROC_HIDE_KERNEL", "1", 1);
@@ -337,8 +339,8 @@ TEST(sampler_kswapd_hidden)
 	CHECK_INT(sampler_sys(s, &b), 0);
 	CHECK_INT(a.nkswapd, 0);
 	CHECK_INT(a.kswapd_ns, NA);
-	sys_rates_compute(&a, &b, &r);
-	CHECK(isnan(r.kswapd_pct));
+	metrics_values(&in, v);
+	CHECK(isnan(v[M_KSWAPD_CPU]));
 	sampler_free(s);
 }
 
@@ -531,80 +533,23 @@ TEST(sampler_descendants_tree)
 	CHECK_INT(errno, ESRCH);
 }
 
-static struct sys_sample synth(double t, int64_t base)
-{
-	struct sys_sample s = { .t = t, .nkswapd = 1, .kswapd_ns = base * 1000 };
-
-	for (int i = 0; i < VM_N; i++)
-		s.vm[i] = base * (i + 1);
-	s.vm[VM_PGFAULT] = base * 100;	/* pgfault counts majflt too */
-	return s;
-}
-
-TEST(sampler_rates_synthetic)
-{
-	struct sys_sample a = synth(10.0, 100), b = synth(12.0, 300);
-	struct sys_rates r;
-
-	/* deltas: vm[i] moves 200*(i+1) in 2 s; kswapd 0.2 ms in 2 s */
-	sys_rates_compute(&a, &b, &r);
-	CHECK_NEAR(r.majflt, 200.0 * (VM_PGMAJFAULT + 1) / 2, 1e-9);
-	CHECK_NEAR(r.minflt, (200.0 * 100 - 200.0 * (VM_PGMAJFAULT + 1)) / 2, 1e-9);
-	CHECK_NEAR(r.pswpout, 200.0 * (VM_PSWPOUT + 1) / 2, 1e-9);
-	CHECK_NEAR(r.allocstall, 200.0 * (VM_ALLOCSTALL + 1) / 2, 1e-9);
-	CHECK_NEAR(r.kswapd_pct, 200000.0 / 2e9 * 100, 1e-12);
-
-	b.kswapd_ns = a.kswapd_ns + 500000000;	/* half a CPU-second in 2 s */
-	sys_rates_compute(&a, &b, &r);
-	CHECK_NEAR(r.kswapd_pct, 25.0, 1e-9);
-
-	b.vm[VM_PSWPIN] = NA;
-	a.vm[VM_PGSCAN_DIRECT] = NA;
-	b.vm[VM_PSWPOUT] = a.vm[VM_PSWPOUT] - 1;	/* went backwards */
-	sys_rates_compute(&a, &b, &r);
-	CHECK(isnan(r.pswpin));
-	CHECK(isnan(r.scan_direct));
-	CHECK(isnan(r.pswpout));
-	CHECK(!isnan(r.steal_direct));
-
-	b.vm[VM_PGMAJFAULT] = NA;	/* minflt needs majflt */
-	b.kswapd_ns = NA;
-	sys_rates_compute(&a, &b, &r);
-	CHECK(isnan(r.majflt));
-	CHECK(isnan(r.minflt));
-	CHECK(isnan(r.kswapd_pct));
-
-	b = synth(12.0, 300);		/* majflt above pgfault: inconsistent */
-	b.vm[VM_PGMAJFAULT] = a.vm[VM_PGMAJFAULT] + 200 * 100 + 2;
-	sys_rates_compute(&a, &b, &r);
-	CHECK(isnan(r.minflt));
-
-	b = synth(10.0, 300);		/* no time elapsed */
-	sys_rates_compute(&a, &b, &r);
-	CHECK(isnan(r.majflt) && isnan(r.kswapd_pct));
-
-	b = synth(10.5, 100);		/* nothing moved in 0.5 s: a real 0 */
-	sys_rates_compute(&a, &b, &r);
-	CHECK_NEAR(r.majflt, 0, 0);
-	CHECK_NEAR(r.kswapd_pct, 0, 0);
-}
-
 /* Two real samples one interval apart give finite, non-negative rates. */
 TEST(sampler_rates_live)
 {
 	struct sampler *s = new_sampler();
 	struct sys_sample a, b;
-	struct sys_rates r;
+	struct metric_input in = { .prev = &a, .cur = &b };
+	double v[M_N];
 
 	if (!s)
 		return;
 	CHECK_INT(sampler_sys(s, &a), 0);
 	usleep(50000);
 	CHECK_INT(sampler_sys(s, &b), 0);
-	sys_rates_compute(&a, &b, &r);
+	metrics_values(&in, v);
 	CHECK(b.t - a.t >= 0.05);
-	CHECK(r.minflt >= 0 && r.majflt >= 0 && r.pswpin >= 0 && r.allocstall >= 0);
-	CHECK(r.kswapd_pct >= 0 && r.kswapd_pct <= 100);
+	CHECK(v[M_MINFLT] >= 0 && v[M_MAJFLT] >= 0 && v[M_PSWPIN] >= 0 && v[M_ALLOCSTALL] >= 0);
+	CHECK(v[M_KSWAPD_CPU] >= 0 && v[M_KSWAPD_CPU] <= 100);
 	sampler_free(s);
 }
 

@@ -9,64 +9,69 @@
 #include "sysctl.h"
 #include "tuning.h"
 
-static struct sys_rates quiet(void)
+/* A sample's values with every reclaim figure known and still. */
+static void quiet(double v[M_N])
 {
-	struct sys_rates r = { .majflt = 0, .minflt = 0, .pswpin = 0, .pswpout = 0,
-			       .scan_kswapd = 0, .scan_direct = 0, .steal_kswapd = 0,
-			       .steal_direct = 0, .allocstall = 0, .kswapd_pct = 0 };
-	return r;
+	for (int i = 0; i < M_N; i++)
+		v[i] = NAN;
+	v[M_MAJFLT] = v[M_MINFLT] = v[M_PSWPIN] = v[M_PSWPOUT] = 0;
+	v[M_SCAN_KSWAPD] = v[M_SCAN_DIRECT] = v[M_STEAL_KSWAPD] = v[M_STEAL_DIRECT] = 0;
+	v[M_ALLOCSTALL] = v[M_KSWAPD_CPU] = 0;
 }
 
 TEST(tuning_reclaim_cgroup_limit_is_direct)
 {
-	struct sys_rates r = quiet();
+	double r[M_N];
 	char buf[128];
 
-	tuning_reclaim_text(buf, sizeof(buf), &r, true, 2500);
+	quiet(r);
+	tuning_reclaim_text(buf, sizeof(buf), r, true, 2500);
 	CHECK_STR(buf, "reclaim: direct (cgroup), kswapd idle");
 	/* The same limit hits without a cgroup are no evidence. */
-	tuning_reclaim_text(buf, sizeof(buf), &r, false, 2500);
+	tuning_reclaim_text(buf, sizeof(buf), r, false, 2500);
 	CHECK_STR(buf, "reclaim: none");
 }
 
 TEST(tuning_reclaim_kswapd_and_global_direct)
 {
-	struct sys_rates r = quiet();
+	double r[M_N];
 	char buf[128];
 
-	r.scan_kswapd = 12000;
-	tuning_reclaim_text(buf, sizeof(buf), &r, false, NAN);
+	quiet(r);
+	r[M_SCAN_KSWAPD] = 12000;
+	tuning_reclaim_text(buf, sizeof(buf), r, false, NAN);
 	CHECK_STR(buf, "reclaim: kswapd");
-	r.allocstall = 3;
-	tuning_reclaim_text(buf, sizeof(buf), &r, false, NAN);
+	r[M_ALLOCSTALL] = 3;
+	tuning_reclaim_text(buf, sizeof(buf), r, false, NAN);
 	CHECK_STR(buf, "reclaim: direct + kswapd");
-	tuning_reclaim_text(buf, sizeof(buf), &r, true, 10);
+	tuning_reclaim_text(buf, sizeof(buf), r, true, 10);
 	CHECK_STR(buf, "reclaim: direct (cgroup) + direct (global) + kswapd");
 	/* kswapd spinning without a scan counted this tick still works. */
-	r = quiet();
-	r.kswapd_pct = 35;
-	tuning_reclaim_text(buf, sizeof(buf), &r, false, NAN);
+	quiet(r);
+	r[M_KSWAPD_CPU] = 35;
+	tuning_reclaim_text(buf, sizeof(buf), r, false, NAN);
 	CHECK_STR(buf, "reclaim: kswapd");
-	r.kswapd_pct = 0.4;	/* noise below 1% */
-	tuning_reclaim_text(buf, sizeof(buf), &r, false, NAN);
+	r[M_KSWAPD_CPU] = 0.4;	/* noise below 1% */
+	tuning_reclaim_text(buf, sizeof(buf), r, false, NAN);
 	CHECK_STR(buf, "reclaim: none");
 }
 
 TEST(tuning_reclaim_unknown_says_na)
 {
-	struct sys_rates r = quiet();
+	double r[M_N];
 	char buf[128];
 
-	r.scan_kswapd = r.scan_direct = r.steal_kswapd = r.steal_direct = NAN;
-	r.allocstall = r.kswapd_pct = NAN;
-	tuning_reclaim_text(buf, sizeof(buf), &r, false, NAN);
+	quiet(r);
+	r[M_SCAN_KSWAPD] = r[M_SCAN_DIRECT] = r[M_STEAL_KSWAPD] = r[M_STEAL_DIRECT] = NAN;
+	r[M_ALLOCSTALL] = r[M_KSWAPD_CPU] = NAN;
+	tuning_reclaim_text(buf, sizeof(buf), r, false, NAN);
 	CHECK_STR(buf, "reclaim: n/a");
 	/* kswapd hidden (a container): never claimed idle. */
-	r.scan_direct = 0;
-	r.allocstall = 0;
-	tuning_reclaim_text(buf, sizeof(buf), &r, true, 40);
+	r[M_SCAN_DIRECT] = 0;
+	r[M_ALLOCSTALL] = 0;
+	tuning_reclaim_text(buf, sizeof(buf), r, true, 40);
 	CHECK_STR(buf, "reclaim: direct (cgroup), kswapd n/a");
-	tuning_reclaim_text(buf, sizeof(buf), &r, true, 0);
+	tuning_reclaim_text(buf, sizeof(buf), r, true, 0);
 	CHECK_STR(buf, "reclaim: none (kswapd n/a)");
 }
 
