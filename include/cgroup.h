@@ -59,6 +59,12 @@ int cgroup_probe(bool *memsw);
 int cgroup_set_limit(struct cgroup *cg, long long limit, long long swap_limit,
 		     char *err, size_t errlen);
 
+/* v1 gives each memory cgroup a swappiness of its own, copied from its
+ * parent when made and never from vm.swappiness after: sets it to val (a
+ * number as vm.swappiness takes it). v2 has none, reclaim in it follows
+ * vm.swappiness: nothing to do. Returns 0, or -1 with err filled. */
+int cgroup_set_swappiness(struct cgroup *cg, const char *val, char *err, size_t errlen);
+
 /* In a child after fork: moves the calling process into the cgroup through
  * the fd opened by cgroup_create (no allocation, no stdio). Returns 0, or
  * -1 with errno. */

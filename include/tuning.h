@@ -129,6 +129,11 @@ void tuning_rates(const struct tuning *t, struct tuning_rates *r);
 /* Marks the start of a run, and gives the cgroup's OOM kills since then
  * (0 without a cgroup, NA if unreadable). */
 void tuning_run_begin(struct tuning *t);
+
+/* The workload's v1 cgroup given vm.swappiness as it is now, which the
+ * cgroup otherwise keeps from when it was made (tuning_sysctl does this
+ * for a vm.swappiness it sets). Returns 0, or -1 with err filled. */
+int tuning_cg_swappiness(struct tuning *t, char *err, size_t errlen);
 int64_t tuning_run_oom(const struct tuning *t);
 
 /* Checks that the balloon still runs. Returns 1, or 0 with err saying how

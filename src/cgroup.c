@@ -243,6 +243,21 @@ static int set_one(const struct cgroup *cg, const char *file, long long v,
 	return 0;
 }
 
+int cgroup_set_swappiness(struct cgroup *cg, const char *val, char *err, size_t errlen)
+{
+	int e;
+
+	if (cg->version == 2)
+		return 0;
+	e = write_file(cg->path, "memory.swappiness", val);
+	if (e) {
+		fmt_err(err, errlen, "cannot write %s to %s/memory.swappiness: %s", val, cg->path,
+			strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
 int cgroup_set_limit(struct cgroup *cg, long long limit, long long swap_limit,
 		     char *err, size_t errlen)
 {

@@ -694,6 +694,10 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 	double *at;
 
 	refresh_sys(s);
+	/* a v1 cgroup keeps the swappiness it was made with: the run reclaims
+	 * at the one it records, whatever set vm.swappiness since */
+	if (tuning_cg_swappiness(&s->tun, err, errlen) < 0)
+		return -1;
 	dl = realloc(s->dl, sizeof(*dl) * (size_t)cfg.procs);
 	if (dl)
 		s->dl = dl;

@@ -241,7 +241,18 @@ int tuning_sysctl(struct tuning *t, const char *name, const char *val,
 	t->touched = true;
 	if (i == t->nset)
 		snprintf(t->set[t->nset++], sizeof(t->set[0]), "%s", name);
-	return 0;
+	return strcmp(name, "vm.swappiness") ? 0 : tuning_cg_swappiness(t, err, errlen);
+}
+
+int tuning_cg_swappiness(struct tuning *t, char *err, size_t errlen)
+{
+	char val[SYSCTL_VALUE_MAX];
+
+	if (!t->have_cg)
+		return 0;
+	if (sysctl_get("vm.swappiness", val, sizeof(val), err, errlen) < 0)
+		return -1;
+	return cgroup_set_swappiness(&t->cg, val, err, errlen);
 }
 
 static int cmp_name(const void *a, const void *b)

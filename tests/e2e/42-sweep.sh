@@ -90,3 +90,21 @@ for r in runs:
 # the 16M cells swapped: major faults
 assert all(r["majflt"] > 100 for r in runs if r["mem_limit_kib"] == 16384), runs
 EOF
+
+# What the workload's cgroup reclaims at: a v1 memory cgroup keeps the
+# swappiness it was made with, so vm.swappiness set after (--sysctl, a
+# sweep's cell, s/S) must reach it too. v2 has no such file.
+if [ -d /sys/fs/cgroup/memory ]; then
+	own='cat /sys/fs/cgroup/memory$(grep -m1 ":memory:" /proc/self/cgroup | cut -d: -f3)/memory.swappiness'
+	"$T" -b --no-history --mem 64M --sysctl vm.swappiness=100 -- sh -c "$own >>$TMP/sw1" \
+		>/dev/null 2>"$TMP/err1"
+	got=$(cat "$TMP/sw1" 2>/dev/null)
+	expect cg-swappiness-sysctl test "$got" = 100
+	[ "$got" = 100 ] || sed 's/^/  stderr: /' "$TMP/err1"
+	"$T" -b --no-history --mem 64M --sweep swappiness=30,100 -- sh -c "$own >>$TMP/sw2" \
+		>/dev/null 2>"$TMP/err2"
+	got=$(tr '\n' ' ' <"$TMP/sw2" 2>/dev/null)
+	expect cg-swappiness-sweep test "$got" = "30 100 "
+	[ "$got" = "30 100 " ] || sed 's/^/  stderr: /' "$TMP/err2"
+	expect cg-swappiness-restored test "$(cat /proc/sys/vm/swappiness)" = "$sw0"
+fi
