@@ -44,13 +44,13 @@ _thrashtop()
 		COMPREPLY=($(compgen -P "$pre" -W "$words" -- "${cur##*,}"))
 		return ;;
 	--format)
-		if [ -n "$sub" ]; then words="text csv json time table svg gnuplot"; else words="csh gnu gnu-full"; fi
+		if [ -n "$sub" ]; then words="text csv json time table svg gnuplot asciicast"; else words="csh gnu gnu-full"; fi
 		COMPREPLY=($(compgen -W "$words" -- "$cur"))
 		return ;;
 	--global-with)
 		COMPREPLY=($(compgen -W "auto hugetlb balloon" -- "$cur"))
 		return ;;
-	--history|--svg)
+	--history|--svg|--cast)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--knob|--sysctl)
@@ -58,7 +58,7 @@ _thrashtop()
 		COMPREPLY=($(compgen -W "$words" -- "$cur"))
 		return ;;
 	-n|--elems|-m|--mb|-p|--procs|-s|--seed|-r|--repeat|-d|--delay|-L|--label|--mem|--global|\
-	--swap|--sweep|--kernel|--session|--limit|--rows|--cols|--cov|--outlier-z)
+	--swap|--sweep|--kernel|--session|--limit|--rows|--cols|--cov|--outlier-z|--speed|--size)
 		return ;;
 	esac
 	if [ -z "$sub" ]; then
@@ -70,10 +70,21 @@ _thrashtop()
 		[[ ${COMPREPLY[0]-} == *= ]] && compopt -o nospace 2>/dev/null
 		return
 	fi
-	local cmd=""
+	# the command: the first word that is no option and no option's value
+	local cmd="" cast=""
 	for ((i = 2; i < COMP_CWORD; i++)); do
-		[[ ${COMP_WORDS[i]} != -* && ${COMP_WORDS[i - 1]} != --history ]] &&
-			{ cmd=${COMP_WORDS[i]}; break; }
+		case ${COMP_WORDS[i]} in
+		--format=asciicast) cast=1 ;;
+		asciicast) [[ ${COMP_WORDS[i - 1]} == --format ||
+			${COMP_WORDS[i - 1]} == = && ${COMP_WORDS[i - 2]} == --format ]] && cast=1 ;;
+		esac
+		[ -n "$cmd" ] && continue
+		case ${COMP_WORDS[i]} in -*|=) continue ;; esac
+		case ${COMP_WORDS[i - 1]} in
+		=|-L|--label|--format|--kernel|--session|--limit|--rows|--cols|--cov|--outlier-z|\
+		--history|--svg|--series|--speed|--cast|--size) continue ;;
+		esac
+		cmd=${COMP_WORDS[i]}
 	done
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "$(_thrashtop_opts "$prog" history)" -- "$cur"))
@@ -84,7 +95,8 @@ _thrashtop()
 		COMPREPLY=($(compgen -W "$words" -- "$cur"))
 	else
 		case $cmd in
-		show|rm|compare|plot) COMPREPLY=($(compgen -W "$(_thrashtop_ids "$prog")" -- "$cur")) ;;
+		show|rm|compare|plot|replay) COMPREPLY=($(compgen -W "$(_thrashtop_ids "$prog")" -- "$cur")) ;;
+		export) [ -n "$cast" ] && COMPREPLY=($(compgen -W "$(_thrashtop_ids "$prog")" -- "$cur")) ;;
 		import) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac
 	fi

@@ -82,12 +82,14 @@ static void usage(FILE *f)
 		"  --format=svg|gnuplot  plot: an SVG, or the data with a gnuplot script\n"
 		"  --format=asciicast   export ID: the run's replay as an asciicast v2\n"
 		"                       recording (also replay ID --cast FILE)\n"
-		"  --size=WxH           the recording's terminal size (default 100x30)\n"
-		"  --speed=X            replay, recording: times real time (default 1)\n"
+		"  --size=WxH           the recording's terminal size, %dx%d to 1000x1000\n"
+		"                       (default 100x30)\n"
+		"  --speed=X            replay and its recording: X times real time,\n"
+		"                       0.25 to 64 (default 1)\n"
 		"  --svg=FILE           plot: write the SVG to FILE\n"
-		"  --series=LIST        plot: the series, as --list-plots names them\n"
-		"                       (default swap-used,free,majflt,kswapd-cpu)\n"
-		"  --speed=X            replay: X times real time (default 1)\n"
+		"  --series=LIST        plot, replay: the series, as --list-plots names them\n"
+		"                       (plot's default swap-used,free,majflt,kswapd-cpu;\n"
+		"                       replay's the monitor's default layout for the run)\n"
 		"  -L, --label=TEXT     only runs with this label (* ? [ as a glob);\n"
 		"                       for import: the label given to posted lines\n"
 		"  --kernel=TEXT        only runs whose kernel release or version has TEXT\n"
@@ -107,7 +109,7 @@ static void usage(FILE *f)
 		"                       parse (named on stderr) instead of refusing the file\n"
 		"import reads our csv and json exports, or posted csh/GNU time lines and\n"
 		"free(1) output (FILE - is standard input), or another machine's history\n"
-		"database (each run once, by its uuid).\n");
+		"database (each run once, by its uuid).\n", TUI_MIN_COLS, TUI_MIN_ROWS);
 }
 
 static bool parse_num(const char *s, double *v)
