@@ -1165,16 +1165,19 @@ void session_step_interval(struct session *s, int dir)
 {
 	static const double steps[] = { 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10 };
 	const int n = (int)(sizeof(steps) / sizeof(steps[0]));
-	int i = 0;
+	double cur = s->plan.interval;
+	int i;
 
-	while (i < n - 1 && steps[i] < s->plan.interval - 1e-9)
-		i++;
-	i += dir;
-	if (i < 0)
-		i = 0;
-	if (i >= n)
-		i = n - 1;
-	s->plan.interval = steps[i];
+	/* the next step past the interval, which -d may have put between
+	 * two steps or beyond the last: none there, it stays */
+	if (dir > 0)
+		for (i = 0; i < n && steps[i] <= cur + 1e-9; i++)
+			;
+	else
+		for (i = n - 1; i >= 0 && steps[i] >= cur - 1e-9; i--)
+			;
+	if (i >= 0 && i < n)
+		s->plan.interval = steps[i];
 	ticker_set_interval(s->tick, s->plan.interval);
 	session_note(s, false, "interval %.2f s", s->plan.interval);
 }

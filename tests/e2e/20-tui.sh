@@ -64,3 +64,22 @@ expect repeat-first-run-done wait_for 60 has '#1 .*pf+0w'
 tm send-keys -t "$S" q
 expect repeat-quit-exit-1 wait_for 10 grep -qs EXIT=1 "$TMP/rc"
 grep -qs EXIT=1 "$TMP/rc" || { cat "$TMP/rc" "$TMP/err"; screen; } 2>/dev/null
+
+# + and - go to the next step above or below the interval, from -d
+# between two steps or past the last as from one on them.
+end_session "$S"
+tm new-session -d -s "$S" -x 80 -y 24 "$T -d 0.3 --no-history -- sleep 60 2>$TMP/err"
+expect step-start wait_for 20 has 'interval 0.3s'
+tm send-keys -t "$S" +
+expect step-up-next wait_for 10 has 'interval 0.5s'
+tm send-keys -t "$S" -
+expect step-down-next wait_for 10 has 'interval 0.2s'
+end_session "$S"
+tm new-session -d -s "$S" -x 80 -y 24 "$T -d 20 --no-history -- sleep 60 2>$TMP/err"
+expect step-past-last wait_for 20 has 'interval 20s'
+tm send-keys -t "$S" +
+sleep 1
+expect step-past-last-stays has 'interval 20s'
+tm send-keys -t "$S" -
+expect step-past-last-down wait_for 10 has 'interval 10s'
+end_session "$S"
