@@ -132,11 +132,13 @@ static int workers(const struct run_record *r, const struct layout *l, struct de
 		i64_text(ex, sizeof(ex), w->exit_code);
 		i64_text(mj, sizeof(mj), w->majflt);
 		i64_text(mn, sizeof(mn), w->minflt);
+		/* only a sorter that got to its end verified anything */
 		if (w->verify_errors > 0)
 			snprintf(ver, sizeof(ver), "%" PRId64 " errors, first at %" PRId64,
 				 w->verify_errors, w->first_bad);
 		else
-			snprintf(ver, sizeof(ver), "ok");
+			snprintf(ver, sizeof(ver), "%s",
+				 r->kind == RUN_QSBENCH && w->end == END_OK ? "ok" : "n/a");
 		rc |= detail_add(t, w->end != END_OK ? DA_BAD : DA_PLAIN,
 				 "%*d %*d %-7s %*s %*d %*.3f %*.3f %9s %9s %s", l->idx_w, i, l->pid_w,
 				 w->pid, worker_end_name(w->end), l->exit_w, ex, l->sig_w, w->signal, l->cpu_w,

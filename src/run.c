@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "fmt.h"
 #include "metrics.h"
 #include "sysstate.h"
 #include "timefmt.h"
@@ -292,6 +293,42 @@ void run_finish(struct run *r, const struct sys_sample *s, const struct oom_seen
 	r->active = r->forking = false;
 }
 
+/* Why a failed run's workers ended, one line each for the first few: the
+ * time line gives no reason, and a sorter that could not allocate its
+ * array looks like any other exit 1. */
+static void print_failures(const struct run *r, FILE *err)
+{
+	const char *who = r->wl.cfg.argv ? r->wl.cfg.argv[0] : "worker";
+	int shown = 0, more = 0;
+
+	for (int i = 0; i < r->wl.n; i++) {
+		const struct worker *w = &r->wl.w[i];
+		char why[160], size[32];
+
+		if (w->end != END_EXIT && w->end != END_SIGNAL)
+			continue;
+		if (shown == 3) {
+			more++;
+			continue;
+		}
+		if (w->end == END_SIGNAL) {
+			snprintf(why, sizeof(why), "killed by signal %d (%s)", WTERMSIG(w->status),
+				 strsignal(WTERMSIG(w->status)));
+		} else if (r->wl.prog && atomic_load(&r->wl.prog[i].phase) == PHASE_ALLOC) {
+			fmt_kib(size, sizeof(size),
+				(int64_t)((double)r->wl.cfg.nelems * sizeof(int) / 1024));
+			snprintf(why, sizeof(why), "could not allocate its %s array: exit %d", size,
+				 WEXITSTATUS(w->status));
+		} else {
+			snprintf(why, sizeof(why), "exited with status %d", WEXITSTATUS(w->status));
+		}
+		fprintf(err, "thrashtop: %s %d %s\n", who, (int)w->pid, why);
+		shown++;
+	}
+	if (more)
+		fprintf(err, "thrashtop: %d more worker%s failed\n", more, more > 1 ? "s" : "");
+}
+
 void run_print(const struct run *r, enum out_format f, FILE *out, FILE *err)
 {
 	char line[256], ksw[64], stalls[192];
@@ -319,8 +356,11 @@ void run_print(const struct run *r, enum out_format f, FILE *out, FILE *err)
 	timefmt_kswapd(ksw, sizeof(ksw), r->res.kswapd_s);
 	timefmt_stalls(stalls, sizeof(stalls), &r->res.stalls);
 	/* marked as the history's reports mark it */
-	fprintf(out, "%s%s\n%s\n%s\n", line, r->res.status == RUN_ABORTED ? "  aborted" : "", ksw,
-		stalls);
+	if (r->res.status == RUN_FAILED)
+		print_failures(r, err);
+	fprintf(out, "%s%s\n%s\n%s\n", line,
+		r->res.status == RUN_ABORTED ? "  aborted" : r->res.status == RUN_FAILED ? "  failed" : "",
+		ksw, stalls);
 	fflush(out);
 }
 

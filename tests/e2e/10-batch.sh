@@ -48,10 +48,22 @@ done
 expect command-not-found-exit-2 test $rc -eq 2
 expect command-not-found-message grep -q "No such file" "$TMP/e"
 
-# A failing command is a failed run: exit 1, and its line still printed.
-out=$("$T" -b --no-history -- sh -c 'exit 3' 2>/dev/null); rc=$?
+# A failing command is a failed run: exit 1, its line still printed and
+# marked, and stderr says how it ended.
+out=$("$T" -b --no-history --no-stalls -- sh -c 'exit 3' 2>"$TMP/e"); rc=$?
 expect failed-command-exit-1 test $rc -eq 1
-expect failed-command-line grep -q 'pf+0w' <<<"$out"
+expect failed-command-line grep -q 'pf+0w  failed$' <<<"$out"
+expect failed-command-why grep -Eqx 'thrashtop: sh [0-9]+ exited with status 3' "$TMP/e"
+"$T" -b --no-history --no-stalls -- sh -c 'kill -SEGV $$' >/dev/null 2>"$TMP/e"
+expect failed-command-signal grep -Eqx 'thrashtop: sh [0-9]+ killed by signal 11 \(.+\)' "$TMP/e"
+# Sorters that cannot allocate their arrays (37G each): named, the rest
+# counted, and in the history not "verify ok".
+"$T" -b --history "$TMP/fail.db" --no-stalls -n 10000000000 -p 5 >"$TMP/o" 2>"$TMP/e"; rc=$?
+expect failed-alloc-exit-1 test $rc -eq 1
+expect failed-alloc-why test "$(grep -Ec '^thrashtop: worker [0-9]+ could not allocate its 37G array: exit 1$' "$TMP/e")" -eq 3
+expect failed-alloc-more grep -qx 'thrashtop: 2 more workers failed' "$TMP/e"
+expect failed-alloc-not-verified grep -Eq '^ +0 +[0-9]+ exit +1 +0 .* n/a$' \
+	<("$T" history --history "$TMP/fail.db" show 1)
 
 # SIGTERM mid-run: workers killed and reaped, exit 128+15.
 "$T" -b -n 400000000 -p 2 --no-history >"$TMP/o" 2>&1 &
