@@ -1141,7 +1141,7 @@ static void draw_runs(const struct ms_model *m, const struct ms_layout *l, bool 
 
 	if (!r.h)
 		return;
-	snprintf(title, sizeof(title), "completed runs: %d", m->ndone);
+	snprintf(title, sizeof(title), "runs ended: %d", m->ndone);
 	if (!row_same(r.y, key_of(k, sizeof(k), 'D', title, NULL, 0), full)) {
 		attron(A_BOLD);
 		tui_put(stdscr, r.y, r.x, r.w, title);

@@ -15,7 +15,7 @@ cleanup "kill -CONT $server"
 kill -STOP "$server"
 sleep 6
 kill -CONT "$server"
-expect run-done wait_for 60 bash -c "tm capture-pane -p -t st | grep -q 'completed runs: 1'"
+expect run-done wait_for 60 bash -c "tm capture-pane -p -t st | grep -q 'runs ended: 1'"
 tm send-keys -t st q
 expect exit-0 wait_for 20 grep -qs EXIT=0 "$TMP/rc"
 "$T" history export --format=json --history "$db" 2>"$TMP/err2" | python3 -c '

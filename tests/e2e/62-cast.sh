@@ -13,7 +13,7 @@ tm new-session -d -s live -x 100 -y 30 \
 	"$T -d 0.1 --no-history --cast $cast -- sleep 4 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 60"
 expect monitor-up wait_for 30 bash -c "tm capture-pane -p -t live | grep -q 'major faults'"
 tm resize-window -t live -x 120 -y 35
-expect run-done wait_for 60 bash -c "tm capture-pane -p -t live | grep -q 'completed runs: 1'"
+expect run-done wait_for 60 bash -c "tm capture-pane -p -t live | grep -q 'runs ended: 1'"
 # Frozen (space), so the screen taken is the last frame drawn: the plots
 # go on scrolling at -d 0.1 after the run, and q ends the recording later.
 tm send-keys -t live ' '
