@@ -500,6 +500,10 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 				return fmt_err(err, errlen, "--sysctl '%s': want vm.NAME=VALUE", optarg);
 			if (sysctl_value_check(strchr(optarg, '=') + 1, e, sizeof(e)))
 				return fmt_err(err, errlen, "--sysctl %s: %s", optarg, e);
+			for (int i = 0; i < o->nsysctl; i++)
+				if (!strncmp(o->sysctl[i], optarg, (size_t)(strchr(optarg, '=') - optarg + 1)))
+					return fmt_err(err, errlen, "--sysctl %.*s given twice",
+						       (int)(strchr(optarg, '=') - optarg), optarg);
 			o->sysctl[o->nsysctl++] = optarg;
 			break;
 		}
