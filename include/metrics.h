@@ -76,7 +76,7 @@ bool metric_is_cgroup(int id);
 /* The workload's memory cgroup as the availability sees it. */
 struct metric_cgroup_info {
 	bool present;		/* false: no --mem, no cgroup */
-	int version;		/* 1 or 2 */
+	int version;		/* 1 or 2; 0 none (or not known) */
 	bool swap_accounted;	/* v1: memory.memsw.* exist */
 };
 

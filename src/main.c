@@ -59,8 +59,9 @@ static int list_plots(const struct options *o)
 	char why[160];
 	bool tr = tracer_probe(why, sizeof(why)) == 0;
 
-	/* as the cg-* series: had only in a session that asks for them */
-	metrics_availability(&caps, NULL, &av);
+	/* as the cg-* series: had only in a session that asks for them, but
+	 * for what no cgroup of this version has */
+	metrics_availability(&caps, &cg, &av);
 	stalls_available(&av, o);
 	metrics_reclaim_availability(&av, false, o->no_events ? "--no-events"
 				     : tr ? "only in a session that changes the machine "

@@ -36,7 +36,7 @@ static const struct metric_def defs[M_N] = {
 			     "/proc/vmstat pgsteal_kswapd" },
 	[M_STEAL_DIRECT] = { "steal-direct", "steal direct", "steal d", "pages/s", MK_RATE, MS_AUTO, FINE,
 			     "/proc/vmstat pgsteal_direct" },
-	[M_ALLOCSTALL] = { "allocstall", "alloc stalls", "stalls", "stalls/s", MK_RATE, MS_AUTO, FINE,
+	[M_ALLOCSTALL] = { "allocstall", "alloc stalls", "alloc st", "stalls/s", MK_RATE, MS_AUTO, FINE,
 			   "/proc/vmstat allocstall_* summed" },
 	[M_REFAULT_ANON] = { "refault-anon", "refaults anon", "rf anon", "pages/s", MK_RATE, MS_AUTO, FINE,
 			     "/proc/vmstat workingset_refault_anon" },
@@ -46,9 +46,9 @@ static const struct metric_def defs[M_N] = {
 			 "/proc/pressure/memory some avg10" },
 	[M_PSI_FULL] = { "psi-full", "PSI full avg10", "psi full", "%", MK_PERCENT, MS_AUTO, FINE,
 			 "/proc/pressure/memory full avg10" },
-	[M_PSI_SOME_RATE] = { "psi-some-rate", "PSI some stall", "psi some", "% of time", MK_RATE, MS_AUTO,
+	[M_PSI_SOME_RATE] = { "psi-some-rate", "PSI some stall", "psi s stall", "% of time", MK_RATE, MS_AUTO,
 			      FINE, "/proc/pressure/memory some total, per second" },
-	[M_PSI_FULL_RATE] = { "psi-full-rate", "PSI full stall", "psi full", "% of time", MK_RATE, MS_AUTO,
+	[M_PSI_FULL_RATE] = { "psi-full-rate", "PSI full stall", "psi f stall", "% of time", MK_RATE, MS_AUTO,
 			      FINE, "/proc/pressure/memory full total, per second" },
 	[M_KSWAPD_CPU] = { "kswapd-cpu", "kswapd CPU", "kswapd", "% of a CPU", MK_PERCENT, MS_PERCENT, FINE,
 			   "/proc/PID/schedstat of each kswapd" },
@@ -215,10 +215,10 @@ void metrics_availability(const struct sampler_caps *caps,
 		if (!caps->zram)
 			no(av, i, "%s", "only with --swap zram:SIZE (the session's zram device)");
 	for (int i = M_CG_MEM; i <= M_CG_PSI_FULL; i++) {
-		if (!cg || !cg->present)
-			no(av, i, "%s", "only with --mem (the workload's memory cgroup)");
-		else if ((i == M_CG_PSI_SOME || i == M_CG_PSI_FULL) && cg->version == 1)
+		if ((i == M_CG_PSI_SOME || i == M_CG_PSI_FULL) && cg && cg->version == 1)
 			no(av, i, "%s", "cgroup v1 has no memory.pressure");
+		else if (!cg || !cg->present)
+			no(av, i, "%s", "only with --mem (the workload's memory cgroup)");
 		else if (i == M_CG_SWAP && cg->version == 1 && !cg->swap_accounted)
 			no(av, i, "%s", "cgroup v1 without swap accounting (no memory.memsw.*)");
 	}

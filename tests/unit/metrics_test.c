@@ -17,6 +17,12 @@ TEST(metrics_registry_names)
 		CHECK_INT(metric_find(d->name), i);
 		CHECK(strlen(d->name) < 16 && !strpbrk(d->name, ", =\t"));
 	}
+	/* a narrow plot's title names its series alone */
+	for (int i = 0; i < M_N; i++)
+		for (int j = i + 1; j < M_N; j++)
+			if (metric_def(i)->brief && metric_def(j)->brief &&
+			    !strcmp(metric_def(i)->brief, metric_def(j)->brief))
+				CHECK_STR(metric_def(i)->name, metric_def(j)->name);
 	CHECK(metric_def(M_N) == NULL);
 	CHECK(metric_def(-1) == NULL);
 	CHECK_INT(metric_find("nonesuch"), -1);
@@ -62,6 +68,12 @@ TEST(metrics_availability_reasons)
 	CHECK(!av.ok[M_CG_PSI_SOME]);
 	CHECK_STR(av.why[M_CG_PSI_SOME], "cgroup v1 has no memory.pressure");
 	CHECK(!av.ok[M_CG_SWAP]);
+
+	/* no cgroup yet, but v1's: --mem would not give cgroup PSI either */
+	v1.present = false;
+	metrics_availability(&caps, &v1, &av);
+	CHECK_STR(av.why[M_CG_MEM], "only with --mem (the workload's memory cgroup)");
+	CHECK_STR(av.why[M_CG_PSI_SOME], "cgroup v1 has no memory.pressure");
 }
 
 static struct sys_sample sample_at(double t, int64_t k)
