@@ -118,6 +118,10 @@ int fmt_label_arg(const char *opt, const char *s, char *err, size_t errlen);
  * blanks to w; the bytes written (buf always ends in NUL). */
 size_t fmt_cell(char *buf, size_t len, const char *s, int w);
 
+/* s's C0 control characters and DEL (a command line's newlines and tabs)
+ * to blanks, in place: text for one line or one cell of a screen. */
+void fmt_blank_controls(char *s);
+
 /* s made safe for a terminal: control characters and bytes that are not
  * UTF-8 become \xHH, backslashes stay. Truncated to fit len; returns buf. */
 char *fmt_escape(char *buf, size_t len, const char *s);

@@ -241,7 +241,8 @@ void run_uuid_of(const char *text, char uuid[33]);
 
 /* The record's figures as time(1) counts them, for timefmt.h. */
 void run_record_timeline(const struct run_record *r, struct timeline *t);
-/* "qsbench -n 1000000 -p 4 -s 1", or the command line. */
+/* "qsbench -n 1000000 -p 4 -s 1", or the command line on one line (its
+ * control characters blanks, as fmt_blank_controls makes them). */
 void run_record_workload(const struct run_record *r, char *buf, size_t len);
 /* The time line as csh's time prints it (timefmt_csh), or timefmt_gnu's. */
 void run_record_line(const struct run_record *r, bool gnu, char *buf, size_t len);

@@ -384,6 +384,13 @@ bool fmt_text_clean(const char *s)
 	return true;
 }
 
+void fmt_blank_controls(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = ' ';
+}
+
 char *fmt_escape(char *buf, size_t len, const char *s)
 {
 	size_t o = 0;

@@ -28,20 +28,12 @@ static int imax(int a, int b)
 	return a > b ? a : b;
 }
 
-/* Control characters (tabs, newlines in a command line) to blanks, so
- * every byte takes its column. */
-static void sanitize(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = ' ';
-}
-
-/* The same over every line of a text. */
+/* Control characters to blanks over every line of a text, so every byte
+ * takes its column. */
 static void sanitize_lines(struct detail_lines *t)
 {
 	for (size_t i = 0; i < t->n; i++)
-		sanitize(t->v[i].text);
+		fmt_blank_controls(t->v[i].text);
 }
 
 /* ---- list rows ---- */
@@ -52,7 +44,7 @@ char *histui_params(const struct run_record *r, char *buf, size_t len)
 		snprintf(buf, len, "-n %" PRId64 " -p %d -s %u", r->nelems, r->procs, r->seed);
 	else
 		snprintf(buf, len, "%s", r->command && r->command[0] ? r->command : "-");
-	sanitize(buf);
+	fmt_blank_controls(buf);
 	return buf;
 }
 
@@ -194,9 +186,9 @@ char *histui_format_run(const struct run_record *r, bool marked, const struct hi
 		snprintf(id, sizeof(id), "%" PRId64, r->id);
 		started_text(r->started_at, c->started, st, sizeof(st));
 		snprintf(label, sizeof(label), "%s", r->label[0] ? r->label : "-");
-		sanitize(label);
+		fmt_blank_controls(label);
 		snprintf(kern, sizeof(kern), "%s", r->kernel_release[0] ? r->kernel_release : "-");
-		sanitize(kern);
+		fmt_blank_controls(kern);
 		histui_params(r, par, sizeof(par));
 		if (r->wall_us < 0)
 			snprintf(wall, sizeof(wall), "n/a");
@@ -490,7 +482,7 @@ static int detail_system(const struct run_record *r, int width, struct detail_li
 
 			if (n) {
 				snprintf(a, sizeof(a), "%.*s", (int)imin((int)n, 4000), p);
-				sanitize(a);
+				fmt_blank_controls(a);
 				rc |= text_kv(t, width, first ? "swap" : "", a);
 				first = false;
 			}
@@ -719,7 +711,7 @@ static void setmsg(struct hs *s, bool bad, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(s->msg, sizeof(s->msg), fmt, ap);
 	va_end(ap);
-	sanitize(s->msg);
+	fmt_blank_controls(s->msg);
 	s->msg_bad = bad;
 }
 
@@ -798,7 +790,7 @@ static void draw_list(struct hs *s)
 	snprintf(left, sizeof(left), "thrashtop history  %ld run%s%s%s%s%s", s->cache.total,
 		 s->cache.total == 1 ? "" : "s", s->label[0] ? "  label=" : "", s->label,
 		 s->kernel[0] ? "  kernel~" : "", s->kernel);
-	sanitize(left);
+	fmt_blank_controls(left);
 	snprintf(right, sizeof(right), "%zu marked  c compares %s", s->nmarks,
 		 s->groups ? "groups" : "runs");
 	wattron(s->w, A_BOLD | tui_attr(TP_TITLE));
@@ -850,7 +842,7 @@ static void draw_list(struct hs *s)
 			 r->label[0] ? r->label : "(no label)",
 			 r->kernel_release[0] ? r->kernel_release : "?",
 			 r->kind == RUN_QSBENCH ? "qsbench " : "", par, st);
-		sanitize(line);
+		fmt_blank_controls(line);
 		wattron(s->w, tui_attr(TP_DIM));
 		tui_put(s->w, LINES - 2, 0, COLS, line);
 		wattroff(s->w, tui_attr(TP_DIM));
@@ -963,7 +955,7 @@ static void open_run(struct hs *s)
 	s->has_run = true;
 	snprintf(s->pane_title, sizeof(s->pane_title), "run %" PRId64 "  %s", s->run.id,
 		 s->run.label[0] ? s->run.label : "(no label)");
-	sanitize(s->pane_title);
+	fmt_blank_controls(s->pane_title);
 	s->pane = true;
 	s->pscroll = 0;
 	s->hscroll = 0;
@@ -1073,7 +1065,7 @@ static int cmp_collect(struct hs *s, struct cmp_set *c, char *err, size_t errlen
 				return -1;
 			}
 		}
-		sanitize(c->names[k]);
+		fmt_blank_controls(c->names[k]);
 		c->nsets++;
 	}
 	return 0;

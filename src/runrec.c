@@ -713,6 +713,7 @@ void run_record_workload(const struct run_record *r, char *buf, size_t len)
 		snprintf(buf, len, "qsbench -n %" PRId64 " -p %d -s %u", r->nelems, r->procs, r->seed);
 	else
 		snprintf(buf, len, "%s", r->command ? r->command : "(command not recorded)");
+	fmt_blank_controls(buf);
 }
 
 void run_record_line(const struct run_record *r, bool gnu, char *buf, size_t len)

@@ -318,6 +318,14 @@ TEST(fmt_escape_makes_text_terminal_safe)
 	CHECK(fmt_text_clean(fmt_escape(buf, sizeof(buf), "\x01\x02\x80\xfe tail")));
 }
 
+TEST(fmt_blank_controls_keeps_one_line)
+{
+	char s[] = "python3 -c a=1\nb=2\tc\r\033[2J\x7f\xc3\xa9";
+
+	fmt_blank_controls(s);
+	CHECK_STR(s, "python3 -c a=1 b=2 c  [2J \xc3\xa9");
+}
+
 /* fmt_g9 is printf's %.9g, byte for byte: edge values, ties that round to
  * even, and a sweep of bit patterns across the float range. */
 TEST(fmt_g9_is_printf)

@@ -152,6 +152,21 @@ TEST(histui_row_command_cut_with_ellipsis)
 	run_record_clear(&r);
 }
 
+/* The reports' workload text and the history view's are one line alike. */
+TEST(histui_workload_one_line_as_reports)
+{
+	struct run_record r;
+	char view[256], report[256];
+
+	seed_run(&r, 3);
+	r.kind = RUN_COMMAND;
+	r.command = strdup("python3 -c a=1\nb=2\t\033x");
+	run_record_workload(&r, report, sizeof(report));
+	CHECK_STR(report, "python3 -c a=1 b=2  x");
+	CHECK_STR(histui_params(&r, view, sizeof(view)), report);
+	run_record_clear(&r);
+}
+
 TEST(histui_columns_give_way_widest_first)
 {
 	struct histui_want want = { .id = 5, .label = 1, .kernel = 15, .params = 28,
