@@ -1,7 +1,8 @@
 /* The small system reads and writes other modules share: whole files,
  * /proc/meminfo fields, the XDG base directories, parent directories and
- * replacing a file whole. Every function returns -1 (or NULL) with errno
- * set on failure and prints nothing: callers word their own errors. */
+ * replacing a file whole. Every function returns -1 (or NULL; -2 where
+ * said) with errno set on failure and prints nothing: callers word their
+ * own errors. */
 #ifndef THRASHTOP_SYSIO_H
 #define THRASHTOP_SYSIO_H
 
@@ -48,7 +49,8 @@ int sysio_make_parents(const char *path, mode_t mode, struct sysio_made *made);
  * disk and renamed over path, and the directory is synced. A file replaced
  * keeps its mode; a new one gets mode less the umask. fill returns 0, or
  * -1 with errno; on failure the temporary is removed and path is as it
- * was. */
+ * was. -2 (fill not called) when no file can be made at path: a directory
+ * there, or its directory missing, not writable or read-only. */
 int sysio_replace(const char *path, mode_t mode, int (*fill)(FILE *f, const void *arg),
 		  const void *arg);
 

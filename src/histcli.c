@@ -53,6 +53,7 @@ struct hargs {
 	const char *cast;	/* replay: --cast FILE */
 	int cols, rows;		/* a recording's --size WxH, 0: 100x30 */
 	bool all;		/* list: every run, not a page; stats: every run's line */
+	unsigned given;		/* the options given, an OPT_BIT each */
 	char err[512];		/* bad usage or input: the one line to print */
 };
 
@@ -60,11 +61,14 @@ struct hargs {
 #define LIST_PAGE 1000
 
 /* A command of `thrashtop history`, as tmux's cmd_entry: its name, the
- * arguments it takes for the usage line, and what runs it. exec returns
- * the exit status, or -1 for bad usage or input with a->err filled. */
+ * arguments it takes for the usage line, what runs it, and the options it
+ * reads in each format (OPT_BITs; 0 for a format it does not print).
+ * exec returns the exit status, or -1 for bad usage or input with a->err
+ * filled. */
 struct hcmd {
 	const char *name, *args;
 	int (*exec)(struct hargs *a, const char *path);
+	unsigned opts[F_CAST + 1];
 };
 
 static const struct hcmd cmds[];
@@ -130,9 +134,29 @@ static bool parse_id(const char *s, int64_t *id)
 	return ok;
 }
 
+/* A command given too many or too few arguments: what it takes and what it
+ * got, both named. */
+static int wrong_count(struct hargs *a, const char *takes)
+{
+	char got[256] = "", word[128];
+	size_t o = 0;
+
+	if (!a->npos)
+		return fmt_err(a->err, sizeof(a->err), "%s takes %s, got none", a->cmd, takes);
+	for (int i = 0; i < a->npos && o < sizeof(got); i++)
+		o += (size_t)snprintf(got + o, sizeof(got) - o, " %s",
+				      fmt_escape(word, sizeof(word), a->pos[i]));
+	if (o >= sizeof(got))
+		memcpy(got + sizeof(got) - 5, " ...", 5);
+	return fmt_err(a->err, sizeof(a->err), "%s takes %s, got %d:%s", a->cmd, takes, a->npos, got);
+}
+
 enum { OPT_FORMAT = 256, OPT_KERNEL, OPT_SESSION, OPT_LIMIT, OPT_ROWS, OPT_COLS, OPT_ALL,
        OPT_SKIP_BAD, OPT_GNU, OPT_COV, OPT_OUTLIER_Z, OPT_HISTORY, OPT_SVG, OPT_SERIES,
        OPT_SPEED, OPT_CAST, OPT_SIZE };
+
+/* An option's bit in hargs.given and hcmd.opts. */
+#define OPT_BIT(c) (1u << ((c) == 'L' ? 0 : (c) - OPT_FORMAT + 1))
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -157,14 +181,14 @@ static const struct option longopts[] = {
 	{ 0, 0, 0, 0 },
 };
 
+static const char *const fmt_names[] = { "", "text", "csv", "json", "time", "table", "svg",
+					 "gnuplot", "asciicast" };
+
 static int parse_format(const char *v, struct hargs *a)
 {
-	static const char *const names[] = { "", "text", "csv", "json", "time", "table", "svg",
-					     "gnuplot", "asciicast" };
-
 	a->fmt = F_DEFAULT;
-	for (int k = 1; k < 9; k++)
-		if (!strcmp(v, names[k]))
+	for (int k = 1; k <= F_CAST; k++)
+		if (!strcmp(v, fmt_names[k]))
 			a->fmt = (enum fmt)k;
 	if (a->fmt == F_DEFAULT)
 		return fmt_err(a->err, sizeof(a->err), "unknown format \"%s\" (text, csv, json, time, "
@@ -179,6 +203,7 @@ static int parse_option(int c, const char *v, struct hargs *a)
 	double d;
 	char *end, x;
 
+	a->given |= OPT_BIT(c);
 	switch (c) {
 	case OPT_FORMAT:
 		return parse_format(v, a);
@@ -450,6 +475,9 @@ static int list_run(struct run_record *r, void *arg)
 	}
 	if (!l->shown++)
 		report_list_header(out);
+	/* a newline in a command line would split its row */
+	if (r->command)
+		fmt_blank_controls(r->command);
 	report_list_row(out, r);
 	return ferror(out) ? -1 : 0;
 }
@@ -617,8 +645,10 @@ static int cmd_show(struct hargs *a, const char *path)
 	int64_t id;
 	struct run_record r;
 
-	if (a->npos != 1 || !parse_id(a->pos[0], &id))
-		return fmt_err(a->err, sizeof(a->err), "show needs one run ID, got \"%s\"", a->npos ? a->pos[0] : "");
+	if (a->npos != 1)
+		return wrong_count(a, "one run ID");
+	if (!parse_id(a->pos[0], &id))
+		return fmt_err(a->err, sizeof(a->err), "show: \"%s\" is not a run ID", a->pos[0]);
 	struct history *h = history_open(path, HISTORY_RDONLY, err, sizeof(err));
 	if (!h) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);
@@ -825,7 +855,7 @@ static int cmd_compare(struct hargs *a, const char *path)
 	char err[256];
 
 	if (a->npos < 2)
-		return fmt_err(a->err, sizeof(a->err), "compare needs at least two runs or groups (ID, g:ID, label:TEXT)");
+		return wrong_count(a, "two or more runs or groups (ID, g:ID, label:TEXT)");
 	int rc = compare_runs(a, path, &runs, &n);
 	if (rc)
 		return rc;
@@ -952,7 +982,7 @@ static int cmd_import(struct hargs *a, const char *path)
 	struct input in;
 
 	if (a->npos != 1)
-		return fmt_err(a->err, sizeof(a->err), "import needs one FILE (- for standard input)");
+		return wrong_count(a, "one FILE (- for standard input)");
 	bool db = is_database(a->pos[0]);
 	if (db && same_file(a->pos[0], path))
 		return fmt_err(a->err, sizeof(a->err), "import: %s is this history itself", a->pos[0]);
@@ -1013,7 +1043,7 @@ static int cmd_rm(struct hargs *a, const char *path)
 	int64_t id;
 
 	if (a->npos < 1)
-		return fmt_err(a->err, sizeof(a->err), "rm needs run IDs");
+		return wrong_count(a, "one or more run IDs");
 	for (int i = 0; i < a->npos; i++) {
 		if (!parse_id(a->pos[i], &id))
 			return fmt_err(a->err, sizeof(a->err), "rm: \"%s\" is not a run ID", a->pos[i]);
@@ -1083,7 +1113,9 @@ static int cmd_replay(struct hargs *a, const char *path)
 	struct history *h;
 
 	if (a->npos != 1)
-		return fmt_err(a->err, sizeof(a->err), "%s takes one run ID", a->cmd);
+		return wrong_count(a, a->fmt == F_CAST ? "one run ID with --format=asciicast" : "one run ID");
+	if (a->cols && !a->cast && a->fmt != F_CAST)
+		return fmt_err(a->err, sizeof(a->err), "--size is for replay only with --cast FILE");
 	if (!parse_id(a->pos[0], &id))
 		return fmt_err(a->err, sizeof(a->err), "%s: \"%s\" is not a run ID", a->cmd, a->pos[0]);
 	if (a->series && (n = metrics_parse_list(a->series, ids, err, sizeof(err))) < 0)
@@ -1104,16 +1136,14 @@ static int cmd_replay(struct hargs *a, const char *path)
 
 static int cmd_plot(struct hargs *a, const char *path)
 {
-	char err[512];
+	char err[512], file[256];
 	struct chart_spec spec;
 	struct run_record *runs;
 	int64_t id;
-	int rc = 0;
+	int rc = 0, k = 0;
 
 	if (!a->npos)
-		return fmt_err(a->err, sizeof(a->err), "plot needs one or more run IDs");
-	if (a->svg && a->fmt != F_DEFAULT && a->fmt != F_SVG)
-		return fmt_err(a->err, sizeof(a->err), "plot: --svg writes an SVG; drop --format or use --format=svg");
+		return wrong_count(a, "one or more run IDs");
 	if (!a->svg && a->fmt != F_SVG && a->fmt != F_GNUPLOT)
 		return fmt_err(a->err, sizeof(a->err), "plot: want --svg FILE, --format=svg or --format=gnuplot");
 	if (chart_parse_series(a->series ? a->series : CHART_DEFAULT_SERIES, &spec, err,
@@ -1143,8 +1173,12 @@ static int cmd_plot(struct hargs *a, const char *path)
 		}
 	}
 	history_close(h);
-	if (!rc && write_chart(a->svg ? a->svg : "-", a->svg || a->fmt == F_SVG, runs,
-			       (size_t)a->npos, &spec)) {
+	if (!rc && (k = write_chart(a->svg ? a->svg : "-", a->svg || a->fmt == F_SVG, runs,
+				    (size_t)a->npos, &spec)) == -2) {
+		int e = errno;
+		rc = fmt_err(a->err, sizeof(a->err), "--svg %s: %s",
+			     fmt_escape(file, sizeof(file), a->svg), strerror(e));
+	} else if (!rc && k) {
 		fprintf(stderr, "thrashtop: history: cannot write %s: %s\n",
 			a->svg ? a->svg : "the chart", strerror(errno));
 		rc = 1;
@@ -1168,7 +1202,8 @@ static int cmd_report(struct hargs *a, const char *path)
 	if (fmt == F_CAST)
 		return cmd_replay(a, path);
 	if (a->npos)
-		return fmt_err(a->err, sizeof(a->err), "unexpected argument \"%s\"", a->pos[0]);
+		return wrong_count(a, strcmp(a->cmd, "export") ? "no arguments" :
+				   "no arguments (a run ID with --format=asciicast)");
 	if (fmt == F_CSV || fmt == F_JSON || (!strcmp(a->cmd, "list") && fmt == F_DEFAULT))
 		return fmt == F_DEFAULT ? stream_list(path, &a->filt, a->all) :
 		       stream_export(path, &a->filt, fmt == F_JSON);
@@ -1178,12 +1213,7 @@ static int cmd_report(struct hargs *a, const char *path)
 		return stream_report(path, &a->filt, &a->ro, fmt == F_TIME ? report_time : report_text);
 	if ((rc = load(path, report_filter(a, fmt, &tf), flags, &runs, &n)))
 		return rc;
-	if (!strcmp(a->cmd, "list") && a->fmt == F_DEFAULT) {
-		if (n)
-			report_list(out, runs, n);
-		else
-			say_none(path, &a->filt);
-	} else if (!strcmp(a->cmd, "stats") && a->fmt == F_DEFAULT) {
+	if (!strcmp(a->cmd, "stats") && a->fmt == F_DEFAULT) {
 		if (n)
 			rc = loaded_report(runs, n, &a->ro, report_stats);
 		else
@@ -1211,33 +1241,87 @@ static int check_existing(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* What the commands read: --history always; filters and the options of
+ * a report only in the formats whose output they change. */
+#define O_DB OPT_BIT(OPT_HISTORY)
+#define O_FILTER (OPT_BIT('L') | OPT_BIT(OPT_KERNEL) | OPT_BIT(OPT_SESSION) | OPT_BIT(OPT_LIMIT))
+#define O_GROUPS (OPT_BIT(OPT_GNU) | OPT_BIT(OPT_COV) | OPT_BIT(OPT_OUTLIER_Z))
+#define O_TABLE (OPT_BIT(OPT_ROWS) | OPT_BIT(OPT_COLS))
+#define O_CAST (OPT_BIT(OPT_SERIES) | OPT_BIT(OPT_SPEED) | OPT_BIT(OPT_SIZE))
+#define O_REPORTS(dflt) [F_DEFAULT] = O_DB | (dflt), [F_TEXT] = O_DB | O_FILTER | O_GROUPS, \
+	[F_CSV] = O_DB | O_FILTER, [F_JSON] = O_DB | O_FILTER, \
+	[F_TIME] = O_DB | O_FILTER | OPT_BIT(OPT_GNU), [F_TABLE] = O_DB | O_FILTER | O_TABLE
+
 static const struct hcmd cmds[NCMDS] = {
-	{ "list", "", cmd_report },
-	{ "show", " ID", cmd_show },
-	{ "stats", "", cmd_report },
-	{ "compare", " A B...", cmd_compare },
-	{ "export", "", cmd_report },
-	{ "import", " FILE", cmd_import },
-	{ "rm", " ID...", cmd_rm },
-	{ "plot", " ID...", cmd_plot },
-	{ "replay", " ID", cmd_replay },
+	{ "list", "", cmd_report, { O_REPORTS(O_FILTER | OPT_BIT(OPT_ALL)) } },
+	{ "show", " ID", cmd_show, { [F_DEFAULT] = O_DB, [F_TEXT] = O_DB, [F_CSV] = O_DB,
+				     [F_JSON] = O_DB, [F_TIME] = O_DB | OPT_BIT(OPT_GNU),
+				     [F_TABLE] = O_DB | O_TABLE } },
+	{ "stats", "", cmd_report, { O_REPORTS(O_FILTER | OPT_BIT(OPT_ALL) | O_GROUPS) } },
+	{ "compare", " A B...", cmd_compare, { [F_DEFAULT] = O_DB, [F_TEXT] = O_DB,
+					       [F_JSON] = O_DB } },
+	{ "export", "", cmd_report, { O_REPORTS(O_FILTER), [F_CAST] = O_DB | O_CAST } },
+	{ "import", " FILE", cmd_import, { [F_DEFAULT] = O_DB | OPT_BIT('L') | OPT_BIT(OPT_SKIP_BAD) } },
+	{ "rm", " ID...", cmd_rm, { [F_DEFAULT] = O_DB } },
+	{ "plot", " ID...", cmd_plot, { [F_DEFAULT] = O_DB | OPT_BIT(OPT_SVG) | OPT_BIT(OPT_SERIES),
+					[F_SVG] = O_DB | OPT_BIT(OPT_SVG) | OPT_BIT(OPT_SERIES),
+					[F_GNUPLOT] = O_DB | OPT_BIT(OPT_SERIES) } },
+	{ "replay", " ID", cmd_replay, { [F_DEFAULT] = O_DB | O_CAST | OPT_BIT(OPT_CAST) } },
 };
 
-static int run_command(struct hargs *a, const char *path)
+static const struct hcmd *find_command(struct hargs *a)
 {
 	char names[128];
 	size_t o = 0;
 
 	for (int i = 0; i < NCMDS; i++)
 		if (!strcmp(a->cmd, cmds[i].name))
-			return cmds[i].exec(a, path);
+			return &cmds[i];
 	for (int i = 0; i < NCMDS; i++)
 		o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", i ? ", " : "", cmds[i].name);
-	return fmt_err(a->err, sizeof(a->err), "unknown command \"%s\" (%s)", a->cmd, names);
+	fmt_err(a->err, sizeof(a->err), "unknown command \"%s\" (%s)", a->cmd, names);
+	return NULL;
+}
+
+/* Refuses a format or an option given that c would not read, naming it
+ * and the formats with which c does read it. */
+static int check_options(struct hargs *a, const struct hcmd *c)
+{
+	char with[256] = "";
+	size_t o = 0;
+
+	if (!c->opts[a->fmt]) {
+		for (int k = 1; k <= F_CAST; k++)
+			if (c->opts[k])
+				o += (size_t)snprintf(with + o, sizeof(with) - o, "%s%s", o ? ", " : "",
+						      fmt_names[k]);
+		if (!o)
+			return fmt_err(a->err, sizeof(a->err), "--format is not for %s", c->name);
+		return fmt_err(a->err, sizeof(a->err), "--format=%s is not for %s (%s)",
+			       fmt_names[a->fmt], c->name, with);
+	}
+	for (const struct option *opt = longopts; opt->name; opt++) {
+		if (opt->val == 'h' || opt->val == OPT_FORMAT)
+			continue;
+		unsigned bit = OPT_BIT(opt->val);
+		if (!(a->given & bit) || (c->opts[a->fmt] & bit))
+			continue;
+		for (int k = 0; k <= F_CAST; k++)
+			if (c->opts[k] & bit)
+				o += (size_t)snprintf(with + o, sizeof(with) - o, "%s%s%s",
+						      o ? " or " : "", k ? "with --format=" :
+						      "without --format", fmt_names[k]);
+		if (!o)
+			return fmt_err(a->err, sizeof(a->err), "--%s is not for %s", opt->name, c->name);
+		return fmt_err(a->err, sizeof(a->err), "--%s is for %s only %s", opt->name, c->name,
+			       with);
+	}
+	return 0;
 }
 
 int histcli_main(int argc, char **argv, const char *db_path)
 {
+	const struct hcmd *c = NULL;
 	struct hargs a;
 	char pathbuf[4096], err[512];
 	int rc = parse_args(argc, argv, &a);
@@ -1252,16 +1336,10 @@ int histcli_main(int argc, char **argv, const char *db_path)
 		fprintf(stderr, "thrashtop: %s\n", err);
 		return 2;
 	}
-	if (!rc && (a.fmt == F_SVG || a.fmt == F_GNUPLOT) && strcmp(a.cmd, "plot"))
-		rc = fmt_err(a.err, sizeof(a.err), "--format=%s is for plot",
-			     a.fmt == F_SVG ? "svg" : "gnuplot");
-	if (!rc && a.fmt == F_CAST && strcmp(a.cmd, "export"))
-		rc = fmt_err(a.err, sizeof(a.err), "--format=asciicast is for export ID");
-	if (!rc && (a.cast || a.cols) && strcmp(a.cmd, "replay") &&
-	    !(a.fmt == F_CAST && !a.cast))
-		rc = fmt_err(a.err, sizeof(a.err), "%s", a.cast ? "--cast is for replay ID (export ID "
-			     "--format=asciicast writes to standard output)" : "--size is for a "
-			     "recording: export ID --format=asciicast, replay ID --cast FILE");
+	if (!rc && !(c = find_command(&a)))
+		rc = -1;
+	if (!rc)
+		rc = check_options(&a, c);
 	if (!rc && check_existing(path, err, sizeof(err))) {
 		free(a.pos);
 		fprintf(stderr, "thrashtop: history: %s\n", err);
@@ -1270,7 +1348,7 @@ int histcli_main(int argc, char **argv, const char *db_path)
 	if (!rc) {
 		if (!(out = fmt_escaping_stream(stdout)))
 			out = stdout;
-		rc = run_command(&a, path);
+		rc = c->exec(&a, path);
 		if (out != stdout && fclose(out) && rc == 0) {
 			fprintf(stderr, "thrashtop: history: writing the output: %s\n", strerror(errno));
 			rc = 1;

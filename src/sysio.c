@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -170,6 +171,13 @@ static void sync_parent(const char *path)
 	}
 }
 
+/* An error that says where a file was to go is wrong, not the system. */
+static bool path_fault(int e)
+{
+	return e == ENOENT || e == ENOTDIR || e == EACCES || e == EPERM || e == EROFS ||
+	       e == ENAMETOOLONG || e == ELOOP;
+}
+
 int sysio_replace(const char *path, mode_t mode, int (*fill)(FILE *f, const void *arg),
 		  const void *arg)
 {
@@ -181,10 +189,15 @@ int sysio_replace(const char *path, mode_t mode, int (*fill)(FILE *f, const void
 
 	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
 		errno = ENAMETOOLONG;
-		return -1;
+		return -2;
+	}
+	/* found before fill's work, which rename would waste */
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		return -2;
 	}
 	if ((fd = mkstemp(tmp)) < 0)
-		return -1;
+		return path_fault(errno) ? -2 : -1;
 	/* mkstemp makes it 0600 */
 	um = umask(0);
 	umask(um);

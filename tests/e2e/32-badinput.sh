@@ -164,6 +164,49 @@ expect msg-no-raw-bytes bash -c "! LC_ALL=C grep -q \$'[\\x01-\\x08]' '$TMP/e'"
 want="-n and -m both size the sorter"; expect msg-n-and-m msg -b -n 1000 -m 4
 want='given twice'; expect msg-compare-twice msg history --history "$TMP/src.db" compare 1 1
 want='run 1 given twice'; expect msg-rm-twice msg history --history "$TMP/src.db" rm 1 1
+# A wrong count of arguments names what was wrong: what the command takes
+# and what it got.
+hmsg() { want="thrashtop: history: $1"; shift; msg history --history "$TMP/src.db" "$@" &&
+	test "$(cat "$TMP/e")" = "$want" || { echo "    got: $(cat "$TMP/e")"; false; }; }
+expect msg-show-extra hmsg 'show takes one run ID, got 2: 1 2' show 1 2
+expect msg-show-none hmsg 'show takes one run ID, got none' show
+expect msg-show-not-id hmsg 'show: "x" is not a run ID' show x
+expect msg-replay-extra hmsg 'replay takes one run ID, got 2: 1 2' replay 1 2
+expect msg-cast-no-id hmsg 'export takes one run ID with --format=asciicast, got none' export --format=asciicast
+expect msg-export-id hmsg 'export takes no arguments (a run ID with --format=asciicast), got 1: 1' export 1
+expect msg-list-extra hmsg 'list takes no arguments, got 1: foo' list foo
+expect msg-stats-extra hmsg 'stats takes no arguments, got 2: 1 2' stats 1 2
+expect msg-compare-one hmsg 'compare takes two or more runs or groups (ID, g:ID, label:TEXT), got 1: 1' compare 1
+expect msg-import-two hmsg 'import takes one FILE (- for standard input), got 2: a b' import a b
+expect msg-rm-none hmsg 'rm takes one or more run IDs, got none' rm
+expect msg-plot-none hmsg 'plot takes one or more run IDs, got none' plot --format=svg
+# An option or format a command does not read is refused, named with the
+# command, never silently ignored.
+expect msg-compare-csv hmsg '--format=csv is not for compare (text, json)' compare 1 2 --format=csv
+expect msg-compare-time hmsg '--format=time is not for compare (text, json)' compare 1 2 --format=time
+expect msg-stats-svg hmsg '--format=svg is not for stats (text, csv, json, time, table)' stats --format=svg
+expect msg-rm-format hmsg '--format is not for rm' rm 999999 --format=json
+expect msg-list-gnu hmsg '--gnu is for list only with --format=text or with --format=time' list --gnu
+expect msg-list-rows hmsg '--rows is for list only with --format=table' list --rows=kernel
+expect msg-stats-all-csv hmsg '--all is for stats only without --format' stats --all --format=csv
+expect msg-compare-label hmsg '--label is not for compare' compare 1 2 -L x
+expect msg-show-limit hmsg '--limit is not for show' show 1 --limit 3
+expect msg-import-kernel hmsg '--kernel is not for import' import --kernel x "$TMP/full.csv"
+expect msg-replay-size hmsg '--size is for replay only with --cast FILE' replay 1 --size 100x30
+expect msg-plot-svg-gnuplot hmsg '--svg is for plot only without --format or with --format=svg' \
+	plot 1 --format=gnuplot --svg "$TMP/x.svg"
+cp "$TMP/src.db" "$TMP/rm.db"
+"$T" history --history "$TMP/rm.db" rm 1 --all >/dev/null 2>"$TMP/e"; rc=$?
+expect rm-option-refused-nothing-removed eval 'one_line 2 "$TMP/e" &&
+	"$T" history --history "$TMP/rm.db" show 1 >/dev/null'
+# what the commands do read still goes
+for args in "stats --gnu --cov 9 --outlier-z 4 --all -L cut" "list --all --kernel ." \
+	"export --format=table --rows kernel --cols procs" "export --format=time --gnu" \
+	"show 1 --format=time --gnu" "compare 1 2 --format=json" "list --format=csv --limit 1"; do
+	"$T" history --history "$TMP/src.db" $args >"$TMP/o" 2>"$TMP/e"; rc=$?
+	expect "options-read[$args]" test "$rc" -eq 0 -a ! -s "$TMP/e" -a -s "$TMP/o"
+	[ "$rc" -eq 0 ] || cat "$TMP/e"
+done
 # the kernel reads 060 as octal: vm.swappiness would be 48
 want="--sysctl vm.swappiness=060: '060': the kernel reads a number with a leading 0 as octal: write 60"
 expect msg-sysctl-octal msg -b -n 1000 --sysctl vm.swappiness=060

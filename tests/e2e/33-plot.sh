@@ -59,6 +59,15 @@ bad no-output 1
 bad svg-and-gnuplot 1 --svg "$TMP/bad.svg" --format=gnuplot
 H list --format=svg >"$TMP/out" 2>"$TMP/err"; rc=$?
 expect svg-only-for-plot test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1
+# a file that cannot be made there is bad input, as --cast's is
 H plot 1 --svg "$TMP/nodir/c.svg" >"$TMP/out" 2>"$TMP/err"; rc=$?
-expect unwritable-one-line test "$rc" -eq 1 -a "$(wc -l <"$TMP/err")" -eq 1
+expect unwritable-one-line test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1
+expect unwritable-named grep -qx "thrashtop: history: --svg $TMP/nodir/c.svg: No such file or directory" "$TMP/err"
+[ "$rc" -eq 2 ] || cat "$TMP/err"
+mkdir "$TMP/svgdir"
+H plot 1 --svg "$TMP/svgdir" >"$TMP/out" 2>"$TMP/err"; rc=$?
+expect svg-directory-refused test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1 -a -z "$(ls -A "$TMP/svgdir")"
+expect svg-directory-named grep -q "^thrashtop: history: --svg $TMP/svgdir: Is a directory$" "$TMP/err"
+[ "$rc" -eq 2 ] || cat "$TMP/err"
+rmdir "$TMP/svgdir"
 expect unwritable-nothing-left test -z "$(ls "$TMP" | grep -v -e '^h.db' -e '^c\.' -e '^g\.' -e out -e err)"
