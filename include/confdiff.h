@@ -12,7 +12,7 @@
 
 struct conf_diff {
 	char key[64];
-	char from[256], to[256];	/* "-": not set on that side */
+	char from[256], to[256];	/* "-": not set on that side, or empty */
 };
 
 /* Pure: the keys whose values differ from a to b, in the canonical order

@@ -25,9 +25,23 @@ int stats_summarize(const double *x, size_t n, struct stats_summary *s);
 double stats_median(const double *x, size_t n);
 
 /* Iglewicz-Hoaglin modified z-scores 0.6745 * (x - median) / MAD into z.
- * MAD 0 is replaced by DBL_EPSILON, as hyperfine does, so any value off the
- * median scores huge. Returns 0, or -1 (EINVAL for n == 0 or NaN, ENOMEM). */
-int stats_modified_z(const double *x, size_t n, double *z);
+ * A MAD below mad_min (the resolution x is read at) is taken as mad_min;
+ * a MAD of 0 with mad_min 0 as DBL_EPSILON, as hyperfine does, so any
+ * value off the median scores huge. Returns 0, or -1 (EINVAL for n == 0,
+ * NaN or mad_min < 0, ENOMEM). */
+int stats_modified_z(const double *x, size_t n, double mad_min, double *z);
+
+/* Fewest values an outlier verdict is drawn from. Of three, the MAD is the
+ * smaller of the two deviations from the median, so the other scores
+ * 0.6745 times their ratio and is flagged at 3.5 whenever it is 5.2 times
+ * the first, however close all three are (28% of normal samples). Of
+ * four, the farthest value's MAD is half the range of the other three. */
+#define STATS_OUTLIER_MIN_N 4
+
+/* out[i]: whether x[i]'s modified z-score (MAD at least mad_min) passes
+ * cut in absolute value; all false for n < STATS_OUTLIER_MIN_N. Returns 0,
+ * or -1 as stats_modified_z. */
+int stats_outliers(const double *x, size_t n, double cut, double mad_min, bool *out);
 
 /* Outliers as hyperfine counts them (src/outlier_detection.rs):
  * |x - median| / MAD > 1.4826 * 10, MAD 0 replaced by DBL_EPSILON; that is

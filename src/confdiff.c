@@ -96,16 +96,15 @@ static void add_line(struct kvs *s, const char *line, size_t len)
 			kib = names[i].kib;
 			append = !strcmp(names[i].key, "change");
 		}
-	if (kib) {
+	if (kib && !strcmp(val, "n/a")) {
+		if (strstr(key, "limit"))	/* NA: no limit, as show says */
+			snprintf(val, sizeof(val), "none");
+	} else if (kib) {
 		char *end;
 		long long v = strtoll(val, &end, 10);
 
-		if (end != val && !*end) {
-			if (v == NA)
-				snprintf(val, sizeof(val), "none");
-			else
-				fmt_kib(val, sizeof(val), v);
-		}
+		if (end != val && !*end)
+			fmt_kib(val, sizeof(val), v);
 	} else if (!strcmp(val, "-1")) {
 		snprintf(val, sizeof(val), "n/a");
 	} else if (!strcmp(key, "zswap")) {
@@ -169,6 +168,12 @@ static int collect(const struct run_record *r, struct kvs *s)
 	return 0;
 }
 
+/* An empty value (no label, say) as show and list print it. */
+static const char *shown(const char *val)
+{
+	return val[0] ? val : "-";
+}
+
 int conf_diff(const struct run_record *a, const struct run_record *b,
 	      struct conf_diff *d, size_t max)
 {
@@ -194,8 +199,9 @@ int conf_diff(const struct run_record *a, const struct run_record *b,
 				struct conf_diff *c = &d[n];
 
 				snprintf(c->key, sizeof(c->key), "%s", s->v[i].key);
-				snprintf(c->from, sizeof(c->from), "%s", pass ? "-" : s->v[i].val);
-				snprintf(c->to, sizeof(c->to), "%s", pass ? s->v[i].val : e ? e->val : "-");
+				snprintf(c->from, sizeof(c->from), "%s", pass ? "-" : shown(s->v[i].val));
+				snprintf(c->to, sizeof(c->to), "%s",
+					 pass ? shown(s->v[i].val) : e ? shown(e->val) : "-");
 			}
 			n++;
 		}

@@ -116,6 +116,9 @@ static void figures_add(struct figures *fg, const struct run_figures *r)
 	fg->n++;
 }
 
+/* Wall time is printed to hundredths: a spread finer than that is none. */
+#define WALL_RES_S 0.01
+
 /* g's statistics, unstable mark and outliers (g->outlier has fg->n
  * entries) from fg. */
 static void figures_stats(const struct figures *fg, struct report_group *g,
@@ -124,12 +127,12 @@ static void figures_stats(const struct figures *fg, struct report_group *g,
 	for (int m = 0; m < RM_N; m++) {
 		size_t k = fg->k[m];
 		stats_summarize(fg->x[m], k, &g->st[m]);
-		if (m == RM_WALL && k >= 3) {
-			double *z = malloc(sizeof(double) * k);
-			if (z && stats_modified_z(fg->x[m], k, z) == 0)
+		if (m == RM_WALL) {
+			bool *out = malloc(sizeof(bool) * (k ? k : 1));
+			if (out && stats_outliers(fg->x[m], k, o->outlier_z, WALL_RES_S, out) == 0)
 				for (size_t i = 0; i < k; i++)
-					g->outlier[fg->wpos[i]] = fabs(z[i]) > o->outlier_z;
-			free(z);
+					g->outlier[fg->wpos[i]] = out[i];
+			free(out);
 		}
 	}
 	g->unstable = g->st[RM_WALL].n >= 2 && g->st[RM_WALL].cv_pct > o->unstable_cov_pct;
@@ -526,14 +529,41 @@ int report_show(FILE *f, const struct run_record *r)
 #define CHART_W 60
 #define CHART_H 5
 
+/* The end of a time axis: tenths under 10 s, where whole seconds made a
+ * short run's axis "0s0s". */
+static void axis_secs(char *buf, size_t len, double s)
+{
+	if (s < 10)
+		snprintf(buf, len, "%.1fs", s);
+	else
+		snprintf(buf, len, "%.0fs", s);
+}
+
+/* Series id of r in ASCII on the monitor's scale, titled with the extreme
+ * that matters over every sample: what is left of RAM, its lowest; else
+ * the peak. */
 static void chart(FILE *f, const struct run_record *r, int id, const char *title)
 {
+	const struct metric_def *def = metric_def(id);
 	struct series s, d;
-	double tt[CHART_W], vv[CHART_W], lo, hi;
-	char rows[CHART_H][PLOT_ROW_BYTES(CHART_W)], top[16], end[16];
-	bool kib = !strcmp(metric_def(id)->unit, "KiB");
+	double tt[CHART_W], vv[CHART_W], lo = NAN, hi = NAN;
+	char rows[CHART_H][PLOT_ROW_BYTES(CHART_W)], top[16], ext[24], end[16];
 
-	if (r->nsamples < 2 || !r->series[id] || series_init(&s, r->nsamples))
+	if (r->nsamples < 2 || !r->series[id])
+		return;
+	for (int i = 0; i < r->nsamples; i++) {
+		double v = r->series[id][i];
+
+		if (isnan(v))
+			continue;
+		lo = isnan(lo) || v < lo ? v : lo;
+		hi = isnan(hi) || v > hi ? v : hi;
+	}
+	if (isnan(hi)) {
+		fprintf(f, "\n%s: not recorded\n", title);
+		return;
+	}
+	if (series_init(&s, r->nsamples))
 		return;
 	for (int i = 0; i < r->nsamples; i++)
 		series_push(&s, r->t[i], r->series[id][i]);
@@ -543,28 +573,16 @@ static void chart(FILE *f, const struct run_record *r, int id, const char *title
 		return;
 	for (int i = 0; i < np; i++)
 		series_push(&d, tt[i], vv[i]);
-	if (series_minmax(&d, np, &lo, &hi) == 0) {
-		fprintf(f, "\n%s: not recorded\n", title);
-		series_free(&d);
-		return;
-	}
 	struct plot p = { .w = np, .h = CHART_H, .mode = PLOT_ASCII };
-	p.ymax = kib ? plot_nice_kib(hi) : plot_nice_max(hi);
-	if (kib)
-		fmt_kib(top, sizeof(top), (int64_t)p.ymax);
-	else if (id == M_KSWAPD_CPU)
-		snprintf(top, sizeof(top), "%g%%", p.ymax);
-	else
-		fmt_rate(top, sizeof(top), p.ymax);
+	p.ymax = metrics_scale_kept(id, r->ram_kib, r->hugetlb_kib, r->mlocked_kib,
+				    r->swap_total_kib);
+	if (!(p.ymax > 0) || hi > p.ymax)
+		p.ymax = metrics_nice_max(id, hi);
+	metrics_value_text(id, p.ymax, top, sizeof(top));
+	metrics_value_text(id, def->scale == MS_RAM ? lo : hi, ext, sizeof(ext));
 	if (plot_render(&p, &d, &rows[0][0], sizeof(rows[0]), NULL) == 0) {
-		char peak[24];
-		if (kib)
-			fmt_kib(peak, sizeof(peak), (int64_t)hi);
-		else if (id == M_KSWAPD_CPU)
-			fmt_pct(peak, sizeof(peak), hi);
-		else
-			fmt_rate(peak, sizeof(peak), hi);
-		fprintf(f, "\n%s, run %" PRId64 " (peak %s):\n", title, r->id, peak);
+		fprintf(f, "\n%s, run %" PRId64 " (%s %s):\n", title, r->id,
+			def->scale == MS_RAM ? "lowest" : "peak", ext);
 		for (int y = 0; y < CHART_H; y++) {
 			size_t len = strlen(rows[y]);
 			while (len && rows[y][len - 1] == ' ')
@@ -574,8 +592,8 @@ static void chart(FILE *f, const struct run_record *r, int id, const char *title
 		fprintf(f, "%7s +", "");
 		for (int x = 0; x < np; x++)
 			fputc('-', f);
-		snprintf(end, sizeof(end), "%.0fs", r->t[r->nsamples - 1]);
-		fprintf(f, "\n%8s %-*s%s\n", "", np - (int)strlen(end) > 2 ? np - (int)strlen(end) : 2,
+		axis_secs(end, sizeof(end), r->t[r->nsamples - 1]);
+		fprintf(f, "\n%8s %-*s%s\n", "", np - (int)strlen(end) > 3 ? np - (int)strlen(end) : 3,
 			"0s", end);
 	}
 	series_free(&d);
@@ -590,7 +608,7 @@ static void stat_num(char *buf, size_t len, double v, int m)
 	else if (m == RM_MAJFLT)
 		snprintf(buf, len, "%.0f", v);
 	else
-		snprintf(buf, len, "%.2f", v);
+		snprintf(buf, len, "%.2f%s", v, m >= RM_STALL ? "%" : "");
 }
 
 static void stats_table(FILE *f, const struct report_group *g)
@@ -616,16 +634,19 @@ static void stats_table(FILE *f, const struct report_group *g)
 			snprintf(v[2], 32, "%.1f", s->mean);
 		if (m == RM_MAJFLT && !isnan(s->sd))
 			snprintf(v[4], 32, "%.1f", s->sd);
-		if (isnan(s->cv_pct))
+		/* against a mean printed as 0, a CoV is noise below the print */
+		if (isnan(s->cv_pct) || strtod(v[2], NULL) == 0)
 			snprintf(cv, sizeof(cv), "n/a");
 		else
 			snprintf(cv, sizeof(cv), "%.1f%%", s->cv_pct);
 		fprintf(f, "  %-7s %3zu %9s %9s %9s %9s %9s %7s\n", metric_names[m], s->n,
 			v[0], v[1], v[2], v[3], v[4], cv);
 	}
-	fprintf(f, "  (seconds, rounded: time lines truncate, as tcsh does;\n"
-		"   majflt in faults;%s over completed runs)\n",
-		stalls ? " swapin to irq: the workers' stalls in % of\n   wall time;" : "");
+	fprintf(f, "  (wall, user, sys, kswapd in seconds, rounded: time lines truncate,\n"
+		"   as tcsh does; majflt in faults; %s)\n",
+		stalls ? "swapin to irq: the workers' stalls\n"
+			 "   in % of wall time; CoV n/a where the mean is 0; over completed runs" :
+			 "CoV n/a where the mean is 0; over\n   completed runs");
 }
 
 /* "1 of 3 runs killed, 33% (95% 6-79%, Wilson)": over the runs that went
@@ -916,8 +937,7 @@ static void config_against_first(struct group_pass *p, const struct run_record *
 		char key[80], text[600];
 
 		snprintf(key, sizeof(key), "    %-*.64s  ", w, d[i].key);
-		snprintf(text, sizeof(text), "%s -> %s", d[i].from[0] ? d[i].from : "\"\"",
-			 d[i].to[0] ? d[i].to : "\"\"");
+		snprintf(text, sizeof(text), "%s -> %s", d[i].from, d[i].to);
 		wrap(p->f, key, 6, text);
 	}
 }

@@ -165,31 +165,55 @@ int stats_summarize(const double *x, size_t n, struct stats_summary *s)
 	return 0;
 }
 
-/* The median of x and its median absolute deviation, kept above 0 so that
- * it divides. Returns 0, or -1 when either is not to be had. */
-static int median_mad(const double *x, size_t n, double *med, double *mad)
+/* The median of x and its median absolute deviation, at least mad_min
+ * and kept above 0 so that it divides. Returns 0, or -1 when either is not
+ * to be had. */
+static int median_mad(const double *x, size_t n, double mad_min, double *med, double *mad)
 {
 	*med = stats_median(x, n);
 	*mad = mad_of(x, n, *med);
 	if (isnan(*med) || isnan(*mad))
 		return -1;
+	if (*mad < mad_min)
+		*mad = mad_min;
 	if (*mad <= 0)
 		*mad = DBL_EPSILON;
 	return 0;
 }
 
-int stats_modified_z(const double *x, size_t n, double *z)
+int stats_modified_z(const double *x, size_t n, double mad_min, double *z)
 {
 	double med, mad;
 
-	if (n == 0 || !all_finite(x, n)) {
+	if (n == 0 || !all_finite(x, n) || !(mad_min >= 0) || isinf(mad_min)) {
 		errno = EINVAL;
 		return -1;
 	}
-	if (median_mad(x, n, &med, &mad))
+	if (median_mad(x, n, mad_min, &med, &mad))
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		z[i] = 0.6745 * (x[i] - med) / mad;
+	return 0;
+}
+
+int stats_outliers(const double *x, size_t n, double cut, double mad_min, bool *out)
+{
+	double *z;
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = false;
+	if (n < STATS_OUTLIER_MIN_N)
+		return 0;
+	z = malloc(n * sizeof(*z));
+	if (!z)
+		return -1;
+	if (stats_modified_z(x, n, mad_min, z)) {
+		free(z);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		out[i] = fabs(z[i]) > cut;
+	free(z);
 	return 0;
 }
 
@@ -204,7 +228,7 @@ long stats_outliers_hyperfine(const double *x, size_t n)
 		errno = EINVAL;
 		return -1;
 	}
-	if (median_mad(x, n, &med, &mad))
+	if (median_mad(x, n, 0, &med, &mad))
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (fabs((x[i] - med) / mad) > 1.4826 * 10.0)

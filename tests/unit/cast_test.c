@@ -44,7 +44,7 @@ TEST(conf_diff_names_keys_and_values)
 	size_t len = 0;
 	FILE *f;
 
-	record(&a, "label=x\nkernel=6.1\nkernel_version=#1\nswappiness=60\nmem_limit_kib=-1\n"
+	record(&a, "label=x\nkernel=6.1\nkernel_version=#1\nswappiness=60\nmem_limit_kib=n/a\n"
 		   "zswap=0\n", "root=/dev/vda\n",
 	       "Filename Type Size Used Priority\n/dev/vdb partition 1024 0 -2\n");
 	record(&b, "label=x\nkernel=6.1\nkernel_version=#1\nswappiness=100\nmem_limit_kib=524288\n"
@@ -73,6 +73,44 @@ TEST(conf_diff_names_keys_and_values)
 	conf_diff_text(f, "", d, 0);
 	fclose(f);
 	CHECK_STR(text, "vm.swappiness  60 -> 100\nsame configuration\n");
+	free(text);
+	run_record_clear(&a);
+	run_record_clear(&b);
+}
+
+/* Records' own configurations: no limit is "none" as show prints it, not
+ * the config's "n/a" (mem limit 96M -> n/a); an empty label is "-" as
+ * show and list print it, not nothing (label  -> rtest); an unknown RAM
+ * stays n/a. */
+TEST(conf_diff_no_limit_and_empty_label)
+{
+	struct run_record a, b;
+	struct conf_diff d[8];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	run_record_init(&a);
+	run_record_init(&b);
+	a.mem_limit_kib = 98304;
+	a.ram_kib = 24683568;
+	snprintf(b.label, sizeof(b.label), "rtest");
+	CHECK_INT(run_record_config(&a), 0);
+	CHECK_INT(run_record_config(&b), 0);
+	CHECK_INT(conf_diff(&a, &b, d, 8), 3);
+	CHECK_STR(d[0].key, "label");
+	CHECK_STR(d[0].from, "-");
+	CHECK_STR(d[0].to, "rtest");
+	CHECK_STR(d[1].key, "ram");
+	CHECK_STR(d[1].from, "24G");
+	CHECK_STR(d[1].to, "n/a");
+	CHECK_STR(d[2].key, "mem limit");
+	CHECK_STR(d[2].from, "96M");
+	CHECK_STR(d[2].to, "none");
+	f = open_memstream(&text, &len);
+	conf_diff_text(f, "", d, 3);
+	fclose(f);
+	CHECK_STR(text, "label      - -> rtest\nram        24G -> n/a\nmem limit  96M -> none\n");
 	free(text);
 	run_record_clear(&a);
 	run_record_clear(&b);

@@ -458,6 +458,123 @@ TEST(report_outlier_flag)
 		run_record_clear(&v[i]);
 }
 
+/* The trial's group of three close runs (wall CoV 0.7%) has no outlier:
+ * three runs give no verdict, nor does a spread finer than the 0.01 s
+ * wall time is printed to; a run 0.18 s off the others still is one. */
+TEST(report_outlier_needs_runs_and_resolution)
+{
+	static const double walls[][5] = {
+		{ 0.2728, 0.2694, 0.2731 },
+		{ 0.2728, 0.2694, 0.2731, 0.2729, 0.2730 },
+		{ 0.2728, 0.2694, 0.2731, 0.2729, 0.4512 },
+	};
+	static const int nw[] = { 3, 5, 5 };
+	struct run_record v[5];
+	struct report_opts o;
+	struct report_group *g;
+	size_t ng;
+
+	report_opts_default(&o);
+	for (int c = 0; c < 3; c++) {
+		for (int i = 0; i < nw[c]; i++) {
+			run_record_init(&v[i]);
+			v[i].id = i + 1;
+			v[i].wall_us = (int64_t)llround(walls[c][i] * 1e6);
+			run_record_config(&v[i]);
+		}
+		CHECK_INT(report_group(v, (size_t)nw[c], &o, &g, &ng), 0);
+		CHECK_INT(ng, 1);
+		for (int i = 0; ng == 1 && i < nw[c]; i++)
+			CHECK_INT(g[0].outlier[i], c == 2 && i == 4);
+		report_groups_free(g, ng);
+		for (int i = 0; i < nw[c]; i++)
+			run_record_clear(&v[i]);
+	}
+}
+
+/* Stall rows say they are % of wall time; a stall of a few microseconds
+ * a run, whose mean prints as 0.00%, gets no CoV (it would be 60.3%), nor
+ * does one that was 0 in every run. */
+TEST(report_stats_table_units)
+{
+	static const double wpcopy_s[] = { 0.000004, 0.000009, 0.000003 };
+	struct run_record v[3];
+	struct report_opts o;
+	char *out = NULL;
+	size_t len = 0;
+
+	report_opts_default(&o);
+	for (int i = 0; i < 3; i++) {
+		run_record_init(&v[i]);
+		v[i].id = i + 1;
+		v[i].wall_us = 2000000;
+		v[i].user_us = 1000000 + 100000 * i;
+		v[i].sys_us = 10000;
+		v[i].majflt = 0;
+		v[i].kswapd_s = 0;
+		delays_clear(&v[i].stalls);
+		v[i].stalls.s[DL_IO] = 0;
+		v[i].stalls.s[DL_CPU] = 0.02 * (i + 1);
+		v[i].stalls.s[DL_WPCOPY] = wpcopy_s[i];
+		run_record_config(&v[i]);
+	}
+	FILE *f = open_memstream(&out, &len);
+	CHECK_INT(w_stats(f, v, 3, &o), 0);
+	fclose(f);
+	CHECK(strstr(out, "\n  cpuwait   3     1.00%     2.00%     2.00%     3.00%     1.00%   50.0%\n"));
+	CHECK(strstr(out, "\n  wpcopy    3     0.00%     0.00%     0.00%     0.00%     0.00%     n/a\n"));
+	CHECK(strstr(out, "\n  io        3     0.00%     0.00%     0.00%     0.00%     0.00%     n/a\n"));
+	CHECK(strstr(out, "\n  user      3      1.00      1.10      1.10      1.20      0.10    9.1%\n"));
+	CHECK(strstr(out, "\n  majflt    3         0         0       0.0         0       0.0     n/a\n"));
+	CHECK(strstr(out, "\n  (wall, user, sys, kswapd in seconds, rounded: time lines truncate,\n"
+			  "   as tcsh does; majflt in faults; swapin to irq: the workers' stalls\n"
+			  "   in % of wall time; CoV n/a where the mean is 0; over completed runs)\n"));
+	if (!strstr(out, "wpcopy    3     0.00%"))
+		printf("%s", out);
+	free(out);
+	for (int i = 0; i < 3; i++)
+		run_record_clear(&v[i]);
+}
+
+/* show's plots of a 0.59 s run on a 24 GiB box: free memory titled by its
+ * lowest value on the RAM's 0..24G axis (its peak drew a 0..50G one),
+ * kswapd CPU on 0..100%, and the time axis in tenths ("0s0s" was whole
+ * seconds run together). */
+TEST(report_show_plots_scale_and_short_axis)
+{
+	static const double t[] = { 0, 0.3, 0.59 };
+	static const double freek[] = { 24105784, 23900000, 24105000 };
+	struct run_record r;
+	char *out = NULL;
+	size_t len = 0;
+
+	run_record_init(&r);
+	r.id = 2;
+	r.wall_us = 590000;
+	r.ram_kib = 24683568;
+	r.mlocked_kib = 18336;
+	r.swap_total_kib = 0;
+	CHECK_INT(run_record_alloc_series(&r, 3), 0);
+	double *fr = run_record_add_series(&r, M_FREE), *ks = run_record_add_series(&r, M_KSWAPD_CPU);
+	CHECK(fr && ks);
+	for (int i = 0; fr && ks && i < 3; i++) {
+		r.t[i] = t[i];
+		fr[i] = freek[i];
+		ks[i] = i ? 0.5 : NAN;
+	}
+	FILE *f = open_memstream(&out, &len);
+	CHECK_INT(report_show(f, &r), 0);
+	fclose(f);
+	CHECK(strstr(out, "\nFree memory, run 2 (lowest 23G):\n    24G |###\n") != NULL);
+	CHECK(strstr(out, "\nkswapd CPU %, run 2 (peak 0.5%):\n 100.0% |\n") != NULL);
+	CHECK(strstr(out, "\n        +---\n         0s 0.6s\n") != NULL);
+	CHECK(strstr(out, "0s0") == NULL && strstr(out, "50G") == NULL);
+	if (!strstr(out, "lowest 23G"))
+		printf("%s", out);
+	free(out);
+	run_record_clear(&r);
+}
+
 /* Stats print a group's newest lines and count the older ones, their
  * outliers too; the statistics stay over every run. */
 TEST(report_stats_newest_lines)

@@ -127,17 +127,63 @@ TEST(stats_modified_z_scores)
 	double z[5];
 
 	/* median 4, MAD 3 */
-	CHECK_INT(stats_modified_z(x, 5, z), 0);
+	CHECK_INT(stats_modified_z(x, 5, 0, z), 0);
 	CHECK_NEAR(z[0], -0.6745, 1e-12);
 	CHECK_NEAR(z[1], -0.44966666666666666, 1e-12);
 	CHECK_NEAR(z[2], 0, 0);
 	CHECK_NEAR(z[3], 0.6745, 1e-12);
 	CHECK_NEAR(z[4], 21.584, 1e-12);
+	/* a MAD under mad_min is taken as mad_min; one above it is kept */
+	CHECK_INT(stats_modified_z(x, 5, 6, z), 0);
+	CHECK_NEAR(z[4], 10.792, 1e-12);
+	CHECK_INT(stats_modified_z(x, 5, 2, z), 0);
+	CHECK_NEAR(z[4], 21.584, 1e-12);
 	/* MAD 0: hyperfine's DBL_EPSILON */
-	CHECK_INT(stats_modified_z(flat, 4, z), 0);
+	CHECK_INT(stats_modified_z(flat, 4, 0, z), 0);
 	CHECK_NEAR(z[0], 0, 0);
 	CHECK(z[3] > 1e15);
-	CHECK_INT(stats_modified_z(x, 0, z), -1);
+	CHECK_INT(stats_modified_z(x, 0, 0, z), -1);
+	CHECK_INT(stats_modified_z(x, 5, -1, z), -1);
+	CHECK_INT(stats_modified_z(x, 5, NAN, z), -1);
+}
+
+/* The trial's three walls (CoV 0.7%): median 0.2728, MAD 0.0003, so the
+ * bare score of 0.2694 is 0.6745 * 0.0034 / 0.0003 = 7.64. */
+TEST(stats_outliers_need_runs_and_resolution)
+{
+	const double three[] = { 0.2728, 0.2694, 0.2731 };
+	const double five[] = { 0.2728, 0.2694, 0.2731, 0.2729, 0.2730 };
+	const double real[] = { 0.2728, 0.2694, 0.2731, 0.2729, 0.4512 };
+	const double four[] = { 0.27, 0.27, 0.28, 0.45 };
+	double z[5];
+	bool out[5];
+
+	CHECK_INT(stats_modified_z(three, 3, 0, z), 0);
+	CHECK_NEAR(z[1], -7.644333333, 1e-6);
+	CHECK_INT(stats_outliers(three, 3, 3.5, 0, out), 0);
+	CHECK(!out[0] && !out[1] && !out[2]);
+	CHECK_INT(stats_outliers(three, 3, 3.5, 0.01, out), 0);
+	CHECK(!out[0] && !out[1] && !out[2]);
+	/* five as close: MAD 0.0001 would score 0.2694 at 23.6; at the
+	 * resolution of 0.01 it scores 0.24 */
+	CHECK_INT(stats_outliers(five, 5, 3.5, 0, out), 0);
+	CHECK(out[1]);
+	CHECK_INT(stats_outliers(five, 5, 3.5, 0.01, out), 0);
+	for (int i = 0; i < 5; i++)
+		CHECK(!out[i]);
+	/* a run 0.18 s off: 0.6745 * 0.1783 / 0.01 = 12.0 */
+	CHECK_INT(stats_modified_z(real, 5, 0.01, z), 0);
+	CHECK_NEAR(z[4], 12.026335, 1e-6);
+	CHECK_INT(stats_outliers(real, 5, 3.5, 0.01, out), 0);
+	for (int i = 0; i < 5; i++)
+		CHECK_INT(out[i], i == 4);
+	CHECK_INT(stats_outliers(real, 5, 13, 0.01, out), 0);
+	CHECK(!out[4]);
+	/* four suffice: median 0.275, MAD 0.005 (half the others' range)
+	 * taken as 0.01, z(0.45) = 11.8 */
+	CHECK_INT(stats_outliers(four, 4, 3.5, 0.01, out), 0);
+	for (int i = 0; i < 4; i++)
+		CHECK_INT(out[i], i == 3);
 }
 
 TEST(stats_outliers_as_hyperfine)
