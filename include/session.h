@@ -102,6 +102,14 @@ struct session {
 	struct sys_sample prev, cur;
 	bool have_prev;
 	double vals[M_N];		/* the registry's values at cur */
+	/* the last sample the plots took: their rates span a run's start or
+	 * end sample, which they do not take, so that a run shorter than an
+	 * interval still shows */
+	struct sys_sample plot_prev;
+	struct cgroup_stat plot_cg;
+	double plot_cg_t;		/* when plot_cg was read, 0 none */
+	bool have_plot_prev;
+	bool unplotted;			/* a sample since plot_prev was not plotted */
 	struct series view[M_N];	/* the plots' window, by registry id */
 	struct metric_avail avail;	/* what this machine gives, at the run's start */
 	struct against against;		/* --against: a stored run behind the plots */

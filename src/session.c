@@ -237,17 +237,24 @@ static void sample_tree(struct session *s)
 }
 
 /* Every registry series' value at the sample just taken (s->prev still
- * the one before). */
-static void sample_values(const struct session *s, double *v)
+ * the one before); for the plots, rates from the last sample they took. */
+static void sample_values(const struct session *s, double *v, bool plots)
 {
 	const struct tuning *t = &s->tun;
+	bool cg = t->have_cg && s->cg_ok;
 	struct metric_input in = {
 		.prev = s->have_prev ? &s->prev : NULL,
 		.cur = &s->cur,
-		.cg_cur = t->have_cg && s->cg_ok ? &t->cur : NULL,
-		.cg_prev = t->have_cg && s->cg_ok && t->t_prev > 0 ? &t->prev : NULL,
+		.cg_cur = cg ? &t->cur : NULL,
+		.cg_prev = cg && t->t_prev > 0 ? &t->prev : NULL,
 		.cg_dt = t->t_cur - t->t_prev,
 	};
+
+	if (plots) {
+		in.prev = s->have_plot_prev ? &s->plot_prev : NULL;
+		in.cg_prev = cg && s->plot_cg_t > 0 ? &s->plot_cg : NULL;
+		in.cg_dt = t->t_cur - s->plot_cg_t;
+	}
 
 	if (s->stall_fresh && s->stall_t_prev > 0) {
 		in.stall_prev = &s->stall_prev;
@@ -356,6 +363,7 @@ static void note_kill(struct session *s)
 static void sample_sys(struct session *s, const struct sys_sample *x, bool newest, bool plot,
 		       double *v)
 {
+	double pv[M_N];
 	char err[256];
 
 	s->cur = *x;
@@ -372,17 +380,28 @@ static void sample_sys(struct session *s, const struct sys_sample *x, bool newes
 	}
 	if (newest)
 		sample_stalls(s);
-	sample_values(s, v);
+	sample_values(s, v, false);
+	if (plot && s->unplotted)
+		sample_values(s, pv, true);
 	memcpy(s->vals, v, sizeof(s->vals));
 	s->stall_fresh = false;
 	s->have_prev = true;
 	s->prev = s->cur;
-	if (!plot)
+	if (!plot) {
+		s->unplotted = true;
 		return;
+	}
 	for (int i = 0; i < M_N; i++)
-		series_push(&s->view[i], s->cur.t, v[i]);
+		series_push(&s->view[i], s->cur.t, s->unplotted ? pv[i] : v[i]);
 	against_push(&s->against, s->cur.t, s->run.active && !s->run.forking ?
 		     s->run.wl.t_start : NAN);
+	s->unplotted = false;
+	s->have_plot_prev = true;
+	s->plot_prev = s->cur;
+	if (s->tun.have_cg && s->cg_ok && s->tun.t_cur > 0) {
+		s->plot_cg = s->tun.cur;
+		s->plot_cg_t = s->tun.t_cur;
+	}
 }
 
 int session_tick_fd(const struct session *s)
