@@ -61,9 +61,8 @@ double report_metric(const struct run_record *r, enum report_metric m);
 extern const char *const report_time_fields[];
 extern const char *const report_compare_fields[];
 
-/* `history list`: one line a run, newest first as given. */
-void report_list(FILE *f, const struct run_record *runs, size_t n);
-/* The same a run at a time: the header, then each row. */
+/* `history list`, a run at a time, newest first: the header, then each
+ * row. */
 void report_list_header(FILE *f);
 void report_list_row(FILE *f, const struct run_record *r);
 /* `history show`: everything recorded for one run. 0, or -1 (errno) on

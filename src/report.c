@@ -453,13 +453,6 @@ void report_list_row(FILE *f, const struct run_record *r)
 		r->kernel_release[0] ? r->kernel_release : "-", wl, wall, mf, ks, st);
 }
 
-void report_list(FILE *f, const struct run_record *runs, size_t n)
-{
-	report_list_header(f);
-	for (size_t i = 0; i < n; i++)
-		report_list_row(f, &runs[i]);
-}
-
 static void chart(FILE *f, const struct run_record *r, int id, const char *title);
 
 int report_show(FILE *f, const struct run_record *r)
@@ -476,7 +469,17 @@ int report_show(FILE *f, const struct run_record *r)
 			continue;
 		if (fl->type == HF_PSTR) {
 			const char *s = *(char *const *)((const char *)r + fl->off);
+			char *line;
+
 			fprintf(f, "%-24s ", fl->name);
+			/* a command line's newlines are its own: blanked, as the
+			 * list shows them, where a join would make another command */
+			if (!strcmp(fl->name, "command") && s && *s && (line = strdup(s))) {
+				fmt_blank_controls(line);
+				fprintf(f, "%s\n", line);
+				free(line);
+				continue;
+			}
 			/* one line: the sysctls' lines joined */
 			for (const char *p = s && *s ? s : "-"; *p; p++)
 				if (*p != '\n')

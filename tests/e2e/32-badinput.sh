@@ -140,6 +140,9 @@ grep -qx '  sh -c true true , config [0-9a-f]*' "$TMP/o" || head -n 3 "$TMP/o"
 NL export --format=text >"$TMP/o" 2>&1
 expect text-newline-one-line grep -qx '  workload: sh -c true true' "$TMP/o"
 grep -qx '  workload: sh -c true true' "$TMP/o" || grep -A1 workload "$TMP/o"
+NL show 1 >"$TMP/o" 2>&1
+expect show-newline-one-line grep -Eqx 'command +sh -c true true.' "$TMP/o"
+grep -Eqx 'command +sh -c true true.' "$TMP/o" || grep -A1 '^command' "$TMP/o"
 NL export --format=json >"$TMP/o.json"
 expect newline-kept-in-export python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['runs'][0]['command'].endswith('true\ntrue\t')" "$TMP/o.json"
 H export --format=json >"$TMP/o.json"

@@ -248,7 +248,9 @@ static void golden(const char *name, const char *got)
 static int w_list(FILE *f, const struct run_record *v, size_t n, void *a)
 {
 	(void)a;
-	report_list(f, v, n);
+	report_list_header(f);
+	for (size_t i = 0; i < n; i++)
+		report_list_row(f, &v[i]);
 	return 0;
 }
 
