@@ -23,11 +23,14 @@ struct history;
 
 enum {
 	HISTORY_RDONLY = 1,		/* never writes, never creates */
+	HISTORY_PARENTS = 2,		/* makes the missing directories above
+					   it: the default path's, never a
+					   path given, where one is a typo */
 };
 
-/* Opens (creating the file and its parent directories unless
- * HISTORY_RDONLY) and migrates to HISTORY_SCHEMA_VERSION. A file that is
- * not a database, or a newer schema, is refused and left untouched. */
+/* Opens (creating the file unless HISTORY_RDONLY) and migrates to
+ * HISTORY_SCHEMA_VERSION. A file that is not a database, or a newer
+ * schema, is refused and left untouched. */
 struct history *history_open(const char *path, int flags, char *err, size_t errlen);
 /* As history_open but migrates no further than version (tests build older
  * files with it). */

@@ -38,6 +38,7 @@ enum fmt { F_DEFAULT, F_TEXT, F_CSV, F_JSON, F_TIME, F_TABLE, F_SVG, F_GNUPLOT, 
 
 struct hargs {
 	const char *cmd;
+	bool default_db;	/* no --history: the default path, made if missing */
 	char **pos;
 	int npos;
 	enum fmt fmt;
@@ -994,7 +995,7 @@ static int cmd_import(struct hargs *a, const char *path)
 	}
 	struct importer im = { .file = a->pos[0] };
 	const struct import_sink sink = { import_run, import_note, &im };
-	im.h = history_open(path, 0, err, sizeof(err));
+	im.h = history_open(path, a->default_db ? HISTORY_PARENTS : 0, err, sizeof(err));
 	if (!im.h) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);
 		if (in.text)
@@ -1336,6 +1337,7 @@ int histcli_main(int argc, char **argv, const char *db_path)
 		fprintf(stderr, "thrashtop: %s\n", err);
 		return 2;
 	}
+	a.default_db = path == pathbuf;
 	if (!rc && !(c = find_command(&a)))
 		rc = -1;
 	if (!rc)

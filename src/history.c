@@ -421,13 +421,24 @@ struct history *history_open_version(const char *path, int flags, int version,
 		fmt_err(err, errlen, "%s: not a regular file", path);
 		goto fail_nodb;
 	}
-	if (!existed && sysio_make_parents(path, 0700, &made) < 0) {
+	if (!existed && (flags & HISTORY_PARENTS) && sysio_make_parents(path, 0700, &made) < 0) {
 		if (!made.failed[0])
 			fmt_err(err, errlen, "%s: path too long", path);
 		else
 			fmt_err(err, errlen, "%s: cannot create directory: %s", made.failed,
 				strerror(errno));
 		goto fail_nodb;
+	}
+	if (!existed && !(flags & HISTORY_PARENTS)) {
+		char dir[4096] = ".";
+		const char *slash = strrchr(path, '/');
+
+		if (slash)
+			snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+		if (stat(dir, &sb) < 0 || !S_ISDIR(sb.st_mode)) {
+			fmt_err(err, errlen, "%s: no directory %s", path, dir);
+			goto fail_nodb;
+		}
 	}
 	if (!rdonly && existed && access(path, W_OK) != 0) {
 		fmt_err(err, errlen, "%s: cannot record runs: %s", path, strerror(errno));

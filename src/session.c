@@ -1209,14 +1209,19 @@ void session_open_history(struct session *s)
 	if (s->hist || s->hist_tried || s->o->no_history)
 		return;
 	s->hist_tried = true;
-	if (p || (p = history_default_path(path, sizeof(path), err, sizeof(err))))
+	if (p)
 		s->hist = history_open(p, 0, err, sizeof(err));
+	else if ((p = history_default_path(path, sizeof(path), err, sizeof(err))))
+		s->hist = history_open(p, HISTORY_PARENTS, err, sizeof(err));
 	if (s->hist) {
 		history_set_stop(s->hist, loop_stop_flag());
 		return;
 	}
 	if (!s->tui) {
-		fprintf(stderr, "thrashtop: history: %s (runs will not be kept)\n", err);
+		if (s->o->history)	/* refused by setup */
+			snprintf(s->hist_err, sizeof(s->hist_err), "%s", err);
+		else
+			fprintf(stderr, "thrashtop: history: %s (runs will not be kept)\n", err);
 		return;
 	}
 	/* the screen is up: said on it, and on stderr once it is gone */
@@ -1256,6 +1261,13 @@ static int setup(struct session *s, char *err, size_t errlen)
 	 * tens of milliseconds); --against reads it now. */
 	if (!s->tui || o->against)
 		session_open_history(s);
+	/* a history given that cannot keep the runs is bad input in batch
+	 * mode, where nothing would show it until the runs are done */
+	if (!s->tui && o->history && !s->hist) {
+		snprintf(err, errlen, "--history: %s", s->hist_err);
+		s->hist_err[0] = '\0';
+		return -1;
+	}
 	describe_workload(s);
 	describe_swaps(s);
 	if (s->tui && o->argv) {

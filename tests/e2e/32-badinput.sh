@@ -152,12 +152,15 @@ H import "$TMP/p.txt" >/dev/null 2>&1
 H export --format=json >"$TMP/o.json"
 expect posted-header-json-valid python3 -c "import json,sys; json.loads(open(sys.argv[1],'rb').read().decode('utf-8'))" "$TMP/o.json"
 
-# An unusable --history: refused before anything starts.
-for p in "$TMP" /dev/null /proc/x; do
+# An unusable --history: refused before anything starts. A file that is
+# no database, and a directory that is not there (never made: a typo).
+echo 'not a database' >"$TMP/text.db"
+for p in "$TMP" /dev/null /proc/x "$TMP/text.db" "$TMP/nodir/h.db"; do
 	"$T" -b -n 1000 -p 1 --history "$p" >"$TMP/o" 2>"$TMP/e"; rc=$?
 	expect "history-unusable[$p]" one_line 2 "$TMP/e"
 	expect "history-unusable-nothing-ran[$p]" test ! -s "$TMP/o"
 done
+expect history-typo-dir-not-made test ! -e "$TMP/nodir"
 
 # Messages.
 msg() { "$T" "$@" >/dev/null 2>"$TMP/e"; rc=$?; one_line 2 "$TMP/e" && grep -qF -- "$want" "$TMP/e"; }

@@ -609,7 +609,12 @@ TEST(history_missing_file_and_directories)
 
 	snprintf(dir, sizeof(dir), "%s/x", tdir());
 	snprintf(path, sizeof(path), "%s/x/y/history.db", tdir());
-	struct history *h = history_open(path, 0, err, sizeof(err));
+	/* a path given: no directory is made for it */
+	CHECK(history_open(path, 0, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "no directory") != NULL);
+	CHECK(access(dir, F_OK) != 0);
+	/* the default path's are */
+	struct history *h = history_open(path, HISTORY_PARENTS, err, sizeof(err));
 	CHECK(h);
 	history_close(h);
 	CHECK(access(path, F_OK) == 0);
@@ -626,7 +631,7 @@ TEST(history_missing_file_and_directories)
 	char lpath[700];
 	snprintf(lpath, sizeof(lpath), "%s/%s/history.db", dir, longname);
 	err[0] = 0;
-	CHECK(history_open(lpath, 0, err, sizeof(err)) == NULL);
+	CHECK(history_open(lpath, HISTORY_PARENTS, err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "File name too long") != NULL);
 	CHECK(access(dir, F_OK) != 0);
 
