@@ -573,22 +573,20 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 	return 0;
 }
 
-/* "70.270u 7.330s ...": the start of a csh time line. */
+/* "70.270u 7...": the start of a csh time line, the user time and a
+ * number after it, however garbled the rest ("7.3x0s" is a mistyped
+ * line, not prose). */
 static bool looks_like_csh(const char *s)
 {
-	for (int k = 0; k < 2; k++) {
-		if (!isdigit((unsigned char)*s))
-			return false;
-		while (isdigit((unsigned char)*s) || *s == '.')
-			s++;
-		if (*s++ != "us"[k])
-			return false;
-		if (k == 0 && *s != ' ' && *s != '\t')
-			return false;
-		while (*s == ' ' || *s == '\t')
-			s++;
-	}
-	return true;
+	if (!isdigit((unsigned char)*s))
+		return false;
+	while (isdigit((unsigned char)*s) || *s == '.')
+		s++;
+	if (*s++ != 'u' || (*s != ' ' && *s != '\t'))
+		return false;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return isdigit((unsigned char)*s);
 }
 
 /* A line that looks like a time line and does not parse: an error, or with

@@ -29,7 +29,8 @@ expect csv-cut-anywhere test $crashed -eq 0
 good1='70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w'
 good2='70.120u 7.560s 2:45.04 47.0% 0+0k 0+0io 20403pf+0w'
 for bad in '70.100u 7.100s 2:30.00 51.4%% 0+0k 0+0io 18000pf+0w' \
-	   '70.100u 7.100s 2:30.00 99.9% 0+0k 0+0io 18000pf+0w'; do
+	   '70.100u 7.100s 2:30.00 99.9% 0+0k 0+0io 18000pf+0w' \
+	   '70.100u 7.1x0s 2:30.00 51.4% 0+0k 0+0io 18000pf+0w'; do
 	rm -f "$DB"
 	csh "$good1" "$bad" "$good2" >"$TMP/p.txt"
 	H import "$TMP/p.txt" >"$TMP/o" 2>"$TMP/e"; rc=$?
