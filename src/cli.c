@@ -459,8 +459,10 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 		case OPT_GLOBAL: {
 			int64_t bytes;
 			const char *name = c == OPT_MEM ? "--mem" : "--global";
-			if (fmt_parse_size(optarg, &bytes) || bytes < 4096)
+			if (fmt_parse_size(optarg, &bytes))
 				return fmt_err(err, errlen, "%s '%s': want a size such as 512M or 1.5G", name, optarg);
+			if (bytes < 4096)
+				return fmt_err(err, errlen, "%s '%s': at least a page, 4K", name, optarg);
 			*(c == OPT_MEM ? &o->mem_limit : &o->global_limit) = bytes;
 			break;
 		}

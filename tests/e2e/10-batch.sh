@@ -65,6 +65,10 @@ expect failed-alloc-more grep -qx 'thrashtop: 2 more workers failed' "$TMP/e"
 expect failed-alloc-not-verified grep -Eq '^ +0 +[0-9]+ exit +1 +0 .* n/a$' \
 	<("$T" history --history "$TMP/fail.db" show 1)
 
+# A limit below a page says so, not just what a size looks like.
+"$T" -b --no-history -n 1000 --mem 1K >"$TMP/o" 2>"$TMP/e"; rc=$?
+expect mem-below-a-page test $rc -eq 2 -a "$(cat "$TMP/e")" = "thrashtop: --mem '1K': at least a page, 4K"
+
 # A sysctl given twice is refused, not half taken ("(asked 60)").
 "$T" -b --no-history -n 1000 --sysctl vm.swappiness=60 --sysctl vm.swappiness=100 >"$TMP/o" 2>"$TMP/e"; rc=$?
 expect sysctl-twice test $rc -eq 2 -a "$(cat "$TMP/e")" = "thrashtop: --sysctl vm.swappiness given twice" -a ! -s "$TMP/o"
