@@ -592,9 +592,10 @@ static bool any_cell(const struct run_record *runs, size_t n)
 	return false;
 }
 
-/* The two keys of a table and what its cells need. */
+/* The two keys of a table and what its cells need, the workload too: a
+ * cell of unlike runs is said. */
 struct table_fields {
-	const char *names[6];
+	const char *names[10];
 	struct history_filter f;
 };
 
@@ -610,7 +611,8 @@ static const struct history_filter *report_filter(const struct hargs *a, enum fm
 	if (!strcmp(a->cmd, "export") && fmt == F_TIME) {
 		tf->f.fields = report_time_fields;
 	} else if (!strcmp(a->cmd, "export") && fmt == F_TABLE && !a->filt.session && rf && cf) {
-		const char *names[6] = { rf->name, cf->name, "kind", "status", "wall_us", NULL };
+		const char *names[10] = { rf->name, cf->name, "kind", "status", "wall_us",
+					  "nelems", "procs", "seed", "command", NULL };
 		memcpy(tf->names, names, sizeof(names));
 		tf->f.fields = tf->names;
 	}

@@ -1190,6 +1190,56 @@ static void table_cell(const struct run_record *runs, size_t n, const size_t *ri
 	free(x);
 }
 
+/* A cell whose completed runs (its median's) ran different workloads has
+ * a median of unlike runs: said under the table, with the first two
+ * workloads found together. */
+static void mixed_note(FILE *f, const struct run_record *runs, size_t n, const size_t *ri,
+		       const size_t *ci, size_t nr, size_t nc)
+{
+	size_t m = nr * nc + 1, mixed = 0, cells = 0;
+	size_t *first = malloc(sizeof(*first) * m);
+	bool *bad = calloc(m, sizeof(*bad));
+	char a[160], b[160], eg[400] = "", text[700];
+
+	if (!first || !bad) {
+		free(first);
+		free(bad);
+		return;
+	}
+	for (size_t k = 0; k < nr * nc; k++)
+		first[k] = n;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = ri[i] * nc + ci[i];
+
+		if (runs[i].status != RUN_OK)
+			continue;
+		if (first[k] == n) {
+			first[k] = i;
+			cells++;
+			continue;
+		}
+		if (bad[k])
+			continue;
+		run_record_workload(&runs[first[k]], a, sizeof(a));
+		run_record_workload(&runs[i], b, sizeof(b));
+		if (strcmp(a, b)) {
+			bad[k] = true;
+			if (!mixed++)
+				snprintf(eg, sizeof(eg), "%s and %s", a, b);
+		}
+	}
+	if (mixed) {
+		snprintf(text, sizeof(text), "Note: %zu of %zu cells mix completed runs of different workloads"
+			 " (%s): their medians are of unlike runs. Keep them apart with --rows or"
+			 " --cols nelems, procs or command, or choose runs with -L, --kernel or"
+			 " --session.", mixed, cells, eg);
+		fputc('\n', f);
+		wrap(f, "", 0, text);
+	}
+	free(first);
+	free(bad);
+}
+
 int report_table(FILE *f, const struct run_record *runs, size_t n,
 		 const struct report_opts *o, char *err, size_t errlen)
 {
@@ -1265,6 +1315,7 @@ int report_table(FILE *f, const struct run_record *runs, size_t n,
 		}
 		fputc('\n', f);
 	}
+	mixed_note(f, runs, n, ri, ci, nr, nc);
 	free(cw);
 	free(ri);
 	free(ci);

@@ -1223,3 +1223,40 @@ TEST(report_stalls_and_delays_round_trip)
 	for (size_t i = 0; i < n; i++)
 		run_record_clear(&runs[i]);
 }
+
+/* A table cell whose completed runs ran different workloads says so under
+ * the table; a failed run of another workload leaves the median alone. */
+TEST(report_table_mixed_workloads_said)
+{
+	struct run_record v[3];
+	struct report_opts o;
+	char *out;
+
+	report_opts_default(&o);
+	o.rows = "swappiness";
+	o.cols = "label";
+	for (int i = 0; i < 3; i++) {
+		run_record_init(&v[i]);
+		v[i].id = i + 1;
+		v[i].kind = RUN_QSBENCH;
+		v[i].nelems = 1000;
+		v[i].procs = 1;
+		v[i].swappiness = 60;
+		v[i].wall_us = 1000000 + i;
+	}
+	v[2].nelems = 2000;
+	v[2].status = RUN_FAILED;
+	out = render(w_table, v, 3, &o);
+	CHECK(out && !strstr(out, "mix"));
+	free(out);
+	v[2].status = RUN_OK;
+	out = render(w_table, v, 3, &o);
+	for (char *p = out; p && *p; p++)	/* the note is wrapped */
+		if (*p == '\n')
+			*p = ' ';
+	CHECK(out && strstr(out, "Note: 1 of 1 cells mix completed runs of different workloads"));
+	CHECK(out && strstr(out, "(qsbench -n 1000 -p 1 -s ") && strstr(out, " and qsbench -n 2000 -p 1 -s "));
+	free(out);
+	for (int i = 0; i < 3; i++)
+		run_record_clear(&v[i]);
+}
