@@ -406,10 +406,14 @@ static int check_workload(const struct run_record *r, const char *where, char *e
 static int read_runs_json(struct jctx *j, const char *text, const struct import_sink *emit)
 {
 	sqlite3_stmt *st;
-	int rc = 0, s, i = 0;
+	int rc = 0, s;
 
-	if (sqlite3_prepare_v2(j->db, "SELECT type, value FROM json_each(?1, '$.runs')",
-			       -1, &st, NULL) != SQLITE_OK)
+	/* in the order they ran: oldest first; runs of one second in the
+	 * reverse of the file's order, as an export lists the newest first,
+	 * then by the highest id */
+	if (sqlite3_prepare_v2(j->db, "SELECT type, value, key FROM json_each(?1, '$.runs') ORDER BY"
+			       " CASE type WHEN 'object' THEN json_extract(value, '$.started_at') END,"
+			       " key DESC", -1, &st, NULL) != SQLITE_OK)
 		return fmt_err(j->err, j->errlen, "JSON: %s", sqlite3_errmsg(j->db));
 	sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
 	while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
@@ -418,7 +422,7 @@ static int read_runs_json(struct jctx *j, const char *text, const struct import_
 		struct rctx c = { j, &r, 0, where };
 		const char *type = (const char *)sqlite3_column_text(st, 0);
 		run_record_init(&r);
-		snprintf(where, sizeof(where), "run %d", ++i);
+		snprintf(where, sizeof(where), "run %d", sqlite3_column_int(st, 2) + 1);
 		if (!type || strcmp(type, "object"))
 			rc = fmt_err(j->err, j->errlen, "%s: not an object", where);
 		else
@@ -563,12 +567,23 @@ fail:
 	return -1;
 }
 
-/* Each record read and given to emit (NULL: only checked). */
-static int read_csv(const char *text, const struct import_sink *emit, char *err, size_t errlen)
+/* A record's place in the text and when its run started: the check finds
+ * them, and the runs are then given in the order they ran. */
+struct csv_at {
+	size_t off;
+	int line;
+	char started_at[sizeof(((struct run_record *)0)->started_at)];
+};
+
+/* Each record read and given to emit, in the order of at (n of them), or
+ * only checked with emit NULL, where at is then made (*at, *n). */
+static int read_csv(const char *text, const struct import_sink *emit, struct csv_at **at,
+		    size_t *nat, char *err, size_t errlen)
 {
 	const char *p = text;
 	char **hdr = NULL, **row = NULL;
 	int nh = 0, nr = 0, line = 1;
+	size_t k = 0, cap = 0;
 	struct run_record r;
 	struct jctx j = { 0 };
 
@@ -592,8 +607,17 @@ static int read_csv(const char *text, const struct import_sink *emit, char *err,
 		free_elems(hdr, nh);
 		return -1;
 	}
-	while (*p) {
-		line++;
+	if (!emit)
+		*nat = 0;
+	for (; emit ? k < *nat : *p != 0; k++) {
+		size_t off = (size_t)(p - text);
+
+		if (emit) {
+			p = text + (*at)[k].off;
+			line = (*at)[k].line;
+		} else {
+			line++;
+		}
 		if (csv_record(&p, &row, &nr)) {
 			fmt_err(err, errlen, "CSV record %d: unterminated quote or junk after a quote", line);
 			goto fail;
@@ -601,6 +625,7 @@ static int read_csv(const char *text, const struct import_sink *emit, char *err,
 		if (nr == 1 && !row[0][0]) {
 			free_elems(row, nr);
 			row = NULL;
+			k--;
 			continue;
 		}
 		if (nr != nh) {
@@ -651,6 +676,21 @@ static int read_csv(const char *text, const struct import_sink *emit, char *err,
 		if (check_workload(&r, where, err, errlen) ||
 		    (emit && emit->run(emit->arg, &r, err, errlen)))
 			goto fail;
+		if (!emit) {
+			if (*nat == cap) {
+				struct csv_at *m = realloc(*at, sizeof(*m) * (cap = cap ? 2 * cap : 64));
+
+				if (!m) {
+					fmt_err(err, errlen, "out of memory");
+					goto fail;
+				}
+				*at = m;
+			}
+			(*at)[*nat].off = off;
+			(*at)[*nat].line = line;
+			memcpy((*at)[*nat].started_at, r.started_at, sizeof(r.started_at));
+			++*nat;
+		}
 		free_elems(row, nr);
 		row = NULL;
 		nr = 0;
@@ -667,9 +707,29 @@ fail:
 	return -1;
 }
 
+/* Oldest first; runs of one second in the reverse of the file's order, as
+ * an export lists the newest first, then by the highest id. */
+static int csv_by_start(const void *x, const void *y)
+{
+	const struct csv_at *a = x, *b = y;
+	int c = strcmp(a->started_at, b->started_at);
+
+	return c ? c : (a->off < b->off) - (a->off > b->off);
+}
+
 int import_csv(const char *text, const struct import_sink *sink, char *err, size_t errlen)
 {
-	return read_csv(text, NULL, err, errlen) ? -1 : read_csv(text, sink, err, errlen);
+	struct csv_at *at = NULL;
+	size_t n = 0;
+	int rc = read_csv(text, NULL, &at, &n, err, errlen);
+
+	if (!rc) {
+		if (n)
+			qsort(at, n, sizeof(*at), csv_by_start);
+		rc = read_csv(text, sink, &at, &n, err, errlen);
+	}
+	free(at);
+	return rc;
 }
 
 int import_collect(void *arg, struct run_record *r, char *err, size_t errlen)

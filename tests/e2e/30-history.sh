@@ -132,6 +132,12 @@ H export --format=csv >"$TMP/a.csv"
 "$T" history --history "$TMP/c.db" import "$TMP/a.csv" >/dev/null
 "$T" history --history "$TMP/c.db" export --format=json >"$TMP/c.json"
 expect csv-round-trip test "$(norm "$TMP/a.json")" = "$(norm "$TMP/c.json")"
+# and numbered as they were, oldest first, though an export lists the newest
+# first
+ids() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"];
+print(" ".join(x["uuid"][:6] for x in sorted(r, key=lambda x: x["id"])))' "$1"; }
+expect json-import-in-run-order test "$(ids "$TMP/a.json")" = "$(ids "$TMP/b.json")"
+expect csv-import-in-run-order test "$(ids "$TMP/a.json")" = "$(ids "$TMP/c.json")"
 out=$(H import "$TMP/a.json")
 expect merge-no-duplicates test "$out" = "imported 0 runs from $TMP/a.json (21 already present)"
 
