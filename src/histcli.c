@@ -1057,6 +1057,9 @@ static int cmd_rm(struct hargs *a, const char *path)
 				return fmt_err(a->err, sizeof(a->err), "rm: run %" PRId64 " given twice", id);
 		}
 	}
+	/* none to remove from: bad input, and no database made for it */
+	if (access(path, F_OK) != 0)
+		return fmt_err(a->err, sizeof(a->err), "rm: no runs recorded in %s", path);
 	struct history *h = history_open(path, 0, err, sizeof(err));
 	if (!h) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);

@@ -435,8 +435,12 @@ struct history *history_open_version(const char *path, int flags, int version,
 
 		if (slash)
 			snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-		if (stat(dir, &sb) < 0 || !S_ISDIR(sb.st_mode)) {
-			fmt_err(err, errlen, "%s: no directory %s", path, dir);
+		if (stat(dir, &sb) < 0) {
+			fmt_err(err, errlen, "%s: %s: %s", path, dir, strerror(errno));
+			goto fail_nodb;
+		}
+		if (!S_ISDIR(sb.st_mode)) {
+			fmt_err(err, errlen, "%s: %s is not a directory", path, dir);
 			goto fail_nodb;
 		}
 	}

@@ -1263,7 +1263,7 @@ static int setup(struct session *s, char *err, size_t errlen)
 		session_open_history(s);
 	/* a history given that cannot keep the runs is bad input in batch
 	 * mode, where nothing would show it until the runs are done */
-	if (!s->tui && o->history && !s->hist) {
+	if (!s->tui && o->history && !o->no_history && !s->hist) {
 		snprintf(err, errlen, "--history: %s", s->hist_err);
 		s->hist_err[0] = '\0';
 		return -1;

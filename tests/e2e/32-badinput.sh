@@ -162,6 +162,12 @@ for p in "$TMP" /dev/null /proc/x "$TMP/text.db" "$TMP/nodir/h.db"; do
 	expect "history-unusable-nothing-ran[$p]" test ! -s "$TMP/o"
 done
 expect history-typo-dir-not-made test ! -e "$TMP/nodir"
+# --no-history wins over --history, as before a given history was checked
+"$T" -b -n 1000 -p 1 --no-stalls --no-history --history "$TMP/nodir/h.db" >"$TMP/o" 2>"$TMP/e"; rc=$?
+expect no-history-wins test $rc -eq 0 -a ! -s "$TMP/e" -a ! -e "$TMP/nodir"
+# rm where no history was made yet: nothing to remove, none made
+"$T" history --history "$TMP/none.db" rm 1 >/dev/null 2>"$TMP/e"; rc=$?
+expect rm-no-history test $rc -eq 2 -a "$(cat "$TMP/e")" = "thrashtop: history: rm: no runs recorded in $TMP/none.db" -a ! -e "$TMP/none.db"
 
 # Messages.
 msg() { "$T" "$@" >/dev/null 2>"$TMP/e"; rc=$?; one_line 2 "$TMP/e" && grep -qF -- "$want" "$TMP/e"; }

@@ -611,7 +611,7 @@ TEST(history_missing_file_and_directories)
 	snprintf(path, sizeof(path), "%s/x/y/history.db", tdir());
 	/* a path given: no directory is made for it */
 	CHECK(history_open(path, 0, err, sizeof(err)) == NULL);
-	CHECK(strstr(err, "no directory") != NULL);
+	CHECK(strstr(err, "No such file or directory") != NULL);
 	CHECK(access(dir, F_OK) != 0);
 	/* the default path's are */
 	struct history *h = history_open(path, HISTORY_PARENTS, err, sizeof(err));
