@@ -139,7 +139,8 @@ struct session {
 	char **done;			/* each completed run's line, oldest first */
 	int ndone;
 	char **posted;			/* each completed run as run_print */
-	int nposted;			/* prints it, for the monitor's exit */
+	char **posted_err;		/* prints it to out and err, for the */
+	int nposted;			/* monitor's exit */
 	struct session_sweep sweep;
 
 	/* live tuning */

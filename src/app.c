@@ -404,8 +404,11 @@ out:
 	a->cast = NULL;
 	/* The alternate screen took the runs away: they are what goes into a
 	 * reply, so they are printed as the batch mode prints them. */
-	for (int i = 0; a->s.tui && i < a->s.nposted; i++)
+	for (int i = 0; a->s.tui && i < a->s.nposted; i++) {
+		fflush(stdout);
+		fputs(a->s.posted_err[i], stderr);
 		fputs(a->s.posted[i], stdout);
+	}
 	fflush(stdout);
 	session_close(&a->s);
 	if (rc == LOOP_FAIL) {

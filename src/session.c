@@ -864,10 +864,10 @@ static void print_reclaim(const struct session *s, FILE *out)
 
 static void remember_run(struct session *s)
 {
-	char buf[700], *text = NULL;
-	size_t len = 0;
+	char buf[700], *text = NULL, *etext = NULL;
+	size_t len = 0, elen = 0;
 	char **d = realloc(s->done, sizeof(*d) * (size_t)(s->ndone + 1));
-	FILE *f;
+	FILE *f, *fe;
 
 	if (!d)
 		return;
@@ -879,14 +879,27 @@ static void remember_run(struct session *s)
 	if (!s->tui || !(d = realloc(s->posted, sizeof(*d) * (size_t)(s->nposted + 1))))
 		return;
 	s->posted = d;
+	if (!(d = realloc(s->posted_err, sizeof(*d) * (size_t)(s->nposted + 1))))
+		return;
+	s->posted_err = d;
 	if (!(f = open_memstream(&text, &len)))
 		return;
-	run_print(&s->run, s->o->format, f, f);
-	print_reclaim(s, f);
-	if (fclose(f) == 0)
-		s->posted[s->nposted++] = text;
-	else
+	if (!(fe = open_memstream(&etext, &elen))) {
+		fclose(f);
 		free(text);
+		return;
+	}
+	run_print(&s->run, s->o->format, f, fe);
+	print_reclaim(s, f);
+	int bad = fclose(f);
+
+	if (fclose(fe) == 0 && bad == 0) {
+		s->posted_err[s->nposted] = etext;
+		s->posted[s->nposted++] = text;
+	} else {
+		free(text);
+		free(etext);
+	}
 }
 
 /* "zram 512M lzo-rle prio 32767", "file 2G", or "" */
@@ -1663,9 +1676,12 @@ void session_close(struct session *s)
 	for (int i = 0; i < s->ndone; i++)
 		free(s->done[i]);
 	free(s->done);
-	for (int i = 0; i < s->nposted; i++)
+	for (int i = 0; i < s->nposted; i++) {
 		free(s->posted[i]);
+		free(s->posted_err[i]);
+	}
 	free(s->posted);
+	free(s->posted_err);
 	free(s->ps);
 	free(s->swap_at);
 	free(s->dl);
