@@ -241,7 +241,13 @@ int tuning_sysctl(struct tuning *t, const char *name, const char *val,
 	t->touched = true;
 	if (i == t->nset)
 		snprintf(t->set[t->nset++], sizeof(t->set[0]), "%s", name);
-	return strcmp(name, "vm.swappiness") ? 0 : tuning_cg_swappiness(t, err, errlen);
+	if (strcmp(name, "vm.swappiness") || tuning_cg_swappiness(t, err, errlen) == 0)
+		return 0;
+	/* the cgroup would reclaim at the old value: the change is not made */
+	char e[256];
+
+	sysctl_set(name, old, e, sizeof(e));
+	return -1;
 }
 
 int tuning_cg_swappiness(struct tuning *t, char *err, size_t errlen)
