@@ -311,7 +311,9 @@ static void print_failures(const struct run *r, FILE *err)
 			more++;
 			continue;
 		}
-		if (w->end == END_SIGNAL) {
+		if (w->status == -1) {	/* reaped by someone else: no status */
+			snprintf(why, sizeof(why), "ended with no status to read");
+		} else if (w->end == END_SIGNAL) {
 			snprintf(why, sizeof(why), "killed by signal %d (%s)", WTERMSIG(w->status),
 				 strsignal(WTERMSIG(w->status)));
 		} else if (r->wl.prog && atomic_load(&r->wl.prog[i].phase) == PHASE_ALLOC) {
