@@ -1106,6 +1106,7 @@ static void tval_of(const struct run_record *r, const struct hist_field *f, stru
 	char raw[128], *end;
 
 	key_text(r, f, t->text, sizeof(t->text));
+	fmt_blank_controls(t->text);	/* a command's newlines: one row */
 	hist_field_get(r, f, raw, sizeof(raw));
 	t->num = strtod(raw, &end);
 	t->is_num = raw[0] && !*end && f->type != HF_STR && f->type != HF_PSTR;
@@ -1211,7 +1212,7 @@ static void mixed_note(FILE *f, const struct run_record *runs, size_t n, const s
 	for (size_t i = 0; i < n; i++) {
 		size_t k = ri[i] * nc + ci[i];
 
-		if (runs[i].status != RUN_OK)
+		if (runs[i].status != RUN_OK || !isfinite(report_metric(&runs[i], RM_WALL)))
 			continue;
 		if (first[k] == n) {
 			first[k] = i;
@@ -1231,7 +1232,7 @@ static void mixed_note(FILE *f, const struct run_record *runs, size_t n, const s
 	if (mixed) {
 		snprintf(text, sizeof(text), "Note: %zu of %zu cells mix completed runs of different workloads"
 			 " (%s): their medians are of unlike runs. Keep them apart with --rows or"
-			 " --cols nelems, procs or command, or choose runs with -L, --kernel or"
+			 " --cols nelems, procs, seed or command, or choose runs with -L, --kernel or"
 			 " --session.", mixed, cells, eg);
 		fputc('\n', f);
 		wrap(f, "", 0, text);
