@@ -244,6 +244,9 @@ void run_record_timeline(const struct run_record *r, struct timeline *t);
 /* "qsbench -n 1000000 -p 4 -s 1", or the command line on one line (its
  * control characters blanks, as fmt_blank_controls makes them). */
 void run_record_workload(const struct run_record *r, char *buf, size_t len);
+/* Series id's lowest and highest sample, gaps left out; false when it has
+ * none (not recorded, or all gaps). */
+bool run_record_series_range(const struct run_record *r, int id, double *lo, double *hi);
 /* The time line as csh's time prints it (timefmt_csh), or timefmt_gnu's. */
 void run_record_line(const struct run_record *r, bool gnu, char *buf, size_t len);
 

@@ -572,7 +572,7 @@ static int detail_plot(const struct run_record *r, int id, int width, int plot_h
 		       enum plot_mode mode, const double *marks, struct detail_lines *t)
 {
 	const struct metric_def *d = metric_def(id);
-	double lo = NAN, hi = NAN, scale;
+	double lo, hi, scale;
 	char left[128], right[64], a[32], b[32];
 	struct plot p = { .w = width, .h = plot_h, .mode = mode, .marks = marks,
 			  .nmarks = r->nchanges };
@@ -580,15 +580,7 @@ static int detail_plot(const struct run_record *r, int id, int width, int plot_h
 	char *rows;
 	int rc = 0, n = width * plot_samples_per_cell(mode);
 
-	for (int i = 0; i < r->nsamples; i++) {
-		double v = r->series[id][i];
-
-		if (isnan(v))
-			continue;
-		lo = isnan(lo) || v < lo ? v : lo;
-		hi = isnan(hi) || v > hi ? v : hi;
-	}
-	if (isnan(hi))
+	if (!run_record_series_range(r, id, &lo, &hi))
 		return detail_add(t, DA_TITLE, "%s  n/a (%s)", d->title,
 				id == M_KSWAPD_CPU ? "kswapd was not visible" : "not recorded");
 	scale = metrics_scale_kept(id, r->ram_kib, r->hugetlb_kib, r->mlocked_kib,

@@ -549,20 +549,12 @@ static void chart(FILE *f, const struct run_record *r, int id, const char *title
 {
 	const struct metric_def *def = metric_def(id);
 	struct series s, d;
-	double tt[CHART_W], vv[CHART_W], lo = NAN, hi = NAN;
+	double tt[CHART_W], vv[CHART_W], lo, hi;
 	char rows[CHART_H][PLOT_ROW_BYTES(CHART_W)], top[16], ext[24], end[16];
 
 	if (r->nsamples < 2 || !r->series[id])
 		return;
-	for (int i = 0; i < r->nsamples; i++) {
-		double v = r->series[id][i];
-
-		if (isnan(v))
-			continue;
-		lo = isnan(lo) || v < lo ? v : lo;
-		hi = isnan(hi) || v > hi ? v : hi;
-	}
-	if (isnan(hi)) {
+	if (!run_record_series_range(r, id, &lo, &hi)) {
 		fprintf(f, "\n%s: not recorded\n", title);
 		return;
 	}

@@ -707,6 +707,20 @@ void run_record_timeline(const struct run_record *r, struct timeline *t)
 	}
 }
 
+bool run_record_series_range(const struct run_record *r, int id, double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	for (int i = 0; r->series[id] && i < r->nsamples; i++) {
+		double v = r->series[id][i];
+
+		if (isnan(v))
+			continue;
+		*lo = isnan(*lo) || v < *lo ? v : *lo;
+		*hi = isnan(*hi) || v > *hi ? v : *hi;
+	}
+	return !isnan(*hi);
+}
+
 void run_record_workload(const struct run_record *r, char *buf, size_t len)
 {
 	if (r->kind == RUN_QSBENCH)

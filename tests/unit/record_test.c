@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,4 +33,28 @@ TEST(record_sysctls_at_start_undoes_live_changes)
 	s = record_sysctls_at_start("", &d, 1);
 	CHECK_STR(s, "");
 	free(s);
+}
+
+/* A series' lowest and highest sample, its gaps left out; none without
+ * samples or with gaps only. */
+TEST(record_series_range)
+{
+	struct run_record r;
+	double lo, hi, *v;
+
+	run_record_init(&r);
+	CHECK(!run_record_series_range(&r, M_FREE, &lo, &hi));
+	CHECK_INT(run_record_alloc_series(&r, 4), 0);
+	v = run_record_add_series(&r, M_FREE);
+	CHECK(v != NULL);
+	CHECK(v && !run_record_series_range(&r, M_FREE, &lo, &hi));
+	if (v) {
+		v[0] = NAN;
+		v[1] = 7;
+		v[2] = -2;
+		v[3] = 5;
+	}
+	CHECK(run_record_series_range(&r, M_FREE, &lo, &hi));
+	CHECK(lo == -2 && hi == 7);
+	run_record_clear(&r);
 }
