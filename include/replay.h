@@ -41,6 +41,12 @@ char *replay_result_line(const struct run_record *r, char *buf, size_t len);
  * samples before it are those shown at rel): 0..r->nsamples. */
 int replay_index(const struct run_record *r, double rel);
 
+/* A sysctl's value t seconds into the run: its last change by then
+ * (s/S, k/K), or NULL where it kept the value it started with. */
+const char *replay_sysctl_at(const struct run_record *r, const char *name, double t);
+/* The header's tuning then: the limits, and each sysctl at its value. */
+void replay_tuning_at(const struct run_record *r, double t, char *buf, size_t len);
+
 /* The terminal type a recording of a replay is made for. */
 #define REPLAY_CAST_TERM "xterm-256color"
 

@@ -108,6 +108,53 @@ static void seek(struct replay *p, double rel)
 	show_until(p, replay_index(&p->r, p->clock));
 }
 
+/* replay_sysctl_at for name's first n bytes, as a line of r->sysctls has it */
+static const char *changed(const struct run_record *r, const char *name, size_t n, double t)
+{
+	const char *v = NULL;
+
+	for (int i = 0; i < r->nchanges; i++)
+		if (r->changes[i].t_s <= t && strlen(r->changes[i].name) == n &&
+		    !strncmp(r->changes[i].name, name, n))
+			v = r->changes[i].new_val;
+	return v;
+}
+
+const char *replay_sysctl_at(const struct run_record *r, const char *name, double t)
+{
+	return changed(r, name, strlen(name), t);
+}
+
+void replay_tuning_at(const struct run_record *r, double t, char *buf, size_t len)
+{
+	struct fmt_buf b = { buf, len, 0 };
+	char a[32];
+
+	if (r->mem_limit_kib != NA) {
+		fmt_kib(a, sizeof(a), r->mem_limit_kib);
+		fmt_buf_put(&b, "mem %s", a);
+	}
+	if (r->global_limit_kib != NA) {
+		fmt_kib(a, sizeof(a), r->global_limit_kib);
+		fmt_buf_put(&b, "%sglobal %s", b.n ? ", " : "", a);
+	}
+	if (r->tmp_swap_kib > 0) {
+		fmt_kib(a, sizeof(a), r->tmp_swap_kib);
+		fmt_buf_put(&b, "%sswap +%s", b.n ? ", " : "", a);
+	}
+	for (const char *s = r->sysctls; s && *s;) {
+		size_t k = strcspn(s, "\n"), eq = strcspn(s, "=");
+		const char *now = eq < k ? changed(r, s, eq, t) : NULL;
+
+		if (now)
+			fmt_buf_put(&b, "%s%.*s=%s", b.n ? ", " : "", (int)eq, s, now);
+		else
+			fmt_buf_put(&b, "%s%.*s", b.n ? ", " : "", (int)k, s);
+		s += k + (s[k] == '\n');
+	}
+	fmt_buf_done(&b);
+}
+
 static void fill(struct replay *p)
 {
 	struct ms_model *m = &p->m;
@@ -122,6 +169,15 @@ static void fill(struct replay *p)
 		 p->r.label, p->r.label[0] ? "\"" : "", p->ended ? "END" : p->paused ? "PAUSED" : "playing",
 		 p->speed, a, b, p->ended ? "again" : p->paused ? "play" : "pause", SEEK_S);
 	m->status = p->status;
+	const char *sw = replay_sysctl_at(&p->r, "vm.swappiness", p->clock);
+
+	if (sw)
+		snprintf(p->swappiness, sizeof(p->swappiness), "%s", sw);
+	else
+		snprintf(p->swappiness, sizeof(p->swappiness), "%" PRId64, p->r.swappiness);
+	m->swappiness = !sw && p->r.swappiness == NA ? "n/a" : p->swappiness;
+	replay_tuning_at(&p->r, p->clock, p->tuning, sizeof(p->tuning));
+	m->tuning = p->tuning[0] ? p->tuning : NULL;
 	/* the run's workers and result, once it is over */
 	m->nworkers = p->ended ? p->r.nworkers : 0;
 	m->ndone = p->ended ? 1 : 0;
@@ -245,32 +301,6 @@ static const struct view_ops replay_ops = {
 };
 
 /* The tuning the run was made under, as the monitor's header says it. */
-static void tuning_text(const struct run_record *r, char *buf, size_t len)
-{
-	struct fmt_buf b = { buf, len, 0 };
-	char a[32];
-
-	if (r->mem_limit_kib != NA) {
-		fmt_kib(a, sizeof(a), r->mem_limit_kib);
-		fmt_buf_put(&b, "mem %s", a);
-	}
-	if (r->global_limit_kib != NA) {
-		fmt_kib(a, sizeof(a), r->global_limit_kib);
-		fmt_buf_put(&b, "%sglobal %s", b.n ? ", " : "", a);
-	}
-	if (r->tmp_swap_kib > 0) {
-		fmt_kib(a, sizeof(a), r->tmp_swap_kib);
-		fmt_buf_put(&b, "%sswap +%s", b.n ? ", " : "", a);
-	}
-	for (const char *s = r->sysctls; s && *s;) {
-		size_t k = strcspn(s, "\n");
-
-		fmt_buf_put(&b, "%s%.*s", b.n ? ", " : "", (int)k, s);
-		s += k + (s[k] == '\n');
-	}
-	fmt_buf_done(&b);
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -289,14 +319,10 @@ static void fill_fixed(struct replay *p, const int *plots, int nplots)
 	m->kernel = r->kernel_release;
 	m->ram_kib = r->ram_kib;
 	m->swap_kib = r->swap_total_kib;
-	snprintf(p->swappiness, sizeof(p->swappiness), "%" PRId64, r->swappiness);
-	m->swappiness = r->swappiness == NA ? "n/a" : p->swappiness;
 	histui_params(r, params, sizeof(params));
 	snprintf(p->workload, sizeof(p->workload), "%s%s", r->kind == RUN_QSBENCH ? "qsbench " : "",
 		 params);
 	m->workload = p->workload;
-	tuning_text(r, p->tuning, sizeof(p->tuning));
-	m->tuning = p->tuning[0] ? p->tuning : NULL;
 	/* the reclaim lane, where the run kept reclaim events */
 	if (r->series[M_KSWAPD_AWAKE]) {
 		m->lane_awake = &p->view[M_KSWAPD_AWAKE];

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -39,5 +40,38 @@ TEST(replay_result_line_as_the_monitor)
 	r.kswapd_s = 1.2;
 	replay_result_line(&r, buf, sizeof(buf));
 	CHECK_STR(buf, "#12 70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w  0:01 kswapd  ok");
+	run_record_clear(&r);
+}
+
+/* The header as the run went: s/S at 2 s and 5 s, k/K at 3 s; a sysctl
+ * changed that the run did not start with is left as it was listed. */
+TEST(replay_header_follows_the_changes)
+{
+	struct run_record r;
+	char buf[256];
+
+	run_record_init(&r);
+	r.mem_limit_kib = 98304;
+	r.sysctls = strdup("vm.page-cluster=3\nvm.swappiness=60\n");
+	r.changes = calloc(3, sizeof(*r.changes));
+	CHECK(r.sysctls && r.changes);
+	if (!r.sysctls || !r.changes) {
+		run_record_clear(&r);
+		return;
+	}
+	r.nchanges = 3;
+	r.changes[0] = (struct run_sysctl_change){ 2.0, "vm.swappiness", "60", "70" };
+	r.changes[1] = (struct run_sysctl_change){ 3.0, "vm.page-cluster", "3", "4" };
+	r.changes[2] = (struct run_sysctl_change){ 5.0, "vm.swappiness", "70", "80" };
+	CHECK(replay_sysctl_at(&r, "vm.swappiness", 1.9) == NULL);
+	CHECK_STR(replay_sysctl_at(&r, "vm.swappiness", 2.0), "70");
+	CHECK_STR(replay_sysctl_at(&r, "vm.swappiness", 9), "80");
+	CHECK(replay_sysctl_at(&r, "vm.swappines", 9) == NULL);
+	replay_tuning_at(&r, 0, buf, sizeof(buf));
+	CHECK_STR(buf, "mem 96M, vm.page-cluster=3, vm.swappiness=60");
+	replay_tuning_at(&r, 3.5, buf, sizeof(buf));
+	CHECK_STR(buf, "mem 96M, vm.page-cluster=4, vm.swappiness=70");
+	replay_tuning_at(&r, 6, buf, sizeof(buf));
+	CHECK_STR(buf, "mem 96M, vm.page-cluster=4, vm.swappiness=80");
 	run_record_clear(&r);
 }
