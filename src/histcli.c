@@ -476,9 +476,6 @@ static int list_run(struct run_record *r, void *arg)
 	}
 	if (!l->shown++)
 		report_list_header(out);
-	/* a newline in a command line would split its row */
-	if (r->command)
-		fmt_blank_controls(r->command);
 	report_list_row(out, r);
 	return ferror(out) ? -1 : 0;
 }

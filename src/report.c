@@ -439,6 +439,7 @@ void report_list_row(FILE *f, const struct run_record *r)
 		snprintf(wl, sizeof(wl), "-n %" PRId64 " -p %d -s %u", r->nelems, r->procs, r->seed);
 	else
 		snprintf(wl, sizeof(wl), "%s", r->command ? r->command : "-");
+	fmt_blank_controls(wl);	/* a command's newline would split the row */
 	dur(wall, sizeof(wall), r->wall_us);
 	i64s(mf, sizeof(mf), r->majflt);
 	if (isnan(r->kswapd_s))
