@@ -300,7 +300,6 @@ static const struct view_ops replay_ops = {
 	.name = "replay", .key = rp_key, .draw = rp_draw, .close = rp_close, .wake = rp_wake,
 };
 
-/* The tuning the run was made under, as the monitor's header says it. */
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
