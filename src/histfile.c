@@ -46,22 +46,19 @@ int history_check_path(const char *path, char *err, size_t errlen)
 	}
 	if (errno != ENOENT)
 		return fmt_err(err, errlen, "--history %s: %s", path, strerror(errno));
-	/* Not there yet: its nearest existing directory must take files. */
+	/* Not there yet: its directory must be, and take files (only the
+	 * default path's directories are made: a typo makes none). */
 	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
 		return fmt_err(err, errlen, "--history: path too long");
-	for (;;) {
-		char *slash = strrchr(dir, '/');
-		if (!slash)
-			snprintf(dir, sizeof(dir), ".");
-		else if (slash == dir)
-			dir[1] = 0;
-		else
-			*slash = 0;
-		if (stat(dir, &sb) == 0)
-			break;
-		if (errno != ENOENT || !slash)
-			return fmt_err(err, errlen, "--history %s: %s: %s", path, dir, strerror(errno));
-	}
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = 0;
+	else
+		*slash = 0;
+	if (stat(dir, &sb) != 0)
+		return fmt_err(err, errlen, "--history %s: %s: %s", path, dir, strerror(errno));
 	if (!S_ISDIR(sb.st_mode))
 		return fmt_err(err, errlen, "--history %s: %s is not a directory", path, dir);
 	if (statfs(dir, &fs) == 0 && (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC))

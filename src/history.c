@@ -429,21 +429,8 @@ struct history *history_open_version(const char *path, int flags, int version,
 				strerror(errno));
 		goto fail_nodb;
 	}
-	if (!existed && !(flags & HISTORY_PARENTS)) {
-		char dir[4096] = ".";
-		const char *slash = strrchr(path, '/');
-
-		if (slash)
-			snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-		if (stat(dir, &sb) < 0) {
-			fmt_err(err, errlen, "%s: %s: %s", path, dir, strerror(errno));
-			goto fail_nodb;
-		}
-		if (!S_ISDIR(sb.st_mode)) {
-			fmt_err(err, errlen, "%s: %s is not a directory", path, dir);
-			goto fail_nodb;
-		}
-	}
+	if (!existed && !(flags & HISTORY_PARENTS) && !rdonly && history_check_path(path, err, errlen))
+		goto fail_nodb;
 	if (!rdonly && existed && access(path, W_OK) != 0) {
 		fmt_err(err, errlen, "%s: cannot record runs: %s", path, strerror(errno));
 		goto fail_nodb;

@@ -933,7 +933,11 @@ TEST(history_check_path_refuses_what_cannot_hold_a_history)
 	CHECK_INT(history_check_path("/proc/self/stat", err, sizeof(err)), -1);
 	CHECK_INT(history_check_path("/dev/null/x.db", err, sizeof(err)), -1);
 	CHECK_STR(err, "--history /dev/null/x.db: Not a directory");
+	/* a path given gets no directories made: a typo makes none */
 	snprintf(path, sizeof(path), "%s/new/dirs/h.db", tdir());
+	CHECK_INT(history_check_path(path, err, sizeof(err)), -1);
+	CHECK(strstr(err, "/new/dirs: No such file or directory") != NULL);
+	snprintf(path, sizeof(path), "%s/h-new.db", tdir());
 	CHECK_INT(history_check_path(path, err, sizeof(err)), 0);
 	CHECK_INT(history_check_path("relative.db", err, sizeof(err)), 0);
 }
