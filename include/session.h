@@ -101,7 +101,6 @@ struct session {
 	/* the system, each tick */
 	struct sys_sample prev, cur;
 	bool have_prev;
-	double vals[M_N];		/* the registry's values at cur */
 	/* the last sample the plots took: their rates span a run's start or
 	 * end sample, which they do not take, so that a run shorter than an
 	 * interval still shows */

@@ -79,6 +79,7 @@ static void fill_status(struct monview *mv)
 {
 	const struct session *s = mv->s;
 	struct tuning_rates tr;
+	double now[M_N];
 	char rec[128], cg[160];
 
 	if (session_note_shown(s)) {
@@ -86,8 +87,11 @@ static void fill_status(struct monview *mv)
 		mv->m.status_error = s->note_error;
 		return;
 	}
+	/* the figures the plots beside it show last */
+	for (int i = 0; i < M_N; i++)
+		now[i] = series_last(&s->view[i]);
 	tuning_rates(&s->tun, &tr);
-	tuning_reclaim_text(rec, sizeof(rec), s->vals, s->tun.have_cg, tr.failcnt);
+	tuning_reclaim_text(rec, sizeof(rec), now, s->tun.have_cg, tr.failcnt);
 	if (s->tun.have_cg && s->tun.t_cur > 0) {
 		tuning_cgroup_text(cg, sizeof(cg), &s->tun.cur, &tr);
 		snprintf(mv->status, sizeof(mv->status), "%.150s  %.100s", cg, rec);

@@ -383,7 +383,6 @@ static void sample_sys(struct session *s, const struct sys_sample *x, bool newes
 	sample_values(s, v, false);
 	if (plot && s->unplotted)
 		sample_values(s, pv, true);
-	memcpy(s->vals, v, sizeof(s->vals));
 	s->stall_fresh = false;
 	s->have_prev = true;
 	s->prev = s->cur;
@@ -1549,8 +1548,6 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 	s->tui = !o->batch;
 	s->out_fd = -1;
 	s->sweep.cell = -1;
-	for (int i = 0; i < M_N; i++)
-		s->vals[i] = NAN;	/* no sample yet: "reclaim: n/a" */
 	s->plan.nelems = o->nelems;
 	s->plan.procs = o->procs;
 	s->plan.interval = o->interval;
