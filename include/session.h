@@ -137,9 +137,10 @@ struct session {
 	int64_t last_id;		/* the last run stored, 0 none */
 	char **done;			/* each completed run's line, oldest first */
 	int ndone;
-	char **posted;			/* each completed run as run_print */
-	char **posted_err;		/* prints it to out and err, for the */
-	int nposted;			/* monitor's exit */
+	struct {			/* each completed run as run_print */
+		char *out, *err;	/* prints it, for the monitor's exit */
+	} *posted;
+	int nposted;
 	struct session_sweep sweep;
 
 	/* live tuning */

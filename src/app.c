@@ -406,8 +406,8 @@ out:
 	 * reply, so they are printed as the batch mode prints them. */
 	for (int i = 0; a->s.tui && i < a->s.nposted; i++) {
 		fflush(stdout);
-		fputs(a->s.posted_err[i], stderr);
-		fputs(a->s.posted[i], stdout);
+		fputs(a->s.posted[i].err, stderr);
+		fputs(a->s.posted[i].out, stdout);
 	}
 	fflush(stdout);
 	session_close(&a->s);

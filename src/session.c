@@ -867,6 +867,7 @@ static void remember_run(struct session *s)
 	size_t len = 0, elen = 0;
 	char **d = realloc(s->done, sizeof(*d) * (size_t)(s->ndone + 1));
 	FILE *f, *fe;
+	void *p;
 
 	if (!d)
 		return;
@@ -875,12 +876,9 @@ static void remember_run(struct session *s)
 		      buf, sizeof(buf));
 	if ((d[s->ndone] = strdup(buf)))
 		s->ndone++;
-	if (!s->tui || !(d = realloc(s->posted, sizeof(*d) * (size_t)(s->nposted + 1))))
+	if (!s->tui || !(p = realloc(s->posted, sizeof(*s->posted) * (size_t)(s->nposted + 1))))
 		return;
-	s->posted = d;
-	if (!(d = realloc(s->posted_err, sizeof(*d) * (size_t)(s->nposted + 1))))
-		return;
-	s->posted_err = d;
+	s->posted = p;
 	if (!(f = open_memstream(&text, &len)))
 		return;
 	if (!(fe = open_memstream(&etext, &elen))) {
@@ -893,8 +891,8 @@ static void remember_run(struct session *s)
 	int bad = fclose(f);
 
 	if (fclose(fe) == 0 && bad == 0) {
-		s->posted_err[s->nposted] = etext;
-		s->posted[s->nposted++] = text;
+		s->posted[s->nposted].out = text;
+		s->posted[s->nposted++].err = etext;
 	} else {
 		free(text);
 		free(etext);
@@ -1674,11 +1672,10 @@ void session_close(struct session *s)
 		free(s->done[i]);
 	free(s->done);
 	for (int i = 0; i < s->nposted; i++) {
-		free(s->posted[i]);
-		free(s->posted_err[i]);
+		free(s->posted[i].out);
+		free(s->posted[i].err);
 	}
 	free(s->posted);
-	free(s->posted_err);
 	free(s->ps);
 	free(s->swap_at);
 	free(s->dl);
