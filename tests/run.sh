@@ -74,6 +74,18 @@ lane confined
 others
 wait
 lane whole
+# Nothing a test started outlives the run: a sanitizer build left running
+# (orphaned, spinning) is a test's failure to clean up, killed here.
+if [ -z "$pat" ]; then
+	left=$(pgrep -a -f "^$PWD/build/thrashtop-san( |$)")
+	if [ -n "$left" ]; then
+		printf '%s\n' "$left" | sed 's/^/  left: /'
+		echo "FAIL run/nothing-left-running" >>"$log"
+		pkill -KILL -f "^$PWD/build/thrashtop-san( |$)"
+	else
+		echo "PASS run/nothing-left-running" >>"$log"
+	fi
+fi
 p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log")
 if [ "$f" -ne 0 ]; then echo; echo "Failures:"; grep '^FAIL ' "$log"; fi
 echo "tests took $((SECONDS - t0)) s"
