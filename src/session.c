@@ -1444,9 +1444,8 @@ static void open_delays(struct session *s)
 		 (on == 0 && changes_machine(s) && tuning_delayacct(&s->tun, err, sizeof(err)) < 0))
 		snprintf(s->stall_why, sizeof(s->stall_why), "%s: %.200s", DELAYACCT_SYSCTL, err);
 	else if (on == 0 && !changes_machine(s))
-		snprintf(s->stall_why, sizeof(s->stall_why), "%s is 0, and thrashtop turns it on "
-			 "only in a session that changes the machine (--mem, --global, --swap, "
-			 "--sysctl ...)", DELAYACCT_SYSCTL);
+		snprintf(s->stall_why, sizeof(s->stall_why),
+			 "%s is 0 (set it to 1, or tune: --mem, --swap ...)", DELAYACCT_SYSCTL);
 	else if (!(s->ts = taskstats_open(err, sizeof(err))))
 		snprintf(s->stall_why, sizeof(s->stall_why), "%.250s", err);
 	/* in the monitor on the status line: stderr is hidden under its screen */

@@ -236,7 +236,7 @@ wait_for 10 pgrep -P $plain -x sleep >/dev/null
 expect tuning-beside-plain-runs test $? -eq 0
 wait $plain
 expect plain-na-stalls grep -qx 'n/a stalls' "$TMP/out-plain"
-expect plain-one-reason test "$(grep -c 'n/a stalls: kernel.task_delayacct is 0, and thrashtop turns it on only in a session that changes the machine' "$TMP/err-plain")" -eq 1
+expect plain-one-reason test "$(grep -c 'n/a stalls: kernel.task_delayacct is 0 (set it to 1, or tune: --mem, --swap ...)' "$TMP/err-plain")" -eq 1
 expect plain-changed-nothing test "$(da)" = 0
 grep -qx 'n/a stalls' "$TMP/out-plain" || cat "$TMP/out-plain" "$TMP/err-plain" "$TMP/err-beside"
 # Where it is on already, a plain session has its stall line.
