@@ -389,9 +389,15 @@ int run_series_id(const char *name)
 	return metric_find(name);
 }
 
-/* Shortest text that reads back to the same double. */
+/* Shortest text that reads back to the same double: without an exponent
+ * where 20 decimals do (a 57 us stall is 0.000057334, not 5.7334e-05). */
 static void fmt_double(char *buf, size_t len, double v)
 {
+	for (int dec = 0; dec <= 20; dec++) {
+		snprintf(buf, len, "%.*f", dec, v);
+		if (strtod(buf, NULL) == v && strlen(buf) <= 24)
+			return;
+	}
 	for (int prec = 15; prec <= 17; prec++) {
 		snprintf(buf, len, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)

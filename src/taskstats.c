@@ -52,9 +52,11 @@ void delays_clear(struct delays *d)
 
 void delays_add(struct delays *sum, const struct delays *d)
 {
+	/* the kernel counts whole nanoseconds: kept to them, a sum prints as
+	 * 21.314186367, not 21.314186366999998 */
 	for (int i = 0; i < DL_N; i++)
 		if (!isnan(d->s[i]))
-			sum->s[i] = isnan(sum->s[i]) ? d->s[i] : sum->s[i] + d->s[i];
+			sum->s[i] = isnan(sum->s[i]) ? d->s[i] : round((sum->s[i] + d->s[i]) * 1e9) / 1e9;
 }
 
 bool delays_known(const struct delays *d)

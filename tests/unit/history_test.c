@@ -226,6 +226,33 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/* A stored double is shown as the shortest text that reads back to it,
+ * without an exponent where one is not needed. */
+TEST(history_double_text)
+{
+	const struct hist_field *f = hist_field_find("stall_wpcopy_s");
+	static const struct { double v; const char *text; } cases[] = {
+		{ 5.7334e-05, "0.000057334" }, { 21.314186367, "21.314186367" },
+		{ 0.1 + 0.2, "0.30000000000000004" }, { 0, "0" }, { 141.7, "141.7" },
+		{ 1e30, "1e+30" }, { 1e-300, "1e-300" },
+	};
+	struct run_record *r = calloc(1, sizeof(*r));
+	char buf[64];
+
+	CHECK(f && r);
+	if (!f || !r) {
+		free(r);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		r->stalls.s[DL_WPCOPY] = cases[i].v;
+		hist_field_get(r, f, buf, sizeof(buf));
+		CHECK_STR(buf, cases[i].text);
+		CHECK(strtod(buf, NULL) == cases[i].v);
+	}
+	free(r);
+}
+
 TEST(history_roundtrip_every_field)
 {
 	char path[256], err[256];

@@ -399,6 +399,14 @@ TEST(taskstats_delays_sum)
 	CHECK_NEAR(delays_total(&a), 3.5, 1e-12);
 	CHECK_STR(delay_name(DL_RECLAIM), "reclaim");
 	CHECK_STR(delay_name(DL_IO), "io");
+	/* two workers' nanosecond totals sum to the nearest double of their
+	 * nanosecond sum, which prints as itself */
+	delays_clear(&a);
+	delays_clear(&b);
+	a.s[DL_RECLAIM] = 10948531203 / 1e9;
+	b.s[DL_RECLAIM] = 10365655164 / 1e9;
+	delays_add(&a, &b);
+	CHECK(a.s[DL_RECLAIM] == 21314186367 / 1e9);
 }
 
 /* A child that waited for a CPU (it and a spinner share CPU 0) and for
