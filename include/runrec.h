@@ -249,5 +249,9 @@ void run_record_workload(const struct run_record *r, char *buf, size_t len);
 bool run_record_series_range(const struct run_record *r, int id, double *lo, double *hi);
 /* The time line as csh's time prints it (timefmt_csh), or timefmt_gnu's. */
 void run_record_line(const struct run_record *r, bool gnu, char *buf, size_t len);
+/* One line of the record's swap devices ("PATH TYPE SIZE_KIB USED_KIB
+ * PRIO", as at the run's start) with its units: "/swapfile file, 191M,
+ * 0K used, priority -2"; a line not of that form as it is. */
+void run_record_swap_line(const char *line, char *buf, size_t len);
 
 #endif

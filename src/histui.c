@@ -481,7 +481,7 @@ static int detail_system(const struct run_record *r, int width, struct detail_li
 			size_t n = strcspn(p, "\n");
 
 			if (n) {
-				snprintf(a, sizeof(a), "%.*s", (int)imin((int)n, 4000), p);
+				run_record_swap_line(p, a, sizeof(a));
 				fmt_blank_controls(a);
 				rc |= text_kv(t, width, first ? "swap" : "", a);
 				first = false;

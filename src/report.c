@@ -510,9 +510,15 @@ int report_show(FILE *f, const struct run_record *r)
 	fprintf(f, "%-24s %s\n", "time (GNU)", buf);
 	timefmt_stalls(buf, sizeof(buf), &r->stalls);
 	fprintf(f, "%-24s %s\n", "stalls", buf);
-	fprintf(f, "swap devices:\n%s", r->swap_devices ? r->swap_devices : "  (none recorded)\n");
-	if (r->swap_devices && !ends_with(r->swap_devices, "\n"))
-		fputc('\n', f);
+	fprintf(f, "swap devices at the run's start:\n");
+	for (const char *p = r->swap_devices; p && *p; p += strcspn(p, "\n"), p += *p == '\n')
+		if (*p != '\n') {
+			run_record_swap_line(p, buf, sizeof(buf));
+			fmt_blank_controls(buf);
+			fprintf(f, "  %s\n", buf);
+		}
+	if (!r->swap_devices || !r->swap_devices[0])
+		fprintf(f, "  (none recorded)\n");
 	if (detail_tables(r, DETAIL_SHOW, &t))
 		rc = -1;
 	for (size_t i = 0; i < t.n; i++)
@@ -744,12 +750,11 @@ static void system_state(FILE *f, const struct run_record *r)
 					 used ? " " : "", fl->name, v);
 	}
 	wrap(f, "  vm:      ", 11, buf);
-	if (r->swap_devices && r->swap_devices[0]) {
-		char *copy = strdup(r->swap_devices);
-		for (char *line = copy ? strtok(copy, "\n") : NULL; line; line = strtok(NULL, "\n"))
-			wrap(f, "  swaps:   ", 11, line);
-		free(copy);
-	}
+	for (const char *p = r->swap_devices; p && *p; p += strcspn(p, "\n"), p += *p == '\n')
+		if (*p != '\n') {
+			run_record_swap_line(p, buf, sizeof(buf));
+			wrap(f, "  swaps:   ", 11, buf);
+		}
 	fprintf(f, "  thrashtop %s\n", r->version[0] ? r->version : "-");
 }
 

@@ -746,3 +746,26 @@ void run_record_line(const struct run_record *r, bool gnu, char *buf, size_t len
 	else
 		timefmt_csh(buf, len, &t);
 }
+
+void run_record_swap_line(const char *line, char *buf, size_t len)
+{
+	char l[4096], type[32], size[32], used[32], tail[2];
+	long long size_kib, used_kib;
+	int prio, at;
+
+	snprintf(l, sizeof(l), "%.*s", (int)strcspn(line, "\n"), line);
+	/* the path may hold blanks: the four fields are the last four */
+	at = (int)strlen(l);
+	for (int blanks = 0; at > 0 && blanks < 4; )
+		if (l[--at] == ' ')
+			blanks++;
+	if (at > 0 && sscanf(l + at, " %31s %lld %lld %d%1s", type, &size_kib, &used_kib,
+			     &prio, tail) == 4 && size_kib >= 0 && used_kib >= 0) {
+		fmt_kib(size, sizeof(size), size_kib);
+		fmt_kib(used, sizeof(used), used_kib);
+		snprintf(buf, len, "%.*s %s, %s, %s used, priority %d", at, l, type, size, used,
+			 prio);
+	} else {
+		snprintf(buf, len, "%s", l);
+	}
+}

@@ -253,6 +253,25 @@ TEST(history_double_text)
 	free(r);
 }
 
+/* A stored swap device line with its units, the path's blanks kept. */
+TEST(history_swap_line_text)
+{
+	char buf[256];
+
+	run_record_swap_line("/swapfile file 195512 0 -2\n/next x 1 2 3\n", buf, sizeof(buf));
+	CHECK_STR(buf, "/swapfile file, 191M, 0K used, priority -2");
+	run_record_swap_line("/var/my\\040swap file 1048576 524288 5", buf, sizeof(buf));
+	CHECK_STR(buf, "/var/my\\040swap file, 1.0G, 512M used, priority 5");
+	run_record_swap_line("/my swap file file 2048 0 -3", buf, sizeof(buf));
+	CHECK_STR(buf, "/my swap file file, 2.0M, 0K used, priority -3");
+	run_record_swap_line("/swapfile file 195512 0", buf, sizeof(buf));
+	CHECK_STR(buf, "/swapfile file 195512 0");
+	run_record_swap_line("/swapfile file -1 0 -2 x", buf, sizeof(buf));
+	CHECK_STR(buf, "/swapfile file -1 0 -2 x");
+	run_record_swap_line("", buf, sizeof(buf));
+	CHECK_STR(buf, "");
+}
+
 TEST(history_roundtrip_every_field)
 {
 	char path[256], err[256];
