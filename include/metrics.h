@@ -72,6 +72,8 @@ bool metric_is_reclaim(int id);
 
 /* Whether id is one of the workload cgroup's series. */
 bool metric_is_cgroup(int id);
+/* Whose figure id is: "machine", "workers", "cgroup" or "zram". */
+const char *metric_scope(int id);
 
 /* The workload's memory cgroup as the availability sees it. */
 struct metric_cgroup_info {

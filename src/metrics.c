@@ -566,13 +566,29 @@ size_t metrics_list_text(const int *ids, int n, char *buf, size_t len)
 	return o;
 }
 
+const char *metric_scope(int id)
+{
+	const char *src = id >= 0 && id < M_N ? defs[id].source : "";
+
+	if (!strncmp(src, "cgroup", 6))
+		return "cgroup";
+	if (!strncmp(src, "taskstats", 9))
+		return "workers";
+	if (!strncmp(src, "/sys/block/zram", 15))
+		return "zram";
+	return "machine";
+}
+
 void metrics_print(FILE *out, const struct metric_avail *av)
 {
-	fprintf(out, "%-15s %-11s %-9s %s\n", "NAME", "UNIT", "KIND", "AVAILABLE");
+	fprintf(out, "%-15s %-11s %-9s %-8s %s\n", "NAME", "UNIT", "KIND", "OF", "AVAILABLE");
 	for (int i = 0; i < M_N; i++) {
 		static const char *const kinds[] = { "gauge", "rate", "percent" };
 
-		fprintf(out, "%-15s %-11s %-9s %s%s\n", defs[i].name, defs[i].unit,
-			kinds[defs[i].kind], av->ok[i] ? "yes" : "no: ", av->ok[i] ? "" : av->why[i]);
+		fprintf(out, "%-15s %-11s %-9s %-8s %s%s\n", defs[i].name, defs[i].unit,
+			kinds[defs[i].kind], metric_scope(i), av->ok[i] ? "yes" : "no: ",
+			av->ok[i] ? "" : av->why[i]);
 	}
+	fprintf(out, "\nOF: machine, every process on it; workers, the workload's processes; "
+		"cgroup,\nthe workload's memory cgroup; zram, the session's zram device.\n");
 }

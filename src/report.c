@@ -583,8 +583,9 @@ static void chart(FILE *f, const struct run_record *r, int id, const char *title
 	metrics_value_text(id, p.ymax, top, sizeof(top));
 	metrics_value_text(id, def->scale == MS_RAM ? lo : hi, ext, sizeof(ext));
 	if (plot_render(&p, &d, &rows[0][0], sizeof(rows[0]), NULL) == 0) {
-		fprintf(f, "\n%s, run %" PRId64 " (%s %s):\n", title, r->id,
-			def->scale == MS_RAM ? "lowest" : "peak", ext);
+		fprintf(f, "\n%s, %s during run %" PRId64 " (%s %s):\n", title,
+			!strcmp(metric_scope(id), "machine") ? "whole machine" : metric_scope(id),
+			r->id, def->scale == MS_RAM ? "lowest" : "peak", ext);
 		for (int y = 0; y < CHART_H; y++) {
 			size_t len = strlen(rows[y]);
 			while (len && rows[y][len - 1] == ' ')

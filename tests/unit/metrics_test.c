@@ -6,6 +6,20 @@
 #include "metrics.h"
 #include "sampler.h"
 
+/* Whose figure a series is, as --list-plots and history show say. */
+TEST(metrics_scope)
+{
+	CHECK_STR(metric_scope(metric_find("majflt")), "machine");
+	CHECK_STR(metric_scope(metric_find("kswapd-cpu")), "machine");
+	CHECK_STR(metric_scope(metric_find("direct-stalls")), "machine");
+	CHECK_STR(metric_scope(metric_find("stall-swapin")), "workers");
+	CHECK_STR(metric_scope(metric_find("cg-mem")), "cgroup");
+	CHECK_STR(metric_scope(metric_find("cg-psi-full")), "cgroup");
+	CHECK_STR(metric_scope(metric_find("zram-ratio")), "zram");
+	for (int i = 0; i < M_N; i++)
+		CHECK(!strcmp(metric_scope(i), "cgroup") == metric_is_cgroup(i));
+}
+
 TEST(metrics_registry_names)
 {
 	for (int i = 0; i < M_N; i++) {

@@ -567,8 +567,8 @@ TEST(report_show_plots_scale_and_short_axis)
 	FILE *f = open_memstream(&out, &len);
 	CHECK_INT(report_show(f, &r), 0);
 	fclose(f);
-	CHECK(strstr(out, "\nFree memory, run 2 (lowest 23G):\n    24G |###\n") != NULL);
-	CHECK(strstr(out, "\nkswapd CPU %, run 2 (peak 0.5%):\n 100.0% |\n") != NULL);
+	CHECK(strstr(out, "\nFree memory, whole machine during run 2 (lowest 23G):\n    24G |###\n") != NULL);
+	CHECK(strstr(out, "\nkswapd CPU %, whole machine during run 2 (peak 0.5%):\n 100.0% |\n") != NULL);
 	CHECK(strstr(out, "\n        +---\n         0s 0.6s\n") != NULL);
 	CHECK(strstr(out, "0s0") == NULL && strstr(out, "50G") == NULL);
 	if (!strstr(out, "lowest 23G"))
@@ -637,7 +637,7 @@ TEST(report_text_fits_72_columns)
 		}
 		CHECK(worst <= REPORT_WIDTH);
 		CHECK(out && strstr(out, "UNSTABLE: wall time CoV 14.3% > 5.0%"));
-		CHECK(out && strstr(out, "Swap used, run"));
+		CHECK(out && strstr(out, "Swap used, whole machine during run"));
 		free(out);
 	}
 	for (size_t i = 0; i < n; i++)
