@@ -155,7 +155,7 @@ void cli_free(struct options *o)
 enum { OPT_FORMAT = 256, OPT_HISTORY, OPT_NO_HISTORY, OPT_MEM, OPT_GLOBAL,
        OPT_SWAP, OPT_SYSCTL, OPT_SWEEP, OPT_KNOB, OPT_LIST_PLOTS,
        OPT_GLOBAL_WITH, OPT_PLOTS, OPT_AGAINST, OPT_ZSWAP, OPT_FILL,
-       OPT_CAST, OPT_NO_STALLS, OPT_NO_EVENTS };
+       OPT_CAST, OPT_NO_STALLS, OPT_NO_EVENTS, OPT_END };
 
 int cli_parse_swap(const char *arg, struct swap_spec *sp, char *err, size_t errlen)
 {
@@ -209,6 +209,27 @@ static int sized_twice(int first, int again, char *err, size_t errlen)
 	if (first == again)
 		return fmt_err(err, errlen, "-%c given twice: give the sorter one size", first);
 	return fmt_err(err, errlen, "-n and -m both size the sorter: give one of them");
+}
+
+/* An option that takes one value given again: refused, not the last
+ * silently winning (--swap file:1G --swap zram:1G ran zram alone). */
+static int once(const struct option *lo, int c, unsigned char seen[], char *err, size_t errlen)
+{
+	static const int single[] = { 'p', 's', 'r', 'd', 'L', OPT_FORMAT, OPT_HISTORY, OPT_MEM,
+				      OPT_GLOBAL, OPT_GLOBAL_WITH, OPT_SWAP, OPT_KNOB, OPT_PLOTS,
+				      OPT_AGAINST, OPT_ZSWAP, OPT_FILL, OPT_CAST };
+	const char *name = "?";
+
+	for (size_t i = 0; i < sizeof(single) / sizeof(single[0]); i++)
+		if (single[i] == c && seen[c]++) {
+			while (lo->name && lo->val != c)
+				lo++;
+			name = lo->name ? lo->name : name;
+			if (c < 256)
+				return fmt_err(err, errlen, "-%c (--%s) given twice: give it once", c, name);
+			return fmt_err(err, errlen, "--%s given twice: give it once", name);
+		}
+	return 0;
 }
 
 static void defaults(struct options *o)
@@ -359,6 +380,7 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 		{ "cast", required_argument, NULL, OPT_CAST },
 		{ 0, 0, 0, 0 },
 	};
+	unsigned char seen[OPT_END] = { 0 };
 	long long v;
 	bool global_with_set = false;
 	int c, sized = 0;
@@ -368,6 +390,8 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 	optind = 0;	/* 0, not 1: glibc's full reset, for a second parse */
 	/* '+': stop at the first non-option, so a command's own flags are its. */
 	while ((c = getopt_long(argc, argv, "+:n:m:p:s:r:d:bL:hV", longopts, NULL)) != -1) {
+		if (c >= 0 && c < OPT_END && once(longopts, c, seen, err, errlen))
+			return -1;
 		switch (c) {
 		case 'n':
 			if (sized)

@@ -48,6 +48,25 @@ TEST(cli_unknown_options_named_printably)
 	CHECK_STR(err, "unknown option '--\\x1b[2J' (try --help)");
 }
 
+/* One value an option: a second is refused, not the last winning. */
+TEST(cli_single_value_options_once)
+{
+	char err[256];
+
+	CHECK_INT(parse("--swap", "file:1G", "--swap", "zram:1G", err, sizeof(err)), -1);
+	CHECK_STR(err, "--swap given twice: give it once");
+	CHECK_INT(parse("-p", "2", "--procs=3", NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "-p (--procs) given twice: give it once");
+	CHECK_INT(parse("--zswap", "lzo", "--zswap=off", NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "--zswap given twice: give it once");
+	CHECK_INT(parse("--mem=1G", "--mem=2G", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "--mem given twice: give it once");
+	/* flags and the many-valued ones may come again */
+	CHECK_INT(parse("-b", "-b", "--no-history", "--no-history", err, sizeof(err)), 0);
+	CHECK_INT(parse("--sysctl", "vm.swappiness=10", "--sysctl", "vm.page-cluster=2", err,
+			sizeof(err)), 0);
+}
+
 TEST(cli_one_size_for_the_sorter)
 {
 	char err[256];
