@@ -171,6 +171,9 @@ int cli_parse_swap(const char *arg, struct swap_spec *sp, char *err, size_t errl
 		p += 5;
 	}
 	colon = strchr(p, ':');
+	if (colon && p == arg)
+		return fmt_err(err, errlen, "--swap '%s': unknown kind '%.*s': want SIZE, "
+			       "file:SIZE or zram:SIZE[:ALGO]", arg, (int)(colon - p), p);
 	if (colon && !sp->zram)
 		return fmt_err(err, errlen, "--swap '%s': only zram takes an algorithm "
 			       "(zram:SIZE:ALGO)", arg);
@@ -518,12 +521,18 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			global_with_set = true;
 			break;
 		case OPT_SYSCTL: {
+			const char *eq;
 			char e[256];
 
 			if (o->nsysctl == CLI_MAX_SYSCTL)
 				return fmt_err(err, errlen, "--sysctl: at most %d", CLI_MAX_SYSCTL);
 			if (strncmp(optarg, "vm.", 3) || !strchr(optarg, '=') || optarg[3] == '=')
 				return fmt_err(err, errlen, "--sysctl '%s': want vm.NAME=VALUE", optarg);
+			eq = strchr(optarg, '=');
+			if (strchr(" \t", eq[-1]) || !eq[1] || strchr(" \t", eq[1]) ||
+			    strchr(" \t", eq[strlen(eq) - 1]))
+				return fmt_err(err, errlen, "--sysctl '%s': want vm.NAME=VALUE, no blanks "
+					       "around the = or the value", optarg);
 			if (sysctl_value_check(strchr(optarg, '=') + 1, e, sizeof(e)))
 				return fmt_err(err, errlen, "--sysctl %s: %s", optarg, e);
 			for (int i = 0; i < o->nsysctl; i++)

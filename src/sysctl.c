@@ -191,6 +191,11 @@ int sysctl_set(const char *name, const char *val, char *err, size_t errlen)
 	}
 	if (sysctl_get(name, old, sizeof old, err, errlen) < 0)
 		return -1;
+	if (!old[0]) {	/* vm.stat_refresh: a trigger, not a setting */
+		fmt_err(err, errlen, "cannot set %s: it reads back empty (an action, not a "
+			"setting), so there is nothing to put back afterwards", name);
+		return -1;
+	}
 	had = undo_lookup(UNDO_SYSCTL, name, rec, sizeof rec, err, errlen);
 	if (had < 0)
 		return -1;

@@ -65,6 +65,8 @@ int zram_algorithms(const char *name, char *buf, size_t len)
 	for (const char *p = text; *p && o + 1 < len; p++)
 		if (*p != '[' && *p != ']')
 			buf[o++] = *p, buf[o] = '\0';
+	while (o && (buf[o - 1] == ' ' || buf[o - 1] == '\n'))
+		buf[--o] = '\0';
 	return 0;
 }
 

@@ -87,6 +87,8 @@ int zswap_parse(const char *arg, char *algo, size_t len, int *pool, char *err, s
 		snprintf(algo, len, "%s", "");
 		return 0;
 	}
+	if (n == 3 && !strncmp(arg, "off", 3))
+		return fmt_err(err, errlen, "--zswap '%s': off takes no pool", arg);
 	if (!n || n >= len || n >= 32 || strspn(arg, "abcdefghijklmnopqrstuvwxyz0123456789-_") != n)
 		return fmt_err(err, errlen, "--zswap '%s': want off, or a compressor such as "
 			       "lzo-rle with an optional :POOL%% (lzo-rle:20)", arg);

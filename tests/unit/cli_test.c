@@ -61,6 +61,19 @@ TEST(cli_single_value_options_once)
 	CHECK_STR(err, "--zswap given twice: give it once");
 	CHECK_INT(parse("--mem=1G", "--mem=2G", NULL, NULL, err, sizeof(err)), -1);
 	CHECK_STR(err, "--mem given twice: give it once");
+	CHECK_INT(parse("--swap", "nfs:1G", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "--swap 'nfs:1G': unknown kind 'nfs': want SIZE, file:SIZE or zram:SIZE[:ALGO]");
+	CHECK_INT(parse("--swap", "file:1G:lz4", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "--swap 'file:1G:lz4': only zram takes an algorithm (zram:SIZE:ALGO)");
+	CHECK_INT(parse("--zswap", "off:20", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "--zswap 'off:20': off takes no pool");
+	CHECK_INT(parse("--sysctl", "vm.swappiness= 10", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "--sysctl 'vm.swappiness= 10': want vm.NAME=VALUE, no blanks around the = "
+		  "or the value");
+	CHECK_INT(parse("--sysctl", "vm.swappiness =10", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_INT(parse("--sysctl", "vm.swappiness=", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_INT(parse("--sysctl", "vm.lowmem_reserve_ratio=256 256 32", NULL, NULL, err,
+			sizeof(err)), 0);
 	/* flags and the many-valued ones may come again */
 	CHECK_INT(parse("-b", "-b", "--no-history", "--no-history", err, sizeof(err)), 0);
 	CHECK_INT(parse("--sysctl", "vm.swappiness=10", "--sysctl", "vm.page-cluster=2", err,

@@ -152,6 +152,12 @@ TEST(sysctl_set_restore)
 	/* write-only: its old value cannot be recorded, so it is not set */
 	CHECK_INT(sysctl_set("vm.drop_caches", "1", err, sizeof err), -1);
 	CHECK(strstr(err, "write-only") != NULL);
+	/* readable but empty: an action, nothing to restore, so not done */
+	CHECK_INT(sysctl_set("vm.stat_refresh", "1", err, sizeof err), -1);
+	CHECK_STR(err, "cannot set vm.stat_refresh: it reads back empty (an action, not a "
+		  "setting), so there is nothing to put back afterwards");
+	CHECK_INT(undo_lookup(UNDO_SYSCTL, "vm.stat_refresh", rec, sizeof rec, err, sizeof err),
+		  1);
 	CHECK_INT(sysctl_set_arg("vm.swappiness", err, sizeof err), -1);
 	CHECK_STR(err, "--sysctl vm.swappiness: want vm.NAME=VALUE");
 	CHECK_INT(sysctl_set_arg("=5", err, sizeof err), -1);
