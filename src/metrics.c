@@ -430,6 +430,13 @@ size_t metrics_value_text(int id, double v, char *buf, size_t len)
 		return fmt_pct(buf, len, v);
 	if (id == M_ZRAM_RATIO)
 		return (size_t)snprintf(buf, len, "%.1fx", v);
+	/* seconds of stall a second: not a count a second */
+	if (!strcmp(defs[id].unit, "s/s"))
+		return (size_t)snprintf(buf, len, fabs(v) < 9.995 ? "%.2fs/s" : "%.1fs/s", v);
+	/* the tracer keeps 0.01 ms below 1 ms */
+	if (!strcmp(defs[id].unit, "ms"))
+		return (size_t)snprintf(buf, len, v < 0.995 ? "%.2fms" : v < 99.95 ? "%.1fms" :
+					"%.0fms", v);
 	if (defs[id].kind == MK_GAUGE)
 		return (size_t)snprintf(buf, len, "%.0f", v);
 	return fmt_rate(buf, len, v);

@@ -624,7 +624,7 @@ static void fmt_value(const struct ms_model *m, int i, bool compact,
 		} else {
 			snprintf(buf, len, "%s", a);
 		}
-	} else if (is_rate(id)) {
+	} else if (is_rate(id) && strcmp(metric_def(id)->unit, "s/s")) {
 		size_t n = fmt_rate(buf, len, v);
 
 		if (compact && n >= 2 && n < len && !strcmp(buf + n - 2, "/s"))
@@ -641,6 +641,8 @@ static void fmt_scale(int id, double ymax, char *buf, size_t len)
 
 	if (is_kib(id))
 		fmt_kibd(t, sizeof(t), ymax);
+	else if (!strcmp(metric_def(id)->unit, "s/s") || !strcmp(metric_def(id)->unit, "ms"))
+		snprintf(t, sizeof(t), "%g%s", ymax, metric_def(id)->unit);
 	else if (is_rate(id))
 		fmt_rate_scale(t, sizeof(t), ymax);
 	else if (is_pct(id))

@@ -344,6 +344,19 @@ TEST(metrics_plot_lists)
 	CHECK_NEAR(metrics_nice_max(M_KSWAPD_CPU, 0.4), 1, 0);
 	metrics_value_text(M_PROCS_BLOCKED, 3, buf, sizeof(buf));
 	CHECK_STR(buf, "3");
+	/* stall seconds a second and milliseconds say their unit */
+	metrics_value_text(M_STALL_RECLAIM, 0.3, buf, sizeof(buf));
+	CHECK_STR(buf, "0.30s/s");
+	metrics_value_text(M_DR_TIME, 12.34, buf, sizeof(buf));
+	CHECK_STR(buf, "12.3s/s");
+	metrics_value_text(M_DR_P99, 0.408, buf, sizeof(buf));
+	CHECK_STR(buf, "0.41ms");
+	metrics_value_text(M_DR_P99, 12.25, buf, sizeof(buf));
+	CHECK_STR(buf, "12.2ms");
+	metrics_value_text(M_DR_P99, 250, buf, sizeof(buf));
+	CHECK_STR(buf, "250ms");
+	metrics_value_text(M_DR_STALLS, 197, buf, sizeof(buf));
+	CHECK_STR(buf, "197/s");
 }
 
 TEST(metrics_stall_rates)
