@@ -241,11 +241,12 @@ static int ensure_rows(struct monview *mv, int n)
 	return 0;
 }
 
-/* Each delay in % of the time the worker has had so far. */
-static void fill_stalls(struct ms_worker *r, const struct delays *d)
+/* Each delay in % of the run's wall time so far: at the run's end what
+ * history show gives, for a worker that ended early too. */
+static void fill_stalls(struct ms_worker *r, const struct delays *d, double wall)
 {
 	for (int k = 0; k < DL_N; k++)
-		r->stall_pct[k] = d && r->elapsed > 0 ? 100.0 * d->s[k] / r->elapsed : NAN;
+		r->stall_pct[k] = d && wall > 0 ? 100.0 * d->s[k] / wall : NAN;
 }
 
 static void fill_worker(struct ms_worker *r, const struct run *rn, int i,
@@ -277,7 +278,8 @@ static void fill_worker(struct ms_worker *r, const struct run *rn, int i,
 		r->minflt = w->ru.ru_minflt;
 		r->rss_kib = r->swap_kib = NA;
 	}
-	fill_stalls(r, w->end == END_RUNNING ? d : &w->delays);
+	fill_stalls(r, w->end == END_RUNNING ? d : &w->delays,
+		    !started ? 0 : rn->active ? now - rn->wl.t_start : rn->res.tl.wall_us / 1e6);
 }
 
 /* The reclaim lane, when the session has reclaim events. */
@@ -332,7 +334,7 @@ int monview_fill(struct monview *mv)
 		r->frac = NAN;
 		r->elapsed = now - s->tree.seen[i];
 		fill_row_proc(r, &s->tree.ps[i], tck);
-		fill_stalls(r, NULL);
+		fill_stalls(r, NULL, 0);
 	}
 	m->workers = mv->rows;
 	m->nworkers = nw + s->tree.n;
