@@ -848,15 +848,19 @@ static void reclaim_finish(struct session *s)
 	}
 }
 
-/* The reclaim line after the run's time lines; nothing where the session
- * has no tracing (said once on stderr at its start). */
+static bool changes_machine(const struct session *s);
+
+/* The reclaim line after the run's time lines, in a session that changes
+ * the machine: "n/a reclaim" where it has no tracing (--no-events, or why
+ * said once on stderr at its start); a plain session has none. */
 static void print_reclaim(const struct session *s, FILE *out)
 {
+	static const struct rc_summary none;
 	char line[512];
 
-	if (!s->tracer)
+	if (!s->tracer && !changes_machine(s))
 		return;
-	rc_line(line, sizeof(line), &s->rc_last);
+	rc_line(line, sizeof(line), s->tracer ? &s->rc_last : &none);
 	fprintf(out, "%s\n", line);
 	fflush(out);
 }
