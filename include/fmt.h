@@ -121,6 +121,10 @@ size_t fmt_cell(char *buf, size_t len, const char *s, int w);
 /* s's C0 control characters and DEL (a command line's newlines and tabs)
  * to blanks, in place: text for one line or one cell of a screen. */
 void fmt_blank_controls(char *s);
+/* Appends word to buf[*off..len) as a POSIX shell reads it back: bare
+ * where it holds only [A-Za-z0-9_@%+=:,./-], else in single quotes ('\''
+ * for a quote), so "sh -c './a & b'" is not stored as "sh -c ./a & b". */
+void fmt_shell_word(char *buf, size_t len, size_t *off, const char *word);
 
 /* s made safe for a terminal: control characters and bytes that are not
  * UTF-8 become \xHH, backslashes stay. Truncated to fit len; returns buf. */

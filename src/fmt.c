@@ -851,3 +851,30 @@ void sb_puts(struct sbuf *b, const char *s)
 {
 	sb_putn(b, s, strlen(s));
 }
+
+static void put_str(char *buf, size_t len, size_t *o, const char *s)
+{
+	for (; *s && *o + 1 < len; s++)
+		buf[(*o)++] = *s;
+	buf[*o] = '\0';
+}
+
+void fmt_shell_word(char *buf, size_t len, size_t *off, const char *word)
+{
+	static const char bare[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789_@%+=:,./-";
+	char one[2] = "";
+
+	if (!len || *off >= len)
+		return;
+	if (*word && strspn(word, bare) == strlen(word)) {
+		put_str(buf, len, off, word);
+		return;
+	}
+	put_str(buf, len, off, "'");
+	for (const char *w = word; *w; w++) {
+		one[0] = *w;
+		put_str(buf, len, off, *w == '\'' ? "'\\''" : one);
+	}
+	put_str(buf, len, off, "'");
+}

@@ -94,9 +94,12 @@ static void describe_workload(struct session *s)
 			 "qsbench -n %ld -p %d -s %u", s->plan.nelems, s->plan.procs, o->seed);
 		return;
 	}
-	for (char **a = o->argv; *a && off < sizeof(s->workload_desc) - 1; a++)
-		off += (size_t)snprintf(s->workload_desc + off, sizeof(s->workload_desc) - off,
-					"%s%s", a == o->argv ? "" : " ", *a);
+	for (char **a = o->argv; *a && off < sizeof(s->workload_desc) - 1; a++) {
+		if (a != o->argv)
+			off += (size_t)snprintf(s->workload_desc + off,
+						sizeof(s->workload_desc) - off, " ");
+		fmt_shell_word(s->workload_desc, sizeof(s->workload_desc), &off, *a);
+	}
 }
 
 static void describe_swaps(struct session *s)

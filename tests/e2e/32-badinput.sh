@@ -131,21 +131,21 @@ expect list-escaped bash -c "grep -q 'x\\\\x1b]0;pwned' '$TMP/o' && ! LC_ALL=C g
 # blanks where they were, as the history view shows it.
 "$T" -b --history "$TMP/nl.db" -- sh -c $'true\ntrue\t' >/dev/null 2>"$TMP/e" || cat "$TMP/e"
 NL() { "$T" history --history "$TMP/nl.db" "$@"; }
-one_row() { [ "$(wc -l <"$TMP/o")" -eq 2 ] && grep -q "  sh -c true true  " "$TMP/o"; }
+one_row() { [ "$(wc -l <"$TMP/o")" -eq 2 ] && grep -q "  sh -c 'true true '  " "$TMP/o"; }
 NL list >"$TMP/o" 2>&1
 expect list-newline-one-row one_row
 one_row || cat "$TMP/o"
 NL stats >"$TMP/o" 2>&1
-expect stats-newline-one-line grep -qx '  sh -c true true , config [0-9a-f]*' "$TMP/o"
-grep -qx '  sh -c true true , config [0-9a-f]*' "$TMP/o" || head -n 3 "$TMP/o"
+expect stats-newline-one-line grep -qx "  sh -c 'true true ', config [0-9a-f]*.*" "$TMP/o"
+grep -qx "  sh -c 'true true ', config [0-9a-f]*.*" "$TMP/o" || head -n 3 "$TMP/o"
 NL export --format=text >"$TMP/o" 2>&1
-expect text-newline-one-line grep -qx '  workload: sh -c true true' "$TMP/o"
-grep -qx '  workload: sh -c true true' "$TMP/o" || grep -A1 workload "$TMP/o"
+expect text-newline-one-line grep -qx "  workload: sh -c 'true true '" "$TMP/o"
+grep -qx "  workload: sh -c 'true true '" "$TMP/o" || grep -A1 workload "$TMP/o"
 NL show 1 >"$TMP/o" 2>&1
-expect show-newline-one-line grep -Eqx 'command +sh -c true true.' "$TMP/o"
-grep -Eqx 'command +sh -c true true.' "$TMP/o" || grep -A1 '^command' "$TMP/o"
+expect show-newline-one-line grep -Eqx "command +sh -c 'true true '" "$TMP/o"
+grep -Eqx "command +sh -c 'true true '" "$TMP/o" || grep -A1 '^command' "$TMP/o"
 NL export --format=json >"$TMP/o.json"
-expect newline-kept-in-export python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['runs'][0]['command'].endswith('true\ntrue\t')" "$TMP/o.json"
+expect newline-kept-in-export python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['runs'][0]['command'].endswith(\"'true\ntrue\t'\")" "$TMP/o.json"
 H export --format=json >"$TMP/o.json"
 expect json-valid-utf8 python3 -c "import json,sys; json.loads(open(sys.argv[1],'rb').read().decode('utf-8'))" "$TMP/o.json"
 printf 'Linux-2.4.14 \xff\033[31m:\n%s\n' "$good1" >"$TMP/p.txt"

@@ -425,3 +425,23 @@ TEST(fmt_escaping_stream_any_cut)
 		free(buf);
 	}
 }
+
+/* A command's words as a shell reads them back. */
+TEST(fmt_shell_word_quotes)
+{
+	static const char *const argv[] = { "sh", "-c", "./hog 200 & ./hog 300; wait", "it's", "",
+					    "a=b,c:d/e.f@g%h+i", NULL };
+	char buf[128], small[8];
+	size_t off = 0;
+
+	for (int i = 0; argv[i]; i++) {
+		if (i)
+			buf[off++] = ' ';
+		fmt_shell_word(buf, sizeof(buf), &off, argv[i]);
+	}
+	CHECK_STR(buf, "sh -c './hog 200 & ./hog 300; wait' 'it'\\''s' '' a=b,c:d/e.f@g%h+i");
+	off = 0;
+	fmt_shell_word(small, sizeof(small), &off, "a b c d e f");
+	CHECK_STR(small, "'a b c ");
+	CHECK_INT(off, 7);
+}
