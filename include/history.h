@@ -15,7 +15,7 @@
 
 #include "runrec.h"
 
-#define HISTORY_SCHEMA_VERSION 8
+#define HISTORY_SCHEMA_VERSION 9
 #define HISTORY_BUSY_MS 5000		/* longest wait for another writer's lock */
 #define HISTORY_STOP_GRACE_MS 500	/* longest wait once asked to stop */
 

@@ -68,7 +68,8 @@ static int migrate_samples(struct history *h, char *err, size_t errlen);
  * wakes and awake time, throttling, OOM victims, events lost) and the
  * events themselves, the first RC_EVENTS_MAX of a run and OOM kills past
  * them in table events (how many others came after in
- * reclaim_events_past). */
+ * reclaim_events_past); v9 the highest run id ever given (run_ids), so
+ * that a removed run's id is not given again. */
 static const struct {
 	const char *sql;
 	int (*step)(struct history *h, char *err, size_t errlen);
@@ -187,6 +188,10 @@ static const struct {
 	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 	" idx INTEGER NOT NULL, kind TEXT NOT NULL, t_s REAL NOT NULL, dur_s REAL NOT NULL,"
 	" pid INTEGER, PRIMARY KEY (run_id, idx)) WITHOUT ROWID;"), NULL },
+	{ "CREATE TABLE run_ids(last INTEGER NOT NULL);"
+	  "INSERT INTO run_ids SELECT coalesce(max(id), 0) FROM runs;"
+	  "CREATE TRIGGER run_ids_last AFTER INSERT ON runs"
+	  " BEGIN UPDATE run_ids SET last = max(last, NEW.id); END;", NULL },
 };
 
 static void dberr(struct history *h, char *err, size_t len, const char *what)
@@ -674,7 +679,11 @@ static int insert_run(struct history *h, const struct run_record *r, int64_t *id
 
 	if (!st) {
 		struct sbuf q = { 0 };
-		sb_puts(&q, "INSERT INTO runs(");
+		/* past every id given, the removed runs' too: "run 41" in an
+		 * old post does not come to name another run */
+		bool ids = h->version >= 9;
+
+		sb_puts(&q, ids ? "INSERT INTO runs(id," : "INSERT INTO runs(");
 		for (size_t i = 0; i < history_nfields; i++) {
 			if (history_fields[i].since > h->version)
 				continue;
@@ -682,7 +691,7 @@ static int insert_run(struct history *h, const struct run_record *r, int64_t *id
 				sb_putc(&q, ',');
 			sb_puts(&q, history_fields[i].name);
 		}
-		sb_puts(&q, ") VALUES(");
+		sb_puts(&q, ids ? ") VALUES((SELECT last + 1 FROM run_ids)," : ") VALUES(");
 		for (int i = 0; i < n; i++)
 			sb_puts(&q, i ? ",?" : "?");
 		sb_puts(&q, ") ON CONFLICT(uuid) DO NOTHING");
