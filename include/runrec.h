@@ -205,6 +205,9 @@ extern const size_t history_nfields;
 int hist_field_get(const struct run_record *r, const struct hist_field *f,
 		   char *buf, size_t len);
 int hist_field_set(struct run_record *r, const struct hist_field *f, const char *val);
+/* The one field kept only in the config text: its "global_by=" line into
+ * r->global_by (setting the config field does it too). */
+void run_record_global_by(struct run_record *r, const char *config);
 const struct hist_field *hist_field_find(const char *name);
 /* The storage of field f in r. */
 void *hist_field_ptr(const struct run_record *r, const struct hist_field *f);

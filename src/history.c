@@ -1009,15 +1009,6 @@ rollback:
 
 /* ---- reading ---- */
 
-/* The one field stored only in the config text: its "global_by=" line. */
-static void global_by_from_config(struct run_record *r, const char *config)
-{
-	const char *p = strstr(config, "\nglobal_by=");
-
-	if (p)
-		sscanf(p + 11, "%15[^\n]", r->global_by);
-}
-
 static void column_field(sqlite3_stmt *st, int col, struct run_record *r,
 			 const struct hist_field *f)
 {
@@ -1036,7 +1027,7 @@ static void column_field(sqlite3_stmt *st, int col, struct run_record *r,
 	case HF_PSTR:
 		*(char **)p = txt ? strdup(txt) : NULL;
 		if (txt && p == &r->config)
-			global_by_from_config(r, txt);
+			run_record_global_by(r, txt);
 		break;
 	case HF_KIND:
 	case HF_STATUS: hist_field_set(r, f, txt ? txt : ""); break;

@@ -455,6 +455,14 @@ static int parse_i64(const char *s, int64_t *v)
 	return 0;
 }
 
+void run_record_global_by(struct run_record *r, const char *config)
+{
+	const char *p = strstr(config, "\nglobal_by=");
+
+	if (p)
+		sscanf(p + 11, "%15[^\n]", r->global_by);
+}
+
 int hist_field_set(struct run_record *r, const struct hist_field *f, const char *val)
 {
 	void *p = hist_field_ptr(r, f);
@@ -505,6 +513,8 @@ int hist_field_set(struct run_record *r, const struct hist_field *f, const char 
 			return -1;
 		free(*(char **)p);
 		*(char **)p = s;
+		if (p == &r->config)	/* an exported run's: its global_by too */
+			run_record_global_by(r, val);
 		return 0;
 	}
 	case HF_KIND:

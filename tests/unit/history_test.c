@@ -414,6 +414,21 @@ TEST(history_global_by_in_config)
 	CHECK_INT(history_get(h, b.id, &got, err, sizeof(err)), 0);
 	CHECK_STR(got.global_by, "balloon");
 	run_record_clear(&got);
+	/* an export's run, read field by field (json, csv), keeps it too:
+	 * the same group as the run it was exported from */
+	struct run_record c;
+	fixture(&c, 2);
+	for (size_t i = 0; i < history_nfields; i++) {
+		char v[8192];
+
+		hist_field_get(&a, &history_fields[i], v, sizeof(v));
+		CHECK_INT(hist_field_set(&c, &history_fields[i], v), 0);
+	}
+	CHECK_STR(c.global_by, "hugetlb");
+	snprintf(c.uuid, sizeof(c.uuid), "%s", "copy-of-a");
+	CHECK_INT(history_add(h, &c, err, sizeof(err)), 0);
+	CHECK_STR(c.config_hash, a.config_hash);
+	run_record_clear(&c);
 	run_record_clear(&a);
 	run_record_clear(&b);
 	history_close(h);
