@@ -59,6 +59,8 @@ struct workload {
 	bool barrier;			/* bar is open: sorters wait on it */
 	int bar[2];
 	char err[256];			/* why workload_start failed, one line */
+	int left;			/* processes a command left running as it
+					   ended, killed then */
 };
 
 /* Prepares a start: the worker table, the progress array, the start
@@ -85,7 +87,8 @@ int workload_start(struct workload *wl, const struct workload_cfg *cfg);
 /* Reaps whatever has exited (never blocks); returns how many still run. When
  * a worker exits, what is left of its process group (a command's background
  * children) is SIGKILLed before the worker is reaped, and a command's
- * strays after it (workload_kill_strays), so nothing outlives it.
+ * strays after it (workload_kill_strays), so nothing outlives it; how
+ * many were running then is added to wl->left.
  * status is -1 if someone else reaped the worker. */
 int workload_reap(struct workload *wl);
 

@@ -1052,6 +1052,9 @@ static void finish_run(struct session *s, bool aborted)
 		session_note(s, true, "n/a stalls: %s was off during the run", DELAYACCT_SYSCTL);
 	}
 	run_finish(r, &s->cur, &seen, aborted);
+	if (r->wl.left > 0)	/* not in the time line: time(1) would not wait for them */
+		session_note(s, false, "the command left %d process%s running as it ended: killed, "
+			     "as a run ends with its command", r->wl.left, r->wl.left > 1 ? "es" : "");
 	for (int i = 0; i < r->wl.n; i++)
 		sampler_unwatch(s->smp, r->wl.w[i].pid);
 	untrack_tree(s);

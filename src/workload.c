@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -314,6 +315,42 @@ void workload_kill_strays(struct workload *wl)
 	}
 }
 
+/* Processes a command leaves running as it ends, not zombies: the rest of
+ * its process group (leader's pgid) and what came to us orphaned. Read
+ * once, at the command's end, before they are killed. */
+static int left_running(const struct workload *wl, pid_t pgid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d))) {
+		char path[64], buf[512], *rp, state;
+		int ppid, pgrp;
+		ssize_t len;
+		long pid = strtol(e->d_name, &rp, 10);
+		int fd;
+
+		if (pid <= 0 || *rp || pid == pgid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		if (!(rp = strrchr(buf, ')')) || sscanf(rp + 1, " %c %d %d", &state, &ppid, &pgrp) != 3)
+			continue;
+		if (state != 'Z' && (pgrp == pgid || (ppid == getpid() && !is_worker(wl, (pid_t)pid))))
+			n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
 int workload_reap(struct workload *wl)
 {
 	bool ended = false;
@@ -341,6 +378,7 @@ int workload_reap(struct workload *wl)
 			continue;
 		/* The unreaped leader keeps its group id from being reused, so
 		 * this reaches only what the worker left behind. */
+		wl->left += left_running(wl, w->pid);
 		kill(-w->pid, SIGKILL);
 		reap_one(wl, w);
 		ended = true;

@@ -56,6 +56,14 @@ expect failed-command-line grep -q 'pf+0w  failed$' <<<"$out"
 expect failed-command-why grep -Eqx 'thrashtop: sh [0-9]+ exited with status 3' "$TMP/e"
 "$T" -b --no-history --no-stalls -- sh -c 'kill -SEGV $$' >/dev/null 2>"$TMP/e"
 expect failed-command-signal grep -Eqx 'thrashtop: sh [0-9]+ killed by signal 11 \(.+\)' "$TMP/e"
+# What a command leaves running is killed as it ends, and said: one in its
+# process group, one orphaned to us; none where it waited for its children.
+"$T" -b --no-history --no-stalls -- sh -c 'sleep 37 & (sleep 38 &); exit 0' >/dev/null 2>"$TMP/e"
+expect left-running-said grep -qx 'thrashtop: the command left 2 processes running as it ended: killed, as a run ends with its command' "$TMP/e"
+expect left-running-killed bash -c "! pgrep -f '^sleep 3[78]$' >/dev/null"
+grep -q 'left 2' "$TMP/e" || sed 's/^/  stderr: /' "$TMP/e"
+"$T" -b --no-history --no-stalls -- sh -c 'sleep 0.2 & wait' >/dev/null 2>"$TMP/e"
+expect left-none-silent bash -c "! grep -q 'left' '$TMP/e'"
 # Sorters that cannot allocate their arrays (256G each, the most -n
 # takes): named, the rest counted, and in the history not "verify ok".
 # Only where the kernel refuses that much: no overcommit of everything,
