@@ -14,7 +14,16 @@
 #include "sampler.h"
 #include "tracer.h"
 
-/* --list-plots: the registry, and what this machine gives. */
+/* Whether the options make a session that changes the machine: it turns
+ * delay accounting on and traces reclaim events. */
+static bool options_tune(const struct options *o)
+{
+	return o->mem_limit || o->global_limit || o->swap_size || o->nsysctl || o->nsweep ||
+	       o->zswap_set;
+}
+
+/* --list-plots: the registry, and what this machine gives a session with
+ * the options beside it (--mem, --swap zram:SIZE, --no-stalls ...). */
 /* The workers' stall series need root, taskstats and the switch on, as a
  * plain session does (one that changes the machine turns it on). */
 static void stalls_available(struct metric_avail *av, const struct options *o)
@@ -36,7 +45,7 @@ static void stalls_available(struct metric_avail *av, const struct options *o)
 		return;
 	}
 	taskstats_close(ts);
-	if (on == 0)
+	if (on == 0 && !options_tune(o))
 		metrics_no_stalls(av, DELAYACCT_SYSCTL " is 0: only in a session that changes the "
 				  "machine");
 }
@@ -55,7 +64,9 @@ static int list_plots(const struct options *o)
 	}
 	sampler_caps(smp, &caps);
 	sampler_free(smp);
+	caps.zram = caps.zram || (o->swap_size && o->swap.zram);
 	cg.version = cgroup_probe(&cg.swap_accounted);
+	cg.present = o->mem_limit && cg.version;
 	char why[160];
 	bool tr = tracer_probe(why, sizeof(why)) == 0;
 
@@ -63,11 +74,12 @@ static int list_plots(const struct options *o)
 	 * for what no cgroup of this version has */
 	metrics_availability(&caps, &cg, &av);
 	stalls_available(&av, o);
-	metrics_reclaim_availability(&av, false, o->no_events ? "--no-events"
+	metrics_reclaim_availability(&av, tr && !o->no_events && options_tune(o),
+				     o->no_events ? "--no-events"
 				     : tr ? "only in a session that changes the machine "
 				     "(--mem, --global, --swap, --sysctl ...)" : why);
 	metrics_print(stdout, &av);
-	if (cg.version) {
+	if (cg.version && !cg.present) {
 		cg.present = true;
 		metrics_availability(&caps, &cg, &av);
 		printf("\nThe cg-* series are the workload's memory cgroup (cgroup v%d), with --mem:\n",

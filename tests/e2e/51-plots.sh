@@ -24,6 +24,14 @@ else
 	expect list-psi-why grep -q '^psi-some .*no: no /proc/pressure/memory' "$TMP/list"
 fi
 expect list-cgroup-needs-mem grep -q '^cg-mem .*no: only with --mem' "$TMP/list"
+# With the tuning flags beside it, what such a session would have.
+"$T" --list-plots --mem 100M --swap zram:1G >"$TMP/list-tuned" 2>"$TMP/err"
+expect list-with-mem-cgroup grep -Eq '^cg-mem .* yes$' "$TMP/list-tuned"
+expect list-with-zram grep -Eq '^zram-orig .* yes$' "$TMP/list-tuned"
+if [ -d /sys/kernel/tracing ] || grep -qw tracefs /proc/filesystems; then
+	expect list-with-mem-events grep -Eq '^direct-stalls .* yes$' "$TMP/list-tuned"
+fi
+grep -Eq '^cg-mem .* yes$' "$TMP/list-tuned" || cat "$TMP/list-tuned" "$TMP/err"
 
 # A bad config line: "FILE:LINE: what", exit 2, nothing run.
 mkdir -p "$XDG_CONFIG_HOME/thrashtop"
