@@ -73,9 +73,9 @@ int taskstats_query_many(struct taskstats_conn *c, const pid_t *tgid, int n, str
  * reaped (waitid WNOWAIT): its final totals. Two queries. A total of the
  * leader's own that passes its life is NAN: this kernel (6.18) at times
  * adds its whole uptime to a task's block I/O delay, as to one that ended
- * without having begun. */
+ * without having begun; past[] (may be NULL) says which. */
 int taskstats_query_exited(struct taskstats_conn *c, pid_t tgid, struct delays *d,
-			   char *err, size_t errlen);
+			   bool past[DL_N], char *err, size_t errlen);
 
 void taskstats_close(struct taskstats_conn *c);
 

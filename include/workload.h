@@ -28,6 +28,8 @@ struct worker {
 	enum worker_end end;
 	struct delays delays;	/* its thread group's totals, taken between
 				   its exit and its reaping; NAN unknown */
+	bool delays_past[DL_N];	/* which of them the kernel gave past the
+				   process's life (so NAN) */
 };
 
 struct workload_cfg {

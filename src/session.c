@@ -1009,7 +1009,7 @@ static void add_tree(struct session *s)
 	}
 	/* the command's unknown stays unknown: the tree alone is short */
 	for (int k = 0; k < DL_N; k++)
-		if (past[k]) {
+		if (past[k] && !w->delays_past[k]) {
 			w->delays.s[k] = NAN;
 			session_note(s, true, "stalls: %s n/a: an exit record of the command's held more "
 				     "of it than its thread lived (the kernel added its uptime)",
@@ -1051,6 +1051,14 @@ static void finish_run(struct session *s, bool aborted)
 			delays_clear(&r->wl.w[i].delays);
 		session_note(s, true, "n/a stalls: %s was off during the run", DELAYACCT_SYSCTL);
 	}
+	for (int k = 0; k < DL_N; k++)	/* the kernel's uptime in a total: said, not dropped */
+		for (int i = 0; i < r->wl.n; i++)
+			if (r->wl.w[i].delays_past[k]) {
+				session_note(s, true, "stalls: %s n/a: the exit record of %d held more "
+					     "of it than its process lived (the kernel added its uptime)",
+					     delay_name((enum delay_kind)k), (int)r->wl.w[i].pid);
+				break;
+			}
 	run_finish(r, &s->cur, &seen, aborted);
 	if (r->wl.left > 0)	/* not in the time line: time(1) would not wait for them */
 		session_note(s, false, "the command left %d process%s running as it ended: killed, "

@@ -312,7 +312,7 @@ int taskstats_query_many(struct taskstats_conn *c, const pid_t *tgid, int n, str
 }
 
 int taskstats_query_exited(struct taskstats_conn *c, pid_t tgid, struct delays *d,
-			   char *err, size_t errlen)
+			   bool past[DL_N], char *err, size_t errlen)
 {
 	struct delays own;
 	struct answer a;
@@ -328,9 +328,14 @@ int taskstats_query_exited(struct taskstats_conn *c, pid_t tgid, struct delays *
 	for (int i = 0; i < DL_N; i++)
 		if (!isnan(own.s[i]) && (isnan(d->s[i]) || own.s[i] > d->s[i]))
 			d->s[i] = own.s[i];
-	for (int i = 0; i < DL_N; i++)
-		if (own.s[i] > a.life + TASKSTATS_LIFE_SLACK)
+	for (int i = 0; i < DL_N; i++) {
+		bool over = own.s[i] > a.life + TASKSTATS_LIFE_SLACK;
+
+		if (over)
 			d->s[i] = NAN;
+		if (past)
+			past[i] = over;
+	}
 	return 0;
 }
 

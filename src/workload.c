@@ -144,7 +144,8 @@ static void take_delays(const struct workload *wl, struct worker *w)
 	char err[256];
 
 	if (wl->cfg.ts &&
-	    taskstats_query_exited(wl->cfg.ts, w->pid, &w->delays, err, sizeof err) < 0)
+	    taskstats_query_exited(wl->cfg.ts, w->pid, &w->delays, w->delays_past, err,
+				   sizeof err) < 0)
 		delays_clear(&w->delays);
 }
 

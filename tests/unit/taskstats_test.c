@@ -550,7 +550,7 @@ TEST(taskstats_live_child_against_proc)
 	/* exited, not yet reaped: the totals are still there */
 	kill(pid, SIGKILL);
 	CHECK(waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) == 0);
-	CHECK_INT(taskstats_query_exited(c, pid, &z, err, sizeof err), 0);
+	CHECK_INT(taskstats_query_exited(c, pid, &z, NULL, err, sizeof err), 0);
 	/* (killed, it may have waited for a CPU once more to exit) */
 	CHECK(z.s[DL_CPU] >= d.s[DL_CPU] && z.s[DL_CPU] < d.s[DL_CPU] + 5);
 	if (isnan(z.s[DL_IO])) {
