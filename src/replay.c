@@ -202,6 +202,7 @@ static const struct tui_key keys[] = {
 	{ "Home/End", "the start / the end", { { KEY_HOME, RP_START }, { KEY_END, RP_END } } },
 	{ "+ / -", "twice / half the speed", { { '+', RP_FASTER }, { '-', RP_SLOWER } } },
 	{ "Up/Down", "scroll the workers", { { KEY_UP, MS_UP }, { KEY_DOWN, MS_DOWN } } },
+	{ "d", "stall / fault columns of the workers", { { 'd', MS_STALLS } } },
 	{ "Ctrl-L", "redraw the screen", { { 12, MS_REDRAW } } },
 	{ "q Esc", "close the replay", { { 'q', VIEW_CLOSE }, { 'Q', VIEW_CLOSE }, { 27, VIEW_CLOSE } } },
 	{ "?", "close this help", { { '?', MS_HELP } } },
@@ -383,6 +384,10 @@ static void fill_fixed(struct replay *p, const int *plots, int nplots)
 		u->end = w->end == END_OK || w->end == END_VERIFY || w->end == END_OOM ? w->end :
 			 w->signal ? END_SIGNAL : END_EXIT;
 		u->code = w->signal ? w->signal : w->exit_code;
+		/* in % of the run's wall time, as the monitor's rows and show */
+		for (int k = 0; k < DL_N; k++)
+			u->stall_pct[k] = r->wall_us > 0 ? 100.0 * w->delays.s[k] /
+							   ((double)r->wall_us / 1e6) : NAN;
 	}
 	m->workers = p->rows;
 	replay_result_line(r, p->result, sizeof(p->result));

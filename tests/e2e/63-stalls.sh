@@ -97,6 +97,21 @@ expect stall-series-stored check_series
 expect show-has-stall-line grep -qF "$line" "$TMP/show"
 "$T" history --history "$TMP/h.db" export --format=time >"$TMP/time"
 expect time-export-has-stall-line grep -qxF "$line" "$TMP/time"
+# The replay's rows give the stored stall shares with d, as history show.
+S=stalls-replay-$$
+cleanup "tm kill-session -t $S"
+tm new-session -d -s $S -x 120 -y 40 "$T --history $TMP/h.db history replay 1 --speed 64; sleep 60"
+tm send-keys -t $S End
+expect replay-rows-at-end wait_for 20 has $S 'MAJFLT'
+tm send-keys -t $S d
+expect replay-stall-columns wait_for 10 has $S 'SWAPIN RECLAIM  THRASH      IO CPUWAIT'
+row() { screen $S | awk '$1 ~ /^[0-9]+$/ && $NF ~ /%$/ { print; exit }'; }
+# IO is the fourth share: history show's percent to within its rounding
+io_close() { awk -v want="$(grep -E '^ +0 +[0-9]+ swapin' "$TMP/show" | grep -o 'io [0-9.]* ([0-9]*%)' | grep -o '[0-9]*%' | tr -d %)" \
+	'{ v = $(NF - 1); sub(/%/, "", v); d = v - want; exit !(want != "" && d <= 1 && d >= -1) }' <<<"$(row)"; }
+expect replay-stall-share-as-show io_close
+io_close || { row; grep -E '^ +0 +[0-9]+ swapin' "$TMP/show"; }
+tm kill-session -t $S
 [ $rc -le 1 ] || cat "$TMP/err"
 
 # A command's whole tree: a shell waiting for its children, one of them a
