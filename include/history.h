@@ -16,6 +16,9 @@
 #include "runrec.h"
 
 #define HISTORY_SCHEMA_VERSION 9
+/* The oldest schema a reader (HISTORY_RDONLY) takes as it is: v9 added only
+ * what a write uses. */
+#define HISTORY_READ_VERSION 8
 #define HISTORY_BUSY_MS 5000		/* longest wait for another writer's lock */
 #define HISTORY_STOP_GRACE_MS 500	/* longest wait once asked to stop */
 

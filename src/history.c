@@ -522,7 +522,7 @@ struct history *history_open_version(const char *path, int flags, int version,
 		if (v >= version)
 			h->version = v;
 	} else {
-		if (v < HISTORY_SCHEMA_VERSION && v < version) {
+		if (v < HISTORY_READ_VERSION && v < version) {
 			fmt_err(err, errlen, "%s: schema version %d needs upgrading: open it once for writing",
 			       path, v);
 			goto fail;
