@@ -90,8 +90,11 @@ int timefmt_parse_stalls(const char *line, struct delays *out);
  * stored exactly as printed (elapsed "10:50" is 650 s, its hundredths
  * unknown). A line whose CPU % cannot come from its own times by the tool's
  * arithmetic is read with pct_off set when it is at most the slack away,
- * else rejected; the posted % is kept (pct_src, pct_posted). All return 0,
- * or -1 (errno EINVAL) and leave out untouched. */
+ * else rejected; the posted % is kept (pct_src, pct_posted). A count
+ * printed "?" (unknown, as the formatters print NA) reads as NA. All
+ * return 0, or -1: errno ERANGE for a line that reads but for its CPU %,
+ * further off its times than the slack (out then holds its fields, to say
+ * so), else EINVAL with out untouched. */
 
 /* One tcsh or BSD csh default line: fields separated by spaces or tabs, elapsed
  * [h:]mm:ss.cc, user and system with 1 to 3 decimals. */

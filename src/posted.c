@@ -382,6 +382,110 @@ static void kernel_from_header(const char *h, char *out, size_t len)
 	snprintf(out, len, "%.*s", (int)n, h);
 }
 
+/* The keys our time export's group headers name where groups differ
+ * (report.c): "Linux-6.1 nelems=30000000 procs=8 mem_limit_kib=none". */
+static const char *const export_keys[] = {
+	"hostname", "kernel", "nelems", "procs", "seed", "command",
+	/* EXPORT_SETTINGS on: settings, an integer field each */
+	"swappiness", "vfs_cache_pressure", "min_free_kbytes", "watermark_scale_factor",
+	"page_cluster", "overcommit_memory", "dirty_ratio", "dirty_background_ratio", "zswap",
+	"mem_limit_kib", "global_limit_kib", "swap_total_kib", "tmp_swap_kib",
+};
+#define NEXPORT_KEYS (sizeof(export_keys) / sizeof(export_keys[0]))
+#define EXPORT_SETTINGS 6
+
+/* The export key whose "KEY=" starts at s, or NULL. */
+static const char *export_key_at(const char *s)
+{
+	for (size_t k = 0; k < NEXPORT_KEYS; k++) {
+		size_t n = strlen(export_keys[k]);
+
+		if (!strncmp(s, export_keys[k], n) && s[n] == '=')
+			return export_keys[k];
+	}
+	return NULL;
+}
+
+/* One key's value as the export prints it, into r's field: sizes as
+ * fmt_kib rounds them, a limit "none", zswap on/off. */
+static int export_key_set(struct run_record *r, const char *key, const char *val)
+{
+	const struct hist_field *f = hist_field_find(!strcmp(key, "kernel") ? "kernel_release" : key);
+	size_t n = strlen(key);
+	int64_t bytes;
+	char num[24];
+
+	if (!f || !*val)
+		return -1;
+	if (n > 4 && !strcmp(key + n - 4, "_kib")) {
+		if (!strcmp(val, "none") && strstr(key, "limit"))
+			return hist_field_set(r, f, "");
+		if (fmt_parse_size(val, &bytes) || !strpbrk(val, "KMGT"))
+			return -1;
+		snprintf(num, sizeof(num), "%" PRId64, bytes / 1024);
+		val = num;
+	} else if (!strcmp(key, "zswap")) {
+		if (strcmp(val, "on") && strcmp(val, "off"))
+			return -1;
+		val = !strcmp(val, "on") ? "1" : "0";
+	} else if (f->type != HF_STR && f->type != HF_PSTR && !isdigit((unsigned char)*val)) {
+		return -1;
+	}
+	return hist_field_set(r, f, val);
+}
+
+/* A header of our own time export gives back what set its group apart:
+ * each " KEY=value" after the lead (the label or "Linux-KERNEL"), a value
+ * running to the next key (a command holds blanks). Only a header whose
+ * whole tail reads so is taken; any other, as posted, gives its kernel
+ * alone. A workload from a prompt line stays. */
+static void header_export_keys(const char *h, struct run_record *r)
+{
+	struct run_record t;
+	const char *p = NULL;
+
+	for (const char *q = strchr(h, ' '); q && !p; q = strchr(q + 1, ' '))
+		if (export_key_at(q + 1))
+			p = q;
+	if (!p)
+		return;
+	run_record_init(&t);
+	while (p) {
+		const char *key = export_key_at(p + 1), *v = p + 2 + strlen(key), *next = NULL;
+		char val[256];
+
+		for (const char *q = strchr(v, ' '); q && !next; q = strchr(q + 1, ' '))
+			if (export_key_at(q + 1))
+				next = q;
+		snprintf(val, sizeof(val), "%.*s", (int)(next ? next - v : (ptrdiff_t)strlen(v)), v);
+		if (export_key_set(&t, key, val)) {
+			run_record_clear(&t);
+			return;
+		}
+		p = next;
+	}
+	if (t.kernel_release[0])
+		memcpy(r->kernel_release, t.kernel_release, sizeof(r->kernel_release));
+	if (t.hostname[0])
+		memcpy(r->hostname, t.hostname, sizeof(r->hostname));
+	if (r->kind == RUN_COMMAND && !r->command) {
+		r->command = t.command;
+		t.command = NULL;
+		r->nelems = t.nelems;
+		r->procs = t.procs;
+		r->seed = t.seed;
+	}
+	for (size_t k = EXPORT_SETTINGS; k < NEXPORT_KEYS; k++) {
+		const struct hist_field *f = hist_field_find(export_keys[k]);
+		char v[32];
+
+		hist_field_get(&t, f, v, sizeof(v));
+		if (*v)
+			hist_field_set(r, f, v);
+	}
+	run_record_clear(&t);
+}
+
 static void snap_from_free(struct mem_snapshot *m, const struct free_parsed *fp)
 {
 	m->total = fp->total;
@@ -422,8 +526,8 @@ struct posted {
 	 * (export --format=time), which no run keeps. */
 	size_t block_runs;
 	bool after_summary;
-	/* Each run's share of the kswapd line below it, set on the checking
-	 * pass: a line after N runs of a group is their total, 1/N each. */
+	/* Each run's kswapd from the line below it, set on the checking pass:
+	 * a line after one run alone; NAN for runs of a total. */
 	double *kswapd;
 	size_t kcap, kspan;	/* kspan: the first run the next line covers */
 };
@@ -480,11 +584,23 @@ static int close_group(struct posted *ps, char *err, size_t errlen)
 	return 0;
 }
 
-static void kswapd_share(struct posted *ps, double cpu_s)
+/* A kswapd line after one run is that run's; after N, their total, which
+ * no run's own can be made of: each stays n/a, said once on the second
+ * pass. */
+static void kswapd_line_read(struct posted *ps, int lineno, double cpu_s)
 {
-	if (!ps->emit)
-		for (size_t i = ps->kspan; i < ps->nruns; i++)
-			ps->kswapd[i] = cpu_s / (double)(ps->nruns - ps->kspan);
+	size_t n = ps->nruns - ps->kspan;
+
+	if (!ps->emit && n == 1)
+		ps->kswapd[ps->kspan] = cpu_s;
+	if (ps->emit && ps->emit->note && n > 1 && !isnan(cpu_s)) {
+		char text[40], msg[160];
+
+		timefmt_kswapd(text, sizeof(text), cpu_s);
+		snprintf(msg, sizeof(msg), "line %d: \"%s\" is the total of the %zu runs above it,"
+			 " not each one's: their kswapd is n/a", lineno, text, n);
+		ps->emit->note(ps->emit->arg, msg);
+	}
 	ps->kspan = ps->nruns;
 }
 
@@ -557,6 +673,7 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 		r->swap_total_kib = fs->swap_total;
 		r->swap_before_kib = fs->swap_used;
 	}
+	header_export_keys(ps->header, r);
 	/* The content id: the same line under the same header in the same
 	 * place is the same run, however often the text is imported. It
 	 * hashes at most 1,399 bytes of text, as the bounded buffer it was
@@ -590,18 +707,33 @@ static bool looks_like_csh(const char *s)
 }
 
 /* A line that looks like a time line and does not parse: an error, or with
- * skip_bad one line to the sink's note on the second pass. */
+ * skip_bad one line to the sink's note on the second pass. far: the line
+ * read but for its CPU % (timefmt.h's ERANGE), which the line then says. */
 static int bad_line(struct posted *ps, int lineno, const char *what, const char *s,
-		    char *err, size_t errlen)
+		    const struct timeline *far, char *err, size_t errlen)
 {
-	char text[64], msg[160];
+	char text[64], why[96] = "", msg[240];
 
-	snprintf(msg, sizeof(msg), "line %d: looks like %s but does not parse: %s", lineno, what,
-		 fmt_escape(text, sizeof(text), s));
+	if (far) {
+		struct timeline calc = *far;
+		long c;
+
+		calc.pct_src = 0;
+		if (far->pct_src == TIMEFMT_CSH) {
+			c = timefmt_csh_permille(&calc);
+			snprintf(why, sizeof(why), "CPU %d.%d%% is not user+sys over wall (%ld.%ld%%): ",
+				 far->pct_posted / 10, far->pct_posted % 10, c / 10, c % 10);
+		} else {
+			snprintf(why, sizeof(why), "CPU %d%% is not user+sys over wall (%ld%%): ",
+				 far->pct_posted, timefmt_gnu_percent(&calc));
+		}
+	}
+	snprintf(msg, sizeof(msg), "line %d: looks like %s but does not parse: %s%s", lineno, what,
+		 why, fmt_escape(text, sizeof(text), s));
 	if (!ps->skip_bad)
 		return fmt_err(err, errlen, "%s (--skip-bad imports the rest)", msg);
 	if (ps->emit && ps->emit->note) {
-		char line[180];
+		char line[260];
 
 		snprintf(line, sizeof(line), "skipped %s", msg);
 		ps->emit->note(ps->emit->arg, line);
@@ -629,24 +761,58 @@ static void pct_note(struct posted *ps, int lineno, const struct timeline *t)
 	ps->emit->note(ps->emit->arg, msg);
 }
 
+/* Batch mode's mark after a time line, "  failed" or "  aborted", cut off
+ * buf: the run's status, RUN_OK (buf as it was) without one. */
+static enum run_status cut_mark(char *buf)
+{
+	static const struct { const char *word; enum run_status st; } marks[] = {
+		{ "failed", RUN_FAILED }, { "aborted", RUN_ABORTED },
+	};
+	size_t n = strlen(buf);
+
+	while (n && isspace((unsigned char)buf[n - 1]))
+		n--;
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		size_t w = strlen(marks[i].word);
+
+		if (n > w && !strncmp(buf + n - w, marks[i].word, w) &&
+		    (buf[n - w - 1] == ' ' || buf[n - w - 1] == '\t')) {
+			buf[n - w] = 0;
+			return marks[i].st;
+		}
+	}
+	return RUN_OK;
+}
+
 /* GNU time output at LINE (S: past its leading space), perhaps wrapped onto
  * the line at NEXT: GNU's default output is two lines, and mailers wrap it
  * further. Returns where reading goes on, or NULL with err. */
 static const char *gnu_run(struct posted *ps, const char *line, const char *s, const char *next,
 			   int *lineno, bool oom_here, char *err, size_t errlen)
 {
-	char two[4096];
+	char one[2048], two[4096];
 	struct timeline t;
 	const char *eol2 = *next ? strchr(next, '\n') : NULL;
 	size_t len2 = eol2 ? (size_t)(eol2 - next) : strlen(next);
 	bool wrapped = false;
+	enum run_status mark;
 
-	if (timefmt_parse_gnu(line, &t) != 0) {
+	snprintf(one, sizeof(one), "%s", line);
+	mark = cut_mark(one);
+	if (timefmt_parse_gnu(one, &t) != 0) {
+		bool far = errno == ERANGE;
+
 		snprintf(two, sizeof(two), "%s\n%.*s", line, (int)len2, next);
-		if (timefmt_parse_gnu(two, &t) != 0)
-			return bad_line(ps, *lineno, "GNU time output", s, err, errlen) ? NULL : next;
+		mark = cut_mark(two);
+		if (timefmt_parse_gnu(two, &t) != 0) {
+			far |= errno == ERANGE;
+			return bad_line(ps, *lineno, "GNU time output", s, far ? &t : NULL, err,
+					errlen) ? NULL : next;
+		}
 		wrapped = true;
 	}
+	if (mark != RUN_OK)
+		ps->status_next = mark;
 	if (posted_run(ps, &t, false, line, strlen(line), oom_here, err, errlen))
 		return NULL;
 	pct_note(ps, *lineno, &t);
@@ -733,20 +899,28 @@ static const char *read_line(struct posted *ps, const char *p, int *lineno, char
 	if (*s == '>' || blank_line(line, strlen(line)) || rule_line(line, strlen(line)))
 		return next;
 	bool oom_here = strstr(line, "Out of Memory") || strstr(line, "Killed process");
-	if (timefmt_parse_csh(line, &t) == 0) {
+	char bare[sizeof(line)];
+	snprintf(bare, sizeof(bare), "%s", line);
+	enum run_status mark = cut_mark(bare);
+	int csh = timefmt_parse_csh(bare, &t);
+	bool far = csh && errno == ERANGE;
+	if (csh == 0) {
+		if (mark != RUN_OK)
+			ps->status_next = mark;
 		if (posted_run(ps, &t, true, line, strlen(line), oom_here, err, errlen))
 			return NULL;
 		pct_note(ps, *lineno, &t);
 		return next;
 	}
 	if (looks_like_csh(s))
-		return bad_line(ps, *lineno, "a csh time line", s, err, errlen) ? NULL : next;
+		return bad_line(ps, *lineno, "a csh time line", s, far ? &t : NULL, err,
+				errlen) ? NULL : next;
 	if (strstr(line, "user") && strstr(line, "system"))
 		return gnu_run(ps, line, s, next, lineno, oom_here, err, errlen);
 	if (strstr(line, "total") && strstr(line, "used") && strstr(line, "free"))
 		return free_block(ps, p, lineno, err, errlen);
 	if (kswapd_line(s, &cpu_s)) {
-		kswapd_share(ps, cpu_s);
+		kswapd_line_read(ps, *lineno, cpu_s);
 		ps->after_summary = true;
 		return next;
 	}

@@ -619,6 +619,13 @@ int run_record_config(struct run_record *r)
 		sb_kv(&b, "workload", tmp);
 	} else {
 		sb_kv(&b, "workload", r->command);
+		/* without a command, what a posted header gave of it */
+		if (!r->command && r->nelems != NA)
+			sb_kv_i64(&b, "nelems", r->nelems);
+		if (!r->command && r->procs != NA)
+			sb_kv_i64(&b, "procs", r->procs);
+		if (!r->command && r->seed)
+			sb_kv_i64(&b, "seed", r->seed);
 	}
 	sb_kv_i64(&b, "swappiness", r->swappiness);
 	sb_kv_i64(&b, "vfs_cache_pressure", r->vfs_cache_pressure);
@@ -715,6 +722,14 @@ void run_record_timeline(const struct run_record *r, struct timeline *t)
 	t->oublock = r->oublock;
 	t->maxrss_kib = NA;
 	t->exit_code = 0;
+	/* A stored %P is what the csh line prints: a posted one kept as
+	 * posted, a native run's csh's own from these times. To tenths,
+	 * truncated as tcsh does; the 1e-6 undoes 98.6's binary fraction.
+	 * Past the most a csh line parses, it is computed. */
+	if (r->cpu_pct >= 0 && r->cpu_pct <= 1e6) {
+		t->pct_src = TIMEFMT_CSH;
+		t->pct_posted = (int)floor(r->cpu_pct * 10 + 1e-6);
+	}
 	for (int i = 0; i < r->nworkers; i++) {
 		if (r->workers[i].signal && !t->term_signal)
 			t->term_signal = r->workers[i].signal;
@@ -741,8 +756,21 @@ void run_record_workload(const struct run_record *r, char *buf, size_t len)
 {
 	if (r->kind == RUN_QSBENCH)
 		snprintf(buf, len, "qsbench -n %" PRId64 " -p %d -s %u", r->nelems, r->procs, r->seed);
-	else
-		snprintf(buf, len, "%s", r->command ? r->command : "(command not recorded)");
+	else if (r->command)
+		snprintf(buf, len, "%s", r->command);
+	else {
+		/* what a posted header gave of it */
+		char n[32] = "", p[24] = "", sd[24] = "";
+
+		if (r->nelems != NA)
+			snprintf(n, sizeof(n), " nelems=%" PRId64, r->nelems);
+		if (r->procs != NA)
+			snprintf(p, sizeof(p), " procs=%d", r->procs);
+		if (r->seed)
+			snprintf(sd, sizeof(sd), " seed=%u", r->seed);
+		snprintf(buf, len, "(command not recorded%s%s%s%s)", *n || *p || *sd ? ":" : "",
+			 n, p, sd);
+	}
 	fmt_blank_controls(buf);
 }
 

@@ -363,6 +363,16 @@ static bool digits(const char **p, int n, int64_t *v)
 	return true;
 }
 
+/* A count, or the "?" our own lines print for an unknown one: NA. */
+static bool count(const char **p, int64_t *v)
+{
+	if (lit(p, "?")) {
+		*v = -1;
+		return true;
+	}
+	return fmt_scan_num(p, v);
+}
+
 /* "S.f" with 1 to maxdec decimals: value in ms, the ms a unit of the last
  * printed digit spans in *step. */
 static bool secs_ms(const char **p, int mindec, int maxdec, int64_t *ms,
@@ -402,6 +412,8 @@ static bool may_start(const char *text, const char *p)
 	return p == text || is_blank(p[-1], true) || p[-1] == '>';
 }
 
+/* 0: read; 1: read, but its CPU % is further off its times than the
+ * slack; -1: not the format. */
 static int parse_csh_at(const char *p, struct timeline *t)
 {
 	int64_t u, ustep, s, sstep, h = 0, m, sec, cs, pi, pf;
@@ -432,11 +444,11 @@ static int parse_csh_at(const char *p, struct timeline *t)
 	    !digits(&p, 1, &pf) ||
 	    !lit(&p, "%") || !skip_blanks(&p, false))
 		return -1;
-	if (!fmt_scan_num(&p, &t->ixrss) || !lit(&p, "+") || !fmt_scan_num(&p, &t->idrss) ||
+	if (!count(&p, &t->ixrss) || !lit(&p, "+") || !count(&p, &t->idrss) ||
 	    !lit(&p, "k") || !skip_blanks(&p, false) ||
-	    !fmt_scan_num(&p, &t->inblock) || !lit(&p, "+") || !fmt_scan_num(&p, &t->oublock) ||
+	    !count(&p, &t->inblock) || !lit(&p, "+") || !count(&p, &t->oublock) ||
 	    !lit(&p, "io") || !skip_blanks(&p, false) ||
-	    !fmt_scan_num(&p, &t->majflt) || !lit(&p, "pf+") || !fmt_scan_num(&p, &t->nswap) ||
+	    !count(&p, &t->majflt) || !lit(&p, "pf+") || !count(&p, &t->nswap) ||
 	    !lit(&p, "w") || !at_end(p))
 		return -1;
 
@@ -452,33 +464,47 @@ static int parse_csh_at(const char *p, struct timeline *t)
 		plo = (long)((double)tlo * 1000.0 / (double)ms);
 		phi = (long)((double)thi * 1000.0 / (double)ms);
 	}
-	if (posted < plo - TIMEFMT_CSH_SLACK || posted > phi + TIMEFMT_CSH_SLACK)
-		return -1;
 	t->pct_off = posted < plo || posted > phi;
 	t->user_us = u * 1000;
 	t->sys_us = s * 1000;
 	t->wall_us = ms * 10000;
 	t->pct_src = TIMEFMT_CSH;
 	t->pct_posted = (int)posted;
-	return 0;
+	return posted < plo - TIMEFMT_CSH_SLACK || posted > phi + TIMEFMT_CSH_SLACK ? 1 : 0;
+}
+
+/* No start read: EINVAL, or ERANGE when one read but for its CPU %, which
+ * is then out's. */
+static int parse_failed(bool off, const struct timeline *first, struct timeline *out)
+{
+	if (off)
+		*out = *first;
+	errno = off ? ERANGE : EINVAL;
+	return -1;
 }
 
 int timefmt_parse_csh(const char *line, struct timeline *out)
 {
-	struct timeline t;
+	struct timeline t, first;
+	bool off = false;
 
 	if (line) {
 		for (const char *p = line; *p && *p != '\n'; p++) {
 			if (!isdigit((unsigned char)*p) || !may_start(line, p))
 				continue;
-			if (parse_csh_at(p, &t) == 0) {
+			int rc = parse_csh_at(p, &t);
+
+			if (rc == 0) {
 				*out = t;
 				return 0;
 			}
+			if (rc == 1 && !off) {
+				first = t;
+				off = true;
+			}
 		}
 	}
-	errno = EINVAL;
-	return -1;
+	return parse_failed(off, &first, out);
 }
 
 /* GNU %E: m:ss.cc, m:ss (trimmed by hand) or h:mm:ss. Milliseconds, and
@@ -510,10 +536,11 @@ static bool gnu_elapsed(const char **p, int64_t *ms, int64_t *step)
 	return true;
 }
 
+/* As parse_csh_at. */
 static int parse_gnu_at(const char *p, struct timeline *t)
 {
 	int64_t u, s, step, wall, wstep, v, pct = -1, vlo, vhi;
-	bool elapsed_word;
+	bool elapsed_word, far = false;
 
 	memset(t, 0, sizeof(*t));
 	if (lit(&p, "Command exited with non-zero status ")) {
@@ -542,27 +569,27 @@ static int parse_gnu_at(const char *p, struct timeline *t)
 		return -1;
 	if (!lit(&p, "CPU") || !skip_blanks(&p, true) || !lit(&p, "("))
 		return -1;
-	if (!fmt_scan_num(&p, &v))
+	if (!count(&p, &v))
 		return -1;
 	if (lit(&p, "major+")) {
 		t->majflt = v;
-		if (!fmt_scan_num(&p, &t->minflt) || !lit(&p, "minor)"))
+		if (!count(&p, &t->minflt) || !lit(&p, "minor)"))
 			return -1;
 	} else {
 		t->ixrss = v;
 		/* the default form is GNU's own output: %E untrimmed */
 		if (!elapsed_word || (wstep == 1000 && wall < 3600000) ||
-		    !lit(&p, "avgtext+") || !fmt_scan_num(&p, &t->idrss) ||
+		    !lit(&p, "avgtext+") || !count(&p, &t->idrss) ||
 		    !lit(&p, "avgdata") || !skip_blanks(&p, true) ||
-		    !fmt_scan_num(&p, &t->maxrss_kib) || !lit(&p, "maxresident)k") ||
+		    !count(&p, &t->maxrss_kib) || !lit(&p, "maxresident)k") ||
 		    !skip_blanks(&p, true) ||
-		    !fmt_scan_num(&p, &t->inblock) || !lit(&p, "inputs+") ||
-		    !fmt_scan_num(&p, &t->oublock) || !lit(&p, "outputs") ||
+		    !count(&p, &t->inblock) || !lit(&p, "inputs+") ||
+		    !count(&p, &t->oublock) || !lit(&p, "outputs") ||
 		    !skip_blanks(&p, true) || !lit(&p, "(") ||
-		    !fmt_scan_num(&p, &t->majflt) || !lit(&p, "major+") ||
-		    !fmt_scan_num(&p, &t->minflt) || !lit(&p, "minor)pagefaults") ||
+		    !count(&p, &t->majflt) || !lit(&p, "major+") ||
+		    !count(&p, &t->minflt) || !lit(&p, "minor)pagefaults") ||
 		    !skip_blanks(&p, true) ||
-		    !fmt_scan_num(&p, &t->nswap) || !lit(&p, "swaps"))
+		    !count(&p, &t->nswap) || !lit(&p, "swaps"))
 			return -1;
 	}
 	if (!at_end(p))
@@ -578,8 +605,7 @@ static int parse_gnu_at(const char *p, struct timeline *t)
 	} else if (wall > 0) {
 		int64_t lo = vlo * 100 / (wall + wstep - 1), hi = vhi * 100 / wall;
 
-		if (pct < lo - TIMEFMT_GNU_SLACK || pct > hi + TIMEFMT_GNU_SLACK)
-			return -1;
+		far = pct < lo - TIMEFMT_GNU_SLACK || pct > hi + TIMEFMT_GNU_SLACK;
 		t->pct_off = pct < lo || pct > hi;
 	}
 	t->user_us = u * 1000;
@@ -587,24 +613,30 @@ static int parse_gnu_at(const char *p, struct timeline *t)
 	t->wall_us = wall * 1000;
 	t->pct_src = TIMEFMT_GNU;
 	t->pct_posted = (int)pct;
-	return 0;
+	return far ? 1 : 0;
 }
 
 int timefmt_parse_gnu(const char *text, struct timeline *out)
 {
-	struct timeline t;
+	struct timeline t, first;
+	bool off = false;
 
 	if (text) {
 		for (const char *p = text; *p; p++) {
 			if (!(isdigit((unsigned char)*p) || *p == 'C') ||
 			    !may_start(text, p))
 				continue;
-			if (parse_gnu_at(p, &t) == 0) {
+			int rc = parse_gnu_at(p, &t);
+
+			if (rc == 0) {
 				*out = t;
 				return 0;
 			}
+			if (rc == 1 && !off) {
+				first = t;
+				off = true;
+			}
 		}
 	}
-	errno = EINVAL;
-	return -1;
+	return parse_failed(off, &first, out);
 }

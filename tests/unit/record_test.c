@@ -3,7 +3,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "record_fixture.h"
 #include "run.h"
+#include "runrec.h"
 
 TEST(record_sysctls_at_start_undoes_live_changes)
 {
@@ -56,5 +58,25 @@ TEST(record_series_range)
 	}
 	CHECK(run_record_series_range(&r, M_FREE, &lo, &hi));
 	CHECK(lo == -2 && hi == 7);
+	run_record_clear(&r);
+}
+
+/* A stored CPU % is what the csh line prints (a posted one, kept where its
+ * times give another); without one, the times give it. */
+TEST(record_line_prints_stored_cpu_pct)
+{
+	struct run_record r;
+	char line[128];
+
+	fixture_record(&r);
+	r.user_us = 3000270000;
+	r.sys_us = 700330000;
+	r.wall_us = 3753290000;
+	r.cpu_pct = 98.6;
+	run_record_line(&r, false, line, sizeof(line));
+	CHECK_STR(line, "3000.270u 700.330s 1:02:33.29 98.6% 0+0k 0+8io 19670pf+0w");
+	r.cpu_pct = NAN;
+	run_record_line(&r, false, line, sizeof(line));
+	CHECK_STR(line, "3000.270u 700.330s 1:02:33.29 98.5% 0+0k 0+8io 19670pf+0w");
 	run_record_clear(&r);
 }

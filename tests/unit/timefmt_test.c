@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "fmt.h"
 #include "timefmt.h"
 
 /* Every distinct tcsh line in seed 000 (lkml, Nov 2001). */
@@ -329,14 +330,20 @@ TEST(timefmt_csh_parse_rejects)
 {
 	struct timeline t, keep = { .majflt = 42 };
 
+	/* 50.6% from the times: more than 1.0 point off is no such run, said
+	 * apart from a line that is no time line, its fields read to say so */
+	errno = 0;
+	CHECK_INT(timefmt_parse_csh("70.270u 7.330s 2:33.29 51.7% 0+0k 0+0io 19670pf+0w", &t), -1);
+	CHECK_INT(errno, ERANGE);
+	CHECK_INT(t.pct_posted, 517);
+	CHECK_INT(t.wall_us, 153290000);
+	CHECK_INT(timefmt_parse_csh("70.270u 7.330s 2:33.29 49.5% 0+0k 0+0io 19670pf+0w", &t), -1);
+	CHECK_INT(errno, ERANGE);
 	t = keep;
 	errno = 0;
-	/* 50.6% from the times: more than 1.0 point off is no such run */
-	CHECK_INT(timefmt_parse_csh("70.270u 7.330s 2:33.29 51.7% 0+0k 0+0io 19670pf+0w", &t), -1);
+	CHECK_INT(timefmt_parse_csh("70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w junk", &t), -1);
 	CHECK_INT(errno, EINVAL);
 	CHECK_INT(t.majflt, 42);
-	CHECK_INT(timefmt_parse_csh("70.270u 7.330s 2:33.29 49.5% 0+0k 0+0io 19670pf+0w", &t), -1);
-	CHECK_INT(timefmt_parse_csh("70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w junk", &t), -1);
 	CHECK_INT(timefmt_parse_csh("70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io", &t), -1);
 	CHECK_INT(timefmt_parse_csh("70.270u 7.330s 61:33.29 50.6% 0+0k 0+0io 19670pf+0w", &t), -1);
 	CHECK_INT(timefmt_parse_csh("70.270u 7.330s 2:73.29 50.6% 0+0k 0+0io 19670pf+0w", &t), -1);
@@ -506,6 +513,55 @@ TEST(timefmt_gnu_parse_rejects)
 	CHECK_INT(timefmt_parse_gnu("70.94user 232.54system 15:17elapsed 33%CPU (0avgtext+0avgdata "
 				    "0maxresident)k 0inputs+0outputs (1277major+1586minor)pagefaults 0swaps", &t), -1);
 	CHECK_INT(timefmt_parse_gnu("hello", &t), -1);
+}
+
+TEST(timefmt_gnu_parse_far_percent)
+{
+	struct timeline t;
+
+	/* 98% from the times: 90% is said apart from a line that is none */
+	errno = 0;
+	CHECK_INT(timefmt_parse_gnu("548.27user 94.18system 10:50.12 90%CPU (450479major+696869minor)", &t), -1);
+	CHECK_INT(errno, ERANGE);
+	CHECK_INT(t.pct_posted, 90);
+	CHECK_INT(t.wall_us, 650120000);
+	CHECK_INT(timefmt_parse_gnu("548.27user 94.18system 10:50.12 98%CPU (450479major+696869minor", &t), -1);
+	CHECK_INT(errno, EINVAL);
+}
+
+/* A count we print "?" (unknown) reads back unknown, not 0, in every form. */
+TEST(timefmt_unknown_counts_round_trip)
+{
+	struct timeline t = { .user_us = 70270000, .sys_us = 7330000, .wall_us = 153290000,
+			      .majflt = 19670, .minflt = NA, .inblock = NA, .oublock = NA,
+			      .ixrss = 0, .idrss = 0, .maxrss_kib = NA, .nswap = 0 };
+	struct timeline back;
+	char buf[256], again[256];
+
+	timefmt_gnu(buf, sizeof(buf), &t);
+	CHECK_STR(buf, "70.27user 7.33system 2:33.29 50%CPU (19670major+?minor)");
+	CHECK_INT(timefmt_parse_gnu(buf, &back), 0);
+	CHECK_INT(back.majflt, 19670);
+	CHECK_INT(back.minflt, NA);
+	timefmt_gnu(again, sizeof(again), &back);
+	CHECK_STR(again, buf);
+
+	timefmt_gnu_default(buf, sizeof(buf), &t);
+	CHECK_INT(timefmt_parse_gnu(buf, &back), 0);
+	CHECK_INT(back.minflt, NA);
+	CHECK_INT(back.inblock, NA);
+	CHECK_INT(back.maxrss_kib, NA);
+	timefmt_gnu_default(again, sizeof(again), &back);
+	CHECK_STR(again, buf);
+
+	timefmt_csh(buf, sizeof(buf), &t);
+	CHECK_STR(buf, "70.270u 7.330s 2:33.29 50.6% 0+0k ?+?io 19670pf+0w");
+	CHECK_INT(timefmt_parse_csh(buf, &back), 0);
+	CHECK_INT(back.inblock, NA);
+	CHECK_INT(back.oublock, NA);
+	CHECK_INT(back.majflt, 19670);
+	timefmt_csh(again, sizeof(again), &back);
+	CHECK_STR(again, buf);
 }
 
 TEST(timefmt_snprintf_semantics)
