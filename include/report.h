@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "history.h"
@@ -14,8 +15,9 @@
 
 #define REPORT_WIDTH 72
 
-/* RM_STALL + k: the workers' delay of kind k (taskstats.h) summed, in % of
- * the run's wall time. */
+/* RM_STALL + k: the workers' delay of kind k (taskstats.h) in % of the
+ * run's wall time per worker: their sum over the run's workers (a qsbench
+ * run's -p, a command's one), the mean of history show's shares. */
 enum report_metric { RM_WALL, RM_USER, RM_SYS, RM_MAJFLT, RM_KSWAPD, RM_STALL,
 		     RM_N = RM_STALL + DL_N };
 
@@ -39,6 +41,7 @@ void report_opts_default(struct report_opts *o);
  * (status ok) and whose figure is known; failures are only counted. */
 struct report_group {
 	const char *config_hash;	/* points into the first run */
+	int64_t first_id;		/* its oldest run's: "g:ID" names the group */
 	size_t n;			/* runs in the group */
 	bool *outlier;			/* n entries: wall time far from the group's */
 	size_t nfailed, noom, naborted;
@@ -75,6 +78,13 @@ struct run_source;
 /* `history stats`: per group, the runs and their statistics. */
 int report_stats(FILE *f, struct run_source *src, const struct report_opts *o,
 		 char *err, size_t errlen);
+/* `history stats --format=json|csv`: per group (named g:ID by its oldest
+ * run, its counts, verdicts and outliers' IDs), each figure's n, min,
+ * median, mean, max, sd and CoV unrounded; JSON null, CSV empty for n/a. */
+int report_stats_json(FILE *f, struct run_source *src, const struct report_opts *o,
+		      char *err, size_t errlen);
+int report_stats_csv(FILE *f, struct run_source *src, const struct report_opts *o,
+		     char *err, size_t errlen);
 /* The time export: each group's time lines, as the posts showed them. */
 int report_time(FILE *f, struct run_source *src, const struct report_opts *o,
 		char *err, size_t errlen);

@@ -83,6 +83,7 @@ static void usage(FILE *f)
 			" |\n                          " : " | ");
 	fprintf(f, "] [options]\n"
 		"  --format=text|csv|json|time|table   output (list, show, stats, export;\n"
+		"                       stats: csv and json give its statistics;\n"
 		"                       compare: json, what differs in the configuration)\n"
 		"  --format=svg|gnuplot  plot: an SVG, or the data with a gnuplot script\n"
 		"  --format=asciicast   export ID: the run's replay as an asciicast v2\n"
@@ -535,6 +536,20 @@ static int stream_list(const char *path, const struct history_filter *f, bool al
 
 typedef int report_fn(FILE *, struct run_source *, const struct report_opts *, char *, size_t);
 
+/* The same over runs loaded (--limit): 0, or 1 with the error printed. */
+static int loaded_report(const struct run_record *runs, size_t n, const struct report_opts *ro,
+			 report_fn *report)
+{
+	char err[512] = "";
+	struct run_source *src = run_source_array(runs, n, err, sizeof(err));
+	int rc = !src || report(out, src, ro, err, sizeof(err));
+
+	run_source_free(src);
+	if (rc)
+		fprintf(stderr, "thrashtop: history: %s\n", err[0] ? err : strerror(errno));
+	return rc ? 1 : 0;
+}
+
 /* `history stats` and the time and text exports a group at a time from
  * the history; a history that does not exist yet has no groups. */
 static int stream_report(const char *path, const struct history_filter *f,
@@ -547,6 +562,9 @@ static int stream_report(const char *path, const struct history_filter *f,
 	if (access(path, F_OK) != 0 && errno == ENOENT) {
 		if (report == report_stats)
 			say_none(path, f);
+		/* data says "no groups" in its own form */
+		if (report == report_stats_json || report == report_stats_csv)
+			return loaded_report(NULL, 0, ro, report);
 		return 0;
 	}
 	if (!(h = history_open(path, HISTORY_RDONLY, err, sizeof(err)))) {
@@ -565,20 +583,6 @@ static int stream_report(const char *path, const struct history_filter *f,
 		return 1;
 	}
 	return 0;
-}
-
-/* The same over runs loaded (--limit): 0, or 1 with the error printed. */
-static int loaded_report(const struct run_record *runs, size_t n, const struct report_opts *ro,
-			 report_fn *report)
-{
-	char err[512] = "";
-	struct run_source *src = run_source_array(runs, n, err, sizeof(err));
-	int rc = !src || report(out, src, ro, err, sizeof(err));
-
-	run_source_free(src);
-	if (rc)
-		fprintf(stderr, "thrashtop: history: %s\n", err[0] ? err : strerror(errno));
-	return rc ? 1 : 0;
 }
 
 static bool any_cell(const struct run_record *runs, size_t n)
@@ -1207,18 +1211,21 @@ static int cmd_report(struct hargs *a, const char *path)
 	if (a->npos)
 		return wrong_count(a, strcmp(a->cmd, "export") ? "no arguments" :
 				   "no arguments (a run ID with --format=asciicast)");
-	if (fmt == F_CSV || fmt == F_JSON || (!strcmp(a->cmd, "list") && fmt == F_DEFAULT))
+	/* stats' own formats: the statistics, as text or as data */
+	report_fn *stats = strcmp(a->cmd, "stats") ? NULL : fmt == F_DEFAULT ? report_stats :
+			   fmt == F_CSV ? report_stats_csv : fmt == F_JSON ? report_stats_json : NULL;
+	if (!stats && (fmt == F_CSV || fmt == F_JSON || (!strcmp(a->cmd, "list") && fmt == F_DEFAULT)))
 		return fmt == F_DEFAULT ? stream_list(path, &a->filt, a->all) :
 		       stream_export(path, &a->filt, fmt == F_JSON);
-	if (!strcmp(a->cmd, "stats") && fmt == F_DEFAULT && !a->filt.limit)
-		return stream_report(path, &a->filt, &a->ro, report_stats);
+	if (stats && !a->filt.limit)
+		return stream_report(path, &a->filt, &a->ro, stats);
 	if (!strcmp(a->cmd, "export") && (fmt == F_TIME || fmt == F_TEXT) && !a->filt.limit)
 		return stream_report(path, &a->filt, &a->ro, fmt == F_TIME ? report_time : report_text);
 	if ((rc = load(path, report_filter(a, fmt, &tf), flags, &runs, &n)))
 		return rc;
-	if (!strcmp(a->cmd, "stats") && a->fmt == F_DEFAULT) {
-		if (n)
-			rc = loaded_report(runs, n, &a->ro, report_stats);
+	if (stats) {
+		if (n || stats != report_stats)
+			rc = loaded_report(runs, n, &a->ro, stats);
 		else
 			say_none(path, &a->filt);
 	} else {
@@ -1248,7 +1255,8 @@ static int check_existing(const char *path, char *err, size_t errlen)
  * a report only in the formats whose output they change. */
 #define O_DB OPT_BIT(OPT_HISTORY)
 #define O_FILTER (OPT_BIT('L') | OPT_BIT(OPT_KERNEL) | OPT_BIT(OPT_SESSION) | OPT_BIT(OPT_LIMIT))
-#define O_GROUPS (OPT_BIT(OPT_GNU) | OPT_BIT(OPT_COV) | OPT_BIT(OPT_OUTLIER_Z))
+#define O_VERDICTS (OPT_BIT(OPT_COV) | OPT_BIT(OPT_OUTLIER_Z))
+#define O_GROUPS (OPT_BIT(OPT_GNU) | O_VERDICTS)
 #define O_TABLE (OPT_BIT(OPT_ROWS) | OPT_BIT(OPT_COLS))
 #define O_CAST (OPT_BIT(OPT_SERIES) | OPT_BIT(OPT_SPEED) | OPT_BIT(OPT_SIZE))
 #define O_REPORTS(dflt) [F_DEFAULT] = O_DB | (dflt), [F_TEXT] = O_DB | O_FILTER | O_GROUPS, \
@@ -1260,7 +1268,12 @@ static const struct hcmd cmds[NCMDS] = {
 	{ "show", " ID", cmd_show, { [F_DEFAULT] = O_DB, [F_TEXT] = O_DB, [F_CSV] = O_DB,
 				     [F_JSON] = O_DB, [F_TIME] = O_DB | OPT_BIT(OPT_GNU),
 				     [F_TABLE] = O_DB | O_TABLE } },
-	{ "stats", "", cmd_report, { O_REPORTS(O_FILTER | OPT_BIT(OPT_ALL) | O_GROUPS) } },
+	{ "stats", "", cmd_report, { [F_DEFAULT] = O_DB | O_FILTER | OPT_BIT(OPT_ALL) | O_GROUPS,
+				     [F_TEXT] = O_DB | O_FILTER | O_GROUPS,
+				     [F_CSV] = O_DB | O_FILTER | O_VERDICTS,
+				     [F_JSON] = O_DB | O_FILTER | O_VERDICTS,
+				     [F_TIME] = O_DB | O_FILTER | OPT_BIT(OPT_GNU),
+				     [F_TABLE] = O_DB | O_FILTER | O_TABLE } },
 	{ "compare", " A B...", cmd_compare, { [F_DEFAULT] = O_DB, [F_TEXT] = O_DB,
 					       [F_JSON] = O_DB } },
 	{ "export", "", cmd_report, { O_REPORTS(O_FILTER), [F_CAST] = O_DB | O_CAST } },

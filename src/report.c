@@ -37,7 +37,17 @@ const char *report_metric_name(enum report_metric m)
 	return (unsigned)m < RM_N ? metric_names[m] : "?";
 }
 
-static double fig_metric(const struct run_figures *r, enum report_metric m)
+/* The workers a run's stalls are summed over: a qsbench run's -p, a
+ * command's one (its tree's stalls are its own); NAN when not known. */
+static double stall_workers(const struct run_record *r)
+{
+	if (r->kind == RUN_COMMAND)
+		return 1;
+	return r->procs > 0 ? r->procs : NAN;
+}
+
+/* workers: stall_workers of the run (a group's runs share it). */
+static double fig_metric(const struct run_figures *r, enum report_metric m, double workers)
 {
 	int64_t v;
 
@@ -49,7 +59,8 @@ static double fig_metric(const struct run_figures *r, enum report_metric m)
 	case RM_KSWAPD: return r->kswapd_s;
 	default:
 		if (m >= RM_STALL && m < RM_N && r->wall_us != NA && r->wall_us > 0)
-			return 100.0 * r->stalls.s[m - RM_STALL] * 1e6 / (double)r->wall_us;
+			return 100.0 * r->stalls.s[m - RM_STALL] * 1e6 / (double)r->wall_us /
+			       workers;
 		return NAN;
 	}
 	return v == NA ? NAN : (double)v / 1e6;
@@ -60,7 +71,7 @@ double report_metric(const struct run_record *r, enum report_metric m)
 	struct run_figures x;
 
 	run_figures_of(r, &x);
-	return fig_metric(&x, m);
+	return fig_metric(&x, m, stall_workers(r));
 }
 
 /* ---- groups ---- */
@@ -74,12 +85,14 @@ struct figures {
 	size_t *wpos;
 	size_t n, cap;			/* runs added, room for */
 	size_t nfailed, noom, naborted;
+	double workers;			/* stall_workers of the group's runs */
 };
 
-static int figures_init(struct figures *fg, size_t cap)
+static int figures_init(struct figures *fg, size_t cap, double workers)
 {
 	memset(fg, 0, sizeof(*fg));
 	fg->cap = cap ? cap : 1;
+	fg->workers = workers;
 	fg->wpos = malloc(sizeof(size_t) * fg->cap);
 	for (int m = 0; m < RM_N; m++)
 		fg->x[m] = malloc(sizeof(double) * fg->cap);
@@ -103,7 +116,7 @@ static void figures_add(struct figures *fg, const struct run_figures *r)
 	if (fg->n == fg->cap)
 		return;
 	for (int m = 0; m < RM_N; m++) {
-		double v = fig_metric(r, (enum report_metric)m);
+		double v = fig_metric(r, (enum report_metric)m, fg->workers);
 		if (r->status == RUN_OK && isfinite(v)) {
 			if (m == RM_WALL)
 				fg->wpos[fg->k[m]] = fg->n;
@@ -148,22 +161,26 @@ static int add_figures(const struct run_figures *r, void *arg)
 	struct fig_sink *k = arg;
 
 	if (k->walls && k->fg.n < k->fg.cap)
-		k->walls[k->fg.n] = fig_metric(r, RM_WALL);
+		k->walls[k->fg.n] = fig_metric(r, RM_WALL, k->fg.workers);
 	figures_add(&k->fg, r);
 	return 0;
 }
 
 /* Group g's statistics into rg (its outlier array malloc'd), n the runs
- * read; with walls, each run's wall time in group order. */
-static int group_stats(struct run_source *src, size_t g, const struct report_opts *o,
-		       struct report_group *rg, double *walls, char *err, size_t errlen)
+ * read; first is its oldest run; with walls, each run's wall time in group
+ * order. */
+static int group_stats(struct run_source *src, size_t g, const struct run_record *first,
+		       const struct report_opts *o, struct report_group *rg, double *walls,
+		       char *err, size_t errlen)
 {
 	struct fig_sink k = { .walls = walls };
 	size_t n = src->groups[g].n;
 	int rc = -1;
 
 	memset(rg, 0, sizeof(*rg));
-	if (figures_init(&k.fg, n) || !(rg->outlier = calloc(n + 1, sizeof(bool)))) {
+	rg->config_hash = first->config_hash;
+	rg->first_id = first->id;
+	if (figures_init(&k.fg, n, stall_workers(first)) || !(rg->outlier = calloc(n + 1, sizeof(bool)))) {
 		fmt_err(err, errlen, "history: out of memory");
 	} else if (!src->figures(src, g, add_figures, &k, err, errlen)) {
 		figures_stats(&k.fg, rg, o);
@@ -193,9 +210,8 @@ int report_group(const struct run_record *runs, size_t n, const struct report_op
 	for (; g && j < src->ngroups; j++) {
 		const struct run_record *first;
 		if (src->first(src, j, &first, NULL, 0) ||
-		    group_stats(src, j, o, &g[j], NULL, NULL, 0))
+		    group_stats(src, j, first, o, &g[j], NULL, NULL, 0))
 			break;
-		g[j].config_hash = first->config_hash;
 	}
 	if (!g || j < src->ngroups) {
 		report_groups_free(g, j);
@@ -292,8 +308,8 @@ const char *const report_time_fields[] = {
 };
 
 const char *const report_compare_fields[] = {
-	"started_at", "config_hash", "label", "status", "wall_us", "user_us", "sys_us",
-	"majflt", "kswapd_s", "config", "proc_cmdline", "swap_devices",
+	"started_at", "config_hash", "label", "kind", "procs", "status", "wall_us", "user_us",
+	"sys_us", "majflt", "kswapd_s", "config", "proc_cmdline", "swap_devices",
 	"stall_swapin_s", "stall_reclaim_s", "stall_thrashing_s", "stall_compact_s",
 	"stall_io_s", "stall_cpu_s", "stall_wpcopy_s", "stall_irq_s", NULL,
 };
@@ -372,8 +388,39 @@ static void i64s(char *buf, size_t len, int64_t v)
 		snprintf(buf, len, "%" PRId64, v);
 }
 
-/* Writes text wrapped at REPORT_WIDTH, continuation lines indented; a
- * word longer than a line is cut. */
+/* Whether the blank between words a (alen bytes) and b keeps them on one
+ * line: an option and its value ("-s 1"), a number and what it counts
+ * ("3.0s reclaim"). */
+static bool glued(const char *a, int alen, const char *b)
+{
+	bool option = alen >= 2 && a[0] == '-' && (isalpha((unsigned char)a[1]) ||
+						   (a[1] == '-' && alen > 2));
+
+	return (option && *b && *b != '-') ||
+	       (isdigit((unsigned char)a[0]) && isalpha((unsigned char)*b));
+}
+
+/* Bytes from p to the end of its run of glued words. */
+static int unit_len(const char *p)
+{
+	const char *q = p;
+
+	for (;;) {
+		int w = (int)strcspn(q, " ");
+		const char *next = q + w;
+
+		while (*next == ' ')
+			next++;
+		if (!*next || !glued(q, w, next))
+			return (int)(q + w - p);
+		q = next;
+	}
+}
+
+/* Writes text wrapped at REPORT_WIDTH at blanks between whole words,
+ * glued ones kept together, continuation lines indented; glued words
+ * wider than a line part at their blanks, and a word wider than a line is
+ * cut. */
 static void wrap(FILE *f, const char *first, int indent, const char *text)
 {
 	int col = fprintf(f, "%s", first);
@@ -382,27 +429,26 @@ static void wrap(FILE *f, const char *first, int indent, const char *text)
 	for (const char *p = text; *p;) {
 		while (*p == ' ')
 			p++;
-		int w = (int)strcspn(p, " ");
-		if (!w)
+		if (!*p)
 			break;
-		int room = REPORT_WIDTH - col - (start ? 0 : 1);
-		if (w > room && !start) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
-			start = true;
+		int u = unit_len(p), room = REPORT_WIDTH - col - (start ? 0 : 1);
+		if (u <= room) {
+			col += fprintf(f, "%s%.*s", start ? "" : " ", u, p);
+			p += u;
+			start = false;
 			continue;
 		}
 		if (!start) {
-			fputc(' ', f);
-			col++;
+			col = fprintf(f, "\n%*s", indent, "") - 1;
+			start = true;
+			continue;
 		}
-		int take = w > room ? room : w;
+		int w = (int)strcspn(p, " "), take = w < room ? w : room > 0 ? room : 1;
 		col += fprintf(f, "%.*s", take, p);
 		p += take;
 		start = false;
 		if (take < w) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
+			col = fprintf(f, "\n%*s", indent, "") - 1;
 			start = true;
 		}
 	}
@@ -614,6 +660,15 @@ static void stat_num(char *buf, size_t len, double v, int m)
 		snprintf(buf, len, "%.2f%s", v, m >= RM_STALL ? "%" : "");
 }
 
+/* v cut to q-ths, as time lines cut their figures: a min, median or max
+ * is then the line it comes from, a mean of equal lines one of them, the
+ * median of two their mean. The 1e-7 keeps 149.29, stored as
+ * 149.28999..., at 149.29. */
+static double cut(double v, double q)
+{
+	return isnan(v) ? v : floor(v * q + 1e-7) / q;
+}
+
 static void stats_table(FILE *f, const struct report_group *g)
 {
 	fprintf(f, "  %-7s %3s %9s %9s %9s %9s %9s %7s\n", "", "n", "min", "median", "mean",
@@ -627,39 +682,41 @@ static void stats_table(FILE *f, const struct report_group *g)
 		if (m >= RM_STALL && !s->n)
 			continue;
 		stalls |= m >= RM_STALL;
-		stat_num(v[0], 32, s->min, m);
-		stat_num(v[1], 32, s->median, m);
-		stat_num(v[2], 32, m == RM_MAJFLT && !isnan(s->mean) ? round(s->mean * 10) / 10 : s->mean,
-			 m == RM_MAJFLT ? RM_WALL : m);
-		stat_num(v[3], 32, s->max, m);
+		double q = m == RM_MAJFLT ? 1 : 100;
+		stat_num(v[0], 32, cut(s->min, q), m);
+		stat_num(v[1], 32, cut(s->median, q), m);
+		stat_num(v[2], 32, cut(s->mean, 100), m == RM_MAJFLT ? RM_WALL : m);
+		stat_num(v[3], 32, cut(s->max, q), m);
 		stat_num(v[4], 32, s->sd, m == RM_MAJFLT ? RM_WALL : m);
 		if (m == RM_MAJFLT && !isnan(s->mean))
-			snprintf(v[2], 32, "%.1f", s->mean);
+			snprintf(v[2], 32, "%.1f", cut(s->mean, 10));
 		if (m == RM_MAJFLT && !isnan(s->sd))
 			snprintf(v[4], 32, "%.1f", s->sd);
-		/* against a mean printed as 0, a CoV is noise below the print */
-		if (isnan(s->cv_pct) || strtod(v[2], NULL) == 0)
+		if (isnan(s->cv_pct))
 			snprintf(cv, sizeof(cv), "n/a");
 		else
 			snprintf(cv, sizeof(cv), "%.1f%%", s->cv_pct);
 		fprintf(f, "  %-7s %3zu %9s %9s %9s %9s %9s %7s\n", metric_names[m], s->n,
 			v[0], v[1], v[2], v[3], v[4], cv);
 	}
-	fprintf(f, "  (wall, user, sys, kswapd in seconds, rounded: time lines truncate,\n"
-		"   as tcsh does; majflt in faults; %s)\n",
-		stalls ? "swapin to irq: the workers' stalls\n"
-			 "   in % of wall time; CoV n/a where the mean is 0; over completed runs" :
-			 "CoV n/a where the mean is 0; over\n   completed runs");
+	wrap(f, "  ", 3, stalls ?
+	     "(wall, user, sys, kswapd in seconds, majflt in faults: min, median,"
+	     " mean and max truncated as time lines truncate, sd rounded; swapin to"
+	     " irq: a worker's stall in % of wall time, the workers' sum over their"
+	     " number; CoV n/a where the mean is 0; over completed runs)" :
+	     "(wall, user, sys, kswapd in seconds, majflt in faults: min, median,"
+	     " mean and max truncated as time lines truncate, sd rounded; CoV n/a"
+	     " where the mean is 0; over completed runs)");
 }
 
 /* "1 of 3 runs killed, 33% (95% 6-79%, Wilson)": over the runs that went
- * to their end, the aborted ones aside. */
+ * to their end, the aborted ones aside; said only of a group with a kill. */
 static void oom_rate(FILE *f, const struct report_group *g)
 {
 	size_t ran = g->n - g->naborted;
 	double lo, hi;
 
-	if (stats_wilson95(g->noom, ran, &lo, &hi))
+	if (!g->noom || stats_wilson95(g->noom, ran, &lo, &hi))
 		return;
 	fprintf(f, "  OOM: %zu of %zu runs killed, %.0f%% (95%% %.0f-%.0f%%, Wilson)\n",
 		g->noom, ran, 100.0 * (double)g->noom / (double)ran, 100 * lo, 100 * hi);
@@ -761,30 +818,22 @@ static void system_state(FILE *f, const struct run_record *r)
 
 /* ---- time lines ---- */
 
-static const char *oom_command(const struct run_record *r)
-{
-	return r->kind == RUN_QSBENCH ? "qsbench" : "command";
-}
-
-/* A run as the posts showed it: an OOM or failure line, then its time line. */
+/* A run as batch mode prints it: a line for each OOM-killed worker, then
+ * its time line, "  failed" or "  aborted" after it. The victim's name is
+ * not recorded (the kernel's, from the log, only goes to the batch
+ * output): the pid alone, as a posted import reads it. */
 static void time_line(FILE *f, const struct run_record *r, const struct report_opts *o)
 {
 	char line[512];
+	bool named = false;
 
-	if (r->status == RUN_OOM) {
-		int pid = 0;
-		for (int w = 0; w < r->nworkers; w++)
-			if (r->workers[w].end == END_OOM) {
-				pid = r->workers[w].pid;
-				break;
-			}
-		if (pid)
-			fprintf(f, "Out of Memory: Killed process %d (%s).\n", pid, oom_command(r));
-		else
-			fprintf(f, "Out of Memory: Killed process (%s).\n", oom_command(r));
-	} else if (r->status != RUN_OK) {
-		fprintf(f, "thrashtop: run %s\n", run_status_name(r->status));
-	}
+	for (int w = 0; r->status == RUN_OOM && w < r->nworkers; w++)
+		if (r->workers[w].end == END_OOM && r->workers[w].pid > 0) {
+			fprintf(f, "Out of Memory: Killed process %d.\n", r->workers[w].pid);
+			named = true;
+		}
+	if (r->status == RUN_OOM && !named)
+		fprintf(f, "Out of Memory: Killed process.\n");
 	if (o->gnu) {
 		struct timeline t;
 		run_record_timeline(r, &t);
@@ -792,7 +841,8 @@ static void time_line(FILE *f, const struct run_record *r, const struct report_o
 	} else {
 		run_record_line(r, false, line, sizeof(line));
 	}
-	fprintf(f, "%s\n", line);
+	fprintf(f, "%s%s\n", line, r->status == RUN_FAILED ? "  failed" :
+		r->status == RUN_ABORTED ? "  aborted" : "");
 }
 
 /* ---- statistics, time lines and the text report, a group at a time ---- */
@@ -895,7 +945,11 @@ static void print_stalls(struct group_pass *p)
 	if (!p->stalls_known || !delays_known(&p->stalls))
 		return;
 	timefmt_stalls(buf, sizeof(buf), &p->stalls);
-	fprintf(p->f, "%s\n", buf);
+	/* the time export's line is the batch one, which import reads */
+	if (p->kind == PASS_TEXT)
+		wrap(p->f, "", 8, buf);
+	else
+		fprintf(p->f, "%s\n", buf);
 }
 
 static int print_run(const struct run_record *r, void *arg)
@@ -929,7 +983,7 @@ static void config_against_first(struct group_pass *p, const struct run_record *
 	}
 	if (p->base.id < 1 || (n = conf_diff(&p->base, first, d, sizeof(d) / sizeof(d[0]))) < 0)
 		return;
-	fprintf(p->f, "  against group 1:%s\n", n ? "" : " same configuration");
+	fprintf(p->f, "  against g:%" PRId64 ":%s\n", p->base.id, n ? "" : " same configuration");
 	if ((size_t)n > sizeof(d) / sizeof(d[0]))
 		n = (int)(sizeof(d) / sizeof(d[0]));
 	for (int i = 0; i < n; i++)
@@ -952,14 +1006,19 @@ static void group_head(struct group_pass *p, const struct run_record *first)
 
 	header_text(first, &p->hk, hdr, sizeof(hdr));
 	run_record_workload(first, wl, sizeof(wl));
+	/* named as compare takes a group, by its oldest run */
 	if (p->kind == PASS_STATS) {
-		fprintf(p->f, "%sgroup %zu: %s\n", p->gi ? "\n" : "", p->gi + 1, hdr);
-		fprintf(p->f, "  %s, config %.8s\n", wl, p->src->groups[p->gi].hash);
+		fprintf(p->f, "%sgroup g:%" PRId64 ": %s\n", p->gi ? "\n" : "", first->id, hdr);
+		fprintf(p->f, "  %s, config %.8s, oldest run %" PRId64 "\n", wl,
+			p->src->groups[p->gi].hash, first->id);
 	} else if (p->kind == PASS_TIME) {
 		fprintf(p->f, "%s%s:\n", p->gi ? "\n" : "", hdr);
 	} else {
+		char head[40];
+
 		fprintf(p->f, "\n");
-		wrap(p->f, "", 2, hdr);
+		snprintf(head, sizeof(head), "group g:%" PRId64 ": ", first->id);
+		wrap(p->f, head, 2, hdr);
 		wrap(p->f, "  workload: ", 12, wl);
 		if (p->gi == 0 || strcmp(first->kernel_release, p->prev_kernel) ||
 		    strcmp(first->hostname, p->prev_host))
@@ -988,7 +1047,7 @@ static int report_of_group(struct group_pass *p, size_t gi)
 			fmt_err(p->err, p->errlen, "history: out of memory");
 			goto out;
 		}
-		if (group_stats(p->src, gi, p->o, &p->g, p->walls, p->err, p->errlen) ||
+		if (group_stats(p->src, gi, first, p->o, &p->g, p->walls, p->err, p->errlen) ||
 		    (p->kind == PASS_TEXT && pick_rep(p)))
 			goto out;
 	}
@@ -1080,6 +1139,209 @@ int report_text(FILE *f, struct run_source *src, const struct report_opts *o,
 		char *err, size_t errlen)
 {
 	return report_source(PASS_TEXT, f, src, o, err, errlen);
+}
+
+/* ---- statistics as data ---- */
+
+/* s as a JSON string, valid UTF-8 as export.c makes it: a byte that begins
+ * no sequence becomes U+FFFD; controls, DEL and C1 are escaped. */
+static void json_str(FILE *f, const char *s)
+{
+	unsigned cp;
+
+	fputc('"', f);
+	while (*s) {
+		int n = fmt_utf8_len(s, &cp);
+		if (!n)
+			fputs("\\ufffd", f);
+		else if (cp == '"' || cp == '\\')
+			fprintf(f, "\\%c", cp);
+		else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
+			fprintf(f, "\\u%04x", cp);
+		else
+			fwrite(s, 1, (size_t)n, f);
+		s += n ? n : 1;
+	}
+	fputc('"', f);
+}
+
+/* s as a CSV field, quoted where it holds a comma, quote or line break. */
+static void csv_str(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++)
+		fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
+	fputc('"', f);
+}
+
+/* A statistic unrounded; unknown is JSON's null, CSV's empty field. */
+static void data_num(FILE *f, double v, bool json)
+{
+	if (isfinite(v))
+		fprintf(f, "%.10g", v);
+	else if (json)
+		fputs("null", f);
+}
+
+static const char *metric_unit(int m)
+{
+	return m == RM_MAJFLT ? "faults" : m >= RM_STALL ? "% of wall per worker" : "s";
+}
+
+/* The IDs of a group's outliers, its runs read in group order. */
+struct outlier_ids {
+	const bool *outlier;
+	size_t pos, n, k;
+	int64_t *id;
+};
+
+static int add_outlier(const struct run_record *r, void *arg)
+{
+	struct outlier_ids *o = arg;
+
+	if (o->pos < o->n && o->outlier[o->pos])
+		o->id[o->k++] = r->id;
+	o->pos++;
+	return 0;
+}
+
+/* One group's statistics: a JSON object, or a CSV row a figure. */
+static void group_data(FILE *f, const struct run_record *first, const struct report_group *g,
+		       const struct outlier_ids *out, bool json)
+{
+	char wl[1024], name[32], ids[512] = "";
+	size_t ran = g->n - g->naborted, used = 0;
+	double lo = NAN, hi = NAN;
+
+	run_record_workload(first, wl, sizeof(wl));
+	snprintf(name, sizeof(name), "g:%" PRId64, g->first_id);
+	if (ran)
+		stats_wilson95(g->noom, ran, &lo, &hi);
+	for (size_t i = 0; i < out->k && used < sizeof(ids); i++)
+		used += (size_t)snprintf(ids + used, sizeof(ids) - used, "%s%" PRId64,
+					 i ? json ? ", " : " " : "", out->id[i]);
+	if (json) {
+		fprintf(f, "{\"group\": \"%s\", \"oldest_run\": %" PRId64 ", \"label\": ", name,
+			g->first_id);
+		json_str(f, first->label);
+		fputs(", \"kernel\": ", f);
+		json_str(f, first->kernel_release);
+		fputs(", \"hostname\": ", f);
+		json_str(f, first->hostname);
+		fputs(", \"workload\": ", f);
+		json_str(f, wl);
+		fprintf(f, ", \"config_hash\": \"%s\", \"runs\": %zu, \"oom_killed\": %zu, "
+			"\"failed\": %zu, \"aborted\": %zu, \"oom_ci95_pct\": ", g->config_hash, g->n,
+			g->noom, g->nfailed, g->naborted);
+		fputc('[', f);
+		data_num(f, 100 * lo, true);
+		fputs(", ", f);
+		data_num(f, 100 * hi, true);
+		fprintf(f, "], \"unstable\": %s, \"outliers\": [%s], \"figures\": {",
+			g->unstable ? "true" : "false", ids);
+	}
+	bool any = false;
+	for (int m = 0; m < RM_N; m++) {
+		const struct stats_summary *s = &g->st[m];
+		const double v[6] = { s->min, s->median, s->mean, s->max, s->sd, s->cv_pct };
+		static const char *const key[6] = { "min", "median", "mean", "max", "sd", "cov_pct" };
+
+		if (m >= RM_STALL && !s->n)
+			continue;
+		if (json) {
+			fprintf(f, "%s\"%s\": {\"unit\": \"%s\", \"n\": %zu", any ? ", " : "",
+				metric_names[m], metric_unit(m), s->n);
+			for (int k = 0; k < 6; k++) {
+				fprintf(f, ", \"%s\": ", key[k]);
+				data_num(f, v[k], true);
+			}
+			fputc('}', f);
+		} else {
+			fprintf(f, "%s,", name);
+			csv_str(f, first->label);
+			fputc(',', f);
+			csv_str(f, first->kernel_release);
+			fputc(',', f);
+			csv_str(f, first->hostname);
+			fputc(',', f);
+			csv_str(f, wl);
+			fprintf(f, ",%s,%zu,%zu,%zu,%zu,", g->config_hash, g->n, g->noom, g->nfailed,
+				g->naborted);
+			data_num(f, 100 * lo, false);
+			fputc(',', f);
+			data_num(f, 100 * hi, false);
+			fprintf(f, ",%d,%s,%s,%s,%zu", g->unstable, ids, metric_names[m],
+				metric_unit(m), s->n);
+			for (int k = 0; k < 6; k++) {
+				fputc(',', f);
+				data_num(f, v[k], false);
+			}
+			fputc('\n', f);
+		}
+		any = true;
+	}
+	if (json)
+		fputs("}}", f);
+}
+
+/* `history stats --format=json|csv`: what stats prints, unrounded. */
+static int stats_data(FILE *f, struct run_source *src, const struct report_opts *o, bool json,
+		      char *err, size_t errlen)
+{
+	if (json)
+		fputs("{\"thrashtop_stats\": 1, \"groups\": [", f);
+	else
+		fputs("group,label,kernel,hostname,workload,config_hash,runs,oom_killed,failed,"
+		      "aborted,oom_ci95_lo_pct,oom_ci95_hi_pct,unstable,outliers,figure,unit,n,min,"
+		      "median,mean,max,sd,cov_pct\n", f);
+	for (size_t gi = 0; gi < src->ngroups; gi++) {
+		const struct run_record *first;
+		struct report_group g;
+		struct outlier_ids out = { 0 };
+		int rc = 0;
+
+		if (src->first(src, gi, &first, err, errlen) ||
+		    group_stats(src, gi, first, o, &g, NULL, err, errlen))
+			return -1;
+		out.outlier = g.outlier;
+		out.n = g.n;
+		for (size_t i = 0; i < g.n; i++)
+			out.k += g.outlier[i];
+		/* the runs read again only to name the outliers */
+		if (out.k && !(out.id = malloc(sizeof(*out.id) * out.k)))
+			rc = fmt_err(err, errlen, "history: out of memory");
+		out.k = 0;
+		if (!rc && out.id)
+			rc = src->runs(src, gi, 0, false, add_outlier, &out, err, errlen);
+		if (!rc) {
+			if (json)
+				fputs(gi ? ",\n  " : "\n  ", f);
+			group_data(f, first, &g, &out, json);
+		}
+		free(out.id);
+		free(g.outlier);
+		if (rc)
+			return -1;
+	}
+	if (json)
+		fputs(src->ngroups ? "\n]}\n" : "]}\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
+int report_stats_json(FILE *f, struct run_source *src, const struct report_opts *o,
+		      char *err, size_t errlen)
+{
+	return stats_data(f, src, o, true, err, errlen);
+}
+
+int report_stats_csv(FILE *f, struct run_source *src, const struct report_opts *o,
+		     char *err, size_t errlen)
+{
+	return stats_data(f, src, o, false, err, errlen);
 }
 
 /* ---- cross table ---- */
@@ -1177,8 +1439,7 @@ static void table_cell(const struct run_record *runs, size_t n, const size_t *ri
 		used = (size_t)snprintf(buf, len, "%s", d);
 		if (k >= 2)
 			used += (size_t)snprintf(buf + used, len - used, " +-%.1f%%", s.cv_pct);
-		else
-			used += (size_t)snprintf(buf + used, len - used, " n=1");
+		used += (size_t)snprintf(buf + used, len - used, " n=%zu", k);
 	}
 	if (oom && used < len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%zu of %zu runs killed",
@@ -1297,7 +1558,8 @@ int report_table(FILE *f, const struct run_record *runs, size_t n,
 		}
 		/* the same three stats keeps out of its figures */
 		snprintf(head, sizeof(head), "Wall time by %s (rows) and %s (columns): median of the"
-			 " completed runs, +-CoV over them; not in it, counted apart in the cells:"
+			 " completed runs, +-CoV over them, n= their count; not in it, counted"
+			 " apart in the cells:"
 			 " %zu OOM-killed, %zu failed, %zu aborted.", o->rows, o->cols, noom,
 			 nfailed, naborted);
 		wrap(f, "", 0, head);
@@ -1378,7 +1640,7 @@ int report_compare(FILE *f, const struct run_record *runs, size_t n, const int *
 		fprintf(f, " %21.21s", names[s]);
 	fputc('\n', f);
 	static const char *const centre_name[2] = { "Amean", "Median" };
-	bool stalls = false;
+	bool stalls = false, untested = false;
 
 	for (int m = 0; m < RM_N; m++) {
 		size_t any = 0;
@@ -1397,42 +1659,66 @@ int report_compare(FILE *f, const struct run_record *runs, size_t n, const int *
 			continue;
 		stalls |= m >= RM_STALL;
 		for (int c = 0; c < 2; c++) {
+			char base[32];
+			struct stats_summary a;
+
+			stats_summarize(&x[0], cnt[0], &a);
+			stat_num(base, sizeof(base), cut(c ? a.median : a.mean, 100),
+				 m == RM_MAJFLT ? RM_WALL : m);
 			fprintf(f, "%-6s %-8s", centre_name[c], metric_names[m]);
 			for (size_t s = 0; s < nsets; s++) {
-				struct stats_summary a, b;
-				char val[32], mark[32];
-				stats_summarize(&x[0], cnt[0], &a);
-				stats_summarize(&x[s * n], cnt[s], &b);
-				double base = c ? a.median : a.mean, cur = c ? b.median : b.mean;
+				struct stats_summary b;
 				struct stats_cmp cmp;
-				if (s == 0) {
-					if (isnan(base))
-						snprintf(mark, sizeof(mark), "(%7s)", "n/a");
-					else
-						snprintf(mark, sizeof(mark), "(%6.2f%%)", 0.0);
-				} else if (stats_compare(&x[0], cnt[0], &x[s * n], cnt[s],
-							 c ? STATS_MEDIAN : STATS_MEAN, true, &cmp) == 0) {
-					snprintf(mark, sizeof(mark), "%s", cmp.mark);
-				} else if (!isnan(base) && !isnan(cur) && base != 0) {
-					/* One run a side: the difference, no test possible. */
-					snprintf(mark, sizeof(mark), "(%6.2f%%)", -100.0 * (cur - base) / base);
-				} else {
-					snprintf(mark, sizeof(mark), "(%7s)", "n/a");
+				char val[32], mark[32];
+
+				stats_summarize(&x[s * n], cnt[s], &b);
+				stat_num(val, sizeof(val), cut(c ? b.median : b.mean, 100),
+					 m == RM_MAJFLT ? RM_WALL : m);
+				/* from the figures as printed, so that equal ones differ
+				 * by 0%; n/a where the first prints as 0 */
+				double pb = strtod(base, NULL), pc = strtod(val, NULL);
+				double gain = isnan(c ? a.median : a.mean) || pb == 0 ||
+					      isnan(c ? b.median : b.mean) ? NAN : 100.0 * (pb - pc) / pb;
+				/* stats_compare refuses a side of fewer than 2 runs */
+				bool tested = s > 0 && stats_compare(&x[0], cnt[0], &x[s * n], cnt[s],
+								      c ? STATS_MEDIAN : STATS_MEAN,
+								      true, &cmp) == 0;
+				char open = '(', close = ')';
+
+				if (s > 0 && !tested && !isnan(gain)) {
+					open = '[';
+					close = ']';
+					untested = true;
+				} else if (tested && cmp.significant) {
+					open = close = '*';
 				}
-				stat_num(val, sizeof(val), cur, m == RM_MAJFLT ? RM_WALL : m);
+				if (isnan(gain))
+					snprintf(mark, sizeof(mark), "%c%7s%c", open, "n/a", close);
+				else
+					snprintf(mark, sizeof(mark), "%c%6.2f%%%c", open, gain + 0.0, close);
 				fprintf(f, " %10s %10s", val, mark);
 			}
 			fputc('\n', f);
 		}
 	}
-	oom_line(f, runs, n, set, nsets);
+	bool oom = false;
+	for (size_t i = 0; i < n; i++)
+		oom |= set[i] >= 0 && runs[i].status == RUN_OOM;
+	if (oom)
+		oom_line(f, runs, n, set, nsets);
 	if (stalls)
-		fprintf(f, "\nswapin to irq: the workers' stalls in %% of wall time.");
-	fprintf(f, "\nseconds and faults, over completed runs; (gain%%) is positive when\n"
-		"lower than the first column; *gain%%* marks a difference beyond the\n"
-		"noise (Welch's t-test on the means, 5%%), as mmtests marks it.\n"
-		"OOM: runs killed of those that went to their end; (p=) is Fisher's\n"
-		"exact test (two-sided) against the first column, *p=* below 5%%.\n");
+		fprintf(f, "\nswapin to irq: a worker's stall in %% of wall time, the workers' sum\n"
+			"over their number.");
+	fprintf(f, "\nseconds and faults over completed runs, truncated as time lines and\n"
+		"stats truncate; (gain%%) is positive when lower than the first column,\n"
+		"from the figures as printed (n/a where the first is 0); *gain%%* marks\n"
+		"a difference beyond the noise (Welch's t-test on the means, 5%%), as\n"
+		"mmtests marks it.\n");
+	if (untested)
+		fprintf(f, "[gain%%]: not tested, a side has fewer than 2 runs: it may be noise.\n");
+	if (oom)
+		fprintf(f, "OOM: runs killed of those that went to their end; (p=) is Fisher's\n"
+			"exact test (two-sided) against the first column, *p=* below 5%%.\n");
 	free(x);
 	free(cnt);
 	return ferror(f) ? -1 : 0;

@@ -295,6 +295,16 @@ static int w_json(FILE *f, const struct run_record *v, size_t n, void *a)
 	return export_json(f, v, n);
 }
 
+static int w_stats_json(FILE *f, const struct run_record *v, size_t n, void *a)
+{
+	return grouped(report_stats_json, f, v, n, a);
+}
+
+static int w_stats_csv(FILE *f, const struct run_record *v, size_t n, void *a)
+{
+	return grouped(report_stats_csv, f, v, n, a);
+}
+
 static int w_time(FILE *f, const struct run_record *v, size_t n, void *a)
 {
 	return grouped(report_time, f, v, n, a);
@@ -494,9 +504,9 @@ TEST(report_outlier_needs_runs_and_resolution)
 	}
 }
 
-/* Stall rows say they are % of wall time; a stall of a few microseconds
- * a run, whose mean prints as 0.00%, gets no CoV (it would be 60.3%), nor
- * does one that was 0 in every run. */
+/* Stall rows say they are a worker's % of wall time; a stall of a few
+ * microseconds a run, whose mean prints as 0.00%, still has its CoV; one
+ * that was 0 in every run has none. */
 TEST(report_stats_table_units)
 {
 	static const double wpcopy_s[] = { 0.000004, 0.000009, 0.000003 };
@@ -509,6 +519,7 @@ TEST(report_stats_table_units)
 	for (int i = 0; i < 3; i++) {
 		run_record_init(&v[i]);
 		v[i].id = i + 1;
+		v[i].procs = 1;
 		v[i].wall_us = 2000000;
 		v[i].user_us = 1000000 + 100000 * i;
 		v[i].sys_us = 10000;
@@ -524,13 +535,14 @@ TEST(report_stats_table_units)
 	CHECK_INT(w_stats(f, v, 3, &o), 0);
 	fclose(f);
 	CHECK(strstr(out, "\n  cpuwait   3     1.00%     2.00%     2.00%     3.00%     1.00%   50.0%\n"));
-	CHECK(strstr(out, "\n  wpcopy    3     0.00%     0.00%     0.00%     0.00%     0.00%     n/a\n"));
+	CHECK(strstr(out, "\n  wpcopy    3     0.00%     0.00%     0.00%     0.00%     0.00%   60.3%\n"));
 	CHECK(strstr(out, "\n  io        3     0.00%     0.00%     0.00%     0.00%     0.00%     n/a\n"));
 	CHECK(strstr(out, "\n  user      3      1.00      1.10      1.10      1.20      0.10    9.1%\n"));
 	CHECK(strstr(out, "\n  majflt    3         0         0       0.0         0       0.0     n/a\n"));
-	CHECK(strstr(out, "\n  (wall, user, sys, kswapd in seconds, rounded: time lines truncate,\n"
-			  "   as tcsh does; majflt in faults; swapin to irq: the workers' stalls\n"
-			  "   in % of wall time; CoV n/a where the mean is 0; over completed runs)\n"));
+	CHECK(strstr(out, "\n  (wall, user, sys, kswapd in seconds, majflt in faults: min, median,\n"
+			  "   mean and max truncated as time lines truncate, sd rounded; swapin to\n"
+			  "   irq: a worker's stall in % of wall time, the workers' sum over their\n"
+			  "   number; CoV n/a where the mean is 0; over completed runs)\n"));
 	if (!strstr(out, "wpcopy    3     0.00%"))
 		printf("%s", out);
 	free(out);
@@ -615,6 +627,9 @@ TEST(report_stats_newest_lines)
 		run_record_clear(&v[i]);
 }
 
+/* With every stall known (a stall line of 97 columns) and workloads whose
+ * tokens fall at the edge: lines wrap at blanks between whole tokens, an
+ * option with its value, a stall with its name. */
 TEST(report_text_fits_72_columns)
 {
 	struct run_record v[8];
@@ -623,6 +638,15 @@ TEST(report_text_fits_72_columns)
 
 	fixture_runs(v, &n);
 	report_opts_default(&o);
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < DL_N; k++)
+			v[i].stalls.s[k] = 10.0 + k;
+	/* the third group's workload against the first's: "-p 2 -s" would
+	 * end a line, its "1" the next */
+	free(v[6].command);
+	v[6].command = strdup("./qsbench -n 2000000 -p 2 -s 1 --fill /usr/src/linux/arch/x86/"
+			      "kernel/cpu/microcode/amd.bin -o x");
+	run_record_config(&v[6]);
 	for (int gnu = 0; gnu < 2; gnu++) {
 		o.gnu = gnu;
 		char *out = render(w_text, v, n, &o);
@@ -638,8 +662,299 @@ TEST(report_text_fits_72_columns)
 		CHECK(worst <= REPORT_WIDTH);
 		CHECK(out && strstr(out, "UNSTABLE: wall time CoV 14.3% > 5.0%"));
 		CHECK(out && strstr(out, "Swap used, whole machine during run"));
+		CHECK(out && strstr(out, "\nstalls: 10.0s swapin 11.0s reclaim 12.0s thrashing 13.0s"
+				    " compact\n        14.0s io 15.0s cpu 16.0s wpcopy 17.0s irq\n"));
+		CHECK(out && strstr(out, "\n      ./qsbench -n 2000000 -p 2 -s 1\n"
+				    "      --fill /usr/src/linux/arch/x86/kernel/cpu/microcode/amd.bin -o x\n"));
+		CHECK(out && !strstr(out, " -s\n") && !strstr(out, " -p\n") && !strstr(out, "--fill\n"));
+		if (worst > REPORT_WIDTH || (out && !strstr(out, " -s 1\n")))
+			printf("%s", out);
 		free(out);
 	}
+	for (size_t i = 0; i < n; i++)
+		run_record_clear(&v[i]);
+}
+
+/* Runs of the given wall, user and sys microseconds, one group, procs 1. */
+static void timed_runs(struct run_record *v, int n, const int64_t *wall, const int64_t *usr,
+		       const int64_t *sys)
+{
+	for (int i = 0; i < n; i++) {
+		fixture_record(&v[i]);
+		v[i].id = i + 1;
+		snprintf(v[i].started_at, sizeof(v[i].started_at), "2025-05-0%dT00:00:00Z", i + 1);
+		v[i].wall_us = wall[i];
+		v[i].user_us = usr[i];
+		v[i].sys_us = sys[i];
+		v[i].cpu_pct = 100.0 * (double)(usr[i] + sys[i]) / (double)wall[i];
+		run_record_config(&v[i]);
+	}
+}
+
+static char *stats_of(struct run_record *v, size_t n)
+{
+	struct report_opts o;
+
+	report_opts_default(&o);
+	return render(w_stats, v, n, &o);
+}
+
+/* min, median, mean and max say what the time lines say: 0.3456 s is the
+ * line's 0:00.34 and the median 0.34 beside it, not 0.35, and 0.2899 s
+ * the min 0.28 of 0:00.28; three runs of 0.186 s are 0:00.18 each, and so
+ * is their mean, never above their max. */
+TEST(report_stats_min_max_as_the_lines)
+{
+	struct run_record v[3];
+	const int64_t wall[] = { 345600, 289900, 400000 }, usr[] = { 340000, 280000, 390000 },
+		      sys[] = { 5000, 5000, 5000 };
+	const int64_t same[] = { 186000, 186000, 186000 };
+
+	timed_runs(v, 3, wall, usr, sys);
+	char *out = stats_of(v, 3);
+	CHECK(out && strstr(out, " 0:00.34 ") && strstr(out, " 0:00.28 "));
+	CHECK(out && strstr(out, "\n  wall      3      0.28      0.34      0.34      0.40      0.06   "));
+	CHECK(out && strstr(out, "min, median,\n   mean and max truncated as time lines truncate, sd"
+			    " rounded"));
+	if (out && !strstr(out, "  wall      3      0.28"))
+		printf("%s", out);
+	free(out);
+	for (int i = 0; i < 3; i++)
+		run_record_clear(&v[i]);
+	timed_runs(v, 3, same, usr, sys);
+	out = stats_of(v, 3);
+	CHECK(out && strstr(out, "\n  wall      3      0.18      0.18      0.18      0.18      0.00 "));
+	free(out);
+	for (int i = 0; i < 3; i++)
+		run_record_clear(&v[i]);
+}
+
+/* sys of 8005 us and 0 us: a mean of 4.0 ms prints as 0.00, and its CoV
+ * is still 141.4%; only a mean of exactly 0 has none. */
+TEST(report_stats_cov_of_a_small_mean)
+{
+	struct run_record v[2];
+	const int64_t wall[] = { 1000000, 1000000 }, usr[] = { 900000, 900000 },
+		      sys[] = { 8005, 0 };
+
+	timed_runs(v, 2, wall, usr, sys);
+	char *out = stats_of(v, 2);
+	CHECK(out && strstr(out, "\n  sys       2      0.00      0.00      0.00      0.00      0.01  141.4%\n"));
+	CHECK(out && strstr(out, "\n  wall      2      1.00      1.00      1.00      1.00      0.00    0.0%\n"));
+	CHECK(out && strstr(out, "\n  majflt    2     19670     19670   19670.0     19670       0.0    0.0%\n"));
+	if (out && !strstr(out, "141.4%"))
+		printf("%s", out);
+	free(out);
+	for (int i = 0; i < 2; i++)
+		run_record_clear(&v[i]);
+}
+
+/* A stats group is named as compare takes it, g:ID of its oldest run,
+ * whatever groups a filter left out before it; the text report's too. */
+TEST(report_groups_named_for_compare)
+{
+	struct run_record v[8];
+	size_t n;
+	struct report_opts o;
+
+	fixture_runs(v, &n);
+	report_opts_default(&o);
+	char *out = render(w_stats, v, n, &o);
+	CHECK(out && strstr(out, "\ngroup g:4: swap100 swappiness=100 mem_limit_kib=128M\n"
+			    "  qsbench -n 90000000 -p 2 -s 140175100, config "));
+	CHECK(out && strstr(out, ", oldest run 4\n"));
+	CHECK(out && !strstr(out, "group 2:"));
+	free(out);
+	/* swap100's runs alone, as stats -L swap100 reads them */
+	out = render(w_stats, v + 3, 3, &o);
+	CHECK(out && !strncmp(out, "group g:4: swap100", 18));
+	free(out);
+	out = render(w_text, v, n, &o);
+	CHECK(out && strstr(out, "\ngroup g:4: swap100") && strstr(out, "\n  against g:1:\n"));
+	free(out);
+	for (size_t i = 0; i < n; i++)
+		run_record_clear(&v[i]);
+}
+
+/* stats as JSON and CSV: each group's figures with their statistics and
+ * verdicts, the outlier by its ID; never the runs' own export. */
+TEST(report_stats_as_data)
+{
+	struct run_record v[5];
+	const double wall[5] = { 100, 101, 102, 100.5, 150 };
+	struct report_opts o;
+
+	report_opts_default(&o);
+	for (int i = 0; i < 5; i++) {
+		run_record_init(&v[i]);
+		v[i].id = 11 + i;
+		v[i].procs = 1;
+		snprintf(v[i].label, sizeof(v[i].label), "lab,el");
+		snprintf(v[i].started_at, sizeof(v[i].started_at), "2025-01-0%cT00:00:00Z", (char)('1' + i));
+		v[i].wall_us = (int64_t)(wall[i] * 1e6);
+		v[i].user_us = 1000000;
+		run_record_config(&v[i]);
+	}
+	v[2].status = RUN_OOM;
+	char *json = render(w_stats_json, v, 5, &o), *csv = render(w_stats_csv, v, 5, &o);
+	CHECK(json && !strncmp(json, "{\"thrashtop_stats\": 1, \"groups\": [\n  {\"group\": \"g:11\","
+			       " \"oldest_run\": 11, \"label\": \"lab,el\"", 80));
+	CHECK(json && strstr(json, "\"runs\": 5, \"oom_killed\": 1, \"failed\": 0, \"aborted\": 0,"
+			     " \"oom_ci95_pct\": [3.62"));
+	CHECK(json && strstr(json, "\"unstable\": true, \"outliers\": [15], \"figures\": {\"wall\":"
+			     " {\"unit\": \"s\", \"n\": 4, \"min\": 100, \"median\": 100.75, \"mean\":"
+			     " 112.875, \"max\": 150, \"sd\": 24.75"));
+	CHECK(json && strstr(json, "\"majflt\": {\"unit\": \"faults\", \"n\": 0, \"min\": null"));
+	CHECK(json && !strstr(json, "\"uuid\"") && !strcmp(json + strlen(json) - 5, "}\n]}\n"));
+	CHECK(csv && !strncmp(csv, "group,label,kernel,hostname,workload,config_hash,runs,oom_killed,"
+			      "failed,aborted,oom_ci95_lo_pct,oom_ci95_hi_pct,unstable,outliers,figure,"
+			      "unit,n,min,median,mean,max,sd,cov_pct\ng:11,\"lab,el\",,,", 190));
+	CHECK(csv && strstr(csv, ",1,15,wall,s,4,100,100.75,112.875,150,24.75"));
+	CHECK(csv && strstr(csv, ",1,15,majflt,faults,0,,,,,,\n"));
+	if (json && !strstr(json, "\"outliers\": [15]"))
+		printf("%s\n%s", json, csv);
+	free(json);
+	free(csv);
+	for (int i = 0; i < 5; i++)
+		run_record_clear(&v[i]);
+}
+
+/* compare tests what it can and says so: one run on a side is marked
+ * [untested], with no claim of noise; a first column printed as 0 gives
+ * n/a; figures that print alike differ by 0.00%. */
+TEST(report_compare_marks_what_it_tested)
+{
+	struct run_record v[5];
+	int set[5] = { 0, 0, 0, 1, 2 };
+	const char *names[3] = { "A", "B", "C" };
+	const int64_t wall[] = { 20000, 20300, 21000, 900000, 17000 },
+		      usr[] = { 10000, 10000, 10000, 800000, 10000 },
+		      sys[] = { 0, 0, 0, 9240000, 0 };
+	char *out = NULL;
+	size_t len = 0;
+
+	timed_runs(v, 5, wall, usr, sys);
+	v[4].wall_us = 20900;	/* 0.0209 against A's mean 0.0204: both 0.02 */
+	FILE *f = open_memstream(&out, &len);
+	CHECK_INT(report_compare(f, v, 5, set, 3, names, NULL, 0), 0);
+	fclose(f);
+	CHECK(out && strstr(out, "\nAmean  wall           0.02  (  0.00%)       0.90 [-4400.00%]"
+			    "       0.02  [  0.00%]\n"));
+	CHECK(out && strstr(out, "\nAmean  sys            0.00  (    n/a)       9.24  (    n/a)"));
+	CHECK(out && strstr(out, "\n[gain%]: not tested, a side has fewer than 2 runs: it may be noise.\n"));
+	CHECK(out && !strstr(out, "OOM"));
+	if (out && !strstr(out, "[-4400.00%]"))
+		printf("%s", out);
+	free(out);
+	for (int i = 0; i < 5; i++)
+		run_record_clear(&v[i]);
+}
+
+/* The OOM line comes where a kill was: not under a group, nor in a
+ * comparison, without one. The table says each cell's n. */
+TEST(report_oom_said_where_killed)
+{
+	struct run_record v[8];
+	size_t n;
+	struct report_opts o;
+
+	fixture_runs(v, &n);
+	report_opts_default(&o);
+	char *out = render(w_stats, v, n, &o);
+	char *g2 = out ? strstr(out, "\ngroup g:4:") : NULL;
+	CHECK(g2 && !memmem(out, (size_t)(g2 - out), "OOM:", 4));
+	CHECK(g2 && strstr(g2, "\n  OOM: 1 of 3 runs killed, 33% (95% 6-79%, Wilson)\n"));
+	CHECK(g2 && !strstr(g2, "OOM: 0 of"));
+	free(out);
+	int set[8] = { 0, 0, 0, 1, 1, -1, -1, -1 };
+	const char *names[2] = { "swap60", "swap100" };
+	char *cmp = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&cmp, &len);
+	CHECK_INT(report_compare(f, v, n, set, 2, names, NULL, 0), 0);
+	fclose(f);
+	CHECK(cmp && !strstr(cmp, "OOM"));
+	free(cmp);
+	o.rows = "swappiness";
+	o.cols = "kernel";
+	out = render(w_table, v, n, &o);
+	CHECK(out && strstr(out, "\n60          2:32.29 +-1.4% n=3 1 failed\n"));
+	CHECK(out && strstr(out, "\n100         2:40.68 +-14.3% n=2 1 of 3 runs killed\n"));
+	free(out);
+	for (size_t i = 0; i < n; i++)
+		run_record_clear(&v[i]);
+}
+
+/* Stall rows are a worker's share: two workers each 25% of the wall in
+ * reclaim (0.5 s summed over 1 s) are 25.00%, as history show gives each,
+ * not 50.00%. */
+TEST(report_stall_rows_per_worker)
+{
+	struct run_record v[2];
+	const int64_t wall[] = { 1000000, 1000000 }, usr[] = { 900000, 900000 },
+		      sys[] = { 1000, 1000 };
+	char *cmp = NULL;
+	size_t len = 0;
+	int set[2] = { 0, 1 };
+	const char *names[2] = { "a", "b" };
+
+	timed_runs(v, 2, wall, usr, sys);
+	for (int i = 0; i < 2; i++) {
+		v[i].procs = 2;
+		v[i].stalls.s[DL_RECLAIM] = 0.5;
+		run_record_config(&v[i]);
+	}
+	char *out = stats_of(v, 2);
+	CHECK(out && strstr(out, "\n  reclaim   2    25.00%    25.00%    25.00%    25.00%     0.00%    0.0%\n"));
+	CHECK(out && strstr(out, "irq: a worker's stall in % of wall time, the workers' sum over their\n"
+			    "   number;"));
+	free(out);
+	FILE *f = open_memstream(&cmp, &len);
+	CHECK_INT(report_compare(f, v, 2, set, 2, names, NULL, 0), 0);
+	fclose(f);
+	CHECK(cmp && strstr(cmp, "\nAmean  reclaim      25.00%  (  0.00%)     25.00%  [  0.00%]\n"));
+	CHECK(cmp && strstr(cmp, "\nswapin to irq: a worker's stall in % of wall time, the workers' sum\n"
+			    "over their number.\n"));
+	free(cmp);
+	CHECK_NEAR(report_metric(&v[0], RM_STALL + DL_RECLAIM), 25.0, 1e-9);
+	for (int i = 0; i < 2; i++)
+		run_record_clear(&v[i]);
+}
+
+/* The time export marks a run as batch mode does: a failed or aborted
+ * one at the end of its line; an OOM kill by its pid, the victim's name
+ * not being recorded, and the import reads both back. */
+TEST(report_time_lines_as_batch_prints_them)
+{
+	struct run_record v[8], *back;
+	size_t n, nb;
+	struct report_opts o;
+	char err[256] = "";
+
+	fixture_runs(v, &n);
+	report_opts_default(&o);
+	v[2].status = RUN_ABORTED;
+	char *out = render(w_time, v, n, &o);
+	CHECK(out && strstr(out, "\n548.270u 94.180s 10:50.00 98.8% 0+0k 8+1024io 450479pf+0w  failed\n"));
+	CHECK(out && strstr(out, "\n70.510u 6.660s 2:29.29 51.6% 0+0k 0+16io 18463pf+0w  aborted\n"));
+	CHECK(out && strstr(out, "\nOut of Memory: Killed process 4051.\n17.770u "));
+	CHECK(out && !strstr(out, "thrashtop: run") && !strstr(out, "(qsbench)"));
+	CHECK_INT(read_posted(out, "t", &back, &nb, err, sizeof(err)), 0);
+	CHECK_STR(err, "");
+	CHECK_INT(nb, n);
+	if (nb == n) {
+		CHECK_INT(back[2].status, RUN_ABORTED);
+		CHECK_INT(back[5].status, RUN_OOM);
+		CHECK_INT(back[6].status, RUN_FAILED);
+	}
+	run_records_free(back, nb);
+	free(out);
+	/* a kill with no worker to name: no made-up name either */
+	v[5].workers[1].end = END_SIGNAL;
+	o.gnu = true;
+	out = render(w_time, v + 3, 3, &o);
+	CHECK(out && strstr(out, "\nOut of Memory: Killed process.\n17.77user "));
+	free(out);
 	for (size_t i = 0; i < n; i++)
 		run_record_clear(&v[i]);
 }
@@ -761,8 +1076,8 @@ TEST(report_posted_seed_lines)
 	CHECK_INT(v[0].majflt, 19670);
 	CHECK_INT(v[0].minflt, NA);
 	CHECK_NEAR(v[0].cpu_pct, 50.6, 1e-9);
-	/* "0:01 kswapd" below two runs: their total */
-	CHECK_NEAR(v[0].kswapd_s + v[1].kswapd_s, 1.0, 1e-9);
+	/* "0:01 kswapd" below two runs: their total, neither's own */
+	CHECK(isnan(v[0].kswapd_s) && isnan(v[1].kswapd_s));
 	CHECK_INT(v[0].repeat_k, 1);
 	CHECK_INT(v[1].repeat_k, 2);
 	CHECK_INT(v[1].repeat_n, 2);
@@ -843,7 +1158,13 @@ TEST(posted_bad_time_line_refused_or_skipped)
 		"70.100u 7.100s 2:30.00 51.4%% 0+0k 0+0io 18000pf+0w\n",
 		"70.100u 7.100s 2:30.00 99.9% 0+0k 0+0io 18000pf+0w\n",	/* % disagrees */
 	};
+	/* what the line says after "does not parse: " */
+	static const char *const why[] = {
+		"70.100u",
+		"CPU 99.9% is not user+sys over wall (51.4%): 70.100u",
+	};
 	for (size_t i = 0; i < 2; i++) {
+		char want[160];
 		char text[512], err[256] = "";
 		struct run_record *v;
 		size_t n;
@@ -851,7 +1172,9 @@ TEST(posted_bad_time_line_refused_or_skipped)
 			 "70.270u 7.330s 2:33.29 50.6%% 0+0k 0+0io 19670pf+0w\n%s"
 			 "70.120u 7.560s 2:45.04 47.0%% 0+0k 0+0io 20403pf+0w\n", bad[i]);
 		CHECK_INT(read_posted(text, NULL, &v, &n, err, sizeof(err)), -1);
-		CHECK(!strncmp(err, "line 3: looks like a csh time line but does not parse: 70.100u", 62));
+		snprintf(want, sizeof(want), "line 3: looks like a csh time line but does not parse: %s",
+			 why[i]);
+		CHECK(!strncmp(err, want, strlen(want)));
 		CHECK(strstr(err, "--skip-bad") != NULL);
 		CHECK_INT(n, 0);
 
@@ -902,8 +1225,9 @@ TEST(posted_ids_stay_as_before)
 	run_records_free(v, n);
 }
 
-/* A kswapd line is kept: one run's own, or a group's total shared by its
- * runs; the label is -L's alone, never a header or a mail's Subject. */
+/* A kswapd line is kept as one run's own; a group's total is no run's, so
+ * each of its runs is n/a, and said once; the label is -L's alone, never a
+ * header or a mail's Subject. */
 TEST(posted_kswapd_line_and_label)
 {
 	const char *text =
@@ -925,12 +1249,20 @@ TEST(posted_kswapd_line_and_label)
 	size_t n;
 	char err[256];
 
+	struct skips k = { { 0 }, 0, "" };
+	const struct import_sink sink = { skips_run, skips_note, &k };
+
+	CHECK_INT(posted_read(text, NULL, false, &sink, err, sizeof(err)), 0);
+	CHECK_INT(k.n, 1);
+	CHECK_STR(k.last, "line 7: \"0:03 kswapd\" is the total of the 3 runs above it, not each"
+		  " one's: their kswapd is n/a");
+	run_records_free(k.c.runs, k.c.n);
 	CHECK_INT(read_posted(text, NULL, &v, &n, err, sizeof(err)), 0);
 	CHECK_INT(n, 6);
 	if (n != 6)
 		return;
 	for (size_t i = 0; i < 3; i++)
-		CHECK_NEAR(v[i].kswapd_s, 1.0, 1e-9);
+		CHECK(isnan(v[i].kswapd_s));
 	CHECK_NEAR(v[3].kswapd_s, 72.0, 1e-9);
 	CHECK(isnan(v[4].kswapd_s));
 	CHECK(isnan(v[5].kswapd_s));
@@ -962,6 +1294,131 @@ TEST(posted_pct_a_little_off_is_kept)
 	if (k.c.n == 2)
 		CHECK_NEAR(k.c.runs[1].cpu_pct, 50.7, 1e-9);
 	run_records_free(k.c.runs, k.c.n);
+}
+
+/* A GNU line whose CPU % its times cannot give says so, not only that it
+ * does not parse. */
+TEST(posted_gnu_far_percent_says_why)
+{
+	struct run_record *v;
+	size_t n;
+	char err[256];
+
+	CHECK_INT(read_posted("pre4:\n548.27user 94.18system 10:50.12 90%CPU (450479major+696869minor)\n",
+			      NULL, &v, &n, err, sizeof(err)), -1);
+	CHECK(!strncmp(err, "line 2: looks like GNU time output but does not parse: CPU 90% is not"
+		       " user+sys over wall (98%): 548.27user", 103));
+}
+
+/* Our own time export reads back with its groups: each header's keys set
+ * its runs apart again and its kernel stays; a count printed "?" stays
+ * unknown; a kept CPU % comes back as kept. */
+TEST(posted_time_export_round_trip)
+{
+	struct run_record v[8], *back;
+	size_t n, nb;
+	struct report_opts o;
+	char err[256];
+
+	fixture_runs(v, &n);
+	v[0].minflt = NA;
+	v[0].inblock = NA;
+	v[1].cpu_pct = 50.6;	/* its times give 50.5 */
+	report_opts_default(&o);
+	for (int gnu = 0; gnu < 2; gnu++) {
+		o.gnu = gnu;
+		char *text = render(w_time, v, n, &o);
+		err[0] = 0;
+		CHECK_INT(read_posted(text, "posted", &back, &nb, err, sizeof(err)), 0);
+		CHECK_STR(err, "");
+		CHECK_INT(nb, n);
+		free(text);
+		if (nb != n)
+			continue;
+		for (size_t i = 0; i < nb; i++)
+			run_record_config(&back[i]);
+		/* as exported: swap60's 3 runs, swap100's 3, the command's 1 */
+		CHECK_STR(back[0].config_hash, back[2].config_hash);
+		CHECK_STR(back[3].config_hash, back[5].config_hash);
+		CHECK(strcmp(back[0].config_hash, back[3].config_hash) != 0);
+		CHECK(strcmp(back[0].config_hash, back[6].config_hash) != 0);
+		CHECK(strcmp(back[3].config_hash, back[6].config_hash) != 0);
+		CHECK_INT(back[0].swappiness, 60);
+		CHECK_INT(back[3].swappiness, 100);
+		CHECK_INT(back[0].mem_limit_kib, 128 * 1024);
+		CHECK_INT(back[6].mem_limit_kib, NA);
+		CHECK_STR(back[6].kernel_release, "6.1.0-18-amd64");
+		CHECK_INT(back[5].status, RUN_OOM);
+		CHECK_INT(back[6].status, RUN_FAILED);
+		CHECK_INT(back[0].majflt, 19670);
+		if (gnu) {
+			CHECK_INT(back[0].minflt, NA);
+			CHECK_INT(back[1].minflt, 1001);
+		} else {
+			char want[128], got[128];
+
+			CHECK_INT(back[0].inblock, NA);
+			CHECK_NEAR(back[1].cpu_pct, 50.6, 1e-9);
+			run_record_line(&v[1], false, want, sizeof(want));
+			run_record_line(&back[1], false, got, sizeof(got));
+			CHECK_STR(got, want);
+		}
+		run_records_free(back, nb);
+	}
+	for (size_t i = 0; i < n; i++)
+		run_record_clear(&v[i]);
+}
+
+/* Batch output's marks after a time line are the run's status. */
+TEST(posted_batch_marks)
+{
+	struct run_record *v;
+	size_t n;
+	char err[256];
+
+	CHECK_INT(read_posted("70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w  failed\n"
+			      "70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w  aborted\n"
+			      "1.00user 0.50system 0:03.00elapsed 50%CPU (0avgtext+0avgdata 1560maxresident)k\n"
+			      "0inputs+0outputs (0major+97minor)pagefaults 0swaps  failed\n"
+			      "70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n",
+			      NULL, &v, &n, err, sizeof(err)), 0);
+	CHECK_INT(n, 4);
+	if (n != 4)
+		return;
+	CHECK_INT(v[0].status, RUN_FAILED);
+	CHECK_INT(v[1].status, RUN_ABORTED);
+	CHECK_INT(v[2].status, RUN_FAILED);
+	CHECK_INT(v[2].minflt, 97);
+	CHECK_INT(v[3].status, RUN_OK);
+	run_records_free(v, n);
+}
+
+/* A header that only looks like ours (a value that is no such value)
+ * gives its kernel alone, as any posted header. */
+TEST(posted_header_keys_all_or_none)
+{
+	struct run_record *v;
+	size_t n;
+	char err[256];
+
+	CHECK_INT(read_posted("Linux-2.4.14 swappiness=60 mem_limit_kib=lots:\n"
+			      "70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
+			      "Linux-2.4.15 host=a procs=2 seed=7 command=make -j75 swappiness=10:\n"
+			      "70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n",
+			      NULL, &v, &n, err, sizeof(err)), 0);
+	CHECK_INT(n, 2);
+	if (n != 2)
+		return;
+	CHECK_STR(v[0].kernel_release, "2.4.14");
+	CHECK_INT(v[0].swappiness, NA);
+	CHECK_INT(v[0].mem_limit_kib, NA);
+	/* "host=a" is no key of ours: the tail runs from "procs=" */
+	CHECK_STR(v[1].kernel_release, "2.4.15");
+	CHECK_INT(v[1].procs, 2);
+	CHECK_INT(v[1].seed, 7);
+	CHECK(v[1].command && !strcmp(v[1].command, "make -j75"));
+	CHECK_INT(v[1].swappiness, 10);
+	run_records_free(v, n);
 }
 
 /* Found by fuzzing: a scalar where a worker object belongs. */

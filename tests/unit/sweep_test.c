@@ -162,7 +162,7 @@ TEST(sweep_table_memory_by_swappiness)
 	CHECK_INT(rc, 0);
 	CHECK(strstr(t, "Wall time by mem (rows) and swappiness (columns)") != NULL);
 	/* median of 10 and 12 s, CoV of {10, 12} = 1.414/11 = 12.9% */
-	CHECK(strstr(t, "\n64M   0:11.00 +-12.9%  0:09.00 n=1 1 of 2 runs killed\n") != NULL);
+	CHECK(strstr(t, "\n64M   0:11.00 +-12.9% n=2  0:09.00 n=1 1 of 2 runs killed\n") != NULL);
 	CHECK(strstr(t, "\n128M  0:05.00 n=1") != NULL);
 	CHECK(strstr(t, "1:39") == NULL);
 	free(t);
