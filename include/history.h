@@ -108,6 +108,7 @@ extern const char *const history_figures[];
 struct run_figures {
 	int64_t id, user_us, sys_us, wall_us, majflt, minflt, inblock, oublock;
 	double kswapd_s;
+	double cpu_pct;			/* as stored: a posted %P kept as posted */
 	enum run_status status;
 	struct delays stalls;		/* NAN: not recorded */
 };

@@ -69,7 +69,8 @@ static int migrate_samples(struct history *h, char *err, size_t errlen);
  * events themselves, the first RC_EVENTS_MAX of a run and OOM kills past
  * them in table events (how many others came after in
  * reclaim_events_past); v9 the highest run id ever given (run_ids), so
- * that a removed run's id is not given again. */
+ * that a removed run's id is not given again, and cpu_pct in the
+ * statistics' index. */
 static const struct {
 	const char *sql;
 	int (*step)(struct history *h, char *err, size_t errlen);
@@ -188,7 +189,10 @@ static const struct {
 	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 	" idx INTEGER NOT NULL, kind TEXT NOT NULL, t_s REAL NOT NULL, dur_s REAL NOT NULL,"
 	" pid INTEGER, PRIMARY KEY (run_id, idx)) WITHOUT ROWID;"), NULL },
-	{ "CREATE TABLE run_ids(last INTEGER NOT NULL);"
+	/* the statistics' index, made again with cpu_pct: a posted %P is
+	 * printed as posted */
+	{ "DROP INDEX IF EXISTS runs_figures;"
+	  "CREATE TABLE run_ids(last INTEGER NOT NULL);"
 	  "INSERT INTO run_ids SELECT coalesce(max(id), 0) FROM runs;"
 	  "CREATE TRIGGER run_ids_last AFTER INSERT ON runs"
 	  " BEGIN UPDATE run_ids SET last = max(last, NEW.id); END;", NULL },
@@ -512,7 +516,7 @@ struct history *history_open_version(const char *path, int flags, int version,
 				  (!figures ||
 				   !exec_sql(h, "CREATE INDEX IF NOT EXISTS runs_figures ON runs("
 					     "config_hash, started_at, id, status, user_us, sys_us,"
-					     " wall_us, majflt, minflt, inblock, oublock, kswapd_s,"
+					     " wall_us, majflt, minflt, inblock, oublock, kswapd_s, cpu_pct,"
 					     STALL_COLUMNS ")",
 					     err, errlen));
 			history_build_end(h->path, fd);
@@ -1089,7 +1093,7 @@ static void bind_filter(sqlite3_stmt *st, const struct history_filter *f)
 }
 
 const char *const history_figures[] = { "status", "user_us", "sys_us", "wall_us", "majflt",
-	"minflt", "inblock", "oublock", "kswapd_s",
+	"minflt", "inblock", "oublock", "kswapd_s", "cpu_pct",
 	"stall_swapin_s", "stall_reclaim_s", "stall_thrashing_s", "stall_compact_s",
 	"stall_io_s", "stall_cpu_s", "stall_wpcopy_s", "stall_irq_s", NULL };
 
@@ -1412,7 +1416,7 @@ int history_each_figures(struct history *h, const struct history_filter *f,
 
 	/* the columns of the runs_figures index, so no run's row is read */
 	sb_puts(&q, "SELECT id, status, user_us, sys_us, wall_us, majflt, minflt, inblock, oublock,"
-		" kswapd_s");
+		" kswapd_s, cpu_pct");
 	if (h->version >= 6)
 		sb_puts(&q, "," STALL_COLUMNS);
 	sb_puts(&q, " FROM runs");
@@ -1441,12 +1445,14 @@ int history_each_figures(struct history *h, const struct history_filter *f,
 			.oublock = col_i64(st, 8),
 			.kswapd_s = sqlite3_column_type(st, 9) == SQLITE_NULL
 				    ? NAN : sqlite3_column_double(st, 9),
+			.cpu_pct = sqlite3_column_type(st, 10) == SQLITE_NULL
+				   ? NAN : sqlite3_column_double(st, 10),
 			.status = RUN_OK,
 			.stalls = DELAYS_NONE,
 		};
 		for (int k = 0; h->version >= 6 && k < DL_N; k++)
-			if (sqlite3_column_type(st, 10 + k) != SQLITE_NULL)
-				fig.stalls.s[k] = sqlite3_column_double(st, 10 + k);
+			if (sqlite3_column_type(st, 11 + k) != SQLITE_NULL)
+				fig.stalls.s[k] = sqlite3_column_double(st, 11 + k);
 		if (status)
 			run_status_parse(status, &fig.status);
 		if ((ret = fn(&fig, arg)))

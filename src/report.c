@@ -296,7 +296,7 @@ static const char *const header_keys[] = {
 
 const char *const report_time_fields[] = {
 	"started_at", "config_hash", "label", "kind", "status", "user_us", "sys_us",
-	"wall_us", "majflt", "minflt", "inblock", "oublock", "kswapd_s",
+	"wall_us", "majflt", "minflt", "inblock", "oublock", "kswapd_s", "cpu_pct",
 	/* the stall line */
 	"stall_swapin_s", "stall_reclaim_s", "stall_thrashing_s", "stall_compact_s",
 	"stall_io_s", "stall_cpu_s", "stall_wpcopy_s", "stall_irq_s",

@@ -255,3 +255,12 @@ expect list-page-says-more eval 'tail -n 1 "$TMP/out" | grep -q "^(older runs no
 expect list-all test "$(grep -c '^ *[0-9]' "$TMP/out")" -eq 1003 -a "$(tail -n 1 "$TMP/out" | grep -c older)" -eq 0
 "$T" history --history "$LONG" list --limit=1003 >"$TMP/out"
 expect list-limit-whole test "$(grep -c '^ *[0-9]' "$TMP/out")" -eq 1003 -a "$(grep -c older "$TMP/out")" -eq 0
+
+# A posted CPU% kept as posted is the one every view prints, the
+# statistics' time lines and the time export too (they read no whole run).
+printf '3000.270u 700.330s 1:02:33.29 98.6%% 0+0k 0+0io 19670pf+0w\n' >"$TMP/pct.txt"
+P() { "$T" history --history "$TMP/pct.db" "$@"; }
+P import "$TMP/pct.txt" >/dev/null 2>&1
+for view in "show 1" stats "export --format=time"; do
+	expect "posted-pct-in[$view]" eval 'P $view | grep -q " 1:02:33.29 98.6% "'
+done
