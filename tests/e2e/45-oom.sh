@@ -83,7 +83,7 @@ if [ -d /sys/kernel/tracing ]; then
 	tm new-session -d -s $S -x 100 -y 30 "$T --history $DB history replay 4 --speed 4; sleep 60"
 	expect lane-kill-replayed wait_for 30 lane_kill $S
 	lane_kill $S || screen $S | sed 's/^/  screen: /'
-	end_session $S
+	quit_session $S
 else
 	echo "  (no tracefs: the lane part is left out)"
 fi

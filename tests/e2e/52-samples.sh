@@ -109,4 +109,4 @@ expect interval-shown bash -c "'$T' --history '$idb' history show 1 | grep -qE '
 tm new-session -d -s "$S" -x 100 -y 30 "$T --history $idb history replay 1 --speed 4 2>$TMP/rerr; sleep 30"
 expect replay-interval-recorded wait_for 15 bash -c "tm capture-pane -p -t $S | grep -q 'interval 1s'"
 tm capture-pane -p -t "$S" | grep -q 'interval 1s' || tm capture-pane -p -t "$S" | head -3
-end_session "$S"
+quit_session "$S"

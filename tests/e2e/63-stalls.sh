@@ -111,7 +111,7 @@ io_close() { awk -v want="$(grep -E '^ +0 +[0-9]+ swapin' "$TMP/show" | grep -o 
 	'{ v = $(NF - 1); sub(/%/, "", v); d = v - want; exit !(want != "" && d <= 1 && d >= -1) }' <<<"$(row)"; }
 expect replay-stall-share-as-show io_close
 io_close || { row; grep -E '^ +0 +[0-9]+ swapin' "$TMP/show"; }
-tm kill-session -t $S
+quit_session $S
 [ $rc -le 1 ] || cat "$TMP/err"
 
 # A command's whole tree: a shell waiting for its children, one of them a

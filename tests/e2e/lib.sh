@@ -118,6 +118,17 @@ end_session() {
 	for p in $pp $kids; do wait_for 10 gone "$p"; done
 	return 0
 }
+# quit_session SESSION: q to the thrashtop in its pane, that gone, then
+# end_session. A hang-up that lands in a sanitizer build's exit (its leak
+# check) can leave it spinning: a view is closed with its own key.
+quit_session() {
+	local pp p kids
+	pp=$(tm display-message -p -t "$1" '#{pane_pid}' 2>/dev/null) || return 0
+	kids=$(pgrep -P "$pp")
+	tm send-keys -t "$1" q
+	for p in $kids; do wait_for 10 gone "$p"; done
+	end_session "$1"
+}
 # machine_lock SECONDS: the lock the tests that change or press the whole
 # machine take, one at a time (another checkout's make check runs the same
 # ones: they set the same sysctls and fill the same memory). Held on fd 9
