@@ -14,7 +14,7 @@ expect user-sweep-8-runs test "$(grep -c 'pf+0w$' "$TMP/out")" -eq 8
 expect user-sweep-headers test "$(grep '^cell ' "$TMP/out" | tr '\n' '|')" = \
 	"cell 1/4: procs=1 elems=100000|cell 2/4: procs=1 elems=200000|cell 3/4: procs=2 elems=100000|cell 4/4: procs=2 elems=200000|"
 expect user-sweep-table-title grep -q '^Wall time by procs (rows) and nelems (columns)' "$TMP/out"
-expect user-sweep-table-rows test "$(grep -cE '^[12] +0:[0-9]{2}\.[0-9]{2} \+-[0-9.]+% +0:[0-9]{2}\.[0-9]{2} \+-[0-9.]+%$' "$TMP/out")" -eq 2
+expect user-sweep-table-rows test "$(grep -cE '^[12] +0:[0-9]{2}\.[0-9]{2} \+-[0-9.]+% n=2 +0:[0-9]{2}\.[0-9]{2} \+-[0-9.]+% n=2$' "$TMP/out")" -eq 2
 sid=$(sed -nE 's/^session ([^:]+): .*/\1/p' "$TMP/out")
 expect user-sweep-session-named test -n "$sid"
 table_of() { awk '/^Wall time by/ { p = 1 } /^session / { p = 0 } p' "$1" | sed '$d'; }
