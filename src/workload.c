@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "procparse.h"
+#include "sysio.h"
 #include "workload.h"
 
 /* What a command child reports through the close-on-exec pipe. */
@@ -326,26 +328,17 @@ static int left_running(const struct workload *wl, pid_t pgid)
 	int n = 0;
 
 	while (d && (e = readdir(d))) {
-		char path[64], buf[512], *rp, state;
-		int ppid, pgrp;
+		char path[300], buf[1024];
+		struct pstat ps;
 		ssize_t len;
-		long pid = strtol(e->d_name, &rp, 10);
-		int fd;
 
-		if (pid <= 0 || *rp || pid == pgid)
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		if ((len = sysio_read(path, buf, sizeof(buf))) <= 0 ||
+		    procparse_stat(buf, (size_t)len, &ps) < 0 || ps.pid == pgid || ps.state == 'Z')
 			continue;
-		len = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (len <= 0)
-			continue;
-		buf[len] = '\0';
-		if (!(rp = strrchr(buf, ')')) || sscanf(rp + 1, " %c %d %d", &state, &ppid, &pgrp) != 3)
-			continue;
-		if (state != 'Z' && (pgrp == pgid || (ppid == getpid() && !is_worker(wl, (pid_t)pid))))
-			n++;
+		n += ps.pgrp == pgid || (ps.ppid == getpid() && !is_worker(wl, ps.pid));
 	}
 	if (d)
 		closedir(d);
