@@ -575,13 +575,11 @@ size_t metrics_list_text(const int *ids, int n, char *buf, size_t len)
 
 const char *metric_scope(int id)
 {
-	const char *src = id >= 0 && id < M_N ? defs[id].source : "";
-
-	if (!strncmp(src, "cgroup", 6))
+	if (metric_is_cgroup(id))
 		return "cgroup";
-	if (!strncmp(src, "taskstats", 9))
+	if (id >= M_STALL_SWAPIN && id <= M_STALL_CPU)
 		return "workers";
-	if (!strncmp(src, "/sys/block/zram", 15))
+	if (id >= M_ZRAM_ORIG && id <= M_ZRAM_RATIO)
 		return "zram";
 	return "machine";
 }

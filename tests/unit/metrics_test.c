@@ -16,8 +16,14 @@ TEST(metrics_scope)
 	CHECK_STR(metric_scope(metric_find("cg-mem")), "cgroup");
 	CHECK_STR(metric_scope(metric_find("cg-psi-full")), "cgroup");
 	CHECK_STR(metric_scope(metric_find("zram-ratio")), "zram");
-	for (int i = 0; i < M_N; i++)
-		CHECK(!strcmp(metric_scope(i), "cgroup") == metric_is_cgroup(i));
+	/* and each as its source says it is read */
+	for (int i = 0; i < M_N; i++) {
+		const char *src = metric_def(i)->source, *sc = metric_scope(i);
+
+		CHECK(!strncmp(src, "cgroup", 6) == !strcmp(sc, "cgroup"));
+		CHECK(!strncmp(src, "taskstats", 9) == !strcmp(sc, "workers"));
+		CHECK(!strncmp(src, "/sys/block/zram", 15) == !strcmp(sc, "zram"));
+	}
 }
 
 TEST(metrics_registry_names)
