@@ -22,8 +22,6 @@ static bool options_tune(const struct options *o)
 	       o->zswap_set;
 }
 
-/* --list-plots: the registry, and what this machine gives a session with
- * the options beside it (--mem, --swap zram:SIZE, --no-stalls ...). */
 /* The workers' stall series need root, taskstats and the switch on, as a
  * plain session does (one that changes the machine turns it on). */
 static void stalls_available(struct metric_avail *av, const struct options *o)
@@ -50,6 +48,8 @@ static void stalls_available(struct metric_avail *av, const struct options *o)
 				  "machine");
 }
 
+/* --list-plots: the registry, and what this machine gives a session with
+ * the options beside it (--mem, --swap zram:SIZE, --no-stalls ...). */
 static int list_plots(const struct options *o)
 {
 	char err[256];
