@@ -373,6 +373,10 @@ static bool count(const char **p, int64_t *v)
 	return fmt_scan_num(p, v);
 }
 
+/* Longest time a line may give, in seconds (31,700 years): every figure
+ * read below fits in microseconds, and sums of three, in int64_t. */
+#define MAX_S 1000000000000LL
+
 /* "S.f" with 1 to maxdec decimals: value in ms, the ms a unit of the last
  * printed digit spans in *step. */
 static bool secs_ms(const char **p, int mindec, int maxdec, int64_t *ms,
@@ -382,7 +386,7 @@ static bool secs_ms(const char **p, int mindec, int maxdec, int64_t *ms,
 	int64_t whole, frac = 0;
 	int nd = 0;
 
-	if (!fmt_scan_num(&s, &whole) || *s++ != '.')
+	if (!fmt_scan_num(&s, &whole) || whole > MAX_S || *s++ != '.')
 		return false;
 	while (isdigit((unsigned char)*s) && nd < maxdec) {
 		frac = frac * 10 + (*s++ - '0');
@@ -434,7 +438,7 @@ static int parse_csh_at(const char *p, struct timeline *t)
 	if (lit(&p, ":")) {
 		h = m;
 		m = sec;
-		if (h < 1 || !digits(&p, 2, &sec))
+		if (h < 1 || h > MAX_S / 3600 || !digits(&p, 2, &sec))
 			return -1;
 	}
 	if (m > 59 || sec > 59 || !lit(&p, ".") || !digits(&p, 2, &cs) ||
@@ -517,7 +521,7 @@ static bool gnu_elapsed(const char **p, int64_t *ms, int64_t *step)
 	if (!fmt_scan_num(&s, &a) || !lit(&s, ":") || !digits(&s, 2, &b) || b > 59)
 		return false;
 	if (lit(&s, ":")) {
-		if (a < 1 || !digits(&s, 2, &c) || c > 59)
+		if (a < 1 || a > MAX_S / 3600 || !digits(&s, 2, &c) || c > 59)
 			return false;
 		*ms = ((a * 60 + b) * 60 + c) * 1000;
 		*step = 1000;

@@ -353,6 +353,11 @@ TEST(timefmt_csh_parse_rejects)
 	CHECK_INT(timefmt_parse_csh("", &t), -1);
 	CHECK_INT(timefmt_parse_csh(NULL, &t), -1);
 	CHECK_INT(t.majflt, 42);
+	/* times past 10^12 s would overflow their microseconds */
+	CHECK_INT(timefmt_parse_csh("0.0u 0.0s 277777777:00:00.00 0.0% 0+0k 0+0io 0pf+0w", &t), 0);
+	CHECK_INT(t.wall_us, 999999997200000000);
+	CHECK_INT(timefmt_parse_csh("0.0u 0.0s 277777778:00:00.00 0.0% 0+0k 0+0io 0pf+0w", &t), -1);
+	CHECK_INT(timefmt_parse_csh("1000000000001.0u 0.0s 0:00.00 0.0% 0+0k 0+0io 0pf+0w", &t), -1);
 }
 
 TEST(timefmt_gnu_seed_roundtrip)
@@ -513,6 +518,11 @@ TEST(timefmt_gnu_parse_rejects)
 	CHECK_INT(timefmt_parse_gnu("70.94user 232.54system 15:17elapsed 33%CPU (0avgtext+0avgdata "
 				    "0maxresident)k 0inputs+0outputs (1277major+1586minor)pagefaults 0swaps", &t), -1);
 	CHECK_INT(timefmt_parse_gnu("hello", &t), -1);
+	/* times past 10^12 s would overflow their microseconds */
+	CHECK_INT(timefmt_parse_gnu("999999999999.99user 0.00system 0:00.00elapsed ?%CPU (0major+0minor)", &t), 0);
+	CHECK_INT(t.user_us, 999999999999990000);
+	CHECK_INT(timefmt_parse_gnu("54888888888888.27user 0.00system 0:00.00elapsed ?%CPU (0major+0minor)", &t), -1);
+	CHECK_INT(timefmt_parse_gnu("0.00user 0.00system 277777778:00:00elapsed 0%CPU (0major+0minor)", &t), -1);
 }
 
 TEST(timefmt_gnu_parse_far_percent)
