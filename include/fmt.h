@@ -50,6 +50,11 @@ size_t fmt_g9(char *buf, float v);
 #define FMT_FIXED_LEN 352
 size_t fmt_fixed(char *buf, double v, int dec);
 
+/* v in the fewest decimals that read back to the same double, without an
+ * exponent where that takes at most 24 characters ("0.000057334", not
+ * "5.7334e-05"); NaN and infinities as printf has them. len >= 32. */
+size_t fmt_exact(char *buf, size_t len, double v);
+
 /* "50.6%": one decimal, rounded to nearest. */
 size_t fmt_pct(char *buf, size_t len, double pct);
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "confdiff.h"
+#include "export.h"
 #include "fmt.h"
 
 #define MAX_KEYS 256
@@ -226,37 +227,21 @@ void conf_diff_text(FILE *f, const char *indent, const struct conf_diff *d, size
 		fprintf(f, "%s%-*s  %s -> %s\n", indent, w, d[i].key, d[i].from, d[i].to);
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
 void conf_diff_json(FILE *f, const char *set, const char *against,
 		    const struct conf_diff *d, size_t n)
 {
 	fprintf(f, "{\"set\": ");
-	json_str(f, set);
+	export_json_str(f, set);
 	fprintf(f, ", \"against\": ");
-	json_str(f, against);
+	export_json_str(f, against);
 	fprintf(f, ", \"same\": %s, \"differs\": [", n ? "false" : "true");
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "%s{\"key\": ", i ? ", " : "");
-		json_str(f, d[i].key);
+		export_json_str(f, d[i].key);
 		fprintf(f, ", \"from\": ");
-		json_str(f, d[i].from);
+		export_json_str(f, d[i].from);
 		fprintf(f, ", \"to\": ");
-		json_str(f, d[i].to);
+		export_json_str(f, d[i].to);
 		fputc('}', f);
 	}
 	fprintf(f, "]}");

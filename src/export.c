@@ -8,9 +8,7 @@
 
 #include "fmt.h"
 
-/* Valid JSON, and valid UTF-8: a byte that begins no UTF-8 sequence
- * becomes U+FFFD, and DEL and the C1 controls are escaped too. */
-static void json_str(FILE *f, const char *s)
+void export_json_str(FILE *f, const char *s)
 {
 	unsigned cp;
 
@@ -44,7 +42,7 @@ static void json_field(FILE *f, const struct run_record *r, const struct hist_fi
 	if (fl->type == HF_PSTR) {
 		const char *s = *(char *const *)((const char *)r + fl->off);
 		if (s)
-			json_str(f, s);
+			export_json_str(f, s);
 		else
 			fputs("null", f);
 		return;
@@ -52,7 +50,7 @@ static void json_field(FILE *f, const struct run_record *r, const struct hist_fi
 	if (fl->type == HF_STR || fl->type == HF_KIND || fl->type == HF_STATUS) {
 		char big[512];
 		hist_field_get(r, fl, big, sizeof(big));
-		json_str(f, big);
+		export_json_str(f, big);
 		return;
 	}
 	hist_field_get(r, fl, buf, sizeof(buf));
@@ -77,7 +75,7 @@ static void json_kv_i64(FILE *f, const char *key, int64_t v)
 static void json_kv_str(FILE *f, const char *key, const char *s)
 {
 	fprintf(f, ", \"%s\": ", key);
-	json_str(f, s);
+	export_json_str(f, s);
 }
 
 static void json_snap(FILE *f, const struct mem_snapshot *m)
@@ -94,17 +92,16 @@ static void json_snap(FILE *f, const struct mem_snapshot *m)
 	fputc('}', f);
 }
 
-/* Shortest text that reads back to the same double. */
-static void json_dbl_exact(FILE *f, double v)
+void export_num(FILE *f, double v, bool json)
 {
 	char t[32];
 
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(t, sizeof(t), "%.*g", prec, v);
-		if (strtod(t, NULL) == v)
-			break;
+	if (isfinite(v)) {
+		fmt_exact(t, sizeof(t), v);
+		fputs(t, f);
+	} else if (json) {
+		fputs("null", f);
 	}
-	fputs(t, f);
 }
 
 /* Delay totals in seconds by name, the kernel's fields only; null when
@@ -122,7 +119,7 @@ static void json_delays(FILE *f, const struct delays *d)
 		if (isnan(d->s[k]))
 			continue;
 		fprintf(f, "%s\"%s\": ", n++ ? ", " : "", delay_name((enum delay_kind)k));
-		json_dbl_exact(f, d->s[k]);
+		export_num(f, d->s[k], true);
 	}
 	fputc('}', f);
 }
@@ -293,7 +290,7 @@ static void csv_cell_n(FILE *f, const char *s, size_t len)
 	fputc('"', f);
 }
 
-static void csv_cell(FILE *f, const char *s)
+void export_csv_cell(FILE *f, const char *s)
 {
 	csv_cell_n(f, s, strlen(s));
 }
@@ -333,11 +330,11 @@ void export_csv_run(FILE *f, const struct run_record *r)
 		fputc(',', f);
 		if (fl->type == HF_PSTR) {
 			const char *s = *(char *const *)((const char *)r + fl->off);
-			csv_cell(f, s ? s : "");
+			export_csv_cell(f, s ? s : "");
 		} else {
 			char buf[512];
 			hist_field_get(r, fl, buf, sizeof(buf));
-			csv_cell(f, buf);
+			export_csv_cell(f, buf);
 		}
 	}
 	for (int b = 0; b < 2; b++)

@@ -114,6 +114,21 @@ size_t fmt_rate(char *buf, size_t len, double per_s)
 	return (size_t)snprintf(buf, len, "%s%.0f%s/s", sign, x, unit[u]);
 }
 
+size_t fmt_exact(char *buf, size_t len, double v)
+{
+	for (int dec = 0; dec <= 20; dec++) {
+		snprintf(buf, len, "%.*f", dec, v);
+		if (strtod(buf, NULL) == v && strlen(buf) <= 24)
+			return strlen(buf);
+	}
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return strlen(buf);
+}
+
 size_t fmt_pct(char *buf, size_t len, double pct)
 {
 	if (isnan(pct) || isinf(pct))

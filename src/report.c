@@ -10,6 +10,7 @@
 
 #include "confdiff.h"
 #include "detail.h"
+#include "export.h"
 #include "fmt.h"
 #include "plot.h"
 #include "runsource.h"
@@ -1143,50 +1144,6 @@ int report_text(FILE *f, struct run_source *src, const struct report_opts *o,
 
 /* ---- statistics as data ---- */
 
-/* s as a JSON string, valid UTF-8 as export.c makes it: a byte that begins
- * no sequence becomes U+FFFD; controls, DEL and C1 are escaped. */
-static void json_str(FILE *f, const char *s)
-{
-	unsigned cp;
-
-	fputc('"', f);
-	while (*s) {
-		int n = fmt_utf8_len(s, &cp);
-		if (!n)
-			fputs("\\ufffd", f);
-		else if (cp == '"' || cp == '\\')
-			fprintf(f, "\\%c", cp);
-		else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
-			fprintf(f, "\\u%04x", cp);
-		else
-			fwrite(s, 1, (size_t)n, f);
-		s += n ? n : 1;
-	}
-	fputc('"', f);
-}
-
-/* s as a CSV field, quoted where it holds a comma, quote or line break. */
-static void csv_str(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++)
-		fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
-	fputc('"', f);
-}
-
-/* A statistic unrounded; unknown is JSON's null, CSV's empty field. */
-static void data_num(FILE *f, double v, bool json)
-{
-	if (isfinite(v))
-		fprintf(f, "%.10g", v);
-	else if (json)
-		fputs("null", f);
-}
-
 static const char *metric_unit(int m)
 {
 	return m == RM_MAJFLT ? "faults" : m >= RM_STALL ? "% of wall per worker" : "s";
@@ -1227,20 +1184,20 @@ static void group_data(FILE *f, const struct run_record *first, const struct rep
 	if (json) {
 		fprintf(f, "{\"group\": \"%s\", \"oldest_run\": %" PRId64 ", \"label\": ", name,
 			g->first_id);
-		json_str(f, first->label);
+		export_json_str(f, first->label);
 		fputs(", \"kernel\": ", f);
-		json_str(f, first->kernel_release);
+		export_json_str(f, first->kernel_release);
 		fputs(", \"hostname\": ", f);
-		json_str(f, first->hostname);
+		export_json_str(f, first->hostname);
 		fputs(", \"workload\": ", f);
-		json_str(f, wl);
+		export_json_str(f, wl);
 		fprintf(f, ", \"config_hash\": \"%s\", \"runs\": %zu, \"oom_killed\": %zu, "
 			"\"failed\": %zu, \"aborted\": %zu, \"oom_ci95_pct\": ", g->config_hash, g->n,
 			g->noom, g->nfailed, g->naborted);
 		fputc('[', f);
-		data_num(f, 100 * lo, true);
+		export_num(f, 100 * lo, true);
 		fputs(", ", f);
-		data_num(f, 100 * hi, true);
+		export_num(f, 100 * hi, true);
 		fprintf(f, "], \"unstable\": %s, \"outliers\": [%s], \"figures\": {",
 			g->unstable ? "true" : "false", ids);
 	}
@@ -1257,28 +1214,28 @@ static void group_data(FILE *f, const struct run_record *first, const struct rep
 				metric_names[m], metric_unit(m), s->n);
 			for (int k = 0; k < 6; k++) {
 				fprintf(f, ", \"%s\": ", key[k]);
-				data_num(f, v[k], true);
+				export_num(f, v[k], true);
 			}
 			fputc('}', f);
 		} else {
 			fprintf(f, "%s,", name);
-			csv_str(f, first->label);
+			export_csv_cell(f, first->label);
 			fputc(',', f);
-			csv_str(f, first->kernel_release);
+			export_csv_cell(f, first->kernel_release);
 			fputc(',', f);
-			csv_str(f, first->hostname);
+			export_csv_cell(f, first->hostname);
 			fputc(',', f);
-			csv_str(f, wl);
+			export_csv_cell(f, wl);
 			fprintf(f, ",%s,%zu,%zu,%zu,%zu,", g->config_hash, g->n, g->noom, g->nfailed,
 				g->naborted);
-			data_num(f, 100 * lo, false);
+			export_num(f, 100 * lo, false);
 			fputc(',', f);
-			data_num(f, 100 * hi, false);
+			export_num(f, 100 * hi, false);
 			fprintf(f, ",%d,%s,%s,%s,%zu", g->unstable, ids, metric_names[m],
 				metric_unit(m), s->n);
 			for (int k = 0; k < 6; k++) {
 				fputc(',', f);
-				data_num(f, v[k], false);
+				export_num(f, v[k], false);
 			}
 			fputc('\n', f);
 		}

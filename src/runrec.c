@@ -389,22 +389,6 @@ int run_series_id(const char *name)
 	return metric_find(name);
 }
 
-/* Shortest text that reads back to the same double: without an exponent
- * where 20 decimals do (a 57 us stall is 0.000057334, not 5.7334e-05). */
-static void fmt_double(char *buf, size_t len, double v)
-{
-	for (int dec = 0; dec <= 20; dec++) {
-		snprintf(buf, len, "%.*f", dec, v);
-		if (strtod(buf, NULL) == v && strlen(buf) <= 24)
-			return;
-	}
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, len, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			return;
-	}
-}
-
 int hist_field_get(const struct run_record *r, const struct hist_field *f,
 		   char *buf, size_t len)
 {
@@ -425,7 +409,7 @@ int hist_field_get(const struct run_record *r, const struct hist_field *f,
 		break;
 	case HF_DBL:
 		if (!isnan(*(const double *)p))
-			fmt_double(buf, len, *(const double *)p);
+			fmt_exact(buf, len, *(const double *)p);
 		break;
 	case HF_STR:
 		snprintf(buf, len, "%s", (const char *)p);

@@ -362,6 +362,27 @@ TEST(fmt_g9_is_printf)
 
 /* fmt_fixed is printf's %.*f, byte for byte: ties, negative zeros, values
  * too large to shortcut, and quantized values as a history keeps them. */
+/* The fewest decimals that read back to the same double, no exponent
+ * while 24 characters do. */
+TEST(fmt_exact_reads_back)
+{
+	static const struct { double v; const char *text; } cases[] = {
+		{ 5.7334e-05, "0.000057334" }, { 21.314186367, "21.314186367" },
+		{ 0.1 + 0.2, "0.30000000000000004" }, { 0, "0" }, { -0.0, "-0" },
+		{ 141.7, "141.7" }, { -2.5, "-2.5" }, { 9007199254740993.0, "9007199254740992" },
+		{ 1e30, "1e+30" }, { 1e-300, "1e-300" }, { 1.0 / 3, "0.3333333333333333" },
+	};
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CHECK_INT(fmt_exact(buf, sizeof(buf), cases[i].v), strlen(cases[i].text));
+		CHECK_STR(buf, cases[i].text);
+		CHECK(strtod(buf, NULL) == cases[i].v);
+	}
+	fmt_exact(buf, sizeof(buf), NAN);
+	CHECK_STR(buf, "nan");
+}
+
 TEST(fmt_fixed_is_printf)
 {
 	const double edge[] = { 0.0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.0005, 0.0015, 0.125, -0.125,
