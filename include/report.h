@@ -59,6 +59,20 @@ const char *report_metric_name(enum report_metric m);
 /* The metric of one run in its natural unit (seconds, faults), NAN if unknown. */
 double report_metric(const struct run_record *r, enum report_metric m);
 
+/* The fields a group header of report_time names where groups differ,
+ * " KEY=value" each (kernel_release as "kernel"): what the workload and
+ * machine were, then from REPORT_HEADER_SETTINGS on the settings. The
+ * list, and report_header_keys[] holding it with a NULL after. */
+#define REPORT_HEADER_KEYS \
+	"hostname", "kernel_release", "nelems", "procs", "seed", "command", \
+	"swappiness", "vfs_cache_pressure", "min_free_kbytes", "watermark_scale_factor", \
+	"page_cluster", "overcommit_memory", "dirty_ratio", "dirty_background_ratio", \
+	"zswap", "mem_limit_kib", "global_limit_kib", "swap_total_kib", "tmp_swap_kib"
+#define REPORT_HEADER_SETTINGS 6
+extern const char *const report_header_keys[];
+/* The KEY a header prints for field name f. */
+const char *report_header_key(const char *f);
+
 /* The fields (history_filter.fields) report_time and report_compare
  * read: the rest of a record may be left unknown. */
 extern const char *const report_time_fields[];

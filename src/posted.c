@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "fmt.h"
+#include "report.h"
 
 
 /* ---- free(1) blocks ---- */
@@ -382,26 +383,17 @@ static void kernel_from_header(const char *h, char *out, size_t len)
 	snprintf(out, len, "%.*s", (int)n, h);
 }
 
-/* The keys our time export's group headers name where groups differ
- * (report.c): "Linux-6.1 nelems=30000000 procs=8 mem_limit_kib=none". */
-static const char *const export_keys[] = {
-	"hostname", "kernel", "nelems", "procs", "seed", "command",
-	/* EXPORT_SETTINGS on: settings, an integer field each */
-	"swappiness", "vfs_cache_pressure", "min_free_kbytes", "watermark_scale_factor",
-	"page_cluster", "overcommit_memory", "dirty_ratio", "dirty_background_ratio", "zswap",
-	"mem_limit_kib", "global_limit_kib", "swap_total_kib", "tmp_swap_kib",
-};
-#define NEXPORT_KEYS (sizeof(export_keys) / sizeof(export_keys[0]))
-#define EXPORT_SETTINGS 6
-
-/* The export key whose "KEY=" starts at s, or NULL. */
-static const char *export_key_at(const char *s)
+/* The field whose header "KEY=" (report_header_keys: "Linux-6.1
+ * nelems=30000000 procs=8 mem_limit_kib=none") starts at s, or NULL; the
+ * KEY's length in *n. */
+static const char *export_key_at(const char *s, size_t *n)
 {
-	for (size_t k = 0; k < NEXPORT_KEYS; k++) {
-		size_t n = strlen(export_keys[k]);
+	for (size_t k = 0; report_header_keys[k]; k++) {
+		const char *key = report_header_key(report_header_keys[k]);
 
-		if (!strncmp(s, export_keys[k], n) && s[n] == '=')
-			return export_keys[k];
+		*n = strlen(key);
+		if (!strncmp(s, key, *n) && s[*n] == '=')
+			return report_header_keys[k];
 	}
 	return NULL;
 }
@@ -410,7 +402,7 @@ static const char *export_key_at(const char *s)
  * fmt_kib rounds them, a limit "none", zswap on/off. */
 static int export_key_set(struct run_record *r, const char *key, const char *val)
 {
-	const struct hist_field *f = hist_field_find(!strcmp(key, "kernel") ? "kernel_release" : key);
+	const struct hist_field *f = hist_field_find(key);
 	size_t n = strlen(key);
 	int64_t bytes;
 	char num[24];
@@ -443,19 +435,20 @@ static void header_export_keys(const char *h, struct run_record *r)
 {
 	struct run_record t;
 	const char *p = NULL;
+	size_t n;
 
 	for (const char *q = strchr(h, ' '); q && !p; q = strchr(q + 1, ' '))
-		if (export_key_at(q + 1))
+		if (export_key_at(q + 1, &n))
 			p = q;
 	if (!p)
 		return;
 	run_record_init(&t);
 	while (p) {
-		const char *key = export_key_at(p + 1), *v = p + 2 + strlen(key), *next = NULL;
+		const char *key = export_key_at(p + 1, &n), *v = p + 2 + n, *next = NULL;
 		char val[256];
 
 		for (const char *q = strchr(v, ' '); q && !next; q = strchr(q + 1, ' '))
-			if (export_key_at(q + 1))
+			if (export_key_at(q + 1, &n))
 				next = q;
 		snprintf(val, sizeof(val), "%.*s", (int)(next ? next - v : (ptrdiff_t)strlen(v)), v);
 		if (export_key_set(&t, key, val)) {
@@ -475,8 +468,8 @@ static void header_export_keys(const char *h, struct run_record *r)
 		r->procs = t.procs;
 		r->seed = t.seed;
 	}
-	for (size_t k = EXPORT_SETTINGS; k < NEXPORT_KEYS; k++) {
-		const struct hist_field *f = hist_field_find(export_keys[k]);
+	for (size_t k = REPORT_HEADER_SETTINGS; report_header_keys[k]; k++) {
+		const struct hist_field *f = hist_field_find(report_header_keys[k]);
 		char v[32];
 
 		hist_field_get(&t, f, v, sizeof(v));

@@ -286,14 +286,13 @@ static void key_text(const struct run_record *r, const struct hist_field *f,
 		snprintf(buf, len, "%s", f->type == HF_STR || f->type == HF_PSTR ? "-" : "n/a");
 }
 
-/* Keys a group header names when they differ between groups. */
-static const char *const header_keys[] = {
-	"hostname", "kernel_release", "nelems", "procs", "seed", "command",
-	"swappiness", "vfs_cache_pressure", "min_free_kbytes", "watermark_scale_factor",
-	"page_cluster", "overcommit_memory", "dirty_ratio", "dirty_background_ratio",
-	"zswap", "mem_limit_kib", "global_limit_kib", "swap_total_kib", "tmp_swap_kib",
-};
-#define NHEADER_KEYS (sizeof(header_keys) / sizeof(header_keys[0]))
+const char *const report_header_keys[] = { REPORT_HEADER_KEYS, NULL };
+#define NHEADER_KEYS (sizeof(report_header_keys) / sizeof(report_header_keys[0]) - 1)
+
+const char *report_header_key(const char *f)
+{
+	return !strcmp(f, "kernel_release") ? "kernel" : f;
+}
 
 const char *const report_time_fields[] = {
 	"started_at", "config_hash", "label", "kind", "status", "user_us", "sys_us",
@@ -301,11 +300,7 @@ const char *const report_time_fields[] = {
 	/* the stall line */
 	"stall_swapin_s", "stall_reclaim_s", "stall_thrashing_s", "stall_compact_s",
 	"stall_io_s", "stall_cpu_s", "stall_wpcopy_s", "stall_irq_s",
-	/* header_keys */
-	"hostname", "kernel_release", "nelems", "procs", "seed", "command",
-	"swappiness", "vfs_cache_pressure", "min_free_kbytes", "watermark_scale_factor",
-	"page_cluster", "overcommit_memory", "dirty_ratio", "dirty_background_ratio",
-	"zswap", "mem_limit_kib", "global_limit_kib", "swap_total_kib", "tmp_swap_kib", NULL,
+	REPORT_HEADER_KEYS, NULL,
 };
 
 const char *const report_compare_fields[] = {
@@ -315,7 +310,7 @@ const char *const report_compare_fields[] = {
 	"stall_io_s", "stall_cpu_s", "stall_wpcopy_s", "stall_irq_s", NULL,
 };
 
-/* Whether header key k (header_keys) has a known value that differs
+/* Whether header key k (report_header_keys) has a known value that differs
  * between groups: state is what the first runs of the groups gave so far,
  * seen[k] the first known value, differs[k] set once another comes. */
 struct header_keys {
@@ -326,7 +321,7 @@ struct header_keys {
 static void header_keys_add(struct header_keys *hk, const struct run_record *first)
 {
 	for (size_t k = 0; k < NHEADER_KEYS; k++) {
-		const struct hist_field *f = hist_field_find(header_keys[k]);
+		const struct hist_field *f = hist_field_find(report_header_keys[k]);
 		char v[128];
 
 		if (!f || hk->differs[k])
@@ -355,7 +350,7 @@ static void header_text(const struct run_record *r, const struct header_keys *hk
 	else
 		used = (size_t)snprintf(buf, len, "(no label)");
 	for (size_t k = 0; k < NHEADER_KEYS && used < len; k++) {
-		const struct hist_field *f = hist_field_find(header_keys[k]);
+		const struct hist_field *f = hist_field_find(report_header_keys[k]);
 		char v[128];
 
 		if (!f || (!strcmp(f->name, "kernel_release") &&
@@ -367,7 +362,7 @@ static void header_text(const struct run_record *r, const struct header_keys *hk
 		/* a known value differs from another known one */
 		if (hk->differs[k])
 			used += (size_t)snprintf(buf + used, len - used, " %s=%s",
-						 !strcmp(f->name, "kernel_release") ? "kernel" : f->name, v);
+						 report_header_key(f->name), v);
 	}
 }
 
@@ -797,12 +792,11 @@ static void system_state(FILE *f, const struct run_record *r)
 	wrap(f, "  cmdline: ", 11, r->proc_cmdline ? r->proc_cmdline : "-");
 	buf[0] = 0;
 	size_t used = 0;
-	for (size_t k = 0; k < NHEADER_KEYS; k++) {
-		const struct hist_field *fl = hist_field_find(header_keys[k]);
+	for (size_t k = REPORT_HEADER_SETTINGS; k < NHEADER_KEYS; k++) {
+		const struct hist_field *fl = hist_field_find(report_header_keys[k]);
 		char v[64];
-		if (!fl || fl->type == HF_STR || fl->type == HF_PSTR ||
-		    !strcmp(fl->name, "nelems") || !strcmp(fl->name, "procs") ||
-		    !strcmp(fl->name, "seed") || !strcmp(fl->name, "swap_total_kib"))
+
+		if (!fl || !strcmp(fl->name, "swap_total_kib"))	/* the swaps line's */
 			continue;
 		key_text(r, fl, v, sizeof(v));
 		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s=%s",
