@@ -27,6 +27,9 @@ const char *run_status_name(enum run_status st);
 int run_status_parse(const char *s, enum run_status *out);
 /* The same as the screens show it: "OOM" stands out. */
 const char *run_status_title(enum run_status st);
+/* What a time line carries after it for the status: "  failed",
+ * "  aborted", or "" (an OOM kill has a line of its own before it). */
+const char *run_status_mark(enum run_status st);
 
 enum worker_end {
 	END_RUNNING,

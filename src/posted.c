@@ -754,27 +754,26 @@ static void pct_note(struct posted *ps, int lineno, const struct timeline *t)
 	ps->emit->note(ps->emit->arg, msg);
 }
 
-/* Batch mode's mark after a time line, "  failed" or "  aborted", cut off
- * buf: the run's status, RUN_OK (buf as it was) without one. */
+/* Batch mode's mark after a time line (run_status_mark), cut off buf: the
+ * run's status, RUN_OK (buf as it was) without one. */
 static enum run_status cut_mark(char *buf)
 {
-	static const struct { const char *word; enum run_status st; } marks[] = {
-		{ "failed", RUN_FAILED }, { "aborted", RUN_ABORTED },
-	};
-	size_t n = strlen(buf);
+	size_t n = strlen(buf), w;
+	enum run_status st;
+	char word[16];
 
 	while (n && isspace((unsigned char)buf[n - 1]))
 		n--;
-	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
-		size_t w = strlen(marks[i].word);
-
-		if (n > w && !strncmp(buf + n - w, marks[i].word, w) &&
-		    (buf[n - w - 1] == ' ' || buf[n - w - 1] == '\t')) {
-			buf[n - w] = 0;
-			return marks[i].st;
-		}
-	}
-	return RUN_OK;
+	for (w = 0; w < n && !isspace((unsigned char)buf[n - w - 1]); w++)
+		;
+	if (w == n || w >= sizeof(word))
+		return RUN_OK;
+	memcpy(word, buf + n - w, w);
+	word[w] = 0;
+	if (run_status_parse(word, &st) || !*run_status_mark(st))
+		return RUN_OK;
+	buf[n - w] = 0;
+	return st;
 }
 
 /* GNU time output at LINE (S: past its leading space), perhaps wrapped onto

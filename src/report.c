@@ -836,8 +836,7 @@ static void time_line(FILE *f, const struct run_record *r, const struct report_o
 	} else {
 		run_record_line(r, false, line, sizeof(line));
 	}
-	fprintf(f, "%s%s\n", line, r->status == RUN_FAILED ? "  failed" :
-		r->status == RUN_ABORTED ? "  aborted" : "");
+	fprintf(f, "%s%s\n", line, run_status_mark(r->status));
 }
 
 /* ---- statistics, time lines and the text report, a group at a time ---- */

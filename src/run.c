@@ -360,9 +360,7 @@ void run_print(const struct run *r, enum out_format f, FILE *out, FILE *err)
 	/* marked as the history's reports mark it */
 	if (r->res.status == RUN_FAILED)
 		print_failures(r, err);
-	fprintf(out, "%s%s\n%s\n%s\n", line,
-		r->res.status == RUN_ABORTED ? "  aborted" : r->res.status == RUN_FAILED ? "  failed" : "",
-		ksw, stalls);
+	fprintf(out, "%s%s\n%s\n%s\n", line, run_status_mark(r->res.status), ksw, stalls);
 	fflush(out);
 }
 

@@ -155,12 +155,12 @@ static const struct {
 	{ "minflt_per_s", M_MINFLT }, { "kswapd_pct", M_KSWAPD_CPU },
 };
 /* The one table of run status names: as stored, exported and printed in
- * result lines, and as the screens title them. */
-static const struct { const char *name, *title; } statuses[] = {
-	[RUN_OK] = { "ok", "ok" },
-	[RUN_FAILED] = { "failed", "failed" },
-	[RUN_OOM] = { "oom", "OOM" },
-	[RUN_ABORTED] = { "aborted", "aborted" },
+ * result lines, as the screens title them, and after a time line. */
+static const struct { const char *name, *title, *mark; } statuses[] = {
+	[RUN_OK] = { "ok", "ok", "" },
+	[RUN_FAILED] = { "failed", "failed", "  failed" },
+	[RUN_OOM] = { "oom", "OOM", "" },
+	[RUN_ABORTED] = { "aborted", "aborted", "  aborted" },
 };
 #define NSTATUS (sizeof(statuses) / sizeof(statuses[0]))
 
@@ -172,6 +172,11 @@ const char *run_status_name(enum run_status st)
 const char *run_status_title(enum run_status st)
 {
 	return (unsigned)st < NSTATUS ? statuses[st].title : "?";
+}
+
+const char *run_status_mark(enum run_status st)
+{
+	return (unsigned)st < NSTATUS ? statuses[st].mark : "";
 }
 
 int run_status_parse(const char *s, enum run_status *out)
