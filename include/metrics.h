@@ -125,8 +125,9 @@ int64_t metrics_usable_ram_kib(int64_t total, int64_t hugetlb, int64_t mlocked);
 double metrics_scale(int id, const struct sys_sample *cur, const struct cgroup_stat *cg);
 
 /* The same rule from figures kept with a run (KiB; NA unknown): usable
- * RAM from ram, hugetlb and mlocked, swap from swap_total; 0 for auto. */
-double metrics_scale_kept(int id, int64_t ram, int64_t hugetlb, int64_t mlocked,
+ * RAM from ram, hugetlb and mlocked, swap from swap_total, a cgroup's
+ * memory from its limit cg_limit; 0 for auto. */
+double metrics_scale_kept(int id, int64_t ram, int64_t hugetlb, int64_t mlocked, int64_t cg_limit,
 			  int64_t swap_total);
 
 /* v in id's unit, short: "219M", "1.2k/s", "12%", "3" ("n/a" for NAN). */

@@ -253,6 +253,10 @@ void run_record_workload(const struct run_record *r, char *buf, size_t len);
 /* Series id's lowest and highest sample, gaps left out; false when it has
  * none (not recorded, or all gaps). */
 bool run_record_series_range(const struct run_record *r, int id, double *lo, double *hi);
+/* The top of the scale series id of r is drawn on, hi its highest sample:
+ * the monitor's, from the machine's sizes kept with the run, or a nice
+ * round one above hi where that is unknown or too low. */
+double run_record_scale(const struct run_record *r, int id, double hi);
 /* The time line as csh's time prints it (timefmt_csh), or timefmt_gnu's. */
 void run_record_line(const struct run_record *r, bool gnu, char *buf, size_t len);
 /* One line of the record's swap devices ("PATH TYPE SIZE_KIB USED_KIB

@@ -583,11 +583,7 @@ static int detail_plot(const struct run_record *r, int id, int width, int plot_h
 	if (!run_record_series_range(r, id, &lo, &hi))
 		return detail_add(t, DA_TITLE, "%s  n/a (%s)", d->title,
 				id == M_KSWAPD_CPU ? "kswapd was not visible" : "not recorded");
-	scale = metrics_scale_kept(id, r->ram_kib, r->hugetlb_kib, r->mlocked_kib,
-				   r->swap_total_kib);
-	if (!(scale > 0) || hi > scale)
-		scale = metrics_nice_max(id, hi);
-	p.ymax = scale;
+	p.ymax = scale = run_record_scale(r, id, hi);
 	metrics_value_text(id, hi, b, sizeof(b));
 	if (d->scale == MS_RAM) {	/* what is left matters: its low */
 		metrics_value_text(id, lo, a, sizeof(a));

@@ -387,7 +387,7 @@ double metrics_scale(int id, const struct sys_sample *cur, const struct cgroup_s
 	return 0;
 }
 
-double metrics_scale_kept(int id, int64_t ram, int64_t hugetlb, int64_t mlocked,
+double metrics_scale_kept(int id, int64_t ram, int64_t hugetlb, int64_t mlocked, int64_t cg_limit,
 			  int64_t swap_total)
 {
 	int64_t usable;
@@ -404,6 +404,7 @@ double metrics_scale_kept(int id, int64_t ram, int64_t hugetlb, int64_t mlocked,
 	case MS_PERCENT:
 		return 100;
 	case MS_CG_LIMIT:
+		return cg_limit > 0 ? (double)cg_limit : 0;
 	case MS_AUTO:
 		break;
 	}

@@ -353,10 +353,8 @@ static void fill_fixed(struct replay *p, const int *plots, int nplots)
 	for (int i = 0; i < n; i++) {
 		int id = ids[i];
 		double sc = metrics_scale_kept(id, r->ram_kib, r->hugetlb_kib, r->mlocked_kib,
-					       r->swap_total_kib);
+					       r->mem_limit_kib, r->swap_total_kib);
 
-		if (id == M_CG_MEM && r->mem_limit_kib != NA)
-			sc = (double)r->mem_limit_kib;
 		m->plot[i] = (struct ms_plot){
 			.id = id, .s = &p->view[id], .scale = sc,
 			.na = !r->series[id] ? "not recorded with this run" :

@@ -618,10 +618,7 @@ static void chart(FILE *f, const struct run_record *r, int id, const char *title
 	for (int i = 0; i < np; i++)
 		series_push(&d, tt[i], vv[i]);
 	struct plot p = { .w = np, .h = CHART_H, .mode = PLOT_ASCII };
-	p.ymax = metrics_scale_kept(id, r->ram_kib, r->hugetlb_kib, r->mlocked_kib,
-				    r->swap_total_kib);
-	if (!(p.ymax > 0) || hi > p.ymax)
-		p.ymax = metrics_nice_max(id, hi);
+	p.ymax = run_record_scale(r, id, hi);
 	metrics_value_text(id, p.ymax, top, sizeof(top));
 	metrics_value_text(id, def->scale == MS_RAM ? lo : hi, ext, sizeof(ext));
 	if (plot_render(&p, &d, &rows[0][0], sizeof(rows[0]), NULL) == 0) {

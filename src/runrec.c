@@ -741,6 +741,14 @@ bool run_record_series_range(const struct run_record *r, int id, double *lo, dou
 	return !isnan(*hi);
 }
 
+double run_record_scale(const struct run_record *r, int id, double hi)
+{
+	double top = metrics_scale_kept(id, r->ram_kib, r->hugetlb_kib, r->mlocked_kib,
+					r->mem_limit_kib, r->swap_total_kib);
+
+	return top > 0 && hi <= top ? top : metrics_nice_max(id, hi);
+}
+
 void run_record_workload(const struct run_record *r, char *buf, size_t len)
 {
 	if (r->kind == RUN_QSBENCH)

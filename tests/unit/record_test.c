@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "metrics.h"
 #include "record_fixture.h"
 #include "run.h"
 #include "runrec.h"
@@ -58,6 +59,32 @@ TEST(record_series_range)
 	}
 	CHECK(run_record_series_range(&r, M_FREE, &lo, &hi));
 	CHECK(lo == -2 && hi == 7);
+	run_record_clear(&r);
+}
+
+/* A kept run is drawn on the scale the monitor drew it on, from the sizes
+ * kept with it, unless a sample went above that or none was kept. */
+TEST(record_scale)
+{
+	struct run_record r;
+
+	run_record_init(&r);
+	r.ram_kib = 4 * 1024 * 1024;
+	r.hugetlb_kib = 1024 * 1024;
+	r.mlocked_kib = 0;
+	r.swap_total_kib = 2 * 1024 * 1024;
+	r.mem_limit_kib = 96 * 1024;
+	CHECK_NEAR(run_record_scale(&r, M_FREE, 1000), 3 * 1024 * 1024, 0);
+	CHECK_NEAR(run_record_scale(&r, M_SWAP_USED, 1000), 2 * 1024 * 1024, 0);
+	CHECK_NEAR(run_record_scale(&r, M_CG_MEM, 90 * 1024), 96 * 1024, 0);
+	CHECK_NEAR(run_record_scale(&r, M_KSWAPD_CPU, 3), 100, 0);
+	/* above the kept scale, or none kept: a round one over the peak */
+	CHECK_NEAR(run_record_scale(&r, M_SWAP_USED, 3 * 1024 * 1024),
+		   metrics_nice_max(M_SWAP_USED, 3 * 1024 * 1024), 0);
+	r.mem_limit_kib = NA;
+	CHECK_NEAR(run_record_scale(&r, M_CG_MEM, 90 * 1024), metrics_nice_max(M_CG_MEM, 90 * 1024), 0);
+	CHECK_NEAR(run_record_scale(&r, M_MAJFLT, 4321), metrics_nice_max(M_MAJFLT, 4321), 0);
+	CHECK(metrics_nice_max(M_MAJFLT, 4321) >= 4321);
 	run_record_clear(&r);
 }
 
