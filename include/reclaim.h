@@ -102,6 +102,12 @@ void rc_init(struct rc_acc *a);
  * begin (the begin before tracing started, or lost) is not counted. */
 void rc_feed(struct rc_acc *a, const struct rc_event *e);
 
+/* Puts v[0..at[nrun]) in time order, ties in run order: nrun runs, run
+ * r from v[at[r]], each in time order as a CPU's buffer gives them (a run
+ * that is not gets sorted). Merged pairwise through tmp, which has room
+ * for as many; at[] is used up. Returns where the result is, v or tmp. */
+struct rc_event *rc_order(struct rc_event *v, struct rc_event *tmp, size_t *at, int nrun);
+
 /* Adds to the lost count. */
 void rc_lost(struct rc_acc *a, int64_t n);
 

@@ -184,6 +184,44 @@ static int64_t pair(struct rc_slot *t, const struct rc_event *e, uint64_t *begin
 	return d;
 }
 
+static int by_time(const void *a, const void *b)
+{
+	const struct rc_event *x = a, *y = b;
+
+	return x->ns < y->ns ? -1 : x->ns > y->ns;
+}
+
+struct rc_event *rc_order(struct rc_event *v, struct rc_event *tmp, size_t *at, int nrun)
+{
+	for (int r = 0; r < nrun; r++)
+		for (size_t i = at[r] + 1; i < at[r + 1]; i++)
+			if (v[i].ns < v[i - 1].ns) {
+				qsort(v + at[r], at[r + 1] - at[r], sizeof(*v), by_time);
+				break;
+			}
+	while (nrun > 1) {
+		int out = 0;
+
+		for (int r = 0; r < nrun; r += 2) {
+			size_t lo = at[r], mid = at[r + 1], hi = at[r + 2 < nrun ? r + 2 : nrun];
+			size_t i = lo, j = mid, k = lo;
+
+			while (i < mid && j < hi)	/* a tie keeps the left run's first */
+				tmp[k++] = v[j].ns < v[i].ns ? v[j++] : v[i++];
+			memcpy(tmp + k, v + i, (mid - i) * sizeof(*v));
+			k += mid - i;
+			memcpy(tmp + k, v + j, (hi - j) * sizeof(*v));
+			at[out++] = lo;
+		}
+		at[out] = at[nrun];
+		nrun = out;
+		struct rc_event *sw = v;
+		v = tmp;
+		tmp = sw;
+	}
+	return v;
+}
+
 void rc_feed(struct rc_acc *a, const struct rc_event *e)
 {
 	uint64_t begin = 0;

@@ -180,13 +180,6 @@ static void parse_one(struct tracer *t, void *data, unsigned long long ts, int c
 	}
 }
 
-static int by_time(const void *a, const void *b)
-{
-	const struct rc_event *x = a, *y = b;
-
-	return x->ns < y->ns ? -1 : x->ns > y->ns;
-}
-
 static int64_t read_lost(struct tracer *t, int cpu)
 {
 	char buf[1024], *p;
@@ -209,8 +202,9 @@ static int64_t read_lost(struct tracer *t, int cpu)
  * the events after it. */
 static void drain(struct tracer *t, uint64_t upto)
 {
-	size_t n, k;
+	size_t n, k, at[MAX_CPUS + 2];
 	int64_t lost = 0;
+	int nrun = 0;
 
 	pthread_mutex_lock(&t->drain_mu);
 	t->drained_ns = mono_ns();
@@ -222,9 +216,11 @@ static void drain(struct tracer *t, uint64_t upto)
 		t->nbatch = t->nheld;
 	}
 	t->nheld = 0;
+	at[nrun++] = 0;
 	for (int c = 0; c < t->ncpu; c++) {
 		if (!t->cpu[c])
 			continue;
+		at[nrun++] = t->nbatch;
 		while (tracefs_cpu_read(t->cpu[c], t->page, true) > 0) {
 			unsigned long long ts;
 			void *d;
@@ -241,7 +237,13 @@ static void drain(struct tracer *t, uint64_t upto)
 			t->lost_seen[c] = l;
 		}
 	}
-	qsort(t->batch, t->nbatch, sizeof(*t->batch), by_time);
+	at[nrun] = t->nbatch;
+	if (t->nbatch && rc_order(t->batch, t->held, at, nrun) != t->batch) {
+		struct rc_event *sw = t->batch;
+
+		t->batch = t->held;
+		t->held = sw;
+	}
 	for (n = 0; n < t->nbatch && t->batch[n].ns <= upto; n++)
 		;
 	pthread_mutex_lock(&t->mu);

@@ -206,3 +206,36 @@ TEST(reclaim_line_formats_and_parses)
 				"awake 0.0s in 0 wakes, 0 memcg stalls 0.0s, 0 compaction stalls 0.0s, "
 				"0 throttled, 0 OOM, 0 lost", &back), -1);
 }
+
+/* The tracer's rounds: what was held back, then each CPU's buffer, each
+ * in time order but for a rare one; merged into one order, a tie kept in
+ * the order of the runs. */
+TEST(rc_order_merges_runs)
+{
+	static const uint64_t ns[] = { 1, 5, 9,  2, 5, 10,  /* no events */  8, 3, 4,  0,  7 };
+	size_t at[] = { 0, 3, 6, 6, 9, 10, 11 };
+	struct rc_event v[11], tmp[11], *out;
+	static const uint64_t want_ns[] = { 0, 1, 2, 3, 4, 5, 5, 7, 8, 9, 10 };
+
+	for (int i = 0; i < 11; i++)
+		v[i] = (struct rc_event){ .kind = RC_THROTTLED, .ns = ns[i], .pid = i };
+	out = rc_order(v, tmp, at, 6);
+	CHECK(out == v || out == tmp);
+	for (int i = 0; i < 11; i++)
+		CHECK_INT(out[i].ns, want_ns[i]);
+	CHECK_INT(out[5].pid, 1);	/* the held 5 before CPU 0's */
+	CHECK_INT(out[6].pid, 4);
+
+	/* one run: nothing to merge, in place */
+	at[0] = 0;
+	at[1] = 3;
+	CHECK(rc_order(v, tmp, at, 1) == v);
+	for (int i = 0; i < 11; i++)
+		v[i].ns = 11 - (uint64_t)i;
+	at[0] = 0;
+	at[1] = 0;
+	at[2] = 11;
+	out = rc_order(v, tmp, at, 2);
+	for (int i = 1; i < 11; i++)
+		CHECK(out[i - 1].ns <= out[i].ns);
+}
