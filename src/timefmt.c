@@ -367,7 +367,7 @@ static bool digits(const char **p, int n, int64_t *v)
 static bool count(const char **p, int64_t *v)
 {
 	if (lit(p, "?")) {
-		*v = -1;
+		*v = NA;
 		return true;
 	}
 	return fmt_scan_num(p, v);
