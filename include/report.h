@@ -44,6 +44,7 @@ struct report_group {
 	int64_t first_id;		/* its oldest run's: "g:ID" names the group */
 	size_t n;			/* runs in the group */
 	bool *outlier;			/* n entries: wall time far from the group's */
+	int64_t *id;			/* n entries: each run's id */
 	size_t nfailed, noom, naborted;
 	struct stats_summary st[RM_N];
 	bool unstable;

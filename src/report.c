@@ -155,21 +155,33 @@ static void figures_stats(const struct figures *fg, struct report_group *g,
 struct fig_sink {
 	struct figures fg;
 	double *walls;			/* NULL, or each run's wall time */
+	int64_t *ids;			/* each run's id */
 };
 
 static int add_figures(const struct run_figures *r, void *arg)
 {
 	struct fig_sink *k = arg;
 
-	if (k->walls && k->fg.n < k->fg.cap)
-		k->walls[k->fg.n] = fig_metric(r, RM_WALL, k->fg.workers);
+	if (k->fg.n < k->fg.cap) {
+		if (k->walls)
+			k->walls[k->fg.n] = fig_metric(r, RM_WALL, k->fg.workers);
+		k->ids[k->fg.n] = r->id;
+	}
 	figures_add(&k->fg, r);
 	return 0;
 }
 
-/* Group g's statistics into rg (its outlier array malloc'd), n the runs
- * read; first is its oldest run; with walls, each run's wall time in group
- * order. */
+static void group_free(struct report_group *g)
+{
+	free(g->outlier);
+	free(g->id);
+	g->outlier = NULL;
+	g->id = NULL;
+}
+
+/* Group g's statistics into rg (its outlier and id arrays malloc'd:
+ * group_free), n the runs read; first is its oldest run; with walls, each
+ * run's wall time in group order. */
 static int group_stats(struct run_source *src, size_t g, const struct run_record *first,
 		       const struct report_opts *o, struct report_group *rg, double *walls,
 		       char *err, size_t errlen)
@@ -181,7 +193,8 @@ static int group_stats(struct run_source *src, size_t g, const struct run_record
 	memset(rg, 0, sizeof(*rg));
 	rg->config_hash = first->config_hash;
 	rg->first_id = first->id;
-	if (figures_init(&k.fg, n, stall_workers(first)) || !(rg->outlier = calloc(n + 1, sizeof(bool)))) {
+	if (figures_init(&k.fg, n, stall_workers(first)) || !(rg->outlier = calloc(n + 1, sizeof(bool))) ||
+	    !(k.ids = rg->id = calloc(n + 1, sizeof(int64_t)))) {
 		fmt_err(err, errlen, "history: out of memory");
 	} else if (!src->figures(src, g, add_figures, &k, err, errlen)) {
 		figures_stats(&k.fg, rg, o);
@@ -192,10 +205,8 @@ static int group_stats(struct run_source *src, size_t g, const struct run_record
 		rc = 0;
 	}
 	figures_free(&k.fg);
-	if (rc) {
-		free(rg->outlier);
-		rg->outlier = NULL;
-	}
+	if (rc)
+		group_free(rg);
 	return rc;
 }
 
@@ -231,7 +242,7 @@ void report_groups_free(struct report_group *g, size_t n)
 	if (!g)
 		return;
 	for (size_t i = 0; i < n; i++)
-		free(g[i].outlier);
+		group_free(&g[i]);
 	free(g);
 }
 
@@ -1073,9 +1084,8 @@ static int report_of_group(struct group_pass *p, size_t gi)
 	}
 	rc = ferror(p->f) ? -1 : 0;
 out:
-	free(p->g.outlier);
+	group_free(&p->g);
 	free(p->walls);
-	p->g.outlier = NULL;
 	p->walls = NULL;
 	return rc;
 }
@@ -1139,38 +1149,30 @@ static const char *metric_unit(int m)
 	return m == RM_MAJFLT ? "faults" : m >= RM_STALL ? "% of wall per worker" : "s";
 }
 
-/* The IDs of a group's outliers, its runs read in group order. */
-struct outlier_ids {
-	const bool *outlier;
-	size_t pos, n, k;
-	int64_t *id;
-};
-
-static int add_outlier(const struct run_record *r, void *arg)
+/* The ids of g's outliers: "3, 7" in JSON, "3 7" in a CSV cell. */
+static void outlier_ids(FILE *f, const struct report_group *g, bool json)
 {
-	struct outlier_ids *o = arg;
+	bool any = false;
 
-	if (o->pos < o->n && o->outlier[o->pos])
-		o->id[o->k++] = r->id;
-	o->pos++;
-	return 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->outlier[i]) {
+			fprintf(f, "%s%" PRId64, !any ? "" : json ? ", " : " ", g->id[i]);
+			any = true;
+		}
 }
 
 /* One group's statistics: a JSON object, or a CSV row a figure. */
 static void group_data(FILE *f, const struct run_record *first, const struct report_group *g,
-		       const struct outlier_ids *out, bool json)
+		       bool json)
 {
-	char wl[1024], name[32], ids[512] = "";
-	size_t ran = g->n - g->naborted, used = 0;
+	char wl[1024], name[32];
+	size_t ran = g->n - g->naborted;
 	double lo = NAN, hi = NAN;
 
 	run_record_workload(first, wl, sizeof(wl));
 	snprintf(name, sizeof(name), "g:%" PRId64, g->first_id);
 	if (ran)
 		stats_wilson95(g->noom, ran, &lo, &hi);
-	for (size_t i = 0; i < out->k && used < sizeof(ids); i++)
-		used += (size_t)snprintf(ids + used, sizeof(ids) - used, "%s%" PRId64,
-					 i ? json ? ", " : " " : "", out->id[i]);
 	if (json) {
 		fprintf(f, "{\"group\": \"%s\", \"oldest_run\": %" PRId64 ", \"label\": ", name,
 			g->first_id);
@@ -1188,8 +1190,9 @@ static void group_data(FILE *f, const struct run_record *first, const struct rep
 		export_num(f, 100 * lo, true);
 		fputs(", ", f);
 		export_num(f, 100 * hi, true);
-		fprintf(f, "], \"unstable\": %s, \"outliers\": [%s], \"figures\": {",
-			g->unstable ? "true" : "false", ids);
+		fprintf(f, "], \"unstable\": %s, \"outliers\": [", g->unstable ? "true" : "false");
+		outlier_ids(f, g, true);
+		fputs("], \"figures\": {", f);
 	}
 	bool any = false;
 	for (int m = 0; m < RM_N; m++) {
@@ -1221,8 +1224,9 @@ static void group_data(FILE *f, const struct run_record *first, const struct rep
 			export_num(f, 100 * lo, false);
 			fputc(',', f);
 			export_num(f, 100 * hi, false);
-			fprintf(f, ",%d,%s,%s,%s,%zu", g->unstable, ids, metric_names[m],
-				metric_unit(m), s->n);
+			fprintf(f, ",%d,", g->unstable);
+			outlier_ids(f, g, false);
+			fprintf(f, ",%s,%s,%zu", metric_names[m], metric_unit(m), s->n);
 			for (int k = 0; k < 6; k++) {
 				fputc(',', f);
 				export_num(f, v[k], false);
@@ -1248,31 +1252,14 @@ static int stats_data(FILE *f, struct run_source *src, const struct report_opts 
 	for (size_t gi = 0; gi < src->ngroups; gi++) {
 		const struct run_record *first;
 		struct report_group g;
-		struct outlier_ids out = { 0 };
-		int rc = 0;
 
 		if (src->first(src, gi, &first, err, errlen) ||
 		    group_stats(src, gi, first, o, &g, NULL, err, errlen))
 			return -1;
-		out.outlier = g.outlier;
-		out.n = g.n;
-		for (size_t i = 0; i < g.n; i++)
-			out.k += g.outlier[i];
-		/* the runs read again only to name the outliers */
-		if (out.k && !(out.id = malloc(sizeof(*out.id) * out.k)))
-			rc = fmt_err(err, errlen, "history: out of memory");
-		out.k = 0;
-		if (!rc && out.id)
-			rc = src->runs(src, gi, 0, false, add_outlier, &out, err, errlen);
-		if (!rc) {
-			if (json)
-				fputs(gi ? ",\n  " : "\n  ", f);
-			group_data(f, first, &g, &out, json);
-		}
-		free(out.id);
-		free(g.outlier);
-		if (rc)
-			return -1;
+		if (json)
+			fputs(gi ? ",\n  " : "\n  ", f);
+		group_data(f, first, &g, json);
+		group_free(&g);
 	}
 	if (json)
 		fputs(src->ngroups ? "\n]}\n" : "]}\n", f);

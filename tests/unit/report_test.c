@@ -819,6 +819,39 @@ TEST(report_stats_as_data)
 		run_record_clear(&v[i]);
 }
 
+/* Every outlier is named, however many: 150 of 400 runs far out. */
+TEST(report_stats_names_every_outlier)
+{
+	enum { N = 400 };
+	struct run_record *v = calloc(N, sizeof(*v));
+	struct report_opts o;
+	char want[64];
+
+	CHECK(v != NULL);
+	if (!v)
+		return;
+	report_opts_default(&o);
+	for (int i = 0; i < N; i++) {
+		run_record_init(&v[i]);
+		v[i].id = 100000 + i;
+		v[i].procs = 1;
+		v[i].wall_us = (i < 150 ? 500 + i : 100) * (int64_t)1000000 + (i % 7) * 10000;
+		v[i].user_us = 1000000;
+		run_record_config(&v[i]);
+	}
+	char *json = render(w_stats_json, v, N, &o), *csv = render(w_stats_csv, v, N, &o);
+	CHECK(json && strstr(json, "\"outliers\": [100000, 100001, "));
+	CHECK(json && strstr(json, ", 100148, 100149], \"figures\""));
+	snprintf(want, sizeof(want), ",1,100000 100001 100002 ");
+	CHECK(csv && strstr(csv, want));
+	CHECK(csv && strstr(csv, " 100148 100149,wall,s,400,"));
+	free(json);
+	free(csv);
+	for (int i = 0; i < N; i++)
+		run_record_clear(&v[i]);
+	free(v);
+}
+
 /* compare tests what it can and says so: one run on a side is marked
  * [untested], with no claim of noise; a first column printed as 0 gives
  * n/a; figures that print alike differ by 0.00%. */
