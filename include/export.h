@@ -27,13 +27,10 @@ void export_csv_begin(FILE *f);
 void export_csv_run(FILE *f, const struct run_record *r);
 int export_csv_end(FILE *f);
 
-/* The pieces, for other data a command prints (stats --format=json/csv):
- * s as a JSON string, valid UTF-8 (a byte that begins no UTF-8 sequence
- * becomes U+FFFD; controls, DEL and C1 escaped); s as a CSV field, quoted
- * where it holds a comma, quote or line break; v unrounded (fmt_exact),
- * an unknown one JSON's null or CSV's empty field. */
-void export_json_str(FILE *f, const char *s);
-void export_csv_cell(FILE *f, const char *s);
+/* A number as the exports print one, for other data (stats
+ * --format=json/csv): v unrounded (fmt_exact), an unknown one JSON's null
+ * or CSV's empty field. Strings go out through fmt_json_str and
+ * fmt_csv_cell. */
 void export_num(FILE *f, double v, bool json);
 
 

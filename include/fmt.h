@@ -50,6 +50,14 @@ size_t fmt_g9(char *buf, float v);
 #define FMT_FIXED_LEN 352
 size_t fmt_fixed(char *buf, double v, int dec);
 
+/* s as a JSON string, valid UTF-8: a byte that begins no UTF-8 sequence
+ * becomes U+FFFD; controls, DEL and C1 are escaped. */
+void fmt_json_str(FILE *f, const char *s);
+/* s (len bytes) as a CSV field, quoted where it holds a comma, quote or
+ * line break. */
+void fmt_csv_cell_n(FILE *f, const char *s, size_t len);
+void fmt_csv_cell(FILE *f, const char *s);
+
 /* v in the fewest decimals that read back to the same double, without an
  * exponent where that takes at most 24 characters ("0.000057334", not
  * "5.7334e-05"); NaN and infinities as printf has them. len >= 32. */

@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "confdiff.h"
-#include "export.h"
 #include "fmt.h"
 
 #define MAX_KEYS 256
@@ -231,17 +230,17 @@ void conf_diff_json(FILE *f, const char *set, const char *against,
 		    const struct conf_diff *d, size_t n)
 {
 	fprintf(f, "{\"set\": ");
-	export_json_str(f, set);
+	fmt_json_str(f, set);
 	fprintf(f, ", \"against\": ");
-	export_json_str(f, against);
+	fmt_json_str(f, against);
 	fprintf(f, ", \"same\": %s, \"differs\": [", n ? "false" : "true");
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "%s{\"key\": ", i ? ", " : "");
-		export_json_str(f, d[i].key);
+		fmt_json_str(f, d[i].key);
 		fprintf(f, ", \"from\": ");
-		export_json_str(f, d[i].from);
+		fmt_json_str(f, d[i].from);
 		fprintf(f, ", \"to\": ");
-		export_json_str(f, d[i].to);
+		fmt_json_str(f, d[i].to);
 		fputc('}', f);
 	}
 	fprintf(f, "]}");

@@ -8,33 +8,6 @@
 
 #include "fmt.h"
 
-void export_json_str(FILE *f, const char *s)
-{
-	unsigned cp;
-
-	fputc('"', f);
-	while (s && *s) {
-		int n = fmt_utf8_len(s, &cp);
-		if (!n) {
-			fputs("\\ufffd", f);
-			s++;
-			continue;
-		}
-		if (cp == '"' || cp == '\\')
-			fprintf(f, "\\%c", cp);
-		else if (cp == '\n')
-			fputs("\\n", f);
-		else if (cp == '\t')
-			fputs("\\t", f);
-		else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
-			fprintf(f, "\\u%04x", cp);
-		else
-			fwrite(s, 1, (size_t)n, f);
-		s += n;
-	}
-	fputc('"', f);
-}
-
 static void json_field(FILE *f, const struct run_record *r, const struct hist_field *fl)
 {
 	char buf[64];
@@ -42,7 +15,7 @@ static void json_field(FILE *f, const struct run_record *r, const struct hist_fi
 	if (fl->type == HF_PSTR) {
 		const char *s = *(char *const *)((const char *)r + fl->off);
 		if (s)
-			export_json_str(f, s);
+			fmt_json_str(f, s);
 		else
 			fputs("null", f);
 		return;
@@ -50,7 +23,7 @@ static void json_field(FILE *f, const struct run_record *r, const struct hist_fi
 	if (fl->type == HF_STR || fl->type == HF_KIND || fl->type == HF_STATUS) {
 		char big[512];
 		hist_field_get(r, fl, big, sizeof(big));
-		export_json_str(f, big);
+		fmt_json_str(f, big);
 		return;
 	}
 	hist_field_get(r, fl, buf, sizeof(buf));
@@ -75,7 +48,7 @@ static void json_kv_i64(FILE *f, const char *key, int64_t v)
 static void json_kv_str(FILE *f, const char *key, const char *s)
 {
 	fprintf(f, ", \"%s\": ", key);
-	export_json_str(f, s);
+	fmt_json_str(f, s);
 }
 
 static void json_snap(FILE *f, const struct mem_snapshot *m)
@@ -271,30 +244,6 @@ int export_json(FILE *f, const struct run_record *runs, size_t n)
 	return export_json_end(f);
 }
 
-/* Quoted when needed; the text between quotes goes out in runs. */
-static void csv_cell_n(FILE *f, const char *s, size_t len)
-{
-	const char *end = s + len, *q;
-
-	if (!memchr(s, ',', len) && !memchr(s, '"', len) && !memchr(s, '\n', len) &&
-	    !memchr(s, '\r', len)) {
-		fwrite(s, 1, len, f);
-		return;
-	}
-	fputc('"', f);
-	for (; (q = memchr(s, '"', (size_t)(end - s))); s = q + 1) {
-		fwrite(s, 1, (size_t)(q - s + 1), f);
-		fputc('"', f);
-	}
-	fwrite(s, 1, (size_t)(end - s), f);
-	fputc('"', f);
-}
-
-void export_csv_cell(FILE *f, const char *s)
-{
-	csv_cell_n(f, s, strlen(s));
-}
-
 /* The nested parts as JSON text in one cell each. */
 static void csv_nested(FILE *f, const struct run_record *r, void (*fn)(FILE *, const struct run_record *))
 {
@@ -307,7 +256,7 @@ static void csv_nested(FILE *f, const struct run_record *r, void (*fn)(FILE *, c
 	fn(m, r);
 	fclose(m);
 	fputc(',', f);
-	csv_cell_n(f, buf ? buf : "", buf ? len : 0);
+	fmt_csv_cell_n(f, buf ? buf : "", buf ? len : 0);
 	free(buf);
 }
 
@@ -330,11 +279,11 @@ void export_csv_run(FILE *f, const struct run_record *r)
 		fputc(',', f);
 		if (fl->type == HF_PSTR) {
 			const char *s = *(char *const *)((const char *)r + fl->off);
-			export_csv_cell(f, s ? s : "");
+			fmt_csv_cell(f, s ? s : "");
 		} else {
 			char buf[512];
 			hist_field_get(r, fl, buf, sizeof(buf));
-			export_csv_cell(f, buf);
+			fmt_csv_cell(f, buf);
 		}
 	}
 	for (int b = 0; b < 2; b++)

@@ -114,6 +114,56 @@ size_t fmt_rate(char *buf, size_t len, double per_s)
 	return (size_t)snprintf(buf, len, "%s%.0f%s/s", sign, x, unit[u]);
 }
 
+void fmt_json_str(FILE *f, const char *s)
+{
+	unsigned cp;
+
+	fputc('"', f);
+	while (s && *s) {
+		int n = fmt_utf8_len(s, &cp);
+		if (!n) {
+			fputs("\\ufffd", f);
+			s++;
+			continue;
+		}
+		if (cp == '"' || cp == '\\')
+			fprintf(f, "\\%c", cp);
+		else if (cp == '\n')
+			fputs("\\n", f);
+		else if (cp == '\t')
+			fputs("\\t", f);
+		else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
+			fprintf(f, "\\u%04x", cp);
+		else
+			fwrite(s, 1, (size_t)n, f);
+		s += n;
+	}
+	fputc('"', f);
+}
+
+void fmt_csv_cell_n(FILE *f, const char *s, size_t len)
+{
+	const char *end = s + len, *q;
+
+	if (!memchr(s, ',', len) && !memchr(s, '"', len) && !memchr(s, '\n', len) &&
+	    !memchr(s, '\r', len)) {
+		fwrite(s, 1, len, f);
+		return;
+	}
+	fputc('"', f);
+	for (; (q = memchr(s, '"', (size_t)(end - s))); s = q + 1) {
+		fwrite(s, 1, (size_t)(q - s + 1), f);
+		fputc('"', f);
+	}
+	fwrite(s, 1, (size_t)(end - s), f);
+	fputc('"', f);
+}
+
+void fmt_csv_cell(FILE *f, const char *s)
+{
+	fmt_csv_cell_n(f, s, strlen(s));
+}
+
 size_t fmt_exact(char *buf, size_t len, double v)
 {
 	for (int dec = 0; dec <= 20; dec++) {

@@ -1176,13 +1176,13 @@ static void group_data(FILE *f, const struct run_record *first, const struct rep
 	if (json) {
 		fprintf(f, "{\"group\": \"%s\", \"oldest_run\": %" PRId64 ", \"label\": ", name,
 			g->first_id);
-		export_json_str(f, first->label);
+		fmt_json_str(f, first->label);
 		fputs(", \"kernel\": ", f);
-		export_json_str(f, first->kernel_release);
+		fmt_json_str(f, first->kernel_release);
 		fputs(", \"hostname\": ", f);
-		export_json_str(f, first->hostname);
+		fmt_json_str(f, first->hostname);
 		fputs(", \"workload\": ", f);
-		export_json_str(f, wl);
+		fmt_json_str(f, wl);
 		fprintf(f, ", \"config_hash\": \"%s\", \"runs\": %zu, \"oom_killed\": %zu, "
 			"\"failed\": %zu, \"aborted\": %zu, \"oom_ci95_pct\": ", g->config_hash, g->n,
 			g->noom, g->nfailed, g->naborted);
@@ -1212,13 +1212,13 @@ static void group_data(FILE *f, const struct run_record *first, const struct rep
 			fputc('}', f);
 		} else {
 			fprintf(f, "%s,", name);
-			export_csv_cell(f, first->label);
+			fmt_csv_cell(f, first->label);
 			fputc(',', f);
-			export_csv_cell(f, first->kernel_release);
+			fmt_csv_cell(f, first->kernel_release);
 			fputc(',', f);
-			export_csv_cell(f, first->hostname);
+			fmt_csv_cell(f, first->hostname);
 			fputc(',', f);
-			export_csv_cell(f, wl);
+			fmt_csv_cell(f, wl);
 			fprintf(f, ",%s,%zu,%zu,%zu,%zu,", g->config_hash, g->n, g->noom, g->nfailed,
 				g->naborted);
 			export_num(f, 100 * lo, false);

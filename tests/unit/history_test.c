@@ -261,9 +261,9 @@ static char *pieces(double v, const char *s)
 	fputc('|', f);
 	export_num(f, v, false);
 	fputc('|', f);
-	export_json_str(f, s);
+	fmt_json_str(f, s);
 	fputc('|', f);
-	export_csv_cell(f, s);
+	fmt_csv_cell(f, s);
 	fclose(f);
 	return text;
 }
