@@ -477,38 +477,39 @@ static int parse_csh_at(const char *p, struct timeline *t)
 	return posted < plo - TIMEFMT_CSH_SLACK || posted > phi + TIMEFMT_CSH_SLACK ? 1 : 0;
 }
 
-/* No start read: EINVAL, or ERANGE when one read but for its CPU %, which
- * is then out's. */
-static int parse_failed(bool off, const struct timeline *first, struct timeline *out)
+/* The first start in text (within its first line if one_line) where at
+ * reads a time line, into out: 0; else -1 with errno EINVAL, or ERANGE
+ * when one read but for its CPU %, which is then out's. A line starts at
+ * a digit, or at GNU's "Command ..." status. */
+static int parse_first(const char *text, bool one_line,
+		       int (*at)(const char *, struct timeline *), struct timeline *out)
 {
+	struct timeline t, first;
+	bool off = false;
+
+	for (const char *p = text; p && *p && !(one_line && *p == '\n'); p++) {
+		if (!(isdigit((unsigned char)*p) || *p == 'C') || !may_start(text, p))
+			continue;
+		int rc = at(p, &t);
+
+		if (rc == 0) {
+			*out = t;
+			return 0;
+		}
+		if (rc == 1 && !off) {
+			first = t;
+			off = true;
+		}
+	}
 	if (off)
-		*out = *first;
+		*out = first;
 	errno = off ? ERANGE : EINVAL;
 	return -1;
 }
 
 int timefmt_parse_csh(const char *line, struct timeline *out)
 {
-	struct timeline t, first;
-	bool off = false;
-
-	if (line) {
-		for (const char *p = line; *p && *p != '\n'; p++) {
-			if (!isdigit((unsigned char)*p) || !may_start(line, p))
-				continue;
-			int rc = parse_csh_at(p, &t);
-
-			if (rc == 0) {
-				*out = t;
-				return 0;
-			}
-			if (rc == 1 && !off) {
-				first = t;
-				off = true;
-			}
-		}
-	}
-	return parse_failed(off, &first, out);
+	return parse_first(line, true, parse_csh_at, out);
 }
 
 /* GNU %E: m:ss.cc, m:ss (trimmed by hand) or h:mm:ss. Milliseconds, and
@@ -622,25 +623,5 @@ static int parse_gnu_at(const char *p, struct timeline *t)
 
 int timefmt_parse_gnu(const char *text, struct timeline *out)
 {
-	struct timeline t, first;
-	bool off = false;
-
-	if (text) {
-		for (const char *p = text; *p; p++) {
-			if (!(isdigit((unsigned char)*p) || *p == 'C') ||
-			    !may_start(text, p))
-				continue;
-			int rc = parse_gnu_at(p, &t);
-
-			if (rc == 0) {
-				*out = t;
-				return 0;
-			}
-			if (rc == 1 && !off) {
-				first = t;
-				off = true;
-			}
-		}
-	}
-	return parse_failed(off, &first, out);
+	return parse_first(text, false, parse_gnu_at, out);
 }
