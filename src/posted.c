@@ -702,24 +702,32 @@ static bool looks_like_csh(const char *s)
 /* A line that looks like a time line and does not parse: an error, or with
  * skip_bad one line to the sink's note on the second pass. far: the line
  * read but for its CPU % (timefmt.h's ERANGE), which the line then says. */
+/* t's CPU % as posted and as its times give it, each as its format prints
+ * it: "51.7%" for csh, "98%" for GNU. */
+static void pct_texts(const struct timeline *t, char *posted, char *calc, size_t len)
+{
+	struct timeline c = *t;
+
+	c.pct_src = 0;
+	if (t->pct_src == TIMEFMT_CSH) {
+		long pm = timefmt_csh_permille(&c);
+
+		snprintf(posted, len, "%d.%d%%", t->pct_posted / 10, t->pct_posted % 10);
+		snprintf(calc, len, "%ld.%ld%%", pm / 10, pm % 10);
+	} else {
+		snprintf(posted, len, "%d%%", t->pct_posted);
+		snprintf(calc, len, "%ld%%", timefmt_gnu_percent(&c));
+	}
+}
+
 static int bad_line(struct posted *ps, int lineno, const char *what, const char *s,
 		    const struct timeline *far, char *err, size_t errlen)
 {
-	char text[64], why[96] = "", msg[240];
+	char text[64], why[96] = "", msg[240], a[24], b[24];
 
 	if (far) {
-		struct timeline calc = *far;
-		long c;
-
-		calc.pct_src = 0;
-		if (far->pct_src == TIMEFMT_CSH) {
-			c = timefmt_csh_permille(&calc);
-			snprintf(why, sizeof(why), "CPU %d.%d%% is not user+sys over wall (%ld.%ld%%): ",
-				 far->pct_posted / 10, far->pct_posted % 10, c / 10, c % 10);
-		} else {
-			snprintf(why, sizeof(why), "CPU %d%% is not user+sys over wall (%ld%%): ",
-				 far->pct_posted, timefmt_gnu_percent(&calc));
-		}
+		pct_texts(far, a, b, sizeof(a));
+		snprintf(why, sizeof(why), "CPU %s is not user+sys over wall (%s): ", a, b);
 	}
 	snprintf(msg, sizeof(msg), "line %d: looks like %s but does not parse: %s%s", lineno, what,
 		 why, fmt_escape(text, sizeof(text), s));
@@ -738,19 +746,13 @@ static int bad_line(struct posted *ps, int lineno, const char *what, const char 
  * the posted figure kept, and the line named once, on the second pass. */
 static void pct_note(struct posted *ps, int lineno, const struct timeline *t)
 {
-	struct timeline calc = *t;
-	char msg[160];
+	char msg[160], a[24], b[24];
 
 	if (!t->pct_off || !ps->emit || !ps->emit->note)
 		return;
-	calc.pct_src = 0;
-	if (t->pct_src == TIMEFMT_CSH)
-		snprintf(msg, sizeof(msg), "line %d: CPU %d.%d%% as posted, %ld.%ld%% from its times;"
-			 " kept as posted", lineno, t->pct_posted / 10, t->pct_posted % 10,
-			 timefmt_csh_permille(&calc) / 10, timefmt_csh_permille(&calc) % 10);
-	else
-		snprintf(msg, sizeof(msg), "line %d: CPU %d%% as posted, %ld%% from its times;"
-			 " kept as posted", lineno, t->pct_posted, timefmt_gnu_percent(&calc));
+	pct_texts(t, a, b, sizeof(a));
+	snprintf(msg, sizeof(msg), "line %d: CPU %s as posted, %s from its times; kept as posted",
+		 lineno, a, b);
 	ps->emit->note(ps->emit->arg, msg);
 }
 
