@@ -625,7 +625,6 @@ static int read_csv(const char *text, const struct import_sink *emit, struct csv
 		if (nr == 1 && !row[0][0]) {
 			free_elems(row, nr);
 			row = NULL;
-			k--;
 			continue;
 		}
 		if (nr != nh) {
@@ -707,8 +706,7 @@ fail:
 	return -1;
 }
 
-/* Oldest first; runs of one second in the reverse of the file's order, as
- * an export lists the newest first, then by the highest id. */
+/* The order read_runs_json gives the runs in. */
 static int csv_by_start(const void *x, const void *y)
 {
 	const struct csv_at *a = x, *b = y;
