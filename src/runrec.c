@@ -608,13 +608,14 @@ int run_record_config(struct run_record *r)
 		sb_kv(&b, "workload", tmp);
 	} else {
 		sb_kv(&b, "workload", r->command);
-		/* without a command, what a posted header gave of it */
-		if (!r->command && r->nelems != NA)
-			sb_kv_i64(&b, "nelems", r->nelems);
-		if (!r->command && r->procs != NA)
-			sb_kv_i64(&b, "procs", r->procs);
-		if (!r->command && r->seed)
-			sb_kv_i64(&b, "seed", r->seed);
+		if (!r->command) {	/* what a posted header gave of it */
+			if (r->nelems != NA)
+				sb_kv_i64(&b, "nelems", r->nelems);
+			if (r->procs != NA)
+				sb_kv_i64(&b, "procs", r->procs);
+			if (r->seed)
+				sb_kv_i64(&b, "seed", r->seed);
+		}
 	}
 	sb_kv_i64(&b, "swappiness", r->swappiness);
 	sb_kv_i64(&b, "vfs_cache_pressure", r->vfs_cache_pressure);
