@@ -1593,12 +1593,11 @@ int report_compare(FILE *f, const struct run_record *runs, size_t n, const int *
 			continue;
 		stalls |= m >= RM_STALL;
 		for (int c = 0; c < 2; c++) {
-			char base[32];
 			struct stats_summary a;
+			double pb;
 
 			stats_summarize(&x[0], cnt[0], &a);
-			stat_num(base, sizeof(base), cut(c ? a.median : a.mean, 100),
-				 m == RM_MAJFLT ? RM_WALL : m);
+			pb = cut(c ? a.median : a.mean, 100);
 			fprintf(f, "%-6s %-8s", centre_name[c], metric_names[m]);
 			for (size_t s = 0; s < nsets; s++) {
 				struct stats_summary b;
@@ -1606,13 +1605,13 @@ int report_compare(FILE *f, const struct run_record *runs, size_t n, const int *
 				char val[32], mark[32];
 
 				stats_summarize(&x[s * n], cnt[s], &b);
-				stat_num(val, sizeof(val), cut(c ? b.median : b.mean, 100),
-					 m == RM_MAJFLT ? RM_WALL : m);
-				/* from the figures as printed, so that equal ones differ
-				 * by 0%; n/a where the first prints as 0 */
-				double pb = strtod(base, NULL), pc = strtod(val, NULL);
-				double gain = isnan(c ? a.median : a.mean) || pb == 0 ||
-					      isnan(c ? b.median : b.mean) ? NAN : 100.0 * (pb - pc) / pb;
+				/* from the figures as printed (cut to hundredths), so
+				 * that equal ones differ by 0%; n/a where the first
+				 * prints as 0 */
+				double pc = cut(c ? b.median : b.mean, 100);
+				double gain = isnan(pb) || pb == 0 || isnan(pc) ? NAN : 100.0 * (pb - pc) / pb;
+
+				stat_num(val, sizeof(val), pc, m == RM_MAJFLT ? RM_WALL : m);
 				/* stats_compare refuses a side of fewer than 2 runs */
 				bool tested = s > 0 && stats_compare(&x[0], cnt[0], &x[s * n], cnt[s],
 								      c ? STATS_MEDIAN : STATS_MEAN,
