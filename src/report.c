@@ -592,8 +592,8 @@ int report_show(FILE *f, const struct run_record *r)
 #define CHART_W 60
 #define CHART_H 5
 
-/* The end of a time axis: tenths under 10 s, where whole seconds made a
- * short run's axis "0s0s". */
+/* The end of a time axis: tenths under 10 s, where whole seconds would
+ * print a short run's axis as "0s" at both ends. */
 static void axis_secs(char *buf, size_t len, double s)
 {
 	if (s < 10)
@@ -678,6 +678,7 @@ static void stats_table(FILE *f, const struct report_group *g)
 	fprintf(f, "  %-7s %3s %9s %9s %9s %9s %9s %7s\n", "", "n", "min", "median", "mean",
 		"max", "sd", "CoV");
 	bool stalls = false;
+	char note[320];
 
 	for (int m = 0; m < RM_N; m++) {
 		const struct stats_summary *s = &g->st[m];
@@ -689,13 +690,16 @@ static void stats_table(FILE *f, const struct report_group *g)
 		double q = m == RM_MAJFLT ? 1 : 100;
 		stat_num(v[0], 32, cut(s->min, q), m);
 		stat_num(v[1], 32, cut(s->median, q), m);
-		stat_num(v[2], 32, cut(s->mean, 100), m == RM_MAJFLT ? RM_WALL : m);
 		stat_num(v[3], 32, cut(s->max, q), m);
-		stat_num(v[4], 32, s->sd, m == RM_MAJFLT ? RM_WALL : m);
+		/* a mean or sd of faults has a decimal */
 		if (m == RM_MAJFLT && !isnan(s->mean))
 			snprintf(v[2], 32, "%.1f", cut(s->mean, 10));
+		else
+			stat_num(v[2], 32, cut(s->mean, 100), m == RM_MAJFLT ? RM_WALL : m);
 		if (m == RM_MAJFLT && !isnan(s->sd))
 			snprintf(v[4], 32, "%.1f", s->sd);
+		else
+			stat_num(v[4], 32, s->sd, m == RM_MAJFLT ? RM_WALL : m);
 		if (isnan(s->cv_pct))
 			snprintf(cv, sizeof(cv), "n/a");
 		else
@@ -703,14 +707,11 @@ static void stats_table(FILE *f, const struct report_group *g)
 		fprintf(f, "  %-7s %3zu %9s %9s %9s %9s %9s %7s\n", metric_names[m], s->n,
 			v[0], v[1], v[2], v[3], v[4], cv);
 	}
-	wrap(f, "  ", 3, stalls ?
-	     "(wall, user, sys, kswapd in seconds, majflt in faults: min, median,"
-	     " mean and max truncated as time lines truncate, sd rounded; swapin to"
-	     " irq: a worker's stall in % of wall time, the workers' sum over their"
-	     " number; CoV n/a where the mean is 0; over completed runs)" :
-	     "(wall, user, sys, kswapd in seconds, majflt in faults: min, median,"
-	     " mean and max truncated as time lines truncate, sd rounded; CoV n/a"
-	     " where the mean is 0; over completed runs)");
+	snprintf(note, sizeof(note), "(wall, user, sys, kswapd in seconds, majflt in faults: min,"
+		 " median, mean and max truncated as time lines truncate, sd rounded;%s CoV n/a"
+		 " where the mean is 0; over completed runs)", stalls ? " swapin to irq: a"
+		 " worker's stall in % of wall time, the workers' sum over their number;" : "");
+	wrap(f, "  ", 3, note);
 }
 
 /* "1 of 3 runs killed, 33% (95% 6-79%, Wilson)": over the runs that went
