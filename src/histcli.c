@@ -551,21 +551,21 @@ static int loaded_report(const struct run_record *runs, size_t n, const struct r
 }
 
 /* `history stats` and the time and text exports a group at a time from
- * the history; a history that does not exist yet has no groups. */
+ * the history; a history that does not exist yet has no groups. With
+ * say_empty, no group is said in a line. */
 static int stream_report(const char *path, const struct history_filter *f,
-			 const struct report_opts *ro, report_fn *report)
+			 const struct report_opts *ro, report_fn *report, bool say_empty)
 {
 	struct run_source *src;
 	struct history *h;
 	char err[512] = "";
 
 	if (access(path, F_OK) != 0 && errno == ENOENT) {
-		if (report == report_stats)
+		int rc = loaded_report(NULL, 0, ro, report);
+
+		if (!rc && say_empty)
 			say_none(path, f);
-		/* data says "no groups" in its own form */
-		if (report == report_stats_json || report == report_stats_csv)
-			return loaded_report(NULL, 0, ro, report);
-		return 0;
+		return rc;
 	}
 	if (!(h = history_open(path, HISTORY_RDONLY, err, sizeof(err)))) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);
@@ -574,7 +574,7 @@ static int stream_report(const char *path, const struct history_filter *f,
 	history_cache_mib(h, 32);
 	src = run_source_history(h, f, err, sizeof(err));
 	int rc = !src || report(out, src, ro, err, sizeof(err));
-	if (!rc && report == report_stats && !src->ngroups)
+	if (!rc && say_empty && !src->ngroups)
 		say_none(path, f);
 	run_source_free(src);
 	history_close(h);
@@ -1218,15 +1218,15 @@ static int cmd_report(struct hargs *a, const char *path)
 		return fmt == F_DEFAULT ? stream_list(path, &a->filt, a->all) :
 		       stream_export(path, &a->filt, fmt == F_JSON);
 	if (stats && !a->filt.limit)
-		return stream_report(path, &a->filt, &a->ro, stats);
+		return stream_report(path, &a->filt, &a->ro, stats, fmt == F_DEFAULT);
 	if (!strcmp(a->cmd, "export") && (fmt == F_TIME || fmt == F_TEXT) && !a->filt.limit)
-		return stream_report(path, &a->filt, &a->ro, fmt == F_TIME ? report_time : report_text);
+		return stream_report(path, &a->filt, &a->ro, fmt == F_TIME ? report_time : report_text,
+				     false);
 	if ((rc = load(path, report_filter(a, fmt, &tf), flags, &runs, &n)))
 		return rc;
 	if (stats) {
-		if (n || stats != report_stats)
-			rc = loaded_report(runs, n, &a->ro, stats);
-		else
+		rc = loaded_report(runs, n, &a->ro, stats);
+		if (!rc && !n && fmt == F_DEFAULT)
 			say_none(path, &a->filt);
 	} else {
 		rc = output(a->fmt == F_DEFAULT ? F_JSON : a->fmt, runs, n, &a->ro,

@@ -125,6 +125,11 @@ expect list-none-named eval "H list -L nosuch --kernel 9.9 | grep -qx 'no runs i
 expect stats-none-named eval "H stats -L nosuch | grep -qx 'no runs in .* match -L nosuch'"
 expect stats-none-limit eval "H stats --limit 2 --session 424242 | grep -qx 'no runs in .* match --session 424242'"
 expect stats-empty-history eval "H --history '$TMP/none.db' stats | grep -qx 'no runs recorded in $TMP/none.db'"
+# a history not made yet reads as one with no runs, in every form
+for form in "stats --format=json" "stats --format=csv" "export --format=time" "export --format=text"; do
+	a=$(H --history "$TMP/none.db" $form 2>&1) b=$(H $form -L nosuch 2>&1)
+	expect "empty-as-none[$form: $a | $b]" test "$a" = "$b" -a ! -e "$TMP/none.db"
+done
 expect show-oom grep -qE '^status +oom$' <<<"$(H show "$id7")"
 a=$(H list --kernel 2.4.14-pre8 | awk 'NR == 2 { print $1 }')
 b=$(H list --kernel 2.4.13-ac4 | awk 'NR == 2 { print $1 }')
