@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "run.h"
 #include "session.h"
 #include "sorter.h"
+#include "sysio.h"
 #include "timefmt.h"
 #include "undo.h"
 #include "zswap.h"
@@ -1364,6 +1366,29 @@ static int check_zswap(struct session *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* A memory limit not below MemTotal limits nothing: bad input, refused
+ * before anything is set up, --mem's and each of a sweep's. */
+static int check_mem(struct session *s, char *err, size_t errlen)
+{
+	static const char *const key[] = { "MemTotal" };
+	int d = s->o->nsweep ? sweep_find(&s->sweep.sw, SWEEP_MEM, NULL) : -1;
+	int64_t total;
+	char m[32];
+
+	if ((!s->o->mem_limit && d < 0) || sysio_meminfo(key, &total, 1) < 0 || total <= 0)
+		return 0;
+	fmt_kib(m, sizeof(m), s->o->mem_limit / 1024);
+	if (s->o->mem_limit >= total * 1024)
+		return fmt_err(err, errlen, "--mem %s is not below MemTotal (%" PRId64 " kB): it "
+			       "would limit nothing", m, total);
+	for (int i = 0; d >= 0 && i < s->sweep.sw.dim[d].nvals; i++)
+		if (s->sweep.sw.dim[d].vals[i].num >= total * 1024)
+			return fmt_err(err, errlen, "--sweep %s=%s is not below MemTotal (%" PRId64
+				       " kB): it would limit nothing (none runs without a limit)",
+				       s->sweep.sw.dim[d].key, s->sweep.sw.dim[d].vals[i].text, total);
+	return 0;
+}
+
 /* `make run` as root: the default sort in a cgroup it does not fit, with a
  * temporary swap file, so the first screen shows the VM at work. Anything
  * that cannot be set up leaves the plain default and a notice. */
@@ -1578,7 +1603,7 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 	recover();
 	if (o->nsweep && check_sweep(s, err, errlen))
 		return -1;
-	if (check_zswap(s, err, errlen))
+	if (check_zswap(s, err, errlen) || check_mem(s, err, errlen))
 		return -1;
 	if (setup(s, err, errlen))
 		return -1;

@@ -237,6 +237,15 @@ want="--help takes no arguments"; expect msg-help-extra msg --help extra
 want="-s '-1': want a whole number seed from 0 to 4294967295"; expect msg-seed-negative msg -b -n 1000 -s -1
 "$T" -b -n 1000 -p 1 -s 4294967295 --no-history >"$TMP/o" 2>"$TMP/e"; rc=$?
 expect seed-largest-accepted test "$rc" -eq 0
+# a memory limit at or above RAM would limit nothing: refused before
+# anything is set up, a sweep's values too
+if [ "$(id -u)" -eq 0 ]; then
+	want="--mem 64T is not below MemTotal ($(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo) kB): it would limit nothing"
+	THRASHTOP_STATE_DIR=$TMP/state-mem expect msg-mem-above-ram msg -b -n 1000 -p 1 --mem 64T --no-history
+	expect mem-above-ram-nothing-set test ! -e "$TMP/state-mem"
+	want="--sweep mem=64T is not below MemTotal"
+	expect msg-sweep-mem-above-ram msg -b -n 1000 -p 1 --sweep mem=1G,64T --no-history
+fi
 
 # Import at scale beside runs: the import holds the lock in short
 # transactions, so runs that end meanwhile are all kept, and its memory
