@@ -699,9 +699,6 @@ static bool looks_like_csh(const char *s)
 	return isdigit((unsigned char)*s);
 }
 
-/* A line that looks like a time line and does not parse: an error, or with
- * skip_bad one line to the sink's note on the second pass. far: the line
- * read but for its CPU % (timefmt.h's ERANGE), which the line then says. */
 /* t's CPU % as posted and as its times give it, each as its format prints
  * it: "51.7%" for csh, "98%" for GNU. */
 static void pct_texts(const struct timeline *t, char *posted, char *calc, size_t len)
@@ -720,6 +717,9 @@ static void pct_texts(const struct timeline *t, char *posted, char *calc, size_t
 	}
 }
 
+/* A line that looks like a time line and does not parse: an error, or with
+ * skip_bad one line to the sink's note on the second pass. far: the line
+ * read but for its CPU % (timefmt.h's ERANGE), which the line then says. */
 static int bad_line(struct posted *ps, int lineno, const char *what, const char *s,
 		    const struct timeline *far, char *err, size_t errlen)
 {
