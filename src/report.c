@@ -483,9 +483,21 @@ void report_list_header(FILE *f)
 		"LABEL", "HOST", "KERNEL", "WORKLOAD", "WALL", "MAJFLT", "KSWAPD", "STATUS");
 }
 
+/* s in a column w wide: what is cut ends in "...", never inside a number
+ * ("-s 14" of "-s 140175100") or a character, and the column is w on the
+ * terminal whatever the characters' widths. */
+static void list_cell(char *buf, size_t len, const char *s, int w)
+{
+	char t[512];
+
+	fmt_field(t, sizeof(t), 0, s, w, false, false);
+	fmt_cell(buf, len, t, w);
+}
+
 void report_list_row(FILE *f, const struct run_record *r)
 {
-	char date[24], wl[256], wall[32], mf[32], ks[32], st[16], label[64];
+	char date[24], wl[256], wall[32], mf[32], ks[32], st[16];
+	char label[256], host[256], kernel[256], wlc[256];
 
 	short_date(r->started_at, date, sizeof(date));
 	if (r->kind == RUN_QSBENCH)
@@ -500,11 +512,12 @@ void report_list_row(FILE *f, const struct run_record *r)
 	else
 		snprintf(ks, sizeof(ks), "%.2f", r->kswapd_s);
 	status_text(r, st, sizeof(st));
-	/* whole characters by the columns they take, never bytes */
-	fmt_cell(label, sizeof(label), r->label[0] ? r->label : "-", 14);
-	fprintf(f, "%6" PRId64 "  %-16s  %s  %-12.12s  %-16.16s  %-22.22s  %9s  %8s  %6s  %s\n",
-		r->id, date, label, r->hostname[0] ? r->hostname : "-",
-		r->kernel_release[0] ? r->kernel_release : "-", wl, wall, mf, ks, st);
+	list_cell(label, sizeof(label), r->label[0] ? r->label : "-", 14);
+	list_cell(host, sizeof(host), r->hostname[0] ? r->hostname : "-", 12);
+	list_cell(kernel, sizeof(kernel), r->kernel_release[0] ? r->kernel_release : "-", 16);
+	list_cell(wlc, sizeof(wlc), wl, 22);
+	fprintf(f, "%6" PRId64 "  %-16s  %s  %s  %s  %s  %9s  %8s  %6s  %s\n", r->id, date, label,
+		host, kernel, wlc, wall, mf, ks, st);
 }
 
 static void chart(FILE *f, const struct run_record *r, int id, const char *title);

@@ -124,6 +124,9 @@ id7=$(H list --kernel 2.4.14-pre7 | awk 'NR == 2 { print $1 }')
 expect list-none-named eval "H list -L nosuch --kernel 9.9 | grep -qx 'no runs in .* match -L nosuch --kernel 9.9'"
 expect stats-none-named eval "H stats -L nosuch | grep -qx 'no runs in .* match -L nosuch'"
 expect stats-none-limit eval "H stats --limit 2 --session 424242 | grep -qx 'no runs in .* match --session 424242'"
+# a cut workload never ends inside a number: seed 140175100 is not "-s 14"
+out=$(H list --kernel 2.4.14-pre8)
+expect "list-cuts-no-number[$(sed -n 2p <<<"$out")]" eval 'grep -q -- "-s\.\.\. " <<<"$out" && ! grep -qE -- "-s [0-9]+ " <<<"$out"'
 expect stats-empty-history eval "H --history '$TMP/none.db' stats | grep -qx 'no runs recorded in $TMP/none.db'"
 # a history not made yet reads as one with no runs, in every form
 for form in "stats --format=json" "stats --format=csv" "export --format=time" "export --format=text"; do
