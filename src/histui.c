@@ -1035,7 +1035,8 @@ static int cmp_collect(struct hs *s, struct cmp_set *c, char *err, size_t errlen
 				continue;
 			}
 			snprintf(hashes[k], sizeof(hashes[k]), "%s", r.config_hash);
-			snprintf(c->names[k], sizeof(c->names[k]), "g:%" PRId64 " %.16s", r.id, r.label);
+			snprintf(c->names[k], sizeof(c->names[k]), "g:%" PRId64 " %.*s", r.id,
+				 fmt_cut_bytes(r.label, 16), r.label);
 			run_record_clear(&r);
 			if (history_list(s->h, &f, 0, &v, &n, err, errlen))
 				return -1;
@@ -1046,7 +1047,8 @@ static int cmp_collect(struct hs *s, struct cmp_set *c, char *err, size_t errlen
 			}
 			free(v);
 		} else {
-			snprintf(c->names[k], sizeof(c->names[k]), "#%" PRId64 " %.16s", r.id, r.label);
+			snprintf(c->names[k], sizeof(c->names[k]), "#%" PRId64 " %.*s", r.id,
+				 fmt_cut_bytes(r.label, 16), r.label);
 			if (cmp_add(c, &r, 1, (int)k)) {
 				run_record_clear(&r);
 				snprintf(err, errlen, "out of memory");

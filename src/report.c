@@ -1584,8 +1584,13 @@ int report_compare(FILE *f, const struct run_record *runs, size_t n, const int *
 		return -1;
 	}
 	fprintf(f, "%-15s", "");
-	for (size_t s = 0; s < nsets; s++)
-		fprintf(f, " %21.21s", names[s]);
+	for (size_t s = 0; s < nsets; s++) {
+		char name[128];
+
+		/* a long name ends in "...", never cut inside a character */
+		fmt_field(name, sizeof(name), 0, names[s], 21, true, false);
+		fprintf(f, " %s", name);
+	}
 	fputc('\n', f);
 	static const char *const centre_name[2] = { "Amean", "Median" };
 	bool stalls = false, untested = false;
