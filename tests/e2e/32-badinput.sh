@@ -121,6 +121,13 @@ for r in rows[1:]:
 PY
 )
 expect list-label-columns-aligned test -z "$bad"
+# compare's column of a long name: cut by characters, marked
+H compare "label:éééééééééééééééé" "label:ascii-label-that-is-long" >"$TMP/o" 2>&1
+expect "compare-names-cut-whole[$(sed -n 3p "$TMP/o")]" python3 -c '
+import sys
+rows = open(sys.argv[1], "rb").read().decode("utf-8").splitlines()
+head = [r for r in rows if r.startswith(" " * 15)][0]
+sys.exit(not ("label:éééééééééééé..." in head and "label:ascii-label-..." in head))' "$TMP/o"
 [ -z "$bad" ] || { echo "$bad"; cat "$TMP/o"; }
 rm -f "$DB"
 printf '{"thrashtop_history": 1, "runs": [{"uuid": "e5c", "started_at": "2025-01-01T00:00:00Z", "label": "x\\u001b]0;pwned\\u0007\\u009b", "kind": "qsbench", "nelems": 1000, "procs": 1, "status": "ok", "wall_us": 1000000}]}' >"$TMP/esc.json"
