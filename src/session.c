@@ -1366,26 +1366,34 @@ static int check_zswap(struct session *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* A memory limit not below MemTotal limits nothing: bad input, refused
- * before anything is set up, --mem's and each of a sweep's. */
+/* A memory limit not below MemTotal, or below what --global leaves,
+ * limits nothing: bad input, refused before anything is set up, --mem's
+ * and each of a sweep's. */
 static int check_mem(struct session *s, char *err, size_t errlen)
 {
 	static const char *const key[] = { "MemTotal" };
 	int d = s->o->nsweep ? sweep_find(&s->sweep.sw, SWEEP_MEM, NULL) : -1;
-	int64_t total;
-	char m[32];
+	int64_t total, top;
+	char m[32], what[64];
 
 	if ((!s->o->mem_limit && d < 0) || sysio_meminfo(key, &total, 1) < 0 || total <= 0)
 		return 0;
+	top = total * 1024;
+	snprintf(what, sizeof(what), "MemTotal (%" PRId64 " kB)", total);
+	if (s->o->global_limit && s->o->global_limit < top) {
+		top = s->o->global_limit;
+		fmt_kib(m, sizeof(m), top / 1024);
+		snprintf(what, sizeof(what), "what --global leaves (%s)", m);
+	}
 	fmt_kib(m, sizeof(m), s->o->mem_limit / 1024);
-	if (s->o->mem_limit >= total * 1024)
-		return fmt_err(err, errlen, "--mem %s is not below MemTotal (%" PRId64 " kB): it "
-			       "would limit nothing", m, total);
+	if (s->o->mem_limit >= top)
+		return fmt_err(err, errlen, "--mem %s is not below %s: it would limit nothing", m,
+			       what);
 	for (int i = 0; d >= 0 && i < s->sweep.sw.dim[d].nvals; i++)
-		if (s->sweep.sw.dim[d].vals[i].num >= total * 1024)
-			return fmt_err(err, errlen, "--sweep %s=%s is not below MemTotal (%" PRId64
-				       " kB): it would limit nothing (none runs without a limit)",
-				       s->sweep.sw.dim[d].key, s->sweep.sw.dim[d].vals[i].text, total);
+		if (s->sweep.sw.dim[d].vals[i].num >= top)
+			return fmt_err(err, errlen, "--sweep %s=%s is not below %s: it would limit "
+				       "nothing (none runs without a limit)", s->sweep.sw.dim[d].key,
+				       s->sweep.sw.dim[d].vals[i].text, what);
 	return 0;
 }
 

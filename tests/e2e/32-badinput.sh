@@ -252,6 +252,9 @@ if [ "$(id -u)" -eq 0 ]; then
 	expect mem-above-ram-nothing-set test ! -e "$TMP/state-mem"
 	want="--sweep mem=64T is not below MemTotal"
 	expect msg-sweep-mem-above-ram msg -b -n 1000 -p 1 --sweep mem=1G,64T --no-history
+	want="--mem 2.0G is not below what --global leaves (1.0G): it would limit nothing"
+	THRASHTOP_STATE_DIR=$TMP/state-mem expect msg-mem-above-global msg -b -n 1000 -p 1 --global 1G --mem 2G --no-history
+	expect mem-above-global-nothing-set test ! -e "$TMP/state-mem"
 fi
 
 # Import at scale beside runs: the import holds the lock in short
