@@ -18,7 +18,11 @@
 # windows. Every window is run at 1 s and 0.1 s, and the fill phase at
 # 0.01 s too (thrashtop only: top and htop cannot go below 0.1 s).
 # With BEFORE=PATH another thrashtop binary is measured the same way in
-# alternate windows, its own top beside it.
+# alternate windows, its own top beside it. With ROUNDS=N each phase and
+# interval is measured N times (before and after alternating when both
+# are asked for) and the table gives the medians, thrashtop's range after
+# them, and the median of the rounds' ratios to top: a window under
+# pressure moves by a third from the next.
 # Per frame: with THRASHTOP_PROFILE the monitor sums each part's thread
 # CPU time (sampling, workers' /proc reads, their taskstats, model, drawing, terminal
 # output; see include/prof.h) and every window prints it per frame.
@@ -27,8 +31,8 @@
 # workers (1024) running, in a session of five runs of them, so that one
 # run ending before the bench looks leaves the next to measure.
 # Environment: P (64), WINDOW (seconds, 12), BIG (1024), PHASES ("fill
-# fill-cg fill-cg-bare pressure pressure-bare sort"), BEFORE, MEM (the
-# pressure cgroup, 1G), SWAP (4G), ROOMY (the fill-cg cgroup, 16G).
+# fill-cg fill-cg-bare pressure pressure-bare sort"), BEFORE, ROUNDS (1),
+# MEM (the pressure cgroup, 1G), SWAP (4G), ROOMY (the fill-cg cgroup, 16G).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -37,6 +41,7 @@ WINDOW=${WINDOW:-12}
 BIG=${BIG:-1024}
 PHASES=${PHASES:-fill fill-cg fill-cg-bare pressure pressure-bare sort}
 BEFORE=${BEFORE:-}
+ROUNDS=${ROUNDS:-1}
 MEM=${MEM:-1G}
 SWAP=${SWAP:-4G}
 ROOMY=${ROOMY:-16G}
@@ -61,6 +66,9 @@ phases() { $T capture-pane -p -t bench:thrashtop | awk '$1 ~ /^[0-9]+$/ && NF > 
 	for (i = 2; i <= NF; i++) if ($i ~ /^(start|alloc|fill|sort|verify|done)$/) { n[$i]++; break } }
 	END { for (p in n) printf "%s %d ", p, n[p] }'; }
 vmstat_sum() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+# The median of the numbers given; nothing for none.
+median() { [ $# -gt 0 ] || return 0; printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+	printf "%.3f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 btop_conf() {
 	mkdir -p "$CONF/btop"
@@ -115,8 +123,8 @@ window() {
 	f1=$(vmstat_sum pgfault); s1=$(vmstat_sum pswpout)
 	for i in "${!names[@]}"; do
 		[ -d "/proc/${pids[i]}" ] || die "${names[i]} exited during the window"
-		RES[$who,$ph,$d,${names[i]}]=$(awk -v a="${t0[i]}" -v b="${t1[i]}" -v w0="$w0" -v w1="$w1" \
-			'BEGIN { printf "%.3f", (b - a) / (w1 - w0) * 100 }')
+		RES[$who,$ph,$d,${names[i]}]+=" $(awk -v a="${t0[i]}" -v b="${t1[i]}" -v w0="$w0" -v w1="$w1" \
+			'BEGIN { printf "%.3f", (b - a) / (w1 - w0) * 100 }')"
 	done
 	NOTE[$who,$ph,$d]=$(awk -v f="$((f1 - f0))" -v s="$((s1 - s0))" -v w0="$w0" -v w1="$w1" -v e="$(phases)" \
 		'BEGIN { w = (w1 - w0) / 1e9; printf "faults %.0fk/s swapout %.0f/s; at the end: %s", f / w / 1000, s / w, e }')
@@ -124,7 +132,8 @@ window() {
 	$T send-keys -t bench:thrashtop q
 	for ((i = 0; i < 1200; i++)); do [ -d "/proc/${pids[0]}" ] || break; sleep 0.1; done
 	if [ -s "$CONF/prof" ]; then
-		PROF[$who,$ph,$d]=$(awk '/^frames/ { f = $2 } !/^frames/ { printf "%s %.0f  ", $1, $9 } END { printf "[%d frames]", f }' "$CONF/prof")
+		PROF[$who,$ph,$d]+="$(awk '/^frames/ { f = $2 } !/^frames/ { printf "%s %.0f  ", $1, $9 } END { printf "[%d frames]", f }' "$CONF/prof")
+"
 	fi
 	rm -f "$CONF/prof"
 	$T kill-server 2>/dev/null || true
@@ -142,11 +151,13 @@ for ph in $PHASES; do
 	ivs="1 0.1"
 	[ "$ph" = fill ] && ivs="1 0.1 0.01"
 	for d in $ivs; do
-		# an older thrashtop may not take -d 0.01
-		if [ -n "$BEFORE" ] && "$BEFORE" -d "$d" --list-plots >/dev/null 2>&1; then
-			window "$BEFORE" "$ph" "$d"
-		fi
-		window ./thrashtop "$ph" "$d"
+		for ((round = 0; round < ROUNDS; round++)); do
+			# an older thrashtop may not take -d 0.01
+			if [ -n "$BEFORE" ] && "$BEFORE" -d "$d" --list-plots >/dev/null 2>&1; then
+				window "$BEFORE" "$ph" "$d"
+			fi
+			window ./thrashtop "$ph" "$d"
+		done
 	done
 	[[ $ph = pressure* || $ph = fill-cg* ]] && exec 9>&-
 done
@@ -155,15 +166,31 @@ for ph in $PHASES; do
 	for d in 1 0.1 0.01; do
 		for who in before after; do
 			[ -n "${RES[$who,$ph,$d,thrashtop]:-}" ] || continue
-			awk -v ph="$ph" -v d="$d" -v who="$who" -v a="${RES[$who,$ph,$d,thrashtop]}" \
-			    -v b="${RES[$who,$ph,$d,top]:-}" -v c="${RES[$who,$ph,$d,htop]:-}" -v e="${RES[$who,$ph,$d,btop]:-}" 'BEGIN {
+			awk -v ph="$ph" -v d="$d" -v who="$who" -v A="${RES[$who,$ph,$d,thrashtop]}" \
+			    -v B="${RES[$who,$ph,$d,top]:-}" -v C="${RES[$who,$ph,$d,htop]:-}" -v E="${RES[$who,$ph,$d,btop]:-}" '
+			# the median of a blank-separated list; "" for none
+			function med(list,   v, n, i, j, t) {
+				n = split(list, v, " ")
+				if (!n) return ""
+				for (i = 2; i <= n; i++)
+					for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+				return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+			}
+			BEGIN {
 				goal = d == 1 ? 0.1 : d == 0.1 ? 1 : 3
-				r = b > 0 ? a / b : 0
+				a = med(A); b = med(B); c = med(C); e = med(E)
+				n = split(A, x, " "); split(B, y, " "); lo = hi = x[1]; q = ""
+				for (i = 1; i <= n; i++) {
+					lo = x[i] + 0 < lo + 0 ? x[i] : lo; hi = x[i] + 0 > hi + 0 ? x[i] : hi
+					if (y[i] > 0) q = q " " x[i] / y[i]
+				}
+				r = b == "" ? 0 : med(q)
 				ok = a <= goal && (d != 1 || r <= 0.25)
-				printf "%-13s %-9s %-7s %9.3f%% %10s %10s %10s %9s  <= %g%%%s: %s\n", ph, d " s", who, a,
+				printf "%-13s %-9s %-7s %9.3f%% %10s %10s %10s %9s  <= %g%%%s: %s%s\n", ph, d " s", who, a,
 					b == "" ? "-" : sprintf("%.3f%%", b), c == "" ? "-" : sprintf("%.3f%%", c),
 					e == "" ? "-" : sprintf("%.3f%%", e), b == "" ? "-" : sprintf("%.2fx", r),
-					goal, d == 1 ? " and <= 0.25x top" : "", ok ? "met" : "NOT met"
+					goal, d == 1 ? " and <= 0.25x top" : "", ok ? "met" : "NOT met",
+					(n > 1 ? sprintf("  (%d rounds, %.3f-%.3f%%)", n, lo, hi) : "")
 			}'
 			echo "                                (${NOTE[$who,$ph,$d]})"
 		done
@@ -172,7 +199,7 @@ done
 # stall figures and reclaim events on against off, in the same cgroup
 for ph in fill-cg pressure; do
 	for d in 1 0.1; do
-		a=${RES[after,$ph,$d,thrashtop]:-} b=${RES[after,$ph-bare,$d,thrashtop]:-}
+		a=$(median ${RES[after,$ph,$d,thrashtop]:-}) b=$(median ${RES[after,$ph-bare,$d,thrashtop]:-})
 		[ -n "$a" ] && [ -n "$b" ] && awk -v ph="$ph" -v d="$d" -v a="$a" -v b="$b" 'BEGIN {
 			printf "stalls and events, %s at %s s: %.3f%% on, %.3f%% off (--no-stalls --no-events): %+.3f points\n", ph, d, a, b, a - b }'
 	done
@@ -182,7 +209,9 @@ echo "kernel, from 5 s after the monitor's start to its end); the kernel's share
 for ph in $PHASES; do
 	for d in 1 0.1 0.01; do
 		for who in before after; do
-			[ -n "${PROF[$who,$ph,$d]:-}" ] && printf '%-13s %-6s %-7s %s\n' "$ph" "$d s" "$who" "${PROF[$who,$ph,$d]}"
+			while IFS= read -r line; do
+				[ -n "$line" ] && printf '%-13s %-6s %-7s %s\n' "$ph" "$d s" "$who" "$line"
+			done <<<"${PROF[$who,$ph,$d]:-}"
 		done
 	done
 done
