@@ -79,7 +79,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: thrashtop history [", f);
 	for (int i = 0; i < NCMDS; i++)
-		fprintf(f, "%s%s%s", cmds[i].name, cmds[i].args, i + 1 == NCMDS ? "" : i == 4 ?
+		fprintf(f, "%s%s%s", cmds[i].name, cmds[i].args, i + 1 == NCMDS ? "" : i == 4 || i == 7 ?
 			" |\n                          " : " | ");
 	fprintf(f, "] [options]\n"
 		"  --format=text|csv|json|time|table   output (list, show, stats, export;\n"
@@ -109,7 +109,8 @@ static void usage(FILE *f)
 		"  --gnu                time lines as GNU time prints them (default csh)\n"
 		"  --cov=PCT            unstable when the wall-time CoV passes PCT (5)\n"
 		"  --outlier-z=Z        outlier when the modified z-score passes Z (3.5)\n"
-		"  --history=PATH       the database (default $XDG_DATA_HOME/thrashtop/history.db)\n"
+		"  --history=PATH       the database (default\n"
+		"                       $XDG_DATA_HOME/thrashtop/history.db)\n"
 		"compare takes run IDs, g:ID (the group of run ID) or label:TEXT.\n"
 		"  --skip-bad           import: leave out posted time lines that do not\n"
 		"                       parse (named on stderr) instead of refusing the file\n"

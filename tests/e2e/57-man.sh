@@ -14,6 +14,9 @@ expect renders test -s "$TMP/page"
 
 "$T" --help >"$TMP/help"
 "$T" history --help >>"$TMP/help"
+# both fit an 80-column terminal
+wide=$(awk 'length($0) > 80' "$TMP/help")
+expect "help-fits-80-columns[$wide]" test -z "$wide"
 opts=$(grep -oE '(^|[ ,[])--?[a-zA-Z][a-zA-Z-]*' "$TMP/help" | sed 's/^[ ,[]//' | sort -u)
 [ "$(wc -l <<<"$opts")" -ge 30 ] || fail options-found "only $(wc -l <<<"$opts") options in --help"
 missing=
