@@ -708,11 +708,11 @@ static void stats_table(FILE *f, const struct report_group *g)
 		if (m == RM_MAJFLT && !isnan(s->mean))
 			snprintf(v[2], 32, "%.1f", cut(s->mean, 10));
 		else
-			stat_num(v[2], 32, cut(s->mean, 100), m == RM_MAJFLT ? RM_WALL : m);
+			stat_num(v[2], 32, cut(s->mean, 100), m);
 		if (m == RM_MAJFLT && !isnan(s->sd))
 			snprintf(v[4], 32, "%.1f", s->sd);
 		else
-			stat_num(v[4], 32, s->sd, m == RM_MAJFLT ? RM_WALL : m);
+			stat_num(v[4], 32, s->sd, m);
 		if (isnan(s->cv_pct))
 			snprintf(cv, sizeof(cv), "n/a");
 		else
