@@ -151,7 +151,8 @@ bench: deps
 	@missing=""; for c in $(BENCH_PKGS); do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
 	if [ -n "$$missing" ]; then echo "bench: installing$$missing to compare with"; \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; fi
-	$(MAKE) --no-print-directory thrashtop build/sample_cost build/firstframe build/draw_cost
+	$(MAKE) --no-print-directory thrashtop build/sample_cost build/firstframe build/draw_cost \
+	  build/order_cost
 	bench/run.sh $(SECTIONS)
 
 build/sample_cost: bench/sample_cost.c $(filter-out build/rel/main.o,$(OBJ)) $(wildcard include/*.h)
@@ -161,6 +162,10 @@ build/sample_cost: bench/sample_cost.c $(filter-out build/rel/main.o,$(OBJ)) $(w
 build/draw_cost: bench/draw_cost.c $(filter-out build/rel/main.o,$(OBJ)) $(wildcard include/*.h)
 	@echo "  LD      $@"
 	@$(CC) $(ALL_CFLAGS) -o $@ bench/draw_cost.c $(filter-out build/rel/main.o,$(OBJ)) $(LDLIBS)
+
+build/order_cost: bench/order_cost.c build/rel/reclaim.o include/reclaim.h
+	@echo "  LD      $@"
+	@$(CC) $(ALL_CFLAGS) -o $@ bench/order_cost.c build/rel/reclaim.o $(LDLIBS)
 
 build/firstframe: bench/firstframe.c | build/rel
 	@echo "  LD      $@"

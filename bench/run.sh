@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # `make bench`: every figure side by side in one run. Sections can be
-# picked by name: bench/run.sh [sort] [faults] [sampling] [start] [draw] [monitor] [history]
+# picked by name: bench/run.sh [sort] [faults] [sampling] [events] [start] [draw] [monitor] [history]
 set -u
 cd "$(dirname "$0")"
 rc=0
-SECTIONS=" ${*:-sort faults sampling start draw monitor history} "
+SECTIONS=" ${*:-sort faults sampling events start draw monitor history} "
 want() { [[ $SECTIONS == *" $1 "* ]]; }
 if want sort; then
 	echo "== sorter CPU against qsbench 0.93 (same compiler, flags, N and seed; alternating runs; medians)"
@@ -19,6 +19,11 @@ fi
 if want sampling; then
 	echo "== sampling cost per tick (system sample + every worker's /proc/PID/stat; CPU time, median of 200 ticks)"
 	../build/sample_cost 200 || rc=1
+	echo
+fi
+if want events; then
+	echo "== a tracer round's reclaim events put in time order (CPU time, 2000 rounds)"
+	../build/order_cost || rc=1
 	echo
 fi
 if want start; then
