@@ -25,7 +25,9 @@
 # pressure moves by a third from the next.
 # Per frame: with THRASHTOP_PROFILE the monitor sums each part's thread
 # CPU time (sampling, workers' /proc reads, their taskstats, model, drawing, terminal
-# output; see include/prof.h) and every window prints it per frame.
+# output; see include/prof.h) and every window prints it per frame. As
+# root, each window's note gives the time interrupts ran on the monitor's
+# threads, which the kernel counts as theirs (see irq_begin).
 # Then two thrashtops whose workload is one sleep, one of them recording
 # (--cast): what a recording costs; and the monitor's memory with BIG
 # workers (1024) running, in a session of five runs of them, so that one
@@ -49,12 +51,61 @@ SOCK=thrashtop-bench-$$
 T="tmux -L $SOCK -f /dev/null"
 CONF=$(mktemp -d)
 export XDG_CONFIG_HOME=$CONF/config	# the user's delay and plots do not count
+TRACEFS='' MOUNTED_TRACEFS='' IRQ_INST='' MON=''
 
 die() { echo "bench/monitor.sh: $*" >&2; exit 1; }
 [ -x ./thrashtop ] || die "build ./thrashtop first (make)"
 [ -z "$BEFORE" ] || [ -x "$BEFORE" ] || die "BEFORE=$BEFORE is not executable"
 for c in tmux top htop btop; do command -v $c >/dev/null || die "$c is not installed (make bench installs it)"; done
-trap '$T kill-server 2>/dev/null || true; rm -rf "$CONF"' EXIT
+# tracefs is unmounted once the monitors, whose tracers use it, are gone
+trap '$T kill-server 2>/dev/null || true; rm -rf "$CONF"
+      [ -n "$IRQ_INST" ] && [ -d "$IRQ_INST" ] && rmdir "$IRQ_INST"
+      for ((i = 0; i < 300; i++)); do [ -n "$MON" ] && [ -d "/proc/$MON" ] || break; sleep 0.1; done
+      [ -n "$MOUNTED_TRACEFS" ] && umount "$TRACEFS"' EXIT
+
+# Interrupts that ran while one of the monitor's threads was on a CPU:
+# device handlers, softirqs and the APIC vectors (timer, IPIs), read from
+# a private tracefs instance whose events are filtered to those threads.
+# This kernel charges that time to the thread it interrupted (no
+# CONFIG_IRQ_TIME_ACCOUNTING), so it is inside the schedstat figures; a
+# sampling profiler cannot size it, since its own timer's interrupts run
+# the pending softirqs. Root only; the instance goes with the bench.
+if [ "$(id -u)" -eq 0 ]; then
+	TRACEFS=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+	if [ -z "$TRACEFS" ] && [ -d /sys/kernel/tracing ] &&
+	   mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
+		TRACEFS=/sys/kernel/tracing MOUNTED_TRACEFS=1
+	fi
+	[ -n "$TRACEFS" ] && [ -d "$TRACEFS/instances" ] && IRQ_INST=$TRACEFS/instances/thrashtop-bench-irq-$$
+fi
+irq_begin() {
+	local f="" t e
+	[ -n "$IRQ_INST" ] && mkdir "$IRQ_INST" 2>/dev/null || return 0
+	for t in /proc/"$1"/task/*; do f+="${f:+ || }common_pid == ${t##*/}"; done
+	echo 1024 >"$IRQ_INST/buffer_size_kb"
+	for e in "$IRQ_INST"/events/irq/{irq_handler,softirq}_{entry,exit} \
+		 "$IRQ_INST"/events/irq_vectors/*_{entry,exit}; do
+		[ -d "$e" ] || continue
+		echo "$f" >"$e/filter" && echo 1 >"$e/enable"
+	done
+}
+# Microseconds in interrupts over the window, the union of nested ones
+# per CPU, and how many events the buffer lost if it lost any.
+irq_end() {
+	[ -n "$IRQ_INST" ] && [ -d "$IRQ_INST" ] || { echo; return 0; }
+	echo 0 >"$IRQ_INST/tracing_on"
+	awk -v lost="$(cat "$IRQ_INST"/per_cpu/cpu*/stats | awk '/^overrun/ { s += $2 } END { print s + 0 }')" '
+	match($0, /\[[0-9]+\]/) {
+		cpu = substr($0, RSTART + 1, RLENGTH - 2)
+		if (!match($0, / [0-9]+\.[0-9]+: [a-z_]+_(entry|exit):/)) next
+		split(substr($0, RSTART + 1, RLENGTH - 2), f, ": ")
+		t = f[1] + 0
+		if (f[2] ~ /_entry$/) { if (!d[cpu]++) t0[cpu] = t }
+		else if (d[cpu] > 0 && !--d[cpu]) us += (t - t0[cpu]) * 1e6
+	}
+	END { printf "%.0f%s", us, lost ? sprintf(" (%d events lost)", lost) : "" }' "$IRQ_INST/trace"
+	rmdir "$IRQ_INST"
+}
 
 # Summed on-CPU nanoseconds of every thread of PID.
 cpu_ns() {
@@ -78,7 +129,7 @@ btop_conf() {
 declare -A RES NOTE
 # window BIN PHASE INTERVAL: one monitor in one phase, top beside it.
 window() {
-	local bin=$1 ph=$2 d=$3 who tenths ms n args extra=() names pids=() t0=() t1=() w0 w1 f0 f1 s0 s1 seen
+	local bin=$1 ph=$2 d=$3 irq who tenths ms n args names pids=() t0=() t1=() w0 w1 f0 f1 s0 s1 seen
 	who=$([ "$bin" = ./thrashtop ] && echo after || echo before)
 	tenths=$(awk -v d="$d" 'BEGIN { t = int(d * 10 + 0.5); print t < 1 ? 1 : t }')
 	ms=$(awk -v d="$d" 'BEGIN { printf "%d", d * 1000 + 0.5 }')
@@ -92,6 +143,7 @@ window() {
 	esac
 	$T new-session -d -s bench -x 200 -y 60 -n thrashtop \
 		"THRASHTOP_PROFILE=$CONF/prof exec $bin --no-history -p $P -n $n -d $d $args 2>$CONF/err"
+	MON=$(pane_pid thrashtop)
 	names=(thrashtop)
 	if [ "$d" != 0.01 ]; then
 		$T new-window -d -t bench -n top "exec top -d $d"
@@ -115,11 +167,13 @@ window() {
 	sleep 1
 	for nm in "${names[@]}"; do pids+=("$(pane_pid "$nm")"); done
 	f0=$(vmstat_sum pgfault); s0=$(vmstat_sum pswpout)
+	irq_begin "${pids[0]}"
 	w0=$(date +%s%N)
 	for p in "${pids[@]}"; do t0+=("$(cpu_ns "$p")"); done
 	sleep "$WINDOW"
 	for p in "${pids[@]}"; do t1+=("$(cpu_ns "$p")"); done
 	w1=$(date +%s%N)
+	irq=$(irq_end)
 	f1=$(vmstat_sum pgfault); s1=$(vmstat_sum pswpout)
 	for i in "${!names[@]}"; do
 		[ -d "/proc/${pids[i]}" ] || die "${names[i]} exited during the window"
@@ -127,7 +181,10 @@ window() {
 			'BEGIN { printf "%.3f", (b - a) / (w1 - w0) * 100 }')"
 	done
 	NOTE[$who,$ph,$d]=$(awk -v f="$((f1 - f0))" -v s="$((s1 - s0))" -v w0="$w0" -v w1="$w1" -v e="$(phases)" \
-		'BEGIN { w = (w1 - w0) / 1e9; printf "faults %.0fk/s swapout %.0f/s; at the end: %s", f / w / 1000, s / w, e }')
+		-v irq="$irq" -v a="${t0[0]}" -v b="${t1[0]}" 'BEGIN { w = (w1 - w0) / 1e9
+		printf "faults %.0fk/s swapout %.0f/s; at the end: %s", f / w / 1000, s / w, e
+		if (irq != "") printf "; interrupts on its threads %.0f us, %.1f%% of its CPU%s", irq,
+			(b > a ? irq * 1e5 / (b - a) : 0), (irq ~ /lost/ ? substr(irq, index(irq, " ")) : "") }')
 	# q, and the session's swap and cgroup undone before the next
 	$T send-keys -t bench:thrashtop q
 	for ((i = 0; i < 1200; i++)); do [ -d "/proc/${pids[0]}" ] || break; sleep 0.1; done
@@ -222,7 +279,7 @@ for d in 1 0.1; do
 	$T new-session -d -s bench -x 200 -y 60 -n nocast "exec ./thrashtop --no-history -d $d -- sleep 3600"
 	$T new-window -t bench -n cast "exec ./thrashtop --no-history -d $d --cast $CONF/$d.cast -- sleep 3600"
 	sleep 3
-	pa=$(pane_pid nocast); pb=$(pane_pid cast)
+	pa=$(pane_pid nocast); pb=$(pane_pid cast); MON=$pb
 	w0=$(date +%s%N); a0=$(cpu_ns "$pa"); b0=$(cpu_ns "$pb")
 	sleep "$WINDOW"
 	a1=$(cpu_ns "$pa"); b1=$(cpu_ns "$pb"); w1=$(date +%s%N)
@@ -242,7 +299,7 @@ done
 
 $T new-session -d -s bench -x 200 -y 60 -n thrashtop \
 	"exec chrt -R -f 1 ./thrashtop --no-history -p $BIG -n 300000 -r 5 -d 0.1"
-pid=$(pane_pid thrashtop)
+pid=$(pane_pid thrashtop); MON=$pid
 for ((i = 0; i < 600; i++)); do
 	[ "$(pgrep -c -P "$pid" || true)" -ge "$BIG" ] && break
 	sleep 0.1
