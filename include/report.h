@@ -80,9 +80,18 @@ extern const char *const report_time_fields[];
 extern const char *const report_compare_fields[];
 
 /* `history list`, a run at a time, newest first: the header, then each
- * row. */
-void report_list_header(FILE *f);
-void report_list_row(FILE *f, const struct run_record *r);
+ * row, in columns of these widths (0: the column is left out). */
+struct list_cols {
+	int started;	/* 16 "2025-03-01 09:00", or 11 "03-01 09:00" */
+	int label, host, kernel, workload;
+};
+/* The columns for a terminal cols wide: HOST goes first, then the year,
+ * then WORKLOAD and KERNEL narrow and go; room beyond the layout chosen
+ * widens WORKLOAD (to 60) and then LABEL (to 24). Rows fit from 69
+ * columns. cols <= 0 (not a terminal): every column, 133 in all. */
+void report_list_cols(int cols, struct list_cols *c);
+void report_list_header(FILE *f, const struct list_cols *c);
+void report_list_row(FILE *f, const struct run_record *r, const struct list_cols *c);
 /* `history show`: everything recorded for one run. 0, or -1 (errno) on
  * a write or allocation failure. */
 int report_show(FILE *f, const struct run_record *r);

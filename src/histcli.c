@@ -9,6 +9,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -466,6 +467,7 @@ static int stream_export(const char *path, const struct history_filter *f, bool 
 struct listing {
 	long shown, page;	/* page: rows to show, 0 for all */
 	bool more;		/* a run beyond the page was found */
+	struct list_cols cols;
 };
 
 static int list_run(struct run_record *r, void *arg)
@@ -477,8 +479,8 @@ static int list_run(struct run_record *r, void *arg)
 		return 1;
 	}
 	if (!l->shown++)
-		report_list_header(out);
-	report_list_row(out, r);
+		report_list_header(out, &l->cols);
+	report_list_row(out, r, &l->cols);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -504,11 +506,15 @@ static void say_none(const char *path, const struct history_filter *f)
 static int stream_list(const char *path, const struct history_filter *f, bool all)
 {
 	struct history_filter pf = *f;
-	struct listing l = { 0, 0, false };
+	struct listing l = { 0, 0, false, { 0 } };
 	struct history *h = NULL;
+	struct winsize ws;
 	char err[512] = "";
 	int rc = 0;
 
+	/* a terminal's width; a file or a pipe gets every column */
+	report_list_cols(isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) ?
+			 ws.ws_col : 0, &l.cols);
 	/* one more than the page tells whether there are more */
 	if (!pf.limit && !all) {
 		l.page = LIST_PAGE;

@@ -469,37 +469,91 @@ static void status_text(const struct run_record *r, char *buf, size_t len)
 
 /* ---- list and show ---- */
 
-static void short_date(const char *iso, char *buf, size_t len)
+/* "2025-03-01 09:00" in 16 columns, "03-01 09:00" in 11. */
+static void short_date(const char *iso, int w, char *buf, size_t len)
 {
 	if (strlen(iso) >= 16)
-		snprintf(buf, len, "%.10s %.5s", iso, iso + 11);
+		snprintf(buf, len, "%.*s %.5s", w < 16 ? 5 : 10, iso + (w < 16 ? 5 : 0), iso + 11);
 	else
 		snprintf(buf, len, "%s", iso[0] ? iso : "-");
 }
 
-void report_list_header(FILE *f)
+/* From the widest; each fits where the one before does not. */
+static const struct list_cols list_layouts[] = {
+	{ 16, 14, 12, 16, 22 },
+	{ 16, 14, 0, 16, 22 },
+	{ 11, 14, 0, 16, 22 },
+	{ 11, 10, 0, 14, 16 },
+	{ 11, 10, 0, 14, 0 },
+	{ 11, 10, 0, 0, 0 },
+};
+#define NLAYOUTS (sizeof(list_layouts) / sizeof(list_layouts[0]))
+/* ID, WALL, MAJFLT, KSWAPD and STATUS ("aborted"), and their blanks */
+#define LIST_FIXED (6 + 2 + 9 + 2 + 8 + 2 + 6 + 2 + 7)
+
+static int list_width(const struct list_cols *c)
 {
-	fprintf(f, "%6s  %-16s  %-14s  %-12s  %-16s  %-22s  %9s  %8s  %6s  %s\n", "ID", "STARTED",
-		"LABEL", "HOST", "KERNEL", "WORKLOAD", "WALL", "MAJFLT", "KSWAPD", "STATUS");
+	const int w[] = { c->started, c->label, c->host, c->kernel, c->workload };
+	int n = LIST_FIXED;
+
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		n += w[i] ? w[i] + 2 : 0;
+	return n;
+}
+
+void report_list_cols(int cols, struct list_cols *c)
+{
+	size_t i = 0;
+	int room, more;
+
+	*c = list_layouts[0];
+	if (cols <= 0)
+		return;
+	while (i + 1 < NLAYOUTS && list_width(&list_layouts[i]) > cols)
+		i++;
+	*c = list_layouts[i];
+	room = cols - list_width(c);
+	if (c->workload) {
+		more = room < 60 - c->workload ? room : 60 - c->workload;
+		if (more > 0) {
+			c->workload += more;
+			room -= more;
+		}
+	}
+	more = room < 24 - c->label ? room : 24 - c->label;
+	if (more > 0)
+		c->label += more;
+}
+
+void report_list_header(FILE *f, const struct list_cols *c)
+{
+	fprintf(f, "%6s  %-*s  %-*s  ", "ID", c->started, "STARTED", c->label, "LABEL");
+	if (c->host)
+		fprintf(f, "%-*s  ", c->host, "HOST");
+	if (c->kernel)
+		fprintf(f, "%-*s  ", c->kernel, "KERNEL");
+	if (c->workload)
+		fprintf(f, "%-*s  ", c->workload, "WORKLOAD");
+	fprintf(f, "%9s  %8s  %6s  %s\n", "WALL", "MAJFLT", "KSWAPD", "STATUS");
 }
 
 /* s in a column w wide: what is cut ends in "...", never inside a number
  * ("-s 14" of "-s 140175100") or a character, and the column is w on the
- * terminal whatever the characters' widths. */
-static void list_cell(char *buf, size_t len, const char *s, int w)
+ * terminal whatever the characters' widths; then two blanks. */
+static void list_cell(FILE *f, const char *s, int w)
 {
-	char t[512];
+	char t[512], cell[512];
 
 	fmt_field(t, sizeof(t), 0, s, w, false, false);
-	fmt_cell(buf, len, t, w);
+	fmt_cell(cell, sizeof(cell), t, w);
+	fprintf(f, "%s  ", cell);
 }
 
-void report_list_row(FILE *f, const struct run_record *r)
+void report_list_row(FILE *f, const struct run_record *r, const struct list_cols *c)
 {
 	char date[24], wl[256], wall[32], mf[32], ks[32], st[16];
-	char label[256], host[256], kernel[256], wlc[256];
 
-	short_date(r->started_at, date, sizeof(date));
+	short_date(r->started_at, c->started, date, sizeof(date));
 	if (r->kind == RUN_QSBENCH)
 		snprintf(wl, sizeof(wl), "-n %" PRId64 " -p %d -s %u", r->nelems, r->procs, r->seed);
 	else
@@ -512,12 +566,15 @@ void report_list_row(FILE *f, const struct run_record *r)
 	else
 		snprintf(ks, sizeof(ks), "%.2f", r->kswapd_s);
 	status_text(r, st, sizeof(st));
-	list_cell(label, sizeof(label), r->label[0] ? r->label : "-", 14);
-	list_cell(host, sizeof(host), r->hostname[0] ? r->hostname : "-", 12);
-	list_cell(kernel, sizeof(kernel), r->kernel_release[0] ? r->kernel_release : "-", 16);
-	list_cell(wlc, sizeof(wlc), wl, 22);
-	fprintf(f, "%6" PRId64 "  %-16s  %s  %s  %s  %s  %9s  %8s  %6s  %s\n", r->id, date, label,
-		host, kernel, wlc, wall, mf, ks, st);
+	fprintf(f, "%6" PRId64 "  %-*s  ", r->id, c->started, date);
+	list_cell(f, r->label[0] ? r->label : "-", c->label);
+	if (c->host)
+		list_cell(f, r->hostname[0] ? r->hostname : "-", c->host);
+	if (c->kernel)
+		list_cell(f, r->kernel_release[0] ? r->kernel_release : "-", c->kernel);
+	if (c->workload)
+		list_cell(f, wl, c->workload);
+	fprintf(f, "%9s  %8s  %6s  %s\n", wall, mf, ks, st);
 }
 
 static void chart(FILE *f, const struct run_record *r, int id, const char *title);

@@ -245,13 +245,22 @@ static void golden(const char *name, const char *got)
 	free(want);
 }
 
+/* The list for a terminal *cols wide (NULL: not a terminal). */
+static int w_list_at(FILE *f, const struct run_record *v, size_t n, void *cols)
+{
+	struct list_cols c;
+
+	report_list_cols(cols ? *(const int *)cols : 0, &c);
+	report_list_header(f, &c);
+	for (size_t i = 0; i < n; i++)
+		report_list_row(f, &v[i], &c);
+	return 0;
+}
+
 static int w_list(FILE *f, const struct run_record *v, size_t n, void *a)
 {
 	(void)a;
-	report_list_header(f);
-	for (size_t i = 0; i < n; i++)
-		report_list_row(f, &v[i]);
-	return 0;
+	return w_list_at(f, v, n, NULL);
 }
 
 static int w_show(FILE *f, const struct run_record *v, size_t n, void *a)
@@ -630,6 +639,73 @@ TEST(report_stats_newest_lines)
 /* With every stall known (a stall line of 97 columns) and workloads whose
  * tokens fall at the edge: lines wrap at blanks between whole tokens, an
  * option with its value, a stall with its name. */
+/* Each line of text fits in cols terminal columns. */
+static bool fits(const char *text, int cols, char *worst, size_t len)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+		char *line = strndup(p, n);
+
+		if (line && (size_t)fmt_cut_bytes(line, cols) < n) {
+			snprintf(worst, len, "%s", line);
+			free(line);
+			return false;
+		}
+		free(line);
+		p += n + (p[n] == '\n');
+	}
+	return true;
+}
+
+/* history list on a terminal: every row fits from 69 columns, the
+ * columns that go are the ones that matter least, and a wide terminal
+ * shows a workload in full. */
+TEST(report_list_fits_the_terminal)
+{
+	static const int widths[] = { 69, 72, 80, 100, 119, 132, 133, 134, 160, 200, 300 };
+	struct run_record v[8];
+	struct list_cols c;
+	char worst[1024];
+	size_t n;
+
+	fixture_runs(v, &n);
+	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+		char *out = render(w_list_at, v, n, (void *)&widths[i]);
+
+		if (!fits(out, widths[i], worst, sizeof(worst)))
+			t_fail(__FILE__, __LINE__, "%d columns: \"%s\" is wider", widths[i], worst);
+		CHECK(out && strstr(out, "STARTED") && strstr(out, "LABEL") && strstr(out, "KSWAPD"));
+		free(out);
+	}
+	report_list_cols(0, &c);
+	CHECK_INT(c.host, 12);
+	CHECK_INT(c.workload, 22);
+	report_list_cols(80, &c);
+	CHECK_INT(c.host, 0);
+	CHECK_INT(c.kernel, 0);
+	CHECK_INT(c.workload, 0);
+	CHECK_INT(c.started, 11);
+	report_list_cols(100, &c);
+	CHECK_INT(c.kernel, 14);	/* "6.1.0-18-amd64" whole */
+	report_list_cols(200, &c);
+	CHECK_INT(c.host, 12);
+	CHECK_INT(c.workload, 60);
+	CHECK_INT(c.label, 24);
+	int w = 200;
+	char *out = render(w_list_at, v, n, &w);
+	CHECK(out && strstr(out, "-n 90000000 -p 2 -s 140175100 "));
+	CHECK(out && strstr(out, " 2025-03-01 09:00 "));
+	free(out);
+	w = 80;
+	out = render(w_list_at, v, n, &w);
+	CHECK(out && strstr(out, " 03-01 09:00 ") && !strstr(out, "2025-"));
+	free(out);
+	for (size_t i = 0; i < n; i++)
+		run_record_clear(&v[i]);
+}
+
 TEST(report_text_fits_72_columns)
 {
 	struct run_record v[8];
