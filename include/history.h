@@ -15,9 +15,9 @@
 
 #include "runrec.h"
 
-#define HISTORY_SCHEMA_VERSION 9
+#define HISTORY_SCHEMA_VERSION 10
 /* The oldest schema a reader (HISTORY_RDONLY) takes as it is: v9 added only
- * what a write uses. */
+ * what a write uses, v10 a column a reader leaves unknown where it is not. */
 #define HISTORY_READ_VERSION 8
 #define HISTORY_BUSY_MS 5000		/* longest wait for another writer's lock */
 #define HISTORY_STOP_GRACE_MS 500	/* longest wait once asked to stop */
@@ -107,6 +107,7 @@ extern const char *const history_figures[];
  * or NAN. */
 struct run_figures {
 	int64_t id, user_us, sys_us, wall_us, majflt, minflt, inblock, oublock;
+	int64_t maxrss_kib;
 	double kswapd_s;
 	double cpu_pct;			/* as stored: a posted %P kept as posted */
 	enum run_status status;

@@ -106,6 +106,8 @@ struct run_record {
 	int64_t wall_us, user_us, sys_us;
 	double cpu_pct;
 	int64_t majflt, minflt, inblock, oublock;
+	int64_t maxrss_kib;		/* the largest worker's ru_maxrss: time(1)'s
+					   maxresident */
 	double kswapd_s;		/* NAN = n/a */
 	struct delays stalls;		/* the workers' delay totals summed, NAN n/a */
 	int64_t swap_peak_kib, mem_free_min_kib;

@@ -70,7 +70,8 @@ static int migrate_samples(struct history *h, char *err, size_t errlen);
  * them in table events (how many others came after in
  * reclaim_events_past); v9 the highest run id ever given (run_ids), so
  * that a removed run's id is not given again, and cpu_pct in the
- * statistics' index. */
+ * statistics' index; v10 the largest worker's maximum resident set
+ * (maxrss_kib, time(1)'s maxresident), in that index too. */
 static const struct {
 	const char *sql;
 	int (*step)(struct history *h, char *err, size_t errlen);
@@ -196,6 +197,8 @@ static const struct {
 	  "INSERT INTO run_ids SELECT coalesce(max(id), 0) FROM runs;"
 	  "CREATE TRIGGER run_ids_last AFTER INSERT ON runs"
 	  " BEGIN UPDATE run_ids SET last = max(last, NEW.id); END;", NULL },
+	{ "ALTER TABLE runs ADD COLUMN maxrss_kib INTEGER;"
+	  "DROP INDEX IF EXISTS runs_figures;", NULL },
 };
 
 static void dberr(struct history *h, char *err, size_t len, const char *what)
@@ -517,7 +520,7 @@ struct history *history_open_version(const char *path, int flags, int version,
 				   !exec_sql(h, "CREATE INDEX IF NOT EXISTS runs_figures ON runs("
 					     "config_hash, started_at, id, status, user_us, sys_us,"
 					     " wall_us, majflt, minflt, inblock, oublock, kswapd_s, cpu_pct,"
-					     STALL_COLUMNS ")",
+					     STALL_COLUMNS ", maxrss_kib)",
 					     err, errlen));
 			history_build_end(h->path, fd);
 			if (!ok)
@@ -1095,7 +1098,7 @@ static void bind_filter(sqlite3_stmt *st, const struct history_filter *f)
 const char *const history_figures[] = { "status", "user_us", "sys_us", "wall_us", "majflt",
 	"minflt", "inblock", "oublock", "kswapd_s", "cpu_pct",
 	"stall_swapin_s", "stall_reclaim_s", "stall_thrashing_s", "stall_compact_s",
-	"stall_io_s", "stall_cpu_s", "stall_wpcopy_s", "stall_irq_s", NULL };
+	"stall_io_s", "stall_cpu_s", "stall_wpcopy_s", "stall_irq_s", "maxrss_kib", NULL };
 
 /* Whether a listing with flags (and f's field list) reads field i. */
 static bool field_read(const struct history *h, const struct history_filter *f, int flags,
@@ -1419,6 +1422,8 @@ int history_each_figures(struct history *h, const struct history_filter *f,
 		" kswapd_s, cpu_pct");
 	if (h->version >= 6)
 		sb_puts(&q, "," STALL_COLUMNS);
+	if (h->version >= 10)
+		sb_puts(&q, ", maxrss_kib");
 	sb_puts(&q, " FROM runs");
 	build_where(h, &q, f);
 	sb_puts(&q, " ORDER BY started_at, id");
@@ -1443,6 +1448,7 @@ int history_each_figures(struct history *h, const struct history_filter *f,
 			.wall_us = col_i64(st, 4), .majflt = col_i64(st, 5),
 			.minflt = col_i64(st, 6), .inblock = col_i64(st, 7),
 			.oublock = col_i64(st, 8),
+			.maxrss_kib = h->version >= 10 ? col_i64(st, 11 + DL_N) : NA,
 			.kswapd_s = sqlite3_column_type(st, 9) == SQLITE_NULL
 				    ? NAN : sqlite3_column_double(st, 9),
 			.cpu_pct = sqlite3_column_type(st, 10) == SQLITE_NULL

@@ -307,7 +307,7 @@ const char *report_header_key(const char *f)
 
 const char *const report_time_fields[] = {
 	"started_at", "config_hash", "label", "kind", "status", "user_us", "sys_us",
-	"wall_us", "majflt", "minflt", "inblock", "oublock", "kswapd_s", "cpu_pct",
+	"wall_us", "majflt", "minflt", "inblock", "oublock", "maxrss_kib", "kswapd_s", "cpu_pct",
 	/* the stall line */
 	"stall_swapin_s", "stall_reclaim_s", "stall_thrashing_s", "stall_compact_s",
 	"stall_io_s", "stall_cpu_s", "stall_wpcopy_s", "stall_irq_s",

@@ -538,6 +538,7 @@ int record_build(struct run_record *r, const struct record_input *in)
 	r->minflt = res->tl.minflt;
 	r->inblock = res->tl.inblock;
 	r->oublock = res->tl.oublock;
+	r->maxrss_kib = res->tl.maxrss_kib;
 	r->kswapd_s = res->kswapd_s;
 	r->stalls = res->stalls;
 	r->swap_peak_kib = res->swap_peak_kib;

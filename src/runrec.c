@@ -39,6 +39,7 @@ const struct hist_field history_fields[] = {
 	F(minflt, HF_I64, 1),
 	F(inblock, HF_I64, 1),
 	F(oublock, HF_I64, 1),
+	F(maxrss_kib, HF_I64, 10),
 	F(kswapd_s, HF_DBL, 1),
 	F(swap_peak_kib, HF_I64, 1),
 	F(mem_free_min_kib, HF_I64, 1),
@@ -710,7 +711,7 @@ void run_record_timeline(const struct run_record *r, struct timeline *t)
 	t->minflt = r->minflt;
 	t->inblock = r->inblock;
 	t->oublock = r->oublock;
-	t->maxrss_kib = NA;
+	t->maxrss_kib = r->maxrss_kib;
 	t->exit_code = 0;
 	/* A stored %P is what the csh line prints: a posted one kept as
 	 * posted, a native run's csh's own from these times. To tenths,

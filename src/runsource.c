@@ -9,8 +9,8 @@
 void run_figures_of(const struct run_record *r, struct run_figures *x)
 {
 	*x = (struct run_figures){ r->id, r->user_us, r->sys_us, r->wall_us, r->majflt,
-				   r->minflt, r->inblock, r->oublock, r->kswapd_s, r->cpu_pct,
-				   r->status, r->stalls };
+				   r->minflt, r->inblock, r->oublock, r->maxrss_kib, r->kswapd_s,
+				   r->cpu_pct, r->status, r->stalls };
 }
 
 void run_source_free(struct run_source *s)
@@ -198,6 +198,7 @@ static int held_runs(struct run_pass *rp, size_t from)
 		r.minflt = w->minflt;
 		r.inblock = w->inblock;
 		r.oublock = w->oublock;
+		r.maxrss_kib = w->maxrss_kib;
 		r.kswapd_s = w->kswapd_s;
 		r.cpu_pct = w->cpu_pct;
 		r.status = w->status;

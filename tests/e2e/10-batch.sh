@@ -38,6 +38,16 @@ expect majflt-vs-gnu-time awk -v o="$oF" -v g="$gF" 'BEGIN { exit !(o <= g) }'
 # 20M ints = 78 MiB = about 19,500 pages touched by the worker.
 expect minflt-vs-gnu-time awk -v o="$oR" -v g="$gR" 'BEGIN { exit !(o <= g && o >= 19000 && g - o < 20000) }'
 
+# maxresident: the worker's peak, at least its 78 MiB array; GNU time's is
+# the largest of thrashtop and the workers it reaped. The history keeps it.
+/usr/bin/time -o "$TMP/gm" -f '%M' "$T" -b -n 20000000 -p 1 --history "$TMP/m.db" --no-stalls \
+	--format=gnu-full >"$TMP/full" 2>/dev/null
+om=$(sed -nE 's/.* ([0-9]+)maxresident\)k$/\1/p' "$TMP/full")
+expect "maxrss-vs-gnu-time[$om $(cat "$TMP/gm")]" awk -v o="$om" -v g="$(cat "$TMP/gm")" 'BEGIN { exit !(o >= 78125 && o <= g) }'
+kept=$("$T" history --history "$TMP/m.db" show 1 | sed -nE 's/^maxrss_kib +.*\(([0-9]+) KiB\)$/\1/p')
+expect "maxrss-kept[$kept]" test "$kept" = "$om"
+expect maxrss-exported eval "'$T' history --history '$TMP/m.db' export --format=json | grep -q '\"maxrss_kib\": $om,'"
+
 # Bad input: one line on stderr, exit 2, nothing started.
 for bad in "-n 0" "-n abc" "-p 0" "-p 1025" "-d 0.001" "-d x" "--format=xml" "--mem 12Q" "-s" "--bogus" "stray"; do
 	# shellcheck disable=SC2086

@@ -79,6 +79,7 @@ static void fixture(struct run_record *r, int i)
 	r->status = i % 5 == 4 ? RUN_OOM : RUN_OK;
 	r->wall_us = 153290000 + i;
 	r->majflt = 19670 + i;
+	r->maxrss_kib = 352000 + i;
 	r->kswapd_s = i % 4 ? 1.25 : NAN;
 	snprintf(r->kernel_release, sizeof(r->kernel_release), "%s",
 		 i % 3 ? "6.1.0-18-amd64" : "2.4.14-pre8");
@@ -615,6 +616,11 @@ TEST(history_migrations_from_every_version)
 				CHECK(!delays_known(&got.stalls));
 				CHECK(!delays_known(&got.workers[0].delays));
 				delays_clear(&r.stalls);
+			}
+			/* the largest worker's max RSS: v10 */
+			if (from < 10) {
+				CHECK_INT(got.maxrss_kib, NA);
+				r.maxrss_kib = NA;
 			}
 			/* whether the cgroup was new: v5 */
 			if (from < 5) {

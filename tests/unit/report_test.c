@@ -91,6 +91,7 @@ static void fixture_runs(struct run_record *v, size_t *n)
 		r->majflt = fx[i].majflt;
 		r->minflt = 1000 + (int64_t)i;
 		r->oublock = 16;
+		r->maxrss_kib = i == 7 ? NA : 352000 + (int64_t)i;
 		r->kswapd_s = fx[i].kswapd;
 		r->interval_s = 1;
 		r->swap_peak_kib = 180000 + 1000 * (int64_t)i;
@@ -1498,6 +1499,8 @@ TEST(posted_batch_marks)
 	CHECK_INT(v[1].status, RUN_ABORTED);
 	CHECK_INT(v[2].status, RUN_FAILED);
 	CHECK_INT(v[2].minflt, 97);
+	CHECK_INT(v[2].maxrss_kib, 1560);	/* GNU's maxresident kept */
+	CHECK_INT(v[0].maxrss_kib, NA);		/* csh's "0+0k" is not it */
 	CHECK_INT(v[3].status, RUN_OK);
 	run_records_free(v, n);
 }
