@@ -88,11 +88,15 @@ int fmt_parse_whole(const char *s, long long lo, long long hi, long long *out);
  * it. False, *p unmoved, for no digit or a 16th one. */
 bool fmt_scan_num(const char **p, int64_t *v);
 
-/* Display columns of a UTF-8 string: one per code point (the screen draws
- * nothing wider). */
+/* Display columns of a UTF-8 string on a UTF-8 terminal: a wide
+ * character (CJK, emoji) two, a combining or zero-width one none, as
+ * fmt_cell counts them; of its first nb bytes. */
 int fmt_text_cols(const char *s);
+int fmt_text_cols_n(const char *s, size_t nb);
 
-/* Bytes of s that fill at most cols display columns. */
+/* Bytes of s's whole characters that fill at most cols display columns
+ * (a wide one that would pass cols is left out, so they may fill one
+ * less). */
 int fmt_cut_bytes(const char *s, int cols);
 
 /* Whole seconds as [h:]m:ss, truncated (1:59.9 is "1:59"); "n/a" for

@@ -292,27 +292,6 @@ inval:
 	return -1;
 }
 
-int fmt_text_cols(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
-}
-
-int fmt_cut_bytes(const char *s, int cols)
-{
-	int i = 0, n = 0;
-
-	if (cols <= 0)
-		return 0;
-	for (; s[i]; i++)
-		if (((unsigned char)s[i] & 0xC0) != 0x80 && n++ == cols)
-			break;
-	return i;
-}
-
 int fmt_utf8_len(const char *s, unsigned *cp)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -409,6 +388,60 @@ static int cp_cols(unsigned cp)
 	w = wcwidth((wchar_t)cp);
 	uselocale(old);
 	return w < 0 ? 1 : w;
+}
+
+/* The character at s: its bytes (a byte not starting one is one byte of
+ * one column) and *cols its columns. */
+static int char_at(const char *s, int *cols)
+{
+	unsigned char c = (unsigned char)*s;
+	unsigned cp;
+	int k;
+
+	if (c >= 0x20 && c < 0x7F) {
+		*cols = 1;
+		return 1;
+	}
+	if (!(k = fmt_utf8_len(s, &cp))) {
+		*cols = 1;
+		return 1;
+	}
+	/* the plots' glyphs, and "…": one column, without wcwidth's cost */
+	*cols = (cp >= 0x2500 && cp <= 0x259F) || (cp >= 0x2800 && cp <= 0x28FF) || cp == 0x2026
+		? 1 : cp_cols(cp);
+	return k;
+}
+
+int fmt_text_cols_n(const char *s, size_t nb)
+{
+	size_t i = 0;
+	int n = 0, c;
+
+	while (i < nb && s[i]) {
+		i += (size_t)char_at(s + i, &c);
+		n += c;
+	}
+	return n;
+}
+
+int fmt_text_cols(const char *s)
+{
+	return fmt_text_cols_n(s, SIZE_MAX);
+}
+
+int fmt_cut_bytes(const char *s, int cols)
+{
+	int i = 0, n = 0, k, c;
+
+	/* whole characters, and the zero-width ones that go with the last */
+	while (s[i]) {
+		k = char_at(s + i, &c);
+		if (n + c > cols)
+			break;
+		n += c;
+		i += k;
+	}
+	return i;
 }
 
 size_t fmt_cell(char *buf, size_t len, const char *s, int w)
@@ -783,15 +816,6 @@ size_t fmt_buf_done(struct fmt_buf *o)
 }
 
 /* Columns of the first nb bytes of s. */
-static int cols_n(const char *s, int nb)
-{
-	int n = 0;
-
-	for (int i = 0; i < nb; i++)
-		n += ((unsigned char)s[i] & 0xC0) != 0x80;
-	return n;
-}
-
 size_t fmt_field(char *buf, size_t len, size_t o, const char *s, int w, bool right,
 		    bool utf8)
 {
@@ -825,7 +849,7 @@ size_t fmt_field(char *buf, size_t len, size_t o, const char *s, int w, bool rig
 		/* "-p 2…" would read as a longer number cut: a blank keeps
 		 * them apart, or the number goes */
 		if (nb > 0 && isdigit((unsigned char)s[nb - 1])) {
-			gap = cols_n(s, nb) + 1 + mw <= w;
+			gap = fmt_text_cols_n(s, (size_t)nb) + 1 + mw <= w;
 			if (!gap) {
 				while (nb > 0 && (isdigit((unsigned char)s[nb - 1]) || s[nb - 1] == '.'))
 					nb--;
@@ -834,7 +858,7 @@ size_t fmt_field(char *buf, size_t len, size_t o, const char *s, int w, bool rig
 			}
 		}
 		mb = strlen(mark);
-		n = cols_n(s, nb) + gap + mw;
+		n = fmt_text_cols_n(s, (size_t)nb) + gap + mw;
 	}
 	if (o + (size_t)nb + gap + mb + (size_t)(w - n) + 1 > len)
 		return o;

@@ -218,11 +218,10 @@ char *histui_format_run(const struct run_record *r, bool marked, const struct hi
 	o = fmt_field(buf, len, o, ks, c->kswapd, true, utf8);
 	o = fmt_field(buf, len, o, " ", 1, false, utf8);
 	o = fmt_field(buf, len, o, stat, c->status, false, utf8);
-	/* exactly width: pad a short row, cut one the minimums overflow */
+	/* exactly width: cut a row the minimums overflow, pad a short one */
+	buf[fmt_cut_bytes(buf, width)] = '\0';
 	if (fmt_text_cols(buf) < width)
-		fmt_field(buf, len, o, "", width - fmt_text_cols(buf), false, utf8);
-	else
-		buf[fmt_cut_bytes(buf, width)] = '\0';
+		fmt_field(buf, len, strlen(buf), "", width - fmt_text_cols(buf), false, utf8);
 	return buf;
 }
 
@@ -348,15 +347,13 @@ static int text_kv(struct detail_lines *t, int width, const char *key, const cha
 		while (*p == ' ')
 			p++;
 		while (*p) {
-			int nb = (int)strcspn(p, " "), wc = 0;
+			int nb = (int)strcspn(p, " "), wc = fmt_text_cols_n(p, (size_t)nb);
 
-			for (int i = 0; i < nb; i++)
-				wc += ((unsigned char)p[i] & 0xC0) != 0x80;
 			if (col && col + 1 + wc > room)
 				break;
-			if (wc > room) {
-				nb = fmt_cut_bytes(p, room);
-				wc = room;
+			if (wc > room) {	/* a wide character always goes on */
+				nb = fmt_cut_bytes(p, room < 2 ? 2 : room);
+				wc = fmt_text_cols_n(p, (size_t)nb);
 			}
 			if (col) {
 				line[o++] = ' ';
@@ -865,8 +862,7 @@ static void draw_pane(struct hs *s)
 		const char *t = l->text;
 		int attr = 0;
 
-		for (int k = 0; k < s->hscroll && *t; k++)
-			t += fmt_cut_bytes(t, 1);
+		t += fmt_cut_bytes(t, s->hscroll);	/* the columns panned past */
 		if (l->attr == DA_TITLE)
 			attr = A_BOLD;
 		else if (l->attr == DA_BAD)

@@ -401,8 +401,8 @@ static void format_progress(const struct ms_worker *w, int width, bool utf8,
 static size_t put_field(char *buf, size_t len, size_t o, const char *s,
 			int width, bool right)
 {
-	int n = fmt_text_cols(s), pad = width > n ? width - n : 0;
-	int nb = fmt_cut_bytes(s, width);
+	int nb = fmt_cut_bytes(s, width), n = fmt_text_cols_n(s, (size_t)nb);
+	int pad = width > n ? width - n : 0;
 
 	if (o + (size_t)nb + (size_t)pad + 1 > len)
 		return o;

@@ -270,6 +270,33 @@ TEST(fmt_text_width)
 	CHECK_INT(fmt_cut_bytes(s, 3), 5);	/* never inside a character */
 	CHECK_INT(fmt_cut_bytes(s, 4), 8);
 	CHECK_INT(fmt_cut_bytes(s, 99), (long long)strlen(s));
+	CHECK_INT(fmt_cut_bytes(s, -1), 0);
+}
+
+/* Wide characters take two columns, combining ones none: a cut leaves
+ * out a wide one that would pass the width, and keeps the marks that go
+ * with the last character. */
+TEST(fmt_text_width_wide_and_combining)
+{
+	const char *cjk = "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e";	/* 3 wide */
+	const char *acute = "e\xcc\x81x";	/* e, combining acute, x */
+	char buf[64];
+
+	CHECK_INT(fmt_text_cols(cjk), 6);
+	CHECK_INT(fmt_text_cols_n(cjk, 3), 2);
+	CHECK_INT(fmt_cut_bytes(cjk, 5), 6);	/* two of them: 4 columns */
+	CHECK_INT(fmt_cut_bytes(cjk, 1), 0);
+	CHECK_INT(fmt_text_cols(acute), 2);
+	CHECK_INT(fmt_cut_bytes(acute, 1), 3);	/* the mark with its e */
+	CHECK_INT(fmt_text_cols("\xf0\x9f\x98\x80"), 2);	/* an emoji */
+	/* a field cut ends in its mark and is exactly w columns */
+	fmt_field(buf, sizeof(buf), 0, "\xe3\x81\x82\xe3\x81\x84\xe3\x81\x86\xe3\x81\x88"
+		  "\xe3\x81\x8a\xe3\x81\x8b\xe3\x81\x8d\xe3\x81\x8f", 14, false, false);
+	CHECK_STR(buf, "\xe3\x81\x82\xe3\x81\x84\xe3\x81\x86\xe3\x81\x88\xe3\x81\x8a... ");
+	CHECK_INT(fmt_text_cols(buf), 14);
+	fmt_field(buf, sizeof(buf), 0, cjk, 5, true, true);
+	CHECK_STR(buf, "\xe6\x97\xa5\xe6\x9c\xac\xe2\x80\xa6");
+	CHECK_INT(fmt_text_cols(buf), 5);
 }
 
 /* A cell of w columns: wide characters take 2, combining ones 0, and a

@@ -672,6 +672,10 @@ TEST(report_list_fits_the_terminal)
 	size_t n;
 
 	fixture_runs(v, &n);
+	/* 15 wide characters: 30 columns, cut by them with a mark */
+	snprintf(v[1].label, sizeof(v[1].label), "%s", "\xe3\x81\x82\xe3\x81\x84\xe3\x81\x86"
+		 "\xe3\x81\x88\xe3\x81\x8a\xe3\x81\x8b\xe3\x81\x8d\xe3\x81\x8f\xe3\x81\x91"
+		 "\xe3\x81\x93\xe3\x81\x95\xe3\x81\x97\xe3\x81\x99\xe3\x81\x9b\xe3\x81\x9d");
 	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
 		char *out = render(w_list_at, v, n, (void *)&widths[i]);
 
@@ -702,6 +706,8 @@ TEST(report_list_fits_the_terminal)
 	w = 80;
 	out = render(w_list_at, v, n, &w);
 	CHECK(out && strstr(out, " 03-01 09:00 ") && !strstr(out, "2025-"));
+	/* LABEL is 21 there: nine of them and the mark */
+	CHECK(out && strstr(out, "\xe3\x81\x91...  "));
 	free(out);
 	for (size_t i = 0; i < n; i++)
 		run_record_clear(&v[i]);
