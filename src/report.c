@@ -1410,6 +1410,12 @@ static void index_of(const struct run_record *runs, size_t n, const struct hist_
 }
 
 /* The cell of row value r and column value c; ri and ci say each run's. */
+/* before, then s padded with blanks to w terminal columns. */
+static void padded(FILE *f, const char *before, const char *s, int w)
+{
+	fprintf(f, "%s%s%*s", before, s, w > fmt_text_cols(s) ? w - fmt_text_cols(s) : 0, "");
+}
+
 static void table_cell(const struct run_record *runs, size_t n, const size_t *ri, size_t r,
 		       const size_t *ci, size_t c, char *buf, size_t len)
 {
@@ -1541,15 +1547,16 @@ int report_table(FILE *f, const struct run_record *runs, size_t n,
 	/* each run's row and column found once, not once per cell */
 	index_of(runs, n, rf, rv, nr, ri);
 	index_of(runs, n, cf, cv, nc, ci);
+	/* in terminal columns: a label's wide characters take two */
 	for (size_t i = 0; i < nr; i++)
-		if ((int)strlen(rv[i].text) > w0)
-			w0 = (int)strlen(rv[i].text);
+		if (fmt_text_cols(rv[i].text) > w0)
+			w0 = fmt_text_cols(rv[i].text);
 	for (size_t j = 0; j < nc; j++) {
-		cw[j] = (int)strlen(cv[j].text);
+		cw[j] = fmt_text_cols(cv[j].text);
 		for (size_t i = 0; i < nr; i++) {
 			table_cell(runs, n, ri, i, ci, j, cell, sizeof(cell));
-			if ((int)strlen(cell) > cw[j])
-				cw[j] = (int)strlen(cell);
+			if (fmt_text_cols(cell) > cw[j])
+				cw[j] = fmt_text_cols(cell);
 		}
 	}
 	{
@@ -1570,15 +1577,15 @@ int report_table(FILE *f, const struct run_record *runs, size_t n,
 		wrap(f, "", 0, head);
 		fputc('\n', f);
 	}
-	fprintf(f, "%-*s", w0, o->rows);
+	padded(f, "", o->rows, w0);
 	for (size_t j = 0; j < nc; j++)
-		fprintf(f, "  %-*s", j + 1 < nc ? cw[j] : 0, cv[j].text);
+		padded(f, "  ", cv[j].text, j + 1 < nc ? cw[j] : 0);
 	fputc('\n', f);
 	for (size_t i = 0; i < nr; i++) {
-		fprintf(f, "%-*s", w0, rv[i].text);
+		padded(f, "", rv[i].text, w0);
 		for (size_t j = 0; j < nc; j++) {
 			table_cell(runs, n, ri, i, ci, j, cell, sizeof(cell));
-			fprintf(f, "  %-*s", j + 1 < nc ? cw[j] : 0, cell);
+			padded(f, "  ", cell, j + 1 < nc ? cw[j] : 0);
 		}
 		fputc('\n', f);
 	}

@@ -713,6 +713,49 @@ TEST(report_list_fits_the_terminal)
 		run_record_clear(&v[i]);
 }
 
+/* A table's columns line up on a terminal whatever the labels' widths:
+ * a row named in wide characters is padded by the columns it takes. */
+TEST(report_table_aligns_wide_labels)
+{
+	struct run_record v[8];
+	struct report_opts o;
+	size_t n;
+
+	fixture_runs(v, &n);
+	report_opts_default(&o);
+	o.rows = "label";
+	o.cols = "swappiness";
+	for (size_t i = 0; i < 3; i++)	/* "日本語" */
+		snprintf(v[i].label, sizeof(v[i].label), "%s", "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e");
+	char *out = render(w_table, v, n, &o);
+	const char *head = out ? strstr(out, "\nlabel ") : NULL;
+
+	CHECK(head != NULL);
+	if (!head)
+		return;
+	head++;
+	/* the second column's start, in columns, from the header */
+	const char *c60 = strstr(head, "60");
+	CHECK(c60 != NULL);
+	int at = c60 ? fmt_text_cols_n(head, (size_t)(c60 - head)) : 0;
+	int rows = 0;
+	for (const char *l = strchr(head, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
+		const char *line = l + 1;
+		int b = fmt_cut_bytes(line, at);
+
+		if (line[0] == '\n' || !strncmp(line, "(", 1))
+			break;
+		rows++;
+		if (b < 1 || line[b - 1] != ' ' || line[b] == ' ')
+			t_fail(__FILE__, __LINE__, "the column at %d does not start there in \"%.*s\"", at,
+			       (int)strcspn(line, "\n"), line);
+	}
+	CHECK(rows >= 2);
+	free(out);
+	for (size_t i = 0; i < n; i++)
+		run_record_clear(&v[i]);
+}
+
 TEST(report_text_fits_72_columns)
 {
 	struct run_record v[8];
