@@ -193,21 +193,24 @@ void tui_put(WINDOW *win, int y, int x, int w, const char *s)
 {
 	char exp[2048], out[4096];
 	size_t o = 0;
-	int col = 0;
 
 	if (w <= 0)
 		return;
 	for (; *s && o + 9 < sizeof(exp); s++) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c == '\t') {
+		if (c == '\t') {	/* to the next multiple of 8 columns */
+			int col;
+
+			exp[o] = '\0';
+			col = fmt_text_cols(exp);
+
 			do
 				exp[o++] = ' ';
 			while (++col % 8);
 			continue;
 		}
 		exp[o++] = c < 0x20 || c == 0x7f ? ' ' : (char)c;
-		col += (c & 0xC0) != 0x80;
 	}
 	exp[o] = '\0';
 	if (fmt_text_cols(exp) <= w) {

@@ -104,3 +104,11 @@ v = sys.argv[2].split()[-1].rstrip("/s")
 rate = float(v.rstrip("k")) * (1000 if v.endswith("k") else 1)
 assert rate * 20 >= 0.9 * run, (rate, run)
 PY
+
+# A tab in a command's text goes to the next multiple of 8 columns, wide
+# characters counted as the two they take: "sh -c 'sleep 60 #" is 17
+# columns, the four CJK characters 8 more, so x is at column 32.
+tm new-session -d -s "$S" -x 100 -y 30 "$T -d 0.5 --no-history --no-stalls -- sh -c 'sleep 60 #日本日本	x' 2>$TMP/err"
+expect tab-shown wait_for 20 has '日本日本 '
+expect "tab-stop-by-columns[$(screen | sed -n 2p | cut -c1-40)]" eval "screen | sed -n 2p | grep -q \"#日本日本       x'\""
+end_session "$S"
