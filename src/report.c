@@ -424,38 +424,46 @@ static int unit_len(const char *p)
 	}
 }
 
-/* Writes text wrapped at REPORT_WIDTH at blanks between whole words,
- * glued ones kept together, continuation lines indented; glued words
- * wider than a line part at their blanks, and a word wider than a line is
- * cut. */
+/* Writes text wrapped at REPORT_WIDTH terminal columns at blanks between
+ * whole words, glued ones kept together, continuation lines indented;
+ * glued words wider than a line part at their blanks, and a word wider
+ * than a line is cut between characters. */
 static void wrap(FILE *f, const char *first, int indent, const char *text)
 {
-	int col = fprintf(f, "%s", first);
+	int col = fmt_text_cols(first);
 	bool start = true;
 
+	fputs(first, f);
 	for (const char *p = text; *p;) {
 		while (*p == ' ')
 			p++;
 		if (!*p)
 			break;
-		int u = unit_len(p), room = REPORT_WIDTH - col - (start ? 0 : 1);
-		if (u <= room) {
-			col += fprintf(f, "%s%.*s", start ? "" : " ", u, p);
+		int u = unit_len(p), uw = fmt_text_cols_n(p, (size_t)u);
+		int room = REPORT_WIDTH - col - (start ? 0 : 1);
+		if (uw <= room) {
+			fprintf(f, "%s%.*s", start ? "" : " ", u, p);
+			col += uw + !start;
 			p += u;
 			start = false;
 			continue;
 		}
 		if (!start) {
-			col = fprintf(f, "\n%*s", indent, "") - 1;
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
 			start = true;
 			continue;
 		}
-		int w = (int)strcspn(p, " "), take = w < room ? w : room > 0 ? room : 1;
-		col += fprintf(f, "%.*s", take, p);
+		/* at least one character, a wide one where one column is left */
+		int w = (int)strcspn(p, " "), take = fmt_cut_bytes(p, room > 1 ? room : 2);
+		take = take < w ? take : w;
+		fprintf(f, "%.*s", take, p);
+		col += fmt_text_cols_n(p, (size_t)take);
 		p += take;
 		start = false;
 		if (take < w) {
-			col = fprintf(f, "\n%*s", indent, "") - 1;
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
 			start = true;
 		}
 	}

@@ -773,17 +773,27 @@ TEST(report_text_fits_72_columns)
 	v[6].command = strdup("./qsbench -n 2000000 -p 2 -s 1 --fill /usr/src/linux/arch/x86/"
 			      "kernel/cpu/microcode/amd.bin -o x");
 	run_record_config(&v[6]);
+	/* a label of 40 wide characters, 80 columns with no blank: cut
+	 * between characters, each line within the width */
+	for (size_t i = 3; i < 6; i++) {
+		v[i].label[0] = 0;
+		for (int k = 0; k < 40; k++)
+			strcat(v[i].label, "\xe6\x97\xa5");
+		run_record_config(&v[i]);
+	}
 	for (int gnu = 0; gnu < 2; gnu++) {
 		o.gnu = gnu;
 		char *out = render(w_text, v, n, &o);
-		int line = 1, col = 0, worst = 0;
-		for (const char *p = out; p && *p; p++) {
-			if (*p == '\n') {
-				line++;
-				col = 0;
-			} else if (++col > worst) {
-				worst = col;
-			}
+		int worst = 0;
+		for (const char *p = out; p && *p;) {
+			size_t k = strcspn(p, "\n");
+			char *l = strndup(p, k);
+
+			CHECK(l && fmt_text_clean(l));	/* no character cut */
+			if (l && fmt_text_cols(l) > worst)
+				worst = fmt_text_cols(l);
+			free(l);
+			p += k + (p[k] == '\n');
 		}
 		CHECK(worst <= REPORT_WIDTH);
 		CHECK(out && strstr(out, "UNSTABLE: wall time CoV 14.3% > 5.0%"));
