@@ -154,11 +154,25 @@ static void frame_of(const struct run_record *runs, size_t n, const struct chart
 	}
 }
 
+/* A label wider than this is cut in a title, so that the legend's line
+ * stays on the chart. */
+#define TITLE_LABEL_COLS 60
+
 /* "#3 2.4.14-pre8 (6.1.0-18-amd64 on lenstra, 2025-03-04T09:00:00Z)" */
 static void run_title(char *buf, size_t len, const struct run_record *r)
 {
+	char label[sizeof(r->label)];
+	size_t n;
+
+	if (fmt_text_cols(r->label) > TITLE_LABEL_COLS) {
+		n = fmt_field(label, sizeof(label), 0, r->label, TITLE_LABEL_COLS, false, false);
+		while (n && label[n - 1] == ' ')	/* the field's padding */
+			label[--n] = '\0';
+	} else {
+		snprintf(label, sizeof(label), "%s", r->label);
+	}
 	snprintf(buf, len, "#%" PRId64 "%s%s (%s on %s, %s)", r->id, r->label[0] ? " " : "",
-		 r->label, r->kernel_release[0] ? r->kernel_release : "kernel n/a",
+		 label, r->kernel_release[0] ? r->kernel_release : "kernel n/a",
 		 r->hostname[0] ? r->hostname : "host n/a", r->started_at);
 }
 
@@ -253,7 +267,7 @@ static void svg_panel(FILE *f, const struct run_record *runs, size_t n, const st
 int chart_svg(FILE *f, const struct run_record *runs, size_t n, const struct chart_spec *spec)
 {
 	struct frame fr;
-	char buf[512];
+	char buf[1024];	/* a title: a label is up to 800 bytes */
 	double y, h;
 	size_t off = 0;
 
@@ -315,7 +329,7 @@ static void gp_string(FILE *f, const char *s)
 int chart_gnuplot(FILE *f, const struct run_record *runs, size_t n, const struct chart_spec *spec)
 {
 	struct frame fr;
-	char buf[512], title[4096];
+	char buf[1024], title[4096];	/* buf: a title, as above */
 	size_t off;
 
 	frame_of(runs, n, spec, &fr);

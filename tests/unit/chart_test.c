@@ -2,6 +2,7 @@
 
 #include "chart.h"
 #include "check.h"
+#include "fmt.h"
 #include "record_fixture.h"
 
 TEST(chart_series_names_and_refusals)
@@ -171,4 +172,40 @@ TEST(chart_svg_runs_markers_caption)
 	}
 	run_record_clear(&r[0]);
 	run_record_clear(&r[1]);
+}
+
+/* Whether s is UTF-8 throughout (controls allowed). */
+static bool utf8_whole(const char *s)
+{
+	unsigned cp;
+
+	for (int k; *s; s += k)
+		if (!(k = (unsigned char)*s < 0x80 ? 1 : fmt_utf8_len(s, &cp)))
+			return false;
+	return true;
+}
+
+/* A label of 200 wide characters (600 bytes): the title cuts it between
+ * characters to 60 columns with a mark, in both writers. */
+TEST(chart_title_cuts_a_long_label)
+{
+	char label[801] = "", want[128] = "#5 ";
+	struct run_record r;
+	struct chart_spec s;
+	char err[128];
+
+	for (int k = 0; k < 200; k++)
+		strcat(label, "\xe6\x97\xa5");
+	for (int k = 0; k < 28; k++)	/* 56 columns, then "...", 59 */
+		strcat(want, "\xe6\x97\xa5");
+	strcat(want, "... (2.4.14-pre8 on lenstra");
+	fixture(&r, 5, label, 4);
+	CHECK_INT(chart_parse_series("swap-used", &s, err, sizeof(err)), 0);
+	char *svg = capture(chart_svg, &r, 1, &s);
+	CHECK(svg && utf8_whole(svg) && strstr(svg, want));
+	free(svg);
+	char *gp = capture(chart_gnuplot, &r, 1, &s);
+	CHECK(gp && utf8_whole(gp) && strstr(gp, want));
+	free(gp);
+	run_record_clear(&r);
 }
