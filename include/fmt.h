@@ -135,6 +135,10 @@ int fmt_label_arg(const char *opt, const char *s, char *err, size_t errlen);
  * blanks to w; the bytes written (buf always ends in NUL). */
 size_t fmt_cell(char *buf, size_t len, const char *s, int w);
 
+/* s into buf of len bytes: whole, or where it does not fit cut between
+ * characters and ended with "..."; the bytes written. */
+size_t fmt_copy(char *buf, size_t len, const char *s);
+
 /* s's C0 control characters and DEL (a command line's newlines and tabs)
  * to blanks, in place: text for one line or one cell of a screen. */
 void fmt_blank_controls(char *s);

@@ -250,7 +250,8 @@ void run_uuid_of(const char *text, char uuid[33]);
 /* The record's figures as time(1) counts them, for timefmt.h. */
 void run_record_timeline(const struct run_record *r, struct timeline *t);
 /* "qsbench -n 1000000 -p 4 -s 1", or the command line on one line (its
- * control characters blanks, as fmt_blank_controls makes them). */
+ * control characters blanks, as fmt_blank_controls makes them; cut with
+ * "..." where it does not fit). */
 void run_record_workload(const struct run_record *r, char *buf, size_t len);
 /* Series id's lowest and highest sample, gaps left out; false when it has
  * none (not recorded, or all gaps). */

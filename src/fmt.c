@@ -469,6 +469,34 @@ size_t fmt_cell(char *buf, size_t len, const char *s, int w)
 	return o;
 }
 
+size_t fmt_copy(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(s), i = 0;
+	unsigned cp;
+
+	if (!len)
+		return 0;
+	if (n < len) {
+		memcpy(buf, s, n + 1);
+		return n;
+	}
+	if (len < 4) {
+		buf[0] = '\0';
+		return 0;
+	}
+	while (s[i]) {
+		size_t k = (size_t)fmt_utf8_len(s + i, &cp);
+
+		k = k ? k : 1;
+		if (i + k > len - 4)
+			break;
+		i += k;
+	}
+	memcpy(buf, s, i);
+	memcpy(buf + i, "...", 4);
+	return i + 3;
+}
+
 bool fmt_text_clean(const char *s)
 {
 	unsigned cp;

@@ -355,7 +355,7 @@ static void header_text(const struct run_record *r, const struct header_keys *hk
 	size_t used;
 
 	if (r->label[0])
-		used = (size_t)snprintf(buf, len, "%s", r->label);
+		used = fmt_copy(buf, len, r->label);
 	else if (r->kernel_release[0])
 		used = (size_t)snprintf(buf, len, "Linux-%s", r->kernel_release);
 	else
@@ -1083,7 +1083,7 @@ static void config_against_first(struct group_pass *p, const struct run_record *
  * the text report, the system when it differs from the previous group's. */
 static void group_head(struct group_pass *p, const struct run_record *first)
 {
-	char hdr[512], wl[256];
+	char hdr[1024], wl[256];	/* hdr: a label is up to 800 bytes */
 
 	header_text(first, &p->hk, hdr, sizeof(hdr));
 	run_record_workload(first, wl, sizeof(wl));

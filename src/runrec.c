@@ -756,7 +756,7 @@ void run_record_workload(const struct run_record *r, char *buf, size_t len)
 	if (r->kind == RUN_QSBENCH)
 		snprintf(buf, len, "qsbench -n %" PRId64 " -p %d -s %u", r->nelems, r->procs, r->seed);
 	else if (r->command)
-		snprintf(buf, len, "%s", r->command);
+		fmt_copy(buf, len, r->command);
 	else {
 		/* what a posted header gave of it */
 		char n[32] = "", p[24] = "", sd[24] = "";

@@ -299,6 +299,22 @@ TEST(fmt_text_width_wide_and_combining)
 	CHECK_INT(fmt_text_cols(buf), 5);
 }
 
+/* Copied whole, or cut between characters with a mark. */
+TEST(fmt_copy_cuts_between_characters)
+{
+	char buf[8];
+
+	CHECK_INT((int)fmt_copy(buf, sizeof(buf), "abcdefg"), 7);
+	CHECK_STR(buf, "abcdefg");
+	CHECK_INT((int)fmt_copy(buf, sizeof(buf), "abcdefgh"), 7);
+	CHECK_STR(buf, "abcd...");
+	/* a 3-byte character that would pass the room goes whole */
+	CHECK_INT((int)fmt_copy(buf, sizeof(buf), "ab\xe6\x97\xa5\xe6\x97\xa5"), 8 - 3);
+	CHECK_STR(buf, "ab...");
+	CHECK_INT((int)fmt_copy(buf, 3, "abcdef"), 0);
+	CHECK_STR(buf, "");
+}
+
 /* A cell of w columns: wide characters take 2, combining ones 0, and a
  * character is never split. */
 TEST(fmt_cell_by_display_width)

@@ -773,11 +773,11 @@ TEST(report_text_fits_72_columns)
 	v[6].command = strdup("./qsbench -n 2000000 -p 2 -s 1 --fill /usr/src/linux/arch/x86/"
 			      "kernel/cpu/microcode/amd.bin -o x");
 	run_record_config(&v[6]);
-	/* a label of 40 wide characters, 80 columns with no blank: cut
-	 * between characters, each line within the width */
+	/* a label of 200 wide characters, 400 columns (600 bytes) with no
+	 * blank: cut between characters, each line within the width */
 	for (size_t i = 3; i < 6; i++) {
 		v[i].label[0] = 0;
-		for (int k = 0; k < 40; k++)
+		for (int k = 0; k < 200; k++)
 			strcat(v[i].label, "\xe6\x97\xa5");
 		run_record_config(&v[i]);
 	}
