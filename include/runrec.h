@@ -253,6 +253,8 @@ void run_record_timeline(const struct run_record *r, struct timeline *t);
  * control characters blanks, as fmt_blank_controls makes them; cut with
  * "..." where it does not fit). */
 void run_record_workload(const struct run_record *r, char *buf, size_t len);
+/* Whether a and b ran the same workload, whatever its length. */
+bool run_record_same_workload(const struct run_record *a, const struct run_record *b);
 /* Series id's lowest and highest sample, gaps left out; false when it has
  * none (not recorded, or all gaps). */
 bool run_record_series_range(const struct run_record *r, int id, double *lo, double *hi);

@@ -1500,12 +1500,13 @@ static void mixed_note(FILE *f, const struct run_record *runs, size_t n, const s
 		}
 		if (bad[k])
 			continue;
-		run_record_workload(&runs[first[k]], a, sizeof(a));
-		run_record_workload(&runs[i], b, sizeof(b));
-		if (strcmp(a, b)) {
+		if (!run_record_same_workload(&runs[first[k]], &runs[i])) {
 			bad[k] = true;
-			if (!mixed++)
+			if (!mixed++) {
+				run_record_workload(&runs[first[k]], a, sizeof(a));
+				run_record_workload(&runs[i], b, sizeof(b));
 				snprintf(eg, sizeof(eg), "%s and %s", a, b);
+			}
 		}
 	}
 	if (mixed) {

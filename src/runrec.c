@@ -751,6 +751,20 @@ double run_record_scale(const struct run_record *r, int id, double hi)
 	return top > 0 && hi <= top ? top : metrics_nice_max(id, hi);
 }
 
+bool run_record_same_workload(const struct run_record *a, const struct run_record *b)
+{
+	bool params = a->nelems == b->nelems && a->procs == b->procs && a->seed == b->seed;
+
+	/* as run_record_workload names them */
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == RUN_QSBENCH)
+		return params;
+	if (a->command && b->command)
+		return !strcmp(a->command, b->command);
+	return !a->command && !b->command && params;
+}
+
 void run_record_workload(const struct run_record *r, char *buf, size_t len)
 {
 	if (r->kind == RUN_QSBENCH)

@@ -1885,6 +1885,26 @@ TEST(report_table_mixed_workloads_said)
 	CHECK(out && strstr(out, "Note: 1 of 1 cells mix completed runs of different workloads"));
 	CHECK(out && strstr(out, "(qsbench -n 1000 -p 1 -s ") && strstr(out, " and qsbench -n 2000 -p 1 -s "));
 	free(out);
+	/* commands that differ only past what a note shows of them */
+	char cmd[400];
+	memset(cmd, 'x', sizeof(cmd) - 2);
+	cmd[0] = 's';
+	cmd[sizeof(cmd) - 2] = '1';
+	cmd[sizeof(cmd) - 1] = '\0';
+	for (int i = 0; i < 3; i++) {
+		v[i].kind = RUN_COMMAND;
+		v[i].nelems = NA;
+		v[i].procs = NA;
+		v[i].command = strdup(cmd);
+	}
+	v[1].command[sizeof(cmd) - 2] = '2';
+	out = render(w_table, v, 3, &o);
+	for (char *p = out; p && *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	CHECK(out && strstr(out, "Note: 1 of 1 cells mix completed runs of different workloads"));
+	CHECK(out && strstr(out, "sxxx") && strstr(out, "xxx... and sxxx"));
+	free(out);
 	for (int i = 0; i < 3; i++)
 		run_record_clear(&v[i]);
 }
