@@ -12,7 +12,10 @@
 
 struct conf_diff {
 	char key[64];
-	char from[256], to[256];	/* "-": not set on that side, or empty */
+	/* "-": not set on that side, or empty. Values are compared whole;
+	 * where one does not fit here, both are shown from a little before
+	 * where they first differ ("...quiet mem=256M"), cut with "...". */
+	char from[256], to[256];
 };
 
 /* Pure: the keys whose values differ from a to b, in the canonical order

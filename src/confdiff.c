@@ -9,7 +9,7 @@
 
 struct kv {
 	char key[64];
-	char val[256];
+	char *val;		/* whole: a command line or a label is compared to its end */
 };
 
 struct kvs {
@@ -50,45 +50,74 @@ static struct kv *find(struct kvs *s, const char *key)
 	return NULL;
 }
 
-static void put(struct kvs *s, const char *key, const char *val, bool append)
+/* 0, or -1 out of memory. */
+static int put(struct kvs *s, const char *key, const char *val, bool append)
 {
 	struct kv *e = find(s, key);
+	char *v;
 
 	if (e && append) {
-		size_t k = strlen(e->val);
-		snprintf(e->val + k, sizeof(e->val) - k, ", %s", val);
-		return;
+		size_t k = strlen(e->val), n = strlen(val);
+
+		if (!(v = realloc(e->val, k + 2 + n + 1)))
+			return -1;
+		memcpy(v + k, ", ", 2);
+		memcpy(v + k + 2, val, n + 1);
+		e->val = v;
+		return 0;
 	}
+	if (!(v = strdup(val)))
+		return -1;
 	if (!e) {
-		if (s->n == MAX_KEYS)
-			return;
+		if (s->n == MAX_KEYS) {
+			free(v);
+			return 0;
+		}
 		e = &s->v[s->n++];
 		snprintf(e->key, sizeof(e->key), "%s", key);
 	}
-	snprintf(e->val, sizeof(e->val), "%s", val);
+	free(e->val);
+	e->val = v;
+	return 0;
 }
 
-static void add_line(struct kvs *s, const char *line, size_t len)
+static void kvs_free(struct kvs *s)
 {
-	char key[64], val[256];
-	const char *eq = memchr(line, '=', len);
+	for (size_t i = 0; s->v && i < s->n; i++)
+		free(s->v[i].val);
+	free(s->v);
+	s->v = NULL;
+	s->n = 0;
+}
+
+/* 0, or -1 out of memory. */
+static int add_line(struct kvs *s, const char *line, size_t len)
+{
+	char key[64], small[64];
+	const char *eq = memchr(line, '=', len), *put_val;
+	char *val;
 	size_t k;
 	bool kib = false, append = false;
+	int rc;
 
 	if (!eq)
-		return;
+		return 0;
 	k = (size_t)(eq - line);
 	snprintf(key, sizeof(key), "%.*s", (int)k, line);
-	snprintf(val, sizeof(val), "%.*s", (int)(len - k - 1), eq + 1);
+	if (!(val = strndup(eq + 1, len - k - 1)))
+		return -1;
+	put_val = val;
 	if (!strcmp(key, "sysctl")) {
 		/* vm.NAME=VALUE set by the session: a key of its own */
 		char *e = strchr(val, '=');
 
-		if (!e)
-			return;
-		*e = '\0';
-		put(s, val, e + 1, false);
-		return;
+		rc = 0;
+		if (e) {
+			*e = '\0';
+			rc = put(s, val, e + 1, false);
+		}
+		free(val);
+		return rc;
 	}
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(key, names[i].key)) {
@@ -98,23 +127,27 @@ static void add_line(struct kvs *s, const char *line, size_t len)
 		}
 	if (kib && !strcmp(val, "n/a")) {
 		if (strstr(key, "limit"))	/* NA: no limit, as show says */
-			snprintf(val, sizeof(val), "none");
+			put_val = "none";
 	} else if (kib) {
 		char *end;
 		long long v = strtoll(val, &end, 10);
 
-		if (end != val && !*end)
-			fmt_kib(val, sizeof(val), v);
+		if (end != val && !*end) {
+			fmt_kib(small, sizeof(small), v);
+			put_val = small;
+		}
 	} else if (!strcmp(val, "-1")) {
-		snprintf(val, sizeof(val), "n/a");
+		put_val = "n/a";
 	} else if (!strcmp(key, "zswap")) {
-		snprintf(val, sizeof(val), "%s", !strcmp(val, "1") ? "on" : "off");
+		put_val = !strcmp(val, "1") ? "on" : "off";
 	}
-	put(s, key, val, append);
+	rc = put(s, key, put_val, append);
+	free(val);
+	return rc;
 }
 
 /* The kinds of the swap areas in use, from /proc/swaps' body. */
-static void swap_kinds(struct kvs *s, const char *body)
+static int swap_kinds(struct kvs *s, const char *body)
 {
 	char kinds[256] = "";
 	size_t n = 0;
@@ -131,14 +164,16 @@ static void swap_kinds(struct kvs *s, const char *body)
 	}
 	if (n >= sizeof(kinds))
 		kinds[sizeof(kinds) - 1] = '\0';
-	put(s, "swap areas", kinds[0] ? kinds : "none", false);
+	return put(s, "swap areas", kinds[0] ? kinds : "none", false);
 }
 
+/* 0, or -1 out of memory with s freed. */
 static int collect(const struct run_record *r, struct kvs *s)
 {
 	struct run_record tmp;
 	const char *config = r->config;
 	char *own = NULL;
+	int rc = 0;
 
 	s->n = 0;
 	s->v = calloc(MAX_KEYS, sizeof(*s->v));
@@ -147,20 +182,27 @@ static int collect(const struct run_record *r, struct kvs *s)
 	if (!config) {
 		tmp = *r;
 		tmp.config = NULL;
-		if (run_record_config(&tmp))
+		if (run_record_config(&tmp)) {
+			kvs_free(s);
 			return -1;
+		}
 		config = own = tmp.config;
 	}
-	for (const char *p = config; *p;) {
+	for (const char *p = config; *p && !rc;) {
 		size_t len = strcspn(p, "\n");
 
-		add_line(s, p, len);
-		if (!strncmp(p, "kernel_version=", 15) && !find(s, "cmdline"))
-			put(s, "cmdline", r->proc_cmdline ? r->proc_cmdline : "n/a", false);
+		rc = add_line(s, p, len);
+		if (!rc && !strncmp(p, "kernel_version=", 15) && !find(s, "cmdline"))
+			rc = put(s, "cmdline", r->proc_cmdline ? r->proc_cmdline : "n/a", false);
 		p += len + (p[len] == '\n');
 	}
 	free(own);
-	swap_kinds(s, r->swap_devices);
+	if (!rc)
+		rc = swap_kinds(s, r->swap_devices);
+	if (rc) {
+		kvs_free(s);
+		return -1;
+	}
 	/* /proc/cmdline ends with a newline */
 	struct kv *c = find(s, "cmdline");
 	if (c)
@@ -174,15 +216,59 @@ static const char *shown(const char *val)
 	return val[0] ? val : "-";
 }
 
+/* Bytes of context shown before where two long values first differ. */
+#define CONTEXT 24
+
+/* One side of a pair that does not fit: from byte at of v (a character's
+ * start), "..." before when that is not v's start, cut with "..." where
+ * it does not fit. */
+static void window(char *buf, size_t len, const char *v, size_t at)
+{
+	size_t o = 0;
+
+	if (at) {
+		memcpy(buf, "...", 3);
+		o = 3;
+	}
+	fmt_copy(buf + o, len - o, v + at);
+}
+
+/* from and to into c: whole where both fit; else each from a little
+ * before where they first differ, so that the difference shows. */
+static void shown_pair(struct conf_diff *c, const char *from, const char *to)
+{
+	size_t at = 0, start;
+
+	if (strlen(from) < sizeof(c->from) && strlen(to) < sizeof(c->to)) {
+		snprintf(c->from, sizeof(c->from), "%s", from);
+		snprintf(c->to, sizeof(c->to), "%s", to);
+		return;
+	}
+	while (from[at] && from[at] == to[at])
+		at++;
+	start = at > CONTEXT ? at - CONTEXT : 0;
+	/* from a blank in the context if there is one, else a character */
+	for (size_t i = start; i < at && start; i++)
+		if (from[i] == ' ') {
+			start = i + 1;
+			break;
+		}
+	while (start && ((unsigned char)from[start] & 0xC0) == 0x80)
+		start--;
+	window(c->from, sizeof(c->from), from, start);
+	window(c->to, sizeof(c->to), to, start);
+}
+
 int conf_diff(const struct run_record *a, const struct run_record *b,
 	      struct conf_diff *d, size_t max)
 {
 	struct kvs x, y;
 	int n = 0;
 
-	if (collect(a, &x) || collect(b, &y)) {
-		free(x.v);
-		free(y.v);
+	if (collect(a, &x))
+		return -1;
+	if (collect(b, &y)) {
+		kvs_free(&x);
 		return -1;
 	}
 	for (int pass = 0; pass < 2; pass++) {
@@ -199,15 +285,14 @@ int conf_diff(const struct run_record *a, const struct run_record *b,
 				struct conf_diff *c = &d[n];
 
 				snprintf(c->key, sizeof(c->key), "%s", s->v[i].key);
-				snprintf(c->from, sizeof(c->from), "%s", pass ? "-" : shown(s->v[i].val));
-				snprintf(c->to, sizeof(c->to), "%s",
-					 pass ? shown(s->v[i].val) : e ? shown(e->val) : "-");
+				shown_pair(c, pass ? "-" : shown(s->v[i].val),
+					   pass ? shown(s->v[i].val) : e ? shown(e->val) : "-");
 			}
 			n++;
 		}
 	}
-	free(x.v);
-	free(y.v);
+	kvs_free(&x);
+	kvs_free(&y);
 	return n;
 }
 

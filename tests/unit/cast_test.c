@@ -3,6 +3,7 @@
 #include "cast.h"
 #include "check.h"
 #include "confdiff.h"
+#include "fmt.h"
 
 static const char *esc(const char *s, size_t n)
 {
@@ -74,6 +75,48 @@ TEST(conf_diff_names_keys_and_values)
 	fclose(f);
 	CHECK_STR(text, "vm.swappiness  60 -> 100\nsame configuration\n");
 	free(text);
+	run_record_clear(&a);
+	run_record_clear(&b);
+}
+
+/* Long values are compared to their end: kernel command lines that
+ * differ past 255 bytes differ, and show from a little before where. */
+TEST(conf_diff_long_values_to_their_end)
+{
+	char cmd[2][400], label[2][700] = { "", "" };
+	struct run_record a, b;
+	struct conf_diff d[8];
+
+	for (int k = 0; k < 2; k++) {
+		int o = snprintf(cmd[k], sizeof(cmd[k]), "BOOT_IMAGE=/vmlinuz");
+		for (int i = 0; i < 30; i++)
+			o += snprintf(cmd[k] + o, sizeof(cmd[k]) - (size_t)o, " opt%02d=%d", i, 1000 + i);
+		snprintf(cmd[k] + o, sizeof(cmd[k]) - (size_t)o, " quiet mem=%s\n", k ? "40M" : "256M");
+	}
+	record(&a, "label=x\nkernel_version=#1\n", cmd[0], "");
+	record(&b, "label=x\nkernel_version=#1\n", cmd[1], "");
+	CHECK(strlen(cmd[0]) > 300);
+	CHECK_INT(conf_diff(&a, &b, d, 8), 1);
+	CHECK_STR(d[0].key, "cmdline");
+	CHECK_STR(d[0].from, "...opt29=1029 quiet mem=256M");
+	CHECK_STR(d[0].to, "...opt29=1029 quiet mem=40M");
+	run_record_clear(&a);
+	run_record_clear(&b);
+	/* labels of 200 wide characters, the last one differing */
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < 199; i++)
+			strcat(label[k], "\xe6\x97\xa5");
+		strcat(label[k], k ? "\xe6\x9c\xac" : "\xe6\x97\xa5");
+	}
+	char config[2][800];
+	for (int k = 0; k < 2; k++)
+		snprintf(config[k], sizeof(config[k]), "label=%s\n", label[k]);
+	record(&a, config[0], "x\n", "");
+	record(&b, config[1], "x\n", "");
+	CHECK_INT(conf_diff(&a, &b, d, 8), 1);
+	CHECK(fmt_text_clean(d[0].from) && fmt_text_clean(d[0].to));
+	CHECK(!strncmp(d[0].from, "...", 3) && strstr(d[0].to, "\xe6\x9c\xac"));
+	CHECK_INT(fmt_text_cols(d[0].to), 3 + 2 * 8 + 2);	/* the context: 24 bytes */
 	run_record_clear(&a);
 	run_record_clear(&b);
 }
