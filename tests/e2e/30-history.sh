@@ -133,11 +133,14 @@ need_tmux
 for w in 80 200; do
 	args="list --kernel 2.4.14-pre --limit 6"
 	tm new-session -d -s "list$w" -x "$w" -y 40 "$T history --history '$DB' $args >'$TMP/pipe$w.txt' 2>&1; $T history --history '$DB' $args; sleep 60"
-	wait_for 10 eval "tm capture-pane -p -J -t list$w | grep -q STATUS"
+	# the file is whole before the list reaches the terminal
+	wait_for 10 test -s "$TMP/pipe$w.txt"
+	want=$(grep -c . "$TMP/pipe$w.txt")
+	wait_for 10 eval "[ \$(tm capture-pane -p -J -t list$w | grep -c .) -ge $want ]"
 	screen=$(tm capture-pane -p -J -t "list$w" | grep .)
 	widest=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' <<<"$screen")
 	expect "list-fits-$w[$widest: $(head -1 <<<"$screen")]" \
-		test "$widest" -le "$w" -a "$(grep -c . <<<"$screen")" -eq "$(grep -c . "$TMP/pipe$w.txt")"
+		test "$widest" -le "$w" -a "$(grep -c . <<<"$screen")" -eq "$want"
 	expect "list-pipe-every-column-$w" grep -q "  HOST  .*  KERNEL  .*  WORKLOAD  " "$TMP/pipe$w.txt"
 done
 expect list-80-leaves-out eval '! tm capture-pane -p -J -t list80 | grep -qE "HOST|KERNEL|WORKLOAD"'
