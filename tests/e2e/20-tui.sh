@@ -110,5 +110,6 @@ PY
 # columns, the four CJK characters 8 more, so x is at column 32.
 tm new-session -d -s "$S" -x 100 -y 30 "$T -d 0.5 --no-history --no-stalls -- sh -c 'sleep 60 #日本日本	x' 2>$TMP/err"
 expect tab-shown wait_for 20 has '日本日本 '
-expect "tab-stop-by-columns[$(screen | sed -n 2p | cut -c1-40)]" eval "screen | sed -n 2p | grep -q \"#日本日本       x'\""
+expect "tab-stop-by-columns[$(screen | sed -n 2p | cut -c1-40)]" \
+	wait_for 5 eval "screen | sed -n 2p | grep -q \"#日本日本       x'\""
 end_session "$S"
