@@ -1360,10 +1360,17 @@ int report_stats_csv(FILE *f, struct run_source *src, const struct report_opts *
 /* ---- cross table ---- */
 
 struct tval {
-	char text[128];
+	char text[128];		/* as shown: cut with "..." where longer */
+	const char *whole;	/* a text field's own value, compared whole */
 	double num;
 	bool is_num;
 };
+
+/* What tells two values apart: a command or label to its end. */
+static const char *tval_key(const struct tval *t)
+{
+	return t->whole ? t->whole : t->text;
+}
 
 static int cmp_tval(const void *a, const void *b)
 {
@@ -1372,7 +1379,7 @@ static int cmp_tval(const void *a, const void *b)
 		return (x->num > y->num) - (x->num < y->num);
 	if (x->is_num != y->is_num)
 		return x->is_num ? -1 : 1;
-	return strcmp(x->text, y->text);
+	return strcmp(tval_key(x), tval_key(y));
 }
 
 static void tval_of(const struct run_record *r, const struct hist_field *f, struct tval *t)
@@ -1380,6 +1387,15 @@ static void tval_of(const struct run_record *r, const struct hist_field *f, stru
 	char raw[128], *end;
 
 	key_text(r, f, t->text, sizeof(t->text));
+	t->whole = NULL;
+	if (f->type == HF_STR || f->type == HF_PSTR) {
+		const char *w = f->type == HF_STR ? (const char *)r + f->off :
+			        *(char *const *)((const char *)r + f->off);
+
+		t->whole = w ? w : "";
+		if (strlen(t->whole) >= sizeof(t->text))
+			fmt_copy(t->text, sizeof(t->text), t->whole);
+	}
 	fmt_blank_controls(t->text);	/* a command's newlines: one row */
 	hist_field_get(r, f, raw, sizeof(raw));
 	t->num = strtod(raw, &end);
@@ -1396,7 +1412,7 @@ static size_t distinct(const struct run_record *runs, size_t n, const struct his
 		size_t j;
 		tval_of(&runs[i], f, &t);
 		for (j = 0; j < k; j++)
-			if (!strcmp(out[j].text, t.text))
+			if (!strcmp(tval_key(&out[j]), tval_key(&t)))
 				break;
 		if (j == k)
 			out[k++] = t;
@@ -1412,7 +1428,7 @@ static void index_of(const struct run_record *runs, size_t n, const struct hist_
 	for (size_t i = 0; i < n; i++) {
 		struct tval t;
 		tval_of(&runs[i], f, &t);
-		for (idx[i] = 0; idx[i] < k && strcmp(v[idx[i]].text, t.text); idx[i]++)
+		for (idx[i] = 0; idx[i] < k && strcmp(tval_key(&v[idx[i]]), tval_key(&t)); idx[i]++)
 			;
 	}
 }

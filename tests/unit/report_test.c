@@ -1854,6 +1854,41 @@ TEST(report_stalls_and_delays_round_trip)
 
 /* A table cell whose completed runs ran different workloads says so under
  * the table; a failed run of another workload leaves the median alone. */
+/* A table's rows are told apart by their whole values: two commands
+ * that differ past what a row shows of them are two rows. */
+TEST(report_table_keys_compared_whole)
+{
+	struct run_record v[4];
+	struct report_opts o;
+	char cmd[300];
+	char *out;
+	int rows = 0;
+
+	report_opts_default(&o);
+	o.rows = "command";
+	o.cols = "swappiness";
+	memset(cmd, 'x', sizeof(cmd) - 1);
+	cmd[sizeof(cmd) - 1] = '\0';
+	for (int i = 0; i < 4; i++) {
+		run_record_init(&v[i]);
+		v[i].id = i + 1;
+		v[i].kind = RUN_COMMAND;
+		v[i].swappiness = 60;
+		v[i].wall_us = 1000000 * (i < 2 ? 1 : 3);
+		cmd[sizeof(cmd) - 2] = i < 2 ? '1' : '2';
+		v[i].command = strdup(cmd);
+	}
+	out = render(w_table, v, 4, &o);
+	for (const char *p = out ? strstr(out, "\ncommand ") : NULL; p && (p = strstr(p + 1, "\nxxx"));)
+		rows++;
+	CHECK_INT(rows, 2);
+	CHECK(out && strstr(out, "0:01.00") && strstr(out, "0:03.00"));
+	CHECK(out && strstr(out, "xxx... "));
+	free(out);
+	for (int i = 0; i < 4; i++)
+		run_record_clear(&v[i]);
+}
+
 TEST(report_table_mixed_workloads_said)
 {
 	struct run_record v[3];
