@@ -271,10 +271,29 @@ static bool ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
-/* A key's value as a reader wants it: sizes in K/M/G, limits "none". */
+/* A text field's own value, whole (a command has no bound); NULL for
+ * the others, whose key_text is their value. */
+static const char *field_whole(const struct run_record *r, const struct hist_field *f)
+{
+	const char *w;
+
+	if (f->type != HF_STR && f->type != HF_PSTR)
+		return NULL;
+	w = f->type == HF_STR ? (const char *)r + f->off : *(char *const *)((const char *)r + f->off);
+	return w ? w : "";
+}
+
+/* A key's value as a reader wants it: sizes in K/M/G, limits "none",
+ * text cut between characters with a mark. */
 static void key_text(const struct run_record *r, const struct hist_field *f,
 		     char *buf, size_t len)
 {
+	const char *whole = field_whole(r, f);
+
+	if (whole) {
+		fmt_copy(buf, len, whole[0] ? whole : "-");
+		return;
+	}
 	if (f->type == HF_I64 && ends_with(f->name, "_kib")) {
 		int64_t v = *(const int64_t *)((const char *)r + f->off);
 		if (v == NA && strstr(f->name, "limit"))
@@ -294,7 +313,7 @@ static void key_text(const struct run_record *r, const struct hist_field *f,
 	}
 	hist_field_get(r, f, buf, len);
 	if (!buf[0])
-		snprintf(buf, len, "%s", f->type == HF_STR || f->type == HF_PSTR ? "-" : "n/a");
+		snprintf(buf, len, "n/a");
 }
 
 const char *const report_header_keys[] = { REPORT_HEADER_KEYS, NULL };
@@ -325,7 +344,7 @@ const char *const report_compare_fields[] = {
  * between groups: state is what the first runs of the groups gave so far,
  * seen[k] the first known value, differs[k] set once another comes. */
 struct header_keys {
-	char seen[NHEADER_KEYS][128];
+	char seen[NHEADER_KEYS][33];	/* run_uuid_of the whole value; "" none yet */
 	bool differs[NHEADER_KEYS];
 };
 
@@ -333,16 +352,19 @@ static void header_keys_add(struct header_keys *hk, const struct run_record *fir
 {
 	for (size_t k = 0; k < NHEADER_KEYS; k++) {
 		const struct hist_field *f = hist_field_find(report_header_keys[k]);
-		char v[128];
+		const char *whole;
+		char v[128], id[33];
 
 		if (!f || hk->differs[k])
 			continue;
 		key_text(first, f, v, sizeof(v));
 		if (!strcmp(v, "-") || !strcmp(v, "n/a"))
 			continue;
+		whole = field_whole(first, f);
+		run_uuid_of(whole ? whole : v, id);
 		if (!hk->seen[k][0])
-			snprintf(hk->seen[k], sizeof(hk->seen[k]), "%s", v);
-		else if (strcmp(hk->seen[k], v))
+			memcpy(hk->seen[k], id, sizeof(id));
+		else if (strcmp(hk->seen[k], id))
 			hk->differs[k] = true;
 	}
 }
@@ -1387,15 +1409,7 @@ static void tval_of(const struct run_record *r, const struct hist_field *f, stru
 	char raw[128], *end;
 
 	key_text(r, f, t->text, sizeof(t->text));
-	t->whole = NULL;
-	if (f->type == HF_STR || f->type == HF_PSTR) {
-		const char *w = f->type == HF_STR ? (const char *)r + f->off :
-			        *(char *const *)((const char *)r + f->off);
-
-		t->whole = w ? w : "";
-		if (strlen(t->whole) >= sizeof(t->text))
-			fmt_copy(t->text, sizeof(t->text), t->whole);
-	}
+	t->whole = field_whole(r, f);
 	fmt_blank_controls(t->text);	/* a command's newlines: one row */
 	hist_field_get(r, f, raw, sizeof(raw));
 	t->num = strtod(raw, &end);

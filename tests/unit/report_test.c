@@ -1889,6 +1889,40 @@ TEST(report_table_keys_compared_whole)
 		run_record_clear(&v[i]);
 }
 
+/* Groups are named by what sets them apart, compared whole: two
+ * commands that differ only at their ends still name the groups. */
+TEST(report_groups_named_by_whole_commands)
+{
+	struct run_record v[2];
+	struct report_opts o;
+	char cmd[300];
+	char *out;
+
+	report_opts_default(&o);
+	memset(cmd, 'x', sizeof(cmd) - 1);
+	cmd[0] = 's';
+	cmd[sizeof(cmd) - 1] = '\0';
+	for (int i = 0; i < 2; i++) {
+		run_record_init(&v[i]);
+		v[i].id = i + 1;
+		v[i].kind = RUN_COMMAND;
+		v[i].wall_us = 1000000;
+		snprintf(v[i].started_at, sizeof(v[i].started_at), "2025-03-0%dT09:00:00Z", i + 1);
+		cmd[sizeof(cmd) - 2] = (char)('1' + i);
+		v[i].command = strdup(cmd);
+		run_record_config(&v[i]);
+	}
+	out = render(w_stats, v, 2, &o);
+	CHECK(out && strstr(out, "group g:1: (no label) command=sxxx") &&
+	      strstr(out, "group g:2: (no label) command=sxxx"));
+	CHECK(out && strstr(out, "xxx...\n"));
+	if (out && !strstr(out, "command="))
+		printf("%s", out);
+	free(out);
+	for (int i = 0; i < 2; i++)
+		run_record_clear(&v[i]);
+}
+
 TEST(report_table_mixed_workloads_said)
 {
 	struct run_record v[3];
