@@ -380,7 +380,9 @@ static int cp_cols(unsigned cp)
 	locale_t old;
 	int w;
 
-	if (cp >= 0x20 && cp < 0x7F)
+	/* ASCII, the plots' glyphs and "…" without wcwidth's cost */
+	if ((cp >= 0x20 && cp < 0x7F) || (cp >= 0x2500 && cp <= 0x259F) ||
+	    (cp >= 0x2800 && cp <= 0x28FF) || cp == 0x2026)
 		return 1;
 	if (!utf8 && !(utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0)))
 		return 1;
@@ -394,22 +396,11 @@ static int cp_cols(unsigned cp)
  * one column) and *cols its columns. */
 static int char_at(const char *s, int *cols)
 {
-	unsigned char c = (unsigned char)*s;
 	unsigned cp;
-	int k;
+	int k = fmt_utf8_len(s, &cp);
 
-	if (c >= 0x20 && c < 0x7F) {
-		*cols = 1;
-		return 1;
-	}
-	if (!(k = fmt_utf8_len(s, &cp))) {
-		*cols = 1;
-		return 1;
-	}
-	/* the plots' glyphs, and "…": one column, without wcwidth's cost */
-	*cols = (cp >= 0x2500 && cp <= 0x259F) || (cp >= 0x2800 && cp <= 0x28FF) || cp == 0x2026
-		? 1 : cp_cols(cp);
-	return k;
+	*cols = k ? cp_cols(cp) : 1;
+	return k ? k : 1;
 }
 
 int fmt_text_cols_n(const char *s, size_t nb)
@@ -448,14 +439,12 @@ size_t fmt_cell(char *buf, size_t len, const char *s, int w)
 {
 	size_t o = 0;
 	int n = 0;
-	unsigned cp;
 
 	if (!len)
 		return 0;
 	while (*s) {
-		int k = fmt_utf8_len(s, &cp), c = k ? cp_cols(cp) : 1;
+		int c, k = char_at(s, &c);
 
-		k = k ? k : 1;
 		if (n + c > w || o + (size_t)k >= len)
 			break;
 		memcpy(buf + o, s, (size_t)k);
