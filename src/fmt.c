@@ -397,7 +397,13 @@ static int cp_cols(unsigned cp)
 static int char_at(const char *s, int *cols)
 {
 	unsigned cp;
-	int k = fmt_utf8_len(s, &cp);
+	int k;
+
+	if ((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7F) {	/* most text */
+		*cols = 1;
+		return 1;
+	}
+	k = fmt_utf8_len(s, &cp);
 
 	*cols = k ? cp_cols(cp) : 1;
 	return k ? k : 1;
