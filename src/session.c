@@ -51,6 +51,22 @@ void session_note(struct session *s, bool error, const char *fmt, ...)
 	s->note_until = now_monotonic() + (error ? 2 * NOTE_S : NOTE_S);
 }
 
+/* A note on the run that is ending: in the monitor it is printed again
+ * with the run's result lines, which batch prints beside it. */
+static void run_note(struct session *s, const char *fmt, ...)
+{
+	size_t len = strlen(s->run_notes);
+	char text[sizeof(s->note)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (s->tui && len + strlen(text) + 12 < sizeof(s->run_notes))
+		snprintf(s->run_notes + len, sizeof(s->run_notes) - len, "thrashtop: %s\n", text);
+	session_note(s, true, "%s", text);
+}
+
 bool session_note_shown(const struct session *s)
 {
 	return s->note[0] && now_monotonic() < s->note_until;
@@ -895,6 +911,10 @@ static void remember_run(struct session *s)
 		free(text);
 		return;
 	}
+	/* batch said why at the start, once */
+	if (!s->nposted && !s->ts && s->stall_why[0])
+		fprintf(fe, "thrashtop: n/a stalls: %s\n", s->stall_why);
+	fputs(s->run_notes, fe);
 	run_print(&s->run, s->o->format, f, fe);
 	print_reclaim(s, f);
 	int bad = fclose(f);
@@ -1005,8 +1025,8 @@ static void add_tree(struct session *s)
 	settle_exits(s, true);
 	if (!taskstats_tree_sum(s->exit_tree, &sum, past) || s->exits_lost) {
 		delays_clear(&w->delays);
-		session_note(s, true, "n/a stalls: exit records of the command's processes were lost "
-			     "(a full socket buffer, or memory)");
+		run_note(s, "n/a stalls: exit records of the command's processes were lost "
+			 "(a full socket buffer, or memory)");
 		return;
 	}
 	/* the command's unknown stays unknown: the tree alone is short */
@@ -1027,6 +1047,7 @@ static void finish_run(struct session *s, bool aborted)
 	double v[M_N];
 	char err[256];
 
+	s->run_notes[0] = '\0';
 	if (aborted)
 		workload_stop(&r->wl);
 	tracer_drain(s->tracer);
@@ -1051,14 +1072,14 @@ static void finish_run(struct session *s, bool aborted)
 	if (s->ts && (s->acct_off || taskstats_acct_on(s->ts, err, sizeof(err)) != 1)) {
 		for (int i = 0; i < r->wl.n; i++)
 			delays_clear(&r->wl.w[i].delays);
-		session_note(s, true, "n/a stalls: %s was off during the run", DELAYACCT_SYSCTL);
+		run_note(s, "n/a stalls: %s was off during the run", DELAYACCT_SYSCTL);
 	}
 	for (int k = 0; k < DL_N; k++)	/* the kernel's uptime in a total: said, not dropped */
 		for (int i = 0; i < r->wl.n; i++)
 			if (r->wl.w[i].delays_past[k]) {
-				session_note(s, true, "stalls: %s n/a: the exit record of %d held more "
-					     "of it than its process lived (the kernel added its uptime)",
-					     delay_name((enum delay_kind)k), (int)r->wl.w[i].pid);
+				run_note(s, "stalls: %s n/a: the exit record of %d held more "
+					 "of it than its process lived (the kernel added its uptime)",
+					 delay_name((enum delay_kind)k), (int)r->wl.w[i].pid);
 				break;
 			}
 	run_finish(r, &s->cur, &seen, aborted);

@@ -29,3 +29,12 @@ expect kswapd-lines-printed test "$(grep -cE '^[0-9]+:[0-9]{2} kswapd$' "$TMP/af
 expect stall-lines-printed test "$(grep -cE '^(stalls:( [0-9]+\.[0-9]s [a-z]+)+|n/a stalls)$' "$TMP/after")" -eq 2
 # a plain session with delay accounting off says so, and nothing else
 expect no-stderr-but-stalls no_err "$TMP/err"
+# n/a stall lines come with their reason, as batch gives it: the status
+# line that said it is gone with the screen. Off from the start is said
+# once; a run it was turned off under (by a session beside) says so too.
+if grep -qx 'n/a stalls' "$TMP/after"; then
+	expect na-stalls-reason grep -qE "$STALLS_NA" "$TMP/err"
+	expect na-stalls-off-said-once test "$(grep -c 'n/a stalls: kernel.task_delayacct is 0' "$TMP/err")" -le 1
+else
+	echo "SKIP $NAME/na-stalls-reason-once: delay accounting was on (another session turned it on)"
+fi
