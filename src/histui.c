@@ -426,7 +426,12 @@ static int detail_head(const struct run_record *r, int width, struct detail_line
 			       r->kswapd_s);
 	timefmt_stalls(a, sizeof(a), &r->stalls);
 	rc |= detail_add(t, DA_PLAIN, "%-*s%s", KEY_W, "stalls", a);
-	kib_text(b, sizeof(b), r->swap_peak_kib);
+	/* a peak is taken only while swap exists */
+	if (r->swap_peak_kib == NA && r->free_before.swap_total == 0 &&
+	    r->free_after.swap_total == 0)
+		snprintf(b, sizeof(b), "none (no swap)");
+	else
+		kib_text(b, sizeof(b), r->swap_peak_kib);
 	kib_text(c, sizeof(c), r->swap_before_kib);
 	kib_text(d, sizeof(d), r->swap_after_kib);
 	kib_text(a, sizeof(a), r->mem_free_min_kib);

@@ -452,6 +452,17 @@ TEST(histui_detail_lines_and_plots)
 	CHECK(find_line(&t, "no samples recorded") != NULL);
 	CHECK_INT(count_attr(&t, DA_PLOT + M_SWAP_USED), 0);
 	detail_lines_free(&t);
+
+	/* no peak taken: unknown with swap, none without */
+	r.swap_peak_kib = NA;
+	r.free_before.swap_total = r.free_after.swap_total = 200 << 10;
+	CHECK_INT(histui_detail(&r, 80, 4, PLOT_BRAILLE, &t), 0);
+	CHECK(find_line(&t, "memory      swap peak n/a,") != NULL);
+	detail_lines_free(&t);
+	r.free_before.swap_total = r.free_after.swap_total = 0;
+	CHECK_INT(histui_detail(&r, 80, 4, PLOT_BRAILLE, &t), 0);
+	CHECK(find_line(&t, "memory      swap peak none (no swap),") != NULL);
+	detail_lines_free(&t);
 	run_record_clear(&r);
 }
 
