@@ -53,6 +53,7 @@ void session_note(struct session *s, bool error, const char *fmt, ...)
 
 /* A note on the run that is ending: in the monitor it is printed again
  * with the run's result lines, which batch prints beside it. */
+__attribute__((format(printf, 2, 3)))
 static void run_note(struct session *s, const char *fmt, ...)
 {
 	size_t len = strlen(s->run_notes);

@@ -36,7 +36,7 @@ tm resize-window -t "$S" -x 80 -y 24
 expect back-to-80x24 wait_for 5 has 'major faults'
 tm send-keys -t "$S" q
 expect quit-exit-0 wait_for 10 grep -qs EXIT=0 "$TMP/rc"
-expect no-stderr test ! -s "$TMP/err"
+expect no-stderr no_err "$TMP/err"
 end_session "$S"
 
 # q in mid-run: the workers are killed and reaped.

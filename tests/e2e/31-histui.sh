@@ -90,7 +90,7 @@ key h
 expect monitor-back wait_for 5 has 'major faults'
 key q
 expect quit-exit-0 wait_for 10 grep -qs EXIT=0 "$TMP/rc"
-expect no-stderr test ! -s "$TMP/err"
+expect no-stderr no_err "$TMP/err"
 end_session "$S"
 
 # Without a history the screen says so in one line.

@@ -96,7 +96,7 @@ tm send-keys -t "$S" q
 # q before sleep 30 ended: exit 1
 expect monitor-quit-1 wait_for 10 grep -qs EXIT=1 "$TMP/mrc"
 grep -qs EXIT=1 "$TMP/mrc" || cat "$TMP/mrc"
-expect monitor-no-stderr test ! -s "$TMP/merr"
+expect monitor-no-stderr no_err "$TMP/merr"
 
 # The sampling interval is recorded: a 1 s run of 2 s, whose samples come
 # closer at its ends, shows and replays as 1 s.

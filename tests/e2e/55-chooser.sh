@@ -75,7 +75,7 @@ tm send-keys -t "$S" q
 # q mid-run: exit 1
 expect quit-exit-1 wait_for 10 grep -qs EXIT=1 "$TMP/rc"
 grep -qs EXIT=1 "$TMP/rc" || cat "$TMP/rc"
-expect no-stderr test ! -s "$TMP/err"
+expect no-stderr no_err "$TMP/err"
 [ ! -s "$TMP/err" ] || cat "$TMP/err" >&2
 
 # The next start reads it; --plots overrides it, and "default" too.

@@ -65,5 +65,5 @@ tm send-keys -t "$S" q
 # q before sleep 30 ended: exit 1
 expect quit-exit-1 wait_for 10 grep -qs EXIT=1 "$TMP/rc"
 grep -qs EXIT=1 "$TMP/rc" || cat "$TMP/rc"
-expect no-stderr test ! -s "$TMP/err"
+expect no-stderr no_err "$TMP/err"
 [ ! -s "$TMP/err" ] || cat "$TMP/err" >&2
