@@ -255,6 +255,10 @@ void run_record_timeline(const struct run_record *r, struct timeline *t);
 void run_record_workload(const struct run_record *r, char *buf, size_t len);
 /* Whether a and b ran the same workload, whatever its length. */
 bool run_record_same_workload(const struct run_record *a, const struct run_record *b);
+
+/* True when the run had no swap at its start and end: its swap peak,
+ * taken only while swap exists, is none rather than unknown. */
+bool run_record_swapless(const struct run_record *r);
 /* Series id's lowest and highest sample, gaps left out; false when it has
  * none (not recorded, or all gaps). */
 bool run_record_series_range(const struct run_record *r, int id, double *lo, double *hi);

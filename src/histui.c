@@ -426,9 +426,7 @@ static int detail_head(const struct run_record *r, int width, struct detail_line
 			       r->kswapd_s);
 	timefmt_stalls(a, sizeof(a), &r->stalls);
 	rc |= detail_add(t, DA_PLAIN, "%-*s%s", KEY_W, "stalls", a);
-	/* a peak is taken only while swap exists */
-	if (r->swap_peak_kib == NA && r->free_before.swap_total == 0 &&
-	    r->free_after.swap_total == 0)
+	if (run_record_swapless(r))
 		snprintf(b, sizeof(b), "none (no swap)");
 	else
 		kib_text(b, sizeof(b), r->swap_peak_kib);

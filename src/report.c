@@ -649,6 +649,8 @@ int report_show(FILE *f, const struct run_record *r)
 			hist_field_get(r, fl, raw, sizeof(raw));
 			if (raw[0])
 				fprintf(f, "%-24s %s (%s KiB)\n", fl->name, buf, raw);
+			else if (!strcmp(fl->name, "swap_peak_kib") && run_record_swapless(r))
+				fprintf(f, "%-24s %s (no swap)\n", fl->name, buf);
 			else
 				fprintf(f, "%-24s %s\n", fl->name, buf);
 		} else {

@@ -751,6 +751,12 @@ double run_record_scale(const struct run_record *r, int id, double hi)
 	return top > 0 && hi <= top ? top : metrics_nice_max(id, hi);
 }
 
+bool run_record_swapless(const struct run_record *r)
+{
+	return r->swap_peak_kib == NA && r->free_before.swap_total == 0 &&
+	       r->free_after.swap_total == 0;
+}
+
 bool run_record_same_workload(const struct run_record *a, const struct run_record *b)
 {
 	bool params = a->nelems == b->nelems && a->procs == b->procs && a->seed == b->seed;

@@ -595,6 +595,15 @@ TEST(report_show_plots_scale_and_short_axis)
 	CHECK(strstr(out, "0s0") == NULL && strstr(out, "50G") == NULL);
 	if (!strstr(out, "lowest 23G"))
 		printf("%s", out);
+	/* no swap taken at the start and end: no peak, rather than unknown */
+	CHECK(strstr(out, "\nswap_peak_kib            n/a\n") != NULL);
+	free(out);
+	out = NULL;
+	r.free_before.swap_total = r.free_after.swap_total = 0;
+	f = open_memstream(&out, &len);
+	CHECK_INT(report_show(f, &r), 0);
+	fclose(f);
+	CHECK(strstr(out, "\nswap_peak_kib            n/a (no swap)\n") != NULL);
 	free(out);
 	run_record_clear(&r);
 }
