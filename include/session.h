@@ -171,9 +171,9 @@ struct session {
 	char note[256];
 	bool note_error;
 	double note_until;
-	/* the monitor's notes on the run that is ending, for the stderr
-	 * printed with its result lines once the screen is gone */
-	char run_notes[1024];
+	/* the monitor's notes (why stalls are n/a) for the stderr printed
+	 * with the next run's result lines once the screen is gone */
+	char kept_notes[1024];
 };
 
 /* Sets everything up: undoes what an earlier session left, checks the

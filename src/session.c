@@ -51,21 +51,21 @@ void session_note(struct session *s, bool error, const char *fmt, ...)
 	s->note_until = now_monotonic() + (error ? 2 * NOTE_S : NOTE_S);
 }
 
-/* A note on the run that is ending: in the monitor it is printed again
- * with the run's result lines, which batch prints beside it. */
-__attribute__((format(printf, 2, 3)))
-static void run_note(struct session *s, const char *fmt, ...)
+/* A note kept, in the monitor, for the stderr printed with the next
+ * run's result lines once the screen is gone: batch printed it already. */
+__attribute__((format(printf, 3, 4)))
+static void kept_note(struct session *s, bool error, const char *fmt, ...)
 {
-	size_t len = strlen(s->run_notes);
+	size_t len = strlen(s->kept_notes);
 	char text[sizeof(s->note)];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	if (s->tui && len + strlen(text) + 12 < sizeof(s->run_notes))
-		snprintf(s->run_notes + len, sizeof(s->run_notes) - len, "thrashtop: %s\n", text);
-	session_note(s, true, "%s", text);
+	if (s->tui && len + strlen(text) + 12 < sizeof(s->kept_notes))
+		snprintf(s->kept_notes + len, sizeof(s->kept_notes) - len, "thrashtop: %s\n", text);
+	session_note(s, error, "%s", text);
 }
 
 bool session_note_shown(const struct session *s)
@@ -912,10 +912,8 @@ static void remember_run(struct session *s)
 		free(text);
 		return;
 	}
-	/* batch said why at the start, once */
-	if (!s->nposted && !s->ts && s->stall_why[0])
-		fprintf(fe, "thrashtop: n/a stalls: %s\n", s->stall_why);
-	fputs(s->run_notes, fe);
+	fputs(s->kept_notes, fe);
+	s->kept_notes[0] = '\0';
 	run_print(&s->run, s->o->format, f, fe);
 	print_reclaim(s, f);
 	int bad = fclose(f);
@@ -1026,7 +1024,7 @@ static void add_tree(struct session *s)
 	settle_exits(s, true);
 	if (!taskstats_tree_sum(s->exit_tree, &sum, past) || s->exits_lost) {
 		delays_clear(&w->delays);
-		run_note(s, "n/a stalls: exit records of the command's processes were lost "
+		kept_note(s, true, "n/a stalls: exit records of the command's processes were lost "
 			 "(a full socket buffer, or memory)");
 		return;
 	}
@@ -1048,7 +1046,6 @@ static void finish_run(struct session *s, bool aborted)
 	double v[M_N];
 	char err[256];
 
-	s->run_notes[0] = '\0';
 	if (aborted)
 		workload_stop(&r->wl);
 	tracer_drain(s->tracer);
@@ -1073,12 +1070,12 @@ static void finish_run(struct session *s, bool aborted)
 	if (s->ts && (s->acct_off || taskstats_acct_on(s->ts, err, sizeof(err)) != 1)) {
 		for (int i = 0; i < r->wl.n; i++)
 			delays_clear(&r->wl.w[i].delays);
-		run_note(s, "n/a stalls: %s was off during the run", DELAYACCT_SYSCTL);
+		kept_note(s, true, "n/a stalls: %s was off during the run", DELAYACCT_SYSCTL);
 	}
 	for (int k = 0; k < DL_N; k++)	/* the kernel's uptime in a total: said, not dropped */
 		for (int i = 0; i < r->wl.n; i++)
 			if (r->wl.w[i].delays_past[k]) {
-				run_note(s, "stalls: %s n/a: the exit record of %d held more "
+				kept_note(s, true, "stalls: %s n/a: the exit record of %d held more "
 					 "of it than its process lived (the kernel added its uptime)",
 					 delay_name((enum delay_kind)k), (int)r->wl.w[i].pid);
 				break;
@@ -1521,9 +1518,10 @@ static void open_delays(struct session *s)
 			 "%s is 0 (set it to 1, or tune: --mem, --swap ...)", DELAYACCT_SYSCTL);
 	else if (!(s->ts = taskstats_open(err, sizeof(err))))
 		snprintf(s->stall_why, sizeof(s->stall_why), "%.250s", err);
-	/* in the monitor on the status line: stderr is hidden under its screen */
+	/* in the monitor on the status line, and again at its exit: stderr
+	 * is hidden under its screen */
 	if (s->stall_why[0]) {
-		session_note(s, false, "n/a stalls: %s", s->stall_why);
+		kept_note(s, false, "n/a stalls: %s", s->stall_why);
 		return;
 	}
 	if (!s->o->argv)

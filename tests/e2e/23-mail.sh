@@ -38,3 +38,14 @@ if grep -qx 'n/a stalls' "$TMP/after"; then
 else
 	echo "SKIP $NAME/na-stalls-reason-once: delay accounting was on (another session turned it on)"
 fi
+end_session m
+# --no-stalls: the user asked for none, so the reason is not given back,
+# as batch does not give it
+tm new-session -d -s ns -x 120 -y 40 -c "$TMP" \
+	"$T -n 1000000 -p 1 -d 0.2 --no-stalls --no-history 2>$TMP/err-ns; echo EXIT=\$? >$TMP/rc-ns; sleep 60"
+expect no-stalls-run-done wait_for 60 has ns '#1 '
+tm send-keys -t ns q
+expect no-stalls-exit-0 wait_for 10 grep -qs EXIT=0 "$TMP/rc-ns"
+expect no-stalls-line grep -qx 'n/a stalls' <(screen ns)
+expect no-stalls-no-reason bash -c "! grep -q 'n/a stalls' $TMP/err-ns"
+end_session ns
