@@ -192,7 +192,8 @@ int tui_faint(void)
 void tui_put(WINDOW *win, int y, int x, int w, const char *s)
 {
 	char exp[2048], out[4096];
-	size_t o = 0;
+	size_t o = 0, counted = 0;	/* col: the columns of exp's first counted bytes */
+	int col = 0;
 
 	if (w <= 0)
 		return;
@@ -200,14 +201,12 @@ void tui_put(WINDOW *win, int y, int x, int w, const char *s)
 		unsigned char c = (unsigned char)*s;
 
 		if (c == '\t') {	/* to the next multiple of 8 columns */
-			int col;
-
 			exp[o] = '\0';
-			col = fmt_text_cols(exp);
-
+			col += fmt_text_cols(exp + counted);
 			do
 				exp[o++] = ' ';
 			while (++col % 8);
+			counted = o;
 			continue;
 		}
 		exp[o++] = c < 0x20 || c == 0x7f ? ' ' : (char)c;

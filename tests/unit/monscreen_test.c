@@ -801,3 +801,44 @@ TEST(ms_draw_by_changes_as_drawn_whole)
 	free(a);
 	free(b);
 }
+
+/* tui_put's tabs go to the next multiple of 8 terminal columns, counted
+ * past a wide character as two. */
+TEST(tui_put_tab_stops_count_columns)
+{
+	char dir[] = "/tmp/thrashtop-tab-XXXXXX", path[64], err[256];
+	char *loc = strdup(setlocale(LC_CTYPE, NULL));
+	struct cast *c;
+	cchar_t cc;
+	wchar_t wc[4];
+	attr_t a;
+	short pair;
+
+	CHECK(loc && mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/tab.cast", dir);
+	setlocale(LC_CTYPE, "C.UTF-8");
+	c = cast_open(path, 40, 4, "xterm-256color", "t", 0, err, sizeof(err));
+	CHECK(c && tui_init_headless(c, 40, 4, "xterm-256color", err, sizeof(err)) == 0);
+	if (c && tui_active()) {
+		static const struct { int x; wchar_t ch; } want[] = {
+			{ 1, L'b' }, { 2, L' ' }, { 8, L'c' }, { 9, 0x65E5 }, { 13, 0x65E5 },
+			{ 15, L' ' }, { 16, L'd' }, { 17, L'e' },
+		};
+
+		/* three wide characters: 6 columns in 9 bytes */
+		tui_put(stdscr, 0, 0, 40, "ab\tc\xe6\x97\xa5\xe6\x97\xa5\xe6\x97\xa5\tde");
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+			CHECK(mvwin_wch(stdscr, 0, want[i].x, &cc) == OK &&
+			      getcchar(&cc, wc, &a, &pair, NULL) == OK);
+			if (wc[0] != want[i].ch)
+				t_fail(__FILE__, __LINE__, "column %d: U+%04X, want U+%04X", want[i].x,
+				       (unsigned)wc[0], (unsigned)want[i].ch);
+		}
+	}
+	tui_end();
+	cast_close(c);
+	unlink(path);
+	rmdir(dir);
+	setlocale(LC_CTYPE, loc ? loc : "C");
+	free(loc);
+}
