@@ -838,7 +838,6 @@ size_t fmt_buf_done(struct fmt_buf *o)
 	return o->n;
 }
 
-/* Columns of the first nb bytes of s. */
 size_t fmt_field(char *buf, size_t len, size_t o, const char *s, int w, bool right,
 		    bool utf8)
 {

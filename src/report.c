@@ -1449,13 +1449,15 @@ static void index_of(const struct run_record *runs, size_t n, const struct hist_
 	}
 }
 
-/* The cell of row value r and column value c; ri and ci say each run's. */
 /* before, then s padded with blanks to w terminal columns. */
 static void padded(FILE *f, const char *before, const char *s, int w)
 {
-	fprintf(f, "%s%s%*s", before, s, w > fmt_text_cols(s) ? w - fmt_text_cols(s) : 0, "");
+	int n = fmt_text_cols(s);
+
+	fprintf(f, "%s%s%*s", before, s, w > n ? w - n : 0, "");
 }
 
+/* The cell of row value r and column value c; ri and ci say each run's. */
 static void table_cell(const struct run_record *runs, size_t n, const size_t *ri, size_t r,
 		       const size_t *ci, size_t c, char *buf, size_t len)
 {
