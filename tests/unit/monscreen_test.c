@@ -764,20 +764,46 @@ static void fr_play(bool whole, struct fr_cell *shots)
 	series_free(&back);
 }
 
+/* A headless screen of cols x rows in a UTF-8 locale, drawn into a cast
+ * file in a directory of its own: true when curses is up. */
+struct headless {
+	char dir[32], path[64], *loc;
+	struct cast *c;
+};
+
+static bool headless_open(struct headless *h, int cols, int rows)
+{
+	char err[256];
+
+	snprintf(h->dir, sizeof(h->dir), "/tmp/thrashtop-unit-XXXXXX");
+	h->loc = strdup(setlocale(LC_CTYPE, NULL));
+	h->c = NULL;
+	CHECK(h->loc && mkdtemp(h->dir));
+	snprintf(h->path, sizeof(h->path), "%s/frames.cast", h->dir);
+	setlocale(LC_CTYPE, "C.UTF-8");
+	h->c = cast_open(h->path, cols, rows, "xterm-256color", "t", 0, err, sizeof(err));
+	CHECK(h->c && tui_init_headless(h->c, cols, rows, "xterm-256color", err, sizeof(err)) == 0);
+	return h->c && tui_active();
+}
+
+static void headless_close(struct headless *h)
+{
+	tui_end();
+	cast_close(h->c);
+	unlink(h->path);
+	rmdir(h->dir);
+	setlocale(LC_CTYPE, h->loc ? h->loc : "C");
+	free(h->loc);
+}
+
 TEST(ms_draw_by_changes_as_drawn_whole)
 {
-	char dir[] = "/tmp/thrashtop-unit-XXXXXX", path[64], err[256];
 	size_t n = (size_t)FR_N * FR_COLS * FR_ROWS;
 	struct fr_cell *a = calloc(n, sizeof(*a)), *b = calloc(n, sizeof(*b));
-	char *loc = strdup(setlocale(LC_CTYPE, NULL));
-	struct cast *c;
+	struct headless h;
 
-	CHECK(a && b && loc && mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/frames.cast", dir);
-	setlocale(LC_CTYPE, "C.UTF-8");
-	c = cast_open(path, FR_COLS, FR_ROWS, "xterm-256color", "t", 0, err, sizeof(err));
-	CHECK(c && tui_init_headless(c, FR_COLS, FR_ROWS, "xterm-256color", err, sizeof(err)) == 0);
-	if (c && tui_active()) {
+	CHECK(a && b);
+	if (a && b && headless_open(&h, FR_COLS, FR_ROWS)) {
 		CHECK(tui_utf8() && tui_colour());
 		fr_play(false, a);
 		fr_play(true, b);
@@ -792,12 +818,8 @@ TEST(ms_draw_by_changes_as_drawn_whole)
 				break;
 			}
 	}
-	tui_end();
-	cast_close(c);
-	unlink(path);
-	rmdir(dir);
-	setlocale(LC_CTYPE, loc ? loc : "C");
-	free(loc);
+	if (a && b)
+		headless_close(&h);
 	free(a);
 	free(b);
 }
@@ -806,20 +828,13 @@ TEST(ms_draw_by_changes_as_drawn_whole)
  * past a wide character as two. */
 TEST(tui_put_tab_stops_count_columns)
 {
-	char dir[] = "/tmp/thrashtop-tab-XXXXXX", path[64], err[256];
-	char *loc = strdup(setlocale(LC_CTYPE, NULL));
-	struct cast *c;
+	struct headless h;
 	cchar_t cc;
 	wchar_t wc[4];
 	attr_t a;
 	short pair;
 
-	CHECK(loc && mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/tab.cast", dir);
-	setlocale(LC_CTYPE, "C.UTF-8");
-	c = cast_open(path, 40, 4, "xterm-256color", "t", 0, err, sizeof(err));
-	CHECK(c && tui_init_headless(c, 40, 4, "xterm-256color", err, sizeof(err)) == 0);
-	if (c && tui_active()) {
+	if (headless_open(&h, 40, 4)) {
 		static const struct { int x; wchar_t ch; } want[] = {
 			{ 1, L'b' }, { 2, L' ' }, { 8, L'c' }, { 9, 0x65E5 }, { 13, 0x65E5 },
 			{ 15, L' ' }, { 16, L'd' }, { 17, L'e' },
@@ -835,10 +850,5 @@ TEST(tui_put_tab_stops_count_columns)
 				       (unsigned)wc[0], (unsigned)want[i].ch);
 		}
 	}
-	tui_end();
-	cast_close(c);
-	unlink(path);
-	rmdir(dir);
-	setlocale(LC_CTYPE, loc ? loc : "C");
-	free(loc);
+	headless_close(&h);
 }
