@@ -22,8 +22,8 @@
  * runs above it since the header or the last kswapd line: one run's own, or
  * N runs' total, 1/N to each. label, if given, is each run's label; none
  * without. A line that looks like a time line and does not parse is an
- * error naming its line, unless skip_bad: then it is left out and named to
- * sink->note. A time line whose CPU % is off its times by at most
+ * error naming its line, as is a free(1) header whose block does not add
+ * up, unless skip_bad: then it is left out and named to sink->note. A time line whose CPU % is off its times by at most
  * timefmt.h's slack is read, its posted % kept, and named to sink->note. As import.h's readers: the text is read once to check it,
  * then again to give each run to sink, so a bad line means no run reached
  * the sink; memory is one run, a count per group and a kswapd share per run

@@ -827,9 +827,34 @@ static const char *free_block(struct posted *ps, const char *p, int *lineno, cha
 	int used = posted_parse_free(p, &fp);
 
 	if (used <= 0) {
-		fmt_err(err, errlen, "line %d: a free(1) header without a block that adds up",
-			*lineno);
-		return NULL;
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+
+		if (!ps->skip_bad) {
+			fmt_err(err, errlen, "line %d: a free(1) header without a block that adds up"
+				" (--skip-bad imports the rest)", *lineno);
+			return NULL;
+		}
+		if (ps->emit && ps->emit->note) {
+			char line[64], text[64], msg[160];
+
+			snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1), p);
+			snprintf(msg, sizeof(msg), "skipped line %d: a free(1) header without a block"
+				 " that adds up: %s", *lineno, fmt_escape(text, sizeof(text), line));
+			ps->emit->note(ps->emit->arg, msg);
+		}
+		/* and the rows under the header, which would read as headers */
+		for (p = eol ? eol + 1 : p + len; *p; p = eol ? eol + 1 : p + strlen(p)) {
+			const char *e, *w = next_token(p, &e);
+
+			eol = strchr(p, '\n');
+			if (!w || (eol && w > eol) ||
+			    !(tok_is(&w, "Mem:") || tok_is(&w, "-/+") || tok_is(&w, "Swap:") ||
+			      tok_is(&w, "Total:")))
+				break;
+			(*lineno)++;
+		}
+		return p;
 	}
 	snap_from_free(&m, &fp);
 	/* After a run it is that run's "after"; it is also the next

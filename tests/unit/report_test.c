@@ -1573,6 +1573,37 @@ TEST(posted_batch_marks)
 	run_records_free(v, n);
 }
 
+/* A free(1) header whose block does not add up is refused with its line,
+ * or with --skip-bad skipped with the rows under it, said once. */
+TEST(posted_bad_free_block_refused_or_skipped)
+{
+	static const char text[] =
+		"Linux-2.4.14-pre8:\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
+		"             total       used       free     shared    buffers     cached\n"
+		"Mem:        255984       6008     249976          0        100       1096\n"
+		"Swap:       195512       5080     190000\n"
+		"70.090u 6.890s 2:32.29 50.5% 0+0k 0+0io 18337pf+0w\n";
+	struct run_record *v;
+	size_t n;
+	char err[256] = "";
+
+	CHECK_INT(read_posted(text, NULL, &v, &n, err, sizeof(err)), -1);
+	CHECK_STR(err, "line 3: a free(1) header without a block that adds up"
+		  " (--skip-bad imports the rest)");
+	CHECK_INT(n, 0);
+
+	struct skips k = { { 0 }, 0, "" };
+	const struct import_sink s = { skips_run, skips_note, &k };
+	CHECK_INT(posted_read(text, NULL, true, &s, err, sizeof(err)), 0);
+	CHECK_INT(k.c.n, 2);
+	CHECK(k.c.n == 2 && k.c.runs[1].repeat_k == 2 && k.c.runs[1].repeat_n == 2);
+	CHECK(k.c.n == 2 && !mem_snapshot_taken(&k.c.runs[0].free_after));
+	CHECK_INT(k.n, 1);
+	CHECK(!strncmp(k.last, "skipped line 3: a free(1) header without a block that adds up: ", 63));
+	run_records_free(k.c.runs, k.c.n);
+}
+
 /* A header that only looks like ours (a value that is no such value)
  * gives its kernel alone, as any posted header. */
 TEST(posted_header_keys_all_or_none)
