@@ -17,7 +17,10 @@
  * "time ./qsbench -n N -p P -s S" prompt (the workload), and any other
  * non-blank line as the header naming the runs below it (a group, as the
  * seeds post them; it groups, it is no label). Lines quoted with '>' repeat
- * other posts and are skipped. A free block before a run is its "before",
+ * other posts and are skipped. A line holding more than one of those (a
+ * message a web archive flattened) is cut back into them and read as a
+ * message of its own: quotes skipped, prose only as the header of the runs
+ * right after it. A free block before a run is its "before",
  * one after it its "after". A kswapd line is the CPU time of kswapd over the
  * runs above it since the header or the last kswapd line: one run's own, or
  * N runs' total, 1/N to each. label, if given, is each run's label; none

@@ -493,6 +493,10 @@ static void snap_from_free(struct mem_snapshot *m, const struct free_parsed *fp)
 	m->swap_free = fp->swap_free;
 }
 
+struct span {
+	const char *b, *e;
+};
+
 struct posted {
 	const struct import_sink *emit;	/* NULL on the checking pass */
 	const char *label;
@@ -523,6 +527,8 @@ struct posted {
 	 * a line after one run alone; NAN for runs of a total. */
 	double *kswapd;
 	size_t kcap, kspan;	/* kspan: the first run the next line covers */
+	struct span *tok;	/* a line's words, for unflatten */
+	size_t ntok;
 };
 
 /* "stalls: 41.2s swapin ..." or "n/a stalls": kept with the run it
@@ -964,13 +970,272 @@ static const char *read_line(struct posted *ps, const char *p, int *lineno, char
 	return header_line(ps, line + (s - line), err, errlen) ? NULL : next;
 }
 
+/* ---- a message flattened onto one line ---- */
+
+/* A web archive's page saved as text, or a paste whose line breaks were
+ * lost, holds a whole message on one line: prompts, time lines, free
+ * blocks and quoted text one after another. Such a line is cut back into
+ * the lines a post has, where those things start. */
+
+static size_t span_len(struct span t)
+{
+	return (size_t)(t.e - t.b);
+}
+
+static bool span_is(struct span t, const char *w)
+{
+	return span_len(t) == strlen(w) && !strncasecmp(t.b, w, span_len(t));
+}
+
+/* Digits and dots, a digit first, then suffix: "70.270u", "1.00user". */
+static bool span_num_then(struct span t, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	if (span_len(t) <= n || !isdigit((unsigned char)*t.b) || strncmp(t.e - n, suffix, n))
+		return false;
+	for (const char *p = t.b; p < t.e - n; p++)
+		if (!isdigit((unsigned char)*p) && *p != '.')
+			return false;
+	return true;
+}
+
+/* "19670pf+0w": where a csh time line ends. */
+static bool csh_last(struct span t)
+{
+	const char *p = t.b;
+
+	while (p < t.e && isdigit((unsigned char)*p))
+		p++;
+	if (p == t.b || t.e - p < 5 || strncmp(p, "pf+", 3) || t.e[-1] != 'w')
+		return false;
+	for (p += 3; p < t.e - 1; p++)
+		if (!isdigit((unsigned char)*p))
+			return false;
+	return p > t.b && isdigit((unsigned char)p[-1]);
+}
+
+static bool only_quotes(struct span t)
+{
+	for (const char *p = t.b; p < t.e; p++)
+		if (*p != '>')
+			return false;
+	return true;
+}
+
+/* "lenstra:~/src/qsort>", "user@box:~$", "$": a shell prompt, not a
+ * redirection ("2>"), an arrow ("->") or a tag ("<linux/swap.h>"). */
+static bool prompt_word(struct span t, struct span next)
+{
+	size_t n = span_len(t);
+
+	if (!strchr(">$#", t.e[-1]))
+		return false;
+	if (n == 1)
+		return *t.b != '>' && span_is(next, "time");
+	if (!isalpha((unsigned char)*t.b))
+		return false;
+	for (const char *p = t.b; p < t.e - 1; p++)
+		if (!isalnum((unsigned char)*p) && !strchr(":@~/._-", *p))
+			return false;
+	return true;
+}
+
+/* Does one of a post's lines start at token i of n? */
+static bool line_starts(const struct span *t, size_t i, size_t n)
+{
+	struct span a = t[i];
+	bool b = i + 1 < n;
+
+	if (span_num_then(a, "u"))
+		return b && span_num_then(t[i + 1], "s");
+	if (span_num_then(a, "user"))
+		return b && span_num_then(t[i + 1], "system");
+	if (b && span_is(t[i + 1], "kswapd")) {
+		const char *c = memchr(a.b, ':', span_len(a));
+
+		/* "0:01": kswapd_line reads it */
+		return span_is(a, "n/a") || (c && c > a.b && a.e - c == 3 &&
+					     span_num_then((struct span){ a.b, c + 1 }, ":") &&
+					     isdigit((unsigned char)c[1]) && isdigit((unsigned char)c[2]));
+	}
+	if (span_is(a, "out"))
+		return i + 2 < n && span_is(t[i + 1], "of") && span_is(t[i + 2], "memory:");
+	if (span_is(a, "killed"))
+		return b && span_is(t[i + 1], "process") && !(i && span_is(t[i - 1], "memory:"));
+	if (span_is(a, "total"))
+		return i + 3 < n && span_is(t[i + 1], "used") && span_is(t[i + 2], "free") &&
+		       span_is(t[i + 3], "shared");
+	return b && prompt_word(a, t[i + 1]);
+}
+
+/* Does a post's line end after token i: a csh or GNU time line (with
+ * batch mode's mark after it), a kswapd line? */
+static bool line_ends(const struct span *t, size_t i, size_t n)
+{
+	enum run_status st;
+	char word[16];
+
+	if (i + 1 < n && (csh_last(t[i]) || span_num_then(t[i], "swaps")) &&
+	    span_len(t[i + 1]) < sizeof(word)) {
+		snprintf(word, sizeof(word), "%.*s", (int)span_len(t[i + 1]), t[i + 1].b);
+		if (!run_status_parse(word, &st) && *run_status_mark(st))
+			return false;	/* the mark ends it */
+	}
+	if (i && (csh_last(t[i - 1]) || span_num_then(t[i - 1], "swaps")) &&
+	    span_len(t[i]) < sizeof(word)) {
+		snprintf(word, sizeof(word), "%.*s", (int)span_len(t[i]), t[i].b);
+		if (!run_status_parse(word, &st) && *run_status_mark(st))
+			return true;
+	}
+	return csh_last(t[i]) || span_num_then(t[i], "swaps") ||
+	       (i && span_is(t[i], "kswapd") && line_starts(t, i - 1, n));
+}
+
+/* A run's first line starts at token i: its time line, the prompt that
+ * ran it, the OOM line before it, the free(1) block before it. */
+static bool run_starts(const struct span *t, size_t i, size_t n)
+{
+	return i < n && line_starts(t, i, n) && !(i + 1 < n && span_is(t[i + 1], "kswapd"));
+}
+
+enum piece { PIECE_LINE, PIECE_PROSE, PIECE_QUOTE };
+
+static enum piece piece_at(const struct span *t, size_t i, size_t n)
+{
+	return line_starts(t, i, n) ? PIECE_LINE : *t[i].b == '>' ? PIECE_QUOTE : PIECE_PROSE;
+}
+
+/* Appends the text from b to e as a line. Prose is kept only before a
+ * run, and only its last sentence, the header that may name the run
+ * ("... comparisons. Linux-2.4.14-pre7:"), from its last kernel on if it
+ * names one ("... for qsbench :) Linux-2.4.13:"); of a quote, only what
+ * follows its last sentence, which the quote no longer covers ("> >unstable
+ * numbers? swap=200M"). Neither is kept without a letter or digit. */
+static void put_piece(struct sbuf *o, const char *b, const char *e, enum piece kind,
+		      bool before_run)
+{
+	bool named = false, cut = false;
+
+	if (kind != PIECE_LINE) {
+		if (!before_run)
+			return;
+		for (const char *p = b; p + 1 < e; p++)
+			if (strchr(".?!", *p) && p[1] == ' ') {
+				b = p + 2;
+				cut = true;
+			}
+		if (kind == PIECE_QUOTE && !cut)
+			return;
+		for (const char *p = b; p + 6 < e; p++)
+			if ((p == b || p[-1] == ' ') && !strncasecmp(p, "linux-", 6) &&
+			    isdigit((unsigned char)p[6]))
+				b = p;
+		while (b < e && isspace((unsigned char)*b))
+			b++;
+		for (const char *p = b; p < e && !named; p++)
+			named = isalnum((unsigned char)*p);
+		if (!named)
+			return;
+	}
+	sb_putn(o, b, (size_t)(e - b));
+	sb_putc(o, '\n');
+}
+
+/* The line from p, len bytes, cut into the lines it was, in *out (for
+ * free()); 0 if it holds at most one of a post's lines and is read as it
+ * is; -1 out of memory. Lines over 1 MiB are read as they are. */
+static int unflatten(struct posted *ps, const char *p, size_t len, char **out)
+{
+	size_t n = 0, starts = 0;
+	const char *end = p + len, *e;
+	struct sbuf o = { 0 };
+
+	*out = NULL;
+	if (len > (size_t)1 << 20)
+		return 0;
+	for (const char *q = p; q < end && (q = next_token(q, &e)) && q < end; q = e) {
+		if (e > end)
+			e = end;
+		if (n == ps->ntok) {
+			size_t cap = ps->ntok ? ps->ntok * 2 : 256;
+			struct span *nt = realloc(ps->tok, cap * sizeof(*nt));
+
+			if (!nt)
+				return -1;
+			ps->tok = nt;
+			ps->ntok = cap;
+		}
+		ps->tok[n++] = (struct span){ q, e };
+	}
+	for (size_t i = 0; i < n && starts < 2; i++)
+		starts += line_starts(ps->tok, i, n);
+	if (starts < 2)
+		return 0;
+	const struct span *t = ps->tok;
+	size_t from = 0;
+	enum piece kind = piece_at(t, 0, n);
+
+	for (size_t i = 1; i <= n; i++) {
+		bool cut = i == n || line_ends(t, i - 1, n) || *t[i].b == '>' ||
+			   (line_starts(t, i, n) && !only_quotes(t[i - 1]));
+
+		if (!cut)
+			continue;
+		put_piece(&o, t[from].b, t[i - 1].e, kind, run_starts(t, i, n));
+		from = i;
+		if (i < n)
+			kind = piece_at(t, i, n);
+	}
+	if (!o.s && !o.oom && !(o.s = strdup("")))	/* all of it quoted or prose */
+		o.oom = true;
+	if (o.oom) {
+		free(o.s);
+		return -1;
+	}
+	*out = o.s;
+	return 0;
+}
+
 static int read_pass(struct posted *ps, const char *text, char *err, size_t errlen)
 {
 	int lineno = 0;
 
-	for (const char *p = text; *p;)
-		if (!(p = read_line(ps, p, &lineno, err, errlen)))
+	for (const char *p = text; *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		char *flat;
+
+		if (unflatten(ps, p, len, &flat) < 0)
+			return fmt_err(err, errlen, "out of memory");
+		if (!flat) {
+			if (!(p = read_line(ps, p, &lineno, err, errlen)))
+				return -1;
+			continue;
+		}
+		/* a message of its own: what named the runs above does not
+		 * name its runs */
+		if (close_group(ps, err, errlen)) {
+			free(flat);
 			return -1;
+		}
+		ps->header[0] = ps->command[0] = 0;
+		ps->fresh_header = ps->have_free = ps->oom_next = false;
+		ps->status_next = RUN_OK;
+		/* each of its lines is named by the line it came from */
+		for (const char *q = flat; q && *q;) {
+			int l = lineno;
+
+			q = read_line(ps, q, &l, err, errlen);
+			if (!q) {
+				free(flat);
+				return -1;
+			}
+		}
+		free(flat);
+		lineno++;
+		p = eol ? eol + 1 : p + len;
+	}
 	return close_group(ps, err, errlen);
 }
 
@@ -1008,5 +1273,6 @@ int posted_read(const char *text, const char *label, bool skip_bad,
 	}
 	free(ps.sizes);
 	free(ps.kswapd);
+	free(ps.tok);
 	return rc;
 }

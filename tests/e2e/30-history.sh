@@ -96,6 +96,30 @@ expect "own-time-reimport[$got]" test "$got" = "3 [''] [None, None, None]"
 	"$T" history --history "$TMP/mail.db" import -L lkml - >/dev/null 2>&1
 got=$("$T" history --history "$TMP/mail.db" export --format=json | kw)
 expect "mail-label-as-given[$got]" test "$got" = "3 ['lkml'] [None, None, None]"
+# The whole thread as an archive's text gives it: each message flattened
+# onto one line. Every time line not behind a quote mark is a run (counted
+# and summed here from the text), the same runs as its lines give where
+# the fixture above has them, and the kernels its headers name.
+F() { "$T" history --history "$TMP/flat.db" "$@"; }
+F import "$FIX/seed-qsbench-csh.txt" >/dev/null 2>&1
+out=$(F import "$FIX/seed-qsbench-thread-flat.txt" 2>"$TMP/flat.err")
+want=$(python3 - "$FIX/seed-qsbench-thread-flat.txt" <<'EOF'
+import re, sys
+toks = open(sys.argv[1]).read().split()
+runs = [int(toks[i + 6].split("pf")[0]) for i in range(len(toks) - 6)
+        if re.fullmatch(r"[\d.]+u", toks[i]) and re.fullmatch(r"[\d.]+s", toks[i + 1])
+        and not (i and re.fullmatch(r">+", toks[i - 1]))]
+print(len(runs), sum(runs))
+EOF
+)
+expect "flat-thread-imported[$out]" test "$out" = "imported $((${want% *} - 3)) runs from $FIX/seed-qsbench-thread-flat.txt (3 already present)"
+[ -s "$TMP/flat.err" ] && ! grep -qv 'kswapd" is the total of' "$TMP/flat.err"
+expect flat-thread-only-kswapd-notes test $? = 0
+"$T" history --history "$TMP/flat1.db" import "$FIX/seed-qsbench-thread-flat.txt" >/dev/null 2>&1
+got=$("$T" history --history "$TMP/flat1.db" export --format=json | python3 -c 'import json,sys; r=json.load(sys.stdin)["runs"]
+print(len(r), sum(x["majflt"] for x in r), len([x for x in r if x["kernel_release"] == "2.4.14-pre8"]),
+      sorted(set(x["kernel_release"] for x in r if x["kernel_release"])))')
+expect "flat-thread-runs[$got]" test "$got" = "$want 3 ['2.4.10', '2.4.11', '2.4.13', '2.4.13-ac4', '2.4.14-pre5', '2.4.14-pre6', '2.4.14-pre7', '2.4.14-pre8']"
 # Our own time export, csh or GNU, imports back with its groups apart and
 # their kernels, and GNU's "?minor" (posted csh lines have no minor faults)
 # stays unknown. (A label is -L's: groups apart by labels alone are not.)

@@ -1573,6 +1573,125 @@ TEST(posted_batch_marks)
 	run_records_free(v, n);
 }
 
+/* A message an archive flattened onto one line gives the runs its lines
+ * give: the same ids, kernels, workloads, kswapd, OOM and marks. */
+TEST(posted_flattened_message_reads_as_its_lines)
+{
+	static const char flat[] =
+		"* VM: qsbench numbers @ 2001-11-04 14:11 Lorenzo Allegrucci I begin with the "
+		"last Linus' kernel, three runs and kswapd CPU time appended. Linux-2.4.14-pre8: "
+		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100 "
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w "
+		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100 "
+		"70.090u 6.890s 2:32.29 50.5% 0+0k 0+0io 18337pf+0w 0:01 kswapd "
+		"Double swap space (from 200M to 400M): "
+		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100 "
+		"70.510u 6.390s 2:24.39 53.2% 0+0k 0+0io 17902pf+0w 0:03 kswapd "
+		"Old results below. Linux-2.4.14-pre7: "
+		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100 "
+		"Out of Memory: Killed process 224 (qsbench). "
+		"17.770u 3.160s 1:19.95 26.1% 0+0k 0+0io 13294pf+0w "
+		"2.4.14-pre5 has the best VM for qsbench :) Linux-2.4.13: "
+		"71.260u 2.150s 2:20.68 52.1% 0+0k 0+0io 20173pf+0w  aborted 0:06 kswapd "
+		"1.00user 0.50system 0:03.00elapsed 50%CPU (0avgtext+0avgdata 1560maxresident)k "
+		"0inputs+0outputs (0major+97minor)pagefaults 0swaps -- Lorenzo\n";
+	static const char lines[] =
+		"Linux-2.4.14-pre8:\n"
+		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
+		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100\n"
+		"70.090u 6.890s 2:32.29 50.5% 0+0k 0+0io 18337pf+0w\n"
+		"0:01 kswapd\n"
+		"Double swap space (from 200M to 400M):\n"
+		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100\n"
+		"70.510u 6.390s 2:24.39 53.2% 0+0k 0+0io 17902pf+0w\n"
+		"0:03 kswapd\n"
+		"Linux-2.4.14-pre7:\n"
+		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100\n"
+		"Out of Memory: Killed process 224 (qsbench).\n"
+		"17.770u 3.160s 1:19.95 26.1% 0+0k 0+0io 13294pf+0w\n"
+		"Linux-2.4.13:\n"
+		"71.260u 2.150s 2:20.68 52.1% 0+0k 0+0io 20173pf+0w  aborted\n"
+		"0:06 kswapd\n"
+		"1.00user 0.50system 0:03.00elapsed 50%CPU (0avgtext+0avgdata 1560maxresident)k 0inputs+0outputs (0major+97minor)pagefaults 0swaps\n";
+	struct run_record *f, *l;
+	size_t nf, nl;
+	char err[256] = "";
+
+	CHECK_INT(read_posted(flat, NULL, &f, &nf, err, sizeof(err)), 0);
+	CHECK_STR(err, "");
+	CHECK_INT(read_posted(lines, NULL, &l, &nl, err, sizeof(err)), 0);
+	CHECK_INT(nf, 6);
+	CHECK_INT(nl, 6);
+	if (nf != 6 || nl != 6)
+		return;
+	for (size_t i = 0; i < nf; i++) {
+		CHECK_STR(f[i].uuid, l[i].uuid);
+		CHECK_STR(f[i].kernel_release, l[i].kernel_release);
+		CHECK_INT(f[i].status, l[i].status);
+		CHECK_INT(f[i].wall_us, l[i].wall_us);
+		CHECK_INT(f[i].repeat_k, l[i].repeat_k);
+		CHECK_INT(f[i].repeat_n, l[i].repeat_n);
+	}
+	CHECK_STR(f[0].kernel_release, "2.4.14-pre8");
+	CHECK(f[0].kind == RUN_QSBENCH && f[0].nelems == 90000000);
+	CHECK(isnan(f[1].kswapd_s));		/* 0:01 is the two runs' total */
+	CHECK_STR(f[2].kernel_release, "");	/* its header names none */
+	CHECK_NEAR(f[2].kswapd_s, 3.0, 1e-9);
+	CHECK_STR(f[3].kernel_release, "2.4.14-pre7");
+	CHECK_INT(f[3].status, RUN_OOM);
+	CHECK_STR(f[4].kernel_release, "2.4.13");	/* not the aside's 2.4.14-pre5 */
+	CHECK_INT(f[4].status, RUN_ABORTED);
+	CHECK_INT(f[5].minflt, 97);
+	run_records_free(f, nf);
+	run_records_free(l, nl);
+}
+
+/* In a flattened reply, what follows a quote mark ("> 70.590u ...", a
+ * quoted free block) is someone else's and is skipped; a quote ends at
+ * its last sentence before the poster's own runs; an aside between runs
+ * ("<-") names no group, "<linux/swap.h>" and "2>" are no prompts; and
+ * each line is a message of its own, whose runs nothing above names. */
+TEST(posted_flattened_quotes_and_asides)
+{
+	static const char text[] =
+		"Linux-2.4.14-pre8:\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
+		"On Sun, 4 Nov 2001, Lorenzo wrote: > >Does free imply swap used? > > "
+		"70.590u 7.640s 2:31.06 51.7% 0+0k 0+0io 19036pf+0w > lenstra:~/src/qsort> free > "
+		"total used free shared buffers cached > Mem: 255984 6008 249976 0 100 1096 > "
+		"-/+ buffers/cache: 4812 251172 > Swap: 195512 5080 190432 Not a leak. > >unstable "
+		"numbers? mm/memory.c: #undef vm_swap_full() swap=200M "
+		"70.480u 7.440s 2:35.74 50.0% 0+0k 0+0io 19897pf+0w "
+		"70.640u 7.280s 2:28.87 52.3% 0+0k 0+0io 18453pf+0w <- best of these. Defined in "
+		"<linux/swap.h> as before. Linux-2.4.14-pre8 with swap=400M "
+		"70.120u 6.940s 2:29.55 51.5% 0+0k 0+0io 18598pf+0w\n"
+		"lenstra:~> time ./qsbench -n 1000 2> /dev/null "
+		"1.000u 0.100s 0:01.10 100.0% 0+0k 0+0io 0pf+0w\n";
+	struct run_record *v;
+	size_t n;
+	char err[256] = "";
+
+	CHECK_INT(read_posted(text, NULL, &v, &n, err, sizeof(err)), 0);
+	CHECK_STR(err, "");
+	CHECK_INT(n, 5);
+	if (n != 5)
+		return;
+	CHECK_INT(v[1].wall_us, 155740000);	/* not the quoted 2:31.06 */
+	CHECK_STR(v[1].kernel_release, "");	/* the header above is another message's */
+	CHECK_INT(v[1].ram_kib, NA);		/* nor is the quoted free block its own */
+	CHECK(v[1].repeat_k == 1 && v[1].repeat_n == 2 && v[2].repeat_k == 2);
+	CHECK_INT(v[2].wall_us, 148870000);
+	CHECK_INT(v[3].wall_us, 149550000);
+	CHECK_STR(v[3].kernel_release, "2.4.14-pre8");
+	CHECK(v[3].repeat_k == 1 && v[3].repeat_n == 1);
+	CHECK_STR(v[4].kernel_release, "");
+	CHECK(v[4].repeat_k == 1 && v[4].repeat_n == 1);
+	CHECK(v[4].kind == RUN_COMMAND && v[4].command &&
+	      !strcmp(v[4].command, "./qsbench -n 1000 2> /dev/null"));
+	run_records_free(v, n);
+}
+
 /* A free(1) header whose block does not add up is refused with its line,
  * or with --skip-bad skipped with the rows under it, said once. */
 TEST(posted_bad_free_block_refused_or_skipped)
