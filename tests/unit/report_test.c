@@ -16,6 +16,9 @@
 #include "report.h"
 #include "runsource.h"
 
+/* The seed thread's prompt before each of its runs. */
+#define QS_PROMPT "lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100"
+
 #define GOLDEN_DIR "tests/golden/"
 
 /* Two configurations (swappiness 60 and 100) of three runs each, the
@@ -1215,14 +1218,14 @@ TEST(report_posted_seed_lines)
 		"I begin with the last Linus' kernel, three runs and kswapd CPU\n"
 		"time appended.\n"
 		"Linux-2.4.14-pre8:\n"
-		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100\n"
+		QS_PROMPT "\n"
 		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
-		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100\n"
+		QS_PROMPT "\n"
 		"70.090u 6.890s 2:32.29 50.5% 0+0k 0+0io 18337pf+0w\n"
 		"0:01 kswapd\n"
 		"\n"
 		"Linux-2.4.14-pre7:\n"
-		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100\n"
+		QS_PROMPT "\n"
 		"Out of Memory: Killed process 224 (qsbench).\n"
 		"17.770u 3.160s 1:19.95 26.1% 0+0k 0+0io 13294pf+0w\n"
 		"> 70.530u 7.290s 2:33.26 50.7% 0+0k 0+0io 19689pf+0w\n"
@@ -1381,7 +1384,7 @@ TEST(posted_ids_stay_as_before)
 	memset(cmd, 'a', 1300);
 	cmd[1300] = 0;
 	snprintf(text, sizeof(text), "Linux-2.4.14-pre8:\n"
-		 "lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100\n"
+		 QS_PROMPT "\n"
 		 "70.270u 7.330s 2:33.29 50.6%% 0+0k 0+0io 19670pf+0w\n"
 		 "Out of Memory: Killed process 224 (qsbench).\n"
 		 "17.770u 3.160s 1:19.95 26.1%% 0+0k 0+0io 13294pf+0w\n"
@@ -1580,15 +1583,15 @@ TEST(posted_flattened_message_reads_as_its_lines)
 	static const char flat[] =
 		"* VM: qsbench numbers @ 2001-11-04 14:11 Lorenzo Allegrucci I begin with the "
 		"last Linus' kernel, three runs and kswapd CPU time appended. Linux-2.4.14-pre8: "
-		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100 "
+		QS_PROMPT " "
 		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w "
-		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100 "
+		QS_PROMPT " "
 		"70.090u 6.890s 2:32.29 50.5% 0+0k 0+0io 18337pf+0w 0:01 kswapd "
 		"Double swap space (from 200M to 400M): "
-		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100 "
+		QS_PROMPT " "
 		"70.510u 6.390s 2:24.39 53.2% 0+0k 0+0io 17902pf+0w 0:03 kswapd "
 		"Old results below. Linux-2.4.14-pre7: "
-		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100 "
+		QS_PROMPT " "
 		"Out of Memory: Killed process 224 (qsbench). "
 		"17.770u 3.160s 1:19.95 26.1% 0+0k 0+0io 13294pf+0w "
 		"2.4.14-pre5 has the best VM for qsbench :) Linux-2.4.13: "
@@ -1597,17 +1600,17 @@ TEST(posted_flattened_message_reads_as_its_lines)
 		"0inputs+0outputs (0major+97minor)pagefaults 0swaps -- Lorenzo\n";
 	static const char lines[] =
 		"Linux-2.4.14-pre8:\n"
-		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100\n"
+		QS_PROMPT "\n"
 		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
-		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100\n"
+		QS_PROMPT "\n"
 		"70.090u 6.890s 2:32.29 50.5% 0+0k 0+0io 18337pf+0w\n"
 		"0:01 kswapd\n"
 		"Double swap space (from 200M to 400M):\n"
-		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100\n"
+		QS_PROMPT "\n"
 		"70.510u 6.390s 2:24.39 53.2% 0+0k 0+0io 17902pf+0w\n"
 		"0:03 kswapd\n"
 		"Linux-2.4.14-pre7:\n"
-		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100\n"
+		QS_PROMPT "\n"
 		"Out of Memory: Killed process 224 (qsbench).\n"
 		"17.770u 3.160s 1:19.95 26.1% 0+0k 0+0io 13294pf+0w\n"
 		"Linux-2.4.13:\n"
