@@ -83,12 +83,13 @@ extern const char *const report_compare_fields[];
  * row, in columns of these widths (0: the column is left out). */
 struct list_cols {
 	int started;	/* 16 "2025-03-01 09:00", or 11 "03-01 09:00" */
-	int label, host, kernel, workload;
+	int label, host, kernel, workload, kswapd;
 };
 /* The columns for a terminal cols wide: HOST goes first, then the year,
- * then WORKLOAD and KERNEL narrow and go; room beyond the layout chosen
- * widens WORKLOAD (to 60) and then LABEL (to 24). Rows fit from 69
- * columns. cols <= 0 (not a terminal): every column, 133 in all. */
+ * then WORKLOAD and KERNEL narrow and go, then KSWAPD as LABEL narrows;
+ * room beyond the layout chosen widens WORKLOAD (to 60) and then LABEL (to
+ * 24). Rows fit from 59 columns. cols <= 0 (not a terminal): every
+ * column, 133 in all. */
 void report_list_cols(int cols, struct list_cols *c);
 void report_list_header(FILE *f, const struct list_cols *c);
 void report_list_row(FILE *f, const struct run_record *r, const struct list_cols *c);

@@ -510,20 +510,22 @@ static void short_date(const char *iso, int w, char *buf, size_t len)
 
 /* From the widest; each fits where the one before does not. */
 static const struct list_cols list_layouts[] = {
-	{ 16, 14, 12, 16, 22 },
-	{ 16, 14, 0, 16, 22 },
-	{ 11, 14, 0, 16, 22 },
-	{ 11, 10, 0, 14, 16 },
-	{ 11, 10, 0, 14, 0 },
-	{ 11, 10, 0, 0, 0 },
+	{ 16, 14, 12, 16, 22, 6 },
+	{ 16, 14, 0, 16, 22, 6 },
+	{ 11, 14, 0, 16, 22, 6 },
+	{ 11, 10, 0, 14, 16, 6 },
+	{ 11, 10, 0, 14, 0, 6 },
+	{ 11, 10, 0, 0, 0, 6 },
+	{ 11, 8, 0, 0, 0, 6 },
+	{ 11, 8, 0, 0, 0, 0 },
 };
 #define NLAYOUTS (sizeof(list_layouts) / sizeof(list_layouts[0]))
-/* ID, WALL, MAJFLT, KSWAPD and STATUS ("aborted"), and their blanks */
-#define LIST_FIXED (6 + 2 + 9 + 2 + 8 + 2 + 6 + 2 + 7)
+/* ID, WALL, MAJFLT and STATUS ("aborted"), and their blanks */
+#define LIST_FIXED (6 + 2 + 9 + 2 + 8 + 2 + 7)
 
 static int list_width(const struct list_cols *c)
 {
-	const int w[] = { c->started, c->label, c->host, c->kernel, c->workload };
+	const int w[] = { c->started, c->label, c->host, c->kernel, c->workload, c->kswapd };
 	int n = LIST_FIXED;
 
 	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
@@ -564,7 +566,10 @@ void report_list_header(FILE *f, const struct list_cols *c)
 		fprintf(f, "%-*s  ", c->kernel, "KERNEL");
 	if (c->workload)
 		fprintf(f, "%-*s  ", c->workload, "WORKLOAD");
-	fprintf(f, "%9s  %8s  %6s  %s\n", "WALL", "MAJFLT", "KSWAPD", "STATUS");
+	fprintf(f, "%9s  %8s  ", "WALL", "MAJFLT");
+	if (c->kswapd)
+		fprintf(f, "%*s  ", c->kswapd, "KSWAPD");
+	fprintf(f, "STATUS\n");
 }
 
 /* s in a column w wide: what is cut ends in "...", never inside a number
@@ -604,7 +609,10 @@ void report_list_row(FILE *f, const struct run_record *r, const struct list_cols
 		list_cell(f, r->kernel_release[0] ? r->kernel_release : "-", c->kernel);
 	if (c->workload)
 		list_cell(f, wl, c->workload);
-	fprintf(f, "%9s  %8s  %6s  %s\n", wall, mf, ks, st);
+	fprintf(f, "%9s  %8s  ", wall, mf);
+	if (c->kswapd)
+		fprintf(f, "%*s  ", c->kswapd, ks);
+	fprintf(f, "%s\n", st);
 }
 
 static void chart(FILE *f, const struct run_record *r, int id, const char *title);

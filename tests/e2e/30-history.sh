@@ -151,10 +151,11 @@ expect stats-none-limit eval "H stats --limit 2 --session 424242 | grep -qx 'no 
 # a cut workload never ends inside a number: seed 140175100 is not "-s 14"
 out=$(H list --kernel 2.4.14-pre8)
 expect "list-cuts-no-number[$(sed -n 2p <<<"$out")]" eval 'grep -q -- "-s\.\.\. " <<<"$out" && ! grep -qE -- "-s [0-9]+ " <<<"$out"'
-# on a terminal the list fits it: 80 columns without HOST and KERNEL, and
-# at 200 a whole workload; into a pipe every column, as above
+# on a terminal the list fits it: 60 columns (the monitor's least) without
+# KSWAPD, 80 without HOST and KERNEL, and at 200 a whole workload; into a
+# pipe every column, as above
 need_tmux
-for w in 80 200; do
+for w in 60 80 200; do
 	args="list --kernel 2.4.14-pre --limit 6"
 	tm new-session -d -s "list$w" -x "$w" -y 40 "$T history --history '$DB' $args >'$TMP/pipe$w.txt' 2>&1; $T history --history '$DB' $args; sleep 60"
 	# the file is whole before the list reaches the terminal
@@ -168,6 +169,7 @@ for w in 80 200; do
 	expect "list-pipe-every-column-$w" grep -q "  HOST  .*  KERNEL  .*  WORKLOAD  " "$TMP/pipe$w.txt"
 done
 expect list-80-leaves-out eval '! tm capture-pane -p -J -t list80 | grep -qE "HOST|KERNEL|WORKLOAD"'
+expect list-60-leaves-out eval 'tm capture-pane -p -J -t list60 | grep -q "MAJFLT  STATUS" && ! tm capture-pane -p -J -t list60 | grep -q KSWAPD'
 expect list-200-whole-workload eval "tm capture-pane -p -J -t list200 | grep -q -- '-s 140175100 '"
 expect stats-empty-history eval "H --history '$TMP/none.db' stats | grep -qx 'no runs recorded in $TMP/none.db'"
 # a history not made yet reads as one with no runs, in every form
