@@ -98,6 +98,11 @@ int fmt_text_cols_n(const char *s, size_t nb);
  * (a wide one that would pass cols is left out, so they may fill one
  * less). */
 int fmt_cut_bytes(const char *s, int cols);
+/* Bytes of s to skip for it to be shown from display column cols on, as a
+ * view panned sideways: a wide character that straddles cols is skipped
+ * whole, and *blank is then the 1 column of it that was to show, to be
+ * left blank so the rest stays in its columns; else 0. */
+int fmt_skip_cols(const char *s, int cols, int *blank);
 
 /* Whole seconds as [h:]m:ss, truncated (1:59.9 is "1:59"); "n/a" for
  * NAN or a negative time. */

@@ -441,6 +441,20 @@ int fmt_cut_bytes(const char *s, int cols)
 	return i;
 }
 
+int fmt_skip_cols(const char *s, int cols, int *blank)
+{
+	int i = fmt_cut_bytes(s, cols), n = fmt_text_cols_n(s, (size_t)i);
+
+	*blank = 0;
+	if (n < cols && s[i]) {
+		int k = fmt_cut_bytes(s + i, cols - n + 1);
+
+		*blank = n + fmt_text_cols_n(s + i, (size_t)k) - cols;
+		i += k;
+	}
+	return i;
+}
+
 size_t fmt_cell(char *buf, size_t len, const char *s, int w)
 {
 	size_t o = 0;

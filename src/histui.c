@@ -863,9 +863,9 @@ static void draw_pane(struct hs *s)
 	for (int i = 0; i < n && s->pscroll + i < (long)s->text.n; i++) {
 		const struct detail_line *l = &s->text.v[s->pscroll + i];
 		const char *t = l->text;
-		int attr = 0;
+		int attr = 0, blank;
 
-		t += fmt_cut_bytes(t, s->hscroll);	/* the columns panned past */
+		t += fmt_skip_cols(t, s->hscroll, &blank);	/* the columns panned past */
 		if (l->attr == DA_TITLE)
 			attr = A_BOLD;
 		else if (l->attr == DA_BAD)
@@ -875,7 +875,7 @@ static void draw_pane(struct hs *s)
 		else if (l->attr >= DA_PLOT)
 			attr = tui_attr(tui_series_pair(l->attr - DA_PLOT));
 		wattron(s->w, attr);
-		tui_put(s->w, 1 + i, 0, COLS, t);
+		tui_put(s->w, 1 + i, blank, COLS - blank, t);
 		wattroff(s->w, attr);
 	}
 	draw_footer(s, s->text.cols > COLS ?

@@ -273,6 +273,31 @@ TEST(fmt_text_width)
 	CHECK_INT(fmt_cut_bytes(s, -1), 0);
 }
 
+/* A view panned sideways starts each line at the same column: a wide
+ * character across the edge goes whole and its column on screen stays
+ * blank, so what follows it stays where it was. */
+TEST(fmt_skip_cols_keeps_columns)
+{
+	/* a, a wide one, b, a wide one with a combining mark, c */
+	const char *s = "a\xe3\x81\x82" "b\xe3\x81\x84\xcc\x81" "c";
+	int blank;
+
+	CHECK_INT(fmt_skip_cols(s, 0, &blank), 0);
+	CHECK_INT(blank, 0);
+	CHECK_INT(fmt_skip_cols(s, 1, &blank), 1);	/* from the first wide one */
+	CHECK_INT(blank, 0);
+	CHECK_INT(fmt_skip_cols(s, 2, &blank), 4);	/* its right half: b at column 1 */
+	CHECK_INT(blank, 1);
+	CHECK_INT(fmt_skip_cols(s, 3, &blank), 4);
+	CHECK_INT(blank, 0);
+	CHECK_INT(fmt_skip_cols(s, 5, &blank), 10);	/* the mark goes with its character */
+	CHECK_INT(blank, 1);
+	CHECK_INT(fmt_skip_cols(s, 6, &blank), 10);
+	CHECK_INT(blank, 0);
+	CHECK_INT(fmt_skip_cols(s, 99, &blank), 11);
+	CHECK_INT(blank, 0);
+}
+
 /* Wide characters take two columns, combining ones none: a cut leaves
  * out a wide one that would pass the width, and keeps the marks that go
  * with the last character. */
