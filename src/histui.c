@@ -419,8 +419,9 @@ static int detail_head(const struct run_record *r, int width, struct detail_line
 	timefmt_gnu(a, sizeof(a), &tl);
 	rc |= detail_add(t, DA_PLAIN, "%-*s%s", KEY_W, "time (GNU)", a);
 	timefmt_kswapd(a, sizeof(a), r->kswapd_s);
-	if (isnan(r->kswapd_s))
-		rc |= detail_add(t, DA_PLAIN, "%-*s%s (kswapd was not visible)", KEY_W, "kswapd", a);
+	if (isnan(r->kswapd_s))	/* posted text gives it for one run alone, or not at all */
+		rc |= detail_add(t, DA_PLAIN, "%-*s%s (%s)", KEY_W, "kswapd", a,
+				 r->version[0] ? "kswapd was not visible" : "not recorded for this run");
 	else
 		rc |= detail_add(t, DA_PLAIN, "%-*s%s (%.2f s of CPU)", KEY_W, "kswapd", a,
 			       r->kswapd_s);

@@ -463,6 +463,17 @@ TEST(histui_detail_lines_and_plots)
 	CHECK_INT(histui_detail(&r, 80, 4, PLOT_BRAILLE, &t), 0);
 	CHECK(find_line(&t, "memory      swap peak none (no swap),") != NULL);
 	detail_lines_free(&t);
+
+	/* an unknown kswapd: not visible to thrashtop, or not in a post */
+	r.kswapd_s = NAN;
+	snprintf(r.version, sizeof(r.version), "1.0");
+	CHECK_INT(histui_detail(&r, 80, 4, PLOT_BRAILLE, &t), 0);
+	CHECK(find_line(&t, "kswapd      n/a kswapd (kswapd was not visible)") != NULL);
+	detail_lines_free(&t);
+	r.version[0] = 0;
+	CHECK_INT(histui_detail(&r, 80, 4, PLOT_BRAILLE, &t), 0);
+	CHECK(find_line(&t, "kswapd      n/a kswapd (not recorded for this run)") != NULL);
+	detail_lines_free(&t);
 	run_record_clear(&r);
 }
 
