@@ -515,8 +515,9 @@ static int detail_system(const struct run_record *r, int width, struct detail_li
 		kib_text(d, sizeof(d), r->tmp_swap_kib);
 	snprintf(a, sizeof(a), "memory cgroup %s, whole machine %s, temporary swap %s", b, c, d);
 	rc |= text_kv(t, width, "limits", a);
-	snprintf(a, sizeof(a), "thrashtop %s, group %s", r->version[0] ? r->version : "?",
-		 r->config_hash[0] ? r->config_hash : "-");
+	/* every run thrashtop records has its version: one without was posted */
+	snprintf(a, sizeof(a), "%s%s, group %s", r->version[0] ? "thrashtop " : "posted text",
+		 r->version, r->config_hash[0] ? r->config_hash : "-");
 	rc |= text_kv(t, width, "recorded by", a);
 	return rc;
 }

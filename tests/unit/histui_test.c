@@ -469,10 +469,12 @@ TEST(histui_detail_lines_and_plots)
 	snprintf(r.version, sizeof(r.version), "1.0");
 	CHECK_INT(histui_detail(&r, 80, 4, PLOT_BRAILLE, &t), 0);
 	CHECK(find_line(&t, "kswapd      n/a kswapd (kswapd was not visible)") != NULL);
+	CHECK(find_line(&t, "recorded by thrashtop 1.0, group ") != NULL);
 	detail_lines_free(&t);
 	r.version[0] = 0;
 	CHECK_INT(histui_detail(&r, 80, 4, PLOT_BRAILLE, &t), 0);
 	CHECK(find_line(&t, "kswapd      n/a kswapd (not recorded for this run)") != NULL);
+	CHECK(find_line(&t, "recorded by posted text, group ") != NULL);
 	detail_lines_free(&t);
 	run_record_clear(&r);
 }
