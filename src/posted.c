@@ -27,6 +27,18 @@ static const char *next_token(const char *p, const char **end)
 	return p;
 }
 
+/* The word at or after p and before end, or NULL; *e its end. */
+static const char *word_in(const char *p, const char *end, const char **e)
+{
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	if (p >= end)
+		return NULL;
+	for (*e = p; *e < end && !isspace((unsigned char)**e); (*e)++)
+		;
+	return p;
+}
+
 static bool tok_is(const char **p, const char *word)
 {
 	const char *b, *e;
@@ -823,19 +835,40 @@ static const char *gnu_run(struct posted *ps, const char *line, const char *s, c
 	return eol2 ? eol2 + 1 : next + len2;
 }
 
+/* The free(1) header ("total used free shared ...") in the line from p
+ * to end, or NULL: a line that only has those words is prose. */
+static const char *free_header(const char *p, const char *end)
+{
+	static const char *const want[] = { "total", "used", "free", "shared" };
+	const char *w, *e;
+
+	for (; (w = word_in(p, end, &e)); p = e) {
+		const char *q = w, *qe = e;
+		size_t k = 0;
+
+		while (k < 4 && q && (size_t)(qe - q) == strlen(want[k]) &&
+		       !strncmp(q, want[k], (size_t)(qe - q)))
+			q = ++k < 4 ? word_in(qe, end, &qe) : q;
+		if (k == 4)
+			return w;
+	}
+	return NULL;
+}
+
 /* A free(1) block whose header line starts at P. Returns the start of the
  * line after it, or NULL with err. */
 static const char *free_block(struct posted *ps, const char *p, int *lineno, char *err,
 			      size_t errlen)
 {
+	const char *eol = strchr(p, '\n');
+	size_t len = eol ? (size_t)(eol - p) : strlen(p);
+	const char *hdr = free_header(p, p + len);
 	struct free_parsed fp;
 	struct mem_snapshot m;
-	int used = posted_parse_free(p, &fp);
+	/* the block under this line's header, never one further down */
+	int used = hdr ? parse_free_at(p, hdr, &fp) : -1;
 
 	if (used <= 0) {
-		const char *eol = strchr(p, '\n');
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-
 		if (!ps->skip_bad) {
 			fmt_err(err, errlen, "line %d: a free(1) header without a block that adds up"
 				" (--skip-bad imports the rest)", *lineno);
@@ -851,12 +884,12 @@ static const char *free_block(struct posted *ps, const char *p, int *lineno, cha
 		}
 		/* and the rows under the header, which would read as headers */
 		for (p = eol ? eol + 1 : p + len; *p; p = eol ? eol + 1 : p + strlen(p)) {
-			const char *e, *w = next_token(p, &e);
+			const char *e, *w;
 
 			eol = strchr(p, '\n');
-			if (!w || (eol && w > eol) ||
-			    !(tok_is(&w, "Mem:") || tok_is(&w, "-/+") || tok_is(&w, "Swap:") ||
-			      tok_is(&w, "Total:")))
+			w = word_in(p, eol ? eol : p + strlen(p), &e);
+			if (!w || !(tok_is(&w, "Mem:") || tok_is(&w, "-/+") || tok_is(&w, "Swap:") ||
+				    tok_is(&w, "Total:")))
 				break;
 			(*lineno)++;
 		}
@@ -943,7 +976,7 @@ static const char *read_line(struct posted *ps, const char *p, int *lineno, char
 				errlen) ? NULL : next;
 	if (strstr(line, "user") && strstr(line, "system"))
 		return gnu_run(ps, line, s, next, lineno, oom_here, err, errlen);
-	if (strstr(line, "total") && strstr(line, "used") && strstr(line, "free"))
+	if (free_header(line, line + strlen(line)))
 		return free_block(ps, p, lineno, err, errlen);
 	if (kswapd_line(s, &cpu_s)) {
 		kswapd_line_read(ps, *lineno, cpu_s);
@@ -977,6 +1010,9 @@ static const char *read_line(struct posted *ps, const char *p, int *lineno, char
  * blocks and quoted text one after another. Such a line is cut back into
  * the lines a post has, where those things start. */
 
+#define FLAT_MIN 200		/* bytes: a mail's own lines are shorter */
+#define FLAT_MAX (1 << 20)	/* bytes: the most of one message read */
+
 static size_t span_len(struct span t)
 {
 	return (size_t)(t.e - t.b);
@@ -987,12 +1023,19 @@ static bool span_is(struct span t, const char *w)
 	return span_len(t) == strlen(w) && !strncasecmp(t.b, w, span_len(t));
 }
 
+static bool span_ends(struct span t, const char *w)
+{
+	size_t n = strlen(w);
+
+	return span_len(t) >= n && !strncmp(t.e - n, w, n);
+}
+
 /* Digits and dots, a digit first, then suffix: "70.270u", "1.00user". */
 static bool span_num_then(struct span t, const char *suffix)
 {
 	size_t n = strlen(suffix);
 
-	if (span_len(t) <= n || !isdigit((unsigned char)*t.b) || strncmp(t.e - n, suffix, n))
+	if (span_len(t) <= n || !isdigit((unsigned char)*t.b) || !span_ends(t, suffix))
 		return false;
 	for (const char *p = t.b; p < t.e - n; p++)
 		if (!isdigit((unsigned char)*p) && *p != '.')
@@ -1012,33 +1055,50 @@ static bool csh_last(struct span t)
 	for (p += 3; p < t.e - 1; p++)
 		if (!isdigit((unsigned char)*p))
 			return false;
-	return p > t.b && isdigit((unsigned char)p[-1]);
+	return isdigit((unsigned char)p[-1]);
 }
 
-static bool only_quotes(struct span t)
+/* A word ending in '.', '?' or '!' ends a sentence, but "i.e." and
+ * "e.g." (a letter and a dot, twice or more) do not. */
+static bool sentence_end(struct span t)
 {
-	for (const char *p = t.b; p < t.e; p++)
-		if (*p != '>')
-			return false;
-	return true;
+	const char *b = t.b;
+	bool abbr = true;
+
+	if (!span_len(t) || !strchr(".?!", t.e[-1]))
+		return false;
+	while (b < t.e && strchr("(\"'", *b))
+		b++;
+	if (t.e - b < 4)
+		return true;
+	for (const char *p = b; p < t.e && abbr; p += 2)
+		abbr = p + 1 < t.e && isalpha((unsigned char)*p) && p[1] == '.';
+	return !abbr;
 }
 
-/* "lenstra:~/src/qsort>", "user@box:~$", "$": a shell prompt, not a
- * redirection ("2>"), an arrow ("->") or a tag ("<linux/swap.h>"). */
+/* "lenstra:~/src/qsort>", "user@box:~$", "[root@box:~]#", and a bare
+ * word before "time" ("$ time", "lenstra% time", "root# time"): a shell
+ * prompt; not a redirection ("2>"), an arrow ("->"), a tag
+ * ("<linux/swap.h>") or a word that ends like one ("C#"). */
 static bool prompt_word(struct span t, struct span next)
 {
 	size_t n = span_len(t);
+	bool host = false;
 
-	if (!strchr(">$#", t.e[-1]))
+	if (!n || !strchr(">$#%", t.e[-1]))
 		return false;
+	if (*t.b == '[')
+		return n > 3 && t.e[-2] == ']' && t.e[-1] != '>' && memchr(t.b, '@', n);
 	if (n == 1)
 		return *t.b != '>' && span_is(next, "time");
 	if (!isalpha((unsigned char)*t.b))
 		return false;
-	for (const char *p = t.b; p < t.e - 1; p++)
+	for (const char *p = t.b; p < t.e - 1; p++) {
 		if (!isalnum((unsigned char)*p) && !strchr(":@~/._-", *p))
 			return false;
-	return true;
+		host |= strchr(":@~", *p) != NULL;
+	}
+	return (host && t.e[-1] != '%') || span_is(next, "time");
 }
 
 /* Does one of a post's lines start at token i of n? */
@@ -1047,10 +1107,12 @@ static bool line_starts(const struct span *t, size_t i, size_t n)
 	struct span a = t[i];
 	bool b = i + 1 < n;
 
+	/* the whole of a csh or GNU time line's shape, not prose's "70.27u" */
 	if (span_num_then(a, "u"))
-		return b && span_num_then(t[i + 1], "s");
+		return i + 6 < n && span_num_then(t[i + 1], "s") && csh_last(t[i + 6]);
 	if (span_num_then(a, "user"))
-		return b && span_num_then(t[i + 1], "system");
+		return i + 2 < n && span_num_then(t[i + 1], "system") &&
+		       span_ends(t[i + 2], "elapsed");
 	if (b && span_is(t[i + 1], "kswapd")) {
 		const char *c = memchr(a.b, ':', span_len(a));
 
@@ -1066,6 +1128,9 @@ static bool line_starts(const struct span *t, size_t i, size_t n)
 	if (span_is(a, "total"))
 		return i + 3 < n && span_is(t[i + 1], "used") && span_is(t[i + 2], "free") &&
 		       span_is(t[i + 3], "shared");
+	/* "[root@box qsort]#" */
+	if (b && *a.b == '[' && memchr(a.b, '@', span_len(a)) && !memchr(a.b, ']', span_len(a)))
+		return span_ends(t[i + 1], "]#") || span_ends(t[i + 1], "]$");
 	return b && prompt_word(a, t[i + 1]);
 }
 
@@ -1092,6 +1157,18 @@ static bool line_ends(const struct span *t, size_t i, size_t n)
 	       (i && span_is(t[i], "kswapd") && line_starts(t, i - 1, n));
 }
 
+/* Where the free(1) block whose header is token i ends, or NULL. */
+static const char *free_block_end(const struct span *t, size_t i, size_t n)
+{
+	struct free_parsed f;
+	int used;
+
+	if (!span_is(t[i], "total") || !line_starts(t, i, n))
+		return NULL;
+	used = parse_free_at(t[i].b, t[i].b, &f);
+	return used > 0 ? t[i].b + used : NULL;
+}
+
 /* A run's first line starts at token i: its time line, the prompt that
  * ran it, the OOM line before it, the free(1) block before it. */
 static bool run_starts(const struct span *t, size_t i, size_t n)
@@ -1101,38 +1178,34 @@ static bool run_starts(const struct span *t, size_t i, size_t n)
 
 enum piece { PIECE_LINE, PIECE_PROSE, PIECE_QUOTE };
 
-static enum piece piece_at(const struct span *t, size_t i, size_t n)
-{
-	return line_starts(t, i, n) ? PIECE_LINE : *t[i].b == '>' ? PIECE_QUOTE : PIECE_PROSE;
-}
-
 /* Appends the text from b to e as a line. Prose is kept only before a
  * run, and only its last sentence, the header that may name the run
- * ("... comparisons. Linux-2.4.14-pre7:"), from its last kernel on if it
- * names one ("... for qsbench :) Linux-2.4.13:"); of a quote, only what
+ * ("... comparisons. Linux-2.4.14-pre7:"), from the first kernel in it if
+ * it names one ("... for qsbench :) Linux-2.4.13:"); of a quote, only what
  * follows its last sentence, which the quote no longer covers ("> >unstable
  * numbers? swap=200M"). Neither is kept without a letter or digit. */
-static void put_piece(struct sbuf *o, const char *b, const char *e, enum piece kind,
-		      bool before_run)
+static void put_piece(struct sbuf *o, const struct span *t, size_t from, size_t to,
+		      enum piece kind, bool before_run)
 {
+	const char *b = t[from].b, *e = t[to - 1].e;
 	bool named = false, cut = false;
 
 	if (kind != PIECE_LINE) {
 		if (!before_run)
 			return;
-		for (const char *p = b; p + 1 < e; p++)
-			if (strchr(".?!", *p) && p[1] == ' ') {
-				b = p + 2;
+		for (size_t k = from; k + 1 < to; k++)
+			if (sentence_end(t[k])) {
+				b = t[k + 1].b;
 				cut = true;
 			}
 		if (kind == PIECE_QUOTE && !cut)
 			return;
 		for (const char *p = b; p + 6 < e; p++)
 			if ((p == b || p[-1] == ' ') && !strncasecmp(p, "linux-", 6) &&
-			    isdigit((unsigned char)p[6]))
+			    isdigit((unsigned char)p[6])) {
 				b = p;
-		while (b < e && isspace((unsigned char)*b))
-			b++;
+				break;
+			}
 		for (const char *p = b; p < e && !named; p++)
 			named = isalnum((unsigned char)*p);
 		if (!named)
@@ -1143,20 +1216,19 @@ static void put_piece(struct sbuf *o, const char *b, const char *e, enum piece k
 }
 
 /* The line from p, len bytes, cut into the lines it was, in *out (for
- * free()); 0 if it holds at most one of a post's lines and is read as it
- * is; -1 out of memory. Lines over 1 MiB are read as they are. */
+ * free()); 0 if it is shorter than FLAT_MIN, quoted, or holds at most one
+ * of a post's lines, and is read as it is; -1 out of memory. */
 static int unflatten(struct posted *ps, const char *p, size_t len, char **out)
 {
 	size_t n = 0, starts = 0;
-	const char *end = p + len, *e;
+	const char *end = p + len, *e, *w;
 	struct sbuf o = { 0 };
 
 	*out = NULL;
-	if (len > (size_t)1 << 20)
+	w = word_in(p, end, &e);
+	if (len < FLAT_MIN || !w || *w == '>')
 		return 0;
-	for (const char *q = p; q < end && (q = next_token(q, &e)) && q < end; q = e) {
-		if (e > end)
-			e = end;
+	for (; w; w = word_in(e, end, &e)) {
 		if (n == ps->ntok) {
 			size_t cap = ps->ntok ? ps->ntok * 2 : 256;
 			struct span *nt = realloc(ps->tok, cap * sizeof(*nt));
@@ -1166,7 +1238,7 @@ static int unflatten(struct posted *ps, const char *p, size_t len, char **out)
 			ps->tok = nt;
 			ps->ntok = cap;
 		}
-		ps->tok[n++] = (struct span){ q, e };
+		ps->tok[n++] = (struct span){ w, e };
 	}
 	for (size_t i = 0; i < n && starts < 2; i++)
 		starts += line_starts(ps->tok, i, n);
@@ -1174,18 +1246,28 @@ static int unflatten(struct posted *ps, const char *p, size_t len, char **out)
 		return 0;
 	const struct span *t = ps->tok;
 	size_t from = 0;
-	enum piece kind = piece_at(t, 0, n);
+	/* quoted: inside a quote whose sentence goes on, where a time line
+	 * or a prompt is still the quoted post's */
+	bool quoted = *t[0].b == '>';
+	enum piece kind = quoted ? PIECE_QUOTE : line_starts(t, 0, n) ? PIECE_LINE : PIECE_PROSE;
+	const char *block = free_block_end(t, 0, n);
 
 	for (size_t i = 1; i <= n; i++) {
-		bool cut = i == n || line_ends(t, i - 1, n) || *t[i].b == '>' ||
-			   (line_starts(t, i, n) && !only_quotes(t[i - 1]));
+		if (quoted && sentence_end(t[i - 1]))
+			quoted = false;
+		bool cut = i == n || *t[i].b == '>' || (block && t[i].b >= block) ||
+			   line_ends(t, i - 1, n) || (!quoted && line_starts(t, i, n));
 
 		if (!cut)
 			continue;
-		put_piece(&o, t[from].b, t[i - 1].e, kind, run_starts(t, i, n));
+		put_piece(&o, t, from, i, kind, run_starts(t, i, n));
 		from = i;
-		if (i < n)
-			kind = piece_at(t, i, n);
+		if (i == n)
+			break;
+		if (*t[i].b == '>')
+			quoted = true;
+		kind = quoted ? PIECE_QUOTE : line_starts(t, i, n) ? PIECE_LINE : PIECE_PROSE;
+		block = kind == PIECE_LINE ? free_block_end(t, i, n) : NULL;
 	}
 	if (!o.s && !o.oom && !(o.s = strdup("")))	/* all of it quoted or prose */
 		o.oom = true;
@@ -1206,6 +1288,23 @@ static int read_pass(struct posted *ps, const char *text, char *err, size_t errl
 		size_t len = eol ? (size_t)(eol - p) : strlen(p);
 		char *flat;
 
+		if (len > FLAT_MAX) {
+			char msg[120];
+
+			snprintf(msg, sizeof(msg), "line %d: %zu bytes on one line, more than a message"
+				 " (%d) holds", lineno + 1, len, FLAT_MAX);
+			if (!ps->skip_bad)
+				return fmt_err(err, errlen, "%s (--skip-bad imports the rest)", msg);
+			if (ps->emit && ps->emit->note) {
+				char line[140];
+
+				snprintf(line, sizeof(line), "skipped %s", msg);
+				ps->emit->note(ps->emit->arg, line);
+			}
+			lineno++;
+			p = eol ? eol + 1 : p + len;
+			continue;
+		}
 		if (unflatten(ps, p, len, &flat) < 0)
 			return fmt_err(err, errlen, "out of memory");
 		if (!flat) {

@@ -1672,6 +1672,8 @@ TEST(posted_flattened_quotes_and_asides)
 		"70.640u 7.280s 2:28.87 52.3% 0+0k 0+0io 18453pf+0w <- best of these. Defined in "
 		"<linux/swap.h> as before. Linux-2.4.14-pre8 with swap=400M "
 		"70.120u 6.940s 2:29.55 51.5% 0+0k 0+0io 18598pf+0w\n"
+		"* Re: VM: qsbench numbers From: Someone Else, with a run of a command whose "
+		"output went elsewhere, which the header of the message above does not name: "
 		"lenstra:~> time ./qsbench -n 1000 2> /dev/null "
 		"1.000u 0.100s 0:01.10 100.0% 0+0k 0+0io 0pf+0w\n";
 	struct run_record *v;
@@ -1696,6 +1698,113 @@ TEST(posted_flattened_quotes_and_asides)
 	CHECK(v[4].kind == RUN_COMMAND && v[4].command &&
 	      !strcmp(v[4].command, "./qsbench -n 1000 2> /dev/null"));
 	run_records_free(v, n);
+}
+
+/* A post's own lines are read as they are: a quoted line that holds
+ * someone's runs stays quoted, and a line with two of a post's lines on it
+ * (an OOM line twice) is no message of its own that would forget the
+ * header above. */
+TEST(posted_lines_are_not_flattened)
+{
+	static const char text[] =
+		"Linux-2.4.14-pre8:\n"
+		QS_PROMPT "\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
+		"> pre7 gave 17.770u 3.160s 1:19.95 26.1% 0+0k 0+0io 13294pf+0w and 26.030u "
+		"15.530s 1:39.39 41.8% 0+0k 0+0io 13283pf+0w, and as a long quoted line in a reply "
+		"can go on: " QS_PROMPT "\n"
+		QS_PROMPT "\n"
+		"Out of Memory: Killed process 224 (qsbench). Killed process 225 (qsbench).\n"
+		"70.090u 6.890s 2:32.29 50.5% 0+0k 0+0io 18337pf+0w\n"
+		"70.510u 6.660s 2:29.29 51.6% 0+0k 0+0io 18463pf+0w\n"
+		"The swap used stays low in total, and free after each run:\n"
+		"70.600u 7.600s 2:56.97 44.1% 0+0k 0+0io 23599pf+0w\n";
+	struct run_record *v;
+	size_t n;
+	char err[256] = "";
+
+	CHECK_INT(read_posted(text, NULL, &v, &n, err, sizeof(err)), 0);
+	CHECK_STR(err, "");
+	CHECK_INT(n, 4);
+	if (n != 4)
+		return;
+	for (size_t i = 0; i < 3; i++) {
+		CHECK_STR(v[i].kernel_release, "2.4.14-pre8");
+		CHECK(v[i].kind == RUN_QSBENCH && v[i].seed == 140175100);
+	}
+	CHECK_INT(v[1].majflt, 18337);
+	CHECK_INT(v[1].status, RUN_OOM);
+	CHECK_INT(v[2].majflt, 18463);
+	/* words of a free header in prose are no free block */
+	CHECK_INT(v[3].majflt, 23599);
+	CHECK_STR(v[3].kernel_release, "");
+	run_records_free(v, n);
+}
+
+/* A flattened message is not fooled: a quoted run with the quote's words
+ * before it stays quoted, the kernel is the header's first, "i.e." ends
+ * no sentence, "70.27u" in prose is no time line, "[root@box dir]#" and
+ * "lenstra%" are prompts, and the header after a free block names the run
+ * after it. */
+TEST(posted_flattened_not_fooled)
+{
+	static const char text[] =
+		"On Sun, A wrote: > Linux-2.4.14-pre8: 70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io "
+		"19670pf+0w > 0:01 kswapd I see. Hi all. Linux-2.4.14-pre8 with the VM patch from "
+		"Linux-2.4.13-ac4: h:~> time ./qsbench -n 1 -p 1 -s 2 "
+		"70.300u 7.000s 2:30.00 51.5% 0+0k 0+0io 19000pf+0w That is about 70.27u 7.33s "
+		"per run. Linux-2.4.14-pre8 (i.e. the new VM): [root@box qsort]# time ./qsbench -n 1 "
+		"-p 1 -s 3 70.400u 7.000s 2:30.00 51.6% 0+0k 0+0io 19100pf+0w h:~> free total used "
+		"free shared buffers cached Mem: 255984 16760 239224 0 1092 8008 -/+ buffers/cache: "
+		"7660 248324 Swap: 195512 0 195512 Linux-2.4.13: lenstra% time ./qsbench -n 1 -p 1 "
+		"-s 4 70.500u 7.000s 2:30.00 51.6% 0+0k 0+0io 19200pf+0w\n";
+	struct run_record *v;
+	size_t n;
+	char err[256] = "";
+
+	CHECK_INT(read_posted(text, NULL, &v, &n, err, sizeof(err)), 0);
+	CHECK_STR(err, "");
+	CHECK_INT(n, 3);
+	if (n != 3)
+		return;
+	CHECK_STR(v[0].kernel_release, "2.4.14-pre8");
+	CHECK(v[0].kind == RUN_QSBENCH && v[0].seed == 2);
+	CHECK_STR(v[1].kernel_release, "2.4.14-pre8");
+	CHECK(v[1].kind == RUN_QSBENCH && v[1].seed == 3);
+	CHECK_STR(v[2].kernel_release, "2.4.13");
+	CHECK(v[2].kind == RUN_QSBENCH && v[2].seed == 4);
+	CHECK_INT(v[2].ram_kib, 255984);
+	run_records_free(v, n);
+}
+
+/* A line past FLAT_MAX is no message: refused with its line, or skipped. */
+TEST(posted_line_past_a_message_refused_or_skipped)
+{
+	const char run[] = "70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w ";
+	size_t len = ((size_t)1 << 20) + sizeof(run);
+	char *text = malloc(len + 200), err[256] = "";
+	struct run_record *v;
+	size_t n = 0, o = 0;
+
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	while (o + sizeof(run) < len) {
+		memcpy(text + o, run, sizeof(run) - 1);
+		o += sizeof(run) - 1;
+	}
+	snprintf(text + o, 200, "\n70.090u 6.890s 2:32.29 50.5%% 0+0k 0+0io 18337pf+0w\n");
+	CHECK_INT(read_posted(text, NULL, &v, &n, err, sizeof(err)), -1);
+	CHECK(!strncmp(err, "line 1: ", 8) && strstr(err, "bytes on one line"));
+
+	struct skips k = { { 0 }, 0, "" };
+	const struct import_sink s = { skips_run, skips_note, &k };
+	CHECK_INT(posted_read(text, NULL, true, &s, err, sizeof(err)), 0);
+	CHECK_INT(k.c.n, 1);
+	CHECK(k.c.n == 1 && k.c.runs[0].majflt == 18337);
+	CHECK(!strncmp(k.last, "skipped line 1: ", 16));
+	run_records_free(k.c.runs, k.c.n);
+	free(text);
 }
 
 /* A free(1) header whose block does not add up is refused with its line,
