@@ -736,6 +736,21 @@ static void pct_texts(const struct timeline *t, char *posted, char *calc, size_t
 	}
 }
 
+/* What cannot be read (msg names its line): an error, or with skip_bad
+ * one line to the sink's note on the second pass. -1 with err, or 0. */
+static int refuse(struct posted *ps, const char *msg, char *err, size_t errlen)
+{
+	if (!ps->skip_bad)
+		return fmt_err(err, errlen, "%s (--skip-bad imports the rest)", msg);
+	if (ps->emit && ps->emit->note) {
+		char line[300];
+
+		snprintf(line, sizeof(line), "skipped %s", msg);
+		ps->emit->note(ps->emit->arg, line);
+	}
+	return 0;
+}
+
 /* A line that looks like a time line and does not parse: an error, or with
  * skip_bad one line to the sink's note on the second pass. far: the line
  * read but for its CPU % (timefmt.h's ERANGE), which the line then says. */
@@ -750,15 +765,7 @@ static int bad_line(struct posted *ps, int lineno, const char *what, const char 
 	}
 	snprintf(msg, sizeof(msg), "line %d: looks like %s but does not parse: %s%s", lineno, what,
 		 why, fmt_escape(text, sizeof(text), s));
-	if (!ps->skip_bad)
-		return fmt_err(err, errlen, "%s (--skip-bad imports the rest)", msg);
-	if (ps->emit && ps->emit->note) {
-		char line[260];
-
-		snprintf(line, sizeof(line), "skipped %s", msg);
-		ps->emit->note(ps->emit->arg, line);
-	}
-	return 0;
+	return refuse(ps, msg, err, errlen);
 }
 
 /* A time line whose %P is a little off its times (timefmt.h's slack): read,
@@ -869,19 +876,13 @@ static const char *free_block(struct posted *ps, const char *p, int *lineno, cha
 	int used = hdr ? parse_free_at(p, hdr, &fp) : -1;
 
 	if (used <= 0) {
-		if (!ps->skip_bad) {
-			fmt_err(err, errlen, "line %d: a free(1) header without a block that adds up"
-				" (--skip-bad imports the rest)", *lineno);
-			return NULL;
-		}
-		if (ps->emit && ps->emit->note) {
-			char line[64], text[64], msg[160];
+		char line[64], text[64], msg[160];
 
-			snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1), p);
-			snprintf(msg, sizeof(msg), "skipped line %d: a free(1) header without a block"
-				 " that adds up: %s", *lineno, fmt_escape(text, sizeof(text), line));
-			ps->emit->note(ps->emit->arg, msg);
-		}
+		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1), p);
+		snprintf(msg, sizeof(msg), "line %d: a free(1) header without a block that adds up: %s",
+			 *lineno, fmt_escape(text, sizeof(text), line));
+		if (refuse(ps, msg, err, errlen))
+			return NULL;
 		/* and the rows under the header, which would read as headers */
 		for (p = eol ? eol + 1 : p + len; *p; p = eol ? eol + 1 : p + strlen(p)) {
 			const char *e, *w;
@@ -1293,14 +1294,8 @@ static int read_pass(struct posted *ps, const char *text, char *err, size_t errl
 
 			snprintf(msg, sizeof(msg), "line %d: %zu bytes on one line, more than a message"
 				 " (%d) holds", lineno + 1, len, FLAT_MAX);
-			if (!ps->skip_bad)
-				return fmt_err(err, errlen, "%s (--skip-bad imports the rest)", msg);
-			if (ps->emit && ps->emit->note) {
-				char line[140];
-
-				snprintf(line, sizeof(line), "skipped %s", msg);
-				ps->emit->note(ps->emit->arg, line);
-			}
+			if (refuse(ps, msg, err, errlen))
+				return -1;
 			lineno++;
 			p = eol ? eol + 1 : p + len;
 			continue;

@@ -1579,6 +1579,22 @@ TEST(posted_batch_marks)
 	run_records_free(v, n);
 }
 
+/* The runs of posted text, read without error and want of them; NULL
+ * (and the check failed) else. */
+static struct run_record *posted_runs(const char *text, size_t want, size_t *n)
+{
+	struct run_record *v;
+	char err[256] = "";
+
+	CHECK_INT(read_posted(text, NULL, &v, n, err, sizeof(err)), 0);
+	CHECK_STR(err, "");
+	CHECK_INT(*n, want);
+	if (*n == want)
+		return v;
+	run_records_free(v, *n);
+	return NULL;
+}
+
 /* A message an archive flattened onto one line gives the runs its lines
  * give: the same ids, kernels, workloads, kswapd, OOM and marks. */
 TEST(posted_flattened_message_reads_as_its_lines)
@@ -1676,14 +1692,10 @@ TEST(posted_flattened_quotes_and_asides)
 		"output went elsewhere, which the header of the message above does not name: "
 		"lenstra:~> time ./qsbench -n 1000 2> /dev/null "
 		"1.000u 0.100s 0:01.10 100.0% 0+0k 0+0io 0pf+0w\n";
-	struct run_record *v;
 	size_t n;
-	char err[256] = "";
+	struct run_record *v = posted_runs(text, 5, &n);
 
-	CHECK_INT(read_posted(text, NULL, &v, &n, err, sizeof(err)), 0);
-	CHECK_STR(err, "");
-	CHECK_INT(n, 5);
-	if (n != 5)
+	if (!v)
 		return;
 	CHECK_INT(v[1].wall_us, 155740000);	/* not the quoted 2:31.06 */
 	CHECK_STR(v[1].kernel_release, "");	/* the header above is another message's */
@@ -1719,14 +1731,10 @@ TEST(posted_lines_are_not_flattened)
 		"70.510u 6.660s 2:29.29 51.6% 0+0k 0+0io 18463pf+0w\n"
 		"The swap used stays low in total, and free after each run:\n"
 		"70.600u 7.600s 2:56.97 44.1% 0+0k 0+0io 23599pf+0w\n";
-	struct run_record *v;
 	size_t n;
-	char err[256] = "";
+	struct run_record *v = posted_runs(text, 4, &n);
 
-	CHECK_INT(read_posted(text, NULL, &v, &n, err, sizeof(err)), 0);
-	CHECK_STR(err, "");
-	CHECK_INT(n, 4);
-	if (n != 4)
+	if (!v)
 		return;
 	for (size_t i = 0; i < 3; i++) {
 		CHECK_STR(v[i].kernel_release, "2.4.14-pre8");
@@ -1758,14 +1766,10 @@ TEST(posted_flattened_not_fooled)
 		"free shared buffers cached Mem: 255984 16760 239224 0 1092 8008 -/+ buffers/cache: "
 		"7660 248324 Swap: 195512 0 195512 Linux-2.4.13: lenstra% time ./qsbench -n 1 -p 1 "
 		"-s 4 70.500u 7.000s 2:30.00 51.6% 0+0k 0+0io 19200pf+0w\n";
-	struct run_record *v;
 	size_t n;
-	char err[256] = "";
+	struct run_record *v = posted_runs(text, 3, &n);
 
-	CHECK_INT(read_posted(text, NULL, &v, &n, err, sizeof(err)), 0);
-	CHECK_STR(err, "");
-	CHECK_INT(n, 3);
-	if (n != 3)
+	if (!v)
 		return;
 	CHECK_STR(v[0].kernel_release, "2.4.14-pre8");
 	CHECK(v[0].kind == RUN_QSBENCH && v[0].seed == 2);
@@ -1823,8 +1827,9 @@ TEST(posted_bad_free_block_refused_or_skipped)
 	char err[256] = "";
 
 	CHECK_INT(read_posted(text, NULL, &v, &n, err, sizeof(err)), -1);
-	CHECK_STR(err, "line 3: a free(1) header without a block that adds up"
-		  " (--skip-bad imports the rest)");
+	CHECK(!strncmp(err, "line 3: a free(1) header without a block that adds up: ", 55));
+	CHECK(strstr(err, " total       used") != NULL);
+	CHECK(strstr(err, " (--skip-bad imports the rest)") != NULL);
 	CHECK_INT(n, 0);
 
 	struct skips k = { { 0 }, 0, "" };
