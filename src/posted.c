@@ -1218,12 +1218,14 @@ static void put_piece(struct sbuf *o, const struct span *t, size_t from, size_t 
 
 /* The line from p, len bytes, cut into the lines it was, in *out (for
  * free()); 0 if it is shorter than FLAT_MIN, quoted, or holds at most one
- * of a post's lines, and is read as it is; -1 out of memory. */
+ * of a post's lines and that one unquoted, and is read as it is; -1 out
+ * of memory. */
 static int unflatten(struct posted *ps, const char *p, size_t len, char **out)
 {
 	size_t n = 0, starts = 0;
 	const char *end = p + len, *e, *w;
 	struct sbuf o = { 0 };
+	bool quote = false;
 
 	*out = NULL;
 	w = word_in(p, end, &e);
@@ -1241,8 +1243,13 @@ static int unflatten(struct posted *ps, const char *p, size_t len, char **out)
 		}
 		ps->tok[n++] = (struct span){ w, e };
 	}
-	for (size_t i = 0; i < n && starts < 2; i++)
-		starts += line_starts(ps->tok, i, n);
+	/* two of a post's lines, or one behind a quote mark, which a line
+	 * read as it is would take as the poster's */
+	for (size_t i = 0; i < n && starts < 2; i++) {
+		quote |= *ps->tok[i].b == '>';
+		if (line_starts(ps->tok, i, n))
+			starts += quote ? 2 : 1;
+	}
 	if (starts < 2)
 		return 0;
 	const struct span *t = ps->tok;

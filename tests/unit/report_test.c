@@ -1672,8 +1672,9 @@ TEST(posted_flattened_message_reads_as_its_lines)
 /* In a flattened reply, what follows a quote mark ("> 70.590u ...", a
  * quoted free block) is someone else's and is skipped; a quote ends at
  * its last sentence before the poster's own runs; an aside between runs
- * ("<-") names no group, "<linux/swap.h>" and "2>" are no prompts; and
- * each line is a message of its own, whose runs nothing above names. */
+ * ("<-") names no group, "<linux/swap.h>" and "2>" are no prompts; each
+ * line is a message of its own, whose runs nothing above names; and a
+ * message's one quoted OOM kill is not its own. */
 TEST(posted_flattened_quotes_and_asides)
 {
 	static const char text[] =
@@ -1691,9 +1692,13 @@ TEST(posted_flattened_quotes_and_asides)
 		"* Re: VM: qsbench numbers From: Someone Else, with a run of a command whose "
 		"output went elsewhere, which the header of the message above does not name: "
 		"lenstra:~> time ./qsbench -n 1000 2> /dev/null "
-		"1.000u 0.100s 0:01.10 100.0% 0+0k 0+0io 0pf+0w\n";
+		"1.000u 0.100s 0:01.10 100.0% 0+0k 0+0io 0pf+0w\n"
+		"* Re: VM: qsbench numbers From: Third Person. Thanks for the numbers; you wrote: "
+		"> Out of Memory: Killed process 224 (qsbench). and I see no such thing here, "
+		"where the run below, in a line of its own, went to its end.\n"
+		"70.900u 7.000s 2:30.00 51.9% 0+0k 0+0io 19300pf+0w\n";
 	size_t n;
-	struct run_record *v = posted_runs(text, 5, &n);
+	struct run_record *v = posted_runs(text, 6, &n);
 
 	if (!v)
 		return;
@@ -1707,6 +1712,7 @@ TEST(posted_flattened_quotes_and_asides)
 	CHECK(v[3].repeat_k == 1 && v[3].repeat_n == 1);
 	CHECK_STR(v[4].kernel_release, "");
 	CHECK(v[4].repeat_k == 1 && v[4].repeat_n == 1);
+	CHECK_INT(v[5].status, RUN_OK);		/* the OOM was quoted */
 	CHECK(v[4].kind == RUN_COMMAND && v[4].command &&
 	      !strcmp(v[4].command, "./qsbench -n 1000 2> /dev/null"));
 	run_records_free(v, n);
