@@ -842,23 +842,29 @@ static const char *gnu_run(struct posted *ps, const char *line, const char *s, c
 	return eol2 ? eol2 + 1 : next + len2;
 }
 
-/* The free(1) header ("total used free shared ...") in the line from p
- * to end, or NULL: a line that only has those words is prose. */
-static const char *free_header(const char *p, const char *end)
+/* Whether free(1)'s header ("total used free shared ...") starts at the
+ * word w, before end. */
+static bool free_header_at(const char *w, const char *end)
 {
 	static const char *const want[] = { "total", "used", "free", "shared" };
+	const char *e;
+
+	for (size_t k = 0; k < 4; k++, w = e)
+		if (!(w = word_in(w, end, &e)) || (size_t)(e - w) != strlen(want[k]) ||
+		    strncmp(w, want[k], (size_t)(e - w)))
+			return false;
+	return true;
+}
+
+/* The free(1) header in the line from p to end, or NULL: a line that only
+ * has those words is prose. */
+static const char *free_header(const char *p, const char *end)
+{
 	const char *w, *e;
 
-	for (; (w = word_in(p, end, &e)); p = e) {
-		const char *q = w, *qe = e;
-		size_t k = 0;
-
-		while (k < 4 && q && (size_t)(qe - q) == strlen(want[k]) &&
-		       !strncmp(q, want[k], (size_t)(qe - q)))
-			q = ++k < 4 ? word_in(qe, end, &qe) : q;
-		if (k == 4)
+	for (; (w = word_in(p, end, &e)); p = e)
+		if (free_header_at(w, end))
 			return w;
-	}
 	return NULL;
 }
 
@@ -1114,48 +1120,54 @@ static bool line_starts(const struct span *t, size_t i, size_t n)
 	if (span_num_then(a, "user"))
 		return i + 2 < n && span_num_then(t[i + 1], "system") &&
 		       span_ends(t[i + 2], "elapsed");
-	if (b && span_is(t[i + 1], "kswapd")) {
-		const char *c = memchr(a.b, ':', span_len(a));
+	if (b && span_is(t[i + 1], "kswapd")) {	/* "0:01 kswapd" */
+		char two[40];
+		double cpu_s;
 
-		/* "0:01": kswapd_line reads it */
-		return span_is(a, "n/a") || (c && c > a.b && a.e - c == 3 &&
-					     span_num_then((struct span){ a.b, c + 1 }, ":") &&
-					     isdigit((unsigned char)c[1]) && isdigit((unsigned char)c[2]));
+		if ((size_t)(t[i + 1].e - a.b) >= sizeof(two))
+			return false;
+		snprintf(two, sizeof(two), "%.*s", (int)(t[i + 1].e - a.b), a.b);
+		return kswapd_line(two, &cpu_s);
 	}
 	if (span_is(a, "out"))
 		return i + 2 < n && span_is(t[i + 1], "of") && span_is(t[i + 2], "memory:");
 	if (span_is(a, "killed"))
 		return b && span_is(t[i + 1], "process") && !(i && span_is(t[i - 1], "memory:"));
 	if (span_is(a, "total"))
-		return i + 3 < n && span_is(t[i + 1], "used") && span_is(t[i + 2], "free") &&
-		       span_is(t[i + 3], "shared");
+		return free_header_at(a.b, t[n - 1].e);
 	/* "[root@box qsort]#" */
 	if (b && *a.b == '[' && memchr(a.b, '@', span_len(a)) && !memchr(a.b, ']', span_len(a)))
 		return span_ends(t[i + 1], "]#") || span_ends(t[i + 1], "]$");
 	return b && prompt_word(a, t[i + 1]);
 }
 
-/* Does a post's line end after token i: a csh or GNU time line (with
- * batch mode's mark after it), a kswapd line? */
-static bool line_ends(const struct span *t, size_t i, size_t n)
+/* The last word of a csh or GNU time line. */
+static bool time_last(struct span t)
+{
+	return csh_last(t) || span_num_then(t, "swaps");
+}
+
+/* Batch mode's mark after a time line ("aborted"). */
+static bool status_mark(struct span t)
 {
 	enum run_status st;
 	char word[16];
 
-	if (i + 1 < n && (csh_last(t[i]) || span_num_then(t[i], "swaps")) &&
-	    span_len(t[i + 1]) < sizeof(word)) {
-		snprintf(word, sizeof(word), "%.*s", (int)span_len(t[i + 1]), t[i + 1].b);
-		if (!run_status_parse(word, &st) && *run_status_mark(st))
-			return false;	/* the mark ends it */
-	}
-	if (i && (csh_last(t[i - 1]) || span_num_then(t[i - 1], "swaps")) &&
-	    span_len(t[i]) < sizeof(word)) {
-		snprintf(word, sizeof(word), "%.*s", (int)span_len(t[i]), t[i].b);
-		if (!run_status_parse(word, &st) && *run_status_mark(st))
-			return true;
-	}
-	return csh_last(t[i]) || span_num_then(t[i], "swaps") ||
-	       (i && span_is(t[i], "kswapd") && line_starts(t, i - 1, n));
+	if (span_len(t) >= sizeof(word))
+		return false;
+	snprintf(word, sizeof(word), "%.*s", (int)span_len(t), t.b);
+	return !run_status_parse(word, &st) && *run_status_mark(st);
+}
+
+/* Does a post's line end after token i: a time line, or its mark, or a
+ * kswapd line? */
+static bool line_ends(const struct span *t, size_t i, size_t n)
+{
+	if (time_last(t[i]))
+		return !(i + 1 < n && status_mark(t[i + 1]));
+	if (i && time_last(t[i - 1]))
+		return status_mark(t[i]);
+	return i && span_is(t[i], "kswapd") && line_starts(t, i - 1, n);
 }
 
 /* Where the free(1) block whose header is token i ends, or NULL. */
@@ -1256,27 +1268,25 @@ static int unflatten(struct posted *ps, const char *p, size_t len, char **out)
 	size_t from = 0;
 	/* quoted: inside a quote whose sentence goes on, where a time line
 	 * or a prompt is still the quoted post's */
-	bool quoted = *t[0].b == '>';
-	enum piece kind = quoted ? PIECE_QUOTE : line_starts(t, 0, n) ? PIECE_LINE : PIECE_PROSE;
-	const char *block = free_block_end(t, 0, n);
+	bool quoted = false;
+	enum piece kind = PIECE_PROSE;
+	const char *block = NULL;	/* where a free block's piece ends */
 
-	for (size_t i = 1; i <= n; i++) {
-		if (quoted && sentence_end(t[i - 1]))
-			quoted = false;
-		bool cut = i == n || *t[i].b == '>' || (block && t[i].b >= block) ||
-			   line_ends(t, i - 1, n) || (!quoted && line_starts(t, i, n));
-
-		if (!cut)
-			continue;
-		put_piece(&o, t, from, i, kind, run_starts(t, i, n));
+	for (size_t i = 0; i < n; i++) {
+		if (i) {
+			if (quoted && sentence_end(t[i - 1]))
+				quoted = false;
+			if (!(*t[i].b == '>' || (block && t[i].b >= block) ||
+			      line_ends(t, i - 1, n) || (!quoted && line_starts(t, i, n))))
+				continue;
+			put_piece(&o, t, from, i, kind, run_starts(t, i, n));
+		}
 		from = i;
-		if (i == n)
-			break;
-		if (*t[i].b == '>')
-			quoted = true;
+		quoted |= *t[i].b == '>';
 		kind = quoted ? PIECE_QUOTE : line_starts(t, i, n) ? PIECE_LINE : PIECE_PROSE;
 		block = kind == PIECE_LINE ? free_block_end(t, i, n) : NULL;
 	}
+	put_piece(&o, t, from, n, kind, false);
 	if (!o.s && !o.oom && !(o.s = strdup("")))	/* all of it quoted or prose */
 		o.oom = true;
 	if (o.oom) {
@@ -1285,6 +1295,15 @@ static int unflatten(struct posted *ps, const char *p, size_t len, char **out)
 	}
 	*out = o.s;
 	return 0;
+}
+
+/* What a message says of the runs below it: its header, command, free
+ * block, OOM line and batch mark, none yet. */
+static void forget_message(struct posted *ps)
+{
+	ps->header[0] = ps->command[0] = 0;
+	ps->fresh_header = ps->have_free = ps->oom_next = false;
+	ps->status_next = RUN_OK;
 }
 
 static int read_pass(struct posted *ps, const char *text, char *err, size_t errlen)
@@ -1320,9 +1339,7 @@ static int read_pass(struct posted *ps, const char *text, char *err, size_t errl
 			free(flat);
 			return -1;
 		}
-		ps->header[0] = ps->command[0] = 0;
-		ps->fresh_header = ps->have_free = ps->oom_next = false;
-		ps->status_next = RUN_OK;
+		forget_message(ps);
 		/* each of its lines is named by the line it came from */
 		for (const char *q = flat; q && *q;) {
 			int l = lineno;
@@ -1344,10 +1361,7 @@ static void pass_init(struct posted *ps, const char *label, bool skip_bad)
 {
 	ps->label = label && *label ? label : NULL;
 	ps->skip_bad = skip_bad;
-	ps->header[0] = 0;
-	ps->have_free = ps->oom_next = ps->fresh_header = false;
-	ps->status_next = RUN_OK;
-	ps->command[0] = 0;
+	forget_message(ps);
 	ps->ordinal = 0;
 	run_record_init(&ps->last);
 	ps->have_last = ps->last_open = false;
