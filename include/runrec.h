@@ -256,6 +256,9 @@ void run_record_workload(const struct run_record *r, char *buf, size_t len);
 /* Whether a and b ran the same workload, whatever its length. */
 bool run_record_same_workload(const struct run_record *a, const struct run_record *b);
 
+/* True for a run read from posted text: every run thrashtop records
+ * carries its version. */
+bool run_record_posted(const struct run_record *r);
 /* True when the run had no swap at its start and end: its swap peak,
  * taken only while swap exists, is none rather than unknown. */
 bool run_record_swapless(const struct run_record *r);

@@ -421,7 +421,8 @@ static int detail_head(const struct run_record *r, int width, struct detail_line
 	timefmt_kswapd(a, sizeof(a), r->kswapd_s);
 	if (isnan(r->kswapd_s))	/* posted text gives it for one run alone, or not at all */
 		rc |= detail_add(t, DA_PLAIN, "%-*s%s (%s)", KEY_W, "kswapd", a,
-				 r->version[0] ? "kswapd was not visible" : "not recorded for this run");
+				 run_record_posted(r) ? "not recorded for this run" :
+				 "kswapd was not visible");
 	else
 		rc |= detail_add(t, DA_PLAIN, "%-*s%s (%.2f s of CPU)", KEY_W, "kswapd", a,
 			       r->kswapd_s);
@@ -515,8 +516,7 @@ static int detail_system(const struct run_record *r, int width, struct detail_li
 		kib_text(d, sizeof(d), r->tmp_swap_kib);
 	snprintf(a, sizeof(a), "memory cgroup %s, whole machine %s, temporary swap %s", b, c, d);
 	rc |= text_kv(t, width, "limits", a);
-	/* every run thrashtop records has its version: one without was posted */
-	snprintf(a, sizeof(a), "%s%s, group %s", r->version[0] ? "thrashtop " : "posted text",
+	snprintf(a, sizeof(a), "%s%s, group %s", run_record_posted(r) ? "posted text" : "thrashtop ",
 		 r->version, r->config_hash[0] ? r->config_hash : "-");
 	rc |= text_kv(t, width, "recorded by", a);
 	return rc;

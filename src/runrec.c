@@ -751,6 +751,11 @@ double run_record_scale(const struct run_record *r, int id, double hi)
 	return top > 0 && hi <= top ? top : metrics_nice_max(id, hi);
 }
 
+bool run_record_posted(const struct run_record *r)
+{
+	return !r->version[0];
+}
+
 bool run_record_swapless(const struct run_record *r)
 {
 	return r->swap_peak_kib == NA && r->free_before.swap_total == 0 &&
