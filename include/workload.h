@@ -48,6 +48,9 @@ struct workload_cfg {
 	int nice;
 	struct taskstats_conn *ts;	/* non-NULL: each worker's delay totals
 					   are taken before it is reaped */
+	pid_t spare;		/* > 0: a child of ours that is not the workload's
+				   (the balloon): never one of what a command
+				   leaves behind, nor killed with it */
 };
 
 struct workload {

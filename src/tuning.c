@@ -296,6 +296,7 @@ void tuning_workload_cfg(struct tuning *t, struct workload_cfg *cfg)
 {
 	cfg->in_child = t->have_cg ? cgroup_attach_child : NULL;
 	cfg->in_child_arg = t->have_cg ? &t->cg : NULL;
+	cfg->spare = t->have_balloon ? t->bl.pid : 0;
 }
 
 int tuning_sample(struct tuning *t, double now)

@@ -270,7 +270,7 @@ static bool is_worker(const struct workload *wl, pid_t pid)
 	return false;
 }
 
-/* Our children that are no running worker: a command's descendants that
+/* Our own children that are no running worker: a command's descendants that
  * left its process group (setsid) and came to us, the child subreaper,
  * when their parent died. The main thread forks every worker, and orphans
  * go to the first live thread of their reaper, the main thread again, so
@@ -295,7 +295,7 @@ static int strays(const struct workload *wl, pid_t *out, int max)
 
 		if (end == p)
 			break;
-		if (v > 0 && !is_worker(wl, (pid_t)v))
+		if (v > 0 && !is_worker(wl, (pid_t)v) && v != wl->cfg.spare)
 			out[n++] = (pid_t)v;
 	}
 	return n;
@@ -338,7 +338,8 @@ static int left_running(const struct workload *wl, pid_t pgid)
 		if ((len = sysio_read(path, buf, sizeof(buf))) <= 0 ||
 		    procparse_stat(buf, (size_t)len, &ps) < 0 || ps.pid == pgid || ps.state == 'Z')
 			continue;
-		n += ps.pgrp == pgid || (ps.ppid == getpid() && !is_worker(wl, ps.pid));
+		n += ps.pgrp == pgid ||
+		     (ps.ppid == getpid() && !is_worker(wl, ps.pid) && ps.pid != wl->cfg.spare);
 	}
 	if (d)
 		closedir(d);

@@ -97,6 +97,16 @@ expect next-start-says-what grep -q "thrashtop-$pid" "$TMP/err"
 expect next-start-one-line test "$(grep -Evc "$STALLS_NA" "$TMP/err")" -eq 1
 expect next-start-cleans clean $pid "$b"
 
+# The balloon is our child, not the command's: each of two runs of a
+# command sees it (oom_score_adj 1000 among the monitor's children), and
+# the command's end neither counts nor kills it as left behind.
+# shellcheck disable=SC2016
+"$T" -b --no-history -r 2 --global $((total_kib - 262144))K --global-with balloon -- \
+	sh -c 'for c in $(cat /proc/$PPID/task/$PPID/children); do cat /proc/$c/oom_score_adj; done' \
+	>"$TMP/out" 2>"$TMP/err"; rc=$?
+expect command-balloon-each-run test $rc -eq 0 -a "$(grep -cx 1000 "$TMP/out")" -eq 2
+expect command-balloon-not-left bash -c "! grep -q 'left .* running' $TMP/err" || cat "$TMP/out" "$TMP/err"
+
 # A set-up failure half-way: swap and cgroup made, then the kernel refuses
 # the sysctl. One line, exit 2, nothing left.
 "$T" -b $WL --mem 32M --swap 64M --sysctl vm.swappiness=999 >"$TMP/out" 2>"$TMP/err" &
