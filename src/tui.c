@@ -250,8 +250,14 @@ void tui_draw_too_small(WINDOW *win)
 {
 	char msg[96];
 
+	/* the size it needs is the part that must show */
 	snprintf(msg, sizeof(msg), "terminal too small: %dx%d, need at least %dx%d",
 		 COLS, LINES, TUI_MIN_COLS, TUI_MIN_ROWS);
+	if ((int)strlen(msg) > COLS)
+		snprintf(msg, sizeof(msg), "too small: %dx%d, need %dx%d", COLS, LINES,
+			 TUI_MIN_COLS, TUI_MIN_ROWS);
+	if ((int)strlen(msg) > COLS)
+		snprintf(msg, sizeof(msg), "need %dx%d", TUI_MIN_COLS, TUI_MIN_ROWS);
 	tui_centre(win, LINES / 2, 0, COLS, msg, A_BOLD);
 }
 

@@ -32,6 +32,9 @@ tm resize-window -t "$S" -x 200 -y 60
 expect resize-200x60 wait_for 5 bash -c "tm capture-pane -p -t $S | awk 'length > 150' | grep -q ."
 tm resize-window -t "$S" -x 50 -y 12
 expect too-small-message wait_for 5 has 'terminal too small'
+# narrower than that line: what it needs still shows whole
+tm resize-window -t "$S" -x 30 -y 10
+expect too-small-narrow wait_for 5 has 'too small: 30x10, need 60x16'
 tm resize-window -t "$S" -x 80 -y 24
 expect back-to-80x24 wait_for 5 has 'major faults'
 tm send-keys -t "$S" q
