@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
@@ -1675,9 +1676,16 @@ static void print_sweep_table(struct session *s)
 	printf("\n");
 	if (sweep_table(stdout, s->sweep.runs, s->sweep.nruns, err, sizeof(err)))
 		fprintf(stderr, "thrashtop: %s\n", err);
-	if (s->hist)
-		printf("\nsession %s: thrashtop history export --format=table --session %s\n",
-		       s->id, s->id);
+	if (s->hist) {
+		/* the database named, so that the line can be pasted as it is */
+		char db[PATH_MAX * 4 + 2] = "";
+		size_t off = 0;
+
+		if (s->o->history)
+			fmt_shell_word(db, sizeof(db), &off, s->o->history);
+		printf("\nsession %s: thrashtop history export --format=table %s%s%s--session %s\n",
+		       s->id, *db ? "--history " : "", db, *db ? " " : "", s->id);
+	}
 	fflush(stdout);
 }
 

@@ -21,6 +21,10 @@ table_of() { awk '/^Wall time by/ { p = 1 } /^session / { p = 0 } p' "$1" | sed 
 table_of "$TMP/out" >"$TMP/printed"
 H export --format=table --session "$sid" >"$TMP/reprinted"
 expect user-sweep-reprint-same cmp -s "$TMP/printed" "$TMP/reprinted"
+# the line's own command, pasted, reads the database the sweep wrote
+hint=$(sed -nE 's/^session [^:]+: thrashtop (.*)/\1/p' "$TMP/out")
+eval "\"\$T\" $hint" >"$TMP/hinted" 2>&1
+expect user-sweep-hint-reprints cmp -s "$TMP/printed" "$TMP/hinted" || echo "hint: $hint"
 H export --format=json --session "$sid" >"$TMP/json"
 expect user-sweep-cells-recorded python3 - "$TMP/json" <<'EOF'
 import json, sys
