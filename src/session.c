@@ -21,6 +21,7 @@
 #include "sysio.h"
 #include "timefmt.h"
 #include "undo.h"
+#include "watchdog.h"
 #include "zswap.h"
 
 #define VIEW_CAP 2048		/* the plots' window: wider than any screen */
@@ -1622,6 +1623,9 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 	s->plan.interval = o->interval;
 	tuning_init(&s->tun);
 	snprintf(s->knob, sizeof(s->knob), "%s", o->knob ? o->knob : TUNING_DEFAULT_KNOB);
+	/* Before we are a subreaper, so that it is no child of ours. */
+	if (o->argv && watchdog_start(err, errlen))
+		return -1;
 	/* What a command leaves behind outside its process group comes to us
 	 * when its parent dies, to be killed with the rest of the run. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -1722,6 +1726,7 @@ void session_close(struct session *s)
 	ticker_stop(s->tick);
 	close_tracer(s);
 	workload_stop(&s->run.wl);
+	watchdog_end();
 	taskstats_listen_close(s->exits);
 	s->exits = NULL;
 	taskstats_tree_free(s->exit_tree);

@@ -15,6 +15,7 @@
 
 #include "procparse.h"
 #include "sysio.h"
+#include "watchdog.h"
 #include "workload.h"
 
 /* What a command child reports through the close-on-exec pipe. */
@@ -375,6 +376,7 @@ int workload_reap(struct workload *wl)
 		 * this reaches only what the worker left behind. */
 		wl->left += left_running(wl, w->pid);
 		kill(-w->pid, SIGKILL);
+		watchdog_forget(w->pid);
 		reap_one(wl, w);
 		ended = true;
 	}
@@ -398,8 +400,10 @@ void workload_stop(struct workload *wl)
 
 	/* One kill per group: a monitor that gets only its share of a CPU
 	 * among a thousand sorters must not spend it on a kill each. */
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		kill_group(g[i], SIGKILL);
+		watchdog_forget(g[i]);
+	}
 	/* A killed worker still has to be scheduled to exit: at the monitor's
 	 * priority it is not kept waiting behind the rest of a loaded
 	 * machine. Only once killed, or it would sort on at that priority;
@@ -564,6 +568,7 @@ static int start_command(struct workload *wl, pid_t parent)
 		child_main(wl, 0, parent, pfd[1]);
 	}
 	setpgid(pid, pid);
+	watchdog_watch(pid);
 	wl->w[0].pid = wl->w[0].pgid = pid;
 	wl->w[0].end = END_RUNNING;
 	wl->n = wl->running = 1;

@@ -106,3 +106,17 @@ kill -TERM $pid
 wait $pid; rc=$?
 expect sigterm-exit-143 test $rc -eq 143
 expect sigterm-no-orphans bash -c "! pgrep -P $pid >/dev/null && ! pgrep -f '[t]hrashtop-san -b -n 400000000' >/dev/null"
+
+# SIGKILL, which no handler sees: the command dies with the monitor, and
+# what it forked in its process group with it (the watchdog's kill).
+mark=$((RANDOM + 1000))
+"$T" -b --no-history -- sh -c "sleep $mark.5 & wait" >"$TMP/o" 2>&1 &
+pid=$!
+started $pid
+wait_for 10 pgrep -fx "sleep $mark.5" >/dev/null
+expect sigkill-command-forked bash -c "pgrep -fx 'sleep $mark.5' >/dev/null"
+kill -KILL $pid
+wait $pid 2>/dev/null
+expect sigkill-command-tree-gone wait_for 10 bash -c "! pgrep -fx 'sleep $mark.5' >/dev/null" ||
+	ps -o pid,ppid,pgid,stat,cmd -p "$(pgrep -d, -fx "sleep $mark.5")"
+pkill -KILL -fx "sleep $mark.5" || true
