@@ -664,8 +664,8 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 	r->sys_us = t->sys_us;
 	r->majflt = t->majflt;
 	r->minflt = csh ? NA : t->minflt;	/* csh's line has no minor faults */
-	r->inblock = csh ? t->inblock : NA;
-	r->oublock = csh ? t->oublock : NA;
+	r->inblock = t->inblock;	/* NA where GNU's short form has none */
+	r->oublock = t->oublock;
 	r->maxrss_kib = csh ? NA : t->maxrss_kib;	/* csh's "0+0k" is text+data */
 	if (t->pct_src == TIMEFMT_CSH)
 		r->cpu_pct = t->pct_posted / 10.0;

@@ -580,6 +580,9 @@ static int parse_gnu_at(const char *p, struct timeline *t)
 		t->majflt = v;
 		if (!count(&p, &t->minflt) || !lit(&p, "minor)"))
 			return -1;
+		/* the short form gives none of these */
+		t->inblock = t->oublock = t->nswap = NA;
+		t->ixrss = t->idrss = t->maxrss_kib = NA;
 	} else {
 		t->ixrss = v;
 		/* the default form is GNU's own output: %E untrimmed */

@@ -1595,6 +1595,28 @@ static struct run_record *posted_runs(const char *text, size_t want, size_t *n)
 	return NULL;
 }
 
+/* A posted GNU line keeps what its form gives: the default two-line form
+ * its block I/O and max RSS, the short one neither (unknown, not 0). */
+TEST(posted_gnu_forms_keep_what_they_give)
+{
+	static const char text[] =
+		"548.27user 94.18system 10:50.12elapsed 98%CPU (0avgtext+0avgdata 2048maxresident)k\n"
+		"16inputs+8outputs (450479major+696869minor)pagefaults 0swaps\n"
+		"548.27user 94.18system 10:50.12 98%CPU (450479major+696869minor)\n";
+	size_t n;
+	struct run_record *v = posted_runs(text, 2, &n);
+
+	if (!v)
+		return;
+	CHECK_INT(v[0].inblock, 16);
+	CHECK_INT(v[0].oublock, 8);
+	CHECK_INT(v[0].maxrss_kib, 2048);
+	CHECK_INT(v[1].inblock, NA);
+	CHECK_INT(v[1].oublock, NA);
+	CHECK_INT(v[1].maxrss_kib, NA);
+	run_records_free(v, n);
+}
+
 /* A message an archive flattened onto one line gives the runs its lines
  * give: the same ids, kernels, workloads, kswapd, OOM and marks. */
 TEST(posted_flattened_message_reads_as_its_lines)

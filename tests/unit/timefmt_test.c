@@ -320,6 +320,10 @@ TEST(timefmt_parse_pct_slack)
 	CHECK(t.pct_off);
 	CHECK_INT(timefmt_parse_gnu("548.27user 94.18system 10:50.12 98%CPU (450479major+696869minor)", &t), 0);
 	CHECK(!t.pct_off);
+	/* the short form says nothing of I/O or RSS: unknown, not 0 */
+	CHECK_INT(t.inblock, NA);
+	CHECK_INT(t.oublock, NA);
+	CHECK_INT(t.maxrss_kib, NA);
 	CHECK_INT(timefmt_parse_gnu("548.27user 94.18system 10:50.12 99%CPU (450479major+696869minor)", &t), 0);
 	CHECK(t.pct_off);
 	CHECK_INT(timefmt_gnu_percent(&t), 99);
@@ -492,6 +496,8 @@ TEST(timefmt_gnu_posted_percent)
 	CHECK_INT(timefmt_parse_gnu(real, &t), 0);
 	CHECK_INT(t.pct_src, TIMEFMT_GNU);
 	CHECK_INT(t.pct_posted, 1);
+	CHECK_INT(t.inblock, 0);
+	CHECK_INT(t.maxrss_kib, 1560);
 	timefmt_gnu_default(buf, sizeof(buf), &t);
 	CHECK_STR(buf, real);
 	/* recomputed from the printed times it would be 0% */
