@@ -130,6 +130,12 @@ int report_table(FILE *f, const struct run_record *runs, size_t n,
 int report_compare(FILE *f, const struct run_record *runs, size_t n, const int *set,
 		   size_t nsets, const char *const *names, char *err, size_t errlen);
 
+/* What differs in the configuration of each set against the first's
+ * (vm.swappiness 70 -> 60, ...), as text, or as JSON ("configuration").
+ * 0, or -1 with errno. */
+int report_compare_config(FILE *f, const struct run_record *runs, size_t n, const int *set,
+			  size_t nsets, const char *const *names, bool json);
+
 /* A table key ("kernel", "swappiness", any history_fields name) to the
  * field, NULL if unknown. Aliases: kernel, mem, global, swap, host, ram. */
 const struct hist_field *report_key(const char *name);

@@ -17,7 +17,6 @@
 
 #include "app.h"
 #include "chart.h"
-#include "confdiff.h"
 #include "export.h"
 #include "fmt.h"
 #include "histfile.h"
@@ -822,43 +821,6 @@ static int compare_runs(struct hargs *a, const char *path, struct run_record **r
 	return 0;
 }
 
-/* What differs in each set's configuration (its newest run's) from the
- * first set's: before the figures, or as JSON. */
-static int compare_config(FILE *f, const struct run_record *runs, size_t n, const int *set,
-			  size_t nsets, const char *const *names, bool json)
-{
-	struct conf_diff d[64];
-	const struct run_record *base = NULL;
-
-	for (size_t i = 0; i < n && !base; i++)
-		if (set[i] == 0)
-			base = &runs[i];
-	if (json)
-		fprintf(f, "{\"configuration\": [");
-	for (size_t s = 1; s < nsets; s++) {
-		const struct run_record *r = NULL;
-
-		for (size_t i = 0; i < n && !r; i++)
-			if (set[i] == (int)s)
-				r = &runs[i];
-		int k = conf_diff(base, r, d, sizeof(d) / sizeof(d[0]));
-		if (k < 0)
-			return -1;
-		if (k > (int)(sizeof(d) / sizeof(d[0])))
-			k = (int)(sizeof(d) / sizeof(d[0]));
-		if (json) {
-			fprintf(f, "%s", s > 1 ? ", " : "");
-			conf_diff_json(f, names[s], names[0], d, (size_t)k);
-		} else {
-			if (nsets > 2)
-				fprintf(f, "%s against %s:\n", names[s], names[0]);
-			conf_diff_text(f, "", d, (size_t)k);
-		}
-	}
-	fprintf(f, json ? "]}\n" : "\n");
-	return ferror(f) ? -1 : 0;
-}
-
 static int cmd_compare(struct hargs *a, const char *path)
 {
 	struct run_record *runs;
@@ -894,8 +856,8 @@ static int cmd_compare(struct hargs *a, const char *path)
 				   a->pos[s]);
 		}
 	}
-	if (compare_config(out, runs, n, set, (size_t)a->npos, (const char *const *)a->pos,
-			   a->fmt == F_JSON)) {
+	if (report_compare_config(out, runs, n, set, (size_t)a->npos, (const char *const *)a->pos,
+				  a->fmt == F_JSON)) {
 		rc = -1;
 		snprintf(err, sizeof(err), "compare: %s", strerror(errno));
 	} else if (a->fmt != F_JSON) {

@@ -1093,7 +1093,12 @@ static void compare(struct hs *s)
 		names[i] = c.names[i];
 	fprintf(f, "%zu %s compared with the first, %s:\n\n", c.nsets, s->groups ? "groups" : "runs",
 		c.names[0]);
-	rc = report_compare(f, c.runs, c.n, c.set, c.nsets, names, err, sizeof(err));
+	/* what was changed between them first, as history compare says it */
+	rc = report_compare_config(f, c.runs, c.n, c.set, c.nsets, names, false);
+	if (rc)
+		snprintf(err, sizeof(err), "%s", strerror(errno));
+	else
+		rc = report_compare(f, c.runs, c.n, c.set, c.nsets, names, err, sizeof(err));
 	if (!rc && s->groups) {
 		struct report_opts o;
 		struct run_source *src = run_source_array(c.runs, c.n, err, sizeof(err));

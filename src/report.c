@@ -1680,6 +1680,41 @@ static void oom_line(FILE *f, const struct run_record *runs, size_t n, const int
 	fputc('\n', f);
 }
 
+int report_compare_config(FILE *f, const struct run_record *runs, size_t n, const int *set,
+			  size_t nsets, const char *const *names, bool json)
+{
+	struct conf_diff d[64];
+	const struct run_record *base = NULL;
+
+	for (size_t i = 0; i < n && !base; i++)
+		if (set[i] == 0)
+			base = &runs[i];
+	if (json)
+		fprintf(f, "{\"configuration\": [");
+	for (size_t s = 1; s < nsets; s++) {
+		const struct run_record *r = NULL;
+
+		for (size_t i = 0; i < n && !r; i++)
+			if (set[i] == (int)s)
+				r = &runs[i];
+		int k = conf_diff(base, r, d, sizeof(d) / sizeof(d[0]));
+		if (k < 0)
+			return -1;
+		if (k > (int)(sizeof(d) / sizeof(d[0])))
+			k = (int)(sizeof(d) / sizeof(d[0]));
+		if (json) {
+			fprintf(f, "%s", s > 1 ? ", " : "");
+			conf_diff_json(f, names[s], names[0], d, (size_t)k);
+		} else {
+			if (nsets > 2)
+				fprintf(f, "%s against %s:\n", names[s], names[0]);
+			conf_diff_text(f, "", d, (size_t)k);
+		}
+	}
+	fprintf(f, json ? "]}\n" : "\n");
+	return ferror(f) ? -1 : 0;
+}
+
 int report_compare(FILE *f, const struct run_record *runs, size_t n, const int *set,
 		   size_t nsets, const char *const *names, char *err, size_t errlen)
 {

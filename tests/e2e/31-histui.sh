@@ -51,6 +51,8 @@ key ' '
 expect two-marked has '2 marked'
 key c
 expect compare-runs wait_for 5 has '^compare 2 runs'
+# what differs in their configuration first, as history compare says it
+expect compare-config-first has '^label  *b -> a$'
 expect compare-table has '^Amean  wall'
 # past the stall rows
 key End
