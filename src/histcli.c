@@ -659,6 +659,12 @@ static int cmd_show(struct hargs *a, const char *path)
 		return wrong_count(a, "one run ID");
 	if (!parse_id(a->pos[0], &id))
 		return fmt_err(a->err, sizeof(a->err), "show: \"%s\" is not a run ID", a->pos[0]);
+	/* a run asked of a history not made yet is one it does not hold */
+	if (access(path, F_OK) != 0 && errno == ENOENT) {
+		fprintf(stderr, "thrashtop: history: %s: no run %" PRId64 " (no history yet)\n",
+			path, id);
+		return 2;
+	}
 	struct history *h = history_open(path, HISTORY_RDONLY, err, sizeof(err));
 	if (!h) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);

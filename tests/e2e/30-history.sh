@@ -277,6 +277,9 @@ H bogus >/dev/null 2>"$TMP/err"; rc=$?
 expect bad-command test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1
 H show 99999 >/dev/null 2>"$TMP/err"; rc=$?
 expect show-missing test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1
+# the same of a history not made yet: still a run it does not hold
+"$T" history show 1 --history "$TMP/none/h.db" >/dev/null 2>"$TMP/err"; rc=$?
+expect show-no-history test "$rc" -eq 2 -a "$(cat "$TMP/err")" = "thrashtop: history: $TMP/none/h.db: no run 1 (no history yet)"
 
 expect rm-run eval 'H rm "$id7" >/dev/null'
 expect rm-counted test "$(count)" = 20
