@@ -43,7 +43,8 @@ expect "replayed-screen-same[$(diff "$TMP/screen" "$TMP/played-screen" | head -5
 
 # SIGKILL mid-run: every line written is a whole event
 kcast=$TMP/killed.cast
-tm new-session -d -s kill -x 100 -y 30 "$T -d 0.05 --no-history --cast $kcast -- sleep 60; sleep 60"
+# (its command's output file stays, as after any SIGKILL: in $TMP)
+tm new-session -d -s kill -x 100 -y 30 "TMPDIR=$TMP $T -d 0.05 --no-history --cast $kcast -- sleep 60; sleep 60"
 expect killed-monitor-up wait_for 30 bash -c "tm capture-pane -p -t kill | grep -q 'major faults'"
 sleep 2
 pid=$(pgrep -P "$(tm display-message -p -t kill '#{pane_pid}')" | head -1)
