@@ -68,6 +68,10 @@ struct session {
 	struct sampler *smp;		/* the workers' files */
 	struct ticker *tick;		/* the system, on schedule */
 	struct sysstate sys;
+	/* the vm settings the first and the last run printed at the monitor's
+	   exit started with, as sys holds them */
+	char vm_first[SYSSTATE_NVM][64], vm_prev[SYSSTATE_NVM][64];
+	bool vm_headed;		/* the first run's lines have their header */
 	struct history *hist;		/* NULL: --no-history, or not opened */
 	bool hist_tried;		/* opened, or failed to: not again */
 	char hist_err[512];		/* why not, said again at exit */

@@ -889,6 +889,47 @@ static void print_reclaim(const struct session *s, FILE *out)
 	fflush(out);
 }
 
+/* Before a run's lines at the monitor's exit, when the vm settings it
+ * started with are not the run before it's, a header as an export prints
+ * one and the import reads back: "Linux-6.1 swappiness=70 page_cluster=2:",
+ * each setting not the session's first run's, or changed since the last
+ * run. Runs the keys retuned between them would read as one configuration. */
+static void print_vm_changed(struct session *s, FILE *f)
+{
+	bool changed = false;
+	char *head;
+
+	for (int i = 0; i < SYSSTATE_NVM; i++)
+		changed |= s->nposted && strcmp(s->vm_prev[i], s->sys.vm[i].value);
+	/* the first run's lines get the kernel's header too, so that its
+	 * settings are not read as the next header's */
+	if (changed && !s->vm_headed && (head = malloc(strlen(s->posted[0].out) + 160))) {
+		sprintf(head, "Linux-%.127s:\n%s", s->sys.release, s->posted[0].out);
+		free(s->posted[0].out);
+		s->posted[0].out = head;
+		s->vm_headed = true;
+	}
+	if (changed) {
+		fprintf(f, "Linux-%s", s->sys.release);
+		for (int i = 0; i < SYSSTATE_NVM; i++) {
+			const char *v = s->sys.vm[i].value;
+
+			if (!strcmp(s->vm_first[i], v) && !strcmp(s->vm_prev[i], v))
+				continue;
+			fputc(' ', f);
+			for (const char *c = s->sys.vm[i].name + 3; *c; c++)
+				fputc(*c == '-' ? '_' : *c, f);
+			fprintf(f, "=%s", v);
+		}
+		fprintf(f, ":\n");
+	}
+	for (int i = 0; i < SYSSTATE_NVM; i++) {
+		if (!s->nposted)
+			snprintf(s->vm_first[i], sizeof(s->vm_first[i]), "%s", s->sys.vm[i].value);
+		snprintf(s->vm_prev[i], sizeof(s->vm_prev[i]), "%s", s->sys.vm[i].value);
+	}
+}
+
 static void remember_run(struct session *s)
 {
 	char buf[700], *text = NULL, *etext = NULL;
@@ -916,6 +957,7 @@ static void remember_run(struct session *s)
 	}
 	fputs(s->kept_notes, fe);
 	s->kept_notes[0] = '\0';
+	print_vm_changed(s, f);
 	run_print(&s->run, s->o->format, f, fe);
 	print_reclaim(s, f);
 	int bad = fclose(f);

@@ -126,6 +126,29 @@ assert runs[0]["status"] == "aborted" and runs[0]["mem_limit_kib"] == 32768
 EOF
 tm kill-session -t "$S"
 
+# Runs the keys retuned between them are told apart in the lines printed
+# at the exit: a header as an export's names what the next runs started
+# with, and the first run gets the kernel's.
+tm new-session -d -s "$S" -x 80 -y 40 \
+	"$TP -n 20000000 -p 1 -r 3 --no-history -L retuned 2>$TMP/err4; echo EXIT=\$? >$TMP/rc4; sleep 30"
+wait_for 10 pgrep -o -f "^$TP .*-L retuned" >/dev/null && started "$(pgrep -o -f "^$TP .*-L retuned")"
+expect retuned-first-run wait_for 60 has '#1 .*pf+0w'
+tm send-keys -t "$S" S
+expect retuned-applied wait_for 5 sw_is $((swappiness0 + 10))
+expect retuned-all-runs wait_for 90 has '#3 .*pf+0w'
+tm send-keys -t "$S" q
+expect retuned-exit-0 wait_for 15 grep -qs EXIT=0 "$TMP/rc4"
+tm capture-pane -p -t "$S" >"$TMP/out4"
+rel=$(uname -r)
+# S lands in the second run or between it and the third: the header comes
+# before the first run that started with the new value
+heads=$(grep -E '^Linux-|pf\+0w$' "$TMP/out4" | sed -E 's/^[0-9.]+u .*/RUN/' | tr '\n' '|')
+expect retuned-headers grep -Eqx "Linux-$rel:\|RUN\|(RUN\|)?Linux-$rel swappiness=$((swappiness0 + 10)):\|RUN\|(RUN\|)?" <<<"$heads" ||
+	cat "$TMP/out4"
+expect retuned-three-runs test "$(grep -o RUN <<<"$heads" | wc -l)" -eq 3
+expect retuned-restored test "$(cat /proc/sys/vm/swappiness)" = "$swappiness0"
+tm kill-session -t "$S"
+
 # Any command: its whole process tree shows, one row a process (two
 # plots, so that the rows have the screen at 80x24).
 tm new-session -d -s "$S" -x 80 -y 24 \
