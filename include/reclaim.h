@@ -144,13 +144,14 @@ struct rc_summary {
 void rc_summary_make(const struct rc_counts *from, const struct rc_counts *to,
 		     const struct rc_hist *h, struct rc_summary *out);
 
-/* "reclaim: 1234 direct stalls 4.1s (p50 0.8ms p99 12ms max 40ms),
- * 1000 of them the workload's 3.2s, kswapd awake 12.3s in 45 wakes, 0 memcg stalls 0.0s, 0 compaction stalls
- * 0.0s, 0 throttled, 0 OOM, 0 lost"; "n/a reclaim" when !ok. Times to
- * 0.1 s, latencies to two significant digits (0.01 ms below 1 ms). */
+/* The reclaim line, in lines of at most RC_LINE_WIDTH columns, each after
+ * the first indented two: "reclaim: 1234 direct stalls 4.1s (p50 0.80ms
+ * p99 12ms max 40ms), 1000 of them the workload's 3.2s, kswapd awake 12.3s
+ * in 45 wakes, 0 memcg stalls 0.0s, 0 compaction stalls 0.0s, 0 throttled,
+ * 0 OOM, 0 lost", cut between clauses; "n/a reclaim" when !ok. Times to
+ * 0.1 s, latencies to two significant digits (0.01 ms below 1 ms). Returns
+ * the length, as snprintf. */
+#define RC_LINE_WIDTH 76
 size_t rc_line(char *buf, size_t len, const struct rc_summary *s);
-
-/* Reads a reclaim line back (to the precision printed). 0, or -1 (EINVAL). */
-int rc_line_parse(const char *line, struct rc_summary *out);
 
 #endif

@@ -356,78 +356,53 @@ static void fmt_ms(char *b, size_t n, double ms)
 		snprintf(b, n, "%.0fms", ms);
 }
 
-size_t rc_line(char *buf, size_t len, const struct rc_summary *s)
+/* "N stall" or "N stalls" */
+static const char *plural(int64_t n)
 {
-	char lat[96] = "", p50[16], p99[16], mx[16];
-	int n;
-
-	if (!s->ok)
-		n = snprintf(buf, len, "n/a reclaim");
-	else {
-		if (s->direct_n > 0) {
-			fmt_ms(p50, sizeof(p50), s->direct_p50_ms);
-			fmt_ms(p99, sizeof(p99), s->direct_p99_ms);
-			fmt_ms(mx, sizeof(mx), s->direct_max_ms);
-			snprintf(lat, sizeof(lat), " (p50 %s p99 %s max %s)", p50, p99, mx);
-		}
-		n = snprintf(buf, len, "reclaim: %lld direct stalls %.1fs%s, %lld of them the "
-			     "workload's %.1fs, kswapd awake %.1fs "
-			     "in %lld wakes, %lld memcg stalls %.1fs, %lld compaction stalls "
-			     "%.1fs, %lld throttled, %lld OOM, %lld lost",
-			     (long long)s->direct_n, s->direct_s, lat, (long long)s->workers_n,
-			     s->workers_s, s->kswapd_awake_s,
-			     (long long)s->kswapd_wakes, (long long)s->memcg_n, s->memcg_s,
-			     (long long)s->compact_n, s->compact_s, (long long)s->throttled,
-			     (long long)s->oom, (long long)s->lost);
-	}
-	return n < 0 ? 0 : (size_t)n;
+	return n == 1 ? "" : "s";
 }
 
-int rc_line_parse(const char *line, struct rc_summary *out)
+size_t rc_line(char *buf, size_t len, const struct rc_summary *s)
 {
-	struct rc_summary s;
-	long long dn, wn, kw, mn, cn, th, oom, lost;
-	int off = 0, end = 0;
-	const char *p = strstr(line, "reclaim: ");
+	char part[9][96], p50[16], p99[16], mx[16];
+	size_t used = 0, col = 0;
 
-	memset(&s, 0, sizeof(s));
-	s.direct_p50_ms = s.direct_p99_ms = s.direct_max_ms = NAN;
-	if (!p)
-		goto bad;
-	if (sscanf(p, "reclaim: %lld direct stalls %lfs%n", &dn, &s.direct_s, &off) != 2)
-		goto bad;
-	p += off;
-	if (!strncmp(p, " (p50 ", 6)) {
-		if (sscanf(p, " (p50 %lfms p99 %lfms max %lfms)%n", &s.direct_p50_ms,
-			   &s.direct_p99_ms, &s.direct_max_ms, &off) != 3)
-			goto bad;
-		p += off;
+	if (!s->ok)
+		return (size_t)snprintf(buf, len, "n/a reclaim");
+	memset(part, 0, sizeof(part));
+	snprintf(part[0], sizeof(part[0]), "reclaim: %lld direct stall%s %.1fs",
+		 (long long)s->direct_n, plural(s->direct_n), s->direct_s);
+	if (s->direct_n > 0) {
+		fmt_ms(p50, sizeof(p50), s->direct_p50_ms);
+		fmt_ms(p99, sizeof(p99), s->direct_p99_ms);
+		fmt_ms(mx, sizeof(mx), s->direct_max_ms);
+		snprintf(part[1], sizeof(part[1]), "(p50 %s p99 %s max %s)", p50, p99, mx);
 	}
-	if (sscanf(p, ", %lld of them the workload's %lfs%n", &wn, &s.workers_s, &off) != 2)
-		goto bad;
-	p += off;
-	if (sscanf(p, ", kswapd awake %lfs in %lld wakes, %lld memcg stalls %lfs, %lld "
-		   "compaction stalls %lfs, %lld throttled, %lld OOM, %lld lost%n",
-		   &s.kswapd_awake_s, &kw, &mn, &s.memcg_s, &cn, &s.compact_s, &th, &oom,
-		   &lost, &end) != 9)
-		goto bad;
-	p += end;
-	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-		p++;
-	if (*p || dn < 0 || wn < 0 || wn > dn || kw < 0 || mn < 0 || cn < 0 || th < 0 || oom < 0 || lost < 0)
-		goto bad;
-	s.ok = true;
-	s.direct_n = dn;
-	s.workers_n = wn;
-	s.kswapd_wakes = kw;
-	s.memcg_n = mn;
-	s.compact_n = cn;
-	s.throttled = th;
-	s.oom = oom;
-	s.lost = lost;
-	*out = s;
-	return 0;
-bad:
-	errno = EINVAL;
-	return -1;
+	snprintf(part[2], sizeof(part[2]), "%lld of them the workload's %.1fs",
+		 (long long)s->workers_n, s->workers_s);
+	snprintf(part[3], sizeof(part[3]), "kswapd awake %.1fs in %lld wake%s", s->kswapd_awake_s,
+		 (long long)s->kswapd_wakes, plural(s->kswapd_wakes));
+	snprintf(part[4], sizeof(part[4]), "%lld memcg stall%s %.1fs", (long long)s->memcg_n,
+		 plural(s->memcg_n), s->memcg_s);
+	snprintf(part[5], sizeof(part[5]), "%lld compaction stall%s %.1fs",
+		 (long long)s->compact_n, plural(s->compact_n), s->compact_s);
+	snprintf(part[6], sizeof(part[6]), "%lld throttled", (long long)s->throttled);
+	snprintf(part[7], sizeof(part[7]), "%lld OOM", (long long)s->oom);
+	snprintf(part[8], sizeof(part[8]), "%lld lost", (long long)s->lost);
+	/* clauses whole, lines within RC_LINE_WIDTH: fit to paste into a mail;
+	 * the latencies go with their stalls, after a blank, not a comma */
+	for (int i = 0; i < 9; i++) {
+		bool cut = i && col + 2 + strlen(part[i]) > RC_LINE_WIDTH;
+		const char *sep = !i ? "" : i == 1 ? (cut ? "\n  " : " ") : cut ? ",\n  " : ", ";
+		int n;
+
+		if (!part[i][0])
+			continue;
+		n = snprintf(buf + used, len - used, "%s%s", sep, part[i]);
+		if (n < 0 || (size_t)n >= len - used)
+			return used + (n < 0 ? 0 : (size_t)n);
+		used += (size_t)n;
+		col = cut ? strlen(part[i]) + 2 : col + (size_t)n;
+	}
+	return used;
 }

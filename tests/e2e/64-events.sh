@@ -90,17 +90,17 @@ PY
 	wait $pid; rc=$?
 	k1=$(kswapd_ns)
 	expect global-exit-0 test "$rc" -eq 0
-	line=$(grep '^reclaim: ' "$TMP/out")
+	line=$(joined '^reclaim: ' "$TMP/out")
 	echo "  $line"
 	read -r a b <"$TMP/stalls" || a=0 b=0
-	ours=$(sed -n 's/^reclaim: \([0-9]*\) direct stalls.*/\1/p' <<<"$line")
+	ours=$(sed -n 's/^reclaim: \([0-9]*\) direct stall.*/\1/p' <<<"$line")
 	echo "  allocstall_* +$((b - a)) during the workload, thrashtop ${ours:-none}"
 	within5() { [ -n "$ours" ] && [ $((b - a)) -gt 0 ] && [ $((100 * (ours - (b - a)))) -le $((5 * (b - a))) ] &&
 		[ $((100 * ((b - a) - ours))) -le $((5 * (b - a))) ]; }
 	expect direct-stalls-match-allocstall within5
 	[ -n "$line" ] || sed 's/^/  stdout: /; $a\' "$TMP/out" "$TMP/err"
-	wakes=$(sed -n 's/.*kswapd awake \([0-9.]*\)s in \([0-9]*\) wakes.*/\2/p' <<<"$line")
-	awake=$(sed -n 's/.*kswapd awake \([0-9.]*\)s in \([0-9]*\) wakes.*/\1/p' <<<"$line")
+	wakes=$(sed -n 's/.*kswapd awake \([0-9.]*\)s in \([0-9]*\) wakes*.*/\2/p' <<<"$line")
+	awake=$(sed -n 's/.*kswapd awake \([0-9.]*\)s in \([0-9]*\) wakes*.*/\1/p' <<<"$line")
 	expect kswapd-wakes-shown test "${wakes:-0}" -gt 0
 	# kswapd was awake, and did work by its own schedstat
 	echo "  kswapd CPU $(((k1 - k0) / 1000000)) ms in the session, awake ${awake:-?} s in the run"

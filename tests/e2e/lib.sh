@@ -144,6 +144,13 @@ kill_now() { { kill -KILL "$1" && wait "$1"; } 2>/dev/null; }
 # started PID: a thrashtop this test started. kill_ours (a cleanup) kills
 # only those, then a start undoes what they left (the state file is the
 # test's own).
+# joined REGEX FILE: the first line matching REGEX with the indented lines
+# that continue it (a result line cut for a mail), on one line
+joined() {
+	awk -v re="$1" '!done && $0 ~ re { l = $0; on = 1; next }
+		on && /^  / { sub(/^ +/, " "); l = l $0; next }
+		on { on = 0; done = 1 } END { print l }' "$2"
+}
 started() { echo "$1" >>"$TMP/pids"; }
 kill_ours() {
 	local p
