@@ -78,7 +78,15 @@ size_t timefmt_kswapd(char *buf, size_t len, double cpu_s);
  * "n/a stalls" when none is known. */
 size_t timefmt_stalls(char *buf, size_t len, const struct delays *d);
 
-/* Reads a stall line back (leading and trailing blanks allowed): each
+/* The same as result lines for a mail: cut between fields into lines of at
+ * most TIMEFMT_WIDTH columns, each after the first indented two ("stalls:
+ * ... 1.0s io\n  5.2s cpu 0.0s wpcopy 0.0s irq"). timefmt_parse_stalls
+ * reads it back, line breaks and all. */
+#define TIMEFMT_WIDTH 76
+size_t timefmt_stalls_lines(char *buf, size_t len, const struct delays *d);
+
+/* Reads a stall line back (leading and trailing blanks, and line breaks
+ * between its fields, allowed): each
  * named field gets its value, the others NAN; "n/a stalls" is all NAN.
  * 0, or -1 (errno EINVAL) leaving out untouched. */
 int timefmt_parse_stalls(const char *line, struct delays *out);

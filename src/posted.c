@@ -990,6 +990,26 @@ static const char *read_line(struct posted *ps, const char *p, int *lineno, char
 		ps->after_summary = true;
 		return next;
 	}
+	if (!strncmp(s, "stalls:", 7)) {
+		/* a stall line cut for a mail: its indented fields after it */
+		char whole[sizeof(line)];
+		struct delays d;
+
+		snprintf(whole, sizeof(whole), "%s", s);
+		while ((*next == ' ' || *next == '\t') && strlen(whole) + 2 < sizeof(whole)) {
+			size_t n = strcspn(next, "\n"), at = strlen(whole);
+
+			snprintf(whole + at, sizeof(whole) - at, "\n%.*s", (int)n, next);
+			if (timefmt_parse_stalls(whole, &d)) {
+				whole[at] = '\0';
+				break;
+			}
+			(*lineno)++;
+			next += n + (next[n] == '\n');
+		}
+		if (stall_line(ps, whole))
+			return next;
+	}
 	if (stall_line(ps, s))
 		return next;
 	if (oom_here) {

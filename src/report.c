@@ -1053,16 +1053,18 @@ static void add_stalls(struct group_pass *p, const struct run_record *r)
 
 static void print_stalls(struct group_pass *p)
 {
-	char buf[192];
+	char buf[256];
 
 	if (!p->stalls_known || !delays_known(&p->stalls))
 		return;
-	timefmt_stalls(buf, sizeof(buf), &p->stalls);
-	/* the time export's line is the batch one, which import reads */
-	if (p->kind == PASS_TEXT)
+	/* the time export's lines are the batch ones, which import reads */
+	if (p->kind == PASS_TEXT) {
+		timefmt_stalls(buf, sizeof(buf), &p->stalls);
 		wrap(p->f, "", 8, buf);
-	else
+	} else {
+		timefmt_stalls_lines(buf, sizeof(buf), &p->stalls);
 		fprintf(p->f, "%s\n", buf);
+	}
 }
 
 static int print_run(const struct run_record *r, void *arg)

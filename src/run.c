@@ -333,7 +333,7 @@ static void print_failures(const struct run *r, FILE *err)
 
 void run_print(const struct run *r, enum out_format f, FILE *out, FILE *err)
 {
-	char line[256], ksw[64], stalls[192];
+	char line[256], ksw[64], stalls[256];
 	const struct timeline *tl = &r->res.tl;
 
 	for (int i = 0; i < r->res.nvictims; i++)
@@ -356,7 +356,7 @@ void run_print(const struct run *r, enum out_format f, FILE *out, FILE *err)
 	case OUT_GNU_FULL: timefmt_gnu_default(line, sizeof(line), tl); break;
 	}
 	timefmt_kswapd(ksw, sizeof(ksw), r->res.kswapd_s);
-	timefmt_stalls(stalls, sizeof(stalls), &r->res.stalls);
+	timefmt_stalls_lines(stalls, sizeof(stalls), &r->res.stalls);
 	/* marked as the history's reports mark it */
 	if (r->res.status == RUN_FAILED)
 		print_failures(r, err);

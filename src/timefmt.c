@@ -268,6 +268,36 @@ size_t timefmt_stalls(char *buf, size_t len, const struct delays *d)
 	return fmt_buf_done(&o);
 }
 
+size_t timefmt_stalls_lines(char *buf, size_t len, const struct delays *d)
+{
+	char one[256];
+	size_t used = 0, col = 0;
+	const char *p = one;
+
+	timefmt_stalls(one, sizeof(one), d);
+	/* "stalls:" stays with its first field; each field is "N.Ns name" */
+	while (*p) {
+		const char *end = p;
+		int words = p == one && !strncmp(one, "stalls:", 7) ? 3 : 2, n;
+		bool cut;
+
+		for (int w = 0; w < words && *end; w++) {
+			end += strcspn(end, " ");
+			if (w + 1 < words && *end)
+				end++;
+		}
+		cut = p != one && col + 1 + (size_t)(end - p) > TIMEFMT_WIDTH;
+		n = snprintf(buf + used, len - used, "%s%.*s", p == one ? "" : cut ? "\n  " : " ",
+			     (int)(end - p), p);
+		if (n < 0 || (size_t)n >= len - used)
+			return used + (n < 0 ? 0 : (size_t)n);
+		used += (size_t)n;
+		col = cut ? (size_t)(end - p) + 2 : col + (size_t)n;
+		p = *end ? end + 1 : end;
+	}
+	return used;
+}
+
 int timefmt_parse_stalls(const char *line, struct delays *out)
 {
 	struct delays d;
@@ -281,14 +311,14 @@ int timefmt_parse_stalls(const char *line, struct delays *out)
 		p += 10;
 	} else if (!strncmp(p, "stalls:", 7)) {
 		p += 7;
-		while (*p == ' ' || *p == '\t') {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
 			char name[16];
 			long long whole, frac;
 			int k, used = 0;
 
-			while (*p == ' ' || *p == '\t')
+			while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
 				p++;
-			if (!*p || *p == '\n' || *p == '\r')
+			if (!*p)
 				break;
 			if (sscanf(p, "%lld.%1llds %15[a-z]%n", &whole, &frac, name, &used) != 3 ||
 			    whole < 0 || frac < 0 || !isdigit((unsigned char)*p))

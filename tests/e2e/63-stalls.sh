@@ -25,7 +25,7 @@ da() { cat /proc/sys/kernel/task_delayacct; }
 # 25-pressure.sh for why).
 "$TP" -b --mem 96M --swap 1G -n 30000000 -p 1 --history "$TMP/h.db" >"$TMP/out" 2>"$TMP/err"
 rc=$?
-line=$(grep -E '^(stalls:|n/a stalls)' "$TMP/out")
+line=$(joined '^(stalls:|n/a stalls)' "$TMP/out")
 expect pressure-run-ends test $rc -eq 0 -o $rc -eq 1
 expect stall-line-printed grep -Eq '^stalls:( [0-9]+\.[0-9]s [a-z]+)+$' <<<"$line"
 expect stall-line-has-swapin grep -Eq ' [0-9]+\.[0-9]s swapin ' <<<"$line"
@@ -96,7 +96,7 @@ expect stall-series-stored check_series
 "$T" history --history "$TMP/h.db" show 1 >"$TMP/show"
 expect show-has-stall-line grep -qF "$line" "$TMP/show"
 "$T" history --history "$TMP/h.db" export --format=time >"$TMP/time"
-expect time-export-has-stall-line grep -qxF "$line" "$TMP/time"
+expect time-export-has-stall-line test "$(joined '^stalls:' "$TMP/time")" = "$line"
 # The replay's rows give the stored stall shares with d, as history show.
 S=stalls-replay-$$
 cleanup "tm kill-session -t $S"
@@ -167,7 +167,7 @@ rc=$?
 expect tree-run-ok test $rc -eq 0
 "$T" history --history "$TMP/tree.db" export --format=json >"$TMP/tree.json"
 check_tree() {
-	python3 - "$TMP/tree.json" "$TMP/delays" "$(grep '^stalls:' "$TMP/out-tree")" <<'PY'
+	python3 - "$TMP/tree.json" "$TMP/delays" "$(joined '^stalls:' "$TMP/out-tree")" <<'PY'
 import json, math, sys
 run = json.load(open(sys.argv[1]))["runs"][-1]
 reads = [l.split() for l in open(sys.argv[2])]

@@ -1595,6 +1595,27 @@ static struct run_record *posted_runs(const char *text, size_t want, size_t *n)
 	return NULL;
 }
 
+/* A stall line cut for a mail is read whole with the run it follows; a
+ * kswapd line after it is not taken for one of its fields. */
+TEST(posted_stall_line_cut_for_a_mail)
+{
+	static const char text[] =
+		"1.810u 0.459s 0:02.54 88.9% 0+0k 217128+0io 3601pf+0w\n"
+		"0:00 kswapd\n"
+		"stalls: 0.0s swapin 0.2s reclaim 0.0s thrashing 0.0s compact 0.2s io\n"
+		"  1.5s cpu 0.0s wpcopy 0.0s irq\n"
+		"  0:01 kswapd\n";
+	size_t n;
+	struct run_record *v = posted_runs(text, 1, &n);
+
+	if (!v)
+		return;
+	CHECK_NEAR(v[0].stalls.s[DL_RECLAIM], 0.2, 1e-9);
+	CHECK_NEAR(v[0].stalls.s[DL_CPU], 1.5, 1e-9);
+	CHECK_NEAR(v[0].stalls.s[DL_IRQ], 0, 0);
+	run_records_free(v, n);
+}
+
 /* A posted GNU line keeps what its form gives: the default two-line form
  * its block I/O and max RSS, the short one neither (unknown, not 0). */
 TEST(posted_gnu_forms_keep_what_they_give)

@@ -642,6 +642,42 @@ TEST(timefmt_stalls_line)
 		  "thrashing 0.0s compact 0.4s io 1.9s cpu 0.0s wpcopy 61.0s irq"));
 }
 
+/* For a mail: cut between fields into lines of at most 76 columns, each
+ * after the first indented two, and read back whole. */
+TEST(timefmt_stalls_lines_fit_a_mail)
+{
+	struct delays d, back;
+	char buf[256], copy[256], *line;
+
+	delays_clear(&d);
+	timefmt_stalls_lines(buf, sizeof(buf), &d);
+	CHECK_STR(buf, "n/a stalls");
+	for (int k = 0; k < DL_N; k++)
+		d.s[k] = 0;
+	d.s[DL_RECLAIM] = 2.44;
+	d.s[DL_CPU] = 5.2;
+	CHECK_INT(timefmt_stalls_lines(buf, sizeof(buf), &d), strlen(buf));
+	CHECK_STR(buf, "stalls: 0.0s swapin 2.4s reclaim 0.0s thrashing 0.0s compact 0.0s io\n"
+		  "  5.2s cpu 0.0s wpcopy 0.0s irq");
+	CHECK_INT(timefmt_parse_stalls(buf, &back), 0);
+	CHECK_NEAR(back.s[DL_CPU], 5.2, 1e-9);
+	CHECK_NEAR(back.s[DL_IRQ], 0, 0);
+	/* the widest figures */
+	for (int k = 0; k < DL_N; k++)
+		d.s[k] = 123456789.9;
+	timefmt_stalls_lines(buf, sizeof(buf), &d);
+	snprintf(copy, sizeof(copy), "%s", buf);
+	for (line = strtok(copy, "\n"); line; line = strtok(NULL, "\n"))
+		CHECK(strlen(line) <= TIMEFMT_WIDTH);
+	CHECK_INT(timefmt_parse_stalls(buf, &back), 0);
+	CHECK_NEAR(back.s[DL_IRQ], 123456789.9, 1e-6);
+	/* a short line stays one */
+	delays_clear(&d);
+	d.s[DL_CPU] = 1;
+	timefmt_stalls_lines(buf, sizeof(buf), &d);
+	CHECK_STR(buf, "stalls: 1.0s cpu");
+}
+
 TEST(timefmt_stalls_parse)
 {
 	struct delays d;
