@@ -10,7 +10,10 @@ csh='^[0-9]+\.[0-9]{3}u [0-9]+\.[0-9]{3}s ([0-9]+:)?[0-9]+:[0-9]{2}\.[0-9]{2} [0
 expect csh-line-format grep -Eq "$csh" <<<"$(sed -n 1p <<<"$out")"
 expect kswapd-line grep -Eq '^([0-9]+:[0-9]{2}|n/a) kswapd$' <<<"$(sed -n 2p <<<"$out")"
 expect stall-line grep -Eq '^(stalls:( [0-9]+\.[0-9]s [a-z]+)+|n/a stalls)$' <<<"$(sed -n 3p <<<"$out")"
-expect three-lines-per-run test "$(wc -l <<<"$out")" -eq 3
+# the stall line goes on indented where it would pass 76 columns
+expect stall-line-goes-on test "$(sed -n '4,$p' <<<"$out" | grep -Evc '^  ([0-9]+\.[0-9]s [a-z]+ ?)+$')" -eq 0
+expect lines-fit-a-mail test "$(awk 'length > 76' <<<"$out" | wc -l)" -eq 0
+expect three-lines-per-run test "$(grep -vc '^  ' <<<"$out")" -eq 3
 
 out=$("$T" -b -n $N -p 1 --format=gnu --no-history 2>/dev/null)
 expect gnu-line-format grep -Eq '^[0-9]+\.[0-9]{2}user [0-9]+\.[0-9]{2}system [0-9]+:[0-9]{2}(\.[0-9]{2}|:[0-9]{2}) [0-9]+%CPU \([0-9]+major\+[0-9]+minor\)$' <<<"$(sed -n 1p <<<"$out")"
