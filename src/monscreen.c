@@ -970,6 +970,7 @@ static void draw_header(const struct ms_model *m, const struct ms_layout *l, boo
 	bool own = l->header.h > MS_HEADER_ROWS;	/* the tuning's own line */
 	char left[1024], right[512], a[32], b[32], k[ROWKEY + 8], lw[1400];
 	const char *wl = m->workload ? m->workload : "";
+	double span;
 
 	fmt_kib(a, sizeof(a), m->ram_kib);
 	fmt_kib(b, sizeof(b), m->swap_kib);
@@ -1015,7 +1016,12 @@ static void draw_header(const struct ms_model *m, const struct ms_layout *l, boo
 			tui_put(stdscr, 2, 0, w, left);
 	}
 
-	fmt_minsec(a, sizeof(a), plot_span(m, m->nplots ? l->plot[0].w : w / 2));
+	span = plot_span(m, m->nplots ? l->plot[0].w : w / 2);
+	/* at 0.01 s the plots hold under a second: hundredths, not "0:00" */
+	if (span < 10)
+		fmt_duration(a, sizeof(a), span);
+	else
+		fmt_minsec(a, sizeof(a), span);
 	snprintf(right, sizeof(right), "%s%splots: last %s", m->against ? m->against : "",
 		 m->against ? "  " : "", a);
 	if (l->plots_hidden)

@@ -116,3 +116,8 @@ expect tab-shown wait_for 20 has '日本日本 '
 expect "tab-stop-by-columns[$(screen | sed -n 2p | cut -c1-40)]" \
 	wait_for 5 eval "screen | sed -n 2p | grep -q \"#日本日本       x'\""
 end_session "$S"
+
+# At 0.01 s the plots hold under a second: the header gives hundredths.
+tm new-session -d -s "$S" -x 100 -y 30 "$T -d 0.01 --no-history --no-stalls -- sleep 60 2>$TMP/err"
+expect span-in-hundredths wait_for 20 has 'plots: last 0:00\.[0-9][0-9]'
+end_session "$S"
