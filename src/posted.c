@@ -322,13 +322,19 @@ static bool kswapd_line(const char *s, double *cpu_s)
 	return false;
 }
 
-/* "... time ./qsbench -n 90000000 -p 1 -s 140175100" */
+/* "lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100":
+ * "time" first on the line or after a shell prompt (a word ending in '>',
+ * '$', '#' or '%'), not a sentence's ("Most of the time 2.4.1pre8 ..."). */
 static bool prompt_line(const char *s, size_t len, char *cmd, size_t cmdlen)
 {
 	char line[1024];
 	snprintf(line, sizeof(line), "%.*s", (int)len, s);
-	char *t = strstr(line, "time ");
-	if (!t || (t > line && !isspace((unsigned char)t[-1]) && t[-1] != '>'))
+	char *t = strstr(line, "time "), *b = t;
+	if (!t)
+		return false;
+	while (b > line && isspace((unsigned char)b[-1]))
+		b--;
+	if (b > line && !strchr(">$#%", b[-1]))
 		return false;
 	t += 5;
 	while (*t == ' ')
@@ -521,6 +527,7 @@ struct posted {
 	char command[1024];
 	int ordinal;
 	bool fresh_header;	/* a header came after the last run */
+	bool fresh_colon;	/* and it ended in ':' */
 	/* The newest run, held until it is known whether a free block
 	 * follows it (its "after"). */
 	struct run_record last;
@@ -921,16 +928,24 @@ static const char *free_block(struct posted *ps, const char *p, int *lineno, cha
 }
 
 /* Any other line names the runs below it: one ending in ':' always,
- * another only if no header came since the last run (so "Throughput ..."
- * under "pre4:" stays out). H, the line past its leading space, is cut. */
+ * another unless a line ending in ':' came since the last run (so
+ * "Throughput ..." under "pre4:" stays out), the last of them before the
+ * runs (so "2.2.18" right above its runs, not the prose further up). H,
+ * the line past its leading space, is cut. */
 static int header_line(struct posted *ps, char *h, char *err, size_t errlen)
 {
 	size_t hl = strlen(h);
 	char clean[256];
+	bool colon;
 
 	while (hl && isspace((unsigned char)h[hl - 1]))
 		h[--hl] = 0;
-	if (!(hl && h[hl - 1] == ':') && ps->fresh_header)
+	colon = hl && h[hl - 1] == ':';
+	/* "On Thu, 18 Jan 2001, Marcelo Tosatti wrote:" names a quote */
+	if (colon && ((hl >= 6 && !strcmp(h + hl - 6, "wrote:")) ||
+		      (hl >= 7 && !strcmp(h + hl - 7, "writes:"))))
+		return 0;
+	if (!colon && ps->fresh_header && ps->fresh_colon)
 		return 0;
 	if (close_group(ps, err, errlen))
 		return -1;
@@ -938,6 +953,7 @@ static int header_line(struct posted *ps, char *h, char *err, size_t errlen)
 		h[--hl] = 0;
 	snprintf(ps->header, sizeof(ps->header), "%s", fmt_escape(clean, sizeof(clean), h));
 	ps->fresh_header = true;
+	ps->fresh_colon = colon;
 	ps->command[0] = 0;
 	return 0;
 }

@@ -1595,6 +1595,41 @@ static struct run_record *posted_runs(const char *text, size_t want, size_t *n)
 	return NULL;
 }
 
+/* Seed 002's kernel compile numbers: the header is the line right above
+ * the runs, not the prose above it, nor a quote's attribution; "the time
+ * 2.4.1pre8 ..." in a sentence is no prompt. */
+TEST(posted_header_right_above_the_runs)
+{
+	static const char text[] =
+		"On Thu, 18 Jan 2001, Marcelo Tosatti wrote:\n"
+		"Below some kernel compile numbers on a 32 MB RAM + 32 MB swap box. The\n"
+		"three lines mean compilation with the -j1, -j2 and -j4 option. Most of\n"
+		"the time 2.4.1pre8 was also unable to compile the kernel because cc1\n"
+		"\n"
+		"\tSzaka\n"
+		"\n"
+		"2.2.18\n"
+		"548.27user 94.18system     10:50  98%CPU (450479major+696869minor)\n"
+		"=========\n"
+		"Linux-2.4.0:\n"
+		"Throughput 5.1 MB/sec\n"
+		"557.18user 121.57system    11:25  99%CPU (442434major+705429minor)\n"
+		"lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n";
+	size_t n;
+	struct run_record *v = posted_runs(text, 3, &n);
+
+	if (!v)
+		return;
+	CHECK_STR(v[0].kernel_release, "2.2.18");
+	CHECK(v[0].command == NULL);
+	CHECK_STR(v[1].kernel_release, "2.4.0");
+	CHECK_STR(v[2].kernel_release, "2.4.0");
+	CHECK_INT(v[2].kind, RUN_QSBENCH);
+	CHECK_INT(v[2].nelems, 90000000);
+	run_records_free(v, n);
+}
+
 /* A stall line cut for a mail is read whole with the run it follows; a
  * kswapd line after it is not taken for one of its fields. */
 TEST(posted_stall_line_cut_for_a_mail)
