@@ -322,19 +322,53 @@ static bool kswapd_line(const char *s, double *cpu_s)
 	return false;
 }
 
+/* Whether the line starts with a shell prompt: a first word ending in '>',
+ * '$', '#' or, after a letter, '%' ("lenstra:~/src/qsort>", "lenstra%"),
+ * or "[root@box qsort]#"; its length in *n. */
+static bool starts_with_prompt(const char *s, size_t *n)
+{
+	size_t w = strcspn(s, " \t");
+
+	if (*s == '[') {
+		const char *e = strchr(s, ']');
+
+		if (e && strchr("#$", e[1]) && (!e[2] || e[2] == ' ')) {
+			*n = (size_t)(e + 2 - s);
+			return true;
+		}
+	}
+	*n = w;
+	if (w > 0 && s[w - 1] == '%') {	/* "lenstra%", not "50%" */
+		for (size_t i = 0; i + 1 < w; i++)
+			if (isalpha((unsigned char)s[i]))
+				return true;
+		return false;
+	}
+	return w > 0 && strchr(">$#", s[w - 1]);
+}
+
 /* "lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100":
- * "time" first on the line or after a shell prompt (a word ending in '>',
- * '$', '#' or '%'), not a sentence's ("Most of the time 2.4.1pre8 ..."). */
+ * "time" first on the line, right after a prompt character, or anywhere
+ * after a prompt ("[root@box qsort]# sudo time ./qsbench", "$ sync; time
+ * ..."); never inside a sentence ("Most of the time 2.4.1pre8 ..."). */
 static bool prompt_line(const char *s, size_t len, char *cmd, size_t cmdlen)
 {
 	char line[1024];
 	snprintf(line, sizeof(line), "%.*s", (int)len, s);
-	char *t = strstr(line, "time "), *b = t;
+	char *l = line, *t, *b;
+	size_t pw;
+	while (isspace((unsigned char)*l))
+		l++;
+	bool prompt = starts_with_prompt(l, &pw);
+	for (t = strstr(l, "time "); t; t = strstr(t + 1, "time ")) {
+		for (b = t; b > l && isspace((unsigned char)b[-1]); b--)
+			;
+		if (t > l && !isspace((unsigned char)t[-1]) && t[-1] != '>')
+			continue;	/* "runtime " */
+		if (b == l || strchr(">$#", b[-1]) || (prompt && t >= l + pw))
+			break;
+	}
 	if (!t)
-		return false;
-	while (b > line && isspace((unsigned char)b[-1]))
-		b--;
-	if (b > line && !strchr(">$#%", b[-1]))
 		return false;
 	t += 5;
 	while (*t == ' ')
@@ -930,8 +964,9 @@ static const char *free_block(struct posted *ps, const char *p, int *lineno, cha
 /* Any other line names the runs below it: one ending in ':' always,
  * another unless a line ending in ':' came since the last run (so
  * "Throughput ..." under "pre4:" stays out), the last of them before the
- * runs (so "2.2.18" right above its runs, not the prose further up). H,
- * the line past its leading space, is cut. */
+ * runs (so "2.2.18" right above its runs, not the prose further up) but
+ * one naming a kernel over one that names none. H, the line past its
+ * leading space, is cut. */
 static int header_line(struct posted *ps, char *h, char *err, size_t errlen)
 {
 	size_t hl = strlen(h);
@@ -947,6 +982,16 @@ static int header_line(struct posted *ps, char *h, char *err, size_t errlen)
 		return 0;
 	if (!colon && ps->fresh_header && ps->fresh_colon)
 		return 0;
+	/* nor does text under a kernel replace it ("2.4.0+blk-13B", then
+	 * "make -j4 bzImage, 32MB RAM") */
+	if (!colon && ps->fresh_header) {
+		char old[sizeof(ps->last.kernel_release)], now[sizeof(old)];
+
+		kernel_from_header(ps->header, old, sizeof(old));
+		kernel_from_header(h, now, sizeof(now));
+		if (old[0] && !now[0])
+			return 0;
+	}
 	if (close_group(ps, err, errlen))
 		return -1;
 	while (hl && (isspace((unsigned char)h[hl - 1]) || h[hl - 1] == ':'))
@@ -1003,6 +1048,17 @@ static const char *read_line(struct posted *ps, const char *p, int *lineno, char
 		return free_block(ps, p, lineno, err, errlen);
 	if (kswapd_line(s, &cpu_s)) {
 		kswapd_line_read(ps, *lineno, cpu_s);
+		ps->after_summary = true;
+		return next;
+	}
+	if (!strncmp(s, "reclaim: ", 9) || !strncmp(s, "n/a reclaim", 11)) {
+		/* thrashtop's own reclaim line and the indented lines it goes
+		 * on with: no header, kept with no run */
+		while (next[0] == ' ' && next[1] == ' ' && next[2] && !isspace((unsigned char)next[2])) {
+			(*lineno)++;
+			next += strcspn(next, "\n");
+			next += *next == '\n';
+		}
 		ps->after_summary = true;
 		return next;
 	}

@@ -1630,6 +1630,45 @@ TEST(posted_header_right_above_the_runs)
 	run_records_free(v, n);
 }
 
+/* Prompts before "time" in the forms posts have them; a line of text
+ * under a kernel's line leaves it the header; thrashtop's own reclaim
+ * lines, cut for a mail, are no header for the runs after them. */
+TEST(posted_prompts_kernels_and_reclaim_lines)
+{
+	static const char text[] =
+		"2.4.17\n"
+		"[root@box qsort]# sudo time ./qsbench -n 90000000 -p 1 -s 140175100\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
+		"2.4.0+blk-13B\n"
+		"make -j4 bzImage, 32MB RAM, 32MB swap\n"
+		"$ sync; time ./qsbench -n 1000 -p 2\n"
+		"546.89user 140.35system    11:33  99%CPU (442435major+705424minor)\n"
+		"50% time in reclaim\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
+		"Linux-6.1.0:\n"
+		"1.721u 0.044s 0:01.77 99.4% 0+0k 0+0io 0pf+0w\n"
+		"reclaim: 0 direct stalls 0.0s, 0 of them the workload's 0.0s,\n"
+		"  kswapd awake 0.0s in 0 wakes, 717 memcg stalls 0.3s,\n"
+		"  0 compaction stalls 0.0s, 0 throttled, 0 OOM, 0 lost\n"
+		"1.722u 0.044s 0:01.77 99.4% 0+0k 0+0io 0pf+0w\n";
+	size_t n;
+	struct run_record *v = posted_runs(text, 5, &n);
+
+	if (!v)
+		return;
+	CHECK_STR(v[0].kernel_release, "2.4.17");
+	CHECK_INT(v[0].kind, RUN_QSBENCH);
+	CHECK_INT(v[0].seed, 140175100);
+	CHECK_STR(v[1].kernel_release, "2.4.0+blk-13B");
+	CHECK_INT(v[1].nelems, 1000);
+	CHECK_INT(v[1].procs, 2);
+	CHECK_STR(v[2].kernel_release, "");
+	CHECK(v[2].command == NULL && v[2].kind == RUN_COMMAND);
+	CHECK_STR(v[3].kernel_release, "6.1.0");
+	CHECK_STR(v[4].kernel_release, "6.1.0");
+	run_records_free(v, n);
+}
+
 /* A stall line cut for a mail is read whole with the run it follows; a
  * kswapd line after it is not taken for one of its fields. */
 TEST(posted_stall_line_cut_for_a_mail)
