@@ -392,7 +392,8 @@ size_t rc_line(char *buf, size_t len, const struct rc_summary *s)
 	/* clauses whole, lines within RC_LINE_WIDTH: fit to paste into a mail;
 	 * the latencies go with their stalls, after a blank, not a comma */
 	for (int i = 0; i < 9; i++) {
-		bool cut = i && col + 2 + strlen(part[i]) > RC_LINE_WIDTH;
+		/* the clause, and the comma after it unless it is the last */
+		bool cut = i && col + 2 + strlen(part[i]) + (i < 8) > RC_LINE_WIDTH;
 		const char *sep = !i ? "" : i == 1 ? (cut ? "\n  " : " ") : cut ? ",\n  " : ", ";
 		int n;
 

@@ -196,6 +196,15 @@ TEST(reclaim_line_formats_in_lines_for_a_mail)
 	rc_line(buf, sizeof(buf), &s);
 	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
 		CHECK(strlen(line) <= RC_LINE_WIDTH);
+	/* a line that would end at column 77 with its comma is cut before */
+	s = (struct rc_summary){ .ok = true, .direct_n = 95716, .workers_n = 95716,
+				 .direct_p50_ms = 1.5, .direct_p99_ms = 150, .direct_max_ms = 4000,
+				 .memcg_n = 298929, .memcg_s = 72.8, .compact_n = 29670,
+				 .compact_s = 30.1, .throttled = 101854, .kswapd_wakes = 6365,
+				 .oom = 91, .lost = 397 };
+	rc_line(buf, sizeof(buf), &s);
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+		CHECK(strlen(line) <= RC_LINE_WIDTH);
 	s.ok = false;
 	rc_line(buf, sizeof(buf), &s);
 	CHECK_STR(buf, "n/a reclaim");
