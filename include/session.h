@@ -68,10 +68,7 @@ struct session {
 	struct sampler *smp;		/* the workers' files */
 	struct ticker *tick;		/* the system, on schedule */
 	struct sysstate sys;
-	/* the vm settings the first and the last run printed at the monitor's
-	   exit started with, as sys holds them */
-	char vm_first[SYSSTATE_NVM][64], vm_prev[SYSSTATE_NVM][64];
-	bool vm_headed;		/* the first run's lines have their header */
+	char vm_start[SYSSTATE_NVM][64];	/* the vm settings the run began with */
 	struct history *hist;		/* NULL: --no-history, or not opened */
 	bool hist_tried;		/* opened, or failed to: not again */
 	char hist_err[512];		/* why not, said again at exit */
@@ -143,6 +140,7 @@ struct session {
 	int ndone;
 	struct {			/* each completed run as run_print */
 		char *out, *err;	/* prints it, for the monitor's exit */
+		char vm[SYSSTATE_NVM][64];	/* as vm_start */
 	} *posted;
 	int nposted;
 	struct session_sweep sweep;
@@ -241,6 +239,13 @@ void session_note(struct session *s, bool error, const char *fmt, ...)
 bool session_note_shown(const struct session *s);
 
 /* Stops what runs, undoes the tuning, prints a sweep's table, frees. */
+/* The session's completed runs as the batch mode prints them, for the
+ * monitor's exit (the alternate screen took them away); where the keys
+ * retuned the machine between runs, a header before the runs that began
+ * alike names the vm settings that differ ("Linux-6.1 swappiness=70:"),
+ * as an export's does, so that history import gives them back apart. */
+void session_print_posted(const struct session *s);
+
 void session_close(struct session *s);
 
 #endif

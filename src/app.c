@@ -404,12 +404,8 @@ out:
 	a->cast = NULL;
 	/* The alternate screen took the runs away: they are what goes into a
 	 * reply, so they are printed as the batch mode prints them. */
-	for (int i = 0; a->s.tui && i < a->s.nposted; i++) {
-		fflush(stdout);
-		fputs(a->s.posted[i].err, stderr);
-		fputs(a->s.posted[i].out, stdout);
-	}
-	fflush(stdout);
+	if (a->s.tui)
+		session_print_posted(&a->s);
 	session_close(&a->s);
 	if (rc == LOOP_FAIL) {
 		fprintf(stderr, "thrashtop: %s\n", a->err);

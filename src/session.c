@@ -736,6 +736,8 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 	double *at;
 
 	refresh_sys(s);
+	for (int i = 0; i < SYSSTATE_NVM; i++)
+		snprintf(s->vm_start[i], sizeof(s->vm_start[i]), "%s", s->sys.vm[i].value);
 	/* a v1 cgroup keeps the swappiness it was made with: the run reclaims
 	 * at the one it records, whatever set vm.swappiness since */
 	if (tuning_cg_swappiness(&s->tun, err, errlen) < 0)
@@ -889,47 +891,6 @@ static void print_reclaim(const struct session *s, FILE *out)
 	fflush(out);
 }
 
-/* Before a run's lines at the monitor's exit, when the vm settings it
- * started with are not the run before it's, a header as an export prints
- * one and the import reads back: "Linux-6.1 swappiness=70 page_cluster=2:",
- * each setting not the session's first run's, or changed since the last
- * run. Runs the keys retuned between them would read as one configuration. */
-static void print_vm_changed(struct session *s, FILE *f)
-{
-	bool changed = false;
-	char *head;
-
-	for (int i = 0; i < SYSSTATE_NVM; i++)
-		changed |= s->nposted && strcmp(s->vm_prev[i], s->sys.vm[i].value);
-	/* the first run's lines get the kernel's header too, so that its
-	 * settings are not read as the next header's */
-	if (changed && !s->vm_headed && (head = malloc(strlen(s->posted[0].out) + 160))) {
-		sprintf(head, "Linux-%.127s:\n%s", s->sys.release, s->posted[0].out);
-		free(s->posted[0].out);
-		s->posted[0].out = head;
-		s->vm_headed = true;
-	}
-	if (changed) {
-		fprintf(f, "Linux-%s", s->sys.release);
-		for (int i = 0; i < SYSSTATE_NVM; i++) {
-			const char *v = s->sys.vm[i].value;
-
-			if (!strcmp(s->vm_first[i], v) && !strcmp(s->vm_prev[i], v))
-				continue;
-			fputc(' ', f);
-			for (const char *c = s->sys.vm[i].name + 3; *c; c++)
-				fputc(*c == '-' ? '_' : *c, f);
-			fprintf(f, "=%s", v);
-		}
-		fprintf(f, ":\n");
-	}
-	for (int i = 0; i < SYSSTATE_NVM; i++) {
-		if (!s->nposted)
-			snprintf(s->vm_first[i], sizeof(s->vm_first[i]), "%s", s->sys.vm[i].value);
-		snprintf(s->vm_prev[i], sizeof(s->vm_prev[i]), "%s", s->sys.vm[i].value);
-	}
-}
-
 static void remember_run(struct session *s)
 {
 	char buf[700], *text = NULL, *etext = NULL;
@@ -957,14 +918,14 @@ static void remember_run(struct session *s)
 	}
 	fputs(s->kept_notes, fe);
 	s->kept_notes[0] = '\0';
-	print_vm_changed(s, f);
 	run_print(&s->run, s->o->format, f, fe);
 	print_reclaim(s, f);
 	int bad = fclose(f);
 
 	if (fclose(fe) == 0 && bad == 0) {
 		s->posted[s->nposted].out = text;
-		s->posted[s->nposted++].err = etext;
+		s->posted[s->nposted].err = etext;
+		memcpy(s->posted[s->nposted++].vm, s->vm_start, sizeof(s->vm_start));
 	} else {
 		free(text);
 		free(etext);
@@ -1761,6 +1722,47 @@ static void drop_log(struct session *s)
 	}
 	close(s->out_fd);
 	unlink(s->out_path);
+}
+
+/* "Linux-6.1 swappiness=70 page_cluster=2", each vm setting some run of
+ * the session began with other than the first did. */
+static void vm_header(const struct session *s, int r, const bool *varies, char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "Linux-%s", s->sys.release);
+
+	for (int i = 0; i < SYSSTATE_NVM && used < len; i++) {
+		if (!varies[i])
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, " ");
+		for (const char *c = s->sys.vm[i].name + 3; *c && used + 1 < len; c++)
+			buf[used++] = *c == '-' ? '_' : *c;
+		buf[used] = '\0';
+		used += (size_t)snprintf(buf + used, len - used, "=%s", s->posted[r].vm[i]);
+	}
+}
+
+void session_print_posted(const struct session *s)
+{
+	bool varies[SYSSTATE_NVM] = { false }, any = false;
+	char head[1024], last[1024] = "";
+
+	for (int r = 1; r < s->nposted; r++)
+		for (int i = 0; i < SYSSTATE_NVM; i++)
+			if (strcmp(s->posted[r].vm[i], s->posted[0].vm[i]))
+				any = varies[i] = true;
+	for (int r = 0; r < s->nposted; r++) {
+		fflush(stdout);
+		fputs(s->posted[r].err, stderr);
+		/* runs the keys retuned: a header as an export prints one */
+		if (any) {
+			vm_header(s, r, varies, head, sizeof(head));
+			if (strcmp(head, last))
+				printf("%s:\n", head);
+			snprintf(last, sizeof(last), "%s", head);
+		}
+		fputs(s->posted[r].out, stdout);
+	}
+	fflush(stdout);
 }
 
 void session_close(struct session *s)

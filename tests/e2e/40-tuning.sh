@@ -127,8 +127,7 @@ EOF
 tm kill-session -t "$S"
 
 # Runs the keys retuned between them are told apart in the lines printed
-# at the exit: a header as an export's names what the next runs started
-# with, and the first run gets the kernel's.
+# at the exit: a header as an export's names the setting each began with.
 tm new-session -d -s "$S" -x 80 -y 40 \
 	"$TP -n 20000000 -p 1 -r 3 --no-history -L retuned 2>$TMP/err4; echo EXIT=\$? >$TMP/rc4; sleep 30"
 wait_for 10 pgrep -o -f "^$TP .*-L retuned" >/dev/null && started "$(pgrep -o -f "^$TP .*-L retuned")"
@@ -143,9 +142,17 @@ rel=$(uname -r)
 # S lands in the second run or between it and the third: the header comes
 # before the first run that started with the new value
 heads=$(grep -E '^Linux-|pf\+0w$' "$TMP/out4" | sed -E 's/^[0-9.]+u .*/RUN/' | tr '\n' '|')
-expect retuned-headers grep -Eqx "Linux-$rel:\|RUN\|(RUN\|)?Linux-$rel swappiness=$((swappiness0 + 10)):\|RUN\|(RUN\|)?" <<<"$heads" ||
+expect retuned-headers grep -Eqx "Linux-$rel swappiness=$swappiness0:\|RUN\|(RUN\|)?Linux-$rel swappiness=$((swappiness0 + 10)):\|RUN\|(RUN\|)?" <<<"$heads" ||
 	cat "$TMP/out4"
 expect retuned-three-runs test "$(grep -o RUN <<<"$heads" | wc -l)" -eq 3
+# imported, each run has the swappiness it began with
+"$T" history import --history "$TMP/retuned.db" "$TMP/out4" >/dev/null 2>&1
+sws=$("$T" history export --format=csv --history "$TMP/retuned.db" | python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+print(" ".join(r["swappiness"] for r in sorted(rows, key=lambda r: int(r["id"]))))')
+expect retuned-imported-apart grep -Eqx "$swappiness0 ($swappiness0 )?$((swappiness0 + 10))( $((swappiness0 + 10)))?" <<<"$sws" ||
+	echo "imported swappiness: $sws"
 expect retuned-restored test "$(cat /proc/sys/vm/swappiness)" = "$swappiness0"
 tm kill-session -t "$S"
 
