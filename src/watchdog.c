@@ -83,16 +83,24 @@ static _Noreturn void watch(int rfd)
 
 int watchdog_start(char *err, size_t errlen)
 {
-	int p[2], q[2], e;
-	pid_t mid, pid = 0;
+	int p[2], q[2], got[2] = { -1, EIO };	/* its pid, or -1 and errno */
+	pid_t mid;
 
 	if (W.fd >= 0)
 		return 0;
-	if (pipe2(p, O_CLOEXEC) < 0 || pipe2(q, O_CLOEXEC) < 0)
+	if (pipe2(p, O_CLOEXEC) < 0)
 		return fmt_err(err, errlen, "cannot start the watchdog: pipe: %s", strerror(errno));
+	if (pipe2(q, O_CLOEXEC) < 0) {
+		got[1] = errno;
+		close(p[0]);
+		close(p[1]);
+		return fmt_err(err, errlen, "cannot start the watchdog: pipe: %s", strerror(got[1]));
+	}
 	/* forked twice, so that it is no child of ours */
 	mid = fork();
 	if (mid == 0) {
+		pid_t pid;
+
 		close(p[1]);
 		close(q[0]);
 		pid = fork();
@@ -100,26 +108,28 @@ int watchdog_start(char *err, size_t errlen)
 			close(q[1]);
 			watch(p[0]);
 		}
-		(void)!write(q[1], &pid, sizeof pid);
+		got[0] = (int)pid;
+		got[1] = errno;
+		(void)!write(q[1], got, sizeof(got));
 		_exit(pid < 0);
 	}
-	e = errno;
+	if (mid < 0)
+		got[1] = errno;
 	close(p[0]);
 	close(q[1]);
 	if (mid > 0) {
 		while (waitpid(mid, NULL, 0) < 0 && errno == EINTR)
 			;
-		if (read(q[0], &pid, sizeof pid) != (ssize_t)sizeof pid)
-			pid = -1;
-		e = EAGAIN;
+		if (read(q[0], got, sizeof(got)) != (ssize_t)sizeof(got))
+			got[0] = -1;
 	}
 	close(q[0]);
-	if (mid < 0 || pid <= 0) {
+	if (got[0] <= 0) {
 		close(p[1]);
-		return fmt_err(err, errlen, "cannot start the watchdog: fork: %s", strerror(e));
+		return fmt_err(err, errlen, "cannot start the watchdog: fork: %s", strerror(got[1]));
 	}
 	W.fd = p[1];
-	W.pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	W.pidfd = (int)syscall(SYS_pidfd_open, (pid_t)got[0], 0);
 	return 0;
 }
 

@@ -366,8 +366,10 @@ int workload_reap(struct workload *wl)
 			continue;
 		memset(&si, 0, sizeof si);
 		if (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0) {
-			if (errno == ECHILD)
+			if (errno == ECHILD) {
+				watchdog_forget(w->pid);	/* its id may be reused */
 				record_end(wl, w, -1, NULL);
+			}
 			continue;
 		}
 		if (si.si_pid == 0)
