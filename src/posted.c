@@ -323,34 +323,49 @@ static bool kswapd_line(const char *s, double *cpu_s)
 }
 
 /* Whether the line starts with a shell prompt: a first word ending in '>',
- * '$', '#' or, after a letter, '%' ("lenstra:~/src/qsort>", "lenstra%"),
- * or "[root@box qsort]#"; its length in *n. */
+ * '$' or '#' that has a letter, a digit, '~' or '/' before it, or is that
+ * character alone ("lenstra:~/src/qsort>", "bash-2.05$", "#", not "->"),
+ * one ending in '%' after a letter, or '%' alone ("lenstra%", "%", not
+ * "50%"), or "[root@box qsort]#"; its length in *n. */
 static bool starts_with_prompt(const char *s, size_t *n)
 {
 	size_t w = strcspn(s, " \t");
+	bool named = false, letter = false;
 
 	if (*s == '[') {
 		const char *e = strchr(s, ']');
 
-		if (e && strchr("#$", e[1]) && (!e[2] || e[2] == ' ')) {
+		if (e && e[1] && strchr("#$", e[1]) && (!e[2] || e[2] == ' ')) {
 			*n = (size_t)(e + 2 - s);
 			return true;
 		}
 	}
 	*n = w;
-	if (w > 0 && s[w - 1] == '%') {	/* "lenstra%", not "50%" */
-		for (size_t i = 0; i + 1 < w; i++)
-			if (isalpha((unsigned char)s[i]))
-				return true;
+	if (!w || !strchr(">$#%", s[w - 1]))
 		return false;
+	for (size_t i = 0; i + 1 < w; i++) {
+		letter |= isalpha((unsigned char)s[i]);
+		named |= isalnum((unsigned char)s[i]) || s[i] == '~' || s[i] == '/';
 	}
-	return w > 0 && strchr(">$#", s[w - 1]);
+	return w == 1 || (s[w - 1] == '%' ? letter : named);
+}
+
+/* Words that run the command after them: "sudo time ./qsbench". */
+static bool runner_word(const char *b, const char *e)
+{
+	static const char *const w[] = { "sudo", "nice", "env", "exec", "command" };
+
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if ((size_t)(e - b) == strlen(w[i]) && !strncmp(b, w[i], strlen(w[i])))
+			return true;
+	return false;
 }
 
 /* "lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100":
- * "time" first on the line, right after a prompt character, or anywhere
- * after a prompt ("[root@box qsort]# sudo time ./qsbench", "$ sync; time
- * ..."); never inside a sentence ("Most of the time 2.4.1pre8 ..."). */
+ * "time" first on the line, right after a prompt character or a command
+ * separator, after "sudo" and the like, or anywhere after a prompt
+ * ("[root@box qsort]# nice time ./qsbench", "$ sync; time ..."); never
+ * inside a sentence ("Most of the time 2.4.1pre8 ..."). */
 static bool prompt_line(const char *s, size_t len, char *cmd, size_t cmdlen)
 {
 	char line[1024];
@@ -365,7 +380,14 @@ static bool prompt_line(const char *s, size_t len, char *cmd, size_t cmdlen)
 			;
 		if (t > l && !isspace((unsigned char)t[-1]) && t[-1] != '>')
 			continue;	/* "runtime " */
-		if (b == l || strchr(">$#", b[-1]) || (prompt && t >= l + pw))
+		const char *wb = b;
+
+		while (wb > l && !isspace((unsigned char)wb[-1]))
+			wb--;
+		/* first, after a prompt or a command separator ("sync; time",
+		 * "make &&"), or after sudo and the like first on the line */
+		if (b == l || strchr(">$#;&|", b[-1]) || (prompt && t >= l + pw) ||
+		    (wb == l && runner_word(wb, b)))
 			break;
 	}
 	if (!t)
@@ -1003,6 +1025,23 @@ static int header_line(struct posted *ps, char *h, char *err, size_t errlen)
 	return 0;
 }
 
+/* Whether p starts a clause of a reclaim line: "(p50 ", "kswapd awake ",
+ * or a count then " of them", " direct stall", " memcg stall", "
+ * compaction stall", " throttled", " OOM" or " lost". */
+static bool rc_clause(const char *p)
+{
+	static const char *const after[] = { " of them", " direct stall", " memcg stall",
+					     " compaction stall", " throttled", " OOM", " lost" };
+	size_t d = strspn(p, "0123456789");
+
+	if (!strncmp(p, "(p50 ", 5) || !strncmp(p, "kswapd awake ", 13))
+		return true;
+	for (size_t i = 0; d && i < sizeof(after) / sizeof(after[0]); i++)
+		if (!strncmp(p + d, after[i], strlen(after[i])))
+			return true;
+	return false;
+}
+
 /* Reads the line at P, with the lines it leads (a wrapped GNU line, a free
  * block). Returns where reading goes on, or NULL with err. */
 static const char *read_line(struct posted *ps, const char *p, int *lineno, char *err,
@@ -1051,10 +1090,13 @@ static const char *read_line(struct posted *ps, const char *p, int *lineno, char
 		ps->after_summary = true;
 		return next;
 	}
-	if (!strncmp(s, "reclaim: ", 9) || !strncmp(s, "n/a reclaim", 11)) {
-		/* thrashtop's own reclaim line and the indented lines it goes
-		 * on with: no header, kept with no run */
-		while (next[0] == ' ' && next[1] == ' ' && next[2] && !isspace((unsigned char)next[2])) {
+	if (!strncmp(s, "reclaim: ", 9) || !strcmp(s, "n/a reclaim")) {
+		/* thrashtop's own reclaim line and the lines it goes on with,
+		 * indented further, each starting a clause of it ("n/a
+		 * reclaim" goes on with none): no header, kept with no run */
+		size_t ind = (size_t)(s - line), more;
+
+		while (s[0] != 'n' && (more = strspn(next, " ")) > ind && rc_clause(next + more)) {
 			(*lineno)++;
 			next += strcspn(next, "\n");
 			next += *next == '\n';

@@ -367,7 +367,8 @@ int workload_reap(struct workload *wl)
 		memset(&si, 0, sizeof si);
 		if (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0) {
 			if (errno == ECHILD) {
-				watchdog_forget(w->pid);	/* its id may be reused */
+				/* its leader reaped elsewhere: no longer ours to kill */
+				watchdog_forget(w->pid);
 				record_end(wl, w, -1, NULL);
 			}
 			continue;

@@ -1669,6 +1669,45 @@ TEST(posted_prompts_kernels_and_reclaim_lines)
 	run_records_free(v, n);
 }
 
+/* More prompts as posts have them, prose that looks like one, and
+ * thrashtop's lines pasted indented: "n/a reclaim" goes on with nothing,
+ * a reclaim line with its clauses indented further. */
+TEST(posted_prompt_forms_and_indented_reclaim)
+{
+	static const char text[] =
+		"Linux-2.4.14-pre8:\n"
+		"% time ./qsbench -n 90000000 -p 1\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
+		"sudo time ./qsbench -n 90000000 -p 2\n"
+		"71.200u 7.400s 2:40.00 49.1% 0+0k 0+0io 19670pf+0w\n"
+		"sync; time ./qsbench -n 90000000 -p 3\n"
+		"71.200u 7.400s 2:40.00 49.1% 0+0k 0+0io 19670pf+0w\n"
+		"-> the time is still spent in kswapd\n"
+		"71.200u 7.400s 2:40.00 49.1% 0+0k 0+0io 19670pf+0w\n"
+		"Linux-6.1:\n"
+		"  0.010u 0.003s 0:00.01 100.0% 0+0k 0+0io 0pf+0w\n"
+		"  n/a reclaim\n"
+		"  0.010u 0.003s 0:00.01 100.0% 0+0k 0+0io 0pf+0w\n"
+		"  reclaim: 0 direct stalls 0.0s, 0 of them the workload's 0.0s,\n"
+		"    kswapd awake 0.0s in 0 wakes, 717 memcg stalls 0.3s,\n"
+		"    0 compaction stalls 0.0s, 0 throttled, 0 OOM, 0 lost\n"
+		"  0.010u 0.003s 0:00.01 100.0% 0+0k 0+0io 0pf+0w\n";
+	size_t n;
+	struct run_record *v = posted_runs(text, 7, &n);
+
+	if (!v)
+		return;
+	for (int i = 0; i < 3; i++) {
+		CHECK_STR(v[i].kernel_release, "2.4.14-pre8");
+		CHECK_INT(v[i].kind, RUN_QSBENCH);
+		CHECK_INT(v[i].procs, i + 1);
+	}
+	CHECK(v[3].command == NULL);
+	for (int i = 4; i < 7; i++)
+		CHECK_STR(v[i].kernel_release, "6.1");
+	run_records_free(v, n);
+}
+
 /* A stall line cut for a mail is read whole with the run it follows; a
  * kswapd line after it is not taken for one of its fields. */
 TEST(posted_stall_line_cut_for_a_mail)
