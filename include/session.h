@@ -141,6 +141,7 @@ struct session {
 	struct {			/* each completed run as run_print */
 		char *out, *err;	/* prints it, for the monitor's exit */
 		char vm[SYSSTATE_NVM][64];	/* as vm_start */
+		char cell[288];		/* "cell 2/4: swappiness=60", or "" */
 	} *posted;
 	int nposted;
 	struct session_sweep sweep;
@@ -240,10 +241,11 @@ bool session_note_shown(const struct session *s);
 
 /* Stops what runs, undoes the tuning, prints a sweep's table, frees. */
 /* The session's completed runs as the batch mode prints them, for the
- * monitor's exit (the alternate screen took them away); where the keys
- * retuned the machine between runs, a header before the runs that began
- * alike names the vm settings that differ ("Linux-6.1 swappiness=70:"),
- * as an export's does, so that history import gives them back apart. */
+ * monitor's exit (the alternate screen took them away), a sweep's "cell
+ * 2/4: ..." line above each cell's; where the keys or the cells changed a
+ * vm setting between runs, a header before the runs that began alike names
+ * the vm settings that differ ("Linux-6.1 swappiness=70:"), as an export's
+ * does, so that history import gives them back apart. */
 void session_print_posted(const struct session *s);
 
 void session_close(struct session *s);

@@ -925,7 +925,13 @@ static void remember_run(struct session *s)
 	if (fclose(fe) == 0 && bad == 0) {
 		s->posted[s->nposted].out = text;
 		s->posted[s->nposted].err = etext;
-		memcpy(s->posted[s->nposted++].vm, s->vm_start, sizeof(s->vm_start));
+		memcpy(s->posted[s->nposted].vm, s->vm_start, sizeof(s->vm_start));
+		s->posted[s->nposted].cell[0] = '\0';
+		if (s->sweep.cell >= 0)
+			snprintf(s->posted[s->nposted].cell, sizeof(s->posted[0].cell),
+				 "cell %d/%d: %s", s->sweep.cell + 1, s->sweep.sw.ncells,
+				 s->sweep.cell_text);
+		s->nposted++;
 	} else {
 		free(text);
 		free(etext);
@@ -1753,6 +1759,9 @@ void session_print_posted(const struct session *s)
 	for (int r = 0; r < s->nposted; r++) {
 		fflush(stdout);
 		fputs(s->posted[r].err, stderr);
+		/* a sweep's cell named above its runs, as in batch mode */
+		if (s->posted[r].cell[0] && (!r || strcmp(s->posted[r].cell, s->posted[r - 1].cell)))
+			printf("%s\n", s->posted[r].cell);
 		/* runs the keys retuned: a header as an export prints one */
 		if (any) {
 			vm_header(s, r, varies, head, sizeof(head));
