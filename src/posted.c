@@ -407,8 +407,8 @@ static bool prompt_line(const char *s, size_t len, char *cmd, size_t cmdlen)
 /* "host:~/dir> free", "$ sync": a shell prompt with some other command. */
 static bool shell_prompt(const char *s)
 {
-	size_t w = strcspn(s, " \t");
-	return w > 0 && strchr(">$#", s[w - 1]) && s[w] == ' ' && s[w + 1] && s[w + 1] != ' ';
+	size_t w;
+	return starts_with_prompt(s, &w) && s[w] == ' ' && s[w + 1] && s[w + 1] != ' ';
 }
 
 static void workload_from_command(struct run_record *r, const char *cmd)

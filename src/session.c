@@ -1731,20 +1731,16 @@ static void drop_log(struct session *s)
 }
 
 /* "Linux-6.1 swappiness=70 page_cluster=2", each vm setting some run of
- * the session began with other than the first did. */
+ * the session began with other than the first did, by its report key. */
 static void vm_header(const struct session *s, int r, const bool *varies, char *buf, size_t len)
 {
 	size_t used = (size_t)snprintf(buf, len, "Linux-%s", s->sys.release);
+	char key[64];
 
-	for (int i = 0; i < SYSSTATE_NVM && used < len; i++) {
-		if (!varies[i])
-			continue;
-		used += (size_t)snprintf(buf + used, len - used, " ");
-		for (const char *c = s->sys.vm[i].name + 3; *c && used + 1 < len; c++)
-			buf[used++] = *c == '-' ? '_' : *c;
-		buf[used] = '\0';
-		used += (size_t)snprintf(buf + used, len - used, "=%s", s->posted[r].vm[i]);
-	}
+	for (int i = 0; i < SYSSTATE_NVM && used < len; i++)
+		if (varies[i] && sweep_table_key(s->sys.vm[i].name, key, sizeof(key)) == 0)
+			used += (size_t)snprintf(buf + used, len - used, " %s=%s", key,
+						 s->posted[r].vm[i]);
 }
 
 void session_print_posted(const struct session *s)

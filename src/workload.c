@@ -271,7 +271,13 @@ static bool is_worker(const struct workload *wl, pid_t pid)
 	return false;
 }
 
-/* Our own children that are no running worker: a command's descendants that
+/* A child of ours the workload left: no running worker, nor the spare. */
+static bool is_stray(const struct workload *wl, pid_t pid)
+{
+	return !is_worker(wl, pid) && pid != wl->cfg.spare;
+}
+
+/* Our children that are no running worker: a command's descendants that
  * left its process group (setsid) and came to us, the child subreaper,
  * when their parent died. The main thread forks every worker, and orphans
  * go to the first live thread of their reaper, the main thread again, so
@@ -296,7 +302,7 @@ static int strays(const struct workload *wl, pid_t *out, int max)
 
 		if (end == p)
 			break;
-		if (v > 0 && !is_worker(wl, (pid_t)v) && v != wl->cfg.spare)
+		if (v > 0 && is_stray(wl, (pid_t)v))
 			out[n++] = (pid_t)v;
 	}
 	return n;
@@ -339,8 +345,7 @@ static int left_running(const struct workload *wl, pid_t pgid)
 		if ((len = sysio_read(path, buf, sizeof(buf))) <= 0 ||
 		    procparse_stat(buf, (size_t)len, &ps) < 0 || ps.pid == pgid || ps.state == 'Z')
 			continue;
-		n += ps.pgrp == pgid ||
-		     (ps.ppid == getpid() && !is_worker(wl, ps.pid) && ps.pid != wl->cfg.spare);
+		n += ps.pgrp == pgid || (ps.ppid == getpid() && is_stray(wl, ps.pid));
 	}
 	if (d)
 		closedir(d);
