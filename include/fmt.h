@@ -181,6 +181,18 @@ void fmt_buf_str(struct fmt_buf *o, const char *s);
 void fmt_buf_uint(struct fmt_buf *o, uint64_t v, int width);
 size_t fmt_buf_done(struct fmt_buf *o);
 
+/* Result lines cut for a mail: pieces appended after their separators, a
+ * line cut before a piece that would pass width columns with reserve more
+ * after it (the comma that follows it); the separator's blanks then become
+ * a line break and an indent of two. Zero the rest to start. */
+struct fmt_lines {
+	struct fmt_buf o;
+	size_t width, col;
+};
+
+void fmt_lines_add(struct fmt_lines *l, const char *sep, const char *piece, size_t plen,
+		   size_t reserve);
+
 /* A growing text, NUL-terminated once anything is in it: start from
  * { 0 }, free s. An allocation that fails sets oom and drops every later
  * append. */

@@ -852,6 +852,20 @@ size_t fmt_buf_done(struct fmt_buf *o)
 	return o->n;
 }
 
+void fmt_lines_add(struct fmt_lines *l, const char *sep, const char *piece, size_t plen,
+		   size_t reserve)
+{
+	size_t keep = strcspn(sep, " ");
+
+	if (l->col && l->col + strlen(sep) + plen + reserve > l->width) {
+		fmt_buf_put(&l->o, "%.*s\n  %.*s", (int)keep, sep, (int)plen, piece);
+		l->col = 2 + plen;
+	} else {
+		fmt_buf_put(&l->o, "%s%.*s", l->col ? sep : "", (int)plen, piece);
+		l->col += (l->col ? strlen(sep) : 0) + plen;
+	}
+}
+
 size_t fmt_field(char *buf, size_t len, size_t o, const char *s, int w, bool right,
 		    bool utf8)
 {

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
+
 const char *rc_event_name(int kind)
 {
 	static const char *const names[] = { "direct", "memcg", "compact", "kswapd", "throttled",
@@ -364,8 +366,8 @@ static const char *plural(int64_t n)
 
 size_t rc_line(char *buf, size_t len, const struct rc_summary *s)
 {
+	struct fmt_lines l = { { buf, len, 0 }, RC_LINE_WIDTH, 0 };
 	char part[9][96], p50[16], p99[16], mx[16];
-	size_t used = 0, col = 0;
 
 	if (!s->ok)
 		return (size_t)snprintf(buf, len, "n/a reclaim");
@@ -391,19 +393,8 @@ size_t rc_line(char *buf, size_t len, const struct rc_summary *s)
 	snprintf(part[8], sizeof(part[8]), "%lld lost", (long long)s->lost);
 	/* clauses whole, lines within RC_LINE_WIDTH: fit to paste into a mail;
 	 * the latencies go with their stalls, after a blank, not a comma */
-	for (int i = 0; i < 9; i++) {
-		/* the clause, and the comma after it unless it is the last */
-		bool cut = i && col + 2 + strlen(part[i]) + (i < 8) > RC_LINE_WIDTH;
-		const char *sep = !i ? "" : i == 1 ? (cut ? "\n  " : " ") : cut ? ",\n  " : ", ";
-		int n;
-
-		if (!part[i][0])
-			continue;
-		n = snprintf(buf + used, len - used, "%s%s", sep, part[i]);
-		if (n < 0 || (size_t)n >= len - used)
-			return used + (n < 0 ? 0 : (size_t)n);
-		used += (size_t)n;
-		col = cut ? strlen(part[i]) + 2 : col + (size_t)n;
-	}
-	return used;
+	for (int i = 0; i < 9; i++)
+		if (part[i][0])
+			fmt_lines_add(&l, i == 1 ? " " : ", ", part[i], strlen(part[i]), i < 8);
+	return fmt_buf_done(&l.o);
 }

@@ -270,32 +270,25 @@ size_t timefmt_stalls(char *buf, size_t len, const struct delays *d)
 
 size_t timefmt_stalls_lines(char *buf, size_t len, const struct delays *d)
 {
+	struct fmt_lines l = { { buf, len, 0 }, TIMEFMT_WIDTH, 0 };
 	char one[256];
-	size_t used = 0, col = 0;
 	const char *p = one;
 
 	timefmt_stalls(one, sizeof(one), d);
 	/* "stalls:" stays with its first field; each field is "N.Ns name" */
 	while (*p) {
 		const char *end = p;
-		int words = p == one && !strncmp(one, "stalls:", 7) ? 3 : 2, n;
-		bool cut;
+		int words = p == one && !strncmp(one, "stalls:", 7) ? 3 : 2;
 
 		for (int w = 0; w < words && *end; w++) {
 			end += strcspn(end, " ");
 			if (w + 1 < words && *end)
 				end++;
 		}
-		cut = p != one && col + 1 + (size_t)(end - p) > TIMEFMT_WIDTH;
-		n = snprintf(buf + used, len - used, "%s%.*s", p == one ? "" : cut ? "\n  " : " ",
-			     (int)(end - p), p);
-		if (n < 0 || (size_t)n >= len - used)
-			return used + (n < 0 ? 0 : (size_t)n);
-		used += (size_t)n;
-		col = cut ? (size_t)(end - p) + 2 : col + (size_t)n;
+		fmt_lines_add(&l, " ", p, (size_t)(end - p), 0);
 		p = *end ? end + 1 : end;
 	}
-	return used;
+	return fmt_buf_done(&l.o);
 }
 
 int timefmt_parse_stalls(const char *line, struct delays *out)

@@ -534,3 +534,18 @@ TEST(fmt_shell_word_quotes)
 	CHECK_STR(small, "'a b c ");
 	CHECK_INT(off, 7);
 }
+
+/* Pieces on lines of at most width columns, cut before a piece with its
+ * reserve, the separator's blanks then a break and two of indent. */
+TEST(fmt_lines_cut_between_pieces)
+{
+	char buf[64];
+	struct fmt_lines l = { { buf, sizeof(buf), 0 }, 12, 0 };
+
+	fmt_lines_add(&l, ", ", "aaaa", 4, 1);
+	fmt_lines_add(&l, ", ", "bbbb", 4, 1);	/* "aaaa, bbbb," is 11 */
+	fmt_lines_add(&l, ", ", "cc", 2, 1);	/* 11 + 2 + 1 past 12 */
+	fmt_lines_add(&l, " ", "dddddddd", 8, 0);	/* "  cc dddddddd" is 13 */
+	CHECK_INT(fmt_buf_done(&l.o), strlen(buf));
+	CHECK_STR(buf, "aaaa, bbbb,\n  cc\n  dddddddd");
+}
