@@ -48,20 +48,18 @@ expect bad-procs-with-command test $rc -eq 2 -a "$(grep -c 'a command' "$TMP/e")
 
 # The monitor's sweep: at its exit each cell is named above its runs, as
 # batch mode names it.
-if command -v tmux >/dev/null; then
-	S="thrashtop-e2e-$$"
-	cleanup "tm kill-session -t $S"
-	tm new-session -d -s "$S" -x 80 -y 50 \
-		"$T --no-history --sweep procs=1,2 -n 200000 2>$TMP/err-mon; echo EXIT=\$? >$TMP/rc-mon; sleep 30"
-	expect monitor-sweep-runs wait_for 60 has 'procs=2'
-	sleep 2
-	tm send-keys -t "$S" q
-	expect monitor-sweep-exit wait_for 15 grep -qs EXIT= "$TMP/rc-mon"
-	cells=$(tm capture-pane -p -t "$S" | grep -E '^cell |pf\+0w' | sed -E 's/^[0-9.]+u .*/RUN/' | tr '\n' '|')
-	expect monitor-sweep-cells-named test "$cells" = "cell 1/2: procs=1|RUN|cell 2/2: procs=2|RUN|" ||
-		tm capture-pane -p -t "$S"
-	tm kill-session -t "$S"
-fi
+need_tmux
+S="thrashtop-e2e-$$"
+tm new-session -d -s "$S" -x 80 -y 50 \
+	"$T --no-history --sweep procs=1,2 -n 200000 2>$TMP/err-mon; echo EXIT=\$? >$TMP/rc-mon; sleep 30"
+expect monitor-sweep-runs wait_for 60 has 'procs=2'
+sleep 2
+tm send-keys -t "$S" q
+expect monitor-sweep-exit wait_for 15 grep -qs EXIT= "$TMP/rc-mon"
+cells=$(tm capture-pane -p -t "$S" | grep -E '^cell |pf\+0w' | sed -E 's/^[0-9.]+u .*/RUN/' | tr '\n' '|')
+expect monitor-sweep-cells-named test "$cells" = "cell 1/2: procs=1|RUN|cell 2/2: procs=2|RUN|" ||
+	tm capture-pane -p -t "$S"
+tm kill-session -t "$S"
 
 # As root, the third seed's table: memory x swappiness.
 need_root
