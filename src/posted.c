@@ -509,6 +509,7 @@ static void header_export_keys(const char *h, struct run_record *r)
 {
 	struct run_record t;
 	const char *p = NULL;
+	bool seed = false;	/* a seed has no unknown value of its own */
 	size_t n;
 
 	for (const char *q = strchr(h, ' '); q && !p; q = strchr(q + 1, ' '))
@@ -529,6 +530,7 @@ static void header_export_keys(const char *h, struct run_record *r)
 			run_record_clear(&t);
 			return;
 		}
+		seed |= !strcmp(key, "seed");
 		p = next;
 	}
 	if (t.kernel_release[0])
@@ -536,11 +538,15 @@ static void header_export_keys(const char *h, struct run_record *r)
 	if (t.hostname[0])
 		memcpy(r->hostname, t.hostname, sizeof(r->hostname));
 	if (r->kind == RUN_COMMAND && !r->command) {
-		r->command = t.command;
-		t.command = NULL;
-		r->nelems = t.nelems;
-		r->procs = t.procs;
-		r->seed = t.seed;
+		if (t.command) {
+			r->command = t.command;
+			t.command = NULL;
+		} else if (t.nelems != NA && t.procs != NA && seed) {
+			r->kind = RUN_QSBENCH;
+			r->nelems = t.nelems;
+			r->procs = t.procs;
+			r->seed = t.seed;
+		}
 	}
 	for (size_t k = REPORT_HEADER_SETTINGS; report_header_keys[k]; k++) {
 		const struct hist_field *f = hist_field_find(report_header_keys[k]);

@@ -369,12 +369,24 @@ static void header_keys_add(struct header_keys *hk, const struct run_record *fir
 	}
 }
 
+static bool workload_key(const char *name)
+{
+	return !strcmp(name, "nelems") || !strcmp(name, "procs") || !strcmp(name, "seed") ||
+	       !strcmp(name, "command");
+}
+
 /* "LABEL key=value ...:" naming what sets the group of first run r apart
- * from the others. */
+ * from the others. A workload that differs is named whole (a sorter's
+ * nelems, procs and seed, or the command), so that an import of the
+ * export has all of it. */
 static void header_text(const struct run_record *r, const struct header_keys *hk,
 			char *buf, size_t len)
 {
+	bool wl = false;
 	size_t used;
+
+	for (size_t k = 0; k < NHEADER_KEYS; k++)
+		wl |= hk->differs[k] && workload_key(report_header_keys[k]);
 
 	if (r->label[0])
 		used = fmt_copy(buf, len, r->label);
@@ -393,7 +405,7 @@ static void header_text(const struct run_record *r, const struct header_keys *hk
 		if (!strcmp(v, "-") || !strcmp(v, "n/a"))
 			continue;
 		/* a known value differs from another known one */
-		if (hk->differs[k])
+		if (hk->differs[k] || (wl && workload_key(f->name)))
 			used += (size_t)snprintf(buf + used, len - used, " %s=%s",
 						 report_header_key(f->name), v);
 	}

@@ -137,6 +137,15 @@ for f in "" --gnu; do
 	expect "own-time-groups${f}[$got]" test "$got" = "$want"
 	[ "$got" = "$want" ] || { echo "want $want"; cat "$TMP/grp.err"; }
 done
+# A workload that sets groups apart comes back whole: each sorter run's
+# nelems, procs and seed, not only the nelems that differ.
+for n in 200000 300000; do "$T" -b -n $n -p 2 -s 7 --history "$TMP/wl.db" >/dev/null 2>&1; done
+"$T" history --history "$TMP/wl.db" export --format=time >"$TMP/wl.txt"
+"$T" history --history "$TMP/wl2.db" import "$TMP/wl.txt" >/dev/null
+got=$("$T" history --history "$TMP/wl2.db" export --format=json | python3 -c 'import json,sys
+print(sorted((x["kind"], x["nelems"], x["procs"], x["seed"]) for x in json.load(sys.stdin)["runs"]))')
+expect "own-time-workload-whole[$got]" test "$got" = "[('qsbench', 200000, 2, 7), ('qsbench', 300000, 2, 7)]" ||
+	cat "$TMP/wl.txt"
 
 out=$(H export --format=table --rows kernel --cols procs)
 expect table-oom-marked grep -qE '^2\.4\.14-pre7 +3 of 3 runs killed' <<<"$out"

@@ -2016,20 +2016,30 @@ TEST(posted_header_keys_all_or_none)
 	CHECK_INT(read_posted("Linux-2.4.14 swappiness=60 mem_limit_kib=lots:\n"
 			      "70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
 			      "Linux-2.4.15 host=a procs=2 seed=7 command=make -j75 swappiness=10:\n"
+			      "70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
+			      "Linux-2.4.16 nelems=300000 procs=2 seed=7:\n"
+			      "70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
+			      "Linux-2.4.17 nelems=300000 procs=2:\n"
 			      "70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n",
 			      NULL, &v, &n, err, sizeof(err)), 0);
-	CHECK_INT(n, 2);
-	if (n != 2)
+	CHECK_INT(n, 4);
+	if (n != 4)
 		return;
 	CHECK_STR(v[0].kernel_release, "2.4.14");
 	CHECK_INT(v[0].swappiness, NA);
 	CHECK_INT(v[0].mem_limit_kib, NA);
 	/* "host=a" is no key of ours: the tail runs from "procs=" */
 	CHECK_STR(v[1].kernel_release, "2.4.15");
-	CHECK_INT(v[1].procs, 2);
-	CHECK_INT(v[1].seed, 7);
+	CHECK_INT(v[1].kind, RUN_COMMAND);
 	CHECK(v[1].command && !strcmp(v[1].command, "make -j75"));
 	CHECK_INT(v[1].swappiness, 10);
+	/* a sorter named whole is one; without its seed it is not known */
+	CHECK_INT(v[2].kind, RUN_QSBENCH);
+	CHECK_INT(v[2].nelems, 300000);
+	CHECK_INT(v[2].procs, 2);
+	CHECK_INT(v[2].seed, 7);
+	CHECK_INT(v[3].kind, RUN_COMMAND);
+	CHECK(!v[3].command);
 	run_records_free(v, n);
 }
 
