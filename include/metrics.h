@@ -60,7 +60,7 @@ struct metric_def {
 	enum metric_kind kind;
 	enum metric_scale scale;
 	double quantum;		/* the resolution the history keeps */
-	const char *source;	/* where it is read, for --list-plots */
+	const char *source;	/* where it is read, shown in the chooser */
 };
 
 /* NULL for an id out of range. */
@@ -160,8 +160,9 @@ int metrics_parse_list(const char *text, int ids[M_N], char *err, size_t errlen)
  * Returns the length (cut to len). */
 size_t metrics_list_text(const int *ids, int n, char *buf, size_t len);
 
-/* --list-plots: one line per series, "name  unit  available" or
- * "name  unit  n/a: reason", under a header. */
+/* --list-plots: a header, then one line per series: its name, unit,
+ * kind, whose figure it is (OF), and "yes" or "no: reason"; then a note
+ * on OF. */
 void metrics_print(FILE *out, const struct metric_avail *av);
 
 #endif

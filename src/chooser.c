@@ -156,6 +156,9 @@ static void draw(void *arg)
 		tui_put(c->w, 3 + r, 2, w - 4, line);
 		wattroff(c->w, attr);
 	}
+	/* where the cursor's series is read */
+	snprintf(line, sizeof(line), "from %s", metric_def(order[c->cur])->source);
+	tui_put(c->w, h - 3, 2, w - 4, line);
 	wattron(c->w, tui_attr(TP_DIM));
 	tui_put(c->w, h - 2, 2, w - 4,
 		"space show/hide  [ ] move  d default  q save+close");
