@@ -1337,6 +1337,14 @@ int histcli_main(int argc, char **argv, const char *db_path)
 		fprintf(stderr, "thrashtop: history: %s\n", err);
 		return 2;
 	}
+	/* A --history that is not there is a mistyped one (only the default
+	 * history is empty before the first run), unless an import makes it. */
+	if (!rc && !a.default_db && strcmp(c->name, "import") && access(path, F_OK) != 0 &&
+	    errno == ENOENT) {
+		free(a.pos);
+		fprintf(stderr, "thrashtop: history: --history %s: no such file\n", path);
+		return 2;
+	}
 	if (!rc) {
 		if (!(out = fmt_escaping_stream(stdout)))
 			out = stdout;

@@ -453,10 +453,27 @@ void run_record_global_by(struct run_record *r, const char *config)
 		sscanf(p + 11, "%15[^\n]", r->global_by);
 }
 
+/* The largest value field f can hold, where one is less than its type's:
+ * what the options and the kernel allow. */
+static int64_t field_max(const struct hist_field *f)
+{
+	static const struct { const char *name; int64_t max; } lim[] = {
+		{ "procs", 1024 }, { "swappiness", 200 }, { "overcommit_memory", 2 },
+		{ "dirty_ratio", 100 }, { "dirty_background_ratio", 100 }, { "zswap", 1 },
+		{ "cgroup_new", 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(lim) / sizeof(lim[0]); i++)
+		if (!strcmp(f->name, lim[i].name))
+			return lim[i].max;
+	return f->type == HF_INT ? INT32_MAX : INT64_MAX;
+}
+
 int hist_field_set(struct run_record *r, const struct hist_field *f, const char *val)
 {
 	void *p = hist_field_ptr(r, f);
 	int64_t v;
+	double d;
 	char *end;
 
 	switch (f->type) {
@@ -465,7 +482,8 @@ int hist_field_set(struct run_record *r, const struct hist_field *f, const char 
 			*(int64_t *)p = NA;
 			return 0;
 		}
-		if (parse_i64(val, &v))
+		/* every count, time and size is at least 0; NA is unknown */
+		if (parse_i64(val, &v) || (v < 0 && v != NA) || v > field_max(f))
 			return -1;
 		*(int64_t *)p = v;
 		return 0;
@@ -474,7 +492,7 @@ int hist_field_set(struct run_record *r, const struct hist_field *f, const char 
 			*(int *)p = NA;
 			return 0;
 		}
-		if (parse_i64(val, &v) || v < INT32_MIN || v > INT32_MAX)
+		if (parse_i64(val, &v) || (v < 0 && v != NA) || v > field_max(f))
 			return -1;
 		*(int *)p = (int)v;
 		return 0;
@@ -489,8 +507,11 @@ int hist_field_set(struct run_record *r, const struct hist_field *f, const char 
 			return 0;
 		}
 		errno = 0;
-		*(double *)p = strtod(val, &end);
-		return errno || end == val || *end ? -1 : 0;
+		d = strtod(val, &end);
+		if (errno || end == val || *end || !isfinite(d) || d < 0)
+			return -1;
+		*(double *)p = d;
+		return 0;
 	case HF_STR:
 		if (strlen(val) >= f->size)
 			return -1;

@@ -180,11 +180,16 @@ done
 expect list-80-leaves-out eval '! tm capture-pane -p -J -t list80 | grep -qE "HOST|KERNEL|WORKLOAD"'
 expect list-60-leaves-out eval 'tm capture-pane -p -J -t list60 | grep -q "MAJFLT  STATUS" && ! tm capture-pane -p -J -t list60 | grep -q KSWAPD'
 expect list-200-whole-workload eval "tm capture-pane -p -J -t list200 | grep -q -- '-s 140175100 '"
-expect stats-empty-history eval "H --history '$TMP/none.db' stats | grep -qx 'no runs recorded in $TMP/none.db'"
-# a history not made yet reads as one with no runs, in every form
+# The default history, not made before the first run, reads as one with
+# no runs, in every form; a --history not there is a mistyped one.
+nodb=$TMP/xdg/thrashtop/history.db
+expect stats-empty-history eval "XDG_DATA_HOME=$TMP/xdg $T history stats | grep -qx 'no runs recorded in $nodb'"
 for form in "stats --format=json" "stats --format=csv" "export --format=time" "export --format=text"; do
-	a=$(H --history "$TMP/none.db" $form 2>&1) b=$(H $form -L nosuch 2>&1)
-	expect "empty-as-none[$form: $a | $b]" test "$a" = "$b" -a ! -e "$TMP/none.db"
+	a=$(XDG_DATA_HOME=$TMP/xdg "$T" history $form 2>&1) b=$(H $form -L nosuch 2>&1)
+	expect "empty-as-none[$form: $a | $b]" test "$a" = "$b" -a ! -e "$nodb"
+	H --history "$TMP/none.db" $form >"$TMP/o" 2>"$TMP/e"; rc=$?
+	expect "named-missing-refused[$form]" test $rc -eq 2 -a ! -s "$TMP/o" -a ! -e "$TMP/none.db" -a \
+		"$(cat "$TMP/e")" = "thrashtop: history: --history $TMP/none.db: no such file"
 done
 expect show-oom grep -qE '^status +oom$' <<<"$(H show "$id7")"
 a=$(H list --kernel 2.4.14-pre8 | awk 'NR == 2 { print $1 }')
@@ -287,8 +292,8 @@ expect bad-command test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1
 H show 99999 >/dev/null 2>"$TMP/err"; rc=$?
 expect show-missing test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1
 # the same of a history not made yet: still a run it does not hold
-"$T" history show 1 --history "$TMP/none/h.db" >/dev/null 2>"$TMP/err"; rc=$?
-expect show-no-history test "$rc" -eq 2 -a "$(cat "$TMP/err")" = "thrashtop: history: $TMP/none/h.db: no run 1 (no history yet)"
+XDG_DATA_HOME=$TMP/xdg "$T" history show 1 >/dev/null 2>"$TMP/err"; rc=$?
+expect show-no-history test "$rc" -eq 2 -a "$(cat "$TMP/err")" = "thrashtop: history: $nodb: no run 1 (no history yet)"
 
 expect rm-run eval 'H rm "$id7" >/dev/null'
 expect rm-counted test "$(count)" = 20

@@ -173,8 +173,11 @@ expect history-typo-dir-not-made test ! -e "$TMP/nodir"
 "$T" -b -n 1000 -p 1 --no-stalls --no-history --history "$TMP/nodir/h.db" >"$TMP/o" 2>"$TMP/e"; rc=$?
 expect no-history-wins test $rc -eq 0 -a ! -s "$TMP/e" -a ! -e "$TMP/nodir"
 # rm where no history was made yet: nothing to remove, none made
+XDG_DATA_HOME=$TMP/xdg "$T" history rm 1 >/dev/null 2>"$TMP/e"; rc=$?
+expect rm-no-history test $rc -eq 2 -a "$(cat "$TMP/e")" = "thrashtop: history: rm: no runs recorded in $TMP/xdg/thrashtop/history.db" -a ! -e "$TMP/xdg/thrashtop/history.db"
+# a --history not there is refused, whatever the command
 "$T" history --history "$TMP/none.db" rm 1 >/dev/null 2>"$TMP/e"; rc=$?
-expect rm-no-history test $rc -eq 2 -a "$(cat "$TMP/e")" = "thrashtop: history: rm: no runs recorded in $TMP/none.db" -a ! -e "$TMP/none.db"
+expect rm-named-missing test $rc -eq 2 -a "$(cat "$TMP/e")" = "thrashtop: history: --history $TMP/none.db: no such file" -a ! -e "$TMP/none.db"
 
 # Messages.
 msg() { "$T" "$@" >/dev/null 2>"$TMP/e"; rc=$?; one_line 2 "$TMP/e" && grep -qF -- "$want" "$TMP/e"; }
