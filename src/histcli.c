@@ -973,6 +973,7 @@ static int cmd_import(struct hargs *a, const char *path)
 	}
 	struct importer im = { .file = a->pos[0] };
 	const struct import_sink sink = { import_run, import_note, &im };
+	bool made = access(path, F_OK) != 0 && errno == ENOENT;
 	im.h = history_open(path, a->default_db ? HISTORY_PARENTS : 0, err, sizeof(err));
 	if (!im.h) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);
@@ -1003,6 +1004,9 @@ static int cmd_import(struct hargs *a, const char *path)
 	char file[256];
 	fmt_escape(file, sizeof(file), a->pos[0]);
 	if (rc && !im.added && !im.dup) {
+		/* a history this import made, empty: as if never made */
+		if (made)
+			unlink(path);
 		fprintf(stderr, "thrashtop: history: %s: %s; nothing imported\n", file, err);
 		return 2;
 	}

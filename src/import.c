@@ -122,7 +122,7 @@ static int snap_kv(void *arg, const char *key, const char *type, const char *val
 
 	for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++)
 		if (!strcmp(key, mem_snapshot_key(j))) {
-			if (parse_i64_or_null(type, val, &v))
+			if (parse_i64_or_null(type, val, &v) || (v < 0 && v != NA))
 				break;
 			*mem_snapshot_field(m, j) = v;
 			return 0;
@@ -655,7 +655,7 @@ static int read_csv(const char *text, const struct import_sink *emit, struct csv
 					if (*v) {
 						errno = 0;
 						x = strtoll(v, &end, 10);
-						if (errno || *end) {
+						if (errno || *end || (x < 0 && x != NA)) {
 							fmt_err(err, errlen, "%s: bad value for \"%s\"", where, h);
 							rc = -1;
 						}
