@@ -1269,10 +1269,12 @@ void session_open_history(struct session *s)
 	if (s->hist || s->hist_tried || s->o->no_history)
 		return;
 	s->hist_tried = true;
+	if (!p)
+		p = history_default_path(path, sizeof(path), err, sizeof(err));
+	if (p && access(p, F_OK) != 0 && errno == ENOENT)
+		snprintf(s->hist_made, sizeof(s->hist_made), "%s", p);
 	if (p)
-		s->hist = history_open(p, 0, err, sizeof(err));
-	else if ((p = history_default_path(path, sizeof(path), err, sizeof(err))))
-		s->hist = history_open(p, HISTORY_PARENTS, err, sizeof(err));
+		s->hist = history_open(p, s->o->history ? 0 : HISTORY_PARENTS, err, sizeof(err));
 	if (s->hist) {
 		history_set_stop(s->hist, loop_stop_flag());
 		return;
@@ -1796,8 +1798,16 @@ void session_close(struct session *s)
 	for (int i = 0; i < M_N; i++)
 		series_free(&s->view[i]);
 	against_free(&s->against);
-	if (s->hist)
+	if (s->hist) {
+		/* one this session made and kept nothing in (a start refused, a
+		 * session quit before a run ended): as if never made */
+		char e[256];
+		bool empty = s->hist_made[0] && history_count(s->hist, NULL, e, sizeof(e)) == 0;
+
 		history_close(s->hist);
+		if (empty)
+			unlink(s->hist_made);
+	}
 	if (s->hist_err[0])
 		fprintf(stderr, "thrashtop: history: %s (runs will not be kept)\n", s->hist_err);
 	for (int i = 0; i < s->ndone; i++)

@@ -108,14 +108,15 @@ expect command-balloon-each-run test $rc -eq 0 -a "$(grep -cx 1000 "$TMP/out")" 
 expect command-balloon-not-left bash -c "! grep -q 'left .* running' $TMP/err" || cat "$TMP/out" "$TMP/err"
 
 # A set-up failure half-way: swap and cgroup made, then the kernel refuses
-# the sysctl. One line, exit 2, nothing left.
-"$T" -b $WL --mem 32M --swap 64M --sysctl vm.swappiness=999 >"$TMP/out" 2>"$TMP/err" &
+# the sysctl. One line, exit 2, nothing left: no history made either.
+"$T" -b ${WL% --no-history} --history "$TMP/halfway.db" --mem 32M --swap 64M --sysctl vm.swappiness=999 >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 started $pid
 wait $pid; rc=$?
 expect halfway-exit-2 test $rc -eq 2
 expect halfway-one-line test "$(wc -l <"$TMP/err")" -eq 1 -a "$(grep -c 'vm.swappiness=999' "$TMP/err")" -eq 1
 expect halfway-nothing-left clean $pid
+expect halfway-no-history test ! -e "$TMP/halfway.db"
 "$T" -b $WL --mem 32M --global 1M >"$TMP/out" 2>"$TMP/err"; rc=$?
 expect global-refused-one-line test $rc -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1
 

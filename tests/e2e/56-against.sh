@@ -39,6 +39,11 @@ tm new-session -d -s "$S" -x 100 -y 30 "$T --history $db --against 999 -- sleep 
 expect missing-run-exit-2 wait_for 30 grep -qs EXIT=2 "$TMP/rc"
 expect missing-run-says grep -q '^thrashtop: --against 999: no run 999 in the history' "$TMP/e"
 end_session "$S"
+# The same of a history not there: refused, and none left made by it.
+tm new-session -d -s "$S" -x 100 -y 30 "$T --history $TMP/typo.db --against 1 -- sleep 5 2>$TMP/e; echo EXIT=\$? >$TMP/rc; sleep 30"
+expect typo-history-exit-2 wait_for 30 grep -qs EXIT=2 "$TMP/rc"
+expect typo-history-not-made test ! -e "$TMP/typo.db"
+end_session "$S"
 
 # Faint cells: the grey (256 colours) or dim attribute inside the plot.
 faint() { tm capture-pane -e -p -t "$S" | sed -n '5,$p' | grep -cE $'\e\\[(2|38;5;242)m'; }
