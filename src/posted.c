@@ -445,16 +445,37 @@ static void workload_from_command(struct run_record *r, const char *cmd)
 	r->command = NULL;
 }
 
-/* A header's kernel: "Linux-2.4.14-pre8" or a leading "2.4.0+blk-13B,..." */
+/* Whether s starts a kernel release: "2.4.14-pre8", "6.1". */
+static bool release_at(const char *s)
+{
+	return isdigit((unsigned char)s[0]) && s[1] == '.' && isdigit((unsigned char)s[2]);
+}
+
+/* A header's kernel: a leading "2.4.0+blk-13B,...", or after a word
+ * "Linux-" or "Linux " (any case), or "kernel ", or ": ", or " on "
+ * before a three-part release ("Here on 2.4.13"); "" for none. */
 static void kernel_from_header(const char *h, char *out, size_t len)
 {
+	const char *k = release_at(h) ? h : NULL;
+
 	out[0] = 0;
-	if (!strncasecmp(h, "linux-", 6) && isdigit((unsigned char)h[6]))
-		h += 6;
-	else if (!(isdigit((unsigned char)h[0]) && h[1] == '.' && isdigit((unsigned char)h[2])))
+	for (const char *w = h; !k && *w; w++) {
+		if (w > h && isalnum((unsigned char)w[-1]))
+			continue;
+		if (!strncasecmp(w, "linux", 5) && (w[5] == '-' || w[5] == ' ') && release_at(w + 6))
+			k = w + 6;
+		else if (!strncasecmp(w, "kernel ", 7) && release_at(w + 7))
+			k = w + 7;
+		else if (w >= h + 2 && w[-1] == ' ' && w[-2] == ':' && release_at(w))
+			k = w;	/* "Mine: 2.4.13-ac5", a line under a header */
+		else if (!strncmp(w, "on ", 3) && release_at(w + 3) &&
+			 strchr(w + 3, '.') != strrchr(w + 3, '.'))
+			k = w + 3;
+	}
+	if (!k)
 		return;
-	size_t n = strcspn(h, " ,:;\t");
-	snprintf(out, len, "%.*s", (int)n, h);
+	size_t n = strcspn(k, " ,:;)\t");
+	snprintf(out, len, "%.*s", (int)n, k);
 }
 
 /* The field whose header "KEY=" (report_header_keys: "Linux-6.1
@@ -505,18 +526,19 @@ static int export_key_set(struct run_record *r, const char *key, const char *val
  * running to the next key (a command holds blanks). Only a header whose
  * whole tail reads so is taken; any other, as posted, gives its kernel
  * alone. A workload from a prompt line stays. */
-static void header_export_keys(const char *h, struct run_record *r)
+static size_t header_export_keys(const char *h, struct run_record *r)
 {
 	struct run_record t;
 	const char *p = NULL;
 	bool seed = false;	/* a seed has no unknown value of its own */
-	size_t n;
+	size_t n, lead;
 
 	for (const char *q = strchr(h, ' '); q && !p; q = strchr(q + 1, ' '))
 		if (export_key_at(q + 1, &n))
 			p = q;
 	if (!p)
-		return;
+		return strlen(h);
+	lead = (size_t)(p - h);
 	run_record_init(&t);
 	while (p) {
 		const char *key = export_key_at(p + 1, &n), *v = p + 2 + n, *next = NULL;
@@ -528,7 +550,7 @@ static void header_export_keys(const char *h, struct run_record *r)
 		snprintf(val, sizeof(val), "%.*s", (int)(next ? next - v : (ptrdiff_t)strlen(v)), v);
 		if (export_key_set(&t, key, val)) {
 			run_record_clear(&t);
-			return;
+			return strlen(h);
 		}
 		seed |= !strcmp(key, "seed");
 		p = next;
@@ -557,6 +579,39 @@ static void header_export_keys(const char *h, struct run_record *r)
 			hist_field_set(r, f, v);
 	}
 	run_record_clear(&t);
+	return lead;
+}
+
+/* The label a header gives its runs: its lead (the text before an
+ * export's keys), unless that only names a kernel ("Linux-2.4.14-pre8",
+ * "2.2.18") or is the export's "(no label)"; at most -L's 200
+ * characters, cut between characters. */
+static void label_from_header(const char *h, size_t lead, char *out, size_t len)
+{
+	char k[128];
+	size_t n = 0, chars = 0;
+
+	out[0] = 0;
+	kernel_from_header(h, k, sizeof(k));
+	if (!lead || (lead == 10 && !strncmp(h, "(no label)", 10)))
+		return;
+	if (k[0]) {
+		size_t kl = strlen(k), at = (size_t)(strstr(h, k) - h);
+
+		/* nothing but the kernel and a "Linux" before it */
+		if (at + kl == lead && (at == 0 || (at == 6 && !strncasecmp(h, "linux", 5))))
+			return;
+	}
+	while (n < lead && n + 1 < len && chars < 200) {
+		n++;
+		while (n < lead && ((unsigned char)h[n] & 0xC0) == 0x80)
+			n++;
+		chars++;
+	}
+	if (n >= len)
+		return;
+	memcpy(out, h, n);
+	out[n] = 0;
 }
 
 static void snap_from_free(struct mem_snapshot *m, const struct free_parsed *fp)
@@ -582,6 +637,8 @@ struct posted {
 	const char *label;
 	bool skip_bad;
 	char header[256];
+	char kernel[65];	/* the message's last header that named one's */
+	char parent[256];	/* its last header that ended in ':' */
 	struct mem_snapshot pending_free;
 	bool have_free;
 	bool oom_next;
@@ -589,7 +646,6 @@ struct posted {
 	char command[1024];
 	int ordinal;
 	bool fresh_header;	/* a header came after the last run */
-	bool fresh_colon;	/* and it ended in ':' */
 	/* The newest run, held until it is known whether a free block
 	 * follows it (its "after"). */
 	struct run_record last;
@@ -721,10 +777,11 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 		return 0;
 	r->repeat_k = (int)ps->group_runs;
 	r->repeat_n = (int)(ps->gi < ps->nsizes ? ps->sizes[ps->gi] : ps->group_runs);
-	/* the label is the user's -L or none; the header only groups */
-	snprintf(r->label, sizeof(r->label), "%s", ps->label ? ps->label : "");
 	r->kswapd_s = ps->kswapd[k];
 	kernel_from_header(ps->header, r->kernel_release, sizeof(r->kernel_release));
+	/* a header that names none is under the message's last that did */
+	if (!r->kernel_release[0])
+		snprintf(r->kernel_release, sizeof(r->kernel_release), "%s", ps->kernel);
 	r->kind = RUN_COMMAND;
 	if (ps->command[0])
 		workload_from_command(r, ps->command);
@@ -754,7 +811,13 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 		r->swap_total_kib = fs->swap_total;
 		r->swap_before_kib = fs->swap_used;
 	}
-	header_export_keys(ps->header, r);
+	size_t lead = header_export_keys(ps->header, r);
+	/* the label is -L's, else the header's own words: the poster's name
+	 * for the configuration, which sets its runs apart from the others */
+	if (ps->label)
+		snprintf(r->label, sizeof(r->label), "%s", ps->label);
+	else
+		label_from_header(ps->header, lead, r->label, sizeof(r->label));
 	/* The content id: the same line under the same header in the same
 	 * place is the same run, however often the text is imported. It
 	 * hashes at most 1,399 bytes of text, as the bounded buffer it was
@@ -1008,11 +1071,9 @@ static int header_line(struct posted *ps, char *h, char *err, size_t errlen)
 	if (colon && ((hl >= 6 && !strcmp(h + hl - 6, "wrote:")) ||
 		      (hl >= 7 && !strcmp(h + hl - 7, "writes:"))))
 		return 0;
-	if (!colon && ps->fresh_header && ps->fresh_colon)
-		return 0;
-	/* nor does text under a kernel replace it ("2.4.0+blk-13B", then
+	/* text under a kernel does not replace it ("2.4.0+blk-13B", then
 	 * "make -j4 bzImage, 32MB RAM") */
-	if (!colon && ps->fresh_header) {
+	if (!colon && ps->fresh_header && !ps->parent[0]) {
 		char old[sizeof(ps->last.kernel_release)], now[sizeof(old)];
 
 		kernel_from_header(ps->header, old, sizeof(old));
@@ -1024,9 +1085,23 @@ static int header_line(struct posted *ps, char *h, char *err, size_t errlen)
 		return -1;
 	while (hl && (isspace((unsigned char)h[hl - 1]) || h[hl - 1] == ':'))
 		h[--hl] = 0;
-	snprintf(ps->header, sizeof(ps->header), "%s", fmt_escape(clean, sizeof(clean), h));
+	fmt_escape(clean, sizeof(clean), h);
+	/* A line under a header ending in ':' names a part of it
+	 * ("mm/memory.c:", then "swap=200M", runs, "swap=400M", runs) */
+	if (colon)
+		snprintf(ps->parent, sizeof(ps->parent), "%s", clean);
+	if (!colon && ps->parent[0])
+		snprintf(ps->header, sizeof(ps->header), "%.127s: %.126s", ps->parent, clean);
+	else
+		snprintf(ps->header, sizeof(ps->header), "%s", clean);
+	{
+		char k[sizeof(ps->kernel)];
+
+		kernel_from_header(ps->header, k, sizeof(k));
+		if (k[0])
+			memcpy(ps->kernel, k, sizeof(k));
+	}
 	ps->fresh_header = true;
-	ps->fresh_colon = colon;
 	ps->command[0] = 0;
 	return 0;
 }
@@ -1441,7 +1516,7 @@ static int unflatten(struct posted *ps, const char *p, size_t len, char **out)
  * block, OOM line and batch mark, none yet. */
 static void forget_message(struct posted *ps)
 {
-	ps->header[0] = ps->command[0] = 0;
+	ps->header[0] = ps->command[0] = ps->kernel[0] = ps->parent[0] = 0;
 	ps->fresh_header = ps->have_free = ps->oom_next = false;
 	ps->status_next = RUN_OK;
 }

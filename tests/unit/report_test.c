@@ -1662,7 +1662,8 @@ TEST(posted_prompts_kernels_and_reclaim_lines)
 	CHECK_STR(v[1].kernel_release, "2.4.0+blk-13B");
 	CHECK_INT(v[1].nelems, 1000);
 	CHECK_INT(v[1].procs, 2);
-	CHECK_STR(v[2].kernel_release, "");
+	/* a header naming none is under the message's last that did */
+	CHECK_STR(v[2].kernel_release, "2.4.0+blk-13B");
 	CHECK(v[2].command == NULL && v[2].kind == RUN_COMMAND);
 	CHECK_STR(v[3].kernel_release, "6.1.0");
 	CHECK_STR(v[4].kernel_release, "6.1.0");
@@ -1814,7 +1815,9 @@ TEST(posted_flattened_message_reads_as_its_lines)
 	CHECK_STR(f[0].kernel_release, "2.4.14-pre8");
 	CHECK(f[0].kind == RUN_QSBENCH && f[0].nelems == 90000000);
 	CHECK(isnan(f[1].kswapd_s));		/* 0:01 is the two runs' total */
-	CHECK_STR(f[2].kernel_release, "");	/* its header names none */
+	/* its header names none: the message's last that did */
+	CHECK_STR(f[2].kernel_release, "2.4.14-pre8");
+	CHECK_STR(f[2].label, "Double swap space (from 200M to 400M)");
 	CHECK_NEAR(f[2].kswapd_s, 3.0, 1e-9);
 	CHECK_STR(f[3].kernel_release, "2.4.14-pre7");
 	CHECK_INT(f[3].status, RUN_OOM);
@@ -1907,7 +1910,7 @@ TEST(posted_lines_are_not_flattened)
 	CHECK_INT(v[2].majflt, 18463);
 	/* words of a free header in prose are no free block */
 	CHECK_INT(v[3].majflt, 23599);
-	CHECK_STR(v[3].kernel_release, "");
+	CHECK_STR(v[3].kernel_release, "2.4.14-pre8");
 	run_records_free(v, n);
 }
 
@@ -2003,6 +2006,52 @@ TEST(posted_bad_free_block_refused_or_skipped)
 	CHECK_INT(k.n, 1);
 	CHECK(!strncmp(k.last, "skipped line 3: a free(1) header without a block that adds up: ", 63));
 	run_records_free(k.c.runs, k.c.n);
+}
+
+/* The poster's headers: a line under a header ending in ':' names a part
+ * of it, a header's own words are its runs' label (not a kernel's name
+ * alone, nor the export's "(no label)"), and one that names no kernel is
+ * under the message's last that did, in any of the ways posts name it. */
+TEST(posted_headers_label_and_kernel)
+{
+	static const char text[] =
+		"Linux-2.4.14-pre8:\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
+		"mm/memory.c:\n"
+		"swap=200M\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19671pf+0w\n"
+		"swap=400M\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19672pf+0w\n"
+		"Mine:\n"
+		"\n"
+		"2.4.13-ac5\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19673pf+0w\n"
+		"Linux 2.4.17\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19674pf+0w\n"
+		"Here on 2.4.13:\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19675pf+0w\n"
+		"(no label):\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19676pf+0w\n";
+	size_t n;
+	struct run_record *v = posted_runs(text, 7, &n);
+
+	if (!v)
+		return;
+	CHECK_STR(v[0].label, "");
+	CHECK_STR(v[0].kernel_release, "2.4.14-pre8");
+	CHECK_STR(v[1].label, "mm/memory.c: swap=200M");
+	CHECK_STR(v[1].kernel_release, "2.4.14-pre8");
+	CHECK_STR(v[2].label, "mm/memory.c: swap=400M");
+	CHECK_STR(v[2].kernel_release, "2.4.14-pre8");
+	CHECK_STR(v[3].label, "Mine: 2.4.13-ac5");
+	CHECK_STR(v[3].kernel_release, "2.4.13-ac5");
+	CHECK_STR(v[4].label, "Mine: Linux 2.4.17");	/* still under "Mine:" */
+	CHECK_STR(v[4].kernel_release, "2.4.17");
+	CHECK_STR(v[5].label, "Here on 2.4.13");
+	CHECK_STR(v[5].kernel_release, "2.4.13");
+	CHECK_STR(v[6].label, "");
+	CHECK_STR(v[6].kernel_release, "2.4.13");
+	run_records_free(v, n);
 }
 
 /* A header that only looks like ours (a value that is no such value)
