@@ -1036,11 +1036,15 @@ static int cmp_collect(struct hs *s, struct cmp_set *c, char *err, size_t errlen
 				continue;
 			}
 			snprintf(hashes[k], sizeof(hashes[k]), "%s", r.config_hash);
-			snprintf(c->names[k], sizeof(c->names[k]), "g:%" PRId64 " %.*s", r.id,
-				 fmt_cut_bytes(r.label, 16), r.label);
-			run_record_clear(&r);
-			if (history_list(s->h, &f, 0, &v, &n, err, errlen))
+			if (history_list(s->h, &f, 0, &v, &n, err, errlen)) {
+				run_record_clear(&r);
 				return -1;
+			}
+			/* named as stats names it: after its oldest run, the
+			 * list's last */
+			snprintf(c->names[k], sizeof(c->names[k]), "g:%" PRId64 " %.*s",
+				 n ? v[n - 1].id : r.id, fmt_cut_bytes(r.label, 16), r.label);
+			run_record_clear(&r);
 			if (cmp_add(c, v, n, (int)k)) {
 				run_records_free(v, n);
 				snprintf(err, errlen, "out of memory");

@@ -61,7 +61,11 @@ key q
 key g
 key c
 expect compare-groups wait_for 5 has '^compare 2 groups'
-expect group-stats bash -c "tm capture-pane -p -t $S | grep -Eq 'g:6 b +g:3 a'"
+# each named as history stats names it: after its oldest run
+expect group-stats bash -c "tm capture-pane -p -t $S | grep -Eq 'g:4 b +g:1 a'"
+"$T" history --history "$DB" stats >"$TMP/gst" 2>&1
+expect group-names-as-stats test "$(grep -cE "^group g:[14]: [ab]( |$)" "$TMP/gst")" -eq 2 ||
+	grep '^group' "$TMP/gst"
 key q
 
 # Filters: a label, a kernel substring, and an empty answer clears each.
