@@ -166,6 +166,9 @@ struct session {
 	/* reclaim events (tracer.c): NULL without them, and why */
 	struct tracer *tracer;
 	char tracer_why[256];
+	bool tracer_wanted;		/* the session changed the machine when
+					   the tracer was asked for: its runs
+					   have a reclaim line */
 	struct rc_counts rc_from;	/* the totals at the run's start */
 	struct rc_summary rc_last;	/* the last finished run's */
 	struct rc_acc *rc_run;		/* its events, threads and victims */

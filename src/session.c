@@ -878,13 +878,14 @@ static bool changes_machine(const struct session *s);
 
 /* The reclaim line after the run's time lines, in a session that changes
  * the machine: "n/a reclaim" where it has no tracing (--no-events, or why
- * said once on stderr at its start); a plain session has none. */
+ * said once on stderr at its start); a plain session has none, even once
+ * a key retuned the machine (S, K): it traced nothing from its start. */
 static void print_reclaim(const struct session *s, FILE *out)
 {
 	static const struct rc_summary none;
 	char line[512];
 
-	if (!s->tracer && !changes_machine(s))
+	if (!s->tracer && !s->tracer_wanted)
 		return;
 	rc_line(line, sizeof(line), s->tracer ? &s->rc_last : &none);
 	fprintf(out, "%s\n", line);
@@ -1559,6 +1560,7 @@ static void open_delays(struct session *s)
  * and a plain session beside a tuning one must not take that lock. */
 static void open_tracer(struct session *s)
 {
+	s->tracer_wanted = changes_machine(s);
 	if (s->o->no_events)
 		snprintf(s->tracer_why, sizeof(s->tracer_why), "--no-events");
 	else if (!changes_machine(s))

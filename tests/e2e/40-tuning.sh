@@ -145,6 +145,9 @@ heads=$(grep -E '^Linux-|pf\+0w$' "$TMP/out4" | sed -E 's/^[0-9.]+u .*/RUN/' | t
 expect retuned-headers grep -Eqx "Linux-$rel swappiness=$swappiness0:\|RUN\|(RUN\|)?Linux-$rel swappiness=$((swappiness0 + 10)):\|RUN\|(RUN\|)?" <<<"$heads" ||
 	cat "$TMP/out4"
 expect retuned-three-runs test "$(grep -o RUN <<<"$heads" | wc -l)" -eq 3
+# a session that traced nothing from its start has no reclaim line, as
+# before the key: not an "n/a reclaim" with no reason
+expect retuned-no-reclaim-line bash -c "! grep -q 'reclaim' '$TMP/out4' '$TMP/err4'"
 # imported, each run has the swappiness it began with
 "$T" history import --history "$TMP/retuned.db" "$TMP/out4" >/dev/null 2>&1
 sws=$("$T" history export --format=csv --history "$TMP/retuned.db" | python3 -c '
