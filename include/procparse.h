@@ -1,7 +1,8 @@
 /* Pure parsers for /proc text: no I/O, every function takes a buffer and
- * its length (the buffer need not be NUL-terminated). All return 0 or a
- * count on success and -1 with errno set (EINVAL malformed or truncated,
- * ENOENT key absent, ENAMETOOLONG) on failure, leaving *out unspecified. */
+ * its length (the buffer need not be NUL-terminated). Unless one says
+ * otherwise, each returns 0 or a count on success and -1 with errno set
+ * (EINVAL malformed or truncated, ENOENT key absent, ENAMETOOLONG) on
+ * failure, leaving *out unspecified. */
 #ifndef THRASHTOP_PROCPARSE_H
 #define THRASHTOP_PROCPARSE_H
 
@@ -48,7 +49,8 @@ int procparse_kib(const char *buf, size_t len, const char *key, int64_t *kib);
 
 /* "key value" lines of /proc/vmstat, in one pass: out[i] is the value
  * of keys[i], -1 when no line has it (or its value is no count).
- * Returns how many were found; n at most 64. */
+ * Returns how many were found, never -1; past 64 keys the rest are not
+ * looked for. */
 int procparse_vmstat(const char *buf, size_t len, const char *const *keys, int n,
 		     int64_t *out);
 

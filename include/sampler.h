@@ -6,8 +6,10 @@
  * a run is recorded with: cmdline, meminfo, swaps, vm sysctls, zswap),
  * cgroup (the run's cgroup files, also each tick), sysctl (/proc/sys),
  * guard (this process's memory limit), undo (/proc/PID/stat and the boot
- * id, to tell whose records are whose), workload (its own children), and
- * balloon and hugepool (MemTotal, MemAvailable). Never includes ncurses.
+ * id, to tell whose records are whose), workload (its own children),
+ * balloon and hugepool (MemTotal, MemAvailable), taskstats (the delay
+ * accounting switch, the possible CPUs), tracer (mounts, tracefs) and zram
+ * (/sys/block). Never includes ncurses.
  * A figure that cannot be read
  * (no swap, no PSI, a counter this kernel or library lacks, kswapd hidden)
  * is NA (-1) or NAN, never a made-up 0. */
@@ -111,7 +113,8 @@ int sampler_kswapd_pids(const struct sampler *s, pid_t *out, int max);
  * it returns 0 (alive is false for a zombie), or -1 with errno ESRCH once
  * the task has been reaped (out->alive false, figures NA). It reads
  * /proc/PID/stat (rss is the kernel's per-CPU-batched count, off by up to
- * ~100 KiB, whose exact sum status would cost twice as much to read), and
+ * 32 pages a CPU, whose exact sum status would cost twice as much to
+ * read), and
  * when swap is set /proc/PID/status too, for VmSwap. */
 int sampler_watch(struct sampler *s, pid_t pid);
 void sampler_unwatch(struct sampler *s, pid_t pid);

@@ -21,7 +21,8 @@ struct stats_summary {
  * (NaN/inf in x) or ENOMEM. */
 int stats_summarize(const double *x, size_t n, struct stats_summary *s);
 
-/* Median of x (sorts a copy); NAN for n == 0 or on error (errno set). */
+/* Median of x (selected in a copy, x left as it is); NAN for n == 0 or on
+ * error (errno set). */
 double stats_median(const double *x, size_t n);
 
 /* Iglewicz-Hoaglin modified z-scores 0.6745 * (x - median) / MAD into z.

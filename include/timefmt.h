@@ -47,8 +47,8 @@ enum out_format { OUT_CSH, OUT_GNU, OUT_GNU_FULL };
  * below zero (NA) prints as "?", GNU time's own mark for an unknown. */
 
 /* tcsh's default `time` line, "%Uu %Ss %E %P\t%X+%Dk %I+%Oio %Fpf+%Ww"
- * (tcsh prints a tab after the percent; archives show it as a space):
- * 70.270u 7.330s 2:33.29 50.6%<TAB>0+0k 0+0io 19670pf+0w */
+ * with a space for the tab after the percent, as the archives show it:
+ * 70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w */
 size_t timefmt_csh(char *buf, size_t len, const struct timeline *t);
 
 /* tcsh's %P in tenths of a percent (506 for 50.6%); 0 when elapsed is 0.

@@ -23,9 +23,10 @@ static const struct tui_key keys[] = {
 	{ "d", "stall / fault columns of the workers", { { 'd', MS_STALLS } } },
 	{ "Up/Down", "scroll the workers", { { KEY_UP, MS_UP }, { KEY_DOWN, MS_DOWN } } },
 	{ "PgUp/PgDn", "scroll a page of workers", { { KEY_PPAGE, MS_PGUP }, { KEY_NPAGE, MS_PGDN } } },
+	{ "Home/End", "the first / last workers", { { KEY_HOME, MS_HOME }, { KEY_END, MS_END } } },
 	{ "Ctrl-L", "redraw the screen", { { 12, MS_REDRAW } } },
 	{ "? q Esc", "close this help", { { '?', MS_HELP }, { 27, MS_HELP_CLOSE } } },
-	{ NULL, NULL, { { KEY_HOME, MS_HOME }, { KEY_END, MS_END }, { KEY_RESIZE, MS_RESIZE } } },
+	{ NULL, NULL, { { KEY_RESIZE, MS_RESIZE } } },
 };
 const struct tui_key *const monview_keys = keys;
 const int monview_nkeys = (int)(sizeof(keys) / sizeof(keys[0]));

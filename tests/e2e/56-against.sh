@@ -53,7 +53,7 @@ export S
 # Without --against, none: the check below can fail.
 rm -f "$TMP/rc"
 tm new-session -d -s "$S" -x 100 -y 30 "$T --history $db --plots=procs-blocked -d 0.1 -- sleep 30 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 30"
-expect plain-plot-shows wait_for 30 bash -c "tm capture-pane -p -t $S | grep -q 'blocked (D)'"
+expect plain-plot-shows wait_for 30 bash -c "tm capture-pane -p -t $S | grep -q 'blocked on I/O'"
 sleep 2
 n=$(faint)
 expect "no-faint-without-against[$n]" test "$n" -eq 0
@@ -63,7 +63,7 @@ rm -f "$TMP/rc"
 tm new-session -d -s "$S" -x 100 -y 30 "$T --history $db --against $id --plots=procs-blocked -d 0.1 -- sleep 30 2>$TMP/err; echo EXIT=\$? >$TMP/rc; sleep 30"
 expect legend wait_for 30 bash -c "tm capture-pane -p -t $S | grep -q 'faint: run $id \"high\"'"
 # the scale takes the stored run's 500 in: 0..500
-expect scale-covers-stored wait_for 30 bash -c "tm capture-pane -p -t $S | grep -q 'blocked (D) .* 0..500'"
+expect scale-covers-stored wait_for 30 bash -c "tm capture-pane -p -t $S | grep -q 'blocked on I/O .* 0..500'"
 expect faint-cells wait_for 30 bash -c '[ "$(faint)" -ge 5 ]'
 [ "$(faint)" -ge 5 ] || tm capture-pane -e -p -t "$S" | cat -v | head -12 | sed 's/^/  /'
 tm send-keys -t "$S" q
