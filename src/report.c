@@ -1694,6 +1694,50 @@ static void oom_line(FILE *f, const struct run_record *runs, size_t n, const int
 	fputc('\n', f);
 }
 
+/* A set whose runs are not of one configuration (a label given to runs
+ * at two swappiness values) is said to be, with what differs from its
+ * first run's, for up to three other configurations: its figures are
+ * summed over all of them. */
+static int mixed_sets(FILE *f, const struct run_record *runs, size_t n, const int *set,
+		      size_t nsets, const char *const *names, struct conf_diff *d, size_t max)
+{
+	for (size_t s = 0; s < nsets; s++) {
+		const struct run_record *first = NULL, *seen[3];
+		size_t nseen = 0, more = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			const struct run_record *r = &runs[i];
+			bool known = false;
+
+			if (set[i] != (int)s)
+				continue;
+			if (!first) {
+				first = r;
+				continue;
+			}
+			known = !strcmp(r->config_hash, first->config_hash);
+			for (size_t j = 0; j < nseen && !known; j++)
+				known = !strcmp(r->config_hash, seen[j]->config_hash);
+			if (known)
+				continue;
+			if (nseen == 3) {
+				more++;
+				continue;
+			}
+			seen[nseen++] = r;
+			int k = conf_diff(first, r, d, max);
+			if (k < 0)
+				return -1;
+			fprintf(f, "%s mixes configurations: run %" PRId64 " against its run %" PRId64 ":\n",
+				names[s], r->id, first->id);
+			conf_diff_text(f, "  ", d, (size_t)k > max ? max : (size_t)k);
+		}
+		if (more)
+			fprintf(f, "%s mixes %zu configurations more\n", names[s], more);
+	}
+	return 0;
+}
+
 int report_compare_config(FILE *f, const struct run_record *runs, size_t n, const int *set,
 			  size_t nsets, const char *const *names, bool json)
 {
@@ -1725,6 +1769,8 @@ int report_compare_config(FILE *f, const struct run_record *runs, size_t n, cons
 			conf_diff_text(f, "", d, (size_t)k);
 		}
 	}
+	if (!json && mixed_sets(f, runs, n, set, nsets, names, d, sizeof(d) / sizeof(d[0])))
+		return -1;
 	fprintf(f, json ? "]}\n" : "\n");
 	return ferror(f) ? -1 : 0;
 }

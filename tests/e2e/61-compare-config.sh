@@ -37,3 +37,11 @@ expect "json-same[$(cat "$TMP/json2")]" python3 -c '
 import json, sys
 c = json.load(open(sys.argv[1]))["configuration"]
 sys.exit(not (c[0]["same"] and c[0]["differs"] == []))' "$TMP/json2"
+
+# A label over runs of two configurations is said to mix them, and how.
+"$T" -b -n 300000 -p 1 --history "$db" -L other >/dev/null 2>&1
+H compare label:cfg label:other >"$TMP/mixed" 2>&1
+expect "label-mixes[$(head -4 "$TMP/mixed" | tr '\n' '|')]" bash -c "grep -qx 'label:cfg mixes configurations: run [0-9]* against its run [0-9]*:' '$TMP/mixed' &&
+	grep -Eqx '  vm.swappiness  ($orig -> $other|$other -> $orig)' '$TMP/mixed'"
+H compare g:1 g:3 >"$TMP/groups" 2>&1
+expect groups-not-mixed bash -c "! grep -q mixes '$TMP/groups'"
