@@ -664,6 +664,7 @@ struct posted {
 	 * a line after one run alone; NAN for runs of a total. */
 	double *kswapd;
 	size_t kcap, kspan;	/* kspan: the first run the next line covers */
+	size_t kskipped;	/* time lines skipped since (--skip-bad) */
 	struct span *tok;	/* a line's words, for unflatten */
 	size_t ntok;
 };
@@ -717,6 +718,7 @@ static int close_group(struct posted *ps, char *err, size_t errlen)
 	ps->block_runs = 0;
 	ps->after_summary = false;
 	ps->kspan = ps->nruns;
+	ps->kskipped = 0;
 	return 0;
 }
 
@@ -725,19 +727,23 @@ static int close_group(struct posted *ps, char *err, size_t errlen)
  * pass. */
 static void kswapd_line_read(struct posted *ps, int lineno, double cpu_s)
 {
-	size_t n = ps->nruns - ps->kspan;
+	/* the time lines --skip-bad left out are runs it was a total of too */
+	size_t n = ps->nruns - ps->kspan + ps->kskipped;
 
-	if (!ps->emit && n == 1)
+	if (!ps->emit && n == 1 && !ps->kskipped)
 		ps->kswapd[ps->kspan] = cpu_s;
 	if (ps->emit && ps->emit->note && n > 1 && !isnan(cpu_s)) {
-		char text[40], msg[160];
+		char text[40], msg[200], left[48] = "";
 
 		timefmt_kswapd(text, sizeof(text), cpu_s);
-		snprintf(msg, sizeof(msg), "line %d: \"%s\" is the total of the %zu runs above it,"
-			 " not each one's: their kswapd is n/a", lineno, text, n);
+		if (ps->kskipped)
+			snprintf(left, sizeof(left), " (%zu of them skipped)", ps->kskipped);
+		snprintf(msg, sizeof(msg), "line %d: \"%s\" is the total of the %zu runs above it%s,"
+			 " not each one's: their kswapd is n/a", lineno, text, n, left);
 		ps->emit->note(ps->emit->arg, msg);
 	}
 	ps->kspan = ps->nruns;
+	ps->kskipped = 0;
 }
 
 static int posted_run(struct posted *ps, const struct timeline *t, bool csh, const char *raw,
@@ -891,6 +897,7 @@ static int bad_line(struct posted *ps, int lineno, const char *what, const char 
 {
 	char text[64], why[96] = "", msg[240], a[24], b[24];
 
+	ps->kskipped++;
 	if (far) {
 		pct_texts(far, a, b, sizeof(a));
 		snprintf(why, sizeof(why), "CPU %s is not user+sys over wall (%s): ", a, b);
@@ -1580,7 +1587,7 @@ static void pass_init(struct posted *ps, const char *label, bool skip_bad)
 	ps->ordinal = 0;
 	run_record_init(&ps->last);
 	ps->have_last = ps->last_open = false;
-	ps->nruns = ps->group_runs = ps->gi = ps->block_runs = ps->kspan = 0;
+	ps->nruns = ps->group_runs = ps->gi = ps->block_runs = ps->kspan = ps->kskipped = 0;
 	ps->after_summary = false;
 }
 

@@ -1976,6 +1976,26 @@ TEST(posted_line_past_a_message_refused_or_skipped)
 	free(text);
 }
 
+/* A kswapd line under a run and a time line --skip-bad left out is the
+ * total of both: not the one imported run's, and said to count the other. */
+TEST(posted_kswapd_total_counts_skipped_runs)
+{
+	static const char text[] =
+		"Linux-2.4.14:\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
+		"70.270u 7.330s 2:33.29 99.6% 0+0k 0+0io 19671pf+0w\n"
+		"0:03 kswapd\n";
+	char err[256] = "";
+	struct skips k = { { 0 }, 0, "" };
+	const struct import_sink s = { skips_run, skips_note, &k };
+
+	CHECK_INT(posted_read(text, NULL, true, &s, err, sizeof(err)), 0);
+	CHECK_INT(k.c.n, 1);
+	CHECK(k.c.n == 1 && isnan(k.c.runs[0].kswapd_s));
+	CHECK(strstr(k.last, "is the total of the 2 runs above it (1 of them skipped)") != NULL);
+	run_records_free(k.c.runs, k.c.n);
+}
+
 /* A free(1) header whose block does not add up is refused with its line,
  * or with --skip-bad skipped with the rows under it, said once. */
 TEST(posted_bad_free_block_refused_or_skipped)
