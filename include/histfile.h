@@ -59,4 +59,9 @@ int history_build_begin(const char *path, bool wait, char *err, size_t errlen);
 /* Releases the lock and removes its file. */
 void history_build_end(const char *path, int fd);
 
+/* Removes a history this process made and kept no run in, once closed:
+ * unless a file beside it (PATH-wal, -shm, -journal, -build) says another
+ * handle has it open, whose runs would go with it. */
+void history_remove_unused(const char *path);
+
 #endif

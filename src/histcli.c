@@ -1006,7 +1006,7 @@ static int cmd_import(struct hargs *a, const char *path)
 	if (rc && !im.added && !im.dup) {
 		/* a history this import made, empty: as if never made */
 		if (made)
-			unlink(path);
+			history_remove_unused(path);
 		fprintf(stderr, "thrashtop: history: %s: %s; nothing imported\n", file, err);
 		return 2;
 	}

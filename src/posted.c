@@ -451,9 +451,26 @@ static bool release_at(const char *s)
 	return isdigit((unsigned char)s[0]) && s[1] == '.' && isdigit((unsigned char)s[2]);
 }
 
+/* Whether s starts a release of three numbers ("2.4.13", not "1.5 GB" or
+ * "2.4GHz"). */
+static bool release3_at(const char *s)
+{
+	int parts = 0;
+
+	while (isdigit((unsigned char)*s)) {
+		parts++;
+		while (isdigit((unsigned char)*s))
+			s++;
+		if (*s != '.' || !isdigit((unsigned char)s[1]))
+			break;
+		s++;
+	}
+	return parts >= 3;
+}
+
 /* A header's kernel: a leading "2.4.0+blk-13B,...", or after a word
- * "Linux-" or "Linux " (any case), or "kernel ", or ": ", or " on "
- * before a three-part release ("Here on 2.4.13"); "" for none. */
+ * "Linux-" or "Linux " (any case) or "kernel ", or a three-part release
+ * after "on " ("Here on 2.4.13"); "" for none. */
 static void kernel_from_header(const char *h, char *out, size_t len)
 {
 	const char *k = release_at(h) ? h : NULL;
@@ -466,10 +483,7 @@ static void kernel_from_header(const char *h, char *out, size_t len)
 			k = w + 6;
 		else if (!strncasecmp(w, "kernel ", 7) && release_at(w + 7))
 			k = w + 7;
-		else if (w >= h + 2 && w[-1] == ' ' && w[-2] == ':' && release_at(w))
-			k = w;	/* "Mine: 2.4.13-ac5", a line under a header */
-		else if (!strncmp(w, "on ", 3) && release_at(w + 3) &&
-			 strchr(w + 3, '.') != strrchr(w + 3, '.'))
+		else if (!strncmp(w, "on ", 3) && release3_at(w + 3))
 			k = w + 3;
 	}
 	if (!k)
@@ -542,7 +556,7 @@ static size_t header_export_keys(const char *h, struct run_record *r)
 	run_record_init(&t);
 	while (p) {
 		const char *key = export_key_at(p + 1, &n), *v = p + 2 + n, *next = NULL;
-		char val[256];
+		char val[1024];
 
 		for (const char *q = strchr(v, ' '); q && !next; q = strchr(q + 1, ' '))
 			if (export_key_at(q + 1, &n))
@@ -636,9 +650,8 @@ struct posted {
 	const struct import_sink *emit;	/* NULL on the checking pass */
 	const char *label;
 	bool skip_bad;
-	char header[256];
-	char kernel[65];	/* the message's last header that named one's */
-	char parent[256];	/* its last header that ended in ':' */
+	char header[1200];	/* an export's names a command whole */
+	char kernel[65];	/* a line's under a header naming none ("Mine:") */
 	struct mem_snapshot pending_free;
 	bool have_free;
 	bool oom_next;
@@ -646,6 +659,7 @@ struct posted {
 	char command[1024];
 	int ordinal;
 	bool fresh_header;	/* a header came after the last run */
+	bool fresh_colon;	/* and it ended in ':' */
 	/* The newest run, held until it is known whether a free block
 	 * follows it (its "after"). */
 	struct run_record last;
@@ -665,6 +679,7 @@ struct posted {
 	double *kswapd;
 	size_t kcap, kspan;	/* kspan: the first run the next line covers */
 	size_t kskipped;	/* time lines skipped since (--skip-bad) */
+	size_t block_skipped;	/* and since the last kswapd or stall line */
 	struct span *tok;	/* a line's words, for unflatten */
 	size_t ntok;
 };
@@ -677,7 +692,8 @@ static bool stall_line(struct posted *ps, const char *s)
 
 	if (timefmt_parse_stalls(s, &d))
 		return false;
-	if (ps->have_last && ps->block_runs == 1 && !delays_known(&ps->last.stalls))
+	if (ps->have_last && ps->block_runs == 1 && !ps->block_skipped &&
+	    !delays_known(&ps->last.stalls))
 		ps->last.stalls = d;
 	ps->after_summary = true;
 	return true;
@@ -715,7 +731,7 @@ static int close_group(struct posted *ps, char *err, size_t errlen)
 		ps->gi++;
 	}
 	ps->group_runs = 0;
-	ps->block_runs = 0;
+	ps->block_runs = ps->block_skipped = 0;
 	ps->after_summary = false;
 	ps->kspan = ps->nruns;
 	ps->kskipped = 0;
@@ -768,7 +784,7 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 		ps->kswapd[k] = NAN;
 	ps->have_last = ps->last_open = true;
 	if (ps->after_summary)
-		ps->block_runs = 0;
+		ps->block_runs = ps->block_skipped = 0;
 	ps->after_summary = false;
 	ps->block_runs++;
 	ps->nruns++;
@@ -785,7 +801,6 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 	r->repeat_n = (int)(ps->gi < ps->nsizes ? ps->sizes[ps->gi] : ps->group_runs);
 	r->kswapd_s = ps->kswapd[k];
 	kernel_from_header(ps->header, r->kernel_release, sizeof(r->kernel_release));
-	/* a header that names none is under the message's last that did */
 	if (!r->kernel_release[0])
 		snprintf(r->kernel_release, sizeof(r->kernel_release), "%s", ps->kernel);
 	r->kind = RUN_COMMAND;
@@ -818,11 +833,12 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 		r->swap_before_kib = fs->swap_used;
 	}
 	size_t lead = header_export_keys(ps->header, r);
-	/* the label is -L's, else the header's own words: the poster's name
-	 * for the configuration, which sets its runs apart from the others */
+	/* the label is -L's, else a header's own words where it ended in ':'
+	 * (the poster's name for the configuration, or an export's label),
+	 * not any line of text that happens to be above the runs */
 	if (ps->label)
 		snprintf(r->label, sizeof(r->label), "%s", ps->label);
-	else
+	else if (ps->fresh_colon)
 		label_from_header(ps->header, lead, r->label, sizeof(r->label));
 	/* The content id: the same line under the same header in the same
 	 * place is the same run, however often the text is imported. It
@@ -897,7 +913,12 @@ static int bad_line(struct posted *ps, int lineno, const char *what, const char 
 {
 	char text[64], why[96] = "", msg[240], a[24], b[24];
 
+	/* a run too, to what a kswapd or stall line below it sums */
 	ps->kskipped++;
+	if (ps->after_summary)
+		ps->block_runs = ps->block_skipped = 0;
+	ps->after_summary = false;
+	ps->block_skipped++;
 	if (far) {
 		pct_texts(far, a, b, sizeof(a));
 		snprintf(why, sizeof(why), "CPU %s is not user+sys over wall (%s): ", a, b);
@@ -1068,7 +1089,7 @@ static const char *free_block(struct posted *ps, const char *p, int *lineno, cha
 static int header_line(struct posted *ps, char *h, char *err, size_t errlen)
 {
 	size_t hl = strlen(h);
-	char clean[256];
+	char clean[1200];
 	bool colon;
 
 	while (hl && isspace((unsigned char)h[hl - 1]))
@@ -1078,9 +1099,19 @@ static int header_line(struct posted *ps, char *h, char *err, size_t errlen)
 	if (colon && ((hl >= 6 && !strcmp(h + hl - 6, "wrote:")) ||
 		      (hl >= 7 && !strcmp(h + hl - 7, "writes:"))))
 		return 0;
-	/* text under a kernel does not replace it ("2.4.0+blk-13B", then
+	if (!colon && ps->fresh_header && ps->fresh_colon) {
+		char now[sizeof(ps->kernel)], cur[sizeof(ps->kernel)];
+
+		/* "Mine:", then "2.4.13-ac5": the header stays, with that kernel */
+		kernel_from_header(h, now, sizeof(now));
+		kernel_from_header(ps->header, cur, sizeof(cur));
+		if (now[0] && !cur[0])
+			memcpy(ps->kernel, now, sizeof(now));
+		return 0;
+	}
+	/* nor does text under a kernel replace it ("2.4.0+blk-13B", then
 	 * "make -j4 bzImage, 32MB RAM") */
-	if (!colon && ps->fresh_header && !ps->parent[0]) {
+	if (!colon && ps->fresh_header) {
 		char old[sizeof(ps->last.kernel_release)], now[sizeof(old)];
 
 		kernel_from_header(ps->header, old, sizeof(old));
@@ -1092,23 +1123,10 @@ static int header_line(struct posted *ps, char *h, char *err, size_t errlen)
 		return -1;
 	while (hl && (isspace((unsigned char)h[hl - 1]) || h[hl - 1] == ':'))
 		h[--hl] = 0;
-	fmt_escape(clean, sizeof(clean), h);
-	/* A line under a header ending in ':' names a part of it
-	 * ("mm/memory.c:", then "swap=200M", runs, "swap=400M", runs) */
-	if (colon)
-		snprintf(ps->parent, sizeof(ps->parent), "%s", clean);
-	if (!colon && ps->parent[0])
-		snprintf(ps->header, sizeof(ps->header), "%.127s: %.126s", ps->parent, clean);
-	else
-		snprintf(ps->header, sizeof(ps->header), "%s", clean);
-	{
-		char k[sizeof(ps->kernel)];
-
-		kernel_from_header(ps->header, k, sizeof(k));
-		if (k[0])
-			memcpy(ps->kernel, k, sizeof(k));
-	}
+	snprintf(ps->header, sizeof(ps->header), "%s", fmt_escape(clean, sizeof(clean), h));
+	ps->kernel[0] = 0;
 	ps->fresh_header = true;
+	ps->fresh_colon = colon;
 	ps->command[0] = 0;
 	return 0;
 }
@@ -1523,7 +1541,8 @@ static int unflatten(struct posted *ps, const char *p, size_t len, char **out)
  * block, OOM line and batch mark, none yet. */
 static void forget_message(struct posted *ps)
 {
-	ps->header[0] = ps->command[0] = ps->kernel[0] = ps->parent[0] = 0;
+	ps->header[0] = ps->command[0] = ps->kernel[0] = 0;
+	ps->fresh_colon = false;
 	ps->fresh_header = ps->have_free = ps->oom_next = false;
 	ps->status_next = RUN_OK;
 }
@@ -1587,7 +1606,7 @@ static void pass_init(struct posted *ps, const char *label, bool skip_bad)
 	ps->ordinal = 0;
 	run_record_init(&ps->last);
 	ps->have_last = ps->last_open = false;
-	ps->nruns = ps->group_runs = ps->gi = ps->block_runs = ps->kspan = ps->kskipped = 0;
+	ps->nruns = ps->group_runs = ps->gi = ps->block_runs = ps->kspan = ps->kskipped = ps->block_skipped = 0;
 	ps->after_summary = false;
 }
 

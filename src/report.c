@@ -348,6 +348,12 @@ struct header_keys {
 	bool differs[NHEADER_KEYS];
 };
 
+static bool workload_key(const char *name)
+{
+	return !strcmp(name, "nelems") || !strcmp(name, "procs") || !strcmp(name, "seed") ||
+	       !strcmp(name, "command");
+}
+
 static void header_keys_add(struct header_keys *hk, const struct run_record *first)
 {
 	for (size_t k = 0; k < NHEADER_KEYS; k++) {
@@ -358,7 +364,9 @@ static void header_keys_add(struct header_keys *hk, const struct run_record *fir
 		if (!f || hk->differs[k])
 			continue;
 		key_text(first, f, v, sizeof(v));
-		if (!strcmp(v, "-") || !strcmp(v, "n/a"))
+		/* a workload that is no sorter's, or no command's, differs
+		 * from one that is */
+		if ((!strcmp(v, "-") && !workload_key(f->name)) || !strcmp(v, "n/a"))
 			continue;
 		whole = field_whole(first, f);
 		run_uuid_of(whole ? whole : v, id);
@@ -367,12 +375,6 @@ static void header_keys_add(struct header_keys *hk, const struct run_record *fir
 		else if (strcmp(hk->seen[k], id))
 			hk->differs[k] = true;
 	}
-}
-
-static bool workload_key(const char *name)
-{
-	return !strcmp(name, "nelems") || !strcmp(name, "procs") || !strcmp(name, "seed") ||
-	       !strcmp(name, "command");
 }
 
 /* "LABEL key=value ...:" naming what sets the group of first run r apart
@@ -396,7 +398,7 @@ static void header_text(const struct run_record *r, const struct header_keys *hk
 		used = (size_t)snprintf(buf, len, "(no label)");
 	for (size_t k = 0; k < NHEADER_KEYS && used < len; k++) {
 		const struct hist_field *f = hist_field_find(report_header_keys[k]);
-		char v[128];
+		char v[1024];	/* a command whole */
 
 		if (!f || (!strcmp(f->name, "kernel_release") &&
 			   (!r->label[0] || (r->kernel_release[0] && strstr(r->label, r->kernel_release)))))
@@ -1129,7 +1131,7 @@ static void config_against_first(struct group_pass *p, const struct run_record *
  * the text report, the system when it differs from the previous group's. */
 static void group_head(struct group_pass *p, const struct run_record *first)
 {
-	char hdr[1024], wl[256];	/* hdr: a label is up to 800 bytes */
+	char hdr[2048], wl[256];	/* hdr: a label of up to 800 bytes, a command */
 
 	header_text(first, &p->hk, hdr, sizeof(hdr));
 	run_record_workload(first, wl, sizeof(wl));
@@ -1702,8 +1704,8 @@ static int mixed_sets(FILE *f, const struct run_record *runs, size_t n, const in
 		      size_t nsets, const char *const *names, struct conf_diff *d, size_t max)
 {
 	for (size_t s = 0; s < nsets; s++) {
-		const struct run_record *first = NULL, *seen[3];
-		size_t nseen = 0, more = 0;
+		const struct run_record *first = NULL, *seen[64];
+		size_t nseen = 0;
 
 		for (size_t i = 0; i < n; i++) {
 			const struct run_record *r = &runs[i];
@@ -1718,13 +1720,11 @@ static int mixed_sets(FILE *f, const struct run_record *runs, size_t n, const in
 			known = !strcmp(r->config_hash, first->config_hash);
 			for (size_t j = 0; j < nseen && !known; j++)
 				known = !strcmp(r->config_hash, seen[j]->config_hash);
-			if (known)
+			if (known || nseen == sizeof(seen) / sizeof(seen[0]))
 				continue;
-			if (nseen == 3) {
-				more++;
-				continue;
-			}
 			seen[nseen++] = r;
+			if (nseen > 3)
+				continue;
 			int k = conf_diff(first, r, d, max);
 			if (k < 0)
 				return -1;
@@ -1732,8 +1732,9 @@ static int mixed_sets(FILE *f, const struct run_record *runs, size_t n, const in
 				names[s], r->id, first->id);
 			conf_diff_text(f, "  ", d, (size_t)k > max ? max : (size_t)k);
 		}
-		if (more)
-			fprintf(f, "%s mixes %zu configurations more\n", names[s], more);
+		if (nseen > 3)
+			fprintf(f, "%s mixes %s%zu configurations more\n", names[s],
+				nseen == sizeof(seen) / sizeof(seen[0]) ? "at least " : "", nseen - 3);
 	}
 	return 0;
 }

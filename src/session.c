@@ -1808,7 +1808,7 @@ void session_close(struct session *s)
 
 		history_close(s->hist);
 		if (empty)
-			unlink(s->hist_made);
+			history_remove_unused(s->hist_made);
 	}
 	if (s->hist_err[0])
 		fprintf(stderr, "thrashtop: history: %s (runs will not be kept)\n", s->hist_err);
