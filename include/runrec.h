@@ -210,6 +210,10 @@ extern const size_t history_nfields;
 int hist_field_get(const struct run_record *r, const struct hist_field *f,
 		   char *buf, size_t len);
 int hist_field_set(struct run_record *r, const struct hist_field *f, const char *val);
+/* The first number of r that hist_field_set would refuse (a negative
+ * count, procs past 1024 ...), or NULL: a history's own runs checked as an
+ * export's are. */
+const struct hist_field *hist_field_bad(const struct run_record *r);
 /* The one field kept only in the config text: its "global_by=" line into
  * r->global_by (setting the config field does it too). */
 void run_record_global_by(struct run_record *r, const char *config);

@@ -1011,8 +1011,10 @@ static int cmd_import(struct hargs *a, const char *path)
 		return 2;
 	}
 	if (rc) {
-		fprintf(stderr, "thrashtop: history: import of %s stopped after %zu runs, which are kept"
-			" (importing again skips them): %s\n", file, im.added + im.dup, err);
+		fprintf(stderr, "thrashtop: history: import of %s stopped after %zu run%s, which %s kept"
+			" (importing again skips %s): %s\n", file, im.added + im.dup,
+			im.added + im.dup == 1 ? "" : "s", im.added + im.dup == 1 ? "is" : "are",
+			im.added + im.dup == 1 ? "it" : "them", err);
 		return 1;
 	}
 	printf("imported %zu run%s from %s (%zu already present)\n", im.added,

@@ -2,6 +2,7 @@
 #include "import.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -768,8 +769,15 @@ int import_db(const char *path, const struct import_sink *sink, char *err, size_
 			rc = -1;
 			break;
 		}
-		for (size_t i = n; rc == 0 && i-- > 0;)
-			rc = sink->run(sink->arg, &runs[i], err, errlen);
+		for (size_t i = n; rc == 0 && i-- > 0;) {
+			const struct hist_field *bad = hist_field_bad(&runs[i]);
+
+			if (bad)
+				rc = fmt_err(err, errlen, "run %" PRId64 ": bad value for \"%s\"",
+					     runs[i].id, bad->name);
+			else
+				rc = sink->run(sink->arg, &runs[i], err, errlen);
+		}
 		run_records_free(runs, n);
 		left -= cnt;
 	}

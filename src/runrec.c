@@ -433,6 +433,23 @@ int hist_field_get(const struct run_record *r, const struct hist_field *f,
 	return 0;
 }
 
+const struct hist_field *hist_field_bad(const struct run_record *r)
+{
+	for (size_t i = 0; i < history_nfields; i++) {
+		const struct hist_field *f = &history_fields[i];
+		struct run_record t;
+		char v[64];
+
+		if (f->type != HF_I64 && f->type != HF_INT && f->type != HF_DBL)
+			continue;
+		hist_field_get(r, f, v, sizeof(v));
+		run_record_init(&t);
+		if (hist_field_set(&t, f, v))
+			return f;
+	}
+	return NULL;
+}
+
 static int parse_i64(const char *s, int64_t *v)
 {
 	char *end;

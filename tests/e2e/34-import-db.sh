@@ -48,3 +48,11 @@ HB import "$TMP/cut.db" >"$TMP/out" 2>"$TMP/err"; rc=$?
 expect damaged-refused test "$rc" -ne 0 -a "$(wc -l <"$TMP/err")" -eq 1
 [ "$rc" -ne 0 ] || cat "$TMP/out"
 expect damaged-nothing-added test "$(n_runs "$B")" -eq "$before"
+
+# A history whose rows hold a value no run can have (written by hand, or
+# by a build that took one): refused by run and field, as an export's is.
+cp "$A" "$TMP/neg.db"
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE runs SET wall_us = -5 WHERE id = (SELECT min(id) FROM runs)"); c.commit()' "$TMP/neg.db"
+"$T" history --history "$TMP/neg2.db" import "$TMP/neg.db" >"$TMP/out" 2>"$TMP/err"; rc=$?
+expect "db-impossible-refused[$(cat "$TMP/err")]" test $rc -eq 2 -a ! -e "$TMP/neg2.db" -a \
+	"$(grep -c 'run [0-9]*: bad value for "wall_us"; nothing imported' "$TMP/err")" -eq 1
