@@ -29,6 +29,10 @@ struct timeline {
 	bool pct_off;				/* parsed: pct_posted is off what
 						 * the times give, by at most the
 						 * slack below */
+	/* A stored run read from a GNU line: its posted percent, which the
+	 * GNU formatter prints back (pct_src is then the csh figure kept). */
+	bool has_pct_gnu;
+	int pct_gnu;
 };
 
 enum { TIMEFMT_CSH = 1, TIMEFMT_GNU = 2 };

@@ -758,6 +758,15 @@ void run_record_timeline(const struct run_record *r, struct timeline *t)
 	if (r->cpu_pct >= 0 && r->cpu_pct <= 1e6) {
 		t->pct_src = TIMEFMT_CSH;
 		t->pct_posted = (int)floor(r->cpu_pct * 10 + 1e-6);
+		/* A run read from a post (no start time) with a whole %P may
+		 * have come from a GNU line, whose percent its printed times
+		 * cannot always give again (194% from times giving 193): the
+		 * GNU line prints it back. A native run's is computed, from
+		 * times to the microsecond. */
+		if (!r->started_at[0] && r->cpu_pct == floor(r->cpu_pct)) {
+			t->has_pct_gnu = true;
+			t->pct_gnu = (int)r->cpu_pct;
+		}
 	}
 	for (int i = 0; i < r->nworkers; i++) {
 		if (r->workers[i].signal && !t->term_signal)

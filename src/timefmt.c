@@ -152,6 +152,8 @@ long timefmt_gnu_percent(const struct timeline *t)
 
 	if (t->pct_src == TIMEFMT_GNU)
 		return t->pct_posted;
+	if (t->has_pct_gnu)
+		return t->pct_gnu;
 	if (t->user_us < 0 || t->sys_us < 0 || t->wall_us < 0)
 		return -1;
 	r = t->wall_us / 1000000 * 1000 + t->wall_us % 1000000 / 1000;

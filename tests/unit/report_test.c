@@ -1998,6 +1998,32 @@ TEST(posted_kswapd_total_counts_skipped_runs)
 	run_records_free(k.c.runs, k.c.n);
 }
 
+/* A posted GNU line's percent, which its printed times do not give again
+ * (198% from times giving 199%), is printed back by the GNU export. */
+TEST(posted_gnu_percent_printed_back)
+{
+	static const char text[] =
+		"1.95user 0.04system 0:01.00elapsed 198%CPU (0avgtext+0avgdata 40272maxresident)k\n"
+		"0inputs+0outputs (0major+9810minor)pagefaults 0swaps\n";
+	struct run_record *v;
+	struct report_opts o;
+	size_t n;
+	char err[256] = "", *out;
+
+	CHECK_INT(read_posted(text, NULL, &v, &n, err, sizeof(err)), 0);
+	CHECK_INT(n, 1);
+	if (n != 1)
+		return;
+	report_opts_default(&o);
+	o.gnu = true;
+	out = render(w_time, v, n, &o);
+	CHECK(out && strstr(out, " 198%CPU "));
+	if (out && !strstr(out, " 198%CPU "))
+		printf("%s", out);
+	free(out);
+	run_records_free(v, n);
+}
+
 /* A free(1) header whose block does not add up is refused with its line,
  * or with --skip-bad skipped with the rows under it, said once. */
 TEST(posted_bad_free_block_refused_or_skipped)
