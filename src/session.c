@@ -1084,14 +1084,26 @@ static void finish_run(struct session *s, bool aborted)
 			delays_clear(&r->wl.w[i].delays);
 		kept_note(s, true, "n/a stalls: %s was off during the run", DELAYACCT_SYSCTL);
 	}
-	for (int k = 0; k < DL_N; k++)	/* the kernel's uptime in a total: said, not dropped */
-		for (int i = 0; i < r->wl.n; i++)
-			if (r->wl.w[i].delays_past[k]) {
-				kept_note(s, true, "stalls: %s n/a: the exit record of %d held more "
-					 "of it than its process lived (the kernel added its uptime)",
-					 delay_name((enum delay_kind)k), (int)r->wl.w[i].pid);
-				break;
-			}
+	for (int k = 0; k < DL_N; k++) {	/* the kernel's uptime in a total: said, not dropped */
+		char pids[120] = "";
+		int npast = 0;
+		size_t o = 0;
+
+		for (int i = 0; i < r->wl.n; i++) {
+			if (!r->wl.w[i].delays_past[k])
+				continue;
+			if (npast++ < 6 && o < sizeof(pids))
+				o += (size_t)snprintf(pids + o, sizeof(pids) - o, "%s%d",
+						      npast > 1 ? ", " : "", (int)r->wl.w[i].pid);
+		}
+		if (npast > 6 && o < sizeof(pids))
+			snprintf(pids + o, sizeof(pids) - o, " and %d more", npast - 6);
+		if (npast)
+			kept_note(s, true, "stalls: %s n/a: the exit record%s of %s held more of it "
+				  "than %s lived (the kernel added its uptime)",
+				  delay_name((enum delay_kind)k), npast > 1 ? "s" : "", pids,
+				  npast > 1 ? "their processes" : "its process");
+	}
 	run_finish(r, &s->cur, &seen, aborted);
 	if (r->wl.left > 0)	/* not in the time line: time(1) would not wait for them */
 		session_note(s, false, "the command left %d process%s running as it ended: killed, "
