@@ -1003,10 +1003,10 @@ static int cmd_import(struct hargs *a, const char *path)
 		munmap(in.text, in.maplen);
 	char file[256];
 	fmt_escape(file, sizeof(file), a->pos[0]);
+	/* a history this import made and put no run in: as if never made */
+	if (made && !im.added && !im.dup)
+		history_remove_unused(path);
 	if (rc && !im.added && !im.dup) {
-		/* a history this import made, empty: as if never made */
-		if (made)
-			history_remove_unused(path);
 		fprintf(stderr, "thrashtop: history: %s: %s; nothing imported\n", file, err);
 		return 2;
 	}

@@ -178,6 +178,11 @@ PY
 	expect "csv-impossible-$k-refused[$(cat "$TMP/e")]" test $rc -eq 2 -a ! -e "$TMP/bad.db" \
 		-a "$(grep -c "bad value for \"$k\"" "$TMP/e")" -eq 1
 done
+# An export with no run in it, into a history not there: nothing made.
+head -1 "$TMP/ok.csv" >"$TMP/empty.csv"
+"$T" history --history "$TMP/none0.db" import "$TMP/empty.csv" >"$TMP/o" 2>"$TMP/e"; rc=$?
+expect "empty-export-no-history[$(cat "$TMP/o" "$TMP/e")]" test $rc -eq 0 -a ! -e "$TMP/none0.db" \
+	-a "$(cat "$TMP/o")" = "imported 0 runs from $TMP/empty.csv (0 already present)"
 H export --format=json >"$TMP/o.json"
 expect json-valid-utf8 python3 -c "import json,sys; json.loads(open(sys.argv[1],'rb').read().decode('utf-8'))" "$TMP/o.json"
 printf 'Linux-2.4.14 \xff\033[31m:\n%s\n' "$good1" >"$TMP/p.txt"
