@@ -58,7 +58,7 @@ die() { echo "bench/monitor.sh: $*" >&2; exit 1; }
 [ -z "$BEFORE" ] || [ -x "$BEFORE" ] || die "BEFORE=$BEFORE is not executable"
 for c in tmux top htop btop; do command -v $c >/dev/null || die "$c is not installed (make bench installs it)"; done
 # tracefs is unmounted once the monitors, whose tracers use it, are gone
-trap '$T kill-server 2>/dev/null || true; rm -rf "$CONF"
+trap '$T kill-server 2>/dev/null || true; rm -rf "$CONF" "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
       [ -n "$IRQ_INST" ] && [ -d "$IRQ_INST" ] && rmdir "$IRQ_INST"
       for ((i = 0; i < 300; i++)); do [ -n "$MON" ] && [ -d "/proc/$MON" ] || break; sleep 0.1; done
       [ -n "$MOUNTED_TRACEFS" ] && umount "$TRACEFS"' EXIT

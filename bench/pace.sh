@@ -23,7 +23,7 @@ TMP=$(mktemp -d /tmp/thrashtop-pace.XXXXXX)
 export XDG_CONFIG_HOME=$TMP/config
 SOCK=thrashtop-pace-$$
 tm() { command tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+trap 'tm kill-server 2>/dev/null; rm -rf "$TMP" "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"' EXIT
 
 one() {	# one NAME ROOM_MIB SWAP_GIB PROCS SORT_MIB INTERVAL
 	local name=$1 room=$2 swap=$3 procs=$4 mib=$5 iv=$6

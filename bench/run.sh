@@ -45,6 +45,7 @@ if want draw; then
 		for ((i = 0; i < 600; i++)); do [ -s "$d/prof" ] && break; sleep 0.2; done
 		sleep 0.3
 		tmux -L "thrashtop-draw-$$" kill-server 2>/dev/null
+		rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/thrashtop-draw-$$"
 		if [ -n "$a" ]; then what="the same, a trace behind, marks"; else what="default plots, 64 rows"; fi
 		printf '%-34s ' "$what"
 		awk '/^(draw|output)/ { printf "%s %s  ", $1, $NF } END { print "" }' "$d/prof" 2>/dev/null ||

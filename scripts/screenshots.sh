@@ -29,7 +29,7 @@ DB=$(mktemp -d /tmp/thrashtop-shot.XXXXXX)
 # a server per shot: a new one on the socket of one just killed can fail
 tm() { tmux -L "$S-$SHOT" -f /dev/null "$@"; }
 SHOT=0
-trap 'tm kill-server 2>/dev/null || true; rm -rf "$DB"' EXIT
+trap 'tm kill-server 2>/dev/null || true; rm -rf "$DB" "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$S-$SHOT"' EXIT
 export XDG_CONFIG_HOME=$DB	# the user's plots do not change the pictures
 # the cgroup sort ends after about 12 s on a quiet machine: catch it mid-run
 WAIT=${WAIT:-6}
@@ -59,6 +59,7 @@ shot() {
 	[ -z "$keys" ] || tm send-keys -t main q 2>/dev/null || true
 	sleep 4
 	tm kill-server 2>/dev/null || true
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$S-$SHOT"
 	/usr/bin/python3 scripts/ansi2png.py "$DB/$name.ans" "screenshots/$name.png" "$cols" "$rows"
 	echo "screenshots/$name.png"
 }
