@@ -609,7 +609,9 @@ static void label_from_header(const char *h, size_t lead, char *out, size_t len)
 	kernel_from_header(h, k, sizeof(k));
 	if (!lead || (lead == 10 && !strncmp(h, "(no label)", 10)))
 		return;
-	if (k[0]) {
+	/* an export names the kernel apart only beside a label ("Linux 6.1
+	 * kernel=6.18.44:") */
+	if (k[0] && !strstr(h + lead, " kernel=")) {
 		size_t kl = strlen(k), at = (size_t)(strstr(h, k) - h);
 
 		/* nothing but the kernel and a "Linux" before it */

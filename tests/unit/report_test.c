@@ -2119,10 +2119,12 @@ TEST(posted_header_keys_all_or_none)
 			      "Linux-2.4.16 nelems=300000 procs=2 seed=7:\n"
 			      "70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
 			      "Linux-2.4.17 nelems=300000 procs=2:\n"
+			      "70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n"
+			      "Linux 6.1 kernel=6.18.44:\n"
 			      "70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19670pf+0w\n",
 			      NULL, &v, &n, err, sizeof(err)), 0);
-	CHECK_INT(n, 4);
-	if (n != 4)
+	CHECK_INT(n, 5);
+	if (n != 5)
 		return;
 	CHECK_STR(v[0].kernel_release, "2.4.14");
 	CHECK_INT(v[0].swappiness, NA);
@@ -2139,6 +2141,9 @@ TEST(posted_header_keys_all_or_none)
 	CHECK_INT(v[2].seed, 7);
 	CHECK_INT(v[3].kind, RUN_COMMAND);
 	CHECK(!v[3].command);
+	/* beside an export's own kernel key, a kernel-like lead is a label */
+	CHECK_STR(v[4].label, "Linux 6.1");
+	CHECK_STR(v[4].kernel_release, "6.18.44");
 	run_records_free(v, n);
 }
 
