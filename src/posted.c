@@ -596,6 +596,20 @@ static size_t header_export_keys(const char *h, struct run_record *r)
 	return lead;
 }
 
+/* Whether a header is one setting, "swap=400M" or "vm.swappiness=100":
+ * a name for the runs under it as much as a header ending in ':'. */
+static bool setting_line(const char *h)
+{
+	const char *eq = strchr(h, '=');
+
+	if (!isalpha((unsigned char)*h) || !eq || !eq[1] || strchr(h, ' '))
+		return false;
+	for (const char *p = h; p < eq; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '.' && *p != '-')
+			return false;
+	return true;
+}
+
 /* The label a header gives its runs: its lead (the text before an
  * export's keys), unless that only names a kernel ("Linux-2.4.14-pre8",
  * "2.2.18") or is the export's "(no label)"; at most -L's 200
@@ -840,7 +854,7 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 	 * not any line of text that happens to be above the runs */
 	if (ps->label)
 		snprintf(r->label, sizeof(r->label), "%s", ps->label);
-	else if (ps->fresh_colon)
+	else if (ps->fresh_colon || setting_line(ps->header))
 		label_from_header(ps->header, lead, r->label, sizeof(r->label));
 	/* The content id: the same line under the same header in the same
 	 * place is the same run, however often the text is imported. It

@@ -2080,9 +2080,11 @@ TEST(posted_headers_label_and_kernel)
 		"(no label):\n"
 		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19676pf+0w\n"
 		"Tested on 1.5 GB of RAM, a 2.4GHz P4:\n"
-		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19677pf+0w\n";
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19677pf+0w\n"
+		"swap=400M\n"
+		"70.270u 7.330s 2:33.29 50.6% 0+0k 0+0io 19678pf+0w\n";
 	size_t n;
-	struct run_record *v = posted_runs(text, 8, &n);
+	struct run_record *v = posted_runs(text, 9, &n);
 
 	if (!v)
 		return;
@@ -2101,6 +2103,7 @@ TEST(posted_headers_label_and_kernel)
 	CHECK_STR(v[6].kernel_release, "");
 	CHECK_STR(v[7].label, "Tested on 1.5 GB of RAM, a 2.4GHz P4");
 	CHECK_STR(v[7].kernel_release, "");
+	CHECK_STR(v[8].label, "swap=400M");	/* one setting names its runs too */
 	run_records_free(v, n);
 }
 
