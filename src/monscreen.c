@@ -654,10 +654,13 @@ static void fmt_scale(int id, double ymax, char *buf, size_t len)
 
 /* System-wide figures that a cgroup's plots beside them could be taken
  * for. */
+/* Whether a series is the whole machine's where the cgroup has its own
+ * of the same figure: "(system)" tells them apart. The workers' stalls
+ * and the zram device's figures are neither. */
 static bool has_counterpart(int id)
 {
-	return !metric_is_cgroup(id) && id != M_KSWAPD_CPU && id != M_PROCS_RUNNING &&
-	       id != M_PROCS_BLOCKED;
+	return !strcmp(metric_scope(id), "machine") && id != M_KSWAPD_CPU &&
+	       id != M_PROCS_RUNNING && id != M_PROCS_BLOCKED;
 }
 
 /* ms_format_title with the top of the y axis already known. */

@@ -302,6 +302,22 @@ TEST(ms_format_title_cgroup_26)
 		  "cgroup memory 128M (99%)  failcnt 1.7k/s                   0..128M");
 	CHECK_STR(ms_format_title(&m, 1, 40, PLOT_BRAILLE, b, sizeof(b)),
 		  "major faults (system) 934/s      0..5k/s");
+	/* the workers' stalls and the zram device's figures are not the
+	 * system's, beside the cgroup's plots or not */
+	for (int id = 0; id < M_N; id++) {
+		int was = m.plot[1].id;
+
+		if (strcmp(metric_scope(id), "workers") && strcmp(metric_scope(id), "zram"))
+			continue;
+		m.plot[1].id = id;
+		ms_format_title(&m, 1, 60, PLOT_BRAILLE, b, sizeof(b));
+		if (strstr(b, "(system)"))
+			t_fail(__FILE__, __LINE__, "%s titled \"%s\"", metric_def(id)->name, b);
+		ms_format_title(&m, 1, 12, PLOT_BRAILLE, b, sizeof(b));
+		if (!strncmp(b, "sys ", 4))
+			t_fail(__FILE__, __LINE__, "%s titled \"%s\"", metric_def(id)->name, b);
+		m.plot[1].id = was;
+	}
 	/* the long name gives way before the extra, which goes next */
 	CHECK_STR(ms_format_title(&m, 4, 41, PLOT_BRAILLE, b, sizeof(b)),
 		  "cg mem 128M (99%)  failcnt 1.7k/s 0..128M");
