@@ -22,10 +22,10 @@ struct history_filter;
 /* Opens the history view on the terminal tui_init opened, in a window of
  * its own over the monitor's. It closes (VIEW_CLOSE) on q, Esc or h; the
  * owner then draws what is below it again, resized if the terminal was.
- * The filter prompts are a state of the view, fed a key at a time. h may
- * be NULL (no history kept): the view says so in one line. Failures of the
- * store are shown in the view, not returned. NULL with one line in err
- * when it cannot be shown (no tui_init, out of memory). */
+ * The filter prompts are a state of the view, fed a key at a time.
+ * Failures of the store are shown in the view, not returned. NULL with
+ * one line in err when it cannot be shown (no history, no tui_init, out
+ * of memory). */
 struct view *histui_open(struct history *h, char *err, size_t errlen);
 
 /* The view's own action: p on a run asks its owner to replay it

@@ -206,7 +206,13 @@ static int act(struct app *a, int action)
 		break;
 	case MV_HISTORY:
 		session_open_history(s);
-		if ((v = histui_open(s->hist, e, sizeof(e))))
+		/* why there is none, said where the view would have been */
+		if (!s->hist && s->o->no_history)
+			session_note(s, true, "no history view: this session runs with --no-history");
+		else if (!s->hist)
+			session_note(s, true, "no history view: %s",
+				     s->hist_err[0] ? s->hist_err : "the history could not be opened");
+		else if ((v = histui_open(s->hist, e, sizeof(e))))
 			push(a, v);
 		else
 			session_note(s, true, "%s", e);

@@ -890,9 +890,6 @@ static void draw(struct hs *s)
 	werase(s->w);
 	if (tui_too_small()) {
 		tui_draw_too_small(s->w);
-	} else if (!s->h) {
-		tui_centre(s->w, LINES / 2, 0, COLS, "no history: --no-history, or its file could not be opened (q: back)",
-		       A_BOLD);
 	} else if (s->pane) {
 		draw_pane(s);
 	} else {
@@ -1290,7 +1287,7 @@ static void hv_draw(struct view *v)
 {
 	struct hs *s = (struct hs *)v;
 
-	if (s->h && !s->pane && !tui_too_small())
+	if (!s->pane && !tui_too_small())
 		load(s);
 	draw(s);
 }
@@ -1312,7 +1309,7 @@ static int hv_key(struct view *v, int ch)
 		key_prompt(s, ch);
 		return VIEW_STAY;
 	}
-	if (tui_too_small() || !s->h)
+	if (tui_too_small())
 		return ch == 'q' || ch == 'Q' || ch == 27 || ch == 'h' ? VIEW_CLOSE : VIEW_STAY;
 	switch (s->pane ? key_pane(s, ch) : key_list(s, ch)) {
 	case LEAVE: return VIEW_CLOSE;
@@ -1345,6 +1342,10 @@ struct view *histui_open(struct history *h, char *err, size_t errlen)
 
 	if (!tui_active()) {
 		snprintf(err, errlen, "history view: the terminal is not set up (tui_init)");
+		return NULL;
+	}
+	if (!h) {
+		snprintf(err, errlen, "history view: no history");
 		return NULL;
 	}
 	s = calloc(1, sizeof(*s));
