@@ -336,7 +336,27 @@ int tui_init_headless(struct cast *c, int cols, int rows, const char *term,
 		close_files();
 		return -1;
 	}
+	/* The size from the start, as ncurses reads it where no terminal
+	 * gives one: a screen set up at terminfo's 24 lines and resized
+	 * after keeps the 24-line scroll region it sent first, and a player
+	 * of another size then scrolls only those lines. */
+	static const char *const var[2] = { "LINES", "COLUMNS" };
+	char *was[2], num[2][16];
+
+	snprintf(num[0], sizeof(num[0]), "%d", rows);
+	snprintf(num[1], sizeof(num[1]), "%d", cols);
+	for (int i = 0; i < 2; i++) {
+		was[i] = getenv(var[i]) ? strdup(getenv(var[i])) : NULL;
+		setenv(var[i], num[i], 1);
+	}
 	T.scr = newterm(term, T.out, T.tty);
+	for (int i = 0; i < 2; i++) {
+		if (was[i])
+			setenv(var[i], was[i], 1);
+		else
+			unsetenv(var[i]);
+		free(was[i]);
+	}
 	if (!T.scr) {
 		snprintf(err, errlen, "terminal type \"%s\" unknown", term);
 		cast_detach();

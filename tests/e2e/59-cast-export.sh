@@ -25,6 +25,16 @@ sys.exit(not (h["width"] == 100 and h["height"] == 30 and "timestamp" not in h
               and h["env"]["TERM"] == "xterm-256color" and "run 1" in h["title"]))' "$TMP/a.cast"
 H export 1 --format=asciicast --size 160x50 --speed 4 >"$TMP/d.cast"
 expect other-size grep -q '"width": 160, "height": 50' "$TMP/d.cast"
+# Every scroll region it sets spans its own height: one set at terminfo's
+# 24 lines garbled a player of 30 lines wherever ncurses then deleted lines.
+for f in a d; do
+	expect "scroll-region-whole[$f: $(grep -o '\\u001b\[1;[0-9]*r' "$TMP/$f.cast" | sort -u | tr '\n' ' ')]" python3 -c '
+import json, re, sys
+lines = open(sys.argv[1]).read().splitlines()
+h = json.loads(lines[0])["height"]
+rows = {int(m) for l in lines[1:] for m in re.findall(r"\x1b\[1;(\d+)r", json.loads(l)[2])}
+sys.exit(not rows or rows != {h})' "$TMP/$f.cast"
+done
 
 # The result line the replay ends on, as the history has it.
 result=$(sed -n 1p "$TMP/line")
@@ -33,6 +43,14 @@ expect played wait_for 30 grep -qs PLAYED "$TMP/played"
 tm capture-pane -p -t play >"$TMP/screen"
 expect "last-frame-result[$result | $(grep '^#1' "$TMP/screen")]" grep -qF "#1 $result" "$TMP/screen"
 expect last-frame-end grep -q 'replay run 1 "base"  END' "$TMP/screen"
+# The whole last frame as the replay itself draws it at that size: a
+# recording that set its scroll region to 24 lines left stale plot cells
+# at 100x30.
+tm new-session -d -s live -x 100 -y 30 "$T history --history $db replay 1; sleep 60"
+expect live-replay-ends wait_for 60 bash -c "tm capture-pane -p -t live | grep -q 'replay run 1 \"base\"  END'"
+tm capture-pane -p -t live >"$TMP/live"
+expect "played-as-replayed[$(diff "$TMP/screen" "$TMP/live" | head -4 | tr '\n' '|')]" cmp -s "$TMP/screen" "$TMP/live"
+end_session live
 
 # bad input: one line, exit 2
 H export 1 --format=asciicast --size 10x5 >/dev/null 2>"$TMP/e"; rc=$?
