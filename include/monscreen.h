@@ -211,7 +211,9 @@ void ms_set_overlay(void (*draw)(void *arg), void *arg);
 
 /* Writes the model as the screen shows it, plots and bars in ASCII, one
  * line per row with trailing blanks cut, to f. The screen itself keeps
- * its glyphs. 0, or -1 (no terminal, or a failed write). */
+ * its glyphs; the next frame is drawn whole, paused or not, so that a
+ * note made meanwhile (the file's name) shows. 0, or -1 (no terminal, or
+ * a failed write). */
 int ms_dump(const struct ms_model *m, FILE *f);
 
 /* Does op (enum ms_op) on m, and draws the outcome at once. */

@@ -1345,8 +1345,9 @@ int ms_dump(const struct ms_model *m, FILE *f)
 	}
 	tui_set_mode(mode);
 	tui_set_utf8(utf8);
+	/* drawn whole by the caller's next frame, paused or not, with the
+	 * note that names the file */
 	U.need_full = true;
-	ms_draw(m);
 	return rc;
 }
 

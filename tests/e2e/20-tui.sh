@@ -121,3 +121,19 @@ end_session "$S"
 tm new-session -d -s "$S" -x 100 -y 30 "$T -d 0.01 --no-history --no-stalls -- sleep 60 2>$TMP/err"
 expect span-in-hundredths wait_for 20 has 'plots: last 0:00\.[0-9][0-9]'
 end_session "$S"
+
+# Paused, w twice from a directory of the test's: each time the status line
+# names the file just written (it named the one before).
+mkdir -p "$TMP/dumps"
+tm new-session -d -s "$S" -x 100 -y 30 -c "$TMP/dumps" "$T --no-history --no-stalls -- sleep 60 2>$TMP/err"
+expect dump-monitor-up wait_for 20 has 'elapsed'
+tm send-keys -t "$S" ' '
+expect dump-paused wait_for 5 has 'PAUSED'
+for k in 1 2; do
+	tm send-keys -t "$S" w
+	wait_for 10 bash -c "[ \$(ls '$TMP/dumps' | wc -l) -ge $k ]"
+	sleep 1.1	# the name has the second in it
+done
+newest=$(ls -t "$TMP/dumps" | head -1)
+expect "dump-note-names-newest[$newest]" wait_for 5 has "screen written to \\./$newest"
+end_session "$S"
