@@ -97,6 +97,11 @@ int workload_start(struct workload *wl, const struct workload_cfg *cfg);
  * status is -1 if someone else reaped the worker. */
 int workload_reap(struct workload *wl);
 
+/* The children of ours that are no running worker nor the spare, into
+ * out (max at most): a command's descendants that came to us, the child
+ * subreaper, when their parent died. How many, or -1 with errno. */
+int workload_strays(const struct workload *wl, pid_t *out, int max);
+
 /* Kills and reaps every child of ours that is no running worker: what a
  * command left behind outside its process group, which reaches us only
  * when we are the child subreaper (PR_SET_CHILD_SUBREAPER). Called by

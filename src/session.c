@@ -234,6 +234,19 @@ static void sample_tree(struct session *s)
 		n = 0;
 	if (n > SESSION_TREE_MAX)
 		n = SESSION_TREE_MAX;
+	/* and what its processes left to us when they died, with theirs:
+	 * the command's tree still, no longer below it */
+	pid_t left[64];
+	int nl = workload_strays(&s->run.wl, left, 64);
+
+	for (int i = 0; i < nl && n < SESSION_TREE_MAX; i++) {
+		int m;
+
+		now[n++] = left[i];
+		m = sampler_descendants(left[i], now + n, SESSION_TREE_MAX - n);
+		if (m > 0)
+			n += m < SESSION_TREE_MAX - n ? m : SESSION_TREE_MAX - n;
+	}
 	for (int i = 0; i < n; i++) {
 		int j = 0;
 

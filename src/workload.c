@@ -308,6 +308,11 @@ static int strays(const struct workload *wl, pid_t *out, int max)
 	return n;
 }
 
+int workload_strays(const struct workload *wl, pid_t *out, int max)
+{
+	return strays(wl, out, max);
+}
+
 void workload_kill_strays(struct workload *wl)
 {
 	pid_t p[256];

@@ -137,3 +137,10 @@ done
 newest=$(ls -t "$TMP/dumps" | head -1)
 expect "dump-note-names-newest[$newest]" wait_for 5 has "screen written to \\./$newest"
 end_session "$S"
+
+# A command's processes orphaned to the monitor (the child subreaper) are
+# rows of its tree still: sh, its sleep 5, and the two its subshells left.
+tm new-session -d -s "$S" -x 100 -y 30 "$T --no-history --no-stalls -d 0.5 -- sh -c '(sleep 6 &); (sleep 7 &); sleep 5' 2>$TMP/err"
+expect orphans-rows wait_for 10 bash -c "[ \$(tm capture-pane -p -t $S | grep -Ec '^ +[0-9]+ S cmd +running') -eq 4 ]" ||
+	tm capture-pane -p -t "$S"
+end_session "$S"
