@@ -179,6 +179,10 @@ struct session {
 	char note[256];
 	bool note_error;
 	double note_until;
+	/* a note to show again once another one that replaced it has had
+	 * its time (where the command's output goes) */
+	char note_again[300];
+	bool note_again_due;
 	/* the monitor's notes (why stalls are n/a) for the stderr printed
 	 * with the next run's result lines once the screen is gone */
 	char kept_notes[1024];

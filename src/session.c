@@ -44,6 +44,8 @@ void session_note(struct session *s, bool error, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(s->note, sizeof(s->note), fmt, ap);
 	va_end(ap);
+	if (s->note_again[0] && strcmp(s->note, s->note_again))
+		s->note_again_due = true;
 	if (!s->tui) {
 		fprintf(stderr, "thrashtop: %s\n", s->note);
 		s->note[0] = '\0';
@@ -633,6 +635,15 @@ int session_sample(struct session *s, char *err, size_t errlen)
 {
 	int rc = take_samples(s);
 
+	/* a note another replaced at the start, once that one has gone */
+	if (s->note_again_due && !session_note_shown(s)) {
+		char text[sizeof(s->note_again)];
+
+		memcpy(text, s->note_again, sizeof(text));
+		s->note_again[0] = '\0';
+		s->note_again_due = false;
+		session_note(s, false, "%s", text);
+	}
 	if (rc < 0) {
 		snprintf(err, errlen, "cannot sample the system: %s", strerror(errno));
 		return -1;
@@ -1369,7 +1380,8 @@ static int setup(struct session *s, char *err, size_t errlen)
 		if (s->out_fd < 0)
 			return snprintf(err, errlen, "cannot create %s: %s", s->out_path,
 					strerror(errno)), -1;
-		session_note(s, false, "command output: %s", s->out_path);
+		snprintf(s->note_again, sizeof(s->note_again), "command output: %s", s->out_path);
+		session_note(s, false, "%s", s->note_again);
 	}
 	snprintf(s->swappiness, sizeof(s->swappiness), "%s",
 		 sysstate_vm(&s->sys, "vm.swappiness") ? sysstate_vm(&s->sys, "vm.swappiness") : "n/a");

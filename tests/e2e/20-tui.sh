@@ -144,3 +144,10 @@ tm new-session -d -s "$S" -x 100 -y 30 "$T --no-history --no-stalls -d 0.5 -- sh
 expect orphans-rows wait_for 10 bash -c "[ \$(tm capture-pane -p -t $S | grep -Ec '^ +[0-9]+ S cmd +running') -eq 4 ]" ||
 	tm capture-pane -p -t "$S"
 end_session "$S"
+
+# Where a command's output goes is said, and said again once a note that
+# replaced it at the start (why the stalls are n/a) has had its time.
+tm new-session -d -s "$S" -x 100 -y 30 "$T --no-history -d 0.5 -- sh -c 'echo hi; sleep 60' 2>$TMP/err"
+expect output-note-up wait_for 10 has 'elapsed'
+expect output-note-said wait_for 25 has '^command output: /tmp/thrashtop-'
+end_session "$S"
