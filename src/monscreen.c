@@ -1030,6 +1030,10 @@ static void draw_header(const struct ms_model *m, const struct ms_layout *l, boo
 	if (l->plots_hidden)
 		snprintf(right + strlen(right), sizeof(right) - strlen(right),
 			 ", %d more: c", l->plots_hidden);
+	/* where both do not fit, the stored run's name goes last: without
+	 * it the faint trace is no one's */
+	if (m->status && fmt_text_cols(m->status) + fmt_text_cols(right) + 1 > w)
+		snprintf(right, sizeof(right), "%s", m->against ? m->against : "");
 	if (m->status && fmt_text_cols(m->status) + fmt_text_cols(right) + 1 > w)
 		right[0] = '\0';
 	if (row_same(st, key_of(k, sizeof(k), 'S', m->status, right, m->status_error), full))
