@@ -13,6 +13,7 @@
 
 static struct {
 	bool help;
+	int help_top;		/* the help box's first line shown, where it is cut */
 	bool need_full;		/* draw even when paused */
 	int scroll;		/* first worker shown */
 	int shown;		/* worker rows the last frame showed, -1 before one */
@@ -1176,12 +1177,21 @@ static WINDOW *help_win;
 
 static void draw_help(const struct ms_model *m)
 {
+	static const char *const mark[] = { "K", "T", NULL };
+	static const char *const what[] = { "OOM kill", "reclaim throttled", "kswapd awake" };
 	char line[256];
-	int n = 0, h, w = imin(50, COLS), y = 3;
+	int n = 0, h, w = imin(50, COLS), rows, y = 3;
 
 	for (int i = 0; i < m->nkeys; i++)
 		n += m->keys[i].keys != NULL;
-	h = imin(n + 4 + (m->lane_awake ? 4 : 0), LINES);
+	/* the lane's marks under a heading of their own, as K and T are
+	 * also keys; in the keys' columns */
+	if (m->lane_awake)
+		n += 4;
+	h = imin(n + 4, LINES);
+	rows = imax(h - 4, 1);
+	/* a screen too short for all of it scrolls it (Up/Down, PgUp/PgDn) */
+	U.help_top = imax(imin(U.help_top, n - rows), 0);
 
 	if (help_win)
 		delwin(help_win);
@@ -1191,24 +1201,30 @@ static void draw_help(const struct ms_model *m)
 	werase(help_win);
 	box(help_win, 0, 0);
 	wattron(help_win, A_BOLD);
-	mvwaddnstr(help_win, 1, 2, "thrashtop keys", w - 4);
+	mvwaddnstr(help_win, 1, 2, n > rows ? "thrashtop keys (Up/Down for more)" : "thrashtop keys",
+		   w - 4);
 	wattroff(help_win, A_BOLD);
-	for (int i = 0; i < m->nkeys && y < h - 1; i++)
-		if (m->keys[i].keys)
-			mvwaddnstr(help_win, y++, 2, tui_key_line(&m->keys[i], line, sizeof(line)), w - 4);
-	/* the lane's marks under a heading of their own, as K and T are
-	 * also keys; in the keys' columns */
-	if (m->lane_awake && y + 1 < h - 1) {
-		wattron(help_win, A_BOLD);
-		mvwaddnstr(help_win, y++, 2, "marks in the event lane", w - 4);
-		wattroff(help_win, A_BOLD);
-	}
-	for (int i = 0; m->lane_awake && i < 3 && y < h - 1; i++) {
-		const char *mark[] = { "K", "T", tui_utf8() ? "\u2501" : "=" };
-		static const char *const what[] = { "OOM kill", "reclaim throttled", "kswapd awake" };
+	for (int i = 0, k = 0; k < n && y < h - 1; k++) {
+		int attr = 0;
 
-		snprintf(line, sizeof(line), "%s%9s%s", mark[i], "", what[i]);
+		if (k < n - (m->lane_awake ? 4 : 0)) {
+			while (!m->keys[i].keys)
+				i++;
+			tui_key_line(&m->keys[i++], line, sizeof(line));
+		} else if (k == n - 4) {
+			snprintf(line, sizeof(line), "marks in the event lane");
+			attr = A_BOLD;
+		} else {
+			int j = k - (n - 3);
+
+			snprintf(line, sizeof(line), "%s%9s%s",
+				 mark[j] ? mark[j] : tui_utf8() ? "\u2501" : "=", "", what[j]);
+		}
+		if (k < U.help_top)
+			continue;
+		wattron(help_win, attr);
 		mvwaddnstr(help_win, y++, 2, line, w - 4);
+		wattroff(help_win, attr);
 	}
 	wnoutrefresh(help_win);
 }
@@ -1371,6 +1387,7 @@ static void help_show(const struct ms_model *m, bool on)
 	if (U.help == on)
 		return;
 	U.help = on;
+	U.help_top = 0;
 	if (!tui_active())
 		return;
 	if (on)
@@ -1426,6 +1443,17 @@ void ms_do(struct ms_model *m, int op)
 		redraw(m);
 		return;
 	case MS_UP: case MS_DOWN: case MS_PGUP: case MS_PGDN: case MS_HOME: case MS_END:
+		if (U.help) {	/* the help box's lines, where it is cut */
+			int step = op == MS_PGUP || op == MS_PGDN ? imax(LINES - 4, 1) : 1;
+
+			U.help_top += op == MS_UP || op == MS_PGUP ? -step :
+				      op == MS_HOME ? -U.help_top : op == MS_END ? 1000 : step;
+			if (tui_active()) {
+				draw_help(m);
+				cast_doupdate();
+			}
+			return;
+		}
 		scroll_rows(m, op);
 		return;
 	}

@@ -151,3 +151,12 @@ tm new-session -d -s "$S" -x 100 -y 30 "$T --no-history -d 0.5 -- sh -c 'echo hi
 expect output-note-up wait_for 10 has 'elapsed'
 expect output-note-said wait_for 25 has '^command output: /tmp/thrashtop-'
 end_session "$S"
+
+# At the least size the help is cut: Down shows the rest, every key.
+tm new-session -d -s "$S" -x 60 -y 16 "$T --no-history --no-stalls -- sleep 60 2>$TMP/err"
+expect small-help-up wait_for 10 has 'elapsed'
+tm send-keys -t "$S" '?'
+expect small-help-cut wait_for 5 has 'Up/Down for more'
+for i in 1 2 3 4 5 6 7 8; do tm send-keys -t "$S" Down; done
+expect small-help-rest wait_for 5 has 'close this help'
+end_session "$S"
