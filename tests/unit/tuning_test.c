@@ -213,6 +213,7 @@ TEST(tuning_end_undoes_everything)
 	}
 	unlink(strcat(strcpy(msg, tstate), "/state"));
 	unlink(strcat(strcpy(msg, tstate), "/lock"));
-	rmdir(tstate);
+	unlink(strcat(strcpy(msg, tstate), "/session"));
+	CHECK(rmdir(tstate) == 0);	/* nothing else left in it */
 	unsetenv("THRASHTOP_STATE_DIR");
 }
