@@ -4,6 +4,9 @@
 set -u
 cd "$(dirname "$0")"
 rc=0
+# the sections' files, gone however the run ends
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
 SECTIONS=" ${*:-sort faults sampling events start draw monitor history} "
 want() { [[ $SECTIONS == *" $1 "* ]]; }
 if want sort; then
@@ -28,7 +31,8 @@ if want events; then
 fi
 if want start; then
 	echo "== first frame after exec, 200x60 pseudo-terminal"
-	d=$(mktemp -d)
+	d=$W/start
+	mkdir "$d"
 	printf '%-40s ' "thrashtop -p 2 -n 20000000"
 	../build/firstframe 9 ../thrashtop --history "$d/h.db" -p 2 -n 20000000 -d 1 || rc=1
 	printf '%-40s ' "thrashtop (default workload)"
@@ -38,7 +42,8 @@ if want start; then
 fi
 if want draw; then
 	echo "== the monitor's drawing alone, 200x60 tmux, us a frame (build/draw_cost, 2000 frames after 5 s)"
-	d=$(mktemp -d)
+	d=$W/draw
+	mkdir "$d"
 	for a in "" -a; do
 		tmux -L "thrashtop-draw-$$" -f /dev/null new-session -d -x 200 -y 60 \
 			"THRASHTOP_PROFILE=$d/prof exec ../build/draw_cost $a 2000"
