@@ -210,6 +210,8 @@ extern const size_t history_nfields;
 int hist_field_get(const struct run_record *r, const struct hist_field *f,
 		   char *buf, size_t len);
 int hist_field_set(struct run_record *r, const struct hist_field *f, const char *val);
+/* Whether v is a count, time or size a run can have: at least 0, or NA. */
+bool hist_count_ok(int64_t v);
 /* The first number of r that hist_field_set would refuse (a negative
  * count, procs past 1024 ...), or NULL: a history's own runs checked as an
  * export's are. */

@@ -123,7 +123,7 @@ static int snap_kv(void *arg, const char *key, const char *type, const char *val
 
 	for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++)
 		if (!strcmp(key, mem_snapshot_key(j))) {
-			if (parse_i64_or_null(type, val, &v) || (v < 0 && v != NA))
+			if (parse_i64_or_null(type, val, &v) || !hist_count_ok(v))
 				break;
 			*mem_snapshot_field(m, j) = v;
 			return 0;
@@ -656,7 +656,7 @@ static int read_csv(const char *text, const struct import_sink *emit, struct csv
 					if (*v) {
 						errno = 0;
 						x = strtoll(v, &end, 10);
-						if (errno || *end || (x < 0 && x != NA)) {
+						if (errno || *end || !hist_count_ok(x)) {
 							fmt_err(err, errlen, "%s: bad value for \"%s\"", where, h);
 							rc = -1;
 						}

@@ -433,23 +433,6 @@ int hist_field_get(const struct run_record *r, const struct hist_field *f,
 	return 0;
 }
 
-const struct hist_field *hist_field_bad(const struct run_record *r)
-{
-	for (size_t i = 0; i < history_nfields; i++) {
-		const struct hist_field *f = &history_fields[i];
-		struct run_record t;
-		char v[64];
-
-		if (f->type != HF_I64 && f->type != HF_INT && f->type != HF_DBL)
-			continue;
-		hist_field_get(r, f, v, sizeof(v));
-		run_record_init(&t);
-		if (hist_field_set(&t, f, v))
-			return f;
-	}
-	return NULL;
-}
-
 static int parse_i64(const char *s, int64_t *v)
 {
 	char *end;
@@ -486,6 +469,36 @@ static int64_t field_max(const struct hist_field *f)
 	return f->type == HF_INT ? INT32_MAX : INT64_MAX;
 }
 
+bool hist_count_ok(int64_t v)
+{
+	return v >= 0 || v == NA;
+}
+
+static bool int_ok(const struct hist_field *f, int64_t v)
+{
+	return hist_count_ok(v) && v <= field_max(f);
+}
+
+/* every time, size and rate kept is at least 0; NAN is unknown */
+static bool dbl_ok(double d)
+{
+	return isnan(d) || (isfinite(d) && d >= 0);
+}
+
+const struct hist_field *hist_field_bad(const struct run_record *r)
+{
+	for (size_t i = 0; i < history_nfields; i++) {
+		const struct hist_field *f = &history_fields[i];
+		const void *p = hist_field_ptr(r, f);
+
+		if ((f->type == HF_I64 && !int_ok(f, *(const int64_t *)p)) ||
+		    (f->type == HF_INT && !int_ok(f, *(const int *)p)) ||
+		    (f->type == HF_DBL && !dbl_ok(*(const double *)p)))
+			return f;
+	}
+	return NULL;
+}
+
 int hist_field_set(struct run_record *r, const struct hist_field *f, const char *val)
 {
 	void *p = hist_field_ptr(r, f);
@@ -499,8 +512,7 @@ int hist_field_set(struct run_record *r, const struct hist_field *f, const char 
 			*(int64_t *)p = NA;
 			return 0;
 		}
-		/* every count, time and size is at least 0; NA is unknown */
-		if (parse_i64(val, &v) || (v < 0 && v != NA) || v > field_max(f))
+		if (parse_i64(val, &v) || !int_ok(f, v))
 			return -1;
 		*(int64_t *)p = v;
 		return 0;
@@ -509,7 +521,7 @@ int hist_field_set(struct run_record *r, const struct hist_field *f, const char 
 			*(int *)p = NA;
 			return 0;
 		}
-		if (parse_i64(val, &v) || (v < 0 && v != NA) || v > field_max(f))
+		if (parse_i64(val, &v) || !int_ok(f, v))
 			return -1;
 		*(int *)p = (int)v;
 		return 0;
@@ -525,7 +537,7 @@ int hist_field_set(struct run_record *r, const struct hist_field *f, const char 
 		}
 		errno = 0;
 		d = strtod(val, &end);
-		if (errno || end == val || *end || !isfinite(d) || d < 0)
+		if (errno || end == val || *end || isnan(d) || !dbl_ok(d))
 			return -1;
 		*(double *)p = d;
 		return 0;
