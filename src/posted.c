@@ -675,7 +675,7 @@ struct posted {
 	char command[1024];
 	int ordinal;
 	bool fresh_header;	/* a header came after the last run */
-	bool fresh_colon;	/* and it ended in ':' */
+	bool header_colon;	/* the header ended in ':' */
 	/* The newest run, held until it is known whether a free block
 	 * follows it (its "after"). */
 	struct run_record last;
@@ -854,7 +854,7 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 	 * not any line of text that happens to be above the runs */
 	if (ps->label)
 		snprintf(r->label, sizeof(r->label), "%s", ps->label);
-	else if (ps->fresh_colon || setting_line(ps->header))
+	else if (ps->header_colon || setting_line(ps->header))
 		label_from_header(ps->header, lead, r->label, sizeof(r->label));
 	/* The content id: the same line under the same header in the same
 	 * place is the same run, however often the text is imported. It
@@ -1115,7 +1115,7 @@ static int header_line(struct posted *ps, char *h, char *err, size_t errlen)
 	if (colon && ((hl >= 6 && !strcmp(h + hl - 6, "wrote:")) ||
 		      (hl >= 7 && !strcmp(h + hl - 7, "writes:"))))
 		return 0;
-	if (!colon && ps->fresh_header && ps->fresh_colon) {
+	if (!colon && ps->fresh_header && ps->header_colon) {
 		char now[sizeof(ps->kernel)], cur[sizeof(ps->kernel)];
 
 		/* "Mine:", then "2.4.13-ac5": the header stays, with that kernel */
@@ -1142,7 +1142,7 @@ static int header_line(struct posted *ps, char *h, char *err, size_t errlen)
 	snprintf(ps->header, sizeof(ps->header), "%s", fmt_escape(clean, sizeof(clean), h));
 	ps->kernel[0] = 0;
 	ps->fresh_header = true;
-	ps->fresh_colon = colon;
+	ps->header_colon = colon;
 	ps->command[0] = 0;
 	return 0;
 }
@@ -1558,7 +1558,7 @@ static int unflatten(struct posted *ps, const char *p, size_t len, char **out)
 static void forget_message(struct posted *ps)
 {
 	ps->header[0] = ps->command[0] = ps->kernel[0] = 0;
-	ps->fresh_colon = false;
+	ps->header_colon = false;
 	ps->fresh_header = ps->have_free = ps->oom_next = false;
 	ps->status_next = RUN_OK;
 }
