@@ -6,6 +6,8 @@
 #             faults and swap move (root; takes the tuning tests' machine
 #             lock, as they do); stall figures and reclaim events on
 #   pressure-bare  the same with --no-stalls --no-events: what those cost
+#   pressure-batch the pressure phase's session in batch mode (-b): every
+#             figure read as in the monitor but the rows', nothing drawn
 #   fill-cg   the fill in a memory cgroup with room to spare (--mem ROOMY):
 #             stall figures and reclaim events on (root, the lock), no
 #             pressure; fill-cg-bare the same with them off
@@ -13,8 +15,9 @@
 # Each monitor runs in a window of a private tmux server (-L, no config) at
 # 200x60, top in another window beside it over the same seconds; CPU is
 # the on-CPU time of every thread (/proc/PID/task/*/schedstat, ns), not the
-# children's. A window starts once every row on screen shows the phase,
-# and the phase is read again at its end. htop and btop join the fill
+# children's. A window starts once every row on screen shows the phase
+# (under pressure, once swap-out passes 5,000 pages a second), and the
+# phase is read again at its end. htop and btop join the fill
 # windows. Every window is run at 1 s and 0.1 s, and the fill phase at
 # 0.01 s too (thrashtop only: top and htop cannot go below 0.1 s).
 # With BEFORE=PATH another thrashtop binary is measured the same way in
@@ -33,7 +36,7 @@
 # workers (1024) running, in a session of five runs of them, so that one
 # run ending before the bench looks leaves the next to measure.
 # Environment: P (64), WINDOW (seconds, 12), BIG (1024), PHASES ("fill
-# fill-cg fill-cg-bare pressure pressure-bare sort"), BEFORE, ROUNDS (1),
+# fill-cg fill-cg-bare pressure pressure-bare pressure-batch sort"), BEFORE, ROUNDS (1),
 # MEM (the pressure cgroup, 1G), SWAP (4G), ROOMY (the fill-cg cgroup, 16G).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,7 +44,7 @@ cd "$ROOT"
 P=${P:-64}
 WINDOW=${WINDOW:-12}
 BIG=${BIG:-1024}
-PHASES=${PHASES:-fill fill-cg fill-cg-bare pressure pressure-bare sort}
+PHASES=${PHASES:-fill fill-cg fill-cg-bare pressure pressure-bare pressure-batch sort}
 BEFORE=${BEFORE:-}
 ROUNDS=${ROUNDS:-1}
 MEM=${MEM:-1G}
@@ -62,6 +65,7 @@ trap '$T kill-server 2>/dev/null || true; rm -rf "$CONF" "${TMUX_TMPDIR:-/tmp}/t
       [ -n "$IRQ_INST" ] && [ -d "$IRQ_INST" ] && rmdir "$IRQ_INST"
       for ((i = 0; i < 300; i++)); do [ -n "$MON" ] && [ -d "/proc/$MON" ] || break; sleep 0.1; done
       [ -n "$MOUNTED_TRACEFS" ] && umount "$TRACEFS"' EXIT
+trap 'exit 1' INT TERM HUP PIPE	# the cleanup above on these too
 
 # Interrupts that ran while one of the monitor's threads was on a CPU:
 # device handlers, softirqs and the APIC vectors (timer, IPIs), read from
@@ -129,7 +133,8 @@ btop_conf() {
 declare -A RES NOTE
 # window BIN PHASE INTERVAL: one monitor in one phase, top beside it.
 window() {
-	local bin=$1 ph=$2 d=$3 irq who tenths ms n args names pids=() t0=() t1=() w0 w1 f0 f1 s0 s1 seen
+	local bin=$1 ph=$2 d=$3 irq who tenths ms n args names pids=() t0=() t1=() w0 w1 f0 f1 s0 s1
+	local mode=""
 	who=$([ "$bin" = ./thrashtop ] && echo after || echo before)
 	tenths=$(awk -v d="$d" 'BEGIN { t = int(d * 10 + 0.5); print t < 1 ? 1 : t }')
 	ms=$(awk -v d="$d" 'BEGIN { printf "%d", d * 1000 + 0.5 }')
@@ -139,10 +144,11 @@ window() {
 	fill-cg-bare) n=30000000; args="--mem $ROOMY --no-stalls --no-events" ;;
 	pressure) n=12000000; args="--mem $MEM --swap $SWAP" ;;
 	pressure-bare) n=12000000; args="--mem $MEM --swap $SWAP --no-stalls --no-events" ;;
+	pressure-batch) n=12000000; args="--mem $MEM --swap $SWAP"; mode="-b" ;;
 	sort) n=6000000; args="" ;;
 	esac
 	$T new-session -d -s bench -x 200 -y 60 -n thrashtop \
-		"THRASHTOP_PROFILE=$CONF/prof exec $bin --no-history -p $P -n $n -d $d $args 2>$CONF/err"
+		"THRASHTOP_PROFILE=$CONF/prof exec $bin $mode --no-history -p $P -n $n -d $d $args ${mode:+>$CONF/out} 2>$CONF/err"
 	MON=$(pane_pid thrashtop)
 	names=(thrashtop)
 	if [ "$d" != 0.01 ]; then
@@ -155,15 +161,20 @@ window() {
 			names+=(htop btop)
 		fi
 	fi
-	# every row on screen in the phase (the sort: no row filling any more)
-	for ((i = 0; i < 1200; i++)); do
-		seen=$(phases)
-		[[ $seen =~ ^${ph%%-*}\ [0-9]+\ $ ]] && break
-		[[ $ph = pressure* && $seen =~ ^fill\ [0-9]+\ $ ]] && break
-		$T has-session -t bench 2>/dev/null || die "thrashtop ended: $(cat "$CONF/err")"
+	# every row on screen in the phase (the sort: no row filling any
+	# more); under pressure, swap-out past 5,000 pages a second: the fill
+	# of 48 MB a worker can end on one row before it starts on another
+	for ((i = 0; i < 600; i++)); do
+		[ -d "/proc/$MON" ] || die "thrashtop ended: $(cat "$CONF/err")"
+		if [[ $ph = pressure* ]]; then
+			s0=$(vmstat_sum pswpout); sleep 1; s1=$(vmstat_sum pswpout)
+			[ $((s1 - s0)) -ge 5000 ] && break
+			continue
+		fi
+		[[ $(phases) =~ ^${ph%%-*}\ [0-9]+\ $ ]] && break
 		sleep 0.5
 	done
-	[[ $ph = pressure* ]] && ! [[ $seen =~ ^fill ]] && die "$ph: the workers never filled ($seen)"
+	((i < 600)) || die "$ph: not reached in 5-10 minutes (rows: $(phases))"
 	sleep 1
 	for nm in "${names[@]}"; do pids+=("$(pane_pid "$nm")"); done
 	f0=$(vmstat_sum pgfault); s0=$(vmstat_sum pswpout)
@@ -185,11 +196,14 @@ window() {
 		printf "faults %.0fk/s swapout %.0f/s; at the end: %s", f / w / 1000, s / w, e
 		if (irq != "") printf "; interrupts on its threads %.0f us, %.1f%% of its CPU%s", irq,
 			(b > a ? irq * 1e5 / (b - a) : 0), (irq ~ /lost/ ? substr(irq, index(irq, " ")) : "") }')
-	# q, and the session's swap and cgroup undone before the next
-	$T send-keys -t bench:thrashtop q
+	# q (Ctrl-C in batch), and the session's swap and cgroup undone before the next
+	$T send-keys -t bench:thrashtop "$([ -n "$mode" ] && echo C-c || echo q)"
 	for ((i = 0; i < 1200; i++)); do [ -d "/proc/${pids[0]}" ] || break; sleep 0.1; done
 	if [ -s "$CONF/prof" ]; then
-		PROF[$who,$ph,$d]+="$(awk '/^frames/ { f = $2 } !/^frames/ { printf "%s %.0f  ", $1, $9 } END { printf "[%d frames]", f }' "$CONF/prof")
+		# per frame; in batch, which draws none, per tick
+		PROF[$who,$ph,$d]+="$(awk '/^frames/ { f = $2 } /^sample/ { t = $3 }
+			!/^frames/ { printf "%s %.0f  ", $1, f ? $9 : $3 ? $5 / t : 0 }
+			END { printf f ? "[%d frames]" : "[%d ticks, none drawn]", f ? f : t }' "$CONF/prof")
 "
 	fi
 	rm -f "$CONF/prof"
@@ -260,6 +274,12 @@ for ph in fill-cg pressure; do
 		[ -n "$a" ] && [ -n "$b" ] && awk -v ph="$ph" -v d="$d" -v a="$a" -v b="$b" 'BEGIN {
 			printf "stalls and events, %s at %s s: %.3f%% on, %.3f%% off (--no-stalls --no-events): %+.3f points\n", ph, d, a, b, a - b }'
 	done
+done
+# the screen against none, the same session and figures
+for d in 1 0.1; do
+	a=$(median ${RES[after,pressure,$d,thrashtop]:-}) b=$(median ${RES[after,pressure-batch,$d,thrashtop]:-})
+	[ -n "$a" ] && [ -n "$b" ] && awk -v d="$d" -v a="$a" -v b="$b" 'BEGIN {
+		printf "the screen, pressure at %s s: %.3f%% the monitor, %.3f%% batch (-b, nothing drawn, no rows read): %+.3f points\n", d, a, b, a - b }'
 done
 echo "thrashtop's CPU per frame in each window, us (THRASHTOP_PROFILE: thread CPU time, user and"
 echo "kernel, from 5 s after the monitor's start to its end); the kernel's share of the system sample: build/sample_cost"
