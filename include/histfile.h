@@ -61,7 +61,7 @@ void history_build_end(const char *path, int fd);
 
 /* Removes a history this process made and kept no run in, once closed:
  * unless a file beside it (PATH-wal, -shm, -journal, -build) says another
- * handle has it open, whose runs would go with it. */
-void history_remove_unused(const char *path);
+ * handle has it open, whose runs would go with it. Whether it did. */
+bool history_remove_unused(const char *path);
 
 #endif

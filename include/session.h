@@ -71,8 +71,6 @@ struct session {
 	char vm_start[SYSSTATE_NVM][64];	/* the vm settings the run began with */
 	struct history *hist;		/* NULL: --no-history, or not opened */
 	bool hist_tried;		/* opened, or failed to: not again */
-	char hist_made[4096];		/* the history's path if this session made
-					   it: removed at the end if it kept no run */
 	char hist_err[512];		/* why not, said again at exit */
 	struct tuning tun;
 	/* delay accounting: NULL without (stall_why says why, once) */

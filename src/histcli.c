@@ -973,7 +973,6 @@ static int cmd_import(struct hargs *a, const char *path)
 	}
 	struct importer im = { .file = a->pos[0] };
 	const struct import_sink sink = { import_run, import_note, &im };
-	bool made = access(path, F_OK) != 0 && errno == ENOENT;
 	im.h = history_open(path, a->default_db ? HISTORY_PARENTS : 0, err, sizeof(err));
 	if (!im.h) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);
@@ -998,14 +997,12 @@ static int cmd_import(struct hargs *a, const char *path)
 		rc = history_commit(im.h, err, sizeof(err));
 	else if (rc && im.inbatch)
 		history_rollback(im.h);
-	history_close(im.h);
+	/* a history this import made and put no run in: as if never made */
+	history_close_unused(im.h, !im.added && !im.dup);
 	if (in.text)
 		munmap(in.text, in.maplen);
 	char file[256];
 	fmt_escape(file, sizeof(file), a->pos[0]);
-	/* a history this import made and put no run in: as if never made */
-	if (made && !im.added && !im.dup)
-		history_remove_unused(path);
 	if (rc && !im.added && !im.dup) {
 		fprintf(stderr, "thrashtop: history: %s: %s; nothing imported\n", file, err);
 		return 2;

@@ -211,7 +211,7 @@ void history_build_end(const char *path, int fd)
 	close(fd);
 }
 
-void history_remove_unused(const char *path)
+bool history_remove_unused(const char *path)
 {
 	static const char *const side[] = { "-wal", "-shm", "-journal", "-build" };
 	char name[4200];
@@ -219,7 +219,7 @@ void history_remove_unused(const char *path)
 	for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
 		snprintf(name, sizeof(name), "%s%s", path, side[i]);
 		if (access(name, F_OK) == 0 || errno != ENOENT)
-			return;
+			return false;
 	}
-	unlink(path);
+	return unlink(path) == 0;
 }

@@ -39,6 +39,8 @@ struct history {
 	const volatile sig_atomic_t *stop;	/* history_set_stop */
 	struct timespec wait_start, stop_seen;
 	bool stopping;
+	bool created;		/* this handle made the file */
+	struct sysio_made made;	/* and these directories above it */
 };
 
 #define T_QUANTUM 0.001		/* sample times: milliseconds */
@@ -536,6 +538,8 @@ struct history *history_open_version(const char *path, int flags, int version,
 		}
 		h->version = v;
 	}
+	h->created = !existed;
+	h->made = made;
 	return h;
 fail:
 	sqlite3_close(h->db);
@@ -558,6 +562,24 @@ fail_nodb:
 struct history *history_open(const char *path, int flags, char *err, size_t errlen)
 {
 	return history_open_version(path, flags, HISTORY_SCHEMA_VERSION, err, errlen);
+}
+
+void history_close_unused(struct history *h, bool unused)
+{
+	struct sysio_made made;
+	char path[4096];
+
+	if (!h)
+		return;
+	unused = unused && h->created && strlen(h->path) < sizeof(path);
+	if (unused) {
+		snprintf(path, sizeof(path), "%s", h->path);
+		made = h->made;
+	}
+	history_close(h);
+	if (unused && history_remove_unused(path))
+		while (made.n > 0)
+			rmdir(made.dir[--made.n]);
 }
 
 void history_close(struct history *h)

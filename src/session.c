@@ -1308,8 +1308,6 @@ void session_open_history(struct session *s)
 	s->hist_tried = true;
 	if (!p)
 		p = history_default_path(path, sizeof(path), err, sizeof(err));
-	if (p && access(p, F_OK) != 0 && errno == ENOENT)
-		snprintf(s->hist_made, sizeof(s->hist_made), "%s", p);
 	if (p)
 		s->hist = history_open(p, s->o->history ? 0 : HISTORY_PARENTS, err, sizeof(err));
 	if (s->hist) {
@@ -1841,11 +1839,8 @@ void session_close(struct session *s)
 		/* one this session made and kept nothing in (a start refused, a
 		 * session quit before a run ended): as if never made */
 		char e[256];
-		bool empty = s->hist_made[0] && history_count(s->hist, NULL, e, sizeof(e)) == 0;
 
-		history_close(s->hist);
-		if (empty)
-			history_remove_unused(s->hist_made);
+		history_close_unused(s->hist, history_count(s->hist, NULL, e, sizeof(e)) == 0);
 	}
 	if (s->hist_err[0])
 		fprintf(stderr, "thrashtop: history: %s (runs will not be kept)\n", s->hist_err);

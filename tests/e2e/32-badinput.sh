@@ -205,6 +205,15 @@ expect no-history-wins test $rc -eq 0 -a ! -s "$TMP/e" -a ! -e "$TMP/nodir"
 # rm where no history was made yet: nothing to remove, none made
 XDG_DATA_HOME=$TMP/xdg "$T" history rm 1 >/dev/null 2>"$TMP/e"; rc=$?
 expect rm-no-history test $rc -eq 2 -a "$(cat "$TMP/e")" = "thrashtop: history: rm: no runs recorded in $TMP/xdg/thrashtop/history.db" -a ! -e "$TMP/xdg/thrashtop/history.db"
+# an import into the default history that keeps nothing leaves no
+# history and none of the directories made for it; one there before stays
+echo 'no run here' >"$TMP/norun.txt"
+XDG_DATA_HOME=$TMP/xdg2/data "$T" history import "$TMP/norun.txt" >/dev/null 2>"$TMP/e"; rc=$?
+expect import-nothing-no-dirs test $rc -eq 2 -a ! -e "$TMP/xdg2"
+mkdir "$TMP/xdg2"
+XDG_DATA_HOME=$TMP/xdg2/data "$T" history import "$TMP/norun.txt" >/dev/null 2>"$TMP/e"; rc=$?
+expect import-nothing-keeps-dir test $rc -eq 2 -a -d "$TMP/xdg2" -a ! -e "$TMP/xdg2/data"
+rmdir "$TMP/xdg2"
 # a --history not there is refused, whatever the command
 "$T" history --history "$TMP/none.db" rm 1 >/dev/null 2>"$TMP/e"; rc=$?
 expect rm-named-missing test $rc -eq 2 -a "$(cat "$TMP/e")" = "thrashtop: history: --history $TMP/none.db: no such file" -a ! -e "$TMP/none.db"
