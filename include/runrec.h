@@ -205,8 +205,9 @@ struct hist_field {
 extern const struct hist_field history_fields[];
 extern const size_t history_nfields;
 
-/* Reads or writes field f of r as text ("" = unknown); set returns -1 on a
- * value that does not parse, 0 otherwise. */
+/* Reads or writes field f of r as text ("" = unknown, but set makes a
+ * pointer text, HF_PSTR, known empty: only its NULL is unknown); set
+ * returns -1 on a value that does not parse, 0 otherwise. */
 int hist_field_get(const struct run_record *r, const struct hist_field *f,
 		   char *buf, size_t len);
 int hist_field_set(struct run_record *r, const struct hist_field *f, const char *val);

@@ -641,7 +641,8 @@ static int read_csv(const char *text, const struct import_sink *emit, struct csv
 			const struct hist_field *f = hist_field_find(h);
 			int rc = 0;
 			if (f) {
-				if (hist_field_set(&r, f, v)) {
+				/* CSV writes an unknown text as an empty one */
+				if ((*v || f->type != HF_PSTR) && hist_field_set(&r, f, v)) {
 					fmt_err(err, errlen, "%s: bad value for \"%s\": %.40s", where, h, v);
 					rc = -1;
 				}

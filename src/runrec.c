@@ -547,9 +547,9 @@ int hist_field_set(struct run_record *r, const struct hist_field *f, const char 
 		memcpy(p, val, strlen(val) + 1);
 		return 0;
 	case HF_PSTR: {
-		char *s = NULL;
+		char *s = strdup(val);	/* "" is known empty, NULL unknown */
 
-		if (*val && !(s = strdup(val)))
+		if (!s)
 			return -1;
 		free(*(char **)p);
 		*(char **)p = s;

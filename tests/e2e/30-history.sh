@@ -242,6 +242,12 @@ H export --format=csv >"$TMP/a.csv"
 "$T" history --history "$TMP/c.db" import "$TMP/a.csv" >/dev/null
 "$T" history --history "$TMP/c.db" export --format=json >"$TMP/c.json"
 expect csv-round-trip test "$(norm "$TMP/a.json")" = "$(norm "$TMP/c.json")"
+# a text known empty (no swap device) stays empty, not unknown
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["runs"][0]["swap_devices"]="";
+json.dump(d, open(sys.argv[2], "w"))' "$TMP/a.json" "$TMP/d.json"
+"$T" history --history "$TMP/d.db" import "$TMP/d.json" >/dev/null
+"$T" history --history "$TMP/d.db" export --format=json >"$TMP/e.json"
+expect json-empty-text-stays test "$(norm "$TMP/d.json")" = "$(norm "$TMP/e.json")"
 # and numbered as they were, oldest first, though an export lists the newest
 # first
 ids() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"];
