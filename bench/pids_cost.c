@@ -142,7 +142,7 @@ int main(int argc, char **argv)
 
 	t0 = now_us();
 	for (int r = 0; r < rounds; r++)
-		if (sampler_descendants(getpid(), desc, 4 * NKIDS) != NKIDS)
+		if (sampler_descendants(NULL, getpid(), desc, 4 * NKIDS) != NKIDS)
 			return 1;
 	report("sampler_descendants (64 children)", t0, rounds);
 

@@ -47,6 +47,7 @@ struct session_tree {
 	pid_t pid[SESSION_TREE_MAX];
 	struct proc_sample ps[SESSION_TREE_MAX];
 	double seen[SESSION_TREE_MAX];	/* monotonic start */
+	double swap_at[SESSION_TREE_MAX];	/* when its VmSwap was read */
 };
 
 /* Progress through a sweep's cells. */
@@ -127,6 +128,10 @@ struct session {
 	struct procev *forks;
 	pid_t seen[SESSION_SEEN_MAX];
 	int nseen;
+	pid_t scan[SESSION_SEEN_MAX];	/* the command's descendants, read this
+					   tick for seen and again for the rows */
+	int nscan;
+	bool scan_fresh;		/* scan was read this tick */
 	pid_t seen_set[SESSION_SEEN_HASH];	/* 0: empty */
 
 	/* runs */

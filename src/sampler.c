@@ -91,7 +91,11 @@ static const int vm_from_raw[] = {
 struct watch {
 	pid_t pid;
 	int stat_fd, status_fd;		/* status: -1 until first read */
+	int children_fd;		/* its main thread's; -1 until first read */
+	int threads;			/* as its last stat read said; 0 before */
 };
+
+#define CHILDREN_BUF 8192
 
 struct sampler {
 	struct meminfo_info *mi;
@@ -290,6 +294,8 @@ static void close_watch(struct watch *w)
 	close(w->stat_fd);
 	if (w->status_fd >= 0)
 		close(w->status_fd);
+	if (w->children_fd >= 0)
+		close(w->children_fd);
 }
 
 void sampler_free(struct sampler *s)
@@ -577,7 +583,7 @@ static struct watch *find_watch(struct sampler *s, pid_t pid)
 
 int sampler_watch(struct sampler *s, pid_t pid)
 {
-	struct watch w = { pid, -1, -1 };
+	struct watch w = { pid, -1, -1, -1, 0 };
 
 	if (pid <= 0) {
 		errno = ESRCH;
@@ -631,6 +637,7 @@ int sampler_proc(struct sampler *s, pid_t pid, bool swap, struct proc_sample *ou
 		return -1;
 	if (procparse_stat(buf, (size_t)r, &ps) < 0)
 		return -1;
+	w->threads = (int)ps.num_threads;
 	out->state = ps.state;
 	out->alive = ps.state != 'Z' && ps.state != 'X';
 	out->utime_ticks = ps.utime;
@@ -653,19 +660,62 @@ int sampler_proc(struct sampler *s, pid_t pid, bool swap, struct proc_sample *ou
 	return 0;
 }
 
-/* Appends the children of every thread of pid to *v. */
-static int add_children(pid_t pid, pid_t **v, int *n, int *cap)
+/* Appends the pids in a children file's text (r bytes of buf) to *v. */
+static int append_children(char *buf, ssize_t r, pid_t **v, int *n, int *cap)
 {
-	char path[320], buf[8192];
+	int k;
+
+	if (r <= 0)
+		return 0;
+	/* A list longer than buf is cut mid-pid: drop the partial one. */
+	if ((size_t)r == CHILDREN_BUF)
+		while (r > 0 && buf[r - 1] != ' ')
+			r--;
+	k = procparse_children(buf, (size_t)r, NULL, 0);
+	if (k <= 0)
+		return 0;
+	if (*n + k > *cap) {
+		int nc = (*n + k) * 2;
+		pid_t *nv = realloc(*v, (size_t)nc * sizeof(**v));
+
+		if (!nv)
+			return -1;
+		*v = nv;
+		*cap = nc;
+	}
+	procparse_children(buf, (size_t)r, *v + *n, k);
+	*n += k;
+	return 0;
+}
+
+/* Appends the children of pid to *v: through a watched process's kept-open
+ * children file when its last stat said it had one thread (a thread it
+ * started since is seen at the next stat), else of each of its threads. */
+static int add_children(struct sampler *s, pid_t pid, pid_t **v, int *n, int *cap)
+{
+	char path[320], buf[CHILDREN_BUF];
+	struct watch *w = s ? find_watch(s, pid) : NULL;
 	struct dirent *de;
 	DIR *d;
 
+	if (w && w->threads == 1) {
+		ssize_t r = -1;
+
+		if (w->children_fd < 0) {
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+			w->children_fd = open(path, O_RDONLY | O_CLOEXEC);
+		}
+		if (w->children_fd >= 0)
+			r = pread(w->children_fd, buf, sizeof(buf), 0);
+		if (r >= 0)
+			return append_children(buf, r, v, n, cap);
+	}
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	d = opendir(path);
 	if (!d)
 		return -1;
 	while ((de = readdir(d))) {
-		int fd, k;
+		int fd;
 		ssize_t r;
 
 		if (de->d_name[0] == '.')
@@ -676,38 +726,21 @@ static int add_children(pid_t pid, pid_t **v, int *n, int *cap)
 			continue;	/* the thread exited meanwhile */
 		r = read(fd, buf, sizeof(buf));
 		close(fd);
-		if (r <= 0)
-			continue;
-		/* A list longer than buf is cut mid-pid: drop the partial one. */
-		if ((size_t)r == sizeof(buf))
-			while (r > 0 && buf[r - 1] != ' ')
-				r--;
-		k = procparse_children(buf, (size_t)r, NULL, 0);
-		if (k <= 0)
-			continue;
-		if (*n + k > *cap) {
-			int nc = (*n + k) * 2;
-			pid_t *nv = realloc(*v, (size_t)nc * sizeof(**v));
-			if (!nv) {
-				closedir(d);
-				return -1;
-			}
-			*v = nv;
-			*cap = nc;
+		if (append_children(buf, r, v, n, cap) < 0) {
+			closedir(d);
+			return -1;
 		}
-		procparse_children(buf, (size_t)r, *v + *n, k);
-		*n += k;
 	}
 	closedir(d);
 	return 0;
 }
 
-int sampler_descendants(pid_t root, pid_t *out, int max)
+int sampler_descendants(struct sampler *s, pid_t root, pid_t *out, int max)
 {
 	pid_t *v = NULL;
 	int n = 0, cap = 0;
 
-	if (add_children(root, &v, &n, &cap) < 0) {
+	if (add_children(s, root, &v, &n, &cap) < 0) {
 		int e = errno == ENOENT ? ESRCH : errno;
 		free(v);
 		errno = e;
@@ -715,7 +748,7 @@ int sampler_descendants(pid_t root, pid_t *out, int max)
 	}
 	/* Breadth first; a child that exits meanwhile is skipped. */
 	for (int i = 0; i < n; i++) {
-		if (add_children(v[i], &v, &n, &cap) < 0 && errno == ENOMEM) {
+		if (add_children(s, v[i], &v, &n, &cap) < 0 && errno == ENOMEM) {
 			free(v);
 			return -1;
 		}

@@ -195,6 +195,11 @@ static void describe_tuning(struct session *s)
 	}
 }
 
+/* A row's VmSwap is read at most this often (s): status costs twice what
+ * stat does, and at 0.1 s, reading it for every row each tick took 55 rows
+ * from 0.3 to 1 ms a tick. */
+#define SWAP_EVERY 1.0
+
 static void untrack_tree(struct session *s)
 {
 	for (int i = 0; i < s->tree.n; i++)
@@ -224,14 +229,25 @@ static void sample_tree(struct session *s)
 	struct session_tree *tr = &s->tree;
 	pid_t now[SESSION_TREE_MAX];
 	struct proc_sample ps[SESSION_TREE_MAX];
-	double seen[SESSION_TREE_MAX];
+	double seen[SESSION_TREE_MAX], swap_at[SESSION_TREE_MAX];
+	/* status only while anything is swapped, each at most every
+	 * SWAP_EVERY, as for the workers' rows */
+	bool swap = s->cur.mem[MI_SWAP_USED] != 0;
 	int n, k = 0;
 
 	if (!s->o->argv || !s->run.active || s->run.forking || s->run.wl.w[0].end != END_RUNNING) {
+		s->scan_fresh = false;
 		untrack_tree(s);
 		return;
 	}
-	n = sampler_descendants(s->run.wl.w[0].pid, now, SESSION_TREE_MAX);
+	/* note_tree read the tree this tick */
+	if (s->scan_fresh) {
+		n = s->nscan < SESSION_TREE_MAX ? s->nscan : SESSION_TREE_MAX;
+		memcpy(now, s->scan, sizeof(pid_t) * (size_t)n);
+	} else {
+		n = sampler_descendants(s->smp, s->run.wl.w[0].pid, now, SESSION_TREE_MAX);
+	}
+	s->scan_fresh = false;
 	if (n < 0)
 		n = 0;
 	if (n > SESSION_TREE_MAX)
@@ -245,20 +261,28 @@ static void sample_tree(struct session *s)
 		int m;
 
 		now[n++] = left[i];
-		m = sampler_descendants(left[i], now + n, SESSION_TREE_MAX - n);
+		m = sampler_descendants(s->smp, left[i], now + n, SESSION_TREE_MAX - n);
 		if (m > 0)
 			n += m < SESSION_TREE_MAX - n ? m : SESSION_TREE_MAX - n;
 	}
 	for (int i = 0; i < n; i++) {
 		int j = 0;
+		bool known, due;
 
 		while (j < tr->n && tr->pid[j] != now[i])
 			j++;
-		if (sampler_proc(s->smp, now[i], true, &ps[k]) < 0 || !ps[k].alive) {
+		known = j < tr->n;
+		due = swap && (!known || s->cur.t - tr->swap_at[j] >= SWAP_EVERY - 1e-6);
+		if (sampler_proc(s->smp, now[i], due, &ps[k]) < 0 || !ps[k].alive) {
 			sampler_unwatch(s->smp, now[i]);
 			continue;
 		}
-		seen[k] = j < tr->n ? tr->seen[j] : proc_started(now[i], s->cur.t);
+		if (!swap)
+			ps[k].swap_kib = 0;
+		else if (!due)
+			ps[k].swap_kib = tr->ps[j].swap_kib;
+		swap_at[k] = due ? s->cur.t : tr->swap_at[j];
+		seen[k] = known ? tr->seen[j] : proc_started(now[i], s->cur.t);
 		now[k++] = now[i];
 	}
 	for (int j = 0; j < tr->n; j++) {
@@ -272,6 +296,7 @@ static void sample_tree(struct session *s)
 	memcpy(tr->pid, now, sizeof(pid_t) * (size_t)k);
 	memcpy(tr->ps, ps, sizeof(ps[0]) * (size_t)k);
 	memcpy(tr->seen, seen, sizeof(double) * (size_t)k);
+	memcpy(tr->swap_at, swap_at, sizeof(double) * (size_t)k);
 	tr->n = k;
 }
 
@@ -521,17 +546,19 @@ static void forked(pid_t parent, pid_t child, void *arg)
  * that a kill the log names later is known as the run's. */
 static void note_tree(struct session *s)
 {
-	pid_t now[SESSION_SEEN_MAX];
 	int n;
 
+	s->scan_fresh = false;
 	if (!s->o->argv || !s->run.active || s->run.forking)
 		return;
 	procev_drain(s->forks, forked, s);
 	if (s->run.wl.w[0].end != END_RUNNING)
 		return;
-	n = sampler_descendants(s->run.wl.w[0].pid, now, SESSION_SEEN_MAX);
+	n = sampler_descendants(s->smp, s->run.wl.w[0].pid, s->scan, SESSION_SEEN_MAX);
 	for (int i = 0; i < n && i < SESSION_SEEN_MAX; i++)
-		add_seen(s, now[i]);
+		add_seen(s, s->scan[i]);
+	s->nscan = n;
+	s->scan_fresh = n >= 0;
 }
 
 /* When pid began, in whole seconds since 1970 as exit records give it.
@@ -576,7 +603,7 @@ static void settle_exits(struct session *s, bool last)
 			s->exits_lost = true;
 		return;
 	}
-	while ((nlive = sampler_descendants(getpid(), s->live, s->live_cap)) > s->live_cap) {
+	while ((nlive = sampler_descendants(s->smp, getpid(), s->live, s->live_cap)) > s->live_cap) {
 		pid_t *p = realloc(s->live, sizeof(*p) * (size_t)nlive);
 		struct taskstats_proc *q = p ? realloc(s->live_at, sizeof(*q) * (size_t)nlive) : NULL;
 
@@ -663,11 +690,6 @@ int session_sample(struct session *s, char *err, size_t errlen)
 	sample_tree(s);
 	return 0;
 }
-
-/* A row's VmSwap is read at most this often (s): status costs twice what
- * stat does, and at 0.1 s, reading it for every row each tick took 55 rows
- * from 0.3 to 1 ms a tick. */
-#define SWAP_EVERY 1.0
 
 void session_sample_rows(struct session *s)
 {

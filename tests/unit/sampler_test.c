@@ -512,7 +512,7 @@ TEST(sampler_descendants_tree)
 	while (ready < 3 && read(go[0], &c, 1) == 1)
 		ready++;
 	CHECK_INT(ready, 3);
-	n = sampler_descendants(child, got, 8);
+	n = sampler_descendants(NULL, child, got, 8);
 	CHECK_INT(n, 3);
 	for (int i = 0; i < n && i < 8; i++) {
 		struct pstat ps;
@@ -523,14 +523,71 @@ TEST(sampler_descendants_tree)
 			ok |= ps.ppid == got[j];
 		CHECK(ok);
 	}
-	CHECK_INT(sampler_descendants(child, got, 1), 3);	/* counts past max */
+	CHECK_INT(sampler_descendants(NULL, child, got, 1), 3);	/* counts past max */
 	close(p[1]);		/* everyone's read returns 0: they exit */
 	close(p[0]);
 	close(go[0]);
 	waitpid(child, NULL, 0);
 	errno = 0;
-	CHECK_INT(sampler_descendants(child, got, 8), -1);
+	CHECK_INT(sampler_descendants(NULL, child, got, 8), -1);
 	CHECK_INT(errno, ESRCH);
+}
+
+/* A watched one-thread process's children are read again through its
+ * kept-open file: one forked after the first read is there at the next,
+ * one reaped is gone, as a fresh walk of its threads finds. */
+TEST(sampler_descendants_watched)
+{
+	struct sampler *s = new_sampler();
+	struct proc_sample ps;
+	int cmd[2], ack[2];
+	pid_t c, kid[2], got[4], fresh[4];
+	char ch;
+
+	if (!s)
+		return;
+	CHECK_INT(pipe(cmd), 0);
+	CHECK_INT(pipe(ack), 0);
+	c = fork();
+	if (c == 0) {
+		pid_t k = 0;
+
+		close(cmd[1]);
+		close(ack[0]);
+		while (read(cmd[0], &ch, 1) == 1) {
+			if (ch == 'r') {	/* reap the last one */
+				kill(k, SIGKILL);
+				waitpid(k, NULL, 0);
+			} else if ((k = fork()) == 0) {
+				pause();
+				_exit(0);
+			}
+			if (write(ack[1], &k, sizeof(k)) != sizeof(k))
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(cmd[0]);
+	close(ack[1]);
+	CHECK_INT(sampler_proc(s, c, false, &ps), 0);	/* watched: one thread */
+	CHECK_INT(sampler_descendants(s, c, got, 4), 0);
+	for (int i = 0; i < 2; i++) {
+		CHECK_INT(write(cmd[1], "f", 1), 1);
+		CHECK_INT(read(ack[0], &kid[i], sizeof(kid[i])), (int)sizeof(kid[i]));
+		CHECK_INT(sampler_descendants(s, c, got, 4), i + 1);
+		CHECK_INT(got[i], kid[i]);
+	}
+	CHECK_INT(write(cmd[1], "r", 1), 1);
+	CHECK_INT(read(ack[0], &kid[1], sizeof(kid[1])), (int)sizeof(kid[1]));
+	CHECK_INT(sampler_descendants(s, c, got, 4), 1);
+	CHECK_INT(sampler_descendants(NULL, c, fresh, 4), 1);
+	CHECK_INT(got[0], kid[0]);
+	CHECK_INT(fresh[0], kid[0]);
+	kill(kid[0], SIGKILL);
+	close(cmd[1]);
+	close(ack[0]);
+	waitpid(c, NULL, 0);
+	sampler_free(s);
 }
 
 /* Two real samples one interval apart give finite, non-negative rates. */
@@ -564,7 +621,7 @@ TEST(sampler_descendants_none)
 	}
 	CHECK(c > 0);
 	usleep(20000);
-	CHECK_INT(sampler_descendants(c, out, 4), 0);
+	CHECK_INT(sampler_descendants(NULL, c, out, 4), 0);
 	CHECK_INT(out[0], 0);
 	kill(c, SIGKILL);
 	waitpid(c, NULL, 0);
