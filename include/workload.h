@@ -43,7 +43,9 @@ struct workload_cfg {
 	 * cgroup). Non-zero return: the child exits 126. */
 	int (*in_child)(void *arg);
 	void *in_child_arg;
-	int out_fd;		/* > 0: the child's stdout and stderr; 0 or -1: inherited */
+	int out_fd;		/* > 0: the child's stdout and stderr, and it
+				   has no controlling terminal; 0 or -1:
+				   inherited */
 	bool set_nice;		/* the children run at nice, whatever the monitor's */
 	int nice;
 	struct taskstats_conn *ts;	/* non-NULL: each worker's delay totals

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -90,6 +91,14 @@ static _Noreturn void child_main(const struct workload *wl, int k, pid_t parent,
 			report_and_exit(errfd, STAGE_OUT, errno, 126);
 		if (cfg->out_fd > STDERR_FILENO)
 			close(cfg->out_fd);
+		/* The terminal is the monitor's screen: a command that opened
+		 * /dev/tty would write over it. Without a controlling terminal
+		 * that open fails (ENXIO). */
+		fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (fd >= 0) {
+			ioctl(fd, TIOCNOTTY);
+			close(fd);
+		}
 	}
 
 	if (cfg->in_child && cfg->in_child(cfg->in_child_arg) != 0)

@@ -152,6 +152,17 @@ expect output-note-up wait_for 10 has 'elapsed'
 expect output-note-said wait_for 25 has '^command output: /tmp/thrashtop-'
 end_session "$S"
 
+# A command cannot write over the screen through /dev/tty: it has no
+# controlling terminal (its open fails), so nothing of it is on screen.
+printf '(echo PAINTED >/dev/tty) 2>/dev/null && r=wrote || r=refused\necho $r >%s\nsleep 60\n' \
+	"$TMP/tty" >"$TMP/tty.sh"
+tm new-session -d -s "$S" -x 100 -y 30 "$T --no-history --no-stalls -d 0.5 -- sh $TMP/tty.sh 2>$TMP/err"
+expect tty-tried wait_for 10 test -s "$TMP/tty"
+sleep 0.6	# a frame after
+expect tty-refused test "$(cat "$TMP/tty")" = refused
+expect tty-not-on-screen eval '! has PAINTED'
+end_session "$S"
+
 # At the least size the help is cut: Down shows the rest, every key.
 tm new-session -d -s "$S" -x 60 -y 16 "$T --no-history --no-stalls -- sleep 60 2>$TMP/err"
 expect small-help-up wait_for 10 has 'elapsed'
