@@ -121,8 +121,8 @@ void sampler_unwatch(struct sampler *s, pid_t pid);
 int sampler_proc(struct sampler *s, pid_t pid, bool swap, struct proc_sample *out);
 
 /* Every descendant of root (root excluded), walking
- * /proc/PID/task/TID/children; a process s watches (sampler_proc) through
- * its kept-open file when it has one thread. s may be NULL. Returns how
+ * /proc/PID/task/TID/children; a descendant s watches (sampler_proc)
+ * through its kept-open file when it has one thread. s may be NULL. Returns how
  * many there are, which may exceed max (only the first max are stored),
  * or -1 with errno (ESRCH: no root). */
 int sampler_descendants(struct sampler *s, pid_t root, pid_t *out, int max);

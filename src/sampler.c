@@ -740,7 +740,10 @@ int sampler_descendants(struct sampler *s, pid_t root, pid_t *out, int max)
 	pid_t *v = NULL;
 	int n = 0, cap = 0;
 
-	if (add_children(s, root, &v, &n, &cap) < 0) {
+	/* root by its threads: whether its stat was read of late is the
+	 * caller's (a view over the rows stops their reads), and a root
+	 * reaped is ESRCH, where its kept-open file would read empty */
+	if (add_children(NULL, root, &v, &n, &cap) < 0) {
 		int e = errno == ENOENT ? ESRCH : errno;
 		free(v);
 		errno = e;

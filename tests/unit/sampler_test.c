@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -533,15 +534,29 @@ TEST(sampler_descendants_tree)
 	CHECK_INT(errno, ESRCH);
 }
 
-/* A watched one-thread process's children are read again through its
- * kept-open file: one forked after the first read is there at the next,
- * one reaped is gone, as a fresh walk of its threads finds. */
+/* A watched one-thread descendant's children are read again through its
+ * kept-open file (one more descriptor, kept): one forked after the first
+ * read is there at the next, one reaped is gone, as a fresh walk of its
+ * threads finds. The root c is read by its threads; m, its child, forks. */
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
 TEST(sampler_descendants_watched)
 {
 	struct sampler *s = new_sampler();
 	struct proc_sample ps;
-	int cmd[2], ack[2];
-	pid_t c, kid[2], got[4], fresh[4];
+	int cmd[2], ack[2], fds;
+	pid_t c, m, kid[2], got[4], fresh[4];
 	char ch;
 
 	if (!s)
@@ -554,6 +569,13 @@ TEST(sampler_descendants_watched)
 
 		close(cmd[1]);
 		close(ack[0]);
+		if (fork() != 0) {	/* c: waits for m, which ends with the pipe */
+			wait(NULL);
+			_exit(0);
+		}
+		k = getpid();
+		if (write(ack[1], &k, sizeof(k)) != sizeof(k))
+			_exit(1);
 		while (read(cmd[0], &ch, 1) == 1) {
 			if (ch == 'r') {	/* reap the last one */
 				kill(k, SIGKILL);
@@ -569,20 +591,25 @@ TEST(sampler_descendants_watched)
 	}
 	close(cmd[0]);
 	close(ack[1]);
-	CHECK_INT(sampler_proc(s, c, false, &ps), 0);	/* watched: one thread */
-	CHECK_INT(sampler_descendants(s, c, got, 4), 0);
+	CHECK_INT(read(ack[0], &m, sizeof(m)), (int)sizeof(m));
+	CHECK_INT(sampler_proc(s, m, false, &ps), 0);	/* watched: one thread */
+	fds = open_fds();
+	CHECK_INT(sampler_descendants(s, c, got, 4), 1);
+	CHECK_INT(got[0], m);
+	CHECK_INT(open_fds(), fds + 1);	/* m's children file, kept */
 	for (int i = 0; i < 2; i++) {
 		CHECK_INT(write(cmd[1], "f", 1), 1);
 		CHECK_INT(read(ack[0], &kid[i], sizeof(kid[i])), (int)sizeof(kid[i]));
-		CHECK_INT(sampler_descendants(s, c, got, 4), i + 1);
-		CHECK_INT(got[i], kid[i]);
+		CHECK_INT(sampler_descendants(s, c, got, 4), i + 2);
+		CHECK_INT(got[i + 1], kid[i]);
 	}
 	CHECK_INT(write(cmd[1], "r", 1), 1);
 	CHECK_INT(read(ack[0], &kid[1], sizeof(kid[1])), (int)sizeof(kid[1]));
-	CHECK_INT(sampler_descendants(s, c, got, 4), 1);
-	CHECK_INT(sampler_descendants(NULL, c, fresh, 4), 1);
-	CHECK_INT(got[0], kid[0]);
-	CHECK_INT(fresh[0], kid[0]);
+	CHECK_INT(sampler_descendants(s, c, got, 4), 2);
+	CHECK_INT(sampler_descendants(NULL, c, fresh, 4), 2);
+	CHECK_INT(got[1], kid[0]);
+	CHECK_INT(fresh[1], kid[0]);
+	CHECK_INT(open_fds(), fds + 1);
 	kill(kid[0], SIGKILL);
 	close(cmd[1]);
 	close(ack[0]);
