@@ -281,7 +281,7 @@ static void sample_tree(struct session *s)
 			ps[k].swap_kib = 0;
 		else if (!due)
 			ps[k].swap_kib = tr->ps[j].swap_kib;
-		swap_at[k] = due ? s->cur.t : tr->swap_at[j];
+		swap_at[k] = due ? s->cur.t : known ? tr->swap_at[j] : 0;
 		seen[k] = known ? tr->seen[j] : proc_started(now[i], s->cur.t);
 		now[k++] = now[i];
 	}
@@ -1857,13 +1857,9 @@ void session_close(struct session *s)
 	for (int i = 0; i < M_N; i++)
 		series_free(&s->view[i]);
 	against_free(&s->against);
-	if (s->hist) {
-		/* one this session made and kept nothing in (a start refused, a
-		 * session quit before a run ended): as if never made */
-		char e[256];
-
-		history_close_unused(s->hist, history_count(s->hist, NULL, e, sizeof(e)) == 0);
-	}
+	/* one this session made and kept nothing in (a start refused, a
+	 * session quit before a run ended): as if never made */
+	history_close_unused(s->hist);
 	if (s->hist_err[0])
 		fprintf(stderr, "thrashtop: history: %s (runs will not be kept)\n", s->hist_err);
 	for (int i = 0; i < s->ndone; i++)
