@@ -40,11 +40,11 @@ struct history *history_open(const char *path, int flags, char *err, size_t errl
 struct history *history_open_version(const char *path, int flags, int version,
 				     char *err, size_t errlen);
 void history_close(struct history *h);
-/* history_close; and when unused (no run was kept) and this handle made
- * the file, removes it and the directories history_open made above it,
- * as if never made: unless a file beside it says another handle has it
- * open (history_remove_unused). */
-void history_close_unused(struct history *h, bool unused);
+/* history_close; and when this handle made the file and it holds no run,
+ * removes it and the directories history_open made above it, as if never
+ * made: unless a file beside it says another handle has it open
+ * (history_remove_unused). */
+void history_close_unused(struct history *h);
 int history_schema_version(struct history *h);
 
 /* Bounds the waits for another writer's lock (history_begin, history_add,

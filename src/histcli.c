@@ -998,7 +998,7 @@ static int cmd_import(struct hargs *a, const char *path)
 	else if (rc && im.inbatch)
 		history_rollback(im.h);
 	/* a history this import made and put no run in: as if never made */
-	history_close_unused(im.h, !im.added && !im.dup);
+	history_close_unused(im.h);
 	if (in.text)
 		munmap(in.text, in.maplen);
 	char file[256];

@@ -564,14 +564,17 @@ struct history *history_open(const char *path, int flags, char *err, size_t errl
 	return history_open_version(path, flags, HISTORY_SCHEMA_VERSION, err, errlen);
 }
 
-void history_close_unused(struct history *h, bool unused)
+void history_close_unused(struct history *h)
 {
 	struct sysio_made made;
-	char path[4096];
+	char path[4096], err[256];
+	bool unused;
 
 	if (!h)
 		return;
-	unused = unused && h->created && strlen(h->path) < sizeof(path);
+	/* counted, not told: another session may have kept a run in it */
+	unused = h->created && strlen(h->path) < sizeof(path) &&
+		 history_count(h, NULL, err, sizeof(err)) == 0;
 	if (unused) {
 		snprintf(path, sizeof(path), "%s", h->path);
 		made = h->made;
