@@ -810,6 +810,10 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 		return -1;
 	}
 	memset(s->swap_at, 0, sizeof(*at) * (size_t)cfg.procs);
+	/* frames drawn while the workers are forked show their rows */
+	for (int i = 0; i < cfg.procs; i++)
+		s->ps[i] = (struct proc_sample){ .alive = false, .utime_ticks = NA,
+			.stime_ticks = NA, .majflt = NA, .minflt = NA, .rss_kib = NA, .swap_kib = NA };
 	for (int i = 0; i < cfg.procs; i++)
 		delays_clear(&s->dl[i]);
 	tuning_workload_cfg(&s->tun, &cfg);
