@@ -120,6 +120,7 @@ struct session {
 					   ones read; rows_shown < 0: all */
 	struct proc_sample *ps;		/* per worker, last sample */
 	double *swap_at;		/* per worker, when VmSwap was read; 0 never */
+	int watch_lo, watch_hi;		/* the worker rows read last tick */
 	struct session_tree tree;
 	/* OOM kills: the kernel log from the session's start, and every pid
 	 * seen in the running command's tree, to match a kill to the run:

@@ -704,7 +704,17 @@ void session_sample_rows(struct session *s)
 	if (!s->want_procs || !s->run.active || s->run.forking)
 		return;
 	prof_begin(&pm);
-	for (int i = lo < 0 ? 0 : lo; i < hi && i < s->run.wl.n; i++) {
+	lo = lo < 0 ? 0 : lo;
+	/* rows scrolled off give their files back: paging through 1,024
+	 * workers kept up to 2,048 open, past the usual soft limit of 1,024 */
+	for (int i = s->watch_lo; i < s->watch_hi && i < s->run.wl.n; i++)
+		if (i < lo || i >= hi) {
+			sampler_unwatch(s->smp, s->run.wl.w[i].pid);
+			s->swap_at[i] = 0;
+		}
+	s->watch_lo = lo;
+	s->watch_hi = hi;
+	for (int i = lo; i < hi && i < s->run.wl.n; i++) {
 		struct proc_sample *p = &s->ps[i];
 		bool first = s->swap_at[i] == 0;
 		bool due = swap && (first || t - s->swap_at[i] >= SWAP_EVERY - 1e-6);
@@ -810,6 +820,7 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 		return -1;
 	}
 	memset(s->swap_at, 0, sizeof(*at) * (size_t)cfg.procs);
+	s->watch_lo = s->watch_hi = 0;
 	/* frames drawn while the workers are forked show their rows */
 	for (int i = 0; i < cfg.procs; i++)
 		s->ps[i] = (struct proc_sample){ .alive = false, .utime_ticks = NA,

@@ -152,6 +152,18 @@ expect output-note-up wait_for 10 has 'elapsed'
 expect output-note-said wait_for 25 has '^command output: /tmp/thrashtop-'
 end_session "$S"
 
+# Rows paged past give their /proc files back: paging through 200
+# workers leaves about a screen's worth open, not one or two for each.
+tm new-session -d -s "$S" -x 80 -y 24 "$T --no-history --no-stalls -p 200 -n 2000000 -d 0.2 2>$TMP/err"
+expect page-up wait_for 20 has 'PID S PHASE'
+for i in $(seq 60); do tm send-keys -t "$S" NPage; done
+expect page-paged wait_for 10 has 'above'
+sleep 0.5	# a tick after
+main=$(pgrep -o -f "^$T --no-history --no-stalls -p 200 ")
+nfd=$(ls "/proc/$main/fd" | wc -l)
+expect "page-files-given-back[$nfd]" test "$nfd" -lt 100
+end_session "$S"
+
 # A command cannot write over the screen through /dev/tty: it has no
 # controlling terminal (its open fails), so nothing of it is on screen.
 printf '(echo PAINTED >/dev/tty) 2>/dev/null && r=wrote || r=refused\necho $r >%s\nsleep 60\n' \
