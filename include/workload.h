@@ -38,14 +38,13 @@ struct workload_cfg {
 	unsigned seed;
 	struct sort_fill fill;	/* the sorters' data */
 	char **argv;		/* non-NULL: run this command (one process, procs
-				   must be 1) instead of sorters; kept by pointer */
+				   must be 1, no controlling terminal) instead of
+				   sorters; kept by pointer */
 	/* Called in each child after fork, before any work (e.g. to join a
 	 * cgroup). Non-zero return: the child exits 126. */
 	int (*in_child)(void *arg);
 	void *in_child_arg;
-	int out_fd;		/* > 0: the child's stdout and stderr, and it
-				   has no controlling terminal; 0 or -1:
-				   inherited */
+	int out_fd;		/* > 0: the child's stdout and stderr; 0 or -1: inherited */
 	bool set_nice;		/* the children run at nice, whatever the monitor's */
 	int nice;
 	struct taskstats_conn *ts;	/* non-NULL: each worker's delay totals

@@ -91,20 +91,21 @@ static _Noreturn void child_main(const struct workload *wl, int k, pid_t parent,
 			report_and_exit(errfd, STAGE_OUT, errno, 126);
 		if (cfg->out_fd > STDERR_FILENO)
 			close(cfg->out_fd);
-		/* The terminal is the monitor's screen: a command that opened
-		 * /dev/tty would write over it. Without a controlling terminal
-		 * that open fails (ENXIO). */
-		fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
-		if (fd >= 0) {
-			ioctl(fd, TIOCNOTTY);
-			close(fd);
-		}
 	}
 
 	if (cfg->in_child && cfg->in_child(cfg->in_child_arg) != 0)
 		_exit(126);
 
 	if (cfg->argv) {
+		/* The terminal is the monitor's screen, which a command that
+		 * opened /dev/tty would write over; in batch, one that read it
+		 * from its own process group would be stopped for good. With
+		 * no controlling terminal that open fails (ENXIO). */
+		fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (fd >= 0) {
+			ioctl(fd, TIOCNOTTY);
+			close(fd);
+		}
 		/* Keep the monitor's own descriptors out of the command; on a
 		 * kernel without close_range they merely stay open. */
 		close_range(STDERR_FILENO + 1, ~0U, CLOSE_RANGE_CLOEXEC);

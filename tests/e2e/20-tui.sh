@@ -152,6 +152,14 @@ expect output-note-up wait_for 10 has 'elapsed'
 expect output-note-said wait_for 25 has '^command output: /tmp/thrashtop-'
 end_session "$S"
 
+# Nor in batch from a terminal, where reading /dev/tty from the command's
+# own process group would stop it for good: the read fails at once.
+printf '(read x </dev/tty) 2>/dev/null && r=read || r=refused\necho $r >%s\n' "$TMP/btty" >"$TMP/btty.sh"
+tm new-session -d -s "$S" -x 100 -y 30 "timeout -s KILL 15 $T -b --no-history --no-stalls -- sh $TMP/btty.sh >/dev/null 2>&1; echo \$? >$TMP/btty.rc; sleep 60"
+expect batch-tty-ends wait_for 10 test -s "$TMP/btty.rc"
+expect batch-tty-refused test "$(cat "$TMP/btty" 2>/dev/null)" = refused -a "$(cat "$TMP/btty.rc")" = 0
+end_session "$S"
+
 # Rows paged past give their /proc files back: paging through 200
 # workers leaves about a screen's worth open, not one or two for each.
 tm new-session -d -s "$S" -x 80 -y 24 "$T --no-history --no-stalls -p 200 -n 2000000 -d 0.2 2>$TMP/err"
