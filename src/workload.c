@@ -292,7 +292,7 @@ static bool is_stray(const struct workload *wl, pid_t pid)
  * when their parent died. The main thread forks every worker, and orphans
  * go to the first live thread of their reaper, the main thread again, so
  * its children file lists them all. */
-static int strays(const struct workload *wl, pid_t *out, int max)
+int workload_strays(const struct workload *wl, pid_t *out, int max)
 {
 	char path[64], buf[8192], *p, *end;
 	ssize_t len;
@@ -318,18 +318,13 @@ static int strays(const struct workload *wl, pid_t *out, int max)
 	return n;
 }
 
-int workload_strays(const struct workload *wl, pid_t *out, int max)
-{
-	return strays(wl, out, max);
-}
-
 void workload_kill_strays(struct workload *wl)
 {
 	pid_t p[256];
 	int n;
 
 	/* Each round's victims hand their own children to us as they die. */
-	for (int round = 0; round < 64 && (n = strays(wl, p, 256)) > 0; round++) {
+	for (int round = 0; round < 64 && (n = workload_strays(wl, p, 256)) > 0; round++) {
 		for (int i = 0; i < n; i++) {
 			kill(-p[i], SIGKILL);
 			kill(p[i], SIGKILL);
