@@ -20,7 +20,9 @@
 
 struct cast;
 
-/* Creates (or truncates) path ("-": standard output) and writes the header; timestamp is the
+/* Creates path ("-": standard output) and writes the header, never
+ * through a link and never over a name in a directory others can write
+ * (sysio_create); timestamp is the
  * start's Unix time, 0 for none (a recording that must come out the same
  * every time). NULL with a one-line message in err. */
 struct cast *cast_open(const char *path, int cols, int rows, const char *term,
@@ -33,6 +35,9 @@ int cast_resize(struct cast *c, double t, int cols, int rows);
 
 /* Closes the file (and ends the recording of the screen if it was c). */
 void cast_close(struct cast *c);
+/* cast_close, and removes the file if cast_open created it: a recording
+ * that never started. */
+void cast_remove(struct cast *c);
 
 /* Pure: the n bytes of src as the inside of a JSON string into dst, which
  * holds 6 * n + 1 bytes: '"' and '\\' escaped, control bytes as \u00XX,

@@ -18,13 +18,6 @@ char *history_default_path(char *buf, size_t len, char *err, size_t errlen);
  * Refuses directories, devices, /proc and /sys. Returns 0, or -1 with err. */
 int history_check_path(const char *path, char *err, size_t errlen);
 
-/* Whether a user other than root and uid may write in a directory (its
- * lstat): it is writable by others, or by a group other than root's, or
- * it belongs to another user, who may make it writable. The sticky bit
- * does not count: it keeps others from removing files, not from planting
- * a name before it is made. */
-bool history_dir_shared(const struct stat *dir, uid_t uid);
-
 /* Whether the directory of the file path names (a link's target) is
  * shared for the effective user; a directory not there yet is not: it is
  * made 0700 on open. */

@@ -1,5 +1,5 @@
 /* Stage: the SQLite VFS of a history in a directory others can write
- * (history_dir_shared). SQLite's unix VFS creates a history's journal
+ * (sysio_dir_shared). SQLite's unix VFS creates a history's journal
  * and WAL with O_CREAT but not O_EXCL, so a file another user planted
  * under the name would be used. Through this VFS, the history, its
  * journal and its WAL are created only with O_EXCL (and O_NOFOLLOW), and

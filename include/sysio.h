@@ -7,8 +7,10 @@
 #define THRASHTOP_SYSIO_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* Reads path whole into buf, NUL-terminated; its length. A file that
@@ -53,5 +55,21 @@ int sysio_make_parents(const char *path, mode_t mode, struct sysio_made *made);
  * there, or its directory missing, not writable or read-only. */
 int sysio_replace(const char *path, mode_t mode, int (*fill)(FILE *f, const void *arg),
 		  const void *arg);
+
+/* Whether a user other than root and uid may write in a directory (its
+ * lstat): it is writable by others, or by a group other than root's, or
+ * it belongs to another user, who may make it writable. The sticky bit
+ * does not count: it keeps others from removing files, not from planting
+ * a name before it is made. */
+bool sysio_dir_shared(const struct stat *dir, uid_t uid);
+
+/* Opens a file the user named for writing, never through a link: a
+ * symbolic link at path is ELOOP. In a directory others can write (or
+ * one that cannot be looked at) the file is created exclusively, so a
+ * name already there is EEXIST; elsewhere a regular file there is
+ * truncated and anything else is EINVAL. *made says whether the file is
+ * new, for a caller that removes it again on failure. A descriptor
+ * (close-on-exec), or -1 with errno. */
+int sysio_create(const char *path, mode_t mode, bool *made);
 
 #endif

@@ -49,7 +49,13 @@ static int start_cast(struct app *a, const char *path)
 		 a->s.sys.release[0] ? a->s.sys.release : "?");
 	a->cast = cast_open(path, COLS, LINES, term ? term : "", title, (long long)time(NULL),
 			    a->err, sizeof(a->err));
-	return a->cast && tui_record(a->cast, a->err, sizeof(a->err)) == 0 ? 0 : -1;
+	if (!a->cast)
+		return -1;
+	if (tui_record(a->cast, a->err, sizeof(a->err)) == 0)
+		return 0;
+	cast_remove(a->cast);
+	a->cast = NULL;
+	return -1;
 }
 
 static struct view *top(struct app *a)
@@ -497,7 +503,10 @@ int app_replay_cast(struct history *h, int64_t id, const int *plots, int nplots,
 		v->ops->close(v);
 	}
 	tui_end();
-	cast_close(a->cast);
+	if (v)
+		cast_close(a->cast);
+	else
+		cast_remove(a->cast);
 	a->cast = NULL;
 	run_record_clear(&r);
 	if (!v) {

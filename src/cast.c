@@ -12,9 +12,11 @@
 
 #include "cast.h"
 #include "fmt.h"
+#include "sysio.h"
 
 struct cast {
 	int fd;
+	char *made;		/* the file's path when cast_open created it */
 	double start;		/* monotonic time of the opening */
 	char *line;		/* the event being written */
 	size_t cap;
@@ -145,18 +147,30 @@ struct cast *cast_open(const char *path, int cols, int rows, const char *term,
 		       const char *title, long long timestamp, char *err, size_t errlen)
 {
 	struct cast *c = calloc(1, sizeof(*c));
-	char head[256], *t = NULL, *e = NULL;
+	char head[256], name[256], *t = NULL, *e = NULL;
+	bool made = false;
 	int rc = -1;
 
+	fmt_escape(name, sizeof(name), path);
 	if (!c) {
 		fmt_err(err, errlen, "--cast: out of memory");
 		return NULL;
 	}
-	c->fd = strcmp(path, "-") ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) :
+	c->fd = strcmp(path, "-") ? sysio_create(path, 0644, &made) :
 		fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 	if (c->fd < 0) {
-		fmt_err(err, errlen, "--cast %s: %s", path, strerror(errno));
+		fmt_err(err, errlen, "--cast %s: %s", name,
+			errno == ELOOP ? "a symbolic link: refused" :
+			errno == EEXIST ? "already there, in a directory others can write: refused" :
+			errno == EINVAL ? "not a regular file" : strerror(errno));
 		free(c);
+		return NULL;
+	}
+	if (made && !(c->made = strdup(path))) {
+		unlink(path);
+		close(c->fd);
+		free(c);
+		fmt_err(err, errlen, "--cast: out of memory");
 		return NULL;
 	}
 	c->start = mono();
@@ -176,9 +190,8 @@ struct cast *cast_open(const char *path, int cols, int rows, const char *term,
 	free(t);
 	free(e);
 	if (rc) {
-		fmt_err(err, errlen, "--cast %s: %s", path, strerror(errno ? errno : ENOMEM));
-		close(c->fd);
-		free(c);
+		fmt_err(err, errlen, "--cast %s: %s", name, strerror(errno ? errno : ENOMEM));
+		cast_remove(c);
 		return NULL;
 	}
 	return c;
@@ -223,8 +236,16 @@ void cast_close(struct cast *c)
 	if (R.c == c)
 		cast_detach();
 	close(c->fd);
+	free(c->made);
 	free(c->line);
 	free(c);
+}
+
+void cast_remove(struct cast *c)
+{
+	if (c && c->made)
+		unlink(c->made);
+	cast_close(c);
 }
 
 static int attach(struct cast *c, char *err, size_t errlen)

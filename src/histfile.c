@@ -69,12 +69,6 @@ int history_check_path(const char *path, char *err, size_t errlen)
 	return history_check_sides(path, err, errlen);
 }
 
-bool history_dir_shared(const struct stat *dir, uid_t uid)
-{
-	return (dir->st_mode & S_IWOTH) || ((dir->st_mode & S_IWGRP) && dir->st_gid != 0) ||
-	       (dir->st_uid != 0 && dir->st_uid != uid);
-}
-
 /* The directory part of path into dir ("." for none). */
 static void dir_part(const char *path, char *dir, size_t len)
 {
@@ -98,7 +92,7 @@ static bool beside_shared(const char *name)
 	dir_part(name, dir, sizeof(dir));
 	if (stat(dir, &sb) != 0)
 		return errno != ENOENT;
-	return history_dir_shared(&sb, geteuid());
+	return sysio_dir_shared(&sb, geteuid());
 }
 
 bool history_in_shared_dir(const char *path)

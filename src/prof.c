@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
+
+#include "sysio.h"
 
 /* Start-up (the first full frames, the workers' forks) is not steady
  * state: parts are summed from this many seconds after prof_init. */
@@ -35,11 +38,16 @@ static bool settled(void)
 /* One line a part: calls, CPU us in all, us a call, us a frame. */
 static void report(void)
 {
-	FILE *f = fopen(path, "w");
+	bool made;
+	int fd = sysio_create(path, 0644, &made);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 	int64_t n = frames > 0 ? frames : 1;
 
-	if (!f)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	fprintf(f, "frames %lld\n", (long long)frames);
 	for (int p = 0; p < PROF_N; p++) {
 		int64_t c = cpu[p] - (p == PROF_MODEL ? cpu[PROF_WORKERS] + cpu[PROF_STALLS] : 0);

@@ -224,3 +224,50 @@ int sysio_replace(const char *path, mode_t mode, int (*fill)(FILE *f, const void
 	sync_parent(path);
 	return 0;
 }
+
+bool sysio_dir_shared(const struct stat *dir, uid_t uid)
+{
+	return (dir->st_mode & S_IWOTH) || ((dir->st_mode & S_IWGRP) && dir->st_gid != 0) ||
+	       (dir->st_uid != 0 && dir->st_uid != uid);
+}
+
+int sysio_create(const char *path, mode_t mode, bool *made)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	struct stat sb;
+	int fd;
+
+	*made = false;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path),
+			  path) >= (int)sizeof(dir)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (stat(dir, &sb) != 0 || sysio_dir_shared(&sb, geteuid())) {
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+		*made = fd >= 0;
+		if (fd < 0 && errno == EEXIST && lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode))
+			errno = ELOOP;
+		return fd;
+	}
+	/* Others cannot plant a name here: an existing file is the user's own. */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	if (fd >= 0 || errno != EEXIST) {
+		*made = fd >= 0;
+		return fd;
+	}
+	fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int e = fstat(fd, &sb) != 0 ? errno : !S_ISREG(sb.st_mode) ? EINVAL : 0;
+	if (!e && (ftruncate(fd, 0) != 0 || fcntl(fd, F_SETFL, 0) != 0))
+		e = errno;
+	if (!e)
+		return fd;
+	close(fd);
+	errno = e;
+	return -1;
+}

@@ -61,3 +61,26 @@ H export --format=asciicast >/dev/null 2>"$TMP/e"; rc=$?
 expect no-id test $rc -eq 2
 H list --size 100x30 >/dev/null 2>"$TMP/e"; rc=$?
 expect size-elsewhere test $rc -eq 2
+
+# A recording is never written through a link another user planted, and
+# in a directory others can write never over a name already there; one
+# that fails to start leaves no file.
+sh=$(mktemp -d /tmp/thrashtop-castlink.XXXXXX)
+cleanup rm -rf "$sh"
+chmod 0777 "$sh"
+echo root-data >"$sh/victim"
+setpriv --reuid=65534 --regid=65534 --clear-groups ln -s "$sh/victim" "$sh/evil.cast"
+H replay 1 --size 100x30 --cast "$sh/evil.cast" </dev/null >/dev/null 2>"$TMP/e"; rc=$?
+expect "replay-link-refused[$rc: $(cat "$TMP/e")]" test $rc -eq 2 -a "$(wc -l <"$TMP/e")" -eq 1
+expect "replay-link-victim-kept[$(head -c 60 "$sh/victim")]" grep -qx root-data "$sh/victim"
+expect replay-link-says grep -q 'a symbolic link: refused' "$TMP/e"
+setpriv --reuid=65534 --regid=65534 --clear-groups touch "$sh/planted.cast"
+H replay 1 --size 100x30 --cast "$sh/planted.cast" </dev/null >/dev/null 2>"$TMP/e"; rc=$?
+expect "replay-planted-refused[$rc: $(cat "$TMP/e")]" test $rc -eq 2 -a ! -s "$sh/planted.cast"
+H replay 1 --size 100x30 --cast "$sh/new.cast" </dev/null >/dev/null 2>"$TMP/e"
+expect "replay-shared-new[$(cat "$TMP/e")]" cmp -s "$TMP/a.cast" "$sh/new.cast"
+tm new-session -d -s link -x 100 -y 30 "$T --no-history --cast $sh/evil.cast -- touch $TMP/ran-link 2>$TMP/e3; echo EXIT=\$? >$TMP/rc3; sleep 60"
+expect live-link-exit-2 wait_for 30 grep -qs EXIT=2 "$TMP/rc3"
+expect "live-link-says[$(cat "$TMP/e3")]" grep -q "^thrashtop: --cast $sh/evil.cast: a symbolic link: refused" "$TMP/e3"
+expect live-link-victim-kept grep -qx root-data "$sh/victim"
+expect live-link-nothing-ran test ! -e "$TMP/ran-link"

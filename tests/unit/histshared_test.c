@@ -160,37 +160,6 @@ static long count_runs(const char *path, int flags)
 	return n;
 }
 
-TEST(history_dir_shared_says_who_else_may_write)
-{
-	static const struct {
-		mode_t mode;
-		uid_t uid, runner;
-		gid_t gid;
-		bool shared;
-	} c[] = {
-		{ 0755, 0, 0, 0, false },		/* /var/lib */
-		{ 01777, 0, 0, 0, true },		/* /tmp: sticky or not */
-		{ 0777, 0, 0, 0, true },
-		{ 0775, 0, 0, 0, false },		/* root's group */
-		{ 0775, 0, 0, 50, true },		/* staff */
-		{ 0755, 65534, 0, 65534, true },	/* nobody's: it may chmod */
-		{ 0500, 1000, 0, 1000, true },
-		{ 0700, 1000, 1000, 1000, false },	/* the runner's own */
-		{ 0755, 0, 1000, 0, false },
-		{ 0775, 1000, 1000, 1000, true },	/* a group, whoever is in it */
-		{ 01777, 1000, 1000, 1000, true },
-	};
-
-	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		struct stat d = { .st_mode = S_IFDIR | c[i].mode, .st_uid = c[i].uid,
-				  .st_gid = c[i].gid };
-		if (history_dir_shared(&d, c[i].runner) != c[i].shared)
-			t_fail(__FILE__, __LINE__, "mode %04o uid %u gid %u for uid %u: want %s",
-			       (unsigned)c[i].mode, (unsigned)c[i].uid, (unsigned)c[i].gid,
-			       (unsigned)c[i].runner, c[i].shared ? "shared" : "not shared");
-	}
-}
-
 TEST(history_side_ok_takes_only_the_owners_plain_file)
 {
 	char err[256];
