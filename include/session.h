@@ -1,8 +1,9 @@
 /* A session: sets the machine up as the options ask (swap, limits,
- * sysctls, sweeps), samples the system each tick, runs the workload as
- * often as asked, records each run, and puts everything back. It is driven
- * by its owner's loop (app.c) one step at a time and never waits itself;
- * it never draws: the monitor view reads its state. */
+ * sysctls, sweeps), takes each tick's samples from the place the run
+ * happens (place.h), runs the workload there as often as asked, records
+ * each run, and puts everything back. It is driven by its owner's loop
+ * (app.c) one step at a time and never waits itself; it never draws: the
+ * monitor view reads its state. */
 #ifndef THRASHTOP_SESSION_H
 #define THRASHTOP_SESSION_H
 
@@ -14,10 +15,8 @@
 #include "guard.h"
 #include "history.h"
 #include "metrics.h"
-#include "oomlog.h"
-#include "procev.h"
+#include "place.h"
 #include "run.h"
-#include "sampler.h"
 #include "series.h"
 #include "sweep.h"
 #include "sysctl.h"
@@ -26,10 +25,6 @@
 #include "tracer.h"
 #include "tuning.h"
 
-#define SESSION_TREE_MAX 255	/* a command's descendants shown as rows */
-#define SESSION_SEEN_MAX 4096	/* a command's descendants seen in one run */
-#define SESSION_SEEN_HASH 8192	/* their pids' open-addressed set: a fork
-				   of the machine's is looked up there */
 #define SESSION_KILLS_MAX 256	/* OOM kills the lane can draw */
 
 /* What the session runs: the options' workload, then sized by the
@@ -39,15 +34,6 @@ struct session_plan {
 	long nelems;
 	int procs;
 	double interval;
-};
-
-/* A command's descendants, sampled each tick, each with a row. */
-struct session_tree {
-	int n;
-	pid_t pid[SESSION_TREE_MAX];
-	struct proc_sample ps[SESSION_TREE_MAX];
-	double seen[SESSION_TREE_MAX];	/* monotonic start */
-	double swap_at[SESSION_TREE_MAX];	/* when its VmSwap was read */
 };
 
 /* Progress through a sweep's cells. */
@@ -66,39 +52,18 @@ struct session {
 	struct session_plan plan;
 	bool tui;
 	struct guard guard;
-	struct sampler *smp;		/* the workers' files */
-	struct ticker *tick;		/* the system, on schedule */
+	struct place *place;		/* where the runs happen */
 	struct sysstate sys;
 	char vm_start[SYSSTATE_NVM][64];	/* the vm settings the run began with */
 	struct history *hist;		/* NULL: --no-history, or not opened */
 	bool hist_tried;		/* opened, or failed to: not again */
 	char hist_err[512];		/* why not, said again at exit */
 	struct tuning tun;
-	/* delay accounting: NULL without (stall_why says why, once) */
-	struct taskstats_conn *ts;
-	bool acct_off;			/* delay accounting was off at some check of the run */
-	double t_fork;			/* monotonic s before the run's first fork: no
-					   worker lived longer than since then */
-	char stall_why[256];
-	struct delays *dl;		/* per worker, its totals at the last tick
-					   it was on screen; NAN unknown */
-	/* a tick's one query of the running workers: whose, and the replies */
-	pid_t *q_pid;
-	int *q_at, *q_err;
-	struct delays *q_dl;
-	/* the workers' totals summed at the run's last two ticks, for the
-	 * stall series; stall_t 0: none yet */
+	/* the workers' delay totals summed at the run's last two ticks, for
+	 * the stall series; stall_t 0: none yet */
 	struct delays stall_prev, stall_cur;
 	double stall_t_prev, stall_t_cur;
 	bool stall_fresh;		/* stall_cur was taken with this sample */
-	/* a command's other processes: their exit records, summed into the
-	 * command's totals; NULL without (the command's own counted only) */
-	struct taskstats_listener *exits;
-	struct taskstats_tree *exit_tree;
-	bool exits_lost;		/* records the run needed were dropped */
-	pid_t *live;			/* the reaper's descendants, each look */
-	struct taskstats_proc *live_at;	/* and when each began */
-	int live_cap;
 
 	/* the system, each tick */
 	struct sys_sample prev, cur;
@@ -118,22 +83,6 @@ struct session {
 	bool want_procs;		/* per-process figures are on screen */
 	int rows_first, rows_shown;	/* the worker rows on screen, the only
 					   ones read; rows_shown < 0: all */
-	struct proc_sample *ps;		/* per worker, last sample */
-	double *swap_at;		/* per worker, when VmSwap was read; 0 never */
-	int watch_lo, watch_hi;		/* the worker rows read last tick */
-	struct session_tree tree;
-	/* OOM kills: the kernel log from the session's start, and every pid
-	 * seen in the running command's tree, to match a kill to the run:
-	 * at each tick, and as root every process forked in it (forks) */
-	struct oomlog oomlog;
-	struct procev *forks;
-	pid_t seen[SESSION_SEEN_MAX];
-	int nseen;
-	pid_t scan[SESSION_SEEN_MAX];	/* the command's descendants, read this
-					   tick for seen and again for the rows */
-	int nscan;
-	bool scan_fresh;		/* scan was read this tick */
-	pid_t seen_set[SESSION_SEEN_HASH];	/* 0: empty */
 
 	/* runs */
 	struct run run;
@@ -167,9 +116,7 @@ struct session {
 	int out_fd;			/* a command's output under the monitor */
 	char out_path[256];
 
-	/* reclaim events (tracer.c): NULL without them, and why */
-	struct tracer *tracer;
-	char tracer_why[256];
+	/* reclaim events: the place's, when it has them */
 	bool tracer_wanted;		/* the session changed the machine when
 					   the tracer was asked for: its runs
 					   have a reclaim line */
@@ -192,12 +139,18 @@ struct session {
 	char kept_notes[1024];
 };
 
-/* Sets everything up: undoes what an earlier session left, checks the
- * sweep, opens the sampler and the history (the monitor's later, unless
- * --against reads it), sizes the default workload, tunes the machine,
- * guards the monitor. 0, or -1 with err (what was set up stays for
+/* Sets everything up on this machine (local.h): undoes what an earlier
+ * session left, checks the sweep, opens the place and the history (the
+ * monitor's later, unless --against reads it), sizes the default
+ * workload, tunes the machine, guards the monitor. 0, or -1 with err (what was set up stays for
  * session_close). */
 int session_open(struct session *s, const struct options *o, char *err, size_t errlen);
+
+/* A session whose runs happen at p, a place set up and sampling already
+ * (place.h): it tunes nothing here. p is the session's, closed with it. 0,
+ * or -1 with err (what was set up stays for session_close). */
+int session_open_place(struct session *s, const struct options *o, struct place *p, char *err,
+		       size_t errlen);
 
 /* Opens the history once (never with --no-history). The monitor calls it
  * after its first frame, since a new database takes tens of

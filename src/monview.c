@@ -299,12 +299,13 @@ int monview_fill(struct monview *mv)
 {
 	const struct session *s = mv->s;
 	const struct run *rn = &s->run;
+	const struct place_rows *pr = &s->place->rows;
 	struct ms_model *m = &mv->m;
 	double now = now_monotonic();
 	long tck = sysconf(_SC_CLK_TCK);
 	int nw = rn->wl.n;
 
-	if (ensure_rows(mv, nw + s->tree.n))
+	if (ensure_rows(mv, nw + pr->tree.n))
 		return -1;
 	m->ram_kib = s->sys.mem_total_kib;
 	/* the latest sample's: swap added or removed since the run began
@@ -325,20 +326,20 @@ int monview_fill(struct monview *mv)
 	fill_status(mv);
 
 	for (int i = 0; i < nw; i++)
-		fill_worker(&mv->rows[i], rn, i, &s->ps[i], s->dl ? &s->dl[i] : NULL, now, tck);
-	for (int i = 0; i < s->tree.n; i++) {
+		fill_worker(&mv->rows[i], rn, i, &pr->ps[i], pr->dl ? &pr->dl[i] : NULL, now, tck);
+	for (int i = 0; i < pr->tree.n; i++) {
 		struct ms_worker *r = &mv->rows[nw + i];
 
 		memset(r, 0, sizeof(*r));
-		r->pid = s->tree.pid[i];
+		r->pid = pr->tree.pid[i];
 		r->end = END_RUNNING;
 		r->frac = NAN;
-		r->elapsed = now - s->tree.seen[i];
-		fill_row_proc(r, &s->tree.ps[i], tck);
+		r->elapsed = now - pr->tree.seen[i];
+		fill_row_proc(r, &pr->tree.ps[i], tck);
 		fill_stalls(r, NULL, 0);
 	}
 	m->workers = mv->rows;
-	m->nworkers = nw + s->tree.n;
+	m->nworkers = nw + pr->tree.n;
 	m->done = (const char *const *)s->done;
 	m->ndone = s->ndone;
 	return 0;

@@ -13,6 +13,7 @@
 
 #include "fmt.h"
 #include "histfile.h"
+#include "local.h"
 #include "loop.h"
 #include "prof.h"
 #include "run.h"
@@ -195,111 +196,6 @@ static void describe_tuning(struct session *s)
 	}
 }
 
-/* A row's VmSwap is read at most this often (s): status costs twice what
- * stat does, and at 0.1 s, reading it for every row each tick took 55 rows
- * from 0.3 to 1 ms a tick. */
-#define SWAP_EVERY 1.0
-
-static void untrack_tree(struct session *s)
-{
-	for (int i = 0; i < s->tree.n; i++)
-		sampler_unwatch(s->smp, s->tree.pid[i]);
-	s->tree.n = 0;
-}
-
-/* When pid started, on the monotonic clock: its /proc start time counts
- * clock ticks since boot, as CLOCK_BOOTTIME does. fallback if unreadable. */
-static double proc_started(pid_t pid, double fallback)
-{
-	unsigned long long start;
-	struct timespec bt;
-	double t;
-
-	if (undo_proc_start(pid, &start, NULL) < 0 || clock_gettime(CLOCK_BOOTTIME, &bt) < 0)
-		return fallback;
-	t = now_monotonic() - ((double)bt.tv_sec + (double)bt.tv_nsec / 1e9 -
-			       (double)start / (double)sysconf(_SC_CLK_TCK));
-	return t < fallback ? t : fallback;
-}
-
-/* A command's whole process tree: every live descendant of the command
- * gets a row of its own. */
-static void sample_tree(struct session *s)
-{
-	struct session_tree *tr = &s->tree;
-	pid_t now[SESSION_TREE_MAX];
-	struct proc_sample ps[SESSION_TREE_MAX];
-	double seen[SESSION_TREE_MAX], swap_at[SESSION_TREE_MAX];
-	/* status only while anything is swapped, each at most every
-	 * SWAP_EVERY, as for the workers' rows */
-	bool swap = s->cur.mem[MI_SWAP_USED] != 0;
-	int n, k = 0;
-
-	if (!s->o->argv || !s->run.active || s->run.forking || s->run.wl.w[0].end != END_RUNNING) {
-		s->scan_fresh = false;
-		untrack_tree(s);
-		return;
-	}
-	/* note_tree read the tree this tick */
-	if (s->scan_fresh) {
-		n = s->nscan < SESSION_TREE_MAX ? s->nscan : SESSION_TREE_MAX;
-		memcpy(now, s->scan, sizeof(pid_t) * (size_t)n);
-	} else {
-		n = sampler_descendants(s->smp, s->run.wl.w[0].pid, now, SESSION_TREE_MAX);
-	}
-	s->scan_fresh = false;
-	if (n < 0)
-		n = 0;
-	if (n > SESSION_TREE_MAX)
-		n = SESSION_TREE_MAX;
-	/* and what its processes left to us when they died, with theirs:
-	 * the command's tree still, no longer below it */
-	pid_t left[64];
-	int nl = workload_strays(&s->run.wl, left, 64);
-
-	for (int i = 0; i < nl && n < SESSION_TREE_MAX; i++) {
-		int m;
-
-		now[n++] = left[i];
-		m = sampler_descendants(s->smp, left[i], now + n, SESSION_TREE_MAX - n);
-		if (m > 0)
-			n += m < SESSION_TREE_MAX - n ? m : SESSION_TREE_MAX - n;
-	}
-	for (int i = 0; i < n; i++) {
-		int j = 0;
-		bool known, due;
-
-		while (j < tr->n && tr->pid[j] != now[i])
-			j++;
-		known = j < tr->n;
-		due = swap && (!known || s->cur.t - tr->swap_at[j] >= SWAP_EVERY - 1e-6);
-		if (sampler_proc(s->smp, now[i], due, &ps[k]) < 0 || !ps[k].alive) {
-			sampler_unwatch(s->smp, now[i]);
-			continue;
-		}
-		if (!swap)
-			ps[k].swap_kib = 0;
-		else if (!due)
-			ps[k].swap_kib = tr->ps[j].swap_kib;
-		swap_at[k] = due ? s->cur.t : known ? tr->swap_at[j] : 0;
-		seen[k] = known ? tr->seen[j] : proc_started(now[i], s->cur.t);
-		now[k++] = now[i];
-	}
-	for (int j = 0; j < tr->n; j++) {
-		int i = 0;
-
-		while (i < k && now[i] != tr->pid[j])
-			i++;
-		if (i == k)
-			sampler_unwatch(s->smp, tr->pid[j]);
-	}
-	memcpy(tr->pid, now, sizeof(pid_t) * (size_t)k);
-	memcpy(tr->ps, ps, sizeof(ps[0]) * (size_t)k);
-	memcpy(tr->seen, seen, sizeof(double) * (size_t)k);
-	memcpy(tr->swap_at, swap_at, sizeof(double) * (size_t)k);
-	tr->n = k;
-}
-
 /* Every registry series' value at the sample just taken (s->prev still
  * the one before); for the plots, rates from the last sample they took. */
 static void sample_values(const struct session *s, double *v, bool plots)
@@ -328,56 +224,20 @@ static void sample_values(const struct session *s, double *v, bool plots)
 	metrics_values(&in, v);
 }
 
-/* Every worker's delay totals summed now, for the stall series: the ended
- * workers' final ones and a taskstats query of each live one. */
+/* Every worker's delay totals summed now, for the stall series. */
 static void sample_stalls(struct session *s)
 {
-	const struct workload *wl = &s->run.wl;
 	struct delays sum;
-	bool bad[DL_N] = { false };
-	double life = now_monotonic() - s->t_fork + TASKSTATS_LIFE_SLACK;
-	struct prof_mark pm;
-	char err[256];
-	int n = 0, rc;
+	int rc;
 
 	s->stall_fresh = false;
-	if (!s->ts || !s->run.active || s->run.forking) {
+	if (!s->run.active || s->run.forking ||
+	    (rc = s->place->ops->stalls(s->place, &s->run, &sum)) < 0) {
 		s->stall_t_prev = s->stall_t_cur = 0;
 		return;
 	}
-	delays_clear(&sum);
-	for (int i = 0; i < wl->n; i++) {
-		if (wl->w[i].end != END_RUNNING) {
-			delays_add(&sum, &wl->w[i].delays);
-			continue;
-		}
-		s->q_at[n] = i;
-		s->q_pid[n++] = wl->w[i].pid;
-	}
-	prof_begin(&pm);
-	rc = taskstats_query_many(s->ts, s->q_pid, n, s->q_dl, s->q_err, err, sizeof(err));
-	prof_end(PROF_STALLS, &pm);
-	if (rc < 0)
+	if (rc == 0)
 		return;
-	for (int j = 0; j < n; j++) {
-		struct delays *d = &s->q_dl[j];
-
-		if (s->q_err[j])
-			return;	/* exited meanwhile: its totals come with its reaping */
-		/* A sorter has one thread, whose delays fit in its life: this
-		 * kernel now and then gives a task its whole uptime as block
-		 * I/O delay. A command's threads may wait at once, and add up
-		 * past its wall time. */
-		if (!s->o->argv)
-			for (int k = 0; k < DL_N; k++)
-				if (d->s[k] > life)
-					d->s[k] = NAN, bad[k] = true;
-		s->dl[s->q_at[j]] = *d;	/* the rows' stall columns */
-		delays_add(&sum, d);
-	}
-	for (int k = 0; k < DL_N; k++)	/* the others' sum alone would be short */
-		if (bad[k])
-			sum.s[k] = NAN;
 	s->stall_prev = s->stall_cur;
 	s->stall_t_prev = s->stall_t_cur;
 	s->stall_cur = sum;
@@ -396,13 +256,15 @@ static void update_avail(struct session *s)
 		.swap_accounted = s->tun.cg.version == 2 || s->tun.cg.memsw,
 	};
 
-	sampler_caps(s->smp, &caps);
+	const struct place *p = s->place;
+
+	p->ops->caps(p, &caps);
 	metrics_availability(&caps, &cg, &s->avail);
-	if (!s->ts)
-		metrics_no_stalls(&s->avail, s->stall_why[0] ? s->stall_why
+	if (!p->stalls_on)
+		metrics_no_stalls(&s->avail, p->stalls_why[0] ? p->stalls_why
 				  : "no delay accounting");
-	metrics_reclaim_availability(&s->avail, s->tracer != NULL,
-				     s->tracer_why[0] ? s->tracer_why : "not started yet");
+	metrics_reclaim_availability(&s->avail, p->events_on,
+				     p->events_why[0] ? p->events_why : "not started yet");
 }
 
 /* The newest OOM kill since the sample before, for the lane: the kills
@@ -469,7 +331,7 @@ static void sample_sys(struct session *s, const struct sys_sample *x, bool newes
 
 int session_tick_fd(const struct session *s)
 {
-	return ticker_fd(s->tick);
+	return s->place->ops->tick_fd(s->place);
 }
 
 /* Every waiting sample, in order: 1, 0 when none waited, -1 with errno. A
@@ -479,10 +341,11 @@ static int take_samples(struct session *s)
 {
 	struct sys_sample x, next;
 	double v[M_N];
-	int rc = ticker_take(s->tick, &x), e = errno, got = rc;
+	struct place *p = s->place;
+	int rc = p->ops->take(p, &x), e = errno, got = rc;
 
 	while (rc > 0) {
-		rc = ticker_take(s->tick, &next);
+		rc = p->ops->take(p, &next);
 		e = errno;
 		if (x.t > s->cur.t) {
 			sample_sys(s, &x, rc <= 0, true, v);
@@ -500,162 +363,24 @@ static int sample_now(struct session *s, double *v)
 {
 	struct sys_sample x;
 
-	if (take_samples(s) < 0 || sampler_sys(s->smp, &x))
+	if (take_samples(s) < 0 || s->place->ops->now(s->place, &x))
 		return -1;
-	tracer_fill(s->tracer, &x);
 	sample_sys(s, &x, true, false, v);
 	return 0;
 }
 
-/* pid's slot in the seen set: where it is, or the empty one it would take. */
-static pid_t *seen_slot(struct session *s, pid_t pid)
+/* The run's processes read at the newest sample: with tick, a tick's
+ * whole reading, else the rows on screen only (they scrolled). */
+static void watch(struct session *s, bool tick)
 {
-	unsigned h = (unsigned)pid * 2654435761u & (SESSION_SEEN_HASH - 1);
+	struct place_want w = {
+		.tick = tick,
+		.rows = s->want_procs,
+		.lo = s->rows_shown < 0 ? 0 : s->rows_first,
+		.hi = s->rows_shown < 0 ? s->run.wl.n : s->rows_first + s->rows_shown,
+	};
 
-	while (s->seen_set[h] && s->seen_set[h] != pid)
-		h = (h + 1) & (SESSION_SEEN_HASH - 1);
-	return &s->seen_set[h];
-}
-
-static bool is_seen(struct session *s, pid_t pid)
-{
-	return *seen_slot(s, pid) == pid;
-}
-
-static void add_seen(struct session *s, pid_t pid)
-{
-	pid_t *slot = seen_slot(s, pid);
-
-	if (*slot != pid && s->nseen < SESSION_SEEN_MAX) {
-		*slot = pid;
-		s->seen[s->nseen++] = pid;
-	}
-}
-
-/* A fork the kernel reported: the child of the command or of a process
- * of its tree is of the tree, though it may be gone before a tick. */
-static void forked(pid_t parent, pid_t child, void *arg)
-{
-	struct session *s = arg;
-
-	if ((s->run.wl.n > 0 && parent == s->run.wl.w[0].pid) || is_seen(s, parent))
-		add_seen(s, child);
-}
-
-/* Every pid of the running command's tree joins the run's seen ones, so
- * that a kill the log names later is known as the run's. */
-static void note_tree(struct session *s)
-{
-	int n;
-
-	s->scan_fresh = false;
-	if (!s->o->argv || !s->run.active || s->run.forking)
-		return;
-	procev_drain(s->forks, forked, s);
-	if (s->run.wl.w[0].end != END_RUNNING)
-		return;
-	n = sampler_descendants(s->smp, s->run.wl.w[0].pid, s->scan, SESSION_SEEN_MAX);
-	for (int i = 0; i < n && i < SESSION_SEEN_MAX; i++)
-		add_seen(s, s->scan[i]);
-	s->nscan = n;
-	s->scan_fresh = n >= 0;
-}
-
-/* When pid began, in whole seconds since 1970 as exit records give it.
- * 0, or -1 when it has gone. */
-static int started_at(pid_t pid, long long *start)
-{
-	struct timespec real, boot;
-	unsigned long long ticks;
-
-	if (undo_proc_start(pid, &ticks, NULL) < 0 || clock_gettime(CLOCK_REALTIME, &real) < 0 ||
-	    clock_gettime(CLOCK_BOOTTIME, &boot) < 0)
-		return -1;
-	*start = (long long)floor((double)real.tv_sec - (double)boot.tv_sec +
-				  ((double)real.tv_nsec - (double)boot.tv_nsec) / 1e9 +
-				  (double)ticks / (double)sysconf(_SC_CLK_TCK));
-	return 0;
-}
-
-/* The exit records waiting, settled into the command's tree against its
- * processes alive now (every descendant of ours: a command's orphans come
- * to us); outside a run they are read only to keep the socket from
- * filling. last: the run's end, all of it reaped. */
-static void settle_exits(struct session *s, bool last)
-{
-	struct taskstats_exit e[256];
-	bool run = s->run.active && !s->run.forking, lost = false;
-	int n, nlive, nat = 0;
-
-	if (!s->exits)
-		return;
-	do {
-		n = taskstats_listen_read(s->exits, e, 256, &lost);
-		if (run && taskstats_tree_feed(s->exit_tree, e, n) < 0)
-			lost = true;
-	} while (n == 256);
-	if (!run)
-		return;
-	/* nothing to settle: the round only forgets the last one's, and the
-	 * walk of /proc for the living would cost the tick most of its time */
-	if (!last && taskstats_tree_idle(s->exit_tree)) {
-		if (taskstats_tree_round(s->exit_tree, NULL, 0, false) < 0 || lost)
-			s->exits_lost = true;
-		return;
-	}
-	while ((nlive = sampler_descendants(s->smp, getpid(), s->live, s->live_cap)) > s->live_cap) {
-		pid_t *p = realloc(s->live, sizeof(*p) * (size_t)nlive);
-		struct taskstats_proc *q = p ? realloc(s->live_at, sizeof(*q) * (size_t)nlive) : NULL;
-
-		if (p)
-			s->live = p;
-		if (!q)
-			break;
-		s->live_at = q;
-		s->live_cap = nlive;
-	}
-	if (nlive < 0 || nlive > s->live_cap) {
-		s->exits_lost = true;
-		return;
-	}
-	/* one gone meanwhile is known by its record */
-	for (int i = 0; i < nlive; i++)
-		if (started_at(s->live[i], &s->live_at[nat].start) == 0)
-			s->live_at[nat++].pid = s->live[i];
-	if (taskstats_tree_round(s->exit_tree, s->live_at, nat, last) < 0)
-		lost = true;
-	s->exits_lost = s->exits_lost || lost;
-}
-
-/* The kills the log named since its last read that were the run's: of
- * its cgroup, of a worker, or of a pid seen in the command's tree. */
-static int run_kills(struct session *s, struct oom_kill *k, int max)
-{
-	struct oom_kill all[64];	/* other work's kills are read too */
-	int n = oomlog_read(&s->oomlog, all, 64), m = 0;
-
-	procev_drain(s->forks, forked, s);
-
-	for (int i = 0; i < n && m < max; i++) {
-		bool ours = s->tun.have_cg && oomlog_in_cgroup(&all[i], s->tun.cg.path);
-
-		for (int j = 0; !ours && j < s->run.wl.n; j++)
-			ours = s->run.wl.w[j].pid == all[i].pid;
-		ours = ours || is_seen(s, all[i].pid);
-		if (ours)
-			k[m++] = all[i];
-	}
-	return m;
-}
-
-/* Delay accounting off at a tick of the run: switched back on, it adds
- * the kernel's uptime to a delay that was under way. */
-static void check_acct(struct session *s)
-{
-	char e[256];
-
-	if (s->ts && s->run.active && !s->run.forking && !s->acct_off)
-		s->acct_off = taskstats_acct_on(s->ts, e, sizeof(e)) != 1;
+	s->place->ops->watch(s->place, &s->run, &w, &s->cur);
 }
 
 int session_sample(struct session *s, char *err, size_t errlen)
@@ -677,60 +402,15 @@ int session_sample(struct session *s, char *err, size_t errlen)
 	}
 	if (rc == 0)
 		return 0;
-	note_tree(s);
-	settle_exits(s, false);
-	check_acct(s);
 	if (s->comp != MC_NONE)
 		describe_tuning(s);	/* the ratio it names */
-	if (!s->want_procs || !s->run.active || s->run.forking) {
-		untrack_tree(s);
-		return 0;
-	}
-	session_sample_rows(s);
-	sample_tree(s);
+	watch(s, true);
 	return 0;
 }
 
 void session_sample_rows(struct session *s)
 {
-	/* status only while anything is swapped: else every VmSwap is 0 */
-	bool swap = s->cur.mem[MI_SWAP_USED] != 0;
-	int lo = s->rows_shown < 0 ? 0 : s->rows_first;
-	int hi = s->rows_shown < 0 ? s->run.wl.n : s->rows_first + s->rows_shown;
-	double t = s->cur.t;
-	int per = (int)ceil(SWAP_EVERY / s->plan.interval - 1e-9);
-	struct prof_mark pm;
-
-	if (!s->want_procs || !s->run.active || s->run.forking)
-		return;
-	prof_begin(&pm);
-	lo = lo < 0 ? 0 : lo;
-	/* rows scrolled off give their files back: paging through 1,024
-	 * workers kept up to 2,048 open, past the usual soft limit of 1,024 */
-	for (int i = s->watch_lo; i < s->watch_hi && i < s->run.wl.n; i++)
-		if (i < lo || i >= hi) {
-			sampler_unwatch(s->smp, s->run.wl.w[i].pid);
-			s->swap_at[i] = 0;
-		}
-	s->watch_lo = lo;
-	s->watch_hi = hi;
-	for (int i = lo; i < hi && i < s->run.wl.n; i++) {
-		struct proc_sample *p = &s->ps[i];
-		bool first = s->swap_at[i] == 0;
-		bool due = swap && (first || t - s->swap_at[i] >= SWAP_EVERY - 1e-6);
-		int64_t was = p->swap_kib;
-
-		if (s->run.wl.w[i].end != END_RUNNING)
-			continue;
-		sampler_proc(s->smp, s->run.wl.w[i].pid, due, p);
-		if (!swap && p->alive)
-			p->swap_kib = 0;
-		else if (!due && p->alive)
-			p->swap_kib = was;
-		if (due)	/* rows first read together are due on different ticks */
-			s->swap_at[i] = first && per > 1 ? t - SWAP_EVERY * (i % per) / per : t;
-	}
-	prof_end(PROF_WORKERS, &pm);
+	watch(s, false);
 }
 
 /* A tuned or swept session's runs share an id: UTC start time and pid. */
@@ -752,10 +432,8 @@ static void update_comp(struct session *s)
 {
 	s->comp = !strcmp(s->sys.zswap_enabled, "Y") ? MC_ZSWAP :
 		  s->tun.have_zram ? MC_ZRAM : MC_NONE;
-	if (s->smp)
-		sampler_zram(s->smp, s->tun.have_zram ? s->tun.zr.name : NULL);
-	if (s->tick)
-		ticker_zram(s->tick, s->tun.have_zram ? s->tun.zr.name : NULL);
+	if (s->place)
+		s->place->ops->zram(s->place, s->tun.have_zram ? s->tun.zr.name : NULL);
 }
 
 /* The system as it is now, for the header and the record: swap devices (a
@@ -764,13 +442,14 @@ static void refresh_sys(struct session *s)
 {
 	char err[256];
 	struct sysstate st;
+	const char *sw;
 
-	if (sysstate_read(&st, err, sizeof(err)) == 0)
+	if (s->place->ops->state(s->place, &st, err, sizeof(err)) == 0)
 		s->sys = st;
 	describe_swaps(s);
 	update_comp(s);
-	if (sysctl_get("vm.swappiness", s->swappiness, sizeof(s->swappiness), err, sizeof(err)))
-		snprintf(s->swappiness, sizeof(s->swappiness), "n/a");
+	sw = sysstate_vm(&s->sys, "vm.swappiness");
+	snprintf(s->swappiness, sizeof(s->swappiness), "%s", sw ? sw : "n/a");
 }
 
 static int begin_run(struct session *s, char *err, size_t errlen)
@@ -785,11 +464,6 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 		.set_nice = s->guard.nice_now != s->guard.nice_was,
 		.nice = s->guard.nice_was,
 	};
-	struct proc_sample *ps;
-	struct delays *dl, *q_dl;
-	pid_t *q_pid;
-	int *q_at, *q_err;
-	double *at;
 
 	refresh_sys(s);
 	for (int i = 0; i < SYSSTATE_NVM; i++)
@@ -798,45 +472,9 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 	 * at the one it records, whatever set vm.swappiness since */
 	if (tuning_cg_swappiness(&s->tun, err, errlen) < 0)
 		return -1;
-	dl = realloc(s->dl, sizeof(*dl) * (size_t)cfg.procs);
-	if (dl)
-		s->dl = dl;
-	if ((q_dl = realloc(s->q_dl, sizeof(*q_dl) * (size_t)cfg.procs)))
-		s->q_dl = q_dl;
-	if ((q_pid = realloc(s->q_pid, sizeof(*q_pid) * (size_t)cfg.procs)))
-		s->q_pid = q_pid;
-	if ((q_at = realloc(s->q_at, sizeof(*q_at) * (size_t)cfg.procs)))
-		s->q_at = q_at;
-	if ((q_err = realloc(s->q_err, sizeof(*q_err) * (size_t)cfg.procs)))
-		s->q_err = q_err;
-	ps = realloc(s->ps, sizeof(*ps) * (size_t)cfg.procs);
-	if (ps)
-		s->ps = ps;
-	at = realloc(s->swap_at, sizeof(*at) * (size_t)cfg.procs);
-	if (at)
-		s->swap_at = at;
-	if (!ps || !at || !dl || !q_dl || !q_pid || !q_at || !q_err) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	memset(s->swap_at, 0, sizeof(*at) * (size_t)cfg.procs);
-	s->watch_lo = s->watch_hi = 0;
-	/* frames drawn while the workers are forked show their rows */
-	for (int i = 0; i < cfg.procs; i++)
-		s->ps[i] = (struct proc_sample){ .alive = false, .utime_ticks = NA,
-			.stime_ticks = NA, .majflt = NA, .minflt = NA, .rss_kib = NA, .swap_kib = NA };
-	for (int i = 0; i < cfg.procs; i++)
-		delays_clear(&s->dl[i]);
 	tuning_workload_cfg(&s->tun, &cfg);
-	cfg.ts = s->ts;
-	{
-		char e[256];
-
-		/* tasks forked while it is off are never accounted */
-		s->acct_off = s->ts && taskstats_acct_on(s->ts, e, sizeof(e)) != 1;
-	}
-	s->t_fork = now_monotonic();
-	if (run_begin(&s->run, &cfg, err, errlen))
+	if (s->place->ops->begin(s->place, &s->run, &cfg, s->tun.have_balloon ? s->tun.bl.pid : 0,
+				 err, errlen))
 		return -1;
 	s->run_no++;
 	s->batch_left--;
@@ -852,44 +490,21 @@ int session_fork(struct session *s, double until, char *err, size_t errlen)
 
 	if (!r->active || !r->forking)
 		return 0;
-	/* the exit records of before the command are not its tree's */
-	settle_exits(s, false);
-	rc = run_fork(r, until, err, errlen);
+	rc = s->place->ops->fork(s->place, r, until, err, errlen);
 	if (rc <= 0)
 		return rc < 0 ? -1 : 1;
-	if (s->exits) {
-		/* forked just now: a record of a child of its pid's last
-		 * owner began before it */
-		struct taskstats_proc root = { r->wl.w[0].pid, (long long)time(NULL) };
-
-		taskstats_tree_begin(s->exit_tree, root, getpid(),
-				     s->tun.have_balloon ? s->tun.bl.pid : 0);
-		s->exits_lost = false;
-	}
-	for (int i = 0; i < r->wl.n; i++) {
-		s->ps[i].pid = r->wl.w[i].pid;
-		s->ps[i].alive = true;
-		s->ps[i].state = 0;
-		s->ps[i].utime_ticks = s->ps[i].stime_ticks = 0;
-		s->ps[i].rss_kib = s->ps[i].swap_kib = s->ps[i].majflt = s->ps[i].minflt = NA;
-	}
 	/* The record keeps the state the run starts in. */
-	tracer_drain(s->tracer);
 	if (sample_now(s, v)) {
 		snprintf(err, errlen, "cannot sample the system: %s", strerror(errno));
 		session_abort_run(s);
 		return -1;
 	}
 	tuning_run_begin(&s->tun);
-	/* kills before the start were not the run's */
-	oomlog_read(&s->oomlog, NULL, 0);
-	s->nseen = 0;
-	memset(s->seen_set, 0, sizeof(s->seen_set));
+	s->place->ops->started(s->place, r, &s->cur);
 	update_avail(s);
 	run_started(r, &s->cur, v, s->avail.ok);
 	r->interval = s->plan.interval;
 	s->rc_from = s->cur.rc;
-	tracer_run_begin(s->tracer, s->cur.t);
 	return 0;
 }
 
@@ -908,31 +523,23 @@ static int64_t cgroup_extra_oom(struct session *s)
 }
 
 /* The run's reclaim summary, from the totals at its start and end and
- * the tracer's copy of its events. */
+ * the place's copy of its events. */
 static void reclaim_finish(struct session *s)
 {
 	struct rc_summary *sum = &s->rc_last;
+	int64_t n;
+	double secs;
 
 	memset(sum, 0, sizeof(*sum));
-	if (!s->tracer || !s->cur.rc_ok)
+	if (!s->place->events_on || !s->cur.rc_ok)
 		return;
 	if (!s->rc_run && !(s->rc_run = malloc(sizeof(*s->rc_run))))
 		return;
-	tracer_run_copy(s->tracer, s->rc_run);
+	if (!s->place->ops->events(s->place, &s->run, s->rc_run, &n, &secs))
+		return;
 	rc_summary_make(&s->rc_from, &s->cur.rc, &s->rc_run->run_hist, sum);
-	/* the workers, and every process of a command's tree seen */
-	for (int i = 0; i < s->run.wl.n + s->nseen; i++) {
-		pid_t pid = i < s->run.wl.n ? s->run.wl.w[i].pid : s->seen[i - s->run.wl.n];
-		bool twice = false;
-		int64_t n, ns;
-
-		for (int j = 0; j < s->run.wl.n && i >= s->run.wl.n; j++)
-			twice = twice || s->run.wl.w[j].pid == pid;
-		if (!twice && rc_pid_stalls(s->rc_run, pid, &n, &ns) == 0) {
-			sum->workers_n += n;
-			sum->workers_s += (double)ns / 1e9;
-		}
-	}
+	sum->workers_n += n;
+	sum->workers_s += secs;
 }
 
 static bool changes_machine(const struct session *s);
@@ -946,9 +553,9 @@ static void print_reclaim(const struct session *s, FILE *out)
 	static const struct rc_summary none;
 	char line[512];
 
-	if (!s->tracer && !s->tracer_wanted)
+	if (!s->place->events_on && !s->tracer_wanted)
 		return;
-	rc_line(line, sizeof(line), s->tracer ? &s->rc_last : &none);
+	rc_line(line, sizeof(line), s->place->events_on ? &s->rc_last : &none);
 	fprintf(out, "%s\n", line);
 	fflush(out);
 }
@@ -1047,8 +654,8 @@ static void store_run(struct session *s)
 		.changes = rn->changes,
 		.nchanges = rn->nchanges,
 		.sysctls = sysctls,
-		.reclaim = s->tracer ? &s->rc_last : NULL,
-		.reclaim_run = s->tracer && s->rc_last.ok ? s->rc_run : NULL,
+		.reclaim = s->place->events_on ? &s->rc_last : NULL,
+		.reclaim_run = s->place->events_on && s->rc_last.ok ? s->rc_run : NULL,
 	};
 	char err[512] = "";
 
@@ -1084,63 +691,39 @@ static void store_run(struct session *s)
 		session_note(s, true, "history: %s (run %d not kept)", err, s->run_no);
 }
 
-/* A command's totals become its whole tree's: its other processes' are
- * added to its own; none when records it needed were lost. */
-static void add_tree(struct session *s)
-{
-	struct worker *w = &s->run.wl.w[0];
-	bool past[DL_N];
-	struct delays sum;
-
-	if (!s->exits || !s->run.wl.n || s->run.forking)
-		return;
-	settle_exits(s, true);
-	if (!taskstats_tree_sum(s->exit_tree, &sum, past) || s->exits_lost) {
-		delays_clear(&w->delays);
-		kept_note(s, true, "n/a stalls: exit records of the command's processes were lost "
-			 "(a full socket buffer, or memory)");
-		return;
-	}
-	/* the command's unknown stays unknown: the tree alone is short */
-	for (int k = 0; k < DL_N; k++)
-		if (past[k] && !w->delays_past[k]) {
-			w->delays.s[k] = NAN;
-			session_note(s, true, "stalls: %s n/a: an exit record of the command's held more "
-				     "of it than its thread lived (the kernel added its uptime)",
-				     delay_name((enum delay_kind)k));
-		} else if (!isnan(sum.s[k])) {
-			w->delays.s[k] += sum.s[k];
-		}
-}
-
 static void finish_run(struct session *s, bool aborted)
 {
 	struct run *r = &s->run;
 	double v[M_N];
-	char err[256];
 
 	if (aborted)
-		workload_stop(&r->wl);
-	tracer_drain(s->tracer);
+		s->place->ops->stop(s->place, r);
 	if (sample_now(s, v) == 0)
 		run_observe(r, &s->cur, v);
 	else
 		session_note(s, true, "cannot sample the system: %s", strerror(errno));
-	struct oom_kill kills[RUN_VICTIMS_MAX];
+	struct place_end end;
 	int64_t cg = tuning_run_oom(&s->tun);
+
+	s->place->ops->end(s->place, r, s->tun.have_cg ? s->tun.cg.path : NULL, &end);
 	struct oom_seen seen = {
 		.extra = cgroup_extra_oom(s),
 		.cgroup = cg > 0 ? cg : 0,
-		.kills = kills,
+		.kills = end.kills,
+		.nkills = end.nkills,
 	};
-
-	note_tree(s);
-	seen.nkills = run_kills(s, kills, RUN_VICTIMS_MAX);
-	add_tree(s);
-	/* Another process (a session that turned it on, then ended) may
-	 * have turned delay accounting off: the totals then miss part of
-	 * the run, and none is better than a short one. */
-	if (s->ts && (s->acct_off || taskstats_acct_on(s->ts, err, sizeof(err)) != 1)) {
+	if (end.tree_lost)
+		kept_note(s, true, "n/a stalls: exit records of the command's processes were lost "
+			  "(a full socket buffer, or memory)");
+	for (int k = 0; k < DL_N; k++)
+		if (end.tree_past[k])
+			session_note(s, true, "stalls: %s n/a: an exit record of the command's held "
+				     "more of it than its thread lived (the kernel added its uptime)",
+				     delay_name((enum delay_kind)k));
+	/* Delay accounting turned off meanwhile (by a session that turned it
+	 * on, then ended): the totals then miss part of the run, and none is
+	 * better than a short one. */
+	if (end.acct_off) {
 		for (int i = 0; i < r->wl.n; i++)
 			delays_clear(&r->wl.w[i].delays);
 		kept_note(s, true, "n/a stalls: %s was off during the run", DELAYACCT_SYSCTL);
@@ -1169,9 +752,7 @@ static void finish_run(struct session *s, bool aborted)
 	if (r->wl.left > 0)	/* not in the time line: time(1) would not wait for them */
 		session_note(s, false, "the command left %d process%s running as it ended: killed, "
 			     "as a run ends with its command", r->wl.left, r->wl.left > 1 ? "es" : "");
-	for (int i = 0; i < r->wl.n; i++)
-		sampler_unwatch(s->smp, r->wl.w[i].pid);
-	untrack_tree(s);
+	s->place->ops->done(s->place, r);
 	if (r->res.status != RUN_OK && r->res.status != RUN_ABORTED)
 		s->nfailed_runs++;
 	reclaim_finish(s);
@@ -1195,7 +776,7 @@ void session_abort_run(struct session *s)
 
 bool session_reap(struct session *s)
 {
-	if (!s->run.active || s->run.forking || workload_reap(&s->run.wl) > 0)
+	if (!s->run.active || s->run.forking || s->place->ops->reap(s->place, &s->run) > 0)
 		return false;
 	finish_run(s, false);
 	return true;
@@ -1331,7 +912,7 @@ void session_step_interval(struct session *s, int dir)
 			;
 	if (i >= 0 && i < n)
 		s->plan.interval = steps[i];
-	ticker_set_interval(s->tick, s->plan.interval);
+	s->place->ops->set_interval(s->place, s->plan.interval);
 	session_note(s, false, "interval %.2f s", s->plan.interval);
 }
 
@@ -1373,16 +954,15 @@ static int setup(struct session *s, char *err, size_t errlen)
 {
 	const struct options *o = s->o;
 
-	s->smp = sampler_new(err, errlen);
-	if (!s->smp)
+	if (!s->place && !(s->place = local_open(o->argv != NULL, err, errlen)))
 		return -1;
-	if (sysstate_read(&s->sys, err, errlen))
+	if (s->place->ops->state(s->place, &s->sys, err, errlen))
 		return -1;
 	if (!s->plan.procs)
 		s->plan.procs = s->sys.cpus_online > 0 ? s->sys.cpus_online : 1;
 	if (!o->argv && !s->plan.nelems) {
 		struct sys_sample now;
-		if (sampler_sys(s->smp, &now))
+		if (s->place->ops->now(s->place, &now))
 			return snprintf(err, errlen, "cannot read memory figures"), -1;
 		s->plan.nelems = default_nelems(s->plan.procs, now.mem[MI_AVAIL]);
 	}
@@ -1586,74 +1166,55 @@ static int apply_tuning(struct session *s, char *err, size_t errlen)
  * and stderr (the monitor's status line) says why, once. */
 static void open_delays(struct session *s)
 {
-	char err[512];
+	struct place *p = s->place;
+	char err[512], *why = p->stalls_why;
+	size_t whylen = sizeof(p->stalls_why);
 	int on = -1;
 
 	if (s->o->no_stalls) {
-		snprintf(s->stall_why, sizeof(s->stall_why), "--no-stalls");
+		snprintf(why, whylen, "--no-stalls");
 		return;
 	}
 	if (geteuid() != 0)
-		snprintf(s->stall_why, sizeof(s->stall_why),
-			 "delay accounting needs root (taskstats asks for CAP_NET_ADMIN)");
+		snprintf(why, whylen, "delay accounting needs root (taskstats asks for CAP_NET_ADMIN)");
 	else if ((on = delayacct_get(err, sizeof(err))) < 0 ||
 		 (on == 0 && changes_machine(s) && tuning_delayacct(&s->tun, err, sizeof(err)) < 0))
-		snprintf(s->stall_why, sizeof(s->stall_why), "%s: %.200s", DELAYACCT_SYSCTL, err);
+		snprintf(why, whylen, "%s: %.200s", DELAYACCT_SYSCTL, err);
 	else if (on == 0 && !changes_machine(s))
-		snprintf(s->stall_why, sizeof(s->stall_why),
-			 "%s is 0 (set it to 1, or tune: --mem, --swap ...)", DELAYACCT_SYSCTL);
-	else if (!(s->ts = taskstats_open(err, sizeof(err))))
-		snprintf(s->stall_why, sizeof(s->stall_why), "%.250s", err);
+		snprintf(why, whylen, "%s is 0 (set it to 1, or tune: --mem, --swap ...)",
+			 DELAYACCT_SYSCTL);
+	else if (local_delays(p, s->o->argv != NULL, err, sizeof(err)) > 0)
+		session_note(s, false, "stalls: the command's own process only: %s", err);
 	/* in the monitor on the status line, and again at its exit: stderr
 	 * is hidden under its screen */
-	if (s->stall_why[0]) {
-		kept_note(s, false, "n/a stalls: %s", s->stall_why);
-		return;
-	}
-	if (!s->o->argv)
-		return;
-	s->live_cap = 64;
-	if (!(s->exits = taskstats_listen(s->ts, err, sizeof(err))) ||
-	    !(s->exit_tree = taskstats_tree_new()) ||
-	    !(s->live = malloc(sizeof(*s->live) * (size_t)s->live_cap)) ||
-	    !(s->live_at = malloc(sizeof(*s->live_at) * (size_t)s->live_cap))) {
-		if (s->exits)
-			snprintf(err, sizeof(err), "%s", strerror(ENOMEM));
-		session_note(s, false, "stalls: the command's own process only: %s", err);
-		taskstats_listen_close(s->exits);
-		s->exits = NULL;
-		taskstats_tree_free(s->exit_tree);
-		s->exit_tree = NULL;
-	}
+	if (why[0])
+		kept_note(s, false, "n/a stalls: %s", why);
 }
 
 /* Reclaim events in a session that changes the machine anyway (it holds
  * the one-session lock): the tracefs instance and mount are changes too,
- * and a plain session beside a tuning one must not take that lock. */
-static void open_tracer(struct session *s)
+ * and a plain session beside a tuning one must not take that lock. The
+ * samples start with them. */
+static int start_sampling(struct session *s, char *err, size_t errlen)
 {
+	struct place *p = s->place;
+	bool events = false;
+
 	s->tracer_wanted = changes_machine(s);
 	if (s->o->no_events)
-		snprintf(s->tracer_why, sizeof(s->tracer_why), "--no-events");
+		snprintf(p->events_why, sizeof(p->events_why), "--no-events");
 	else if (!changes_machine(s))
-		snprintf(s->tracer_why, sizeof(s->tracer_why), "only in a session that changes "
+		snprintf(p->events_why, sizeof(p->events_why), "only in a session that changes "
 			 "the machine (--mem, --global, --swap, --sysctl ...)");
-	else if ((s->tracer = tracer_open(s->tracer_why, sizeof(s->tracer_why))))
-		ticker_tracer(s->tick, s->tracer);
+	else
+		events = true;
+	if (local_start(p, s->plan.interval, s->tun.have_zram ? s->tun.zr.name : NULL, events,
+			err, errlen))
+		return -1;
 	update_avail(s);
-	if (!s->tracer && changes_machine(s) && !s->o->no_events)
-		session_note(s, false, "reclaim events n/a: %s", s->tracer_why);
-}
-
-static void close_tracer(struct session *s)
-{
-	char err[512];
-
-	if (tracer_close(s->tracer, err, sizeof(err)) < 0)
-		fprintf(stderr, "thrashtop: could not undo: %s\n", err);
-	s->tracer = NULL;
-	free(s->rc_run);
-	s->rc_run = NULL;
+	if (!p->events_on && changes_machine(s) && !s->o->no_events)
+		session_note(s, false, "reclaim events n/a: %s", p->events_why);
+	return 0;
 }
 
 static bool dangling(const char *path)
@@ -1689,16 +1250,9 @@ static void recover(void)
 			undo_state_file());
 }
 
-int session_open(struct session *s, const struct options *o, char *err, size_t errlen)
+static void init(struct session *s, const struct options *o)
 {
-	char why[256];
-
 	memset(s, 0, sizeof(*s));
-	oomlog_open(&s->oomlog);
-	/* a victim the log names is matched to a command's run by its pid;
-	 * without forks reported, by the ticks' scans alone */
-	if (o->argv && s->oomlog.fd >= 0)
-		s->forks = procev_open(why, sizeof(why));
 	s->o = o;
 	s->tui = !o->batch;
 	s->out_fd = -1;
@@ -1708,6 +1262,23 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 	s->plan.interval = o->interval;
 	tuning_init(&s->tun);
 	snprintf(s->knob, sizeof(s->knob), "%s", o->knob ? o->knob : TUNING_DEFAULT_KNOB);
+}
+
+int session_open_place(struct session *s, const struct options *o, struct place *p, char *err,
+		       size_t errlen)
+{
+	init(s, o);
+	s->place = p;
+	if (setup(s, err, errlen))
+		return -1;
+	s->batch_left = s->repeat_n = o->repeat;
+	update_avail(s);
+	return 0;
+}
+
+int session_open(struct session *s, const struct options *o, char *err, size_t errlen)
+{
+	init(s, o);
 	/* Before we are a subreaper, so that it is no child of ours. */
 	if (o->argv && watchdog_start(err, errlen))
 		return -1;
@@ -1735,12 +1306,7 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 		s->batch_left = s->repeat_n = o->repeat;
 	/* Last, so the calibration sort and the set-up are not locked in. */
 	guard_apply(&s->guard);
-	s->tick = ticker_start(s->plan.interval, err, errlen);
-	if (s->tick && s->tun.have_zram)
-		ticker_zram(s->tick, s->tun.zr.name);
-	if (s->tick)
-		open_tracer(s);
-	return s->tick ? 0 : -1;
+	return start_sampling(s, err, errlen);
 }
 
 /* Puts the machine back; says in one line each what could not be. */
@@ -1848,23 +1414,15 @@ void session_print_posted(const struct session *s)
 
 void session_close(struct session *s)
 {
-	ticker_stop(s->tick);
-	close_tracer(s);
-	workload_stop(&s->run.wl);
+	if (s->place)
+		s->place->ops->stop(s->place, &s->run);
 	watchdog_end();
-	taskstats_listen_close(s->exits);
-	s->exits = NULL;
-	taskstats_tree_free(s->exit_tree);
-	s->exit_tree = NULL;
-	free(s->live);
-	free(s->live_at);
-	taskstats_close(s->ts);
-	s->ts = NULL;
-	untrack_tree(s);
+	if (s->place)
+		s->place->ops->close(s->place);
+	s->place = NULL;
+	free(s->rc_run);
+	s->rc_run = NULL;
 	run_free(&s->run);
-	oomlog_close(&s->oomlog);
-	procev_close(s->forks);
-	s->forks = NULL;
 	untune(s);
 	print_sweep_table(s);
 	run_records_free(s->sweep.runs, s->sweep.nruns);
@@ -1885,16 +1443,7 @@ void session_close(struct session *s)
 		free(s->posted[i].err);
 	}
 	free(s->posted);
-	free(s->ps);
-	free(s->swap_at);
-	free(s->dl);
-	free(s->q_dl);
-	free(s->q_pid);
-	free(s->q_at);
-	free(s->q_err);
 	free(s->marks);
 	if (s->out_fd >= 0)
 		drop_log(s);
-	if (s->smp)
-		sampler_free(s->smp);
 }
