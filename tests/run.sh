@@ -64,6 +64,7 @@ others() {	# the other scripts, each taken from the queue once
 t0=$SECONDS
 (
 	[ -z "$pat" ] && run layers 60 tests/layers.sh
+	[ -z "$pat" ] && run docs 60 tests/docs.sh
 	[ -z "$pat" ] && run unit 300 ./build/unit
 	# builds the scripts do not need, made here beside them
 	[ -z "$pat" ] && run other-cc 600 make -s --no-print-directory -j"$(nproc)" other-cc

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every example command of the man page runs and exits 0, in order, into
-# one history (the default path, under this test's XDG_DATA_HOME). Made
+# Every example command of the man page, then every first command of the
+# README, runs and exits 0, in order, into one history (the default path,
+# under this test's XDG_DATA_HOME). Made
 # short: a sort's -n or -m becomes -n 20000 (and a sweep gets one), a
 # monitor example runs with -b, --global leaves all but 256 MiB (a small
 # pool rather than most of RAM), a swap of gigabytes becomes 256M, and
@@ -21,6 +22,10 @@ cleanup "echo $sw0 >/proc/sys/vm/swappiness; echo $nr0 >/proc/sys/vm/nr_hugepage
 MANWIDTH=400 man -l "$ROOT/thrashtop.1" 2>/dev/null | col -b |
 	awk '/^EXAMPLES$/,/^SEE ALSO$/' | sed -n 's/^[[:space:]]*\(thrashtop .*\)$/\1/p' >"$TMP/examples"
 expect examples-found test "$(wc -l <"$TMP/examples")" -ge 10
+# The README's, as a user types them in the tree: ./thrashtop, a comment.
+awk '/^## First commands/ { on = 1; next } on && /^```/ { if (inb) exit; inb = 1; next }
+	inb' "$ROOT/README.md" | sed -n 's/ *#.*//; s/^\.\/\(thrashtop .*\)$/\1/p' >"$TMP/readme"
+expect readme-examples-found test "$(wc -l <"$TMP/readme")" -ge 5
 
 mkdir "$TMP/ex"
 cd "$TMP/ex" || exit 1
@@ -38,15 +43,19 @@ short() {
 	case $c in *" -b "*) ;; *) c="thrashtop -b ${c#thrashtop }" ;; esac
 	echo "$c"
 }
-i=0
-while IFS= read -r ex; do
-	i=$((i + 1))
-	cmd=$(short "$ex")
-	echo "  $ex"
-	[ "$cmd" = "$ex" ] || echo "    as: $cmd"
-	bash -c "T='$T'; t() { \"\$T\" \"\$@\"; }; ${cmd/#thrashtop/t}" </dev/null >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-	expect "example-$i-exit-0" test $rc -eq 0
-	[ $rc -eq 0 ] || sed 's/^/    stderr: /' "$TMP/err" | head -5
-done <"$TMP/examples"
+examples() {	# FILE NAME: each line of FILE run as assertion NAME-N-exit-0
+	local ex cmd rc i=0
+	while IFS= read -r ex; do
+		i=$((i + 1))
+		cmd=$(short "$ex")
+		echo "  $ex"
+		[ "$cmd" = "$ex" ] || echo "    as: $cmd"
+		bash -c "T='$T'; t() { \"\$T\" \"\$@\"; }; ${cmd/#thrashtop/t}" </dev/null >"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		expect "$2-$i-exit-0" test $rc -eq 0
+		[ $rc -eq 0 ] || sed 's/^/    stderr: /' "$TMP/err" | head -5
+	done <"$1"
+}
+examples "$TMP/examples" example
+examples "$TMP/readme" readme-example
 expect machine-back test "$(cat /proc/sys/vm/swappiness)" = "$sw0" -a "$(cat /proc/sys/vm/nr_hugepages)" = "$nr0"
