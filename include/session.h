@@ -12,6 +12,7 @@
 
 #include "against.h"
 #include "cli.h"
+#include "cmdlog.h"
 #include "guard.h"
 #include "history.h"
 #include "metrics.h"
@@ -113,8 +114,7 @@ struct session {
 	char workload_desc[512];
 	char swapdevs[256];
 	char tune_desc[256];
-	int out_fd;			/* a command's output under the monitor */
-	char out_path[256];
+	struct cmdlog out;		/* a command's output under the monitor */
 
 	/* reclaim events: the place's, when it has them */
 	bool tracer_wanted;		/* the session changed the machine when

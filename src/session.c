@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fmt.h"
+#include "cmdlog.h"
 #include "histfile.h"
 #include "local.h"
 #include "loop.h"
@@ -460,7 +461,7 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 		.seed = s->o->seed,
 		.fill = s->o->fill,
 		.argv = s->o->argv,
-		.out_fd = s->out_fd,
+		.out_fd = s->out.fd,
 		.set_nice = s->guard.nice_now != s->guard.nice_was,
 		.nice = s->guard.nice_was,
 	};
@@ -987,15 +988,9 @@ static int setup(struct session *s, char *err, size_t errlen)
 	if (s->tui && o->argv) {
 		/* The command's own output would tear the screen: keep it in a
 		 * file the user is told about. */
-		const char *dir = getenv("TMPDIR");
-		snprintf(s->out_path, sizeof(s->out_path), "%s/thrashtop-XXXXXX.log",
-			 dir && *dir ? dir : "/tmp");
-		/* a shared directory: a name no one can plant a link at */
-		s->out_fd = mkostemps(s->out_path, 4, O_CLOEXEC);
-		if (s->out_fd < 0)
-			return snprintf(err, errlen, "cannot create %s: %s", s->out_path,
-					strerror(errno)), -1;
-		snprintf(s->note_again, sizeof(s->note_again), "command output: %s", s->out_path);
+		if (cmdlog_open(&s->out, err, errlen))
+			return -1;
+		snprintf(s->note_again, sizeof(s->note_again), "command output: %s", s->out.path);
 		session_note(s, false, "%s", s->note_again);
 	}
 	snprintf(s->swappiness, sizeof(s->swappiness), "%s",
@@ -1243,6 +1238,10 @@ static void recover(void)
 			off += (size_t)snprintf(done + off, sizeof(done) - off, "%s%s",
 						n++ ? "; " : "", what + 3);
 	}
+	int logs = cmdlog_sweep();
+	if (logs && off < sizeof(done))
+		snprintf(done + off, sizeof(done) - off, "%sremoved %d command output file%s",
+			 n++ ? "; " : "", logs, logs > 1 ? "s" : "");
 	if (n)
 		fprintf(stderr, "thrashtop: undid what an earlier session left: %s\n", done);
 	if (rc < 0 && !msg[0])
@@ -1255,7 +1254,7 @@ static void init(struct session *s, const struct options *o)
 	memset(s, 0, sizeof(*s));
 	s->o = o;
 	s->tui = !o->batch;
-	s->out_fd = -1;
+	s->out.fd = -1;
 	s->sweep.cell = -1;
 	s->plan.nelems = o->nelems;
 	s->plan.procs = o->procs;
@@ -1346,32 +1345,6 @@ static void print_sweep_table(struct session *s)
 
 /* The command's output file goes with the session; its last lines are
  * what the screen hid, so they are said first. */
-static void drop_log(struct session *s)
-{
-	char buf[4096];
-	off_t end = lseek(s->out_fd, 0, SEEK_END);
-	off_t from = end > (off_t)sizeof(buf) - 1 ? end - (off_t)sizeof(buf) + 1 : 0;
-	ssize_t n = end > 0 ? pread(s->out_fd, buf, sizeof(buf) - 1, from) : 0;
-
-	if (n > 0) {
-		const char *start = buf, *nl;
-		int lines = 0;
-
-		buf[n] = '\0';
-		for (ssize_t i = n - 2; i >= 0; i--)
-			if (buf[i] == '\n' && ++lines == LOG_TAIL_LINES) {
-				start = buf + i + 1;
-				break;
-			}
-		if (start == buf && from && (nl = strchr(buf, '\n')) && nl[1])
-			start = nl + 1;		/* not half a line */
-		fprintf(stderr, "thrashtop: the command's last output:\n%s%s", start,
-			buf[n - 1] == '\n' ? "" : "\n");
-	}
-	close(s->out_fd);
-	unlink(s->out_path);
-}
-
 /* "Linux-6.1 swappiness=70 page_cluster=2", each vm setting some run of
  * the session began with other than the first did, by its report key. */
 static void vm_header(const struct session *s, int r, const bool *varies, char *buf, size_t len)
@@ -1444,6 +1417,6 @@ void session_close(struct session *s)
 	}
 	free(s->posted);
 	free(s->marks);
-	if (s->out_fd >= 0)
-		drop_log(s);
+	if (s->out.fd >= 0)
+		cmdlog_close(&s->out, LOG_TAIL_LINES, stderr);
 }

@@ -51,7 +51,7 @@ tm send-keys -t "$S" q
 expect monitor-exit-0 wait_for 60 grep -sqx EXIT=0 "$TMP/rc"
 [ -s "$TMP/rc" ] && grep -qx EXIT=0 "$TMP/rc" || sed 's/^/  stderr: /' "$TMP/err"
 expect log-tail-said grep -q '^command-said-this$' "$TMP/err"
-expect log-removed bash -c "! grep -o '\"/tmp/thrashtop-[a-zA-Z0-9]*\.log\"' $TMP/trace | tr -d '\"' | sort -u | xargs -r ls 2>/dev/null | grep -q ."
+expect log-removed bash -c "! grep -o '\"/tmp/thrashtop-[0-9]*-[0-9]*-[a-zA-Z0-9]*\.log\"' $TMP/trace | tr -d '\"' | sort -u | xargs -r ls 2>/dev/null | grep -q ."
 expect screen-file-ours test -f "/tmp/$(basename "$shot")" -a ! -L "/tmp/$(basename "$shot")"
 rm -f "/tmp/$(basename "$shot")"
 id=$("$T" history --history "$DB" list -L files | awk 'NR == 2 { print $1 }')
@@ -99,7 +99,7 @@ for b in bad:
 EOF
 sed 's/^/  /' "$TMP/report"
 expect none-without-excl bash -c "! grep -q '^BAD' $TMP/report"
-expect traced-log grep -Eq '^made /tmp/thrashtop-[a-zA-Z0-9]{6}\.log$' "$TMP/report"
+expect traced-log grep -Eq '^made /tmp/thrashtop-[0-9]+-[0-9]+-[a-zA-Z0-9]{6}\.log$' "$TMP/report"
 expect traced-screen grep -Eq '^made /tmp/thrashtop-[0-9]{8}-[0-9]{6}(-[0-9]+)?\.txt$' "$TMP/report"
 expect traced-swap grep -Eq '^made /var/tmp/thrashtop-swap-[0-9]+-[a-z0-9]{8}$' "$TMP/report"
 expect traced-plot grep -q "^made $out\.......$" "$TMP/report"

@@ -43,7 +43,7 @@ expect "replayed-screen-same[$(diff "$TMP/screen" "$TMP/played-screen" | head -5
 
 # SIGKILL mid-run: every line written is a whole event
 kcast=$TMP/killed.cast
-# (its command's output file stays, as after any SIGKILL: in $TMP)
+# (its command's output file stays, until the next start removes it)
 tm new-session -d -s kill -x 100 -y 30 "TMPDIR=$TMP $T -d 0.05 --no-history --cast $kcast -- sleep 60; sleep 60"
 expect killed-monitor-up wait_for 30 bash -c "tm capture-pane -p -t kill | grep -q 'major faults'"
 sleep 2
@@ -54,6 +54,11 @@ expect killed-gone wait_for 10 gone "$pid"
 [ -n "$worker" ] && kill -KILL $worker
 expect "killed-valid[$($CHECK "$kcast")]" eval '$CHECK "$kcast" >/dev/null'
 expect killed-has-frames test "$(grep -c '"o"' "$kcast")" -ge 10
+logs=$(ls "$TMP"/thrashtop-*.log 2>/dev/null)
+expect "killed-left-log[$logs]" test "$(echo "$logs" | grep -c .)" -eq 1
+TMPDIR=$TMP "$T" -b --no-history -- true >/dev/null 2>"$TMP/next-err"
+expect "next-start-removed-log[$(cat "$TMP/next-err")]" test ! -e "$logs"
+expect next-start-says grep -q 'undid what an earlier session left: .*removed 1 command output file$' "$TMP/next-err"
 
 # bad input: one line, exit 2, before anything starts
 "$T" -b --cast "$TMP/x.cast" -- true >/dev/null 2>"$TMP/e"; rc=$?
