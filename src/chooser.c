@@ -21,6 +21,8 @@ struct chooser {
 	void *note_arg;
 	int ids[M_N], n;		/* the plots, in screen order */
 	bool is_default;		/* no choice made: the default layout */
+	int was_ids[M_N], was_n;	/* as at the opening: Esc goes back to it */
+	bool was_default;
 	int cur, top;			/* cursor and first row, in the list */
 	WINDOW *w;
 };
@@ -161,15 +163,26 @@ static void draw(void *arg)
 	tui_put(c->w, h - 3, 2, w - 4, line);
 	wattron(c->w, tui_attr(TP_DIM));
 	tui_put(c->w, h - 2, 2, w - 4,
-		"space show/hide  [ ] move  d default  q save+close");
+		"space show/hide  [ ] move  d default  q save  Esc cancel");
 	wattroff(c->w, tui_attr(TP_DIM));
 	wnoutrefresh(c->w);
 }
 
+static bool changed(const struct chooser *c)
+{
+	return c->is_default != c->was_default || c->n != c->was_n ||
+	       memcmp(c->ids, c->was_ids, sizeof(c->ids[0]) * (size_t)c->n);
+}
+
+/* The plots chosen into the config file, when they changed. */
 static void save(struct chooser *c)
 {
 	char text[1024], err[512], msg[4200];
 
+	if (!changed(c)) {
+		c->note(c->note_arg, false, "plots unchanged: nothing saved");
+		return;
+	}
 	if (!c->conf_path[0]) {
 		snprintf(msg, sizeof(msg), "plots not saved: %s", c->why_no_conf);
 		c->note(c->note_arg, true, msg);
@@ -197,8 +210,16 @@ static int ch_key(struct view *v, int ch)
 	case 'q':
 	case 'Q':
 	case 'c':
-	case 27:	/* Esc */
 		save(c);
+		return VIEW_CLOSE;
+	case 27:	/* Esc: the plots as they were, nothing saved */
+		if (changed(c)) {
+			c->n = c->was_n;
+			memcpy(c->ids, c->was_ids, sizeof(c->ids[0]) * (size_t)c->n);
+			c->is_default = c->was_default;
+			apply(c);
+		}
+		c->note(c->note_arg, false, "plots as they were: nothing saved");
 		return VIEW_CLOSE;
 	case KEY_UP:
 	case 'k':
@@ -295,6 +316,9 @@ struct view *chooser_open(struct monview *mv, const struct metric_avail *av,
 		c->n = mv->nchosen;
 		memcpy(c->ids, mv->chosen, sizeof(c->ids[0]) * (size_t)c->n);
 	}
+	c->was_n = c->n;
+	c->was_default = c->is_default;
+	memcpy(c->was_ids, c->ids, sizeof(c->ids));
 	ms_set_overlay(draw, c);
 	return &c->v;
 }

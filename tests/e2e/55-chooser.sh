@@ -53,6 +53,22 @@ expect burst-nothing-saved test ! -e "$cfg"
 start
 expect default-again wait_for 30 bash -c "[ \"\$(titles)\" = \"$want\" ]"
 
+# Closed with nothing changed, or cancelled with Esc, the chooser writes
+# no config file; Esc puts the plots back as they were.
+tm send-keys -t "$S" c
+expect unchanged-opens wait_for 5 has 'plots: 10 shown (the default layout)'
+tm send-keys -t "$S" q
+expect unchanged-says wait_for 5 has 'plots unchanged: nothing saved'
+expect unchanged-nothing-saved test ! -e "$cfg"
+tm send-keys -t "$S" c
+expect cancel-opens wait_for 5 has 'plots: 10 shown (the default layout)'
+tm send-keys -t "$S" Down Down Down ' '
+expect cancel-hide-is-live wait_for 5 bash -c '! titles | grep -q "minor faults"'
+tm send-keys -t "$S" Escape
+expect cancel-says wait_for 5 has 'plots as they were: nothing saved'
+expect "cancel-plots-back[$(titles)]" wait_for 5 bash -c "[ \"\$(titles)\" = \"$want\" ]"
+expect cancel-nothing-saved test ! -e "$cfg"
+
 # The chooser: hide minor faults (4th), show page cache, move it up one;
 # each change shows at once behind the chooser, and q saves.
 tm send-keys -t "$S" c
