@@ -117,6 +117,10 @@ void rc_counts_at(const struct rc_acc *a, uint64_t now_ns, struct rc_counts *out
 /* Starts a run at t0_ns: its histogram, threads, events and victims. */
 void rc_run_begin(struct rc_acc *a, uint64_t t0_ns);
 
+/* Ends a copy of the run at end_ns: each kswapd still awake is kept as a
+ * span up to then, so the spans add up to the totals' awake time. */
+void rc_run_end(struct rc_acc *a, uint64_t end_ns);
+
 /* The p-quantile (0 < p <= 1) of h in ns, nearest rank; -1 when empty. */
 int64_t rc_hist_quantile(const struct rc_hist *h, double p);
 void rc_hist_add(struct rc_hist *h, int64_t ns);

@@ -450,6 +450,7 @@ static bool l_events(struct place *p, const struct run *r, struct rc_acc *into, 
 	if (!l->tracer)
 		return false;
 	tracer_run_copy(l->tracer, into);
+	rc_run_end(into, (uint64_t)(r->res.last.t * 1e9));
 	/* the workers, and every process of a command's tree seen */
 	for (int i = 0; i < r->wl.n + l->tree.nseen; i++) {
 		pid_t pid = i < r->wl.n ? r->wl.w[i].pid : l->tree.seen[i - r->wl.n];

@@ -130,6 +130,10 @@ static void keep_event(struct rc_acc *a, enum rc_ev_kind k, uint64_t begin, uint
 {
 	struct rc_run_event *e;
 
+	/* kswapd's awake time is the run's from its start, as the totals
+	 * the summary takes the difference of */
+	if (k == RE_KSWAPD && begin < a->run_t0)
+		dur = begin + dur > a->run_t0 ? begin + dur - a->run_t0 : 0;
 	if (begin < a->run_t0)
 		begin = a->run_t0;
 	if (a->nev >= RC_EVENTS_MAX &&
@@ -260,10 +264,13 @@ void rc_feed(struct rc_acc *a, const struct rc_event *e)
 		keep_event(a, RE_COMPACT, begin, (uint64_t)d, e->pid);
 		break;
 	case RC_KSWAPD_WAKE:
-		/* kswapd_wake is traced as kswapd leaves its sleep; a wake
-		 * while awake (its sleep lost) changes nothing */
-		if (e->nid >= 0 && e->nid < RC_NODES_MAX && !a->awake_since[e->nid]) {
-			a->awake_since[e->nid] = e->ns ? e->ns : 1;
+		/* kswapd_wake is traced at each pass of kswapd's balancing,
+		 * after a sleep or straight after the last pass: every one is
+		 * a wake, as perf counts them, and the first after a sleep
+		 * begins an awake span */
+		if (e->nid >= 0 && e->nid < RC_NODES_MAX) {
+			if (!a->awake_since[e->nid])
+				a->awake_since[e->nid] = e->ns ? e->ns : 1;
 			a->c.kswapd_wakes++;
 		}
 		break;
@@ -319,6 +326,15 @@ void rc_run_begin(struct rc_acc *a, uint64_t t0_ns)
 	a->nev = 0;
 	a->ev_past = 0;
 	a->nvictims = 0;
+}
+
+void rc_run_end(struct rc_acc *a, uint64_t end_ns)
+{
+	for (int i = 0; i < RC_NODES_MAX; i++)
+		if (a->awake_since[i] && end_ns > a->awake_since[i]) {
+			keep_event(a, RE_KSWAPD, a->awake_since[i], end_ns - a->awake_since[i], i);
+			a->awake_since[i] = 0;
+		}
 }
 
 static double ms_of(int64_t ns)

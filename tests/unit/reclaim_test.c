@@ -71,7 +71,7 @@ TEST(reclaim_kswapd_awake_time)
 
 	w.ns = 1000000000;
 	rc_feed(a, &w);
-	w.ns = 1200000000;		/* a second wake while awake: one wake */
+	w.ns = 1200000000;		/* a second pass while awake: one span */
 	rc_feed(a, &w);
 	s.ns = 1500000000;
 	rc_feed(a, &s);
@@ -80,9 +80,48 @@ TEST(reclaim_kswapd_awake_time)
 	w.ns = 2000000000;
 	rc_feed(a, &w);
 	rc_counts_at(a, 2250000000u, &c);	/* awake up to now */
-	CHECK_INT(c.kswapd_wakes, 2);
+	CHECK_INT(c.kswapd_wakes, 3);
 	CHECK_INT(c.kswapd_awake_ns, 750000000);
 	CHECK_INT(a->c.kswapd_awake_ns, 500000000);
+	free(a);
+}
+
+/* The run's kswapd spans add up to what the summary says: one awake
+ * across its start is cut at the start, one awake at its end is closed
+ * there, and every pass of kswapd counts as a wake. */
+TEST(reclaim_kswapd_spans_are_the_summary)
+{
+	struct rc_acc *a = acc();
+	struct rc_event w = { .kind = RC_KSWAPD_WAKE, .nid = 0 }, s = { .kind = RC_KSWAPD_SLEEP };
+	struct rc_counts from, to;
+	struct rc_summary sum;
+	double spans = 0;
+
+	w.ns = 1000000000;
+	rc_feed(a, &w);
+	rc_counts_at(a, 1500000000u, &from);
+	rc_run_begin(a, 1500000000u);
+	for (uint64_t t = 1600000000u; t < 2000000000u; t += 100000000u) {
+		w.ns = t;		/* four more passes of one span */
+		rc_feed(a, &w);
+	}
+	s.ns = 2000000000u;
+	rc_feed(a, &s);
+	w.ns = 3000000000u;
+	w.nid = 1;
+	rc_feed(a, &w);
+	rc_counts_at(a, 3250000000u, &to);
+	rc_run_end(a, 3250000000u);
+	rc_summary_make(&from, &to, &a->run_hist, &sum);
+	CHECK_INT(sum.kswapd_wakes, 5);
+	CHECK_NEAR(sum.kswapd_awake_s, 0.75, 1e-9);
+	CHECK_INT(a->nev, 2);
+	for (int i = 0; i < a->nev; i++)
+		spans += a->ev[i].dur;
+	CHECK_NEAR(spans, sum.kswapd_awake_s, 1e-9);
+	CHECK_NEAR(a->ev[0].t, 0, 1e-9);
+	CHECK_NEAR(a->ev[0].dur, 0.5, 1e-9);
+	CHECK_NEAR(a->ev[1].t, 1.5, 1e-9);
 	free(a);
 }
 
