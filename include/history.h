@@ -1,10 +1,10 @@
 /* Stage: the history, where records (runrec.h) are kept. Every finished run
  * with the state that produced it, kept in SQLite (WAL, busy timeout, one
  * transaction per run, schema versioned by PRAGMA user_version with forward
- * migrations). In a directory others can write (sysio_dir_shared) it is
- * kept with a rollback journal instead, through histvfs. Never prints:
- * every failure fills err with one line and leaves the database as it
- * was. */
+ * migrations: histschema.h). In a directory others can write
+ * (sysio_dir_shared) it is kept with a rollback journal instead, through
+ * histvfs. Never prints: every failure fills err with one line and leaves
+ * the database as it was. */
 #ifndef THRASHTOP_HISTORY_H
 #define THRASHTOP_HISTORY_H
 

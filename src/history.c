@@ -2,7 +2,6 @@
  * others can write), one transaction per run. */
 #include "history.h"
 
-#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -20,6 +19,7 @@
 #include "blob.h"
 #include "fmt.h"
 #include "histfile.h"
+#include "histschema.h"
 #include "histvfs.h"
 #include "sysio.h"
 
@@ -43,256 +43,21 @@ struct history {
 	struct sysio_made made;	/* and these directories above it */
 };
 
-#define T_QUANTUM 0.001		/* sample times: milliseconds */
-
-/* The run's stalls (v6), in delay_kind order, as the figures read them. */
-#define STALL_COLUMNS " stall_swapin_s, stall_reclaim_s, stall_thrashing_s, stall_compact_s," \
-	" stall_io_s, stall_cpu_s, stall_wpcopy_s, stall_irq_s"
-
-static int migrate_samples(struct history *h, char *err, size_t errlen);
-
-/* Each step takes the schema from version i to i + 1: its SQL, then its C
- * step if any. v1 is the first released schema; v2 adds the sweep/tuning
- * session of a run; v3 adds the indexes that keep label filters and
- * grouping off full scans at 10,000 runs; v4 keeps every sample of every
- * registry series (blob.h) instead of 300 float points of six, and the
- * hugetlb pools, mlocked memory and sysctls a run started with; v5
- * whether the run's memory cgroup was new or used by runs before it, the
- * swap backend, zswap's settings, the sorter's data and the compressed
- * swap's figures.
- *
- * v6 delay accounting: the run's stalls (the workers' delay totals summed,
- * seconds, NULL where the kernel gave none: runs.stall_*_s) and each
- * worker's own (worker_delays, a row for a worker whose totals were
- * taken); v7 the sampling interval a run started with (interval_s);
- * v8 the run's reclaim events summed (tracer.c: direct,
- * memcg and compaction stalls, direct-reclaim latency percentiles, kswapd
- * wakes and awake time, throttling, OOM victims, events lost) and the
- * events themselves, the first RC_EVENTS_MAX of a run and OOM kills past
- * them in table events (how many others came after in
- * reclaim_events_past); v9 the highest run id ever given (run_ids), so
- * that a removed run's id is not given again, and cpu_pct in the
- * statistics' index; v10 the largest worker's maximum resident set
- * (maxrss_kib, time(1)'s maxresident), in that index too. */
-static const struct {
-	const char *sql;
-	int (*step)(struct history *h, char *err, size_t errlen);
-} migrations[HISTORY_SCHEMA_VERSION] = {
-	{
-	("CREATE TABLE runs("
-	" id INTEGER PRIMARY KEY,"
-	" uuid TEXT NOT NULL UNIQUE,"
-	" started_at TEXT NOT NULL,"
-	" label TEXT NOT NULL DEFAULT '',"
-	" kind TEXT NOT NULL CHECK (kind IN ('qsbench', 'command')),"
-	" nelems INTEGER, procs INTEGER, seed INTEGER, command TEXT,"
-	" repeat_k INTEGER, repeat_n INTEGER,"
-	" status TEXT NOT NULL CHECK (status IN ('ok', 'failed', 'oom', 'aborted')),"
-	" wall_us INTEGER, user_us INTEGER, sys_us INTEGER, cpu_pct REAL,"
-	" majflt INTEGER, minflt INTEGER, inblock INTEGER, oublock INTEGER,"
-	" kswapd_s REAL, swap_peak_kib INTEGER, mem_free_min_kib INTEGER,"
-	" swap_before_kib INTEGER, swap_after_kib INTEGER,"
-	" kernel_release TEXT, kernel_version TEXT, proc_cmdline TEXT,"
-	" hostname TEXT, ncpus INTEGER, ram_kib INTEGER,"
-	" swap_devices TEXT, swap_total_kib INTEGER,"
-	" swappiness INTEGER, vfs_cache_pressure INTEGER, min_free_kbytes INTEGER,"
-	" watermark_scale_factor INTEGER, page_cluster INTEGER,"
-	" overcommit_memory INTEGER, dirty_ratio INTEGER,"
-	" dirty_background_ratio INTEGER, zswap INTEGER,"
-	" mem_limit_kib INTEGER, global_limit_kib INTEGER, tmp_swap_kib INTEGER,"
-	" version TEXT, config TEXT NOT NULL, config_hash TEXT NOT NULL);"
-	"CREATE INDEX runs_started ON runs(started_at, id);"
-	"CREATE TABLE workers("
-	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	" idx INTEGER NOT NULL, pid INTEGER, end_state TEXT NOT NULL,"
-	" exit_code INTEGER, signal INTEGER, user_us INTEGER, sys_us INTEGER,"
-	" majflt INTEGER, minflt INTEGER, verify_errors INTEGER, first_bad INTEGER,"
-	" PRIMARY KEY (run_id, idx)) WITHOUT ROWID;"
-	"CREATE TABLE free_snaps("
-	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	" phase TEXT NOT NULL CHECK (phase IN ('before', 'after')),"
-	" total INTEGER, used INTEGER, free INTEGER, shared INTEGER,"
-	" buffers INTEGER, cache INTEGER, avail INTEGER,"
-	" swap_total INTEGER, swap_used INTEGER, swap_free INTEGER,"
-	" PRIMARY KEY (run_id, phase)) WITHOUT ROWID;"
-	"CREATE TABLE sysctl_changes("
-	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	" idx INTEGER NOT NULL, t_s REAL NOT NULL, name TEXT NOT NULL,"
-	" old_val TEXT NOT NULL, new_val TEXT NOT NULL,"
-	" PRIMARY KEY (run_id, idx)) WITHOUT ROWID;"
-	/* little-endian float32, one row per series */
-	"CREATE TABLE series("
-	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	" name TEXT NOT NULL, data BLOB NOT NULL,"
-	" PRIMARY KEY (run_id, name)) WITHOUT ROWID;"), NULL },
-
-	{ ("ALTER TABLE runs ADD COLUMN session TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE runs ADD COLUMN cell TEXT NOT NULL DEFAULT '';"
-	"CREATE INDEX runs_session ON runs(session, started_at) WHERE session <> '';"), NULL },
-
-	{ ("CREATE INDEX runs_label ON runs(label, started_at, id);"
-	 "CREATE INDEX runs_config ON runs(config_hash, started_at);"), NULL },
-
-	{ ("ALTER TABLE runs ADD COLUMN hugetlb_kib INTEGER;"
-	"ALTER TABLE runs ADD COLUMN mlocked_kib INTEGER;"
-	"ALTER TABLE runs ADD COLUMN sysctls TEXT;"
-	/* name: a registry name, or "t" for the times; n samples of
-	 * data (blob.h) in steps of quantum */
-	"CREATE TABLE samples("
-	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	" name TEXT NOT NULL, n INTEGER NOT NULL, quantum REAL NOT NULL, data BLOB NOT NULL,"
-	" PRIMARY KEY (run_id, name)) WITHOUT ROWID;"), migrate_samples },
-
-	{ ("ALTER TABLE runs ADD COLUMN cgroup_new INTEGER;"
-	"ALTER TABLE runs ADD COLUMN swap_backend TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE runs ADD COLUMN zswap_with TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE runs ADD COLUMN fill TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE runs ADD COLUMN zram_orig_kib INTEGER;"
-	"ALTER TABLE runs ADD COLUMN zram_compr_kib INTEGER;"
-	"ALTER TABLE runs ADD COLUMN zswap_stored_kib INTEGER;"
-	"ALTER TABLE runs ADD COLUMN zswap_pool_kib INTEGER;"
-	"ALTER TABLE runs ADD COLUMN zswpout INTEGER;"
-	"ALTER TABLE runs ADD COLUMN zswpwb INTEGER;"), NULL },
-
-	/* delay accounting; the statistics' index is made again with the
-	 * stalls once the schema is current */
-	{ ("DROP INDEX IF EXISTS runs_figures;"
-	"ALTER TABLE runs ADD COLUMN stall_swapin_s REAL;"
-	"ALTER TABLE runs ADD COLUMN stall_reclaim_s REAL;"
-	"ALTER TABLE runs ADD COLUMN stall_thrashing_s REAL;"
-	"ALTER TABLE runs ADD COLUMN stall_compact_s REAL;"
-	"ALTER TABLE runs ADD COLUMN stall_io_s REAL;"
-	"ALTER TABLE runs ADD COLUMN stall_cpu_s REAL;"
-	"ALTER TABLE runs ADD COLUMN stall_wpcopy_s REAL;"
-	"ALTER TABLE runs ADD COLUMN stall_irq_s REAL;"
-	"CREATE TABLE worker_delays("
-	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	" idx INTEGER NOT NULL, swapin_s REAL, reclaim_s REAL, thrashing_s REAL,"
-	" compact_s REAL, io_s REAL, cpu_s REAL, wpcopy_s REAL, irq_s REAL,"
-	" PRIMARY KEY (run_id, idx)) WITHOUT ROWID;"), NULL },
-	{ ("ALTER TABLE runs ADD COLUMN interval_s REAL;"), NULL },
-	{ ("ALTER TABLE runs ADD COLUMN reclaim_direct_stalls INTEGER;"
-	"ALTER TABLE runs ADD COLUMN reclaim_direct_s REAL;"
-	"ALTER TABLE runs ADD COLUMN reclaim_direct_p50_ms REAL;"
-	"ALTER TABLE runs ADD COLUMN reclaim_direct_p99_ms REAL;"
-	"ALTER TABLE runs ADD COLUMN reclaim_direct_max_ms REAL;"
-	"ALTER TABLE runs ADD COLUMN reclaim_workload_stalls INTEGER;"
-	"ALTER TABLE runs ADD COLUMN reclaim_workload_s REAL;"
-	"ALTER TABLE runs ADD COLUMN reclaim_memcg_stalls INTEGER;"
-	"ALTER TABLE runs ADD COLUMN reclaim_memcg_s REAL;"
-	"ALTER TABLE runs ADD COLUMN reclaim_compact_stalls INTEGER;"
-	"ALTER TABLE runs ADD COLUMN reclaim_compact_s REAL;"
-	"ALTER TABLE runs ADD COLUMN reclaim_kswapd_wakes INTEGER;"
-	"ALTER TABLE runs ADD COLUMN reclaim_kswapd_awake_s REAL;"
-	"ALTER TABLE runs ADD COLUMN reclaim_throttled INTEGER;"
-	"ALTER TABLE runs ADD COLUMN reclaim_oom INTEGER;"
-	"ALTER TABLE runs ADD COLUMN reclaim_lost INTEGER;"
-	"ALTER TABLE runs ADD COLUMN reclaim_events_past INTEGER;"
-	"CREATE TABLE events("
-	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	" idx INTEGER NOT NULL, kind TEXT NOT NULL, t_s REAL NOT NULL, dur_s REAL NOT NULL,"
-	" pid INTEGER, PRIMARY KEY (run_id, idx)) WITHOUT ROWID;"), NULL },
-	/* the statistics' index, made again with cpu_pct: a posted %P is
-	 * printed as posted */
-	{ "DROP INDEX IF EXISTS runs_figures;"
-	  "CREATE TABLE run_ids(last INTEGER NOT NULL);"
-	  "INSERT INTO run_ids SELECT coalesce(max(id), 0) FROM runs;"
-	  "CREATE TRIGGER run_ids_last AFTER INSERT ON runs"
-	  " BEGIN UPDATE run_ids SET last = max(last, NEW.id); END;", NULL },
-	{ "ALTER TABLE runs ADD COLUMN maxrss_kib INTEGER;"
-	  "DROP INDEX IF EXISTS runs_figures;", NULL },
-};
-
 static void dberr(struct history *h, char *err, size_t len, const char *what)
 {
-	if (histvfs_refusal(err, len))
-		return;
-	/* a read-only handle met a hot journal */
-	if (sqlite3_extended_errcode(h->db) == SQLITE_READONLY_ROLLBACK)
-		fmt_err(err, len, "%s: a write was cut off and its journal is to be rolled back: "
-			"open it once for writing", h->path);
-	else
-		fmt_err(err, len, "%s: %s: %s", h->path, what, sqlite3_errmsg(h->db));
+	histschema_err(h->db, h->path, err, len, what);
+}
+
+static int exec_sql(struct history *h, const char *sql, char *err, size_t errlen)
+{
+	return histschema_exec(h->db, h->path, sql, err, errlen);
 }
 
 /* ---- opening ---- */
 
-static int exec_sql(struct history *h, const char *sql, char *err, size_t errlen)
-{
-	char *msg = NULL;
-
-	if (sqlite3_exec(h->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		if (!histvfs_refusal(err, errlen))
-			fmt_err(err, errlen, "%s: %s", h->path, msg ? msg : sqlite3_errmsg(h->db));
-		sqlite3_free(msg);
-		return -1;
-	}
-	return 0;
-}
-
-static int read_user_version(struct history *h, int *v, char *err, size_t errlen)
-{
-	sqlite3_stmt *st;
-
-	if (sqlite3_prepare_v2(h->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK) {
-		dberr(h, err, errlen, "cannot read");
-		return -1;
-	}
-	int rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
-		dberr(h, err, errlen, "cannot read");
-		sqlite3_finalize(st);
-		return -1;
-	}
-	*v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return 0;
-}
-
-static int migrate(struct history *h, int target, char *err, size_t errlen)
-{
-	int v;
-	char sql[64];
-
-	if (exec_sql(h, "BEGIN IMMEDIATE", err, errlen))
-		return -1;
-	/* Another process may have migrated while we waited for the lock. */
-	if (read_user_version(h, &v, err, errlen))
-		goto fail;
-	for (; v < target; v++) {
-		if (exec_sql(h, migrations[v].sql, err, errlen) ||
-		    (migrations[v].step && migrations[v].step(h, err, errlen)))
-			goto fail;
-		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", v + 1);
-		if (exec_sql(h, sql, err, errlen))
-			goto fail;
-	}
-	if (exec_sql(h, "COMMIT", err, errlen))
-		goto fail;
-	h->version = v;
-	return 0;
-fail:
-	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
-}
-
 static double ms_between(const struct timespec *a, const struct timespec *b)
 {
 	return (double)(b->tv_sec - a->tv_sec) * 1e3 + (double)(b->tv_nsec - a->tv_nsec) / 1e6;
-}
-
-static bool has_index(struct history *h, const char *name)
-{
-	sqlite3_stmt *st;
-	bool yes = false;
-
-	if (sqlite3_prepare_v2(h->db, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?",
-			       -1, &st, NULL) != SQLITE_OK)
-		return false;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	yes = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return yes;
 }
 
 /* Waits for another writer's lock in 10 ms steps: up to HISTORY_BUSY_MS
@@ -374,7 +139,7 @@ static int open_readonly(struct history *h, const char *path, const char *vfs, i
 
 	if (header_mode(path) == 1) {
 		if (open_db(h, path, SQLITE_OPEN_READONLY, vfs, err, errlen) ||
-		    read_user_version(h, v, err, errlen))
+		    histschema_version(h->db, h->path, v, err, errlen))
 			return -1;
 		return 0;
 	}
@@ -384,7 +149,7 @@ static int open_readonly(struct history *h, const char *path, const char *vfs, i
 	shm = access(side, F_OK) == 0;
 	if (!vfs && wal && (shm || access(path, W_OK) == 0)) {
 		if (open_db(h, path, SQLITE_OPEN_READONLY, vfs, err, errlen) == 0 &&
-		    read_user_version(h, v, err, errlen) == 0)
+		    histschema_version(h->db, h->path, v, err, errlen) == 0)
 			return 0;
 		sqlite3_close(h->db);
 		h->db = NULL;
@@ -397,9 +162,113 @@ static int open_readonly(struct history *h, const char *path, const char *vfs, i
 				 : snprintf(uri + o, sizeof(uri) - o, "%c", *p));
 	snprintf(uri + o, sizeof(uri) - o, "?immutable=1");
 	if (open_db(h, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, vfs, err, errlen) ||
-	    read_user_version(h, v, err, errlen))
+	    histschema_version(h->db, h->path, v, err, errlen))
 		return -1;
 	return 0;
+}
+
+/* What path must be before SQLite opens it as flags ask: a regular file
+ * that may be written unless HISTORY_RDONLY, or with HISTORY_PARENTS a
+ * path whose missing directories are made (into made). Whether it was
+ * there goes in *existed. 0, or -1 with err. */
+static int check_file(const char *path, int flags, bool *existed, struct sysio_made *made,
+		      char *err, size_t errlen)
+{
+	bool rdonly = flags & HISTORY_RDONLY;
+	struct stat sb;
+
+	if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) && stat(path, &sb) < 0)
+		return fmt_err(err, errlen, "%s: a symbolic link to nothing (%s)", path,
+			       strerror(errno));
+	*existed = stat(path, &sb) == 0;
+	if (!*existed && rdonly)
+		return fmt_err(err, errlen, "%s: no history yet (%s)", path, strerror(errno));
+	if (*existed && !S_ISREG(sb.st_mode))
+		return fmt_err(err, errlen, "%s: not a regular file", path);
+	if (!*existed && (flags & HISTORY_PARENTS) && sysio_make_parents(path, 0700, made) < 0) {
+		if (!made->failed[0])
+			return fmt_err(err, errlen, "%s: path too long", path);
+		return fmt_err(err, errlen, "%s: cannot create directory: %s", made->failed,
+			       strerror(errno));
+	}
+	if (!*existed && !(flags & HISTORY_PARENTS) && !rdonly &&
+	    history_check_path(path, err, errlen))
+		return -1;
+	if (!rdonly && *existed && access(path, W_OK) != 0)
+		return fmt_err(err, errlen, "%s: cannot record runs: %s", path, strerror(errno));
+	return 0;
+}
+
+/* The VFS path is opened through: others may plant files beside it in a
+ * shared directory, so those there are checked now, and those made later
+ * go through histvfs (*vfs HISTVFS_NAME); else *vfs NULL. 0, or -1 with
+ * err. */
+static int choose_vfs(const char *path, const char **vfs, char *err, size_t errlen)
+{
+	*vfs = NULL;
+	if (!history_in_shared_dir(path))
+		return 0;
+	if (history_check_sides(path, err, errlen))
+		return -1;
+	if (histvfs_register())
+		return fmt_err(err, errlen, "%s: SQLite has no unix VFS", path);
+	*vfs = HISTVFS_NAME;
+	return 0;
+}
+
+/* Opens path for writing and reads its version into *v. *held: a WAL
+ * file, to be turned to a rollback journal, is held alone, which keeps
+ * WAL's index in memory, never in a -shm. */
+static int open_writable(struct history *h, const char *path, const char *vfs, bool existed,
+			 bool *held, int *v, char *err, size_t errlen)
+{
+	if (open_db(h, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, vfs, err, errlen))
+		return -1;
+	if (sqlite3_db_readonly(h->db, "main") == 1)
+		return fmt_err(err, errlen, "%s: cannot record runs: read-only file", path);
+	if (vfs && existed && header_mode(path) == 2) {
+		if (exec_sql(h, "PRAGMA locking_mode = EXCLUSIVE", err, errlen))
+			return -1;
+		*held = true;
+	}
+	/* Reading user_version first makes a file that is not a
+	 * database fail before anything is written to it. */
+	return histschema_version(h->db, h->path, v, err, errlen);
+}
+
+/* A writer's journal, and the schema at v brought to version. */
+static int start_writing(struct history *h, const char *vfs, bool held, int v, int version,
+			 char *err, size_t errlen)
+{
+	/* WAL lets readers go on while a run is written, but needs its
+	 * -shm. Of the rollback modes, DELETE makes the journal with
+	 * O_EXCL at each write and removes it at the commit; TRUNCATE
+	 * and PERSIST keep it between writes, to be opened again by
+	 * name, so it could not be made exclusively. */
+	h->wal = !vfs;
+	if (exec_sql(h, vfs ? "PRAGMA journal_mode = DELETE" : "PRAGMA journal_mode = WAL",
+		     err, errlen))
+		return -1;
+	/* the lock goes at the end of the next read */
+	if (held && (exec_sql(h, "PRAGMA locking_mode = NORMAL", err, errlen) ||
+		     histschema_version(h->db, h->path, &v, err, errlen)))
+		return -1;
+	if (histschema_update(h->db, h->path, &v, version, err, errlen))
+		return -1;
+	h->version = v;
+	return 0;
+}
+
+/* Removes the file this open made, and what SQLite made beside it. */
+static void unlink_made(const char *path)
+{
+	char side[4200];
+
+	unlink(path);
+	snprintf(side, sizeof(side), "%s-wal", path);
+	unlink(side);
+	snprintf(side, sizeof(side), "%s-shm", path);
+	unlink(side);
 }
 
 struct history *history_open_version(const char *path, int flags, int version,
@@ -407,9 +276,10 @@ struct history *history_open_version(const char *path, int flags, int version,
 {
 	bool rdonly = flags & HISTORY_RDONLY;
 	struct sysio_made made = { 0 };
-	bool existed;
-	struct stat sb;
+	bool existed = true, held = false;
+	const char *vfs;
 	struct history *h;
+	int v;
 
 	if (version < 1 || version > HISTORY_SCHEMA_VERSION) {
 		fmt_err(err, errlen, "history: no schema version %d", version);
@@ -422,70 +292,12 @@ struct history *history_open_version(const char *path, int flags, int version,
 		return NULL;
 	}
 	h->rdonly = rdonly;
-	if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) && stat(path, &sb) < 0) {
-		fmt_err(err, errlen, "%s: a symbolic link to nothing (%s)", path, strerror(errno));
+	if (check_file(path, flags, &existed, &made, err, errlen) ||
+	    choose_vfs(path, &vfs, err, errlen))
 		goto fail_nodb;
-	}
-	existed = stat(path, &sb) == 0;
-	if (!existed && rdonly) {
-		fmt_err(err, errlen, "%s: no history yet (%s)", path, strerror(errno));
-		goto fail_nodb;
-	}
-	if (existed && !S_ISREG(sb.st_mode)) {
-		fmt_err(err, errlen, "%s: not a regular file", path);
-		goto fail_nodb;
-	}
-	if (!existed && (flags & HISTORY_PARENTS) && sysio_make_parents(path, 0700, &made) < 0) {
-		if (!made.failed[0])
-			fmt_err(err, errlen, "%s: path too long", path);
-		else
-			fmt_err(err, errlen, "%s: cannot create directory: %s", made.failed,
-				strerror(errno));
-		goto fail_nodb;
-	}
-	if (!existed && !(flags & HISTORY_PARENTS) && !rdonly && history_check_path(path, err, errlen))
-		goto fail_nodb;
-	if (!rdonly && existed && access(path, W_OK) != 0) {
-		fmt_err(err, errlen, "%s: cannot record runs: %s", path, strerror(errno));
-		goto fail_nodb;
-	}
-
-	/* Others may plant files beside it: those there are checked now,
-	 * those made later go through histvfs. */
-	const char *vfs = NULL;
-	if (history_in_shared_dir(path)) {
-		if (history_check_sides(path, err, errlen))
-			goto fail_nodb;
-		if (histvfs_register()) {
-			fmt_err(err, errlen, "%s: SQLite has no unix VFS", path);
-			goto fail_nodb;
-		}
-		vfs = HISTVFS_NAME;
-	}
-	int v;
-	bool held = false;
-	if (rdonly) {
-		if (open_readonly(h, path, vfs, &v, err, errlen))
-			goto fail;
-	} else {
-		if (open_db(h, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, vfs, err, errlen))
-			goto fail;
-		if (sqlite3_db_readonly(h->db, "main") == 1) {
-			fmt_err(err, errlen, "%s: cannot record runs: read-only file", path);
-			goto fail;
-		}
-		/* A WAL file is turned to a rollback journal holding the file
-		 * alone, which keeps WAL's index in memory, never in a -shm. */
-		if (vfs && existed && header_mode(path) == 2) {
-			if (exec_sql(h, "PRAGMA locking_mode = EXCLUSIVE", err, errlen))
-				goto fail;
-			held = true;
-		}
-		/* Reading user_version first makes a file that is not a
-		 * database fail before anything is written to it. */
-		if (read_user_version(h, &v, err, errlen))
-			goto fail;
-	}
+	if (rdonly ? open_readonly(h, path, vfs, &v, err, errlen)
+		   : open_writable(h, path, vfs, existed, &held, &v, err, errlen))
+		goto fail;
 	if (v > HISTORY_SCHEMA_VERSION) {
 		fmt_err(err, errlen, "%s: schema version %d is newer than this thrashtop's (%d)",
 		       path, v, HISTORY_SCHEMA_VERSION);
@@ -494,48 +306,13 @@ struct history *history_open_version(const char *path, int flags, int version,
 	if (exec_sql(h, "PRAGMA foreign_keys = ON", err, errlen))
 		goto fail;
 	if (!rdonly) {
-		/* WAL lets readers go on while a run is written, but needs its
-		 * -shm. Of the rollback modes, DELETE makes the journal with
-		 * O_EXCL at each write and removes it at the commit; TRUNCATE
-		 * and PERSIST keep it between writes, to be opened again by
-		 * name, so it could not be made exclusively. */
-		h->wal = !vfs;
-		if (exec_sql(h, vfs ? "PRAGMA journal_mode = DELETE" : "PRAGMA journal_mode = WAL",
-			     err, errlen))
+		if (start_writing(h, vfs, held, v, version, err, errlen))
 			goto fail;
-		/* the lock goes at the end of the next read */
-		if (held && (exec_sql(h, "PRAGMA locking_mode = NORMAL", err, errlen) ||
-			     read_user_version(h, &v, err, errlen)))
-			goto fail;
-		/* what history_figures names, in each group's run order */
-		bool figures = (v > version ? v : version) == HISTORY_SCHEMA_VERSION;
-		int fd = -2;
-		/* a migration must be done before use; an index that another
-		 * handle is making is not waited for */
-		if (v < version || (figures && !has_index(h, "runs_figures")))
-			fd = history_build_begin(h->path, v < version, err, errlen);
-		if (fd == -1)
-			goto fail;
-		if (fd >= 0) {
-			bool ok = (v >= version || !migrate(h, version, err, errlen)) &&
-				  (!figures ||
-				   !exec_sql(h, "CREATE INDEX IF NOT EXISTS runs_figures ON runs("
-					     "config_hash, started_at, id, status, user_us, sys_us,"
-					     " wall_us, majflt, minflt, inblock, oublock, kswapd_s, cpu_pct,"
-					     STALL_COLUMNS ", maxrss_kib)",
-					     err, errlen));
-			history_build_end(h->path, fd);
-			if (!ok)
-				goto fail;
-		}
-		if (v >= version)
-			h->version = v;
+	} else if (v < HISTORY_READ_VERSION && v < version) {
+		fmt_err(err, errlen, "%s: schema version %d needs upgrading: open it once for writing",
+		       path, v);
+		goto fail;
 	} else {
-		if (v < HISTORY_READ_VERSION && v < version) {
-			fmt_err(err, errlen, "%s: schema version %d needs upgrading: open it once for writing",
-			       path, v);
-			goto fail;
-		}
 		h->version = v;
 	}
 	h->created = !existed;
@@ -543,14 +320,8 @@ struct history *history_open_version(const char *path, int flags, int version,
 	return h;
 fail:
 	sqlite3_close(h->db);
-	if (!existed) {
-		char side[4200];
-		unlink(path);
-		snprintf(side, sizeof(side), "%s-wal", path);
-		unlink(side);
-		snprintf(side, sizeof(side), "%s-shm", path);
-		unlink(side);
-	}
+	if (!existed)
+		unlink_made(path);
 fail_nodb:
 	while (made.n > 0)
 		rmdir(made.dir[--made.n]);
@@ -749,27 +520,6 @@ static int insert_run(struct history *h, const struct run_record *r, int64_t *id
 	return 0;
 }
 
-/* One samples row: n values in steps of quantum. */
-static int put_samples(sqlite3_stmt *st, int64_t id, const char *name, const double *v,
-		       int n, double quantum)
-{
-	struct blob b = { 0 };
-	int rc = 0;
-
-	for (int i = 0; i < n && rc == 0; i++)
-		rc = blob_put(&b, v[i], quantum);
-	if (rc == 0) {
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 3, n);
-		sqlite3_bind_double(st, 4, quantum);
-		sqlite3_bind_blob(st, 5, b.buf, (int)b.len, SQLITE_STATIC);
-		rc = step_done(st);
-	}
-	blob_free(&b);
-	return rc;
-}
-
 static int insert_samples(struct history *h, const struct run_record *r, int64_t id)
 {
 	sqlite3_stmt *st;
@@ -779,65 +529,11 @@ static int insert_samples(struct history *h, const struct run_record *r, int64_t
 		return 0;
 	if (!(st = cached(h, ST_SAMPLES, "INSERT INTO samples VALUES(?,?,?,?,?)")))
 		return -1;
-	rc = put_samples(st, id, "t", r->t, r->nsamples, T_QUANTUM);
+	rc = histschema_put_samples(st, id, "t", r->t, r->nsamples, HISTSCHEMA_T_QUANTUM);
 	for (int i = 0; i < M_N && rc == 0; i++)
 		if (r->series[i])
-			rc = put_samples(st, id, metric_def(i)->name, r->series[i], r->nsamples,
-					 metric_def(i)->quantum);
-	return rc;
-}
-
-/* v3 to v4: each run's six float32 series of at most 300 points become
- * samples rows; the old table goes. */
-static int migrate_samples(struct history *h, char *err, size_t errlen)
-{
-	sqlite3_stmt *sel = NULL, *ins = NULL;
-	double *v = NULL;
-	int rc = -1, step;
-
-	if (sqlite3_prepare_v2(h->db, "SELECT run_id, name, data FROM series", -1, &sel,
-			       NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(h->db, "INSERT OR REPLACE INTO samples VALUES(?,?,?,?,?)", -1,
-			       &ins, NULL) != SQLITE_OK)
-		goto out;
-	while ((step = sqlite3_step(sel)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(sel, 1);
-		const unsigned char *data = sqlite3_column_blob(sel, 2);
-		int bytes = sqlite3_column_bytes(sel, 2), n = bytes / 4;
-		bool t = name && !strcmp(name, "t");
-		int id = name && !t ? run_series_id(name) : -1;
-		double *nv;
-
-		if (!name || (!t && id < 0) || bytes % 4 || n < 1)
-			continue;
-		if (!(nv = realloc(v, sizeof(*v) * (size_t)n)))
-			goto out;
-		v = nv;
-		for (int i = 0; i < n; i++) {
-			uint32_t u;
-			float f;
-			memcpy(&u, data + 4 * i, 4);
-			u = le32toh(u);
-			memcpy(&f, &u, 4);
-			v[i] = f;
-		}
-		if (put_samples(ins, sqlite3_column_int64(sel, 0), t ? "t" : metric_def(id)->name,
-				v, n, t ? T_QUANTUM : metric_def(id)->quantum))
-			goto out;
-	}
-	if (step != SQLITE_DONE)
-		goto out;
-	sqlite3_finalize(sel);
-	sel = NULL;
-	rc = exec_sql(h, "DROP TABLE series", err, errlen);
-	free(v);
-	sqlite3_finalize(ins);
-	return rc;
-out:
-	dberr(h, err, errlen, "cannot convert the stored series");
-	free(v);
-	sqlite3_finalize(sel);
-	sqlite3_finalize(ins);
+			rc = histschema_put_samples(st, id, metric_def(i)->name, r->series[i],
+						    r->nsamples, metric_def(i)->quantum);
 	return rc;
 }
 
@@ -1446,7 +1142,7 @@ int history_each_figures(struct history *h, const struct history_filter *f,
 	sb_puts(&q, "SELECT id, status, user_us, sys_us, wall_us, majflt, minflt, inblock, oublock,"
 		" kswapd_s, cpu_pct");
 	if (h->version >= 6)
-		sb_puts(&q, "," STALL_COLUMNS);
+		sb_puts(&q, "," HISTSCHEMA_STALL_COLUMNS);
 	if (h->version >= 10)
 		sb_puts(&q, ", maxrss_kib");
 	sb_puts(&q, " FROM runs");

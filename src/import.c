@@ -568,6 +568,93 @@ fail:
 	return -1;
 }
 
+/* The header row of a thrashtop export at *p, which advances past it:
+ * id, uuid, then fields and the details' columns. Its cells are malloc'd;
+ * on failure there are none, and err says why. */
+static int csv_header(const char **p, char ***hdr, int *nh, char *err, size_t errlen)
+{
+	char **h;
+
+	if (csv_record(p, hdr, nh) || *nh < 2 || strcmp((*hdr)[0], "id") ||
+	    strcmp((*hdr)[1], "uuid")) {
+		fmt_err(err, errlen, "CSV line 1: not a thrashtop history export header");
+		goto fail;
+	}
+	h = *hdr;
+	for (int c = 1; c < *nh; c++) {
+		if (hist_field_find(h[c]) || !strcmp(h[c], "workers") ||
+		    !strcmp(h[c], "sysctl_changes") || !strcmp(h[c], "events") ||
+		    !strcmp(h[c], "series") ||
+		    !strncmp(h[c], "free_before_", 12) || !strncmp(h[c], "free_after_", 11))
+			continue;
+		fmt_err(err, errlen, "CSV line 1: unknown column \"%s\"", h[c]);
+		goto fail;
+	}
+	return 0;
+fail:
+	free_elems(*hdr, *nh);
+	*hdr = NULL;
+	*nh = 0;
+	return -1;
+}
+
+/* A free_before_KEY or free_after_KEY cell, h its column, v its text,
+ * onto c's record. */
+static int csv_free_cell(struct rctx *c, const char *h, const char *v)
+{
+	int b = !strncmp(h, "free_after_", 11);
+	const char *key = h + (b ? 11 : 12);
+	int64_t x = NA;
+	char *end;
+	int rc = 0;
+
+	for (int jj = 0; jj < MEM_SNAPSHOT_NFIELDS; jj++) {
+		if (strcmp(key, mem_snapshot_key(jj)))
+			continue;
+		if (*v) {
+			errno = 0;
+			x = strtoll(v, &end, 10);
+			if (errno || *end || !hist_count_ok(x)) {
+				fmt_err(c->j->err, c->j->errlen, "%s: bad value for \"%s\"", c->where, h);
+				rc = -1;
+			}
+		}
+		*mem_snapshot_field(b ? &c->r->free_after : &c->r->free_before, jj) = x;
+	}
+	return rc;
+}
+
+/* One record's cells, row under hdr (nh of each), onto c's record, cleared
+ * first. 0, or -1 with c's err. */
+static int csv_row(struct rctx *c, char *const *hdr, char *const *row, int nh)
+{
+	run_record_clear(c->r);
+	for (int col = 1; col < nh; col++) {
+		const char *h = hdr[col], *v = row[col];
+		const struct hist_field *f = hist_field_find(h);
+		int rc = 0;
+		if (f) {
+			/* CSV writes an unknown text as an empty one */
+			if ((*v || f->type != HF_PSTR) && hist_field_set(c->r, f, v)) {
+				fmt_err(c->j->err, c->j->errlen, "%s: bad value for \"%s\": %.40s",
+					c->where, h, v);
+				rc = -1;
+			}
+		} else if (!strncmp(h, "free_", 5)) {
+			rc = csv_free_cell(c, h, v);
+		} else if (*v && (!strcmp(h, "workers") || !strcmp(h, "sysctl_changes"))) {
+			rc = array_of(c, v, h[0] == 'w');
+		} else if (*v && !strcmp(h, "events")) {
+			rc = events_of(c, v);
+		} else if (*v && !strcmp(h, "series")) {
+			rc = json_each_kv(c->j, v, series_kv, c);
+		}
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
 /* A record's place in the text and when its run started: the check finds
  * them, and the runs are then given in the order they ran. */
 struct csv_at {
@@ -589,21 +676,8 @@ static int read_csv(const char *text, const struct import_sink *emit, struct csv
 	struct jctx j = { 0 };
 
 	run_record_init(&r);
-	if (csv_record(&p, &hdr, &nh) || nh < 2 || strcmp(hdr[0], "id") || strcmp(hdr[1], "uuid")) {
-		fmt_err(err, errlen, "CSV line 1: not a thrashtop history export header");
-		free_elems(hdr, nh);
+	if (csv_header(&p, &hdr, &nh, err, errlen))
 		return -1;
-	}
-	for (int c = 1; c < nh; c++) {
-		if (hist_field_find(hdr[c]) || !strcmp(hdr[c], "workers") ||
-		    !strcmp(hdr[c], "sysctl_changes") || !strcmp(hdr[c], "events") ||
-		    !strcmp(hdr[c], "series") ||
-		    !strncmp(hdr[c], "free_before_", 12) || !strncmp(hdr[c], "free_after_", 11))
-			continue;
-		fmt_err(err, errlen, "CSV line 1: unknown column \"%s\"", hdr[c]);
-		free_elems(hdr, nh);
-		return -1;
-	}
 	if (jctx_open(&j, err, errlen)) {
 		free_elems(hdr, nh);
 		return -1;
@@ -634,47 +708,8 @@ static int read_csv(const char *text, const struct import_sink *emit, struct csv
 		}
 		char where[40];
 		struct rctx c = { &j, &r, 0, where };
-		run_record_clear(&r);
 		snprintf(where, sizeof(where), "CSV record %d", line);
-		for (int col = 1; col < nh; col++) {
-			const char *h = hdr[col], *v = row[col];
-			const struct hist_field *f = hist_field_find(h);
-			int rc = 0;
-			if (f) {
-				/* CSV writes an unknown text as an empty one */
-				if ((*v || f->type != HF_PSTR) && hist_field_set(&r, f, v)) {
-					fmt_err(err, errlen, "%s: bad value for \"%s\": %.40s", where, h, v);
-					rc = -1;
-				}
-			} else if (!strncmp(h, "free_", 5)) {
-				int b = !strncmp(h, "free_after_", 11);
-				const char *key = h + (b ? 11 : 12);
-				int64_t x = NA;
-				char *end;
-				for (int jj = 0; jj < MEM_SNAPSHOT_NFIELDS; jj++) {
-					if (strcmp(key, mem_snapshot_key(jj)))
-						continue;
-					if (*v) {
-						errno = 0;
-						x = strtoll(v, &end, 10);
-						if (errno || *end || !hist_count_ok(x)) {
-							fmt_err(err, errlen, "%s: bad value for \"%s\"", where, h);
-							rc = -1;
-						}
-					}
-					*mem_snapshot_field(b ? &r.free_after : &r.free_before, jj) = x;
-				}
-			} else if (*v && (!strcmp(h, "workers") || !strcmp(h, "sysctl_changes"))) {
-				rc = array_of(&c, v, h[0] == 'w');
-			} else if (*v && !strcmp(h, "events")) {
-				rc = events_of(&c, v);
-			} else if (*v && !strcmp(h, "series")) {
-				rc = json_each_kv(&j, v, series_kv, &c);
-			}
-			if (rc)
-				goto fail;
-		}
-		if (check_workload(&r, where, err, errlen) ||
+		if (csv_row(&c, hdr, row, nh) || check_workload(&r, where, err, errlen) ||
 		    (emit && emit->run(emit->arg, &r, err, errlen)))
 			goto fail;
 		if (!emit) {

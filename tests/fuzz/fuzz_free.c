@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "posted.h"
+#include "freeblk.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -18,9 +18,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(s, data, size);
 	s[size] = 0;
-	if (posted_parse_free(s, &f) > 0 && !f.human &&
-	    posted_print_free(out, sizeof(out), &f) < sizeof(out)) {
-		if (posted_parse_free(out, &g) <= 0 || g.total != f.total || g.swap_free != f.swap_free)
+	if (freeblk_parse(s, &f) > 0 && !f.human &&
+	    freeblk_print(out, sizeof(out), &f) < sizeof(out)) {
+		if (freeblk_parse(out, &g) <= 0 || g.total != f.total || g.swap_free != f.swap_free)
 			abort();
 	}
 	free(s);

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "posted.h"
+#include "freeblk.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -41,26 +41,26 @@ static void squash(const char *in, char *out, size_t len)
 	out[n] = '\0';
 }
 
-TEST(posted_free_seed_roundtrip)
+TEST(freeblk_seed_roundtrip)
 {
 	char buf[512], flat[512];
 
 	for (size_t i = 0; i < N(seed_free); i++) {
 		struct free_parsed f;
-		int n = posted_parse_free(seed_free[i], &f);
+		int n = freeblk_parse(seed_free[i], &f);
 
 		CHECK_INT(n, strlen(seed_free[i]));
 		CHECK_INT(f.layout, FREE_OLD);
 		CHECK(!f.human);
 		CHECK_INT(f.available, -1);
 		CHECK_INT(f.buff_cache, f.buffers + f.cached);
-		posted_print_free(buf, sizeof(buf), &f);
+		freeblk_print(buf, sizeof(buf), &f);
 		squash(buf, flat, sizeof(flat));
 		CHECK_STR(flat, seed_free[i]);
 	}
 }
 
-TEST(posted_free_old_layout)
+TEST(freeblk_old_layout)
 {
 	/* procps 2.0 columns, as posted to lkml in Dec 2002 */
 	static const char *const in =
@@ -75,14 +75,14 @@ TEST(posted_free_old_layout)
 	char buf[512];
 	int n;
 
-	CHECK_INT(posted_parse_free(in, &f), strlen(in));
+	CHECK_INT(freeblk_parse(in, &f), strlen(in));
 	CHECK_INT(f.total, 191096);
 	CHECK_INT(f.bc_used, 54672);
 	CHECK_INT(f.swap_free, 289160);
-	posted_print_free(buf, sizeof(buf), &f);
+	freeblk_print(buf, sizeof(buf), &f);
 	CHECK_STR(buf, in);
 
-	n = posted_parse_free(text, &f);
+	n = freeblk_parse(text, &f);
 	CHECK(n > 0);
 	CHECK_STR(text + n, " lenstra:~/src/qsort> time ./qsbench");
 	CHECK_INT(f.used, 16760);
@@ -90,7 +90,7 @@ TEST(posted_free_old_layout)
 	CHECK_INT(f.bc_free, 248324);
 }
 
-TEST(posted_free_procps_ng)
+TEST(freeblk_procps_ng)
 {
 	/* free, free -w and free -t from procps-ng 4.0.2, byte for byte */
 	static const char *const ng =
@@ -109,28 +109,28 @@ TEST(posted_free_procps_ng)
 	struct free_parsed f;
 	char buf[512];
 
-	CHECK_INT(posted_parse_free(ng, &f), strlen(ng));
+	CHECK_INT(freeblk_parse(ng, &f), strlen(ng));
 	CHECK_INT(f.layout, FREE_NG);
 	CHECK_INT(f.available, 24292596);
 	CHECK_INT(f.buffers, -1);
 	CHECK_INT(f.bc_used, -1);
-	posted_print_free(buf, sizeof(buf), &f);
+	freeblk_print(buf, sizeof(buf), &f);
 	CHECK_STR(buf, ng);
 
-	CHECK_INT(posted_parse_free(wide, &f), strlen(wide));
+	CHECK_INT(freeblk_parse(wide, &f), strlen(wide));
 	CHECK_INT(f.layout, FREE_NG_WIDE);
 	CHECK_INT(f.buffers, 5344);
 	CHECK_INT(f.buff_cache, 309192);
-	posted_print_free(buf, sizeof(buf), &f);
+	freeblk_print(buf, sizeof(buf), &f);
 	CHECK_STR(buf, wide);
 
-	CHECK_INT(posted_parse_free(tot, &f), strlen(tot));
+	CHECK_INT(freeblk_parse(tot, &f), strlen(tot));
 	CHECK(f.has_total_line);
-	posted_print_free(buf, sizeof(buf), &f);
+	freeblk_print(buf, sizeof(buf), &f);
 	CHECK_STR(buf, tot);
 }
 
-TEST(posted_free_human)
+TEST(freeblk_human)
 {
 	static const char *const h =
 		"               total        used        free      shared  buff/cache   available\n"
@@ -138,7 +138,7 @@ TEST(posted_free_human)
 		"Swap:             0B          0B          0B";
 	struct free_parsed f;
 
-	CHECK_INT(posted_parse_free(h, &f), strlen(h));
+	CHECK_INT(freeblk_parse(h, &f), strlen(h));
 	CHECK(f.human);
 	CHECK_INT(f.total, 23 * 1024 * 1024);
 	CHECK_INT(f.used, 381 * 1024);
@@ -146,22 +146,44 @@ TEST(posted_free_human)
 	CHECK_INT(f.swap_total, 0);
 }
 
-TEST(posted_free_rejects)
+TEST(freeblk_rejects)
 {
 	struct free_parsed f;
 
 	/* used does not equal total - free */
-	CHECK_INT(posted_parse_free("total used free shared buffers cached Mem: 255984 16761 239224 0 1092 8008 "
-				     "-/+ buffers/cache: 7660 248324 Swap: 195512 0 195512", &f), -1);
+	CHECK_INT(freeblk_parse("total used free shared buffers cached Mem: 255984 16761 239224 0 1092 8008 "
+			       "-/+ buffers/cache: 7660 248324 Swap: 195512 0 195512", &f), -1);
 	/* -/+ line that does not add up */
-	CHECK_INT(posted_parse_free("total used free shared buffers cached Mem: 255984 16760 239224 0 1092 8008 "
-				     "-/+ buffers/cache: 7661 248324 Swap: 195512 0 195512", &f), -1);
+	CHECK_INT(freeblk_parse("total used free shared buffers cached Mem: 255984 16760 239224 0 1092 8008 "
+			       "-/+ buffers/cache: 7661 248324 Swap: 195512 0 195512", &f), -1);
 	/* swap used + free != total */
-	CHECK_INT(posted_parse_free("total used free shared buffers cached Mem: 255984 16760 239224 0 1092 8008 "
-				     "Swap: 195512 1 195512", &f), -1);
-	CHECK_INT(posted_parse_free("total used free shared buffers cached Mem: 255984 16760 239224 0 1092 8008", &f), -1);
-	CHECK_INT(posted_parse_free("total used free shared buffers cached Mem: 255984 16760 239224 0 1092 x8008 "
-				     "Swap: 195512 0 195512", &f), -1);
-	CHECK_INT(posted_parse_free("no free output here", &f), -1);
+	CHECK_INT(freeblk_parse("total used free shared buffers cached Mem: 255984 16760 239224 0 1092 8008 "
+			       "Swap: 195512 1 195512", &f), -1);
+	CHECK_INT(freeblk_parse("total used free shared buffers cached Mem: 255984 16760 239224 0 1092 8008", &f), -1);
+	CHECK_INT(freeblk_parse("total used free shared buffers cached Mem: 255984 16760 239224 0 1092 x8008 "
+			       "Swap: 195512 0 195512", &f), -1);
+	CHECK_INT(freeblk_parse("no free output here", &f), -1);
 	CHECK_INT(errno, EINVAL);
+}
+
+TEST(freeblk_rows_and_a_block_from_its_header)
+{
+	static const char *const text =
+		"free before:\n"
+		"             total       used       free     shared    buffers     cached\n"
+		"Mem:        255984      16760     239224          0       1092       8008\n"
+		"Swap:       195512          0     195512\n"
+		"next line";
+	const char *hdr = strstr(text, "total");
+	struct free_parsed f;
+
+	CHECK(freeblk_row_at("Mem:        255984"));
+	CHECK(freeblk_row_at("-/+ buffers/cache:"));
+	CHECK(freeblk_row_at("Swap:"));
+	CHECK(freeblk_row_at("Total: 1 2 3"));
+	CHECK(!freeblk_row_at("Memory: 1"));
+	CHECK(!freeblk_row_at("total"));
+	CHECK_INT(freeblk_parse_at(text, hdr, &f), strstr(text, "\nnext") - text);
+	CHECK_INT(f.swap_total, 195512);
+	CHECK_INT(freeblk_parse_at(text, text, &f), -1);
 }
