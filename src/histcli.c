@@ -329,7 +329,9 @@ static int parse_args(int argc, char **argv, struct hargs *a)
 
 /* The input's text, mapped rather than read so that a large import costs
  * page cache, not memory, and NUL-terminated by a zero page reserved after
- * it. Standard input is copied to an unnamed temporary file first. */
+ * it. Standard input, a pipe or a device is copied to an unnamed temporary
+ * file first, up to IMPORT_COPY_MAX and only while it is text. */
+#define IMPORT_COPY_MAX (1024LL << 20)
 struct input {
 	char *text;
 	size_t len, maplen;
@@ -337,11 +339,18 @@ struct input {
 
 static int map_input(const char *path, struct input *in, char *err, size_t errlen)
 {
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(STDIN_FILENO);
+	/* a FIFO whose writer has gone would block the open for ever: opened
+	 * without waiting, it reads as empty */
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) :
+		 dup(STDIN_FILENO);
 	struct stat sb;
 	long page = sysconf(_SC_PAGESIZE);
 
 	memset(in, 0, sizeof(*in));
+	if (fd >= 0 && strcmp(path, "-") && fcntl(fd, F_SETFL, 0) < 0) {
+		close(fd);
+		fd = -1;
+	}
 	if (fd < 0 || fstat(fd, &sb)) {
 		int e = errno;
 		if (fd >= 0)
@@ -357,11 +366,22 @@ static int map_input(const char *path, struct input *in, char *err, size_t errle
 		FILE *tmp = tmpfile();
 		char buf[65536];
 		ssize_t k = 0;
-		while (tmp && (k = read(fd, buf, sizeof(buf))) > 0)
-			if (fwrite(buf, 1, (size_t)k, tmp) != (size_t)k)
+		long long total = 0;
+		const char *why = NULL;
+		while (tmp && !why && (k = read(fd, buf, sizeof(buf))) > 0) {
+			if (memchr(buf, '\0', (size_t)k))
+				why = "binary data, not an export or posted text";
+			else if ((total += k) > IMPORT_COPY_MAX)
+				why = "over 1024 MiB: not an export or posted text";
+			else if (fwrite(buf, 1, (size_t)k, tmp) != (size_t)k)
 				break;
+		}
 		int e = errno;
 		close(fd);
+		if (why) {
+			fclose(tmp);
+			return fmt_err(err, errlen, "%s: %s", path, why);
+		}
 		if (!tmp || k < 0 || fflush(tmp) || ferror(tmp)) {
 			if (tmp)
 				fclose(tmp);
@@ -935,12 +955,14 @@ static void import_note(void *arg, const char *line)
 		fmt_escape(file, sizeof(file), im->file), line);
 }
 
-/* An SQLite file by its header; standard input never is one. */
+/* An SQLite file by its header: a regular file, never standard input. */
 static bool is_database(const char *path)
 {
 	char head[16];
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-	bool yes = fd >= 0 && read(fd, head, sizeof(head)) == (ssize_t)sizeof(head) &&
+	struct stat sb;
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+	bool yes = fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		   read(fd, head, sizeof(head)) == (ssize_t)sizeof(head) &&
 		   !memcmp(head, "SQLite format 3", 16);
 
 	if (fd >= 0)

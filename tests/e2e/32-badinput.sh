@@ -214,6 +214,16 @@ mkdir "$TMP/xdg2"
 XDG_DATA_HOME=$TMP/xdg2/data "$T" history import "$TMP/norun.txt" >/dev/null 2>"$TMP/e"; rc=$?
 expect import-nothing-keeps-dir test $rc -eq 2 -a -d "$TMP/xdg2" -a ! -e "$TMP/xdg2/data"
 rmdir "$TMP/xdg2"
+# a device that never ends and a FIFO whose writer has gone: one line
+# each, at once, and no history made
+timeout 30 "$T" history --history "$TMP/dev.db" import /dev/zero >/dev/null 2>"$TMP/e"; rc=$?
+expect "import-dev-zero[$rc: $(cat "$TMP/e")]" test $rc -eq 2 -a "$(cat "$TMP/e")" = "thrashtop: history: /dev/zero: binary data, not an export or posted text" -a ! -e "$TMP/dev.db"
+mkfifo "$TMP/fifo"
+exec 7<>"$TMP/fifo"
+echo '0:03 kswapd' >&7
+exec 7>&-
+timeout 30 "$T" history --history "$TMP/dev.db" import "$TMP/fifo" >/dev/null 2>"$TMP/e"; rc=$?
+expect "import-fifo-writer-gone[$rc: $(cat "$TMP/e")]" test $rc -eq 2 -a "$(wc -l <"$TMP/e")" -eq 1 -a ! -e "$TMP/dev.db"
 # a --history not there is refused, whatever the command
 "$T" history --history "$TMP/none.db" rm 1 >/dev/null 2>"$TMP/e"; rc=$?
 expect rm-named-missing test $rc -eq 2 -a "$(cat "$TMP/e")" = "thrashtop: history: --history $TMP/none.db: no such file" -a ! -e "$TMP/none.db"
