@@ -465,7 +465,17 @@ char *ms_format_worker_stalls(const struct ms_worker *w, int width, bool utf8,
 	if (!w) {
 		snprintf(pid, sizeof(pid), "PID");
 		snprintf(st, sizeof(st), "S");
+		/* what the columns are, where it fits: the kinds overlap */
+		static const char *const heads[] = {
+			"PROGRESS   stalls in % of the run's wall time, a row may add past 100%",
+			"PROGRESS   stalls in % of the run's wall time", "PROGRESS   % of wall time",
+		};
 		snprintf(prog, sizeof(prog), "PROGRESS");
+		for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+			if ((int)strlen(heads[i]) <= imin(prog_w, 80)) {
+				snprintf(prog, sizeof(prog), "%s", heads[i]);
+				break;
+			}
 		snprintf(cpu, sizeof(cpu), "CPU");
 		for (size_t i = 0; i < NSTALL_COLS; i++)
 			snprintf(v[i], sizeof(v[i]), "%s", stall_cols[i].title);
