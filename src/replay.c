@@ -130,17 +130,24 @@ void replay_tuning_at(const struct run_record *r, double t, char *buf, size_t le
 	struct fmt_buf b = { buf, len, 0 };
 	char a[32];
 
+	char comp[32], pool[8];
+
+	/* in the live header's words and order (session.c) */
 	if (r->mem_limit_kib != NA) {
 		fmt_kib(a, sizeof(a), r->mem_limit_kib);
 		fmt_buf_put(&b, "mem %s", a);
 	}
+	if (!strncmp(r->swap_backend, "zram ", 5)) {
+		fmt_buf_put(&b, "%sswap %s", b.n ? ", " : "", r->swap_backend);
+	} else if (r->tmp_swap_kib > 0) {
+		fmt_kib(a, sizeof(a), r->tmp_swap_kib);
+		fmt_buf_put(&b, "%sswap +%s", b.n ? ", " : "", a);
+	}
+	if (r->zswap == 1 && sscanf(r->zswap_with, "%31s %7s", comp, pool) == 2)
+		fmt_buf_put(&b, "%szswap %s pool %s", b.n ? ", " : "", comp, pool);
 	if (r->global_limit_kib != NA) {
 		fmt_kib(a, sizeof(a), r->global_limit_kib);
 		fmt_buf_put(&b, "%sglobal %s", b.n ? ", " : "", a);
-	}
-	if (r->tmp_swap_kib > 0) {
-		fmt_kib(a, sizeof(a), r->tmp_swap_kib);
-		fmt_buf_put(&b, "%sswap +%s", b.n ? ", " : "", a);
 	}
 	for (const char *s = r->sysctls; s && *s;) {
 		size_t k = strcspn(s, "\n"), eq = strcspn(s, "=");

@@ -73,5 +73,19 @@ TEST(replay_header_follows_the_changes)
 	CHECK_STR(buf, "mem 96M, vm.page-cluster=4, vm.swappiness=70");
 	replay_tuning_at(&r, 6, buf, sizeof(buf));
 	CHECK_STR(buf, "mem 96M, vm.page-cluster=4, vm.swappiness=80");
+	/* a zram device and zswap named as the live header names them */
+	free(r.sysctls);
+	r.sysctls = NULL;
+	r.mem_limit_kib = NA;
+	r.tmp_swap_kib = 512 * 1024;
+	snprintf(r.swap_backend, sizeof(r.swap_backend), "zram 512M lzo-rle prio 32767");
+	r.zswap = 1;
+	snprintf(r.zswap_with, sizeof(r.zswap_with), "zstd 20%%");
+	replay_tuning_at(&r, 0, buf, sizeof(buf));
+	CHECK_STR(buf, "swap zram 512M lzo-rle prio 32767, zswap zstd pool 20%");
+	r.swap_backend[0] = '\0';
+	r.zswap = 0;
+	replay_tuning_at(&r, 0, buf, sizeof(buf));
+	CHECK_STR(buf, "swap +512M");
 	run_record_clear(&r);
 }
