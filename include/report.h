@@ -136,8 +136,4 @@ int report_compare(FILE *f, const struct run_record *runs, size_t n, const int *
 int report_compare_config(FILE *f, const struct run_record *runs, size_t n, const int *set,
 			  size_t nsets, const char *const *names, bool json);
 
-/* A table key ("kernel", "swappiness", any history_fields name) to the
- * field, NULL if unknown. Aliases: kernel, mem, global, swap, host, ram. */
-const struct hist_field *report_key(const char *name);
-
 #endif

@@ -25,6 +25,7 @@
 #include "posted.h"
 #include "replay.h"
 #include "report.h"
+#include "runkey.h"
 #include "runsource.h"
 #include "sweep.h"
 #include "sysio.h"
@@ -612,7 +613,7 @@ struct table_fields {
 static const struct history_filter *report_filter(const struct hargs *a, enum fmt fmt,
 						  struct table_fields *tf)
 {
-	const struct hist_field *rf = report_key(a->ro.rows), *cf = report_key(a->ro.cols);
+	const struct hist_field *rf = run_key(a->ro.rows), *cf = run_key(a->ro.cols);
 
 	tf->f = a->filt;
 	if (!strcmp(a->cmd, "export") && fmt == F_TIME) {

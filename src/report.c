@@ -13,6 +13,7 @@
 #include "export.h"
 #include "fmt.h"
 #include "plot.h"
+#include "runkey.h"
 #include "runsource.h"
 #include "series.h"
 #include "timefmt.h"
@@ -246,75 +247,7 @@ void report_groups_free(struct report_group *g, size_t n)
 	free(g);
 }
 
-/* ---- keys ---- */
-
-static const struct { const char *alias, *name; } key_alias[] = {
-	{ "kernel", "kernel_release" }, { "mem", "mem_limit_kib" },
-	{ "memory", "mem_limit_kib" }, { "global", "global_limit_kib" },
-	{ "swap", "swap_total_kib" }, { "host", "hostname" }, { "ram", "ram_kib" },
-	{ "page-cluster", "page_cluster" },
-};
-
-const struct hist_field *report_key(const char *name)
-{
-	for (size_t i = 0; i < sizeof(key_alias) / sizeof(key_alias[0]); i++)
-		if (!strcmp(name, key_alias[i].alias))
-			name = key_alias[i].name;
-	if (!strncmp(name, "vm.", 3))
-		name += 3;
-	return hist_field_find(name);
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-	return a >= b && !strcmp(s + a - b, suffix);
-}
-
-/* A text field's own value, whole (a command has no bound); NULL for
- * the others, whose key_text is their value. */
-static const char *field_whole(const struct run_record *r, const struct hist_field *f)
-{
-	const char *w;
-
-	if (f->type != HF_STR && f->type != HF_PSTR)
-		return NULL;
-	w = f->type == HF_STR ? (const char *)r + f->off : *(char *const *)((const char *)r + f->off);
-	return w ? w : "";
-}
-
-/* A key's value as a reader wants it: sizes in K/M/G, limits "none",
- * text cut between characters with a mark. */
-static void key_text(const struct run_record *r, const struct hist_field *f,
-		     char *buf, size_t len)
-{
-	const char *whole = field_whole(r, f);
-
-	if (whole) {
-		fmt_copy(buf, len, whole[0] ? whole : "-");
-		return;
-	}
-	if (f->type == HF_I64 && ends_with(f->name, "_kib")) {
-		int64_t v = *(const int64_t *)((const char *)r + f->off);
-		if (v == NA && strstr(f->name, "limit"))
-			snprintf(buf, len, "none");
-		else
-			fmt_kib(buf, len, v);
-		return;
-	}
-	if (r->kind != RUN_QSBENCH && (!strcmp(f->name, "nelems") || !strcmp(f->name, "procs") ||
-					!strcmp(f->name, "seed"))) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	if (!strcmp(f->name, "zswap")) {
-		snprintf(buf, len, "%s", r->zswap == NA ? "n/a" : r->zswap ? "on" : "off");
-		return;
-	}
-	hist_field_get(r, f, buf, len);
-	if (!buf[0])
-		snprintf(buf, len, "n/a");
-}
+/* ---- group headers ---- */
 
 const char *const report_header_keys[] = { REPORT_HEADER_KEYS, NULL };
 #define NHEADER_KEYS (sizeof(report_header_keys) / sizeof(report_header_keys[0]) - 1)
@@ -363,12 +296,12 @@ static void header_keys_add(struct header_keys *hk, const struct run_record *fir
 
 		if (!f || hk->differs[k])
 			continue;
-		key_text(first, f, v, sizeof(v));
+		run_key_text(first, f, v, sizeof(v));
 		/* a workload that is no sorter's, or no command's, differs
 		 * from one that is */
 		if ((!strcmp(v, "-") && !workload_key(f->name)) || !strcmp(v, "n/a"))
 			continue;
-		whole = field_whole(first, f);
+		whole = run_key_whole(first, f);
 		run_uuid_of(whole ? whole : v, id);
 		if (!hk->seen[k][0])
 			memcpy(hk->seen[k], id, sizeof(id));
@@ -403,7 +336,7 @@ static void header_text(const struct run_record *r, const struct header_keys *hk
 		if (!f || (!strcmp(f->name, "kernel_release") &&
 			   (!r->label[0] || (r->kernel_release[0] && strstr(r->label, r->kernel_release)))))
 			continue;
-		key_text(r, f, v, sizeof(v));
+		run_key_text(r, f, v, sizeof(v));
 		if (!strcmp(v, "-") || !strcmp(v, "n/a"))
 			continue;
 		/* a known value differs from another known one */
@@ -665,8 +598,8 @@ int report_show(FILE *f, const struct run_record *r)
 			fputc('\n', f);
 			continue;
 		}
-		key_text(r, fl, buf, sizeof(buf));
-		if (fl->type == HF_I64 && ends_with(fl->name, "_kib")) {
+		run_key_text(r, fl, buf, sizeof(buf));
+		if (run_key_kib(fl)) {
 			char raw[32];
 			hist_field_get(r, fl, raw, sizeof(raw));
 			if (raw[0])
@@ -931,7 +864,7 @@ static void system_state(FILE *f, const struct run_record *r)
 
 		if (!fl || !strcmp(fl->name, "swap_total_kib"))	/* the swaps line's */
 			continue;
-		key_text(r, fl, v, sizeof(v));
+		run_key_text(r, fl, v, sizeof(v));
 		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s=%s",
 					 used ? " " : "", fl->name, v);
 	}
@@ -1434,8 +1367,8 @@ static void tval_of(const struct run_record *r, const struct hist_field *f, stru
 {
 	char raw[128], *end;
 
-	key_text(r, f, t->text, sizeof(t->text));
-	t->whole = field_whole(r, f);
+	run_key_text(r, f, t->text, sizeof(t->text));
+	t->whole = run_key_whole(r, f);
 	fmt_blank_controls(t->text);	/* a command's newlines: one row */
 	hist_field_get(r, f, raw, sizeof(raw));
 	t->num = strtod(raw, &end);
@@ -1582,7 +1515,7 @@ static void mixed_note(FILE *f, const struct run_record *runs, size_t n, const s
 int report_table(FILE *f, const struct run_record *runs, size_t n,
 		 const struct report_opts *o, char *err, size_t errlen)
 {
-	const struct hist_field *rf = report_key(o->rows), *cf = report_key(o->cols);
+	const struct hist_field *rf = run_key(o->rows), *cf = run_key(o->cols);
 
 	if (!rf || !cf) {
 		fmt_err(err, errlen, "table: unknown key \"%s\" (try kernel, label, swappiness, mem, swap, procs, nelems)",

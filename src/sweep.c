@@ -8,6 +8,7 @@
 
 #include "fmt.h"
 #include "report.h"
+#include "runkey.h"
 #include "sysctl.h"
 #include "workload.h"
 #include "zswap.h"
@@ -292,7 +293,7 @@ int sweep_table_key(const char *key, char *buf, size_t len)
 		"page_cluster", "overcommit_memory", "dirty_ratio", "dirty_background_ratio",
 	};
 	for (size_t i = 0; i < sizeof(recorded) / sizeof(recorded[0]); i++)
-		if (!strcmp(name, recorded[i]) && report_key(name)) {
+		if (!strcmp(name, recorded[i]) && run_key(name)) {
 			snprintf(buf, len, "%s", name);
 			return 0;
 		}
