@@ -1,7 +1,7 @@
 /* Reports over recorded runs: groups and their statistics, comparisons,
  * and the output formats of `thrashtop history` (text for a mailing-list
- * post, time lines, cross tables); export.h has csv and json. Writes to a
- * FILE; never exits. */
+ * post, time lines, statistics as data); crosstab.h has the cross tables,
+ * export.h csv and json. Writes to a FILE; never exits. */
 #ifndef THRASHTOP_REPORT_H
 #define THRASHTOP_REPORT_H
 
@@ -14,6 +14,12 @@
 #include "stats.h"
 
 #define REPORT_WIDTH 72
+
+/* Writes first, then text wrapped at REPORT_WIDTH terminal columns at
+ * blanks between words, words glued by meaning kept on one line (an option
+ * and its value, "-s 1"; a number and what it counts, "3.0s reclaim"), the
+ * lines after the first indented by indent columns. */
+void report_wrap(FILE *f, const char *first, int indent, const char *text);
 
 /* RM_STALL + k: the workers' delay of kind k (taskstats.h) in % of the
  * run's wall time per worker: their sum over the run's workers (a qsbench
@@ -117,12 +123,6 @@ int report_time(FILE *f, struct run_source *src, const struct report_opts *o,
  * series of one run a group (the only series it reads). */
 int report_text(FILE *f, struct run_source *src, const struct report_opts *o,
 		char *err, size_t errlen);
-
-/* The other export formats, runs printed in the order given. Return 0, or
- * -1 (errno) on a write or allocation failure, or with err filled on bad
- * options (table keys). */
-int report_table(FILE *f, const struct run_record *runs, size_t n,
-		 const struct report_opts *o, char *err, size_t errlen);
 
 /* Compares sets of runs against the first, as mmtests' compare-kernels
  * prints it: set[i] is the set run i belongs to (-1: none), names label

@@ -1,7 +1,7 @@
 /* Sweeps: every combination of the --sweep KEY=V1,V2,... values (the
  * cells), the order they run in, each cell's text as the history keeps it
  * ("mem=128M swappiness=60"), an ETA, and the cross table of a sweep's
- * runs (report_table's, one per combination of any third and further key). */
+ * runs (crosstab_print's, one per combination of any third and further key). */
 #ifndef THRASHTOP_SWEEP_H
 #define THRASHTOP_SWEEP_H
 

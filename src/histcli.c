@@ -17,6 +17,7 @@
 
 #include "app.h"
 #include "chart.h"
+#include "crosstab.h"
 #include "export.h"
 #include "fmt.h"
 #include "histfile.h"
@@ -641,7 +642,7 @@ static int output(enum fmt fmt, struct run_record *runs, size_t n, const struct 
 	else switch (fmt) {
 	case F_CSV: rc = export_csv(out, runs, n); break;
 	case F_JSON: rc = export_json(out, runs, n); break;
-	default: rc = report_table(out, runs, n, ro, err, sizeof(err)); break;
+	default: rc = crosstab_print(out, runs, n, ro, err, sizeof(err)); break;
 	}
 	if (rc) {
 		fprintf(stderr, "thrashtop: history: %s\n", err[0] ? err : strerror(errno));

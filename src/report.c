@@ -393,11 +393,9 @@ static int unit_len(const char *p)
 	}
 }
 
-/* Writes text wrapped at REPORT_WIDTH terminal columns at blanks between
- * whole words, glued ones kept together, continuation lines indented;
- * glued words wider than a line part at their blanks, and a word wider
+/* Glued words wider than a line part at their blanks, and a word wider
  * than a line is cut between characters. */
-static void wrap(FILE *f, const char *first, int indent, const char *text)
+void report_wrap(FILE *f, const char *first, int indent, const char *text)
 {
 	int col = fmt_text_cols(first);
 	bool start = true;
@@ -768,7 +766,7 @@ static void stats_table(FILE *f, const struct report_group *g)
 		 " median, mean and max truncated as time lines truncate, sd rounded;%s CoV n/a"
 		 " where the mean is 0; over completed runs)", stalls ? " swapin to irq: a"
 		 " worker's stall in % of wall time, the workers' sum over their number;" : "");
-	wrap(f, "  ", 3, note);
+	report_wrap(f, "  ", 3, note);
 }
 
 /* "1 of 3 runs killed, 33% (95% 6-79%, Wilson)": over the runs that went
@@ -851,11 +849,11 @@ static void system_state(FILE *f, const struct run_record *r)
 		snprintf(buf, sizeof(buf), "%s, n/a CPUs, RAM %s, swap %s", r->hostname, a, b);
 	else
 		snprintf(buf, sizeof(buf), "%s, %d CPUs, RAM %s, swap %s", r->hostname, r->ncpus, a, b);
-	wrap(f, "  host:    ", 11, buf);
+	report_wrap(f, "  host:    ", 11, buf);
 	snprintf(buf, sizeof(buf), "%s %s", r->kernel_release[0] ? r->kernel_release : "-",
 		 r->kernel_version ? r->kernel_version : "");
-	wrap(f, "  kernel:  ", 11, buf);
-	wrap(f, "  cmdline: ", 11, r->proc_cmdline ? r->proc_cmdline : "-");
+	report_wrap(f, "  kernel:  ", 11, buf);
+	report_wrap(f, "  cmdline: ", 11, r->proc_cmdline ? r->proc_cmdline : "-");
 	buf[0] = 0;
 	size_t used = 0;
 	for (size_t k = REPORT_HEADER_SETTINGS; k < NHEADER_KEYS; k++) {
@@ -868,11 +866,11 @@ static void system_state(FILE *f, const struct run_record *r)
 		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s=%s",
 					 used ? " " : "", fl->name, v);
 	}
-	wrap(f, "  vm:      ", 11, buf);
+	report_wrap(f, "  vm:      ", 11, buf);
 	for (const char *p = r->swap_devices; p && *p; p += strcspn(p, "\n"), p += *p == '\n')
 		if (*p != '\n') {
 			run_record_swap_line(p, buf, sizeof(buf));
-			wrap(f, "  swaps:   ", 11, buf);
+			report_wrap(f, "  swaps:   ", 11, buf);
 		}
 	fprintf(f, "  thrashtop %s\n", r->version[0] ? r->version : "-");
 }
@@ -1007,7 +1005,7 @@ static void print_stalls(struct group_pass *p)
 	/* the time export's lines are the batch ones, which import reads */
 	if (p->kind == PASS_TEXT) {
 		timefmt_stalls(buf, sizeof(buf), &p->stalls);
-		wrap(p->f, "", 8, buf);
+		report_wrap(p->f, "", 8, buf);
 	} else {
 		timefmt_stalls_lines(buf, sizeof(buf), &p->stalls);
 		fprintf(p->f, "%s\n", buf);
@@ -1056,7 +1054,7 @@ static void config_against_first(struct group_pass *p, const struct run_record *
 
 		snprintf(key, sizeof(key), "    %-*.64s  ", w, d[i].key);
 		snprintf(text, sizeof(text), "%s -> %s", d[i].from, d[i].to);
-		wrap(p->f, key, 6, text);
+		report_wrap(p->f, key, 6, text);
 	}
 }
 
@@ -1080,8 +1078,8 @@ static void group_head(struct group_pass *p, const struct run_record *first)
 
 		fprintf(p->f, "\n");
 		snprintf(head, sizeof(head), "group g:%" PRId64 ": ", first->id);
-		wrap(p->f, head, 2, hdr);
-		wrap(p->f, "  workload: ", 12, wl);
+		report_wrap(p->f, head, 2, hdr);
+		report_wrap(p->f, "  workload: ", 12, wl);
 		if (p->gi == 0 || strcmp(first->kernel_release, p->prev_kernel) ||
 		    strcmp(first->hostname, p->prev_host))
 			system_state(p->f, first);
@@ -1336,266 +1334,6 @@ int report_stats_csv(FILE *f, struct run_source *src, const struct report_opts *
 		     char *err, size_t errlen)
 {
 	return stats_data(f, src, o, false, err, errlen);
-}
-
-/* ---- cross table ---- */
-
-struct tval {
-	char text[128];		/* as shown: cut with "..." where longer */
-	const char *whole;	/* a text field's own value, compared whole */
-	double num;
-	bool is_num;
-};
-
-/* What tells two values apart: a command or label to its end. */
-static const char *tval_key(const struct tval *t)
-{
-	return t->whole ? t->whole : t->text;
-}
-
-static int cmp_tval(const void *a, const void *b)
-{
-	const struct tval *x = a, *y = b;
-	if (x->is_num && y->is_num)
-		return (x->num > y->num) - (x->num < y->num);
-	if (x->is_num != y->is_num)
-		return x->is_num ? -1 : 1;
-	return strcmp(tval_key(x), tval_key(y));
-}
-
-static void tval_of(const struct run_record *r, const struct hist_field *f, struct tval *t)
-{
-	char raw[128], *end;
-
-	run_key_text(r, f, t->text, sizeof(t->text));
-	t->whole = run_key_whole(r, f);
-	fmt_blank_controls(t->text);	/* a command's newlines: one row */
-	hist_field_get(r, f, raw, sizeof(raw));
-	t->num = strtod(raw, &end);
-	t->is_num = raw[0] && !*end && f->type != HF_STR && f->type != HF_PSTR;
-}
-
-static size_t distinct(const struct run_record *runs, size_t n, const struct hist_field *f,
-		       struct tval *out)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		struct tval t;
-		size_t j;
-		tval_of(&runs[i], f, &t);
-		for (j = 0; j < k; j++)
-			if (!strcmp(tval_key(&out[j]), tval_key(&t)))
-				break;
-		if (j == k)
-			out[k++] = t;
-	}
-	qsort(out, k, sizeof(*out), cmp_tval);
-	return k;
-}
-
-/* Where each run falls among the distinct values v[0..k). */
-static void index_of(const struct run_record *runs, size_t n, const struct hist_field *f,
-		     const struct tval *v, size_t k, size_t *idx)
-{
-	for (size_t i = 0; i < n; i++) {
-		struct tval t;
-		tval_of(&runs[i], f, &t);
-		for (idx[i] = 0; idx[i] < k && strcmp(tval_key(&v[idx[i]]), tval_key(&t)); idx[i]++)
-			;
-	}
-}
-
-/* before, then s padded with blanks to w terminal columns. */
-static void padded(FILE *f, const char *before, const char *s, int w)
-{
-	int n = fmt_text_cols(s);
-
-	fprintf(f, "%s%s%*s", before, s, w > n ? w - n : 0, "");
-}
-
-/* The cell of row value r and column value c; ri and ci say each run's. */
-static void table_cell(const struct run_record *runs, size_t n, const size_t *ri, size_t r,
-		       const size_t *ci, size_t c, char *buf, size_t len)
-{
-	double *x = malloc(sizeof(double) * (n ? n : 1));
-	size_t k = 0, oom = 0, failed = 0, aborted = 0, total = 0;
-
-	buf[0] = 0;
-	if (!x)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		if (ri[i] != r || ci[i] != c)
-			continue;
-		total++;
-		double w = report_metric(&runs[i], RM_WALL);
-		if (runs[i].status == RUN_OK && isfinite(w))
-			x[k++] = w;
-		else if (runs[i].status == RUN_OOM)
-			oom++;
-		else if (runs[i].status == RUN_ABORTED)
-			aborted++;
-		else
-			failed++;
-	}
-	size_t used = 0;
-	if (!total) {
-		snprintf(buf, len, "-");
-	} else if (k) {
-		struct stats_summary s;
-		char d[32];
-		stats_summarize(x, k, &s);
-		fmt_duration(d, sizeof(d), s.median);
-		used = (size_t)snprintf(buf, len, "%s", d);
-		if (k >= 2)
-			used += (size_t)snprintf(buf + used, len - used, " +-%.1f%%", s.cv_pct);
-		used += (size_t)snprintf(buf + used, len - used, " n=%zu", k);
-	}
-	if (oom && used < len)
-		used += (size_t)snprintf(buf + used, len - used, "%s%zu of %zu runs killed",
-					 used ? " " : "", oom, total - aborted);
-	if (failed && used < len)
-		used += (size_t)snprintf(buf + used, len - used, "%s%zu failed", used ? " " : "", failed);
-	if (aborted && used < len)
-		snprintf(buf + used, len - used, "%s%zu aborted", used ? " " : "", aborted);
-	free(x);
-}
-
-/* A cell whose completed runs (its median's) ran different workloads has
- * a median of unlike runs: said under the table, with the first two
- * workloads found together. */
-static void mixed_note(FILE *f, const struct run_record *runs, size_t n, const size_t *ri,
-		       const size_t *ci, size_t nr, size_t nc)
-{
-	size_t m = nr * nc + 1, mixed = 0, cells = 0;
-	size_t *first = malloc(sizeof(*first) * m);
-	bool *bad = calloc(m, sizeof(*bad));
-	char a[160], b[160], eg[400] = "", text[700];
-
-	if (!first || !bad) {
-		free(first);
-		free(bad);
-		return;
-	}
-	for (size_t k = 0; k < nr * nc; k++)
-		first[k] = n;
-	for (size_t i = 0; i < n; i++) {
-		size_t k = ri[i] * nc + ci[i];
-
-		if (runs[i].status != RUN_OK || !isfinite(report_metric(&runs[i], RM_WALL)))
-			continue;
-		if (first[k] == n) {
-			first[k] = i;
-			cells++;
-			continue;
-		}
-		if (bad[k])
-			continue;
-		if (!run_record_same_workload(&runs[first[k]], &runs[i])) {
-			bad[k] = true;
-			if (!mixed++) {
-				run_record_workload(&runs[first[k]], a, sizeof(a));
-				run_record_workload(&runs[i], b, sizeof(b));
-				snprintf(eg, sizeof(eg), "%s and %s", a, b);
-			}
-		}
-	}
-	if (mixed) {
-		snprintf(text, sizeof(text), "Note: %zu of %zu cells mix completed runs of different workloads"
-			 " (%s): their medians are of unlike runs. Keep them apart with --rows or"
-			 " --cols nelems, procs, seed or command, or choose runs with -L, --kernel or"
-			 " --session.", mixed, cells, eg);
-		fputc('\n', f);
-		wrap(f, "", 0, text);
-	}
-	free(first);
-	free(bad);
-}
-
-int report_table(FILE *f, const struct run_record *runs, size_t n,
-		 const struct report_opts *o, char *err, size_t errlen)
-{
-	const struct hist_field *rf = run_key(o->rows), *cf = run_key(o->cols);
-
-	if (!rf || !cf) {
-		fmt_err(err, errlen, "table: unknown key \"%s\" (try kernel, label, swappiness, mem, swap, procs, nelems)",
-		       !rf ? o->rows : o->cols);
-		return -1;
-	}
-	struct tval *rv = malloc(sizeof(*rv) * (n ? n : 1)), *cv = malloc(sizeof(*cv) * (n ? n : 1));
-	if (!rv || !cv) {
-		free(rv);
-		free(cv);
-		fmt_err(err, errlen, "table: out of memory");
-		return -1;
-	}
-	size_t nr = distinct(runs, n, rf, rv), nc = distinct(runs, n, cf, cv);
-	char cell[160];
-	int w0 = (int)strlen(o->rows);
-	int *cw = calloc(nc ? nc : 1, sizeof(int));
-	size_t *ri = malloc(sizeof(*ri) * (n ? n : 1)), *ci = malloc(sizeof(*ci) * (n ? n : 1));
-
-	if (!cw || !ri || !ci) {
-		free(cw);
-		free(ri);
-		free(ci);
-		free(rv);
-		free(cv);
-		fmt_err(err, errlen, "table: out of memory");
-		return -1;
-	}
-	/* each run's row and column found once, not once per cell */
-	index_of(runs, n, rf, rv, nr, ri);
-	index_of(runs, n, cf, cv, nc, ci);
-	/* in terminal columns: a label's wide characters take two */
-	for (size_t i = 0; i < nr; i++)
-		if (fmt_text_cols(rv[i].text) > w0)
-			w0 = fmt_text_cols(rv[i].text);
-	for (size_t j = 0; j < nc; j++) {
-		cw[j] = fmt_text_cols(cv[j].text);
-		for (size_t i = 0; i < nr; i++) {
-			table_cell(runs, n, ri, i, ci, j, cell, sizeof(cell));
-			if (fmt_text_cols(cell) > cw[j])
-				cw[j] = fmt_text_cols(cell);
-		}
-	}
-	{
-		size_t noom = 0, nfailed = 0, naborted = 0;
-		char head[512];
-
-		for (size_t i = 0; i < n; i++) {
-			noom += runs[i].status == RUN_OOM;
-			nfailed += runs[i].status == RUN_FAILED;
-			naborted += runs[i].status == RUN_ABORTED;
-		}
-		/* the same three stats keeps out of its figures */
-		snprintf(head, sizeof(head), "Wall time by %s (rows) and %s (columns): median of the"
-			 " completed runs, +-CoV over them, n= their count; not in it, counted"
-			 " apart in the cells:"
-			 " %zu OOM-killed, %zu failed, %zu aborted.", o->rows, o->cols, noom,
-			 nfailed, naborted);
-		wrap(f, "", 0, head);
-		fputc('\n', f);
-	}
-	padded(f, "", o->rows, w0);
-	for (size_t j = 0; j < nc; j++)
-		padded(f, "  ", cv[j].text, j + 1 < nc ? cw[j] : 0);
-	fputc('\n', f);
-	for (size_t i = 0; i < nr; i++) {
-		padded(f, "", rv[i].text, w0);
-		for (size_t j = 0; j < nc; j++) {
-			table_cell(runs, n, ri, i, ci, j, cell, sizeof(cell));
-			padded(f, "  ", cell, j + 1 < nc ? cw[j] : 0);
-		}
-		fputc('\n', f);
-	}
-	mixed_note(f, runs, n, ri, ci, nr, nc);
-	free(cw);
-	free(ri);
-	free(ci);
-	free(rv);
-	free(cv);
-	return ferror(f) ? -1 : 0;
 }
 
 /* ---- compare ---- */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crosstab.h"
 #include "fmt.h"
 #include "report.h"
 #include "runkey.h"
@@ -380,7 +381,7 @@ int sweep_table(FILE *f, const struct run_record *runs, size_t n, char *err, siz
 	o.rows = rows;
 	o.cols = cols;
 	if (split >= nkeys) {
-		rc = report_table(f, sub, k, &o, err, errlen);
+		rc = crosstab_print(f, sub, k, &o, err, errlen);
 		free(sub);
 		return rc;
 	}
@@ -405,7 +406,7 @@ int sweep_table(FILE *f, const struct run_record *runs, size_t n, char *err, siz
 			}
 		}
 		fprintf(f, "%s%s:\n", i ? "\n" : "", rest);
-		rc = report_table(f, part, ns, &o, err, errlen);
+		rc = crosstab_print(f, part, ns, &o, err, errlen);
 	}
 	free(shown);
 	free(part);
