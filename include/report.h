@@ -1,7 +1,8 @@
-/* Reports over recorded runs: groups and their statistics, comparisons,
- * and the output formats of `thrashtop history` (text for a mailing-list
- * post, time lines, statistics as data); crosstab.h has the cross tables,
- * export.h csv and json. Writes to a FILE; never exits. */
+/* Reports over recorded runs: groups and their statistics, and the output
+ * formats of `thrashtop history` (the list, a run shown, text for a
+ * mailing-list post, time lines, statistics as data); crosstab.h has the
+ * cross tables, compare.h the comparisons, export.h csv and json. Writes
+ * to a FILE; never exits. */
 #ifndef THRASHTOP_REPORT_H
 #define THRASHTOP_REPORT_H
 
@@ -65,6 +66,13 @@ void report_groups_free(struct report_group *g, size_t n);
 const char *report_metric_name(enum report_metric m);
 /* The metric of one run in its natural unit (seconds, faults), NAN if unknown. */
 double report_metric(const struct run_record *r, enum report_metric m);
+/* v cut to q-ths, as time lines cut their figures: a min, median or max
+ * is then the line it comes from, a mean of equal lines one of them, the
+ * median of two their mean. */
+double report_cut(double v, double q);
+/* A figure of metric m as stats prints it: "n/a", faults whole, the rest
+ * to hundredths, a stall with "%". */
+void report_figure(char *buf, size_t len, double v, enum report_metric m);
 
 /* The fields a group header of report_time names where groups differ,
  * " KEY=value" each (kernel_release as "kernel"): what the workload and
@@ -80,10 +88,9 @@ extern const char *const report_header_keys[];
 /* The KEY a header prints for field name f. */
 const char *report_header_key(const char *f);
 
-/* The fields (history_filter.fields) report_time and report_compare
- * read: the rest of a record may be left unknown. */
+/* The fields (history_filter.fields) report_time reads: the rest of a
+ * record may be left unknown. */
 extern const char *const report_time_fields[];
-extern const char *const report_compare_fields[];
 
 /* `history list`, a run at a time, newest first: the header, then each
  * row, in columns of these widths (0: the column is left out). */
@@ -123,17 +130,5 @@ int report_time(FILE *f, struct run_source *src, const struct report_opts *o,
  * series of one run a group (the only series it reads). */
 int report_text(FILE *f, struct run_source *src, const struct report_opts *o,
 		char *err, size_t errlen);
-
-/* Compares sets of runs against the first, as mmtests' compare-kernels
- * prints it: set[i] is the set run i belongs to (-1: none), names label
- * the nsets columns. Statistics use each set's completed runs. */
-int report_compare(FILE *f, const struct run_record *runs, size_t n, const int *set,
-		   size_t nsets, const char *const *names, char *err, size_t errlen);
-
-/* What differs in the configuration of each set against the first's
- * (vm.swappiness 70 -> 60, ...), as text, or as JSON ("configuration").
- * 0, or -1 with errno. */
-int report_compare_config(FILE *f, const struct run_record *runs, size_t n, const int *set,
-			  size_t nsets, const char *const *names, bool json);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include "app.h"
 #include "chart.h"
+#include "compare.h"
 #include "crosstab.h"
 #include "export.h"
 #include "fmt.h"
@@ -758,7 +759,7 @@ static int add_runs(struct history *h, const struct history_filter *f,
  * characters, or an argument that does not parse, takes every run. */
 static int compare_runs(struct hargs *a, const char *path, struct run_record **runs, size_t *n)
 {
-	struct history_filter f = { .fields = report_compare_fields };
+	struct history_filter f = { .fields = compare_fields };
 	struct history *h;
 	char err[512];
 	int rc = 0;
@@ -864,12 +865,12 @@ static int cmd_compare(struct hargs *a, const char *path)
 				   a->pos[s]);
 		}
 	}
-	if (report_compare_config(out, runs, n, set, (size_t)a->npos, (const char *const *)a->pos,
+	if (compare_config(out, runs, n, set, (size_t)a->npos, (const char *const *)a->pos,
 				  a->fmt == F_JSON)) {
 		rc = -1;
 		snprintf(err, sizeof(err), "compare: %s", strerror(errno));
 	} else if (a->fmt != F_JSON) {
-		rc = report_compare(out, runs, n, set, (size_t)a->npos, (const char *const *)a->pos,
+		rc = compare_figures(out, runs, n, set, (size_t)a->npos, (const char *const *)a->pos,
 				    err, sizeof(err));
 	}
 	if (rc)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cast.h"
+#include "compare.h"
 #include "fmt.h"
 #include "histui.h"
 #include "history.h"
@@ -1095,11 +1096,11 @@ static void compare(struct hs *s)
 	fprintf(f, "%zu %s compared with the first, %s:\n\n", c.nsets, s->groups ? "groups" : "runs",
 		c.names[0]);
 	/* what was changed between them first, as history compare says it */
-	rc = report_compare_config(f, c.runs, c.n, c.set, c.nsets, names, false);
+	rc = compare_config(f, c.runs, c.n, c.set, c.nsets, names, false);
 	if (rc)
 		snprintf(err, sizeof(err), "%s", strerror(errno));
 	else
-		rc = report_compare(f, c.runs, c.n, c.set, c.nsets, names, err, sizeof(err));
+		rc = compare_figures(f, c.runs, c.n, c.set, c.nsets, names, err, sizeof(err));
 	if (!rc && s->groups) {
 		struct report_opts o;
 		struct run_source *src = run_source_array(c.runs, c.n, err, sizeof(err));

@@ -266,13 +266,6 @@ const char *const report_time_fields[] = {
 	REPORT_HEADER_KEYS, NULL,
 };
 
-const char *const report_compare_fields[] = {
-	"started_at", "config_hash", "label", "kind", "procs", "status", "wall_us", "user_us",
-	"sys_us", "majflt", "kswapd_s", "config", "proc_cmdline", "swap_devices",
-	"stall_swapin_s", "stall_reclaim_s", "stall_thrashing_s", "stall_compact_s",
-	"stall_io_s", "stall_cpu_s", "stall_wpcopy_s", "stall_irq_s", NULL,
-};
-
 /* Whether header key k (report_header_keys) has a known value that differs
  * between groups: state is what the first runs of the groups gave so far,
  * seen[k] the first known value, differs[k] set once another comes. */
@@ -709,7 +702,7 @@ static void chart(FILE *f, const struct run_record *r, int id, const char *title
 
 /* ---- statistics ---- */
 
-static void stat_num(char *buf, size_t len, double v, int m)
+void report_figure(char *buf, size_t len, double v, enum report_metric m)
 {
 	if (isnan(v))
 		snprintf(buf, len, "n/a");
@@ -719,11 +712,8 @@ static void stat_num(char *buf, size_t len, double v, int m)
 		snprintf(buf, len, "%.2f%s", v, m >= RM_STALL ? "%" : "");
 }
 
-/* v cut to q-ths, as time lines cut their figures: a min, median or max
- * is then the line it comes from, a mean of equal lines one of them, the
- * median of two their mean. The 1e-7 keeps 149.29, stored as
- * 149.28999..., at 149.29. */
-static double cut(double v, double q)
+/* The 1e-7 keeps 149.29, stored as 149.28999..., at 149.29. */
+double report_cut(double v, double q)
 {
 	return isnan(v) ? v : floor(v * q + 1e-7) / q;
 }
@@ -743,18 +733,18 @@ static void stats_table(FILE *f, const struct report_group *g)
 			continue;
 		stalls |= m >= RM_STALL;
 		double q = m == RM_MAJFLT ? 1 : 100;
-		stat_num(v[0], 32, cut(s->min, q), m);
-		stat_num(v[1], 32, cut(s->median, q), m);
-		stat_num(v[3], 32, cut(s->max, q), m);
+		report_figure(v[0], 32, report_cut(s->min, q), m);
+		report_figure(v[1], 32, report_cut(s->median, q), m);
+		report_figure(v[3], 32, report_cut(s->max, q), m);
 		/* a mean or sd of faults has a decimal */
 		if (m == RM_MAJFLT && !isnan(s->mean))
-			snprintf(v[2], 32, "%.1f", cut(s->mean, 10));
+			snprintf(v[2], 32, "%.1f", report_cut(s->mean, 10));
 		else
-			stat_num(v[2], 32, cut(s->mean, 100), m);
+			report_figure(v[2], 32, report_cut(s->mean, 100), m);
 		if (m == RM_MAJFLT && !isnan(s->sd))
 			snprintf(v[4], 32, "%.1f", s->sd);
 		else
-			stat_num(v[4], 32, s->sd, m);
+			report_figure(v[4], 32, s->sd, m);
 		if (isnan(s->cv_pct))
 			snprintf(cv, sizeof(cv), "n/a");
 		else
@@ -1334,226 +1324,4 @@ int report_stats_csv(FILE *f, struct run_source *src, const struct report_opts *
 		     char *err, size_t errlen)
 {
 	return stats_data(f, src, o, false, err, errlen);
-}
-
-/* ---- compare ---- */
-
-/* Each set's OOM kills, "3 of 8", and Fisher's p against the first. */
-static void oom_line(FILE *f, const struct run_record *runs, size_t n, const int *set,
-		     size_t nsets)
-{
-	size_t k0 = 0, n0 = 0;
-
-	fprintf(f, "%-6s %-8s", "OOM", "killed");
-	for (size_t s = 0; s < nsets; s++) {
-		size_t k = 0, ran = 0;
-		char val[48], mark[32] = "";
-
-		for (size_t i = 0; i < n; i++)
-			if (set[i] == (int)s && runs[i].status != RUN_ABORTED) {
-				ran++;
-				k += runs[i].status == RUN_OOM;
-			}
-		if (s == 0) {
-			k0 = k;
-			n0 = ran;
-		} else if (ran && n0) {
-			double p = stats_fisher(k0, n0, k, ran);
-			snprintf(mark, sizeof(mark), p < 0.05 ? "*p=%.3f*" : "(p=%.3f)", p);
-		}
-		snprintf(val, sizeof(val), "%zu of %zu", k, ran);
-		fprintf(f, " %10s %10s", val, mark);
-	}
-	fputc('\n', f);
-}
-
-/* A set whose runs are not of one configuration (a label given to runs
- * at two swappiness values) is said to be, with what differs from its
- * first run's, for up to three other configurations: its figures are
- * summed over all of them. */
-static int mixed_sets(FILE *f, const struct run_record *runs, size_t n, const int *set,
-		      size_t nsets, const char *const *names, struct conf_diff *d, size_t max)
-{
-	for (size_t s = 0; s < nsets; s++) {
-		const struct run_record *first = NULL, *seen[64];
-		size_t nseen = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			const struct run_record *r = &runs[i];
-			bool known = false;
-
-			if (set[i] != (int)s)
-				continue;
-			if (!first) {
-				first = r;
-				continue;
-			}
-			known = !strcmp(r->config_hash, first->config_hash);
-			for (size_t j = 0; j < nseen && !known; j++)
-				known = !strcmp(r->config_hash, seen[j]->config_hash);
-			if (known || nseen == sizeof(seen) / sizeof(seen[0]))
-				continue;
-			seen[nseen++] = r;
-			if (nseen > 3)
-				continue;
-			int k = conf_diff(first, r, d, max);
-			if (k < 0)
-				return -1;
-			fprintf(f, "%s mixes configurations: run %" PRId64 " against its run %" PRId64 ":\n",
-				names[s], r->id, first->id);
-			conf_diff_text(f, "  ", d, (size_t)k > max ? max : (size_t)k);
-		}
-		if (nseen > 3)
-			fprintf(f, "%s mixes %s%zu configurations more\n", names[s],
-				nseen == sizeof(seen) / sizeof(seen[0]) ? "at least " : "", nseen - 3);
-	}
-	return 0;
-}
-
-int report_compare_config(FILE *f, const struct run_record *runs, size_t n, const int *set,
-			  size_t nsets, const char *const *names, bool json)
-{
-	struct conf_diff d[64];
-	const struct run_record *base = NULL;
-
-	for (size_t i = 0; i < n && !base; i++)
-		if (set[i] == 0)
-			base = &runs[i];
-	if (json)
-		fprintf(f, "{\"configuration\": [");
-	for (size_t s = 1; s < nsets; s++) {
-		const struct run_record *r = NULL;
-
-		for (size_t i = 0; i < n && !r; i++)
-			if (set[i] == (int)s)
-				r = &runs[i];
-		int k = conf_diff(base, r, d, sizeof(d) / sizeof(d[0]));
-		if (k < 0)
-			return -1;
-		if (k > (int)(sizeof(d) / sizeof(d[0])))
-			k = (int)(sizeof(d) / sizeof(d[0]));
-		if (json) {
-			fprintf(f, "%s", s > 1 ? ", " : "");
-			conf_diff_json(f, names[s], names[0], d, (size_t)k);
-		} else {
-			if (nsets > 2)
-				fprintf(f, "%s against %s:\n", names[s], names[0]);
-			conf_diff_text(f, "", d, (size_t)k);
-		}
-	}
-	if (!json && mixed_sets(f, runs, n, set, nsets, names, d, sizeof(d) / sizeof(d[0])))
-		return -1;
-	fprintf(f, json ? "]}\n" : "\n");
-	return ferror(f) ? -1 : 0;
-}
-
-int report_compare(FILE *f, const struct run_record *runs, size_t n, const int *set,
-		   size_t nsets, const char *const *names, char *err, size_t errlen)
-{
-	double *x = malloc(sizeof(double) * (n ? n : 1) * (nsets ? nsets : 1));
-	size_t *cnt = calloc(nsets ? nsets : 1, sizeof(size_t));
-
-	if (!x || !cnt) {
-		free(x);
-		free(cnt);
-		fmt_err(err, errlen, "compare: out of memory");
-		return -1;
-	}
-	if (nsets < 2) {
-		free(x);
-		free(cnt);
-		fmt_err(err, errlen, "compare: need at least two runs or groups");
-		return -1;
-	}
-	fprintf(f, "%-15s", "");
-	for (size_t s = 0; s < nsets; s++) {
-		char name[128];
-
-		/* a long name ends in "...", never cut inside a character */
-		fmt_field(name, sizeof(name), 0, names[s], 21, true, false);
-		fprintf(f, " %s", name);
-	}
-	fputc('\n', f);
-	static const char *const centre_name[2] = { "Amean", "Median" };
-	bool stalls = false, untested = false;
-
-	for (int m = 0; m < RM_N; m++) {
-		size_t any = 0;
-
-		for (size_t s = 0; s < nsets; s++) {
-			cnt[s] = 0;
-			for (size_t i = 0; i < n; i++) {
-				double v = report_metric(&runs[i], (enum report_metric)m);
-				if (set[i] == (int)s && runs[i].status == RUN_OK && isfinite(v))
-					x[s * n + cnt[s]++] = v;
-			}
-			any += cnt[s];
-		}
-		/* a stall no run has a figure for has no row */
-		if (m >= RM_STALL && !any)
-			continue;
-		stalls |= m >= RM_STALL;
-		for (int c = 0; c < 2; c++) {
-			struct stats_summary a;
-			double pb;
-
-			stats_summarize(&x[0], cnt[0], &a);
-			pb = cut(c ? a.median : a.mean, 100);
-			fprintf(f, "%-6s %-8s", centre_name[c], metric_names[m]);
-			for (size_t s = 0; s < nsets; s++) {
-				struct stats_summary b;
-				struct stats_cmp cmp;
-				char val[32], mark[32];
-
-				stats_summarize(&x[s * n], cnt[s], &b);
-				/* from the figures as printed (cut to hundredths), so
-				 * that equal ones differ by 0%; n/a where the first
-				 * prints as 0 */
-				double pc = cut(c ? b.median : b.mean, 100);
-				double gain = isnan(pb) || pb == 0 || isnan(pc) ? NAN : 100.0 * (pb - pc) / pb;
-
-				stat_num(val, sizeof(val), pc, m == RM_MAJFLT ? RM_WALL : m);
-				/* stats_compare refuses a side of fewer than 2 runs */
-				bool tested = s > 0 && stats_compare(&x[0], cnt[0], &x[s * n], cnt[s],
-								      c ? STATS_MEDIAN : STATS_MEAN,
-								      true, &cmp) == 0;
-				char open = '(', close = ')';
-
-				if (s > 0 && !tested && !isnan(gain)) {
-					open = '[';
-					close = ']';
-					untested = true;
-				} else if (tested && cmp.significant) {
-					open = close = '*';
-				}
-				if (isnan(gain))
-					snprintf(mark, sizeof(mark), "%c%7s%c", open, "n/a", close);
-				else
-					snprintf(mark, sizeof(mark), "%c%6.2f%%%c", open, gain + 0.0, close);
-				fprintf(f, " %10s %10s", val, mark);
-			}
-			fputc('\n', f);
-		}
-	}
-	bool oom = false;
-	for (size_t i = 0; i < n; i++)
-		oom |= set[i] >= 0 && runs[i].status == RUN_OOM;
-	if (oom)
-		oom_line(f, runs, n, set, nsets);
-	if (stalls)
-		fprintf(f, "\nswapin to irq: a worker's stall in %% of wall time, the workers' sum\n"
-			"over their number.");
-	fprintf(f, "\nseconds and faults over completed runs, truncated as time lines and\n"
-		"stats truncate; (gain%%) is positive when lower than the first column,\n"
-		"from the figures as printed (n/a where the first is 0); *gain%%* marks\n"
-		"a difference beyond the noise (Welch's t-test on the means, 5%%), as\n"
-		"mmtests marks it.\n");
-	if (untested)
-		fprintf(f, "[gain%%]: not tested, a side has fewer than 2 runs: it may be noise.\n");
-	if (oom)
-		fprintf(f, "OOM: runs killed of those that went to their end; (p=) is Fisher's\n"
-			"exact test (two-sided) against the first column, *p=* below 5%%.\n");
-	free(x);
-	free(cnt);
-	return ferror(f) ? -1 : 0;
 }

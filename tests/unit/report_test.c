@@ -128,14 +128,6 @@ static int w_time(FILE *f, const struct run_record *v, size_t n, void *a)
 	return grouped(report_time, f, v, n, a);
 }
 
-static int w_compare(FILE *f, const struct run_record *v, size_t n, void *a)
-{
-	int set[7] = { 0, 0, 0, 1, 1, 1, -1 };
-	const char *names[2] = { "swap60", "swap100" };
-	(void)a;
-	return report_compare(f, v, n, set, 2, names, NULL, 0);
-}
-
 TEST(report_golden_every_format)
 {
 	struct run_record v[8];
@@ -157,7 +149,6 @@ TEST(report_golden_every_format)
 		{ "json.txt", w_json, false },
 		{ "time.txt", w_time, false },
 		{ "time-gnu.txt", w_time, true },
-		{ "compare.txt", w_compare, false },
 	};
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		o.gnu = cases[c].gnu;
@@ -166,36 +157,6 @@ TEST(report_golden_every_format)
 		free(out);
 	}
 	for (size_t i = 0; i < n; i++)
-		run_record_clear(&v[i]);
-}
-
-/* 3 of 8 runs killed against 0 of 8: both rates, and Fisher's two-sided
- * p of 0.2, beside the times of the completed runs. */
-TEST(report_compare_oom_rates)
-{
-	struct run_record v[16];
-	int set[16];
-	const char *names[2] = { "pre7", "pre8" };
-	char *buf = NULL, err[128] = "";
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	for (int i = 0; i < 16; i++) {
-		run_record_init(&v[i]);
-		v[i].wall_us = (150 + i) * 1000000LL;
-		v[i].user_us = 70 * 1000000LL;
-		v[i].sys_us = 7 * 1000000LL;
-		v[i].majflt = 19000 + i;
-		v[i].status = i < 3 ? RUN_OOM : RUN_OK;
-		set[i] = i < 8 ? 0 : 1;
-	}
-	CHECK_INT(report_compare(f, v, 16, set, 2, names, err, sizeof(err)), 0);
-	fclose(f);
-	CHECK(strstr(buf, "\nOOM    killed       3 of 8                0 of 8  (p=0.200)\n") != NULL);
-	if (!strstr(buf, "(p=0.200)"))
-		printf("%s", buf);
-	free(buf);
-	for (int i = 0; i < 16; i++)
 		run_record_clear(&v[i]);
 }
 
@@ -741,39 +702,7 @@ TEST(report_stats_names_every_outlier)
 	free(v);
 }
 
-/* compare tests what it can and says so: one run on a side is marked
- * [untested], with no claim of noise; a first column printed as 0 gives
- * n/a; figures that print alike differ by 0.00%. */
-TEST(report_compare_marks_what_it_tested)
-{
-	struct run_record v[5];
-	int set[5] = { 0, 0, 0, 1, 2 };
-	const char *names[3] = { "A", "B", "C" };
-	const int64_t wall[] = { 20000, 20300, 21000, 900000, 17000 },
-		      usr[] = { 10000, 10000, 10000, 800000, 10000 },
-		      sys[] = { 0, 0, 0, 9240000, 0 };
-	char *out = NULL;
-	size_t len = 0;
-
-	timed_runs(v, 5, wall, usr, sys);
-	v[4].wall_us = 20900;	/* 0.0209 against A's mean 0.0204: both 0.02 */
-	FILE *f = open_memstream(&out, &len);
-	CHECK_INT(report_compare(f, v, 5, set, 3, names, NULL, 0), 0);
-	fclose(f);
-	CHECK(out && strstr(out, "\nAmean  wall           0.02  (  0.00%)       0.90 [-4400.00%]"
-			    "       0.02  [  0.00%]\n"));
-	CHECK(out && strstr(out, "\nAmean  sys            0.00  (    n/a)       9.24  (    n/a)"));
-	CHECK(out && strstr(out, "\n[gain%]: not tested, a side has fewer than 2 runs: it may be noise.\n"));
-	CHECK(out && !strstr(out, "OOM"));
-	if (out && !strstr(out, "[-4400.00%]"))
-		printf("%s", out);
-	free(out);
-	for (int i = 0; i < 5; i++)
-		run_record_clear(&v[i]);
-}
-
-/* The OOM line comes where a kill was: not under a group, nor in a
- * comparison, without one. */
+/* The OOM line comes where a kill was, not under a group without one. */
 TEST(report_oom_said_where_killed)
 {
 	struct run_record v[8];
@@ -788,31 +717,18 @@ TEST(report_oom_said_where_killed)
 	CHECK(g2 && strstr(g2, "\n  OOM: 1 of 3 runs killed, 33% (95% 6-79%, Wilson)\n"));
 	CHECK(g2 && !strstr(g2, "OOM: 0 of"));
 	free(out);
-	int set[8] = { 0, 0, 0, 1, 1, -1, -1, -1 };
-	const char *names[2] = { "swap60", "swap100" };
-	char *cmp = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&cmp, &len);
-	CHECK_INT(report_compare(f, v, n, set, 2, names, NULL, 0), 0);
-	fclose(f);
-	CHECK(cmp && !strstr(cmp, "OOM"));
-	free(cmp);
 	for (size_t i = 0; i < n; i++)
 		run_record_clear(&v[i]);
 }
 
 /* Stall rows are a worker's share: two workers each 25% of the wall in
  * reclaim (0.5 s summed over 1 s) are 25.00%, as history show gives each,
- * not 50.00%. */
+ * not 50.00%. compare_test.c holds a comparison's rows to the same. */
 TEST(report_stall_rows_per_worker)
 {
 	struct run_record v[2];
 	const int64_t wall[] = { 1000000, 1000000 }, usr[] = { 900000, 900000 },
 		      sys[] = { 1000, 1000 };
-	char *cmp = NULL;
-	size_t len = 0;
-	int set[2] = { 0, 1 };
-	const char *names[2] = { "a", "b" };
 
 	timed_runs(v, 2, wall, usr, sys);
 	for (int i = 0; i < 2; i++) {
@@ -825,13 +741,6 @@ TEST(report_stall_rows_per_worker)
 	CHECK(out && strstr(out, "irq: a worker's stall in % of wall time, the workers' sum over their\n"
 			    "   number;"));
 	free(out);
-	FILE *f = open_memstream(&cmp, &len);
-	CHECK_INT(report_compare(f, v, 2, set, 2, names, NULL, 0), 0);
-	fclose(f);
-	CHECK(cmp && strstr(cmp, "\nAmean  reclaim      25.00%  (  0.00%)     25.00%  [  0.00%]\n"));
-	CHECK(cmp && strstr(cmp, "\nswapin to irq: a worker's stall in % of wall time, the workers' sum\n"
-			    "over their number.\n"));
-	free(cmp);
 	CHECK_NEAR(report_metric(&v[0], RM_STALL + DL_RECLAIM), 25.0, 1e-9);
 	for (int i = 0; i < 2; i++)
 		run_record_clear(&v[i]);
@@ -2140,7 +2049,6 @@ TEST(report_stalls_and_delays_round_trip)
 	for (size_t i = 0; i < n; i++)
 		run_record_clear(&runs[i]);
 }
-
 
 /* Groups are named by what sets them apart, compared whole: two
  * commands that differ only at their ends still name the groups. */
