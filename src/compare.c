@@ -1,5 +1,6 @@
 #include "compare.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -89,8 +90,11 @@ static int mixed_sets(FILE *f, const struct run_record *runs, size_t n, const in
 	return 0;
 }
 
-int compare_config(FILE *f, const struct run_record *runs, size_t n, const int *set,
-		   size_t nsets, const char *const *names, bool json)
+/* What differs in the configuration of each set against the first's
+ * (vm.swappiness 70 -> 60, ...), as text, or as JSON ("configuration").
+ * 0, or -1 with errno. */
+static int config_diffs(FILE *f, const struct run_record *runs, size_t n, const int *set,
+			size_t nsets, const char *const *names, bool json)
 {
 	struct conf_diff d[64];
 	const struct run_record *base = NULL;
@@ -235,4 +239,167 @@ int compare_figures(FILE *f, const struct run_record *runs, size_t n, const int 
 	free(x);
 	free(cnt);
 	return ferror(f) ? -1 : 0;
+}
+
+int compare_print(FILE *f, const struct run_record *runs, size_t n, const int *set,
+		  size_t nsets, const char *const *names, bool json, char *err, size_t errlen)
+{
+	if (config_diffs(f, runs, n, set, nsets, names, json))
+		return fmt_err(err, errlen, "compare: %s", strerror(errno));
+	return json ? 0 : compare_figures(f, runs, n, set, nsets, names, err, errlen);
+}
+
+/* ---- the runs each set names ---- */
+
+/* Newest first, as history_list gives them. */
+static int cmp_newest(const void *x, const void *y)
+{
+	const struct run_record *a = x, *b = y;
+	int c = strcmp(b->started_at, a->started_at);
+	return c ? c : (b->id > a->id) - (b->id < a->id);
+}
+
+static int cmp_id(const void *x, const void *y)
+{
+	const struct run_record *a = x, *b = y;
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+/* Adds the runs f selects to c (duplicates are dropped at the end). */
+static int add_runs(struct history *h, const struct history_filter *f, struct compare_sets *c,
+		    char *err, size_t errlen)
+{
+	struct run_record *v, *all;
+	size_t k;
+
+	if (history_list(h, f, 0, &v, &k, err, errlen))
+		return -1;
+	if (!(all = realloc(c->runs, sizeof(*all) * (c->n + k + 1)))) {
+		run_records_free(v, k);
+		return fmt_err(err, errlen, "history: out of memory");
+	}
+	c->runs = all;
+	if (k)
+		memcpy(all + c->n, v, sizeof(*v) * k);
+	c->n += k;
+	free(v);
+	return 0;
+}
+
+/* Adds at least the runs a names: a group's are found by its run's
+ * config_hash, and a label with glob characters, which the history would
+ * match as a pattern, takes every run to be matched exactly. */
+static int add_named(struct history *h, const struct compare_arg *a, const char *const *fields,
+		     struct compare_sets *c, char *err, size_t errlen)
+{
+	static const char *const hash_field[] = { "config_hash", NULL };
+	struct history_filter f = { .fields = fields };
+	struct run_record *v;
+	size_t k;
+
+	if (a->by == COMPARE_LABEL) {
+		f.label = strpbrk(a->label, "*?[") ? NULL : a->label;
+		return add_runs(h, &f, c, err, errlen);
+	}
+	f.id = a->id;
+	if (a->by == COMPARE_RUN)
+		return add_runs(h, &f, c, err, errlen);
+	f.fields = hash_field;
+	if (history_list(h, &f, 0, &v, &k, err, errlen))
+		return -1;
+	f = (struct history_filter){ .fields = fields, .config_hash = k ? v[0].config_hash : NULL };
+	int rc = k ? add_runs(h, &f, c, err, errlen) : 0;
+	run_records_free(v, k);
+	return rc;
+}
+
+/* Whether a takes run r; hash is a group's, its run's config_hash (NULL:
+ * no such run). */
+static bool takes(const struct compare_arg *a, const char *hash, const struct run_record *r)
+{
+	switch (a->by) {
+	case COMPARE_LABEL: return !strcmp(r->label, a->label);
+	case COMPARE_RUN: return r->id == a->id;
+	default: return hash && !strcmp(r->config_hash, hash);
+	}
+}
+
+static const char *hash_of(const struct compare_sets *c, int64_t id)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->runs[i].id == id)
+			return c->runs[i].config_hash;
+	return NULL;
+}
+
+/* Each run once, newest first. */
+static void unique_newest(struct compare_sets *c)
+{
+	size_t k = 0;
+
+	if (!c->n)
+		return;
+	qsort(c->runs, c->n, sizeof(*c->runs), cmp_id);
+	for (size_t i = 0; i < c->n; i++) {
+		if (k && c->runs[k - 1].id == c->runs[i].id)
+			run_record_clear(&c->runs[i]);
+		else
+			c->runs[k++] = c->runs[i];
+	}
+	c->n = k;
+	qsort(c->runs, c->n, sizeof(*c->runs), cmp_newest);
+}
+
+/* Each arg's set, in order; the runs no arg took are dropped. */
+static void assign(struct compare_arg *args, size_t nargs, struct compare_sets *c)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		c->set[i] = -1;
+	for (size_t a = 0; a < nargs; a++) {
+		const char *hash = args[a].by == COMPARE_GROUP ? hash_of(c, args[a].id) : NULL;
+		bool took = false;
+
+		for (size_t i = 0; i < c->n; i++)
+			if (c->set[i] < 0 && takes(&args[a], hash, &c->runs[i])) {
+				c->set[i] = (int)c->nsets;
+				took = true;
+			}
+		args[a].set = took ? (int)c->nsets++ : -1;
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->set[i] < 0) {
+			run_record_clear(&c->runs[i]);
+			continue;
+		}
+		c->runs[k] = c->runs[i];
+		c->set[k++] = c->set[i];
+	}
+	c->n = k;
+}
+
+int compare_collect(struct history *h, struct compare_arg *args, size_t nargs,
+		    const char *const *fields, struct compare_sets *c, char *err, size_t errlen)
+{
+	memset(c, 0, sizeof(*c));
+	for (size_t a = 0; a < nargs; a++)
+		if (add_named(h, &args[a], fields, c, err, errlen)) {
+			compare_sets_free(c);
+			return -1;
+		}
+	unique_newest(c);
+	if (!(c->set = malloc(sizeof(*c->set) * (c->n + 1)))) {
+		compare_sets_free(c);
+		return fmt_err(err, errlen, "history: out of memory");
+	}
+	assign(args, nargs, c);
+	return 0;
+}
+
+void compare_sets_free(struct compare_sets *c)
+{
+	run_records_free(c->runs, c->n);
+	free(c->set);
+	memset(c, 0, sizeof(*c));
 }

@@ -1,11 +1,14 @@
 /* Comparisons: the golden table, the gains and the tests they are marked
- * by, OOM rates, and stall rows as stats gives them. */
+ * by, OOM rates, stall rows as stats gives them, and the runs each set
+ * names read from a history. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "compare.h"
+#include "record_fixture.h"
 #include "report_fixture.h"
 
 static int w_compare(FILE *f, const struct run_record *v, size_t n, void *a)
@@ -137,4 +140,90 @@ TEST(compare_stall_rows_per_worker)
 	free(cmp);
 	for (int i = 0; i < 2; i++)
 		run_record_clear(&v[i]);
+}
+
+/* A history of six runs: 1-3 labelled a at swappiness 60, 4-5 labelled b
+ * at 100, 6 labelled "x*" at 80; path names its file in dir. */
+static struct history *six_runs(char *dir, char *path, size_t len)
+{
+	static const struct { const char *label; int swappiness; } runs[] = {
+		{ "a", 60 }, { "a", 60 }, { "a", 60 }, { "b", 100 }, { "b", 100 }, { "x*", 80 },
+	};
+	char err[256];
+	struct history *h;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, len, "%s/h.db", dir);
+	if (!(h = history_open(path, 0, err, sizeof(err))))
+		return NULL;
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		struct run_record r;
+
+		fixture_record(&r);
+		snprintf(r.started_at, sizeof(r.started_at), "2025-06-0%zuT09:00:00Z", i + 1);
+		snprintf(r.label, sizeof(r.label), "%s", runs[i].label);
+		r.swappiness = runs[i].swappiness;
+		CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
+		CHECK_INT(r.id, (long long)i + 1);
+		run_record_clear(&r);
+	}
+	return h;
+}
+
+/* The ids of c's runs, newest first, as "id:set" words. */
+static const char *ids_sets(const struct compare_sets *c, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < c->n && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%lld:%d", i ? " " : "",
+				      (long long)c->runs[i].id, c->set[i]);
+	return buf;
+}
+
+/* Each set is what its argument names that no earlier one took, sets
+ * numbered among the arguments that took runs; a label is matched exactly,
+ * and the runs no argument took are left out. */
+TEST(compare_collect_sets_in_order)
+{
+	char dir[] = "/tmp/thrashtop-compare.XXXXXX", path[64], err[256], buf[128];
+	struct history *h = six_runs(dir, path, sizeof(path));
+	struct compare_sets c;
+
+	CHECK(h != NULL);
+	if (!h)
+		return;
+	struct compare_arg run_group[] = { { COMPARE_RUN, 1, NULL, 0 }, { COMPARE_GROUP, 1, NULL, 0 } };
+	CHECK_INT(compare_collect(h, run_group, 2, compare_fields, &c, err, sizeof(err)), 0);
+	CHECK_STR(ids_sets(&c, buf, sizeof(buf)), "3:1 2:1 1:0");
+	CHECK_INT(c.nsets, 2);
+	CHECK_INT(run_group[0].set, 0);
+	CHECK_INT(run_group[1].set, 1);
+	compare_sets_free(&c);
+
+	struct compare_arg taken[] = { { COMPARE_GROUP, 4, NULL, 0 }, { COMPARE_LABEL, 0, "a", 0 },
+				       { COMPARE_GROUP, 5, NULL, 0 }, { COMPARE_RUN, 99, NULL, 0 } };
+	CHECK_INT(compare_collect(h, taken, 4, NULL, &c, err, sizeof(err)), 0);
+	CHECK_STR(ids_sets(&c, buf, sizeof(buf)), "5:0 4:0 3:1 2:1 1:1");
+	CHECK_INT(c.nsets, 2);
+	CHECK_INT(taken[2].set, -1);
+	CHECK_INT(taken[3].set, -1);
+	CHECK(c.n && !strcmp(c.runs[0].hostname, "lenstra"));	/* every field */
+	compare_sets_free(&c);
+
+	struct compare_arg glob[] = { { COMPARE_LABEL, 0, "x*", 0 }, { COMPARE_LABEL, 0, "?", 0 } };
+	CHECK_INT(compare_collect(h, glob, 2, compare_fields, &c, err, sizeof(err)), 0);
+	CHECK_STR(ids_sets(&c, buf, sizeof(buf)), "6:0");
+	CHECK_INT(glob[1].set, -1);
+	CHECK(c.n && !c.runs[0].hostname[0]);	/* compare_fields only */
+	compare_sets_free(&c);
+
+	history_close(h);
+	unlink(path);
+	snprintf(buf, sizeof(buf), "%s-wal", path);
+	unlink(buf);
+	snprintf(buf, sizeof(buf), "%s-shm", path);
+	unlink(buf);
+	rmdir(dir);
 }
