@@ -106,6 +106,10 @@ struct list_cols {
 void report_list_cols(int cols, struct list_cols *c);
 void report_list_header(FILE *f, const struct list_cols *c);
 void report_list_row(FILE *f, const struct run_record *r, const struct list_cols *c);
+/* A start time ("2025-03-01T09:00:00Z") as the lists show it, the
+ * history view's too: "2025-03-01 09:00" in a column 16 wide, "03-01
+ * 09:00" in a narrower one. */
+void report_list_started(const char *iso, int w, char *buf, size_t len);
 /* `history show`: everything recorded for one run. 0, or -1 (errno) on
  * a write or allocation failure. */
 int report_show(FILE *f, const struct run_record *r);

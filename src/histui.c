@@ -152,17 +152,6 @@ void histui_columns(int width, const struct histui_want *want, struct histui_col
 	}
 }
 
-/* "2025-03-04 09:00" (16) or "03-04 09:00" (11) from "2025-03-04T09:00:00Z". */
-static void started_text(const char *iso, int width, char *buf, size_t len)
-{
-	if (strlen(iso) < 16)
-		snprintf(buf, len, "%s", iso[0] ? iso : "-");
-	else if (width >= 16)
-		snprintf(buf, len, "%.10s %.5s", iso, iso + 11);
-	else
-		snprintf(buf, len, "%.5s %.5s", iso + 5, iso + 11);
-}
-
 char *histui_format_run(const struct run_record *r, bool marked, const struct histui_cols *c,
 			int width, bool utf8, char *buf, size_t len)
 {
@@ -185,7 +174,7 @@ char *histui_format_run(const struct run_record *r, bool marked, const struct hi
 		stat = "STATUS";
 	} else {
 		snprintf(id, sizeof(id), "%" PRId64, r->id);
-		started_text(r->started_at, c->started, st, sizeof(st));
+		report_list_started(r->started_at, c->started, st, sizeof(st));
 		snprintf(label, sizeof(label), "%s", r->label[0] ? r->label : "-");
 		fmt_blank_controls(label);
 		snprintf(kern, sizeof(kern), "%s", r->kernel_release[0] ? r->kernel_release : "-");

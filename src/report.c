@@ -437,8 +437,7 @@ static void status_text(const struct run_record *r, char *buf, size_t len)
 
 /* ---- list and show ---- */
 
-/* "2025-03-01 09:00" in 16 columns, "03-01 09:00" in 11. */
-static void short_date(const char *iso, int w, char *buf, size_t len)
+void report_list_started(const char *iso, int w, char *buf, size_t len)
 {
 	if (strlen(iso) >= 16)
 		snprintf(buf, len, "%.*s %.5s", w < 16 ? 5 : 10, iso + (w < 16 ? 5 : 0), iso + 11);
@@ -526,7 +525,7 @@ void report_list_row(FILE *f, const struct run_record *r, const struct list_cols
 {
 	char date[24], wl[256], wall[32], mf[32], ks[32], st[16];
 
-	short_date(r->started_at, c->started, date, sizeof(date));
+	report_list_started(r->started_at, c->started, date, sizeof(date));
 	if (r->kind == RUN_QSBENCH)
 		snprintf(wl, sizeof(wl), "-n %" PRId64 " -p %d -s %u", r->nelems, r->procs, r->seed);
 	else
