@@ -34,7 +34,7 @@ struct report_opts {
 	bool gnu;			/* time lines as GNU time, else csh */
 	size_t lines;			/* stats: a group's newest this many run
 					 * lines, 0 for every run */
-	const char *rows, *cols;	/* table keys */
+	const char *rows, *cols;	/* the cross table's keys (crosstab.h) */
 };
 
 /* A group's run lines `history stats` prints unless --all is given. */
