@@ -180,37 +180,51 @@ static void mixed_note(FILE *f, const struct run_record *runs, size_t n, const s
 	free(bad);
 }
 
+/* What the cells give, and the runs they count apart. */
+static void heading(FILE *f, const struct run_record *runs, size_t n, const struct report_opts *o)
+{
+	size_t noom = 0, nfailed = 0, naborted = 0;
+	char head[512];
+
+	for (size_t i = 0; i < n; i++) {
+		noom += runs[i].status == RUN_OOM;
+		nfailed += runs[i].status == RUN_FAILED;
+		naborted += runs[i].status == RUN_ABORTED;
+	}
+	/* the same three stats keeps out of its figures */
+	snprintf(head, sizeof(head), "Wall time by %s (rows) and %s (columns): median of the"
+		 " completed runs, +-CoV over them, n= their count; not in it, counted"
+		 " apart in the cells:"
+		 " %zu OOM-killed, %zu failed, %zu aborted.", o->rows, o->cols, noom,
+		 nfailed, naborted);
+	report_wrap(f, "", 0, head);
+	fputc('\n', f);
+}
+
 int crosstab_print(FILE *f, const struct run_record *runs, size_t n, const struct report_opts *o,
 		   char *err, size_t errlen)
 {
 	const struct hist_field *rf = run_key(o->rows), *cf = run_key(o->cols);
-
-	if (!rf || !cf) {
-		fmt_err(err, errlen, "table: unknown key \"%s\" (try kernel, label, swappiness, mem, swap, procs, nelems)",
-		       !rf ? o->rows : o->cols);
-		return -1;
-	}
-	struct tval *rv = malloc(sizeof(*rv) * (n ? n : 1)), *cv = malloc(sizeof(*cv) * (n ? n : 1));
-	if (!rv || !cv) {
-		free(rv);
-		free(cv);
-		fmt_err(err, errlen, "table: out of memory");
-		return -1;
-	}
-	size_t nr = distinct(runs, n, rf, rv), nc = distinct(runs, n, cf, cv);
+	size_t m = n ? n : 1, nr = 0, nc = 0, *ri = NULL, *ci = NULL;
+	struct tval *rv = NULL, *cv = NULL;
+	int *cw = NULL, w0 = (int)strlen(o->rows), rc = -1;
 	char cell[160];
-	int w0 = (int)strlen(o->rows);
-	int *cw = calloc(nc ? nc : 1, sizeof(int));
-	size_t *ri = malloc(sizeof(*ri) * (n ? n : 1)), *ci = malloc(sizeof(*ci) * (n ? n : 1));
 
-	if (!cw || !ri || !ci) {
-		free(cw);
-		free(ri);
-		free(ci);
-		free(rv);
-		free(cv);
+	if (!rf || !cf)
+		return fmt_err(err, errlen, "table: unknown key \"%s\" (try kernel, label, swappiness, mem, swap, procs, nelems)",
+			       !rf ? o->rows : o->cols);
+	rv = malloc(sizeof(*rv) * m);
+	cv = malloc(sizeof(*cv) * m);
+	ri = malloc(sizeof(*ri) * m);
+	ci = malloc(sizeof(*ci) * m);
+	if (rv && cv && ri && ci) {
+		nr = distinct(runs, n, rf, rv);
+		nc = distinct(runs, n, cf, cv);
+		cw = calloc(nc ? nc : 1, sizeof(int));
+	}
+	if (!cw) {
 		fmt_err(err, errlen, "table: out of memory");
-		return -1;
+		goto out;
 	}
 	/* each run's row and column found once, not once per cell */
 	index_of(runs, n, rf, rv, nr, ri);
@@ -227,24 +241,7 @@ int crosstab_print(FILE *f, const struct run_record *runs, size_t n, const struc
 				cw[j] = fmt_text_cols(cell);
 		}
 	}
-	{
-		size_t noom = 0, nfailed = 0, naborted = 0;
-		char head[512];
-
-		for (size_t i = 0; i < n; i++) {
-			noom += runs[i].status == RUN_OOM;
-			nfailed += runs[i].status == RUN_FAILED;
-			naborted += runs[i].status == RUN_ABORTED;
-		}
-		/* the same three stats keeps out of its figures */
-		snprintf(head, sizeof(head), "Wall time by %s (rows) and %s (columns): median of the"
-			 " completed runs, +-CoV over them, n= their count; not in it, counted"
-			 " apart in the cells:"
-			 " %zu OOM-killed, %zu failed, %zu aborted.", o->rows, o->cols, noom,
-			 nfailed, naborted);
-		report_wrap(f, "", 0, head);
-		fputc('\n', f);
-	}
+	heading(f, runs, n, o);
 	padded(f, "", o->rows, w0);
 	for (size_t j = 0; j < nc; j++)
 		padded(f, "  ", cv[j].text, j + 1 < nc ? cw[j] : 0);
@@ -258,10 +255,12 @@ int crosstab_print(FILE *f, const struct run_record *runs, size_t n, const struc
 		fputc('\n', f);
 	}
 	mixed_note(f, runs, n, ri, ci, nr, nc);
+	rc = ferror(f) ? -1 : 0;
+out:
 	free(cw);
 	free(ri);
 	free(ci);
 	free(rv);
 	free(cv);
-	return ferror(f) ? -1 : 0;
+	return rc;
 }
