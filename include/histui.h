@@ -1,8 +1,8 @@
 /* The history view: a full-screen browser of recorded runs drawn on the
  * terminal the monitor opened (tui_init). It reads only the history store:
  * the run list newest first, loaded a page at a time; a run's details and
- * recorded plots; marked runs or their groups compared with report.c's
- * statistics; label and kernel filters. The formatting and paging parts
+ * recorded plots; marked runs or their groups compared as history
+ * compare compares them (compare.h); label and kernel filters. The formatting and paging parts
  * are pure and tested on their own. */
 #ifndef THRASHTOP_HISTUI_H
 #define THRASHTOP_HISTUI_H

@@ -1,7 +1,8 @@
-/* Reports over recorded runs: groups and their statistics, comparisons,
- * and the output formats of `thrashtop history` (text for a mailing-list
- * post, time lines, cross tables); export.h has csv and json. Writes to a
- * FILE; never exits. */
+/* Reports over recorded runs: groups and their statistics, and the output
+ * formats of `thrashtop history` (the list, a run shown, text for a
+ * mailing-list post, time lines, statistics as data); crosstab.h has the
+ * cross tables, compare.h the comparisons, export.h csv and json. Writes
+ * to a FILE; never exits. */
 #ifndef THRASHTOP_REPORT_H
 #define THRASHTOP_REPORT_H
 
@@ -15,6 +16,12 @@
 
 #define REPORT_WIDTH 72
 
+/* Writes first, then text wrapped at REPORT_WIDTH terminal columns at
+ * blanks between words, words glued by meaning kept on one line (an option
+ * and its value, "-s 1"; a number and what it counts, "3.0s reclaim"), the
+ * lines after the first indented by indent columns. */
+void report_wrap(FILE *f, const char *first, int indent, const char *text);
+
 /* RM_STALL + k: the workers' delay of kind k (taskstats.h) in % of the
  * run's wall time per worker: their sum over the run's workers (a qsbench
  * run's -p, a command's one), the mean of history show's shares. */
@@ -27,7 +34,7 @@ struct report_opts {
 	bool gnu;			/* time lines as GNU time, else csh */
 	size_t lines;			/* stats: a group's newest this many run
 					 * lines, 0 for every run */
-	const char *rows, *cols;	/* table keys */
+	const char *rows, *cols;	/* the cross table's keys (crosstab.h) */
 };
 
 /* A group's run lines `history stats` prints unless --all is given. */
@@ -59,6 +66,13 @@ void report_groups_free(struct report_group *g, size_t n);
 const char *report_metric_name(enum report_metric m);
 /* The metric of one run in its natural unit (seconds, faults), NAN if unknown. */
 double report_metric(const struct run_record *r, enum report_metric m);
+/* v cut to q-ths, as time lines cut their figures: a min, median or max
+ * is then the line it comes from, a mean of equal lines one of them, the
+ * median of two their mean. */
+double report_cut(double v, double q);
+/* A figure of metric m as stats prints it: "n/a", faults whole, the rest
+ * to hundredths, a stall with "%". */
+void report_figure(char *buf, size_t len, double v, enum report_metric m);
 
 /* The fields a group header of report_time names where groups differ,
  * " KEY=value" each (kernel_release as "kernel"): what the workload and
@@ -74,10 +88,9 @@ extern const char *const report_header_keys[];
 /* The KEY a header prints for field name f. */
 const char *report_header_key(const char *f);
 
-/* The fields (history_filter.fields) report_time and report_compare
- * read: the rest of a record may be left unknown. */
+/* The fields (history_filter.fields) report_time reads: the rest of a
+ * record may be left unknown. */
 extern const char *const report_time_fields[];
-extern const char *const report_compare_fields[];
 
 /* `history list`, a run at a time, newest first: the header, then each
  * row, in columns of these widths (0: the column is left out). */
@@ -93,6 +106,10 @@ struct list_cols {
 void report_list_cols(int cols, struct list_cols *c);
 void report_list_header(FILE *f, const struct list_cols *c);
 void report_list_row(FILE *f, const struct run_record *r, const struct list_cols *c);
+/* A start time ("2025-03-01T09:00:00Z") as the lists show it, the
+ * history view's too: "2025-03-01 09:00" in a column 16 wide, "03-01
+ * 09:00" in a narrower one. */
+void report_list_started(const char *iso, int w, char *buf, size_t len);
 /* `history show`: everything recorded for one run. 0, or -1 (errno) on
  * a write or allocation failure. */
 int report_show(FILE *f, const struct run_record *r);
@@ -117,27 +134,5 @@ int report_time(FILE *f, struct run_source *src, const struct report_opts *o,
  * series of one run a group (the only series it reads). */
 int report_text(FILE *f, struct run_source *src, const struct report_opts *o,
 		char *err, size_t errlen);
-
-/* The other export formats, runs printed in the order given. Return 0, or
- * -1 (errno) on a write or allocation failure, or with err filled on bad
- * options (table keys). */
-int report_table(FILE *f, const struct run_record *runs, size_t n,
-		 const struct report_opts *o, char *err, size_t errlen);
-
-/* Compares sets of runs against the first, as mmtests' compare-kernels
- * prints it: set[i] is the set run i belongs to (-1: none), names label
- * the nsets columns. Statistics use each set's completed runs. */
-int report_compare(FILE *f, const struct run_record *runs, size_t n, const int *set,
-		   size_t nsets, const char *const *names, char *err, size_t errlen);
-
-/* What differs in the configuration of each set against the first's
- * (vm.swappiness 70 -> 60, ...), as text, or as JSON ("configuration").
- * 0, or -1 with errno. */
-int report_compare_config(FILE *f, const struct run_record *runs, size_t n, const int *set,
-			  size_t nsets, const char *const *names, bool json);
-
-/* A table key ("kernel", "swappiness", any history_fields name) to the
- * field, NULL if unknown. Aliases: kernel, mem, global, swap, host, ram. */
-const struct hist_field *report_key(const char *name);
 
 #endif

@@ -1,7 +1,7 @@
 /* Sweeps: every combination of the --sweep KEY=V1,V2,... values (the
  * cells), the order they run in, each cell's text as the history keeps it
  * ("mem=128M swappiness=60"), an ETA, and the cross table of a sweep's
- * runs (report_table's, one per combination of any third and further key). */
+ * runs (crosstab_print's, one per combination of any third and further key). */
 #ifndef THRASHTOP_SWEEP_H
 #define THRASHTOP_SWEEP_H
 
@@ -80,7 +80,7 @@ int sweep_cell_value(const char *cell, const char *key, char *val, size_t len);
 double sweep_eta(double done_s, int runs_done, int runs_total, bool running,
 		 double running_s);
 
-/* The report key (report_key) a sweep key's runs are told apart by in the
+/* The run key (run_key) a sweep key's runs are told apart by in the
  * history: "mem" -> "mem", "swap" -> "swap" (the total swap the run had),
  * "elems" -> "nelems", "vm.page-cluster" -> "page_cluster". Returns 0, or
  * -1 when no recorded field holds it. */

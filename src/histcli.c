@@ -17,6 +17,8 @@
 
 #include "app.h"
 #include "chart.h"
+#include "compare.h"
+#include "crosstab.h"
 #include "export.h"
 #include "fmt.h"
 #include "histfile.h"
@@ -25,6 +27,7 @@
 #include "posted.h"
 #include "replay.h"
 #include "report.h"
+#include "runkey.h"
 #include "runsource.h"
 #include "sweep.h"
 #include "sysio.h"
@@ -632,7 +635,7 @@ struct table_fields {
 static const struct history_filter *report_filter(const struct hargs *a, enum fmt fmt,
 						  struct table_fields *tf)
 {
-	const struct hist_field *rf = report_key(a->ro.rows), *cf = report_key(a->ro.cols);
+	const struct hist_field *rf = run_key(a->ro.rows), *cf = run_key(a->ro.cols);
 
 	tf->f = a->filt;
 	if (!strcmp(a->cmd, "export") && fmt == F_TIME) {
@@ -660,7 +663,7 @@ static int output(enum fmt fmt, struct run_record *runs, size_t n, const struct 
 	else switch (fmt) {
 	case F_CSV: rc = export_csv(out, runs, n); break;
 	case F_JSON: rc = export_json(out, runs, n); break;
-	default: rc = report_table(out, runs, n, ro, err, sizeof(err)); break;
+	default: rc = crosstab_print(out, runs, n, ro, err, sizeof(err)); break;
 	}
 	if (rc) {
 		fprintf(stderr, "thrashtop: history: %s\n", err[0] ? err : strerror(errno));
@@ -705,196 +708,87 @@ static int cmd_show(struct hargs *a, const char *path)
 	return rc;
 }
 
-/* A, g:A or label:TEXT, resolved against every run. */
-static int select_set(const char *arg, const struct run_record *runs, size_t n, int s, int *set)
+/* A, g:A or label:TEXT as the set it names; false if it is none of them. */
+static bool compare_arg_of(const char *s, struct compare_arg *arg)
 {
-	int64_t id;
-	int found = 0;
+	bool group = !strncmp(s, "g:", 2);
 
-	if (!strncmp(arg, "label:", 6)) {
-		for (size_t i = 0; i < n; i++)
-			if (!strcmp(runs[i].label, arg + 6) && set[i] < 0) {
-				set[i] = s;
-				found++;
-			}
-		return found;
+	*arg = (struct compare_arg){ .by = group ? COMPARE_GROUP : COMPARE_RUN, .set = -1 };
+	if (!strncmp(s, "label:", 6)) {
+		arg->by = COMPARE_LABEL;
+		arg->label = s + 6;
+		return true;
 	}
-	bool group = !strncmp(arg, "g:", 2);
-	if (!parse_id(arg + (group ? 2 : 0), &id))
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (runs[i].id != id)
-			continue;
-		for (size_t j = 0; j < n; j++)
-			if ((group ? !strcmp(runs[j].config_hash, runs[i].config_hash) : j == i) &&
-			    set[j] < 0) {
-				set[j] = s;
-				found++;
-			}
-	}
-	return found;
+	return parse_id(s + (group ? 2 : 0), &arg->id);
 }
 
-/* Newest first, as history_list gives them. */
-static int cmp_newest(const void *x, const void *y)
+static bool given_before(const struct hargs *a, int s)
 {
-	const struct run_record *a = x, *b = y;
-	int c = strcmp(b->started_at, a->started_at);
-	return c ? c : (b->id > a->id) - (b->id < a->id);
+	for (int t = 0; t < s; t++)
+		if (!strcmp(a->pos[t], a->pos[s]))
+			return true;
+	return false;
 }
 
-static int cmp_id(const void *x, const void *y)
+/* The runs args[0..nargs) name in the history at path; none in a history
+ * not made yet. */
+static int compare_read(const char *path, struct compare_arg *args, size_t nargs,
+			struct compare_sets *c)
 {
-	const struct run_record *a = x, *b = y;
-	return (a->id > b->id) - (a->id < b->id);
-}
-
-/* Adds the runs f selects to *runs (duplicates are dropped at the end). */
-static int add_runs(struct history *h, const struct history_filter *f,
-		    struct run_record **runs, size_t *n, char *err, size_t errlen)
-{
-	struct run_record *v;
-	size_t k;
-
-	if (history_list(h, f, 0, &v, &k, err, errlen))
-		return -1;
-	struct run_record *all = realloc(*runs, sizeof(*all) * (*n + k + 1));
-	if (!all) {
-		run_records_free(v, k);
-		return fmt_err(err, errlen, "history: out of memory");
-	}
-	*runs = all;
-	if (k)
-		memcpy(all + *n, v, sizeof(*v) * k);
-	*n += k;
-	free(v);
-	return 0;
-}
-
-/* The runs compare's arguments can name, newest first: each ID, each
- * g:ID's group, each label:TEXT, rather than every run. A label with glob
- * characters, or an argument that does not parse, takes every run. */
-static int compare_runs(struct hargs *a, const char *path, struct run_record **runs, size_t *n)
-{
-	struct history_filter f = { .fields = report_compare_fields };
 	struct history *h;
 	char err[512];
-	int rc = 0;
+	int rc;
 
-	*runs = NULL;
-	*n = 0;
-	for (int s = 0; s < a->npos; s++) {
-		const char *arg = a->pos[s];
-		int64_t id;
-		if ((!strncmp(arg, "label:", 6) && strpbrk(arg + 6, "*?[")) ||
-		    (strncmp(arg, "label:", 6) && !parse_id(arg + (strncmp(arg, "g:", 2) ? 0 : 2), &id)))
-			return load(path, &f, 0, runs, n);
-	}
+	memset(c, 0, sizeof(*c));
 	if (access(path, F_OK) != 0 && errno == ENOENT)
 		return 0;
 	if (!(h = history_open(path, HISTORY_RDONLY, err, sizeof(err)))) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);
 		return 1;
 	}
-	for (int s = 0; s < a->npos && !rc; s++) {
-		const char *arg = a->pos[s];
-		struct history_filter one = f;
-		char hash[sizeof((*runs)->config_hash)] = "";
-
-		if (!strncmp(arg, "label:", 6)) {
-			one.label = arg + 6;
-		} else {
-			bool group = !strncmp(arg, "g:", 2);
-			parse_id(arg + (group ? 2 : 0), &one.id);
-			if (group) {
-				struct run_record *v;
-				size_t k;
-				rc = history_list(h, &one, 0, &v, &k, err, sizeof(err));
-				if (rc || !k) {
-					if (!rc)
-						run_records_free(v, k);
-					continue;
-				}
-				snprintf(hash, sizeof(hash), "%s", v[0].config_hash);
-				run_records_free(v, k);
-				one.id = 0;
-				one.config_hash = hash;
-			}
-		}
-		rc = add_runs(h, &one, runs, n, err, sizeof(err));
-	}
+	rc = compare_collect(h, args, nargs, compare_fields, c, err, sizeof(err));
 	history_close(h);
-	if (rc) {
+	if (rc)
 		fprintf(stderr, "thrashtop: history: %s\n", err);
-		run_records_free(*runs, *n);
-		*runs = NULL;
-		*n = 0;
-		return 1;
-	}
-	/* each run once, newest first */
-	size_t k = 0;
-	if (*n)
-		qsort(*runs, *n, sizeof(**runs), cmp_id);
-	for (size_t i = 0; i < *n; i++) {
-		if (k && (*runs)[k - 1].id == (*runs)[i].id)
-			run_record_clear(&(*runs)[i]);
-		else
-			(*runs)[k++] = (*runs)[i];
-	}
-	*n = k;
-	if (k)
-		qsort(*runs, k, sizeof(**runs), cmp_newest);
-	return 0;
+	return rc ? 1 : 0;
 }
 
 static int cmd_compare(struct hargs *a, const char *path)
 {
-	struct run_record *runs;
-	size_t n;
+	struct compare_arg *args;
+	struct compare_sets c;
 	char err[256];
+	int bad, rc;
 
 	if (a->npos < 2)
 		return wrong_count(a, "two or more runs or groups (ID, g:ID, label:TEXT)");
-	int rc = compare_runs(a, path, &runs, &n);
-	if (rc)
-		return rc;
-	int *set = malloc(sizeof(int) * (n ? n : 1));
-	if (!set) {
-		run_records_free(runs, n);
+	if (!(args = calloc((size_t)a->npos, sizeof(*args))))
 		return fmt_err(a->err, sizeof(a->err), "out of memory");
+	/* the arguments before the first one given twice or not understood;
+	 * each set is what its argument names that no earlier one took */
+	for (bad = 0; bad < a->npos; bad++)
+		if (given_before(a, bad) || !compare_arg_of(a->pos[bad], &args[bad]))
+			break;
+	if ((rc = compare_read(path, args, (size_t)bad, &c))) {
+		free(args);
+		return rc;
 	}
-	for (size_t i = 0; i < n; i++)
-		set[i] = -1;
-	for (int s = 0; s < a->npos; s++) {
-		for (int t = 0; t < s; t++)
-			if (!strcmp(a->pos[t], a->pos[s])) {
-				free(set);
-				run_records_free(runs, n);
-				return fmt_err(a->err, sizeof(a->err), "compare: \"%s\" given twice: compare it with something else",
-					   a->pos[s]);
-			}
-		int k = select_set(a->pos[s], runs, n, s, set);
-		if (k <= 0) {
-			free(set);
-			run_records_free(runs, n);
-			return fmt_err(a->err, sizeof(a->err), k < 0 ? "compare: \"%s\" is not ID, g:ID or label:TEXT"
-				   : "compare: no runs match \"%s\" (or an earlier argument took them all)",
-				   a->pos[s]);
-		}
-	}
-	if (report_compare_config(out, runs, n, set, (size_t)a->npos, (const char *const *)a->pos,
-				  a->fmt == F_JSON)) {
-		rc = -1;
-		snprintf(err, sizeof(err), "compare: %s", strerror(errno));
-	} else if (a->fmt != F_JSON) {
-		rc = report_compare(out, runs, n, set, (size_t)a->npos, (const char *const *)a->pos,
-				    err, sizeof(err));
-	}
-	if (rc)
+	for (int s = 0; s < bad && !rc; s++)
+		if (args[s].set < 0)
+			rc = fmt_err(a->err, sizeof(a->err), "compare: no runs match \"%s\" (or an earlier argument took them all)",
+				     a->pos[s]);
+	if (!rc && bad < a->npos)
+		rc = fmt_err(a->err, sizeof(a->err), given_before(a, bad) ?
+			     "compare: \"%s\" given twice: compare it with something else" :
+			     "compare: \"%s\" is not ID, g:ID or label:TEXT", a->pos[bad]);
+	if (!rc && compare_print(out, c.runs, c.n, c.set, c.nsets, (const char *const *)a->pos,
+				 a->fmt == F_JSON, err, sizeof(err))) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);
-	free(set);
-	run_records_free(runs, n);
-	return rc ? 1 : 0;
+		rc = 1;
+	}
+	compare_sets_free(&c);
+	free(args);
+	return rc;
 }
 
 /* Imported runs go in short transactions, so that a run finishing beside

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cast.h"
+#include "compare.h"
 #include "fmt.h"
 #include "histui.h"
 #include "history.h"
@@ -151,17 +152,6 @@ void histui_columns(int width, const struct histui_want *want, struct histui_col
 	}
 }
 
-/* "2025-03-04 09:00" (16) or "03-04 09:00" (11) from "2025-03-04T09:00:00Z". */
-static void started_text(const char *iso, int width, char *buf, size_t len)
-{
-	if (strlen(iso) < 16)
-		snprintf(buf, len, "%s", iso[0] ? iso : "-");
-	else if (width >= 16)
-		snprintf(buf, len, "%.10s %.5s", iso, iso + 11);
-	else
-		snprintf(buf, len, "%.5s %.5s", iso + 5, iso + 11);
-}
-
 char *histui_format_run(const struct run_record *r, bool marked, const struct histui_cols *c,
 			int width, bool utf8, char *buf, size_t len)
 {
@@ -184,7 +174,7 @@ char *histui_format_run(const struct run_record *r, bool marked, const struct hi
 		stat = "STATUS";
 	} else {
 		snprintf(id, sizeof(id), "%" PRId64, r->id);
-		started_text(r->started_at, c->started, st, sizeof(st));
+		report_list_started(r->started_at, c->started, st, sizeof(st));
 		snprintf(label, sizeof(label), "%s", r->label[0] ? r->label : "-");
 		fmt_blank_controls(label);
 		snprintf(kern, sizeof(kern), "%s", r->kernel_release[0] ? r->kernel_release : "-");
@@ -960,112 +950,55 @@ static int text_from(struct detail_lines *t, const char *buf)
 	return 0;
 }
 
-struct cmp_set {
-	struct run_record *runs;
-	size_t n;
-	int *set;
-	char (*names)[48];
-	size_t nsets;
-};
-
-static void cmp_free(struct cmp_set *c)
+/* The marked runs, or their groups, as compare_collect's sets in the order
+ * marked (the first is the base), named as the list shows them: names
+ * has room for every mark's. */
+static int cmp_collect(struct hs *s, struct compare_sets *c, char (*names)[48], char *err,
+		       size_t errlen)
 {
-	run_records_free(c->runs, c->n);
-	free(c->set);
-	free(c->names);
-	memset(c, 0, sizeof(*c));
-}
+	struct compare_arg *args = calloc(s->nmarks, sizeof(*args));
+	int rc = -1;
 
-/* Appends v[0..n) as set k. */
-static int cmp_add(struct cmp_set *c, struct run_record *v, size_t n, int k)
-{
-	struct run_record *nr;
-	int *ns;
-
-	if (!n)
-		return 0;
-	nr = realloc(c->runs, (c->n + n) * sizeof(*nr));
-	if (!nr)
-		return -1;
-	c->runs = nr;
-	ns = realloc(c->set, (c->n + n) * sizeof(*ns));
-	if (!ns)
-		return -1;
-	c->set = ns;
-	for (size_t i = 0; i < n; i++) {
-		c->runs[c->n + i] = v[i];
-		c->set[c->n + i] = k;
-	}
-	c->n += n;
-	return 0;
-}
-
-/* The marked runs, or their groups, as report_compare's sets, in the
- * order marked: the first is the base. */
-static int cmp_collect(struct hs *s, struct cmp_set *c, char *err, size_t errlen)
-{
-	char hashes[64][17];
-
-	c->names = calloc(s->nmarks, sizeof(*c->names));
-	if (!c->names) {
+	if (!args) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	for (size_t i = 0; i < s->nmarks; i++)
+		args[i] = (struct compare_arg){ .by = s->groups ? COMPARE_GROUP : COMPARE_RUN,
+						.id = s->marks[i] };
+	if (compare_collect(s->h, args, s->nmarks, NULL, c, err, errlen))
+		goto out;
 	for (size_t i = 0; i < s->nmarks; i++) {
-		struct run_record r;
-		size_t k = c->nsets;
-		int rc = history_get(s->h, s->marks[i], &r, err, errlen);
+		const struct run_record *r = NULL, *oldest = NULL;
+		int k = args[i].set;
 
-		if (rc == 1)
-			snprintf(err, errlen, "run %" PRId64 " is no longer in the history", s->marks[i]);
-		if (rc)
-			return -1;
-		if (s->groups) {
-			struct history_filter f = { .config_hash = hashes[k] };
-			struct run_record *v;
-			size_t n;
-			bool seen = false;
-
-			for (size_t j = 0; j < c->nsets; j++)
-				seen |= !strcmp(hashes[j], r.config_hash);
-			if (seen || c->nsets == sizeof(hashes) / sizeof(hashes[0])) {
-				run_record_clear(&r);
-				continue;
-			}
-			snprintf(hashes[k], sizeof(hashes[k]), "%s", r.config_hash);
-			if (history_list(s->h, &f, 0, &v, &n, err, errlen)) {
-				run_record_clear(&r);
-				return -1;
-			}
-			/* named as stats names it: after its oldest run, the
-			 * list's last */
-			snprintf(c->names[k], sizeof(c->names[k]), "g:%" PRId64 " %.*s",
-				 n ? v[n - 1].id : r.id, fmt_cut_bytes(r.label, 16), r.label);
-			run_record_clear(&r);
-			if (cmp_add(c, v, n, (int)k)) {
-				run_records_free(v, n);
-				snprintf(err, errlen, "out of memory");
-				return -1;
-			}
-			free(v);
-		} else {
-			snprintf(c->names[k], sizeof(c->names[k]), "#%" PRId64 " %.*s", r.id,
-				 fmt_cut_bytes(r.label, 16), r.label);
-			if (cmp_add(c, &r, 1, (int)k)) {
-				run_record_clear(&r);
-				snprintf(err, errlen, "out of memory");
-				return -1;
-			}
+		for (size_t j = 0; j < c->n; j++) {
+			if (c->runs[j].id == s->marks[i])
+				r = &c->runs[j];
+			if (c->set[j] == k)
+				oldest = &c->runs[j];	/* newest first: the last */
 		}
-		fmt_blank_controls(c->names[k]);
-		c->nsets++;
+		if (!r) {
+			snprintf(err, errlen, "run %" PRId64 " is no longer in the history", s->marks[i]);
+			goto out;
+		}
+		if (k < 0)	/* of a group marked before */
+			continue;
+		/* a group named as stats names it, after its oldest run */
+		snprintf(names[k], sizeof(names[k]), "%s%" PRId64 " %.*s", s->groups ? "g:" : "#",
+			 s->groups ? oldest->id : r->id, fmt_cut_bytes(r->label, 16), r->label);
+		fmt_blank_controls(names[k]);
 	}
-	return 0;
+	rc = 0;
+out:
+	free(args);
+	return rc;
 }
 
 static void compare(struct hs *s)
 {
-	struct cmp_set c = { 0 };
+	struct compare_sets c = { 0 };
+	char (*cnames)[48] = NULL;
 	const char **names = NULL;
 	char err[512] = "", *buf = NULL;
 	size_t len = 0;
@@ -1077,29 +1010,28 @@ static void compare(struct hs *s)
 		       s->groups ? "runs" : "groups");
 		return;
 	}
-	if (cmp_collect(s, &c, err, sizeof(err)))
+	cnames = calloc(s->nmarks, sizeof(*cnames));
+	names = calloc(s->nmarks, sizeof(*names));
+	if (!cnames || !names) {
+		snprintf(err, sizeof(err), "out of memory");
+		goto out;
+	}
+	if (cmp_collect(s, &c, cnames, err, sizeof(err)))
 		goto out;
 	if (c.nsets < 2) {
 		snprintf(err, sizeof(err), "the marked runs are all of one group: mark runs of "
 			 "another group, or press g to compare runs");
 		goto out;
 	}
-	names = calloc(c.nsets, sizeof(*names));
-	f = names ? open_memstream(&buf, &len) : NULL;
-	if (!f) {
+	if (!(f = open_memstream(&buf, &len))) {
 		snprintf(err, sizeof(err), "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < c.nsets; i++)
-		names[i] = c.names[i];
+		names[i] = cnames[i];
 	fprintf(f, "%zu %s compared with the first, %s:\n\n", c.nsets, s->groups ? "groups" : "runs",
-		c.names[0]);
-	/* what was changed between them first, as history compare says it */
-	rc = report_compare_config(f, c.runs, c.n, c.set, c.nsets, names, false);
-	if (rc)
-		snprintf(err, sizeof(err), "%s", strerror(errno));
-	else
-		rc = report_compare(f, c.runs, c.n, c.set, c.nsets, names, err, sizeof(err));
+		cnames[0]);
+	rc = compare_print(f, c.runs, c.n, c.set, c.nsets, names, false, err, sizeof(err));
 	if (!rc && s->groups) {
 		struct report_opts o;
 		struct run_source *src = run_source_array(c.runs, c.n, err, sizeof(err));
@@ -1137,7 +1069,8 @@ out:
 		setmsg(s, true, "compare: %s", err[0] ? err : "failed");
 	free(buf);
 	free(names);
-	cmp_free(&c);
+	free(cnames);
+	compare_sets_free(&c);
 }
 
 static void toggle_mark(struct hs *s)

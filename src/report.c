@@ -13,6 +13,7 @@
 #include "export.h"
 #include "fmt.h"
 #include "plot.h"
+#include "runkey.h"
 #include "runsource.h"
 #include "series.h"
 #include "timefmt.h"
@@ -246,75 +247,7 @@ void report_groups_free(struct report_group *g, size_t n)
 	free(g);
 }
 
-/* ---- keys ---- */
-
-static const struct { const char *alias, *name; } key_alias[] = {
-	{ "kernel", "kernel_release" }, { "mem", "mem_limit_kib" },
-	{ "memory", "mem_limit_kib" }, { "global", "global_limit_kib" },
-	{ "swap", "swap_total_kib" }, { "host", "hostname" }, { "ram", "ram_kib" },
-	{ "page-cluster", "page_cluster" },
-};
-
-const struct hist_field *report_key(const char *name)
-{
-	for (size_t i = 0; i < sizeof(key_alias) / sizeof(key_alias[0]); i++)
-		if (!strcmp(name, key_alias[i].alias))
-			name = key_alias[i].name;
-	if (!strncmp(name, "vm.", 3))
-		name += 3;
-	return hist_field_find(name);
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-	return a >= b && !strcmp(s + a - b, suffix);
-}
-
-/* A text field's own value, whole (a command has no bound); NULL for
- * the others, whose key_text is their value. */
-static const char *field_whole(const struct run_record *r, const struct hist_field *f)
-{
-	const char *w;
-
-	if (f->type != HF_STR && f->type != HF_PSTR)
-		return NULL;
-	w = f->type == HF_STR ? (const char *)r + f->off : *(char *const *)((const char *)r + f->off);
-	return w ? w : "";
-}
-
-/* A key's value as a reader wants it: sizes in K/M/G, limits "none",
- * text cut between characters with a mark. */
-static void key_text(const struct run_record *r, const struct hist_field *f,
-		     char *buf, size_t len)
-{
-	const char *whole = field_whole(r, f);
-
-	if (whole) {
-		fmt_copy(buf, len, whole[0] ? whole : "-");
-		return;
-	}
-	if (f->type == HF_I64 && ends_with(f->name, "_kib")) {
-		int64_t v = *(const int64_t *)((const char *)r + f->off);
-		if (v == NA && strstr(f->name, "limit"))
-			snprintf(buf, len, "none");
-		else
-			fmt_kib(buf, len, v);
-		return;
-	}
-	if (r->kind != RUN_QSBENCH && (!strcmp(f->name, "nelems") || !strcmp(f->name, "procs") ||
-					!strcmp(f->name, "seed"))) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	if (!strcmp(f->name, "zswap")) {
-		snprintf(buf, len, "%s", r->zswap == NA ? "n/a" : r->zswap ? "on" : "off");
-		return;
-	}
-	hist_field_get(r, f, buf, len);
-	if (!buf[0])
-		snprintf(buf, len, "n/a");
-}
+/* ---- group headers ---- */
 
 const char *const report_header_keys[] = { REPORT_HEADER_KEYS, NULL };
 #define NHEADER_KEYS (sizeof(report_header_keys) / sizeof(report_header_keys[0]) - 1)
@@ -331,13 +264,6 @@ const char *const report_time_fields[] = {
 	"stall_swapin_s", "stall_reclaim_s", "stall_thrashing_s", "stall_compact_s",
 	"stall_io_s", "stall_cpu_s", "stall_wpcopy_s", "stall_irq_s",
 	REPORT_HEADER_KEYS, NULL,
-};
-
-const char *const report_compare_fields[] = {
-	"started_at", "config_hash", "label", "kind", "procs", "status", "wall_us", "user_us",
-	"sys_us", "majflt", "kswapd_s", "config", "proc_cmdline", "swap_devices",
-	"stall_swapin_s", "stall_reclaim_s", "stall_thrashing_s", "stall_compact_s",
-	"stall_io_s", "stall_cpu_s", "stall_wpcopy_s", "stall_irq_s", NULL,
 };
 
 /* Whether header key k (report_header_keys) has a known value that differs
@@ -363,12 +289,12 @@ static void header_keys_add(struct header_keys *hk, const struct run_record *fir
 
 		if (!f || hk->differs[k])
 			continue;
-		key_text(first, f, v, sizeof(v));
+		run_key_text(first, f, v, sizeof(v));
 		/* a workload that is no sorter's, or no command's, differs
 		 * from one that is */
 		if ((!strcmp(v, "-") && !workload_key(f->name)) || !strcmp(v, "n/a"))
 			continue;
-		whole = field_whole(first, f);
+		whole = run_key_whole(first, f);
 		run_uuid_of(whole ? whole : v, id);
 		if (!hk->seen[k][0])
 			memcpy(hk->seen[k], id, sizeof(id));
@@ -403,7 +329,7 @@ static void header_text(const struct run_record *r, const struct header_keys *hk
 		if (!f || (!strcmp(f->name, "kernel_release") &&
 			   (!r->label[0] || (r->kernel_release[0] && strstr(r->label, r->kernel_release)))))
 			continue;
-		key_text(r, f, v, sizeof(v));
+		run_key_text(r, f, v, sizeof(v));
 		if (!strcmp(v, "-") || !strcmp(v, "n/a"))
 			continue;
 		/* a known value differs from another known one */
@@ -460,11 +386,9 @@ static int unit_len(const char *p)
 	}
 }
 
-/* Writes text wrapped at REPORT_WIDTH terminal columns at blanks between
- * whole words, glued ones kept together, continuation lines indented;
- * glued words wider than a line part at their blanks, and a word wider
+/* Glued words wider than a line part at their blanks, and a word wider
  * than a line is cut between characters. */
-static void wrap(FILE *f, const char *first, int indent, const char *text)
+void report_wrap(FILE *f, const char *first, int indent, const char *text)
 {
 	int col = fmt_text_cols(first);
 	bool start = true;
@@ -513,8 +437,7 @@ static void status_text(const struct run_record *r, char *buf, size_t len)
 
 /* ---- list and show ---- */
 
-/* "2025-03-01 09:00" in 16 columns, "03-01 09:00" in 11. */
-static void short_date(const char *iso, int w, char *buf, size_t len)
+void report_list_started(const char *iso, int w, char *buf, size_t len)
 {
 	if (strlen(iso) >= 16)
 		snprintf(buf, len, "%.*s %.5s", w < 16 ? 5 : 10, iso + (w < 16 ? 5 : 0), iso + 11);
@@ -602,7 +525,7 @@ void report_list_row(FILE *f, const struct run_record *r, const struct list_cols
 {
 	char date[24], wl[256], wall[32], mf[32], ks[32], st[16];
 
-	short_date(r->started_at, c->started, date, sizeof(date));
+	report_list_started(r->started_at, c->started, date, sizeof(date));
 	if (r->kind == RUN_QSBENCH)
 		snprintf(wl, sizeof(wl), "-n %" PRId64 " -p %d -s %u", r->nelems, r->procs, r->seed);
 	else
@@ -665,8 +588,8 @@ int report_show(FILE *f, const struct run_record *r)
 			fputc('\n', f);
 			continue;
 		}
-		key_text(r, fl, buf, sizeof(buf));
-		if (fl->type == HF_I64 && ends_with(fl->name, "_kib")) {
+		run_key_text(r, fl, buf, sizeof(buf));
+		if (run_key_kib(fl)) {
 			char raw[32];
 			hist_field_get(r, fl, raw, sizeof(raw));
 			if (raw[0])
@@ -778,7 +701,7 @@ static void chart(FILE *f, const struct run_record *r, int id, const char *title
 
 /* ---- statistics ---- */
 
-static void stat_num(char *buf, size_t len, double v, int m)
+void report_figure(char *buf, size_t len, double v, enum report_metric m)
 {
 	if (isnan(v))
 		snprintf(buf, len, "n/a");
@@ -788,11 +711,8 @@ static void stat_num(char *buf, size_t len, double v, int m)
 		snprintf(buf, len, "%.2f%s", v, m >= RM_STALL ? "%" : "");
 }
 
-/* v cut to q-ths, as time lines cut their figures: a min, median or max
- * is then the line it comes from, a mean of equal lines one of them, the
- * median of two their mean. The 1e-7 keeps 149.29, stored as
- * 149.28999..., at 149.29. */
-static double cut(double v, double q)
+/* The 1e-7 keeps 149.29, stored as 149.28999..., at 149.29. */
+double report_cut(double v, double q)
 {
 	return isnan(v) ? v : floor(v * q + 1e-7) / q;
 }
@@ -812,18 +732,18 @@ static void stats_table(FILE *f, const struct report_group *g)
 			continue;
 		stalls |= m >= RM_STALL;
 		double q = m == RM_MAJFLT ? 1 : 100;
-		stat_num(v[0], 32, cut(s->min, q), m);
-		stat_num(v[1], 32, cut(s->median, q), m);
-		stat_num(v[3], 32, cut(s->max, q), m);
+		report_figure(v[0], 32, report_cut(s->min, q), m);
+		report_figure(v[1], 32, report_cut(s->median, q), m);
+		report_figure(v[3], 32, report_cut(s->max, q), m);
 		/* a mean or sd of faults has a decimal */
 		if (m == RM_MAJFLT && !isnan(s->mean))
-			snprintf(v[2], 32, "%.1f", cut(s->mean, 10));
+			snprintf(v[2], 32, "%.1f", report_cut(s->mean, 10));
 		else
-			stat_num(v[2], 32, cut(s->mean, 100), m);
+			report_figure(v[2], 32, report_cut(s->mean, 100), m);
 		if (m == RM_MAJFLT && !isnan(s->sd))
 			snprintf(v[4], 32, "%.1f", s->sd);
 		else
-			stat_num(v[4], 32, s->sd, m);
+			report_figure(v[4], 32, s->sd, m);
 		if (isnan(s->cv_pct))
 			snprintf(cv, sizeof(cv), "n/a");
 		else
@@ -835,7 +755,7 @@ static void stats_table(FILE *f, const struct report_group *g)
 		 " median, mean and max truncated as time lines truncate, sd rounded;%s CoV n/a"
 		 " where the mean is 0; over completed runs)", stalls ? " swapin to irq: a"
 		 " worker's stall in % of wall time, the workers' sum over their number;" : "");
-	wrap(f, "  ", 3, note);
+	report_wrap(f, "  ", 3, note);
 }
 
 /* "1 of 3 runs killed, 33% (95% 6-79%, Wilson)": over the runs that went
@@ -918,11 +838,11 @@ static void system_state(FILE *f, const struct run_record *r)
 		snprintf(buf, sizeof(buf), "%s, n/a CPUs, RAM %s, swap %s", r->hostname, a, b);
 	else
 		snprintf(buf, sizeof(buf), "%s, %d CPUs, RAM %s, swap %s", r->hostname, r->ncpus, a, b);
-	wrap(f, "  host:    ", 11, buf);
+	report_wrap(f, "  host:    ", 11, buf);
 	snprintf(buf, sizeof(buf), "%s %s", r->kernel_release[0] ? r->kernel_release : "-",
 		 r->kernel_version ? r->kernel_version : "");
-	wrap(f, "  kernel:  ", 11, buf);
-	wrap(f, "  cmdline: ", 11, r->proc_cmdline ? r->proc_cmdline : "-");
+	report_wrap(f, "  kernel:  ", 11, buf);
+	report_wrap(f, "  cmdline: ", 11, r->proc_cmdline ? r->proc_cmdline : "-");
 	buf[0] = 0;
 	size_t used = 0;
 	for (size_t k = REPORT_HEADER_SETTINGS; k < NHEADER_KEYS; k++) {
@@ -931,15 +851,15 @@ static void system_state(FILE *f, const struct run_record *r)
 
 		if (!fl || !strcmp(fl->name, "swap_total_kib"))	/* the swaps line's */
 			continue;
-		key_text(r, fl, v, sizeof(v));
+		run_key_text(r, fl, v, sizeof(v));
 		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s=%s",
 					 used ? " " : "", fl->name, v);
 	}
-	wrap(f, "  vm:      ", 11, buf);
+	report_wrap(f, "  vm:      ", 11, buf);
 	for (const char *p = r->swap_devices; p && *p; p += strcspn(p, "\n"), p += *p == '\n')
 		if (*p != '\n') {
 			run_record_swap_line(p, buf, sizeof(buf));
-			wrap(f, "  swaps:   ", 11, buf);
+			report_wrap(f, "  swaps:   ", 11, buf);
 		}
 	fprintf(f, "  thrashtop %s\n", r->version[0] ? r->version : "-");
 }
@@ -1074,7 +994,7 @@ static void print_stalls(struct group_pass *p)
 	/* the time export's lines are the batch ones, which import reads */
 	if (p->kind == PASS_TEXT) {
 		timefmt_stalls(buf, sizeof(buf), &p->stalls);
-		wrap(p->f, "", 8, buf);
+		report_wrap(p->f, "", 8, buf);
 	} else {
 		timefmt_stalls_lines(buf, sizeof(buf), &p->stalls);
 		fprintf(p->f, "%s\n", buf);
@@ -1123,7 +1043,7 @@ static void config_against_first(struct group_pass *p, const struct run_record *
 
 		snprintf(key, sizeof(key), "    %-*.64s  ", w, d[i].key);
 		snprintf(text, sizeof(text), "%s -> %s", d[i].from, d[i].to);
-		wrap(p->f, key, 6, text);
+		report_wrap(p->f, key, 6, text);
 	}
 }
 
@@ -1147,8 +1067,8 @@ static void group_head(struct group_pass *p, const struct run_record *first)
 
 		fprintf(p->f, "\n");
 		snprintf(head, sizeof(head), "group g:%" PRId64 ": ", first->id);
-		wrap(p->f, head, 2, hdr);
-		wrap(p->f, "  workload: ", 12, wl);
+		report_wrap(p->f, head, 2, hdr);
+		report_wrap(p->f, "  workload: ", 12, wl);
 		if (p->gi == 0 || strcmp(first->kernel_release, p->prev_kernel) ||
 		    strcmp(first->hostname, p->prev_host))
 			system_state(p->f, first);
@@ -1403,486 +1323,4 @@ int report_stats_csv(FILE *f, struct run_source *src, const struct report_opts *
 		     char *err, size_t errlen)
 {
 	return stats_data(f, src, o, false, err, errlen);
-}
-
-/* ---- cross table ---- */
-
-struct tval {
-	char text[128];		/* as shown: cut with "..." where longer */
-	const char *whole;	/* a text field's own value, compared whole */
-	double num;
-	bool is_num;
-};
-
-/* What tells two values apart: a command or label to its end. */
-static const char *tval_key(const struct tval *t)
-{
-	return t->whole ? t->whole : t->text;
-}
-
-static int cmp_tval(const void *a, const void *b)
-{
-	const struct tval *x = a, *y = b;
-	if (x->is_num && y->is_num)
-		return (x->num > y->num) - (x->num < y->num);
-	if (x->is_num != y->is_num)
-		return x->is_num ? -1 : 1;
-	return strcmp(tval_key(x), tval_key(y));
-}
-
-static void tval_of(const struct run_record *r, const struct hist_field *f, struct tval *t)
-{
-	char raw[128], *end;
-
-	key_text(r, f, t->text, sizeof(t->text));
-	t->whole = field_whole(r, f);
-	fmt_blank_controls(t->text);	/* a command's newlines: one row */
-	hist_field_get(r, f, raw, sizeof(raw));
-	t->num = strtod(raw, &end);
-	t->is_num = raw[0] && !*end && f->type != HF_STR && f->type != HF_PSTR;
-}
-
-static size_t distinct(const struct run_record *runs, size_t n, const struct hist_field *f,
-		       struct tval *out)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		struct tval t;
-		size_t j;
-		tval_of(&runs[i], f, &t);
-		for (j = 0; j < k; j++)
-			if (!strcmp(tval_key(&out[j]), tval_key(&t)))
-				break;
-		if (j == k)
-			out[k++] = t;
-	}
-	qsort(out, k, sizeof(*out), cmp_tval);
-	return k;
-}
-
-/* Where each run falls among the distinct values v[0..k). */
-static void index_of(const struct run_record *runs, size_t n, const struct hist_field *f,
-		     const struct tval *v, size_t k, size_t *idx)
-{
-	for (size_t i = 0; i < n; i++) {
-		struct tval t;
-		tval_of(&runs[i], f, &t);
-		for (idx[i] = 0; idx[i] < k && strcmp(tval_key(&v[idx[i]]), tval_key(&t)); idx[i]++)
-			;
-	}
-}
-
-/* before, then s padded with blanks to w terminal columns. */
-static void padded(FILE *f, const char *before, const char *s, int w)
-{
-	int n = fmt_text_cols(s);
-
-	fprintf(f, "%s%s%*s", before, s, w > n ? w - n : 0, "");
-}
-
-/* The cell of row value r and column value c; ri and ci say each run's. */
-static void table_cell(const struct run_record *runs, size_t n, const size_t *ri, size_t r,
-		       const size_t *ci, size_t c, char *buf, size_t len)
-{
-	double *x = malloc(sizeof(double) * (n ? n : 1));
-	size_t k = 0, oom = 0, failed = 0, aborted = 0, total = 0;
-
-	buf[0] = 0;
-	if (!x)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		if (ri[i] != r || ci[i] != c)
-			continue;
-		total++;
-		double w = report_metric(&runs[i], RM_WALL);
-		if (runs[i].status == RUN_OK && isfinite(w))
-			x[k++] = w;
-		else if (runs[i].status == RUN_OOM)
-			oom++;
-		else if (runs[i].status == RUN_ABORTED)
-			aborted++;
-		else
-			failed++;
-	}
-	size_t used = 0;
-	if (!total) {
-		snprintf(buf, len, "-");
-	} else if (k) {
-		struct stats_summary s;
-		char d[32];
-		stats_summarize(x, k, &s);
-		fmt_duration(d, sizeof(d), s.median);
-		used = (size_t)snprintf(buf, len, "%s", d);
-		if (k >= 2)
-			used += (size_t)snprintf(buf + used, len - used, " +-%.1f%%", s.cv_pct);
-		used += (size_t)snprintf(buf + used, len - used, " n=%zu", k);
-	}
-	if (oom && used < len)
-		used += (size_t)snprintf(buf + used, len - used, "%s%zu of %zu runs killed",
-					 used ? " " : "", oom, total - aborted);
-	if (failed && used < len)
-		used += (size_t)snprintf(buf + used, len - used, "%s%zu failed", used ? " " : "", failed);
-	if (aborted && used < len)
-		snprintf(buf + used, len - used, "%s%zu aborted", used ? " " : "", aborted);
-	free(x);
-}
-
-/* A cell whose completed runs (its median's) ran different workloads has
- * a median of unlike runs: said under the table, with the first two
- * workloads found together. */
-static void mixed_note(FILE *f, const struct run_record *runs, size_t n, const size_t *ri,
-		       const size_t *ci, size_t nr, size_t nc)
-{
-	size_t m = nr * nc + 1, mixed = 0, cells = 0;
-	size_t *first = malloc(sizeof(*first) * m);
-	bool *bad = calloc(m, sizeof(*bad));
-	char a[160], b[160], eg[400] = "", text[700];
-
-	if (!first || !bad) {
-		free(first);
-		free(bad);
-		return;
-	}
-	for (size_t k = 0; k < nr * nc; k++)
-		first[k] = n;
-	for (size_t i = 0; i < n; i++) {
-		size_t k = ri[i] * nc + ci[i];
-
-		if (runs[i].status != RUN_OK || !isfinite(report_metric(&runs[i], RM_WALL)))
-			continue;
-		if (first[k] == n) {
-			first[k] = i;
-			cells++;
-			continue;
-		}
-		if (bad[k])
-			continue;
-		if (!run_record_same_workload(&runs[first[k]], &runs[i])) {
-			bad[k] = true;
-			if (!mixed++) {
-				run_record_workload(&runs[first[k]], a, sizeof(a));
-				run_record_workload(&runs[i], b, sizeof(b));
-				snprintf(eg, sizeof(eg), "%s and %s", a, b);
-			}
-		}
-	}
-	if (mixed) {
-		snprintf(text, sizeof(text), "Note: %zu of %zu cells mix completed runs of different workloads"
-			 " (%s): their medians are of unlike runs. Keep them apart with --rows or"
-			 " --cols nelems, procs, seed or command, or choose runs with -L, --kernel or"
-			 " --session.", mixed, cells, eg);
-		fputc('\n', f);
-		wrap(f, "", 0, text);
-	}
-	free(first);
-	free(bad);
-}
-
-int report_table(FILE *f, const struct run_record *runs, size_t n,
-		 const struct report_opts *o, char *err, size_t errlen)
-{
-	const struct hist_field *rf = report_key(o->rows), *cf = report_key(o->cols);
-
-	if (!rf || !cf) {
-		fmt_err(err, errlen, "table: unknown key \"%s\" (try kernel, label, swappiness, mem, swap, procs, nelems)",
-		       !rf ? o->rows : o->cols);
-		return -1;
-	}
-	struct tval *rv = malloc(sizeof(*rv) * (n ? n : 1)), *cv = malloc(sizeof(*cv) * (n ? n : 1));
-	if (!rv || !cv) {
-		free(rv);
-		free(cv);
-		fmt_err(err, errlen, "table: out of memory");
-		return -1;
-	}
-	size_t nr = distinct(runs, n, rf, rv), nc = distinct(runs, n, cf, cv);
-	char cell[160];
-	int w0 = (int)strlen(o->rows);
-	int *cw = calloc(nc ? nc : 1, sizeof(int));
-	size_t *ri = malloc(sizeof(*ri) * (n ? n : 1)), *ci = malloc(sizeof(*ci) * (n ? n : 1));
-
-	if (!cw || !ri || !ci) {
-		free(cw);
-		free(ri);
-		free(ci);
-		free(rv);
-		free(cv);
-		fmt_err(err, errlen, "table: out of memory");
-		return -1;
-	}
-	/* each run's row and column found once, not once per cell */
-	index_of(runs, n, rf, rv, nr, ri);
-	index_of(runs, n, cf, cv, nc, ci);
-	/* in terminal columns: a label's wide characters take two */
-	for (size_t i = 0; i < nr; i++)
-		if (fmt_text_cols(rv[i].text) > w0)
-			w0 = fmt_text_cols(rv[i].text);
-	for (size_t j = 0; j < nc; j++) {
-		cw[j] = fmt_text_cols(cv[j].text);
-		for (size_t i = 0; i < nr; i++) {
-			table_cell(runs, n, ri, i, ci, j, cell, sizeof(cell));
-			if (fmt_text_cols(cell) > cw[j])
-				cw[j] = fmt_text_cols(cell);
-		}
-	}
-	{
-		size_t noom = 0, nfailed = 0, naborted = 0;
-		char head[512];
-
-		for (size_t i = 0; i < n; i++) {
-			noom += runs[i].status == RUN_OOM;
-			nfailed += runs[i].status == RUN_FAILED;
-			naborted += runs[i].status == RUN_ABORTED;
-		}
-		/* the same three stats keeps out of its figures */
-		snprintf(head, sizeof(head), "Wall time by %s (rows) and %s (columns): median of the"
-			 " completed runs, +-CoV over them, n= their count; not in it, counted"
-			 " apart in the cells:"
-			 " %zu OOM-killed, %zu failed, %zu aborted.", o->rows, o->cols, noom,
-			 nfailed, naborted);
-		wrap(f, "", 0, head);
-		fputc('\n', f);
-	}
-	padded(f, "", o->rows, w0);
-	for (size_t j = 0; j < nc; j++)
-		padded(f, "  ", cv[j].text, j + 1 < nc ? cw[j] : 0);
-	fputc('\n', f);
-	for (size_t i = 0; i < nr; i++) {
-		padded(f, "", rv[i].text, w0);
-		for (size_t j = 0; j < nc; j++) {
-			table_cell(runs, n, ri, i, ci, j, cell, sizeof(cell));
-			padded(f, "  ", cell, j + 1 < nc ? cw[j] : 0);
-		}
-		fputc('\n', f);
-	}
-	mixed_note(f, runs, n, ri, ci, nr, nc);
-	free(cw);
-	free(ri);
-	free(ci);
-	free(rv);
-	free(cv);
-	return ferror(f) ? -1 : 0;
-}
-
-/* ---- compare ---- */
-
-/* Each set's OOM kills, "3 of 8", and Fisher's p against the first. */
-static void oom_line(FILE *f, const struct run_record *runs, size_t n, const int *set,
-		     size_t nsets)
-{
-	size_t k0 = 0, n0 = 0;
-
-	fprintf(f, "%-6s %-8s", "OOM", "killed");
-	for (size_t s = 0; s < nsets; s++) {
-		size_t k = 0, ran = 0;
-		char val[48], mark[32] = "";
-
-		for (size_t i = 0; i < n; i++)
-			if (set[i] == (int)s && runs[i].status != RUN_ABORTED) {
-				ran++;
-				k += runs[i].status == RUN_OOM;
-			}
-		if (s == 0) {
-			k0 = k;
-			n0 = ran;
-		} else if (ran && n0) {
-			double p = stats_fisher(k0, n0, k, ran);
-			snprintf(mark, sizeof(mark), p < 0.05 ? "*p=%.3f*" : "(p=%.3f)", p);
-		}
-		snprintf(val, sizeof(val), "%zu of %zu", k, ran);
-		fprintf(f, " %10s %10s", val, mark);
-	}
-	fputc('\n', f);
-}
-
-/* A set whose runs are not of one configuration (a label given to runs
- * at two swappiness values) is said to be, with what differs from its
- * first run's, for up to three other configurations: its figures are
- * summed over all of them. */
-static int mixed_sets(FILE *f, const struct run_record *runs, size_t n, const int *set,
-		      size_t nsets, const char *const *names, struct conf_diff *d, size_t max)
-{
-	for (size_t s = 0; s < nsets; s++) {
-		const struct run_record *first = NULL, *seen[64];
-		size_t nseen = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			const struct run_record *r = &runs[i];
-			bool known = false;
-
-			if (set[i] != (int)s)
-				continue;
-			if (!first) {
-				first = r;
-				continue;
-			}
-			known = !strcmp(r->config_hash, first->config_hash);
-			for (size_t j = 0; j < nseen && !known; j++)
-				known = !strcmp(r->config_hash, seen[j]->config_hash);
-			if (known || nseen == sizeof(seen) / sizeof(seen[0]))
-				continue;
-			seen[nseen++] = r;
-			if (nseen > 3)
-				continue;
-			int k = conf_diff(first, r, d, max);
-			if (k < 0)
-				return -1;
-			fprintf(f, "%s mixes configurations: run %" PRId64 " against its run %" PRId64 ":\n",
-				names[s], r->id, first->id);
-			conf_diff_text(f, "  ", d, (size_t)k > max ? max : (size_t)k);
-		}
-		if (nseen > 3)
-			fprintf(f, "%s mixes %s%zu configurations more\n", names[s],
-				nseen == sizeof(seen) / sizeof(seen[0]) ? "at least " : "", nseen - 3);
-	}
-	return 0;
-}
-
-int report_compare_config(FILE *f, const struct run_record *runs, size_t n, const int *set,
-			  size_t nsets, const char *const *names, bool json)
-{
-	struct conf_diff d[64];
-	const struct run_record *base = NULL;
-
-	for (size_t i = 0; i < n && !base; i++)
-		if (set[i] == 0)
-			base = &runs[i];
-	if (json)
-		fprintf(f, "{\"configuration\": [");
-	for (size_t s = 1; s < nsets; s++) {
-		const struct run_record *r = NULL;
-
-		for (size_t i = 0; i < n && !r; i++)
-			if (set[i] == (int)s)
-				r = &runs[i];
-		int k = conf_diff(base, r, d, sizeof(d) / sizeof(d[0]));
-		if (k < 0)
-			return -1;
-		if (k > (int)(sizeof(d) / sizeof(d[0])))
-			k = (int)(sizeof(d) / sizeof(d[0]));
-		if (json) {
-			fprintf(f, "%s", s > 1 ? ", " : "");
-			conf_diff_json(f, names[s], names[0], d, (size_t)k);
-		} else {
-			if (nsets > 2)
-				fprintf(f, "%s against %s:\n", names[s], names[0]);
-			conf_diff_text(f, "", d, (size_t)k);
-		}
-	}
-	if (!json && mixed_sets(f, runs, n, set, nsets, names, d, sizeof(d) / sizeof(d[0])))
-		return -1;
-	fprintf(f, json ? "]}\n" : "\n");
-	return ferror(f) ? -1 : 0;
-}
-
-int report_compare(FILE *f, const struct run_record *runs, size_t n, const int *set,
-		   size_t nsets, const char *const *names, char *err, size_t errlen)
-{
-	double *x = malloc(sizeof(double) * (n ? n : 1) * (nsets ? nsets : 1));
-	size_t *cnt = calloc(nsets ? nsets : 1, sizeof(size_t));
-
-	if (!x || !cnt) {
-		free(x);
-		free(cnt);
-		fmt_err(err, errlen, "compare: out of memory");
-		return -1;
-	}
-	if (nsets < 2) {
-		free(x);
-		free(cnt);
-		fmt_err(err, errlen, "compare: need at least two runs or groups");
-		return -1;
-	}
-	fprintf(f, "%-15s", "");
-	for (size_t s = 0; s < nsets; s++) {
-		char name[128];
-
-		/* a long name ends in "...", never cut inside a character */
-		fmt_field(name, sizeof(name), 0, names[s], 21, true, false);
-		fprintf(f, " %s", name);
-	}
-	fputc('\n', f);
-	static const char *const centre_name[2] = { "Amean", "Median" };
-	bool stalls = false, untested = false;
-
-	for (int m = 0; m < RM_N; m++) {
-		size_t any = 0;
-
-		for (size_t s = 0; s < nsets; s++) {
-			cnt[s] = 0;
-			for (size_t i = 0; i < n; i++) {
-				double v = report_metric(&runs[i], (enum report_metric)m);
-				if (set[i] == (int)s && runs[i].status == RUN_OK && isfinite(v))
-					x[s * n + cnt[s]++] = v;
-			}
-			any += cnt[s];
-		}
-		/* a stall no run has a figure for has no row */
-		if (m >= RM_STALL && !any)
-			continue;
-		stalls |= m >= RM_STALL;
-		for (int c = 0; c < 2; c++) {
-			struct stats_summary a;
-			double pb;
-
-			stats_summarize(&x[0], cnt[0], &a);
-			pb = cut(c ? a.median : a.mean, 100);
-			fprintf(f, "%-6s %-8s", centre_name[c], metric_names[m]);
-			for (size_t s = 0; s < nsets; s++) {
-				struct stats_summary b;
-				struct stats_cmp cmp;
-				char val[32], mark[32];
-
-				stats_summarize(&x[s * n], cnt[s], &b);
-				/* from the figures as printed (cut to hundredths), so
-				 * that equal ones differ by 0%; n/a where the first
-				 * prints as 0 */
-				double pc = cut(c ? b.median : b.mean, 100);
-				double gain = isnan(pb) || pb == 0 || isnan(pc) ? NAN : 100.0 * (pb - pc) / pb;
-
-				stat_num(val, sizeof(val), pc, m == RM_MAJFLT ? RM_WALL : m);
-				/* stats_compare refuses a side of fewer than 2 runs */
-				bool tested = s > 0 && stats_compare(&x[0], cnt[0], &x[s * n], cnt[s],
-								      c ? STATS_MEDIAN : STATS_MEAN,
-								      true, &cmp) == 0;
-				char open = '(', close = ')';
-
-				if (s > 0 && !tested && !isnan(gain)) {
-					open = '[';
-					close = ']';
-					untested = true;
-				} else if (tested && cmp.significant) {
-					open = close = '*';
-				}
-				if (isnan(gain))
-					snprintf(mark, sizeof(mark), "%c%7s%c", open, "n/a", close);
-				else
-					snprintf(mark, sizeof(mark), "%c%6.2f%%%c", open, gain + 0.0, close);
-				fprintf(f, " %10s %10s", val, mark);
-			}
-			fputc('\n', f);
-		}
-	}
-	bool oom = false;
-	for (size_t i = 0; i < n; i++)
-		oom |= set[i] >= 0 && runs[i].status == RUN_OOM;
-	if (oom)
-		oom_line(f, runs, n, set, nsets);
-	if (stalls)
-		fprintf(f, "\nswapin to irq: a worker's stall in %% of wall time, the workers' sum\n"
-			"over their number.");
-	fprintf(f, "\nseconds and faults over completed runs, truncated as time lines and\n"
-		"stats truncate; (gain%%) is positive when lower than the first column,\n"
-		"from the figures as printed (n/a where the first is 0); *gain%%* marks\n"
-		"a difference beyond the noise (Welch's t-test on the means, 5%%), as\n"
-		"mmtests marks it.\n");
-	if (untested)
-		fprintf(f, "[gain%%]: not tested, a side has fewer than 2 runs: it may be noise.\n");
-	if (oom)
-		fprintf(f, "OOM: runs killed of those that went to their end; (p=) is Fisher's\n"
-			"exact test (two-sided) against the first column, *p=* below 5%%.\n");
-	free(x);
-	free(cnt);
-	return ferror(f) ? -1 : 0;
 }

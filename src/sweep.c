@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crosstab.h"
 #include "fmt.h"
 #include "report.h"
+#include "runkey.h"
 #include "sysctl.h"
 #include "workload.h"
 #include "zswap.h"
@@ -292,7 +294,7 @@ int sweep_table_key(const char *key, char *buf, size_t len)
 		"page_cluster", "overcommit_memory", "dirty_ratio", "dirty_background_ratio",
 	};
 	for (size_t i = 0; i < sizeof(recorded) / sizeof(recorded[0]); i++)
-		if (!strcmp(name, recorded[i]) && report_key(name)) {
+		if (!strcmp(name, recorded[i]) && run_key(name)) {
 			snprintf(buf, len, "%s", name);
 			return 0;
 		}
@@ -379,7 +381,7 @@ int sweep_table(FILE *f, const struct run_record *runs, size_t n, char *err, siz
 	o.rows = rows;
 	o.cols = cols;
 	if (split >= nkeys) {
-		rc = report_table(f, sub, k, &o, err, errlen);
+		rc = crosstab_print(f, sub, k, &o, err, errlen);
 		free(sub);
 		return rc;
 	}
@@ -404,7 +406,7 @@ int sweep_table(FILE *f, const struct run_record *runs, size_t n, char *err, siz
 			}
 		}
 		fprintf(f, "%s%s:\n", i ? "\n" : "", rest);
-		rc = report_table(f, part, ns, &o, err, errlen);
+		rc = crosstab_print(f, part, ns, &o, err, errlen);
 	}
 	free(shown);
 	free(part);

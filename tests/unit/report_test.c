@@ -12,17 +12,13 @@
 #include "fmt.h"
 #include "import.h"
 #include "posted.h"
-#include "record_fixture.h"
 #include "report.h"
+#include "report_fixture.h"
 #include "runsource.h"
 
 /* The seed thread's prompt before each of its runs. */
 #define QS_PROMPT "lenstra:~/src/qsort> time ./qsbench -n 90000000 -p 1 -s 140175100"
 
-#define GOLDEN_DIR "tests/golden/"
-
-/* Two configurations (swappiness 60 and 100) of three runs each, the
- * second with an OOM kill; then a command run. Deterministic. */
 /* The readers' runs collected into an array, as before they streamed. */
 static int collected(int rc, struct import_runs *c, struct run_record **v, size_t *n)
 {
@@ -56,197 +52,6 @@ static int read_posted(const char *text, const char *label, struct run_record **
 	struct import_runs c = { 0 };
 	const struct import_sink s = { import_collect, NULL, &c };
 	return collected(posted_read(text, label, false, &s, err, len), &c, v, n);
-}
-
-static const struct {
-	int64_t wall_ms, user_ms, sys_ms, majflt;
-	double kswapd;
-	int swappiness;
-	enum run_status st;
-} fx[] = {
-	{ 153290, 70270, 7330, 19670, 0.61, 60, RUN_OK },
-	{ 152290, 70090, 6890, 18337, 0.42, 60, RUN_OK },
-	{ 149290, 70510, 6660, 18463, 0.37, 60, RUN_OK },
-	{ 144390, 70510, 6390, 17902, 1.10, 100, RUN_OK },
-	{ 176970, 70600, 7600, 23599, 1.35, 100, RUN_OK },
-	{ 79950, 17770, 3160, 13294, 2.02, 100, RUN_OOM },
-};
-#define NFX (sizeof(fx) / sizeof(fx[0]))
-
-static void fixture_runs(struct run_record *v, size_t *n)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < NFX; i++, k++) {
-		struct run_record *r = &v[k];
-		fixture_record(r);
-		r->id = (int64_t)i + 1;
-		snprintf(r->uuid, sizeof(r->uuid), "%032zx", i + 1);
-		snprintf(r->started_at, sizeof(r->started_at), "2025-03-0%zuT09:00:00Z", 1 + i);
-		snprintf(r->label, sizeof(r->label), "swap%d", fx[i].swappiness);
-		r->procs = 2;
-		r->repeat_k = (int)(i % 3) + 1;
-		r->status = fx[i].st;
-		r->wall_us = fx[i].wall_ms * 1000;
-		r->user_us = fx[i].user_ms * 1000;
-		r->sys_us = fx[i].sys_ms * 1000;
-		r->cpu_pct = 100.0 * (double)(r->user_us + r->sys_us) / (double)r->wall_us;
-		r->majflt = fx[i].majflt;
-		r->minflt = 1000 + (int64_t)i;
-		r->oublock = 16;
-		r->maxrss_kib = i == 7 ? NA : 352000 + (int64_t)i;
-		r->kswapd_s = fx[i].kswapd;
-		r->interval_s = 1;
-		r->swap_peak_kib = 180000 + 1000 * (int64_t)i;
-		r->kernel_version = strdup("#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)");
-		r->proc_cmdline = strdup("BOOT_IMAGE=/boot/vmlinuz-6.1.0-18-amd64 "
-					 "root=UUID=0a1b2c3d-4e5f-6789-abcd-ef0123456789 ro quiet "
-					 "mem=256M");
-		r->swap_devices = strdup("/swapfile file 195512 0 -2");
-		r->swappiness = fx[i].swappiness;
-		r->nworkers = 2;
-		r->workers = calloc(2, sizeof(*r->workers));
-		for (int w = 0; w < 2; w++) {
-			struct run_worker *wk = &r->workers[w];
-			wk->pid = 4000 + 10 * (int)i + w;
-			wk->end = END_OK;
-			wk->exit_code = 0;
-			wk->user_us = r->user_us / 2;
-			wk->sys_us = r->sys_us / 2;
-			wk->majflt = r->majflt / 2;
-			wk->minflt = r->minflt / 2;
-			wk->first_bad = NA;
-			/* the first run is from before delay accounting */
-			delays_clear(&wk->delays);
-			if (i > 0) {
-				wk->delays.s[DL_SWAPIN] = (double)fx[i].majflt / 1000 * (w + 1);
-				wk->delays.s[DL_RECLAIM] = 0.125 * (double)i;
-				wk->delays.s[DL_THRASHING] = 0.5;
-				wk->delays.s[DL_IO] = 0.0;
-				wk->delays.s[DL_CPU] = 1.5 + 0.25 * w;
-			}
-			delays_add(&r->stalls, &wk->delays);
-		}
-		if (fx[i].st == RUN_OOM) {
-			r->workers[1].end = END_OOM;
-			r->workers[1].exit_code = NA;
-			r->workers[1].signal = 9;
-		}
-		if (fx[i].swappiness == 100) {
-			r->nchanges = 1;
-			r->changes = calloc(1, sizeof(*r->changes));
-			r->changes[0].t_s = 0.25;
-			snprintf(r->changes[0].name, sizeof(r->changes[0].name), "vm.swappiness");
-			snprintf(r->changes[0].old_val, sizeof(r->changes[0].old_val), "60");
-			snprintf(r->changes[0].new_val, sizeof(r->changes[0].new_val), "100");
-		}
-		/* A ramp of swap and a burst of faults, with one gap. */
-		int np = 40;
-		run_record_alloc_series(r, np);
-		for (int id = 0; id < M_N; id++)
-			if (id <= M_MINFLT || id == M_KSWAPD_CPU || id == M_SCAN_KSWAPD)
-				run_record_add_series(r, id);
-		for (int p = 0; p < np; p++) {
-			r->t[p] = (double)p * (double)r->wall_us / 1e6 / (np - 1);
-			r->series[M_SWAP_USED][p] = p < 30 ? 6000 * p : 180000;
-			r->series[M_FREE][p] = 200000 - 4000 * (p % 20);
-			r->series[M_AVAIL][p] = 210000 - 4000 * (p % 20);
-			r->series[M_CACHED][p] = 1000;
-			r->series[M_SWAP_CACHED][p] = p < 30 ? 2000 * p : 20000;
-			r->series[M_MAJFLT][p] = p > 10 && p < 30 ? 250 + 10 * (p % 7) : 0;
-			r->series[M_MINFLT][p] = 5000 - 100 * p;
-			r->series[M_SCAN_KSWAPD][p] = p * 0.25;
-			r->series[M_KSWAPD_CPU][p] = p == 5 ? NAN : p % 4;
-		}
-		run_record_config(r);
-	}
-	/* A command run, no kswapd figure, no series. */
-	struct run_record *r = &v[k++];
-	run_record_init(r);
-	r->id = 7;
-	snprintf(r->uuid, sizeof(r->uuid), "%032x", 7);
-	snprintf(r->started_at, sizeof(r->started_at), "2025-03-08T10:30:00Z");
-	r->kind = RUN_COMMAND;
-	r->command = strdup("make -j4 \"KCFLAGS=-O2, -g\"");
-	r->status = RUN_FAILED;
-	r->wall_us = 650000000;
-	r->user_us = 548270000;
-	r->sys_us = 94180000;
-	r->cpu_pct = 98.8;
-	r->majflt = 450479;
-	r->minflt = 696869;
-	r->inblock = 8;
-	r->oublock = 1024;
-	snprintf(r->kernel_release, sizeof(r->kernel_release), "6.1.0-18-amd64");
-	snprintf(r->hostname, sizeof(r->hostname), "lenstra");
-	r->ncpus = 2;
-	r->ram_kib = 255984;
-	r->swap_total_kib = 195512;
-	r->swappiness = 60;
-	r->nworkers = 1;
-	r->workers = calloc(1, sizeof(*r->workers));
-	r->workers[0] = (struct run_worker){ 5001, END_EXIT, 2, 0, 548270000, 94180000, 450479,
-					     696869, 0, NA, DELAYS_NONE };
-	run_record_config(r);
-	*n = k;
-}
-
-static char *render(int (*fn)(FILE *, const struct run_record *, size_t, void *),
-		    const struct run_record *v, size_t n, void *arg)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	CHECK(f != NULL);
-	if (!f)
-		return NULL;
-	CHECK_INT(fn(f, v, n, arg), 0);
-	fclose(f);
-	return buf;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0;
-
-	if (!f)
-		return NULL;
-	FILE *m = open_memstream(&buf, &len);
-	int c;
-	while ((c = fgetc(f)) != EOF)
-		fputc(c, m);
-	fclose(m);
-	fclose(f);
-	return buf;
-}
-
-/* Byte for byte; THRASHTOP_UPDATE_GOLDEN=1 rewrites the file instead. */
-static void golden(const char *name, const char *got)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), GOLDEN_DIR "%s", name);
-	if (getenv("THRASHTOP_UPDATE_GOLDEN")) {
-		FILE *f = fopen(path, "w");
-		CHECK(f != NULL);
-		if (f) {
-			fputs(got ? got : "", f);
-			fclose(f);
-		}
-		return;
-	}
-	char *want = slurp(path);
-	if (!want || !got || strcmp(want, got)) {
-		size_t i = 0, line = 1;
-		while (want && got && want[i] && want[i] == got[i])
-			line += want[i++] == '\n';
-		t_fail(__FILE__, __LINE__, "%s differs from the golden file at line %zu%s", path, line,
-		       want ? "" : " (golden file missing)");
-	}
-	free(want);
 }
 
 /* The list for a terminal *cols wide (NULL: not a terminal). */
@@ -323,19 +128,6 @@ static int w_time(FILE *f, const struct run_record *v, size_t n, void *a)
 	return grouped(report_time, f, v, n, a);
 }
 
-static int w_table(FILE *f, const struct run_record *v, size_t n, void *a)
-{
-	return report_table(f, v, n, a, NULL, 0);
-}
-
-static int w_compare(FILE *f, const struct run_record *v, size_t n, void *a)
-{
-	int set[7] = { 0, 0, 0, 1, 1, 1, -1 };
-	const char *names[2] = { "swap60", "swap100" };
-	(void)a;
-	return report_compare(f, v, n, set, 2, names, NULL, 0);
-}
-
 TEST(report_golden_every_format)
 {
 	struct run_record v[8];
@@ -348,58 +140,23 @@ TEST(report_golden_every_format)
 		const char *file;
 		int (*fn)(FILE *, const struct run_record *, size_t, void *);
 		bool gnu;
-		const char *rows, *cols;
 	} cases[] = {
-		{ "list.txt", w_list, false, 0, 0 },
-		{ "show.txt", w_show, false, 0, 0 },
-		{ "stats.txt", w_stats, false, 0, 0 },
-		{ "text.txt", w_text, false, 0, 0 },
-		{ "csv.txt", w_csv, false, 0, 0 },
-		{ "json.txt", w_json, false, 0, 0 },
-		{ "time.txt", w_time, false, 0, 0 },
-		{ "time-gnu.txt", w_time, true, 0, 0 },
-		{ "table.txt", w_table, false, "swappiness", "kernel" },
-		{ "compare.txt", w_compare, false, 0, 0 },
+		{ "list.txt", w_list, false },
+		{ "show.txt", w_show, false },
+		{ "stats.txt", w_stats, false },
+		{ "text.txt", w_text, false },
+		{ "csv.txt", w_csv, false },
+		{ "json.txt", w_json, false },
+		{ "time.txt", w_time, false },
+		{ "time-gnu.txt", w_time, true },
 	};
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		o.gnu = cases[c].gnu;
-		o.rows = cases[c].rows ? cases[c].rows : "kernel";
-		o.cols = cases[c].cols ? cases[c].cols : "label";
 		char *out = render(cases[c].fn, v, n, &o);
 		golden(cases[c].file, out);
 		free(out);
 	}
 	for (size_t i = 0; i < n; i++)
-		run_record_clear(&v[i]);
-}
-
-/* 3 of 8 runs killed against 0 of 8: both rates, and Fisher's two-sided
- * p of 0.2, beside the times of the completed runs. */
-TEST(report_compare_oom_rates)
-{
-	struct run_record v[16];
-	int set[16];
-	const char *names[2] = { "pre7", "pre8" };
-	char *buf = NULL, err[128] = "";
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	for (int i = 0; i < 16; i++) {
-		run_record_init(&v[i]);
-		v[i].wall_us = (150 + i) * 1000000LL;
-		v[i].user_us = 70 * 1000000LL;
-		v[i].sys_us = 7 * 1000000LL;
-		v[i].majflt = 19000 + i;
-		v[i].status = i < 3 ? RUN_OOM : RUN_OK;
-		set[i] = i < 8 ? 0 : 1;
-	}
-	CHECK_INT(report_compare(f, v, 16, set, 2, names, err, sizeof(err)), 0);
-	fclose(f);
-	CHECK(strstr(buf, "\nOOM    killed       3 of 8                0 of 8  (p=0.200)\n") != NULL);
-	if (!strstr(buf, "(p=0.200)"))
-		printf("%s", buf);
-	free(buf);
-	for (int i = 0; i < 16; i++)
 		run_record_clear(&v[i]);
 }
 
@@ -728,49 +485,6 @@ TEST(report_list_fits_the_terminal)
 		run_record_clear(&v[i]);
 }
 
-/* A table's columns line up on a terminal whatever the labels' widths:
- * a row named in wide characters is padded by the columns it takes. */
-TEST(report_table_aligns_wide_labels)
-{
-	struct run_record v[8];
-	struct report_opts o;
-	size_t n;
-
-	fixture_runs(v, &n);
-	report_opts_default(&o);
-	o.rows = "label";
-	o.cols = "swappiness";
-	for (size_t i = 0; i < 3; i++)	/* "日本語" */
-		snprintf(v[i].label, sizeof(v[i].label), "%s", "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e");
-	char *out = render(w_table, v, n, &o);
-	const char *head = out ? strstr(out, "\nlabel ") : NULL;
-
-	CHECK(head != NULL);
-	if (!head)
-		return;
-	head++;
-	/* the second column's start, in columns, from the header */
-	const char *c60 = strstr(head, "60");
-	CHECK(c60 != NULL);
-	int at = c60 ? fmt_text_cols_n(head, (size_t)(c60 - head)) : 0;
-	int rows = 0;
-	for (const char *l = strchr(head, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
-		const char *line = l + 1;
-		int b = fmt_cut_bytes(line, at);
-
-		if (line[0] == '\n' || !strncmp(line, "(", 1))
-			break;
-		rows++;
-		if (b < 1 || line[b - 1] != ' ' || line[b] == ' ')
-			t_fail(__FILE__, __LINE__, "the column at %d does not start there in \"%.*s\"", at,
-			       (int)strcspn(line, "\n"), line);
-	}
-	CHECK(rows >= 2);
-	free(out);
-	for (size_t i = 0; i < n; i++)
-		run_record_clear(&v[i]);
-}
-
 TEST(report_text_fits_72_columns)
 {
 	struct run_record v[8];
@@ -824,22 +538,6 @@ TEST(report_text_fits_72_columns)
 	}
 	for (size_t i = 0; i < n; i++)
 		run_record_clear(&v[i]);
-}
-
-/* Runs of the given wall, user and sys microseconds, one group, procs 1. */
-static void timed_runs(struct run_record *v, int n, const int64_t *wall, const int64_t *usr,
-		       const int64_t *sys)
-{
-	for (int i = 0; i < n; i++) {
-		fixture_record(&v[i]);
-		v[i].id = i + 1;
-		snprintf(v[i].started_at, sizeof(v[i].started_at), "2025-05-0%dT00:00:00Z", i + 1);
-		v[i].wall_us = wall[i];
-		v[i].user_us = usr[i];
-		v[i].sys_us = sys[i];
-		v[i].cpu_pct = 100.0 * (double)(usr[i] + sys[i]) / (double)wall[i];
-		run_record_config(&v[i]);
-	}
 }
 
 static char *stats_of(struct run_record *v, size_t n)
@@ -1004,39 +702,7 @@ TEST(report_stats_names_every_outlier)
 	free(v);
 }
 
-/* compare tests what it can and says so: one run on a side is marked
- * [untested], with no claim of noise; a first column printed as 0 gives
- * n/a; figures that print alike differ by 0.00%. */
-TEST(report_compare_marks_what_it_tested)
-{
-	struct run_record v[5];
-	int set[5] = { 0, 0, 0, 1, 2 };
-	const char *names[3] = { "A", "B", "C" };
-	const int64_t wall[] = { 20000, 20300, 21000, 900000, 17000 },
-		      usr[] = { 10000, 10000, 10000, 800000, 10000 },
-		      sys[] = { 0, 0, 0, 9240000, 0 };
-	char *out = NULL;
-	size_t len = 0;
-
-	timed_runs(v, 5, wall, usr, sys);
-	v[4].wall_us = 20900;	/* 0.0209 against A's mean 0.0204: both 0.02 */
-	FILE *f = open_memstream(&out, &len);
-	CHECK_INT(report_compare(f, v, 5, set, 3, names, NULL, 0), 0);
-	fclose(f);
-	CHECK(out && strstr(out, "\nAmean  wall           0.02  (  0.00%)       0.90 [-4400.00%]"
-			    "       0.02  [  0.00%]\n"));
-	CHECK(out && strstr(out, "\nAmean  sys            0.00  (    n/a)       9.24  (    n/a)"));
-	CHECK(out && strstr(out, "\n[gain%]: not tested, a side has fewer than 2 runs: it may be noise.\n"));
-	CHECK(out && !strstr(out, "OOM"));
-	if (out && !strstr(out, "[-4400.00%]"))
-		printf("%s", out);
-	free(out);
-	for (int i = 0; i < 5; i++)
-		run_record_clear(&v[i]);
-}
-
-/* The OOM line comes where a kill was: not under a group, nor in a
- * comparison, without one. The table says each cell's n. */
+/* The OOM line comes where a kill was, not under a group without one. */
 TEST(report_oom_said_where_killed)
 {
 	struct run_record v[8];
@@ -1051,37 +717,18 @@ TEST(report_oom_said_where_killed)
 	CHECK(g2 && strstr(g2, "\n  OOM: 1 of 3 runs killed, 33% (95% 6-79%, Wilson)\n"));
 	CHECK(g2 && !strstr(g2, "OOM: 0 of"));
 	free(out);
-	int set[8] = { 0, 0, 0, 1, 1, -1, -1, -1 };
-	const char *names[2] = { "swap60", "swap100" };
-	char *cmp = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&cmp, &len);
-	CHECK_INT(report_compare(f, v, n, set, 2, names, NULL, 0), 0);
-	fclose(f);
-	CHECK(cmp && !strstr(cmp, "OOM"));
-	free(cmp);
-	o.rows = "swappiness";
-	o.cols = "kernel";
-	out = render(w_table, v, n, &o);
-	CHECK(out && strstr(out, "\n60          2:32.29 +-1.4% n=3 1 failed\n"));
-	CHECK(out && strstr(out, "\n100         2:40.68 +-14.3% n=2 1 of 3 runs killed\n"));
-	free(out);
 	for (size_t i = 0; i < n; i++)
 		run_record_clear(&v[i]);
 }
 
 /* Stall rows are a worker's share: two workers each 25% of the wall in
  * reclaim (0.5 s summed over 1 s) are 25.00%, as history show gives each,
- * not 50.00%. */
+ * not 50.00%. compare_test.c holds a comparison's rows to the same. */
 TEST(report_stall_rows_per_worker)
 {
 	struct run_record v[2];
 	const int64_t wall[] = { 1000000, 1000000 }, usr[] = { 900000, 900000 },
 		      sys[] = { 1000, 1000 };
-	char *cmp = NULL;
-	size_t len = 0;
-	int set[2] = { 0, 1 };
-	const char *names[2] = { "a", "b" };
 
 	timed_runs(v, 2, wall, usr, sys);
 	for (int i = 0; i < 2; i++) {
@@ -1094,13 +741,6 @@ TEST(report_stall_rows_per_worker)
 	CHECK(out && strstr(out, "irq: a worker's stall in % of wall time, the workers' sum over their\n"
 			    "   number;"));
 	free(out);
-	FILE *f = open_memstream(&cmp, &len);
-	CHECK_INT(report_compare(f, v, 2, set, 2, names, NULL, 0), 0);
-	fclose(f);
-	CHECK(cmp && strstr(cmp, "\nAmean  reclaim      25.00%  (  0.00%)     25.00%  [  0.00%]\n"));
-	CHECK(cmp && strstr(cmp, "\nswapin to irq: a worker's stall in % of wall time, the workers' sum\n"
-			    "over their number.\n"));
-	free(cmp);
 	CHECK_NEAR(report_metric(&v[0], RM_STALL + DL_RECLAIM), 25.0, 1e-9);
 	for (int i = 0; i < 2; i++)
 		run_record_clear(&v[i]);
@@ -2410,43 +2050,6 @@ TEST(report_stalls_and_delays_round_trip)
 		run_record_clear(&runs[i]);
 }
 
-/* A table cell whose completed runs ran different workloads says so under
- * the table; a failed run of another workload leaves the median alone. */
-/* A table's rows are told apart by their whole values: two commands
- * that differ past what a row shows of them are two rows. */
-TEST(report_table_keys_compared_whole)
-{
-	struct run_record v[4];
-	struct report_opts o;
-	char cmd[300];
-	char *out;
-	int rows = 0;
-
-	report_opts_default(&o);
-	o.rows = "command";
-	o.cols = "swappiness";
-	memset(cmd, 'x', sizeof(cmd) - 1);
-	cmd[sizeof(cmd) - 1] = '\0';
-	for (int i = 0; i < 4; i++) {
-		run_record_init(&v[i]);
-		v[i].id = i + 1;
-		v[i].kind = RUN_COMMAND;
-		v[i].swappiness = 60;
-		v[i].wall_us = 1000000 * (i < 2 ? 1 : 3);
-		cmd[sizeof(cmd) - 2] = i < 2 ? '1' : '2';
-		v[i].command = strdup(cmd);
-	}
-	out = render(w_table, v, 4, &o);
-	for (const char *p = out ? strstr(out, "\ncommand ") : NULL; p && (p = strstr(p + 1, "\nxxx"));)
-		rows++;
-	CHECK_INT(rows, 2);
-	CHECK(out && strstr(out, "0:01.00") && strstr(out, "0:03.00"));
-	CHECK(out && strstr(out, "xxx... "));
-	free(out);
-	for (int i = 0; i < 4; i++)
-		run_record_clear(&v[i]);
-}
-
 /* Groups are named by what sets them apart, compared whole: two
  * commands that differ only at their ends still name the groups. */
 TEST(report_groups_named_by_whole_commands)
@@ -2482,57 +2085,3 @@ TEST(report_groups_named_by_whole_commands)
 		run_record_clear(&v[i]);
 }
 
-TEST(report_table_mixed_workloads_said)
-{
-	struct run_record v[3];
-	struct report_opts o;
-	char *out;
-
-	report_opts_default(&o);
-	o.rows = "swappiness";
-	o.cols = "label";
-	for (int i = 0; i < 3; i++) {
-		run_record_init(&v[i]);
-		v[i].id = i + 1;
-		v[i].kind = RUN_QSBENCH;
-		v[i].nelems = 1000;
-		v[i].procs = 1;
-		v[i].swappiness = 60;
-		v[i].wall_us = 1000000 + i;
-	}
-	v[2].nelems = 2000;
-	v[2].status = RUN_FAILED;
-	out = render(w_table, v, 3, &o);
-	CHECK(out && !strstr(out, "mix"));
-	free(out);
-	v[2].status = RUN_OK;
-	out = render(w_table, v, 3, &o);
-	for (char *p = out; p && *p; p++)	/* the note is wrapped */
-		if (*p == '\n')
-			*p = ' ';
-	CHECK(out && strstr(out, "Note: 1 of 1 cells mix completed runs of different workloads"));
-	CHECK(out && strstr(out, "(qsbench -n 1000 -p 1 -s ") && strstr(out, " and qsbench -n 2000 -p 1 -s "));
-	free(out);
-	/* commands that differ only past what a note shows of them */
-	char cmd[400];
-	memset(cmd, 'x', sizeof(cmd) - 2);
-	cmd[0] = 's';
-	cmd[sizeof(cmd) - 2] = '1';
-	cmd[sizeof(cmd) - 1] = '\0';
-	for (int i = 0; i < 3; i++) {
-		v[i].kind = RUN_COMMAND;
-		v[i].nelems = NA;
-		v[i].procs = NA;
-		v[i].command = strdup(cmd);
-	}
-	v[1].command[sizeof(cmd) - 2] = '2';
-	out = render(w_table, v, 3, &o);
-	for (char *p = out; p && *p; p++)
-		if (*p == '\n')
-			*p = ' ';
-	CHECK(out && strstr(out, "Note: 1 of 1 cells mix completed runs of different workloads"));
-	CHECK(out && strstr(out, "sxxx") && strstr(out, "xxx... and sxxx"));
-	free(out);
-	for (int i = 0; i < 3; i++)
-		run_record_clear(&v[i]);
-}
