@@ -894,7 +894,9 @@ static void draw(struct hs *s)
 		wattron(s->w, A_BOLD);
 		tui_put(s->w, LINES - 1, 0, COLS - 1, line);
 		wattroff(s->w, A_BOLD);
-		waddch(s->w, ' ' | A_REVERSE);
+		/* the cursor after the answer: tui_put leaves the window's own
+		 * cursor where it began */
+		mvwaddch(s->w, LINES - 1, imin(fmt_text_cols(line), COLS - 1), ' ' | A_REVERSE);
 	}
 	wnoutrefresh(s->w);
 	cast_doupdate();

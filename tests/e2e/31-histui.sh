@@ -68,14 +68,17 @@ expect group-names-as-stats test "$(grep -cE "^group g:[14]: [ab]( |$)" "$TMP/gs
 	grep '^group' "$TMP/gst"
 key q
 
-# Filters: a label, a kernel substring, and an empty answer clears each.
+# Filters: a label, a kernel substring, and an empty answer clears each;
+# each prompt whole on the bottom row, the cursor after what is typed.
 key /
+expect "label-prompt-whole[$(tm capture-pane -p -t $S | tail -1)]" has '^label (exact, or a pattern with \* ? \[ \]; empty clears):'
 key a Enter
 expect label-filter wait_for 3 has 'thrashtop history  3 runs  label=a'
 key /
 key Enter
 expect label-cleared wait_for 3 has 'thrashtop history  7 runs'
 key k
+expect "kernel-prompt-whole[$(tm capture-pane -p -t $S | tail -1)]" has '^kernel contains (empty clears):'
 key no-such-kernel Enter
 expect kernel-filter wait_for 3 has 'no runs match the filter'
 key k
