@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # Batch mode: the csh and GNU lines, exit codes, bad input, and every figure
 # checked against GNU time wrapped around the same process.
 . "$(dirname "$0")/lib.sh"

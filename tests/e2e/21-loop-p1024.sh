@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: whole
 # With 1024 workers on this machine, SIGTERM, SIGHUP (the terminal going
 # away) and q end the session, every worker reaped, within 2 s at any
 # moment of the start. It needs the whole machine: it takes the machine

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # The one loop goes on whatever view is open: with the history view open
 # the run is sampled, reaped and stored with its true wall time, and a
 # signal ends the session; the monitor guards itself; a worker that cannot

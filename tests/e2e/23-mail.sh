@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # For the mail: w writes the screen, plots in ASCII, to a text file named
 # in the status line; when the monitor exits, the session's runs are
 # printed as the batch mode prints them (the alternate screen took them).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: confined
 # Real memory pressure, set up by hand so it does not depend on thrashtop's
 # own tuning code: a v1 memory cgroup below the workload's size plus a
 # temporary swap file. Major faults and swap used must rise in what

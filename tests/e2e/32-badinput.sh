@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # Hostile and careless input: cut and broken imports, posted lines that do
 # not parse, read-only histories, control bytes in labels and recorded
 # text, unusable --history paths, repeated arguments, and an import at

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: confined
 # Tuning sessions on the real machine: the first seed's set-up scaled down
 # (the sort well above a memory cgroup limit, a temporary swap file, three
 # runs) with major faults and swap use asserted in the history; the live

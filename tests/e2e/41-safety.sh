@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: whole
 # No exit path leaves a memory cgroup, a swap file, a balloon or a changed
 # sysctl behind: q, Ctrl-C, SIGTERM, SIGHUP, a set-up failure half-way, and
 # SIGKILL followed by the next start. A normal user gets one line for each

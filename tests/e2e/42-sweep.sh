@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: confined
 # Sweeps: every combination runs with a header line per cell, the cross
 # table ends the output, the runs form one session in the history whose
 # table reprints the same. Bad sweeps are refused in one line.

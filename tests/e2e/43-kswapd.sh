@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: whole
 # kswapd's CPU as thrashtop reports it (the "0:01 kswapd" line and the
 # history's kswapd_s) against the kernel's own count in /proc/PID/stat,
 # under real global pressure: all but ROOM of free memory taken, a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: whole
 # --global SIZE through a hugetlb pool: the pool sized so SIZE is left,
 # recorded with the run, kswapd at work in the run that follows, and the
 # pool given back on the normal path, SIGTERM, and SIGKILL followed by the

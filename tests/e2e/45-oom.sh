@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: whole
 # A command's OOM kills are seen though the command itself exits 0: its
 # child is killed, under --mem by the cgroup's OOM killer, and without a
 # cgroup under --global by the machine's. The child mlocks what it

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: whole
 # One tuning session at a time: while one session has the machine changed
 # (swap file, memory cgroup, hugetlb pool or balloon, a sysctl), a second
 # tuning session is refused before it changes anything, in one line naming

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: confined
 # Root's thrashtop in directories others can write: links that nobody
 # planted at every name thrashtop used to make there (the command log, the
 # w key's screen file, the swap file, a plot's temporary) are never

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: whole
 # zram and zswap sessions on the real machine: a zram device of the
 # session's own, gone after the run, q, SIGTERM and SIGKILL plus the next
 # start; zswap's parameters set for a run and put back; a compressor the

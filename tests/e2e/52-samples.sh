@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # A run keeps every sample of every series --list-plots says this machine
 # gives: 30 s at -d 0.05 stores at least 590 of each, and none of the others;
 # history replay plays it back with the same figures and result line.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: whole
 # Reclaim and memory pressure as a run records them, against the kernel's
 # own counters, under real global pressure: --global leaves the machine
 # 1.3 GiB more than it uses now, two workers write 1 GiB more than that,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: whole
 # Every example command of the man page runs and exits 0, in order, into
 # one history (the default path, under this test's XDG_DATA_HOME). Made
 # short: a sort's -n or -m becomes -n 20000 (and a sweep gets one), a

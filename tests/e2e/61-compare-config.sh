@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: confined
 # compare says what differed: two groups that differ only in swappiness
 # give that one key, two runs of one configuration "same configuration",
 # in the text and in the JSON form.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: confined
 # Delay accounting: under a memory cgroup limit with swap, the run's stall
 # line has swap-in time, and its JSON export's per-worker delays sum to the
 # line. kernel.task_delayacct, which a root session that changes the

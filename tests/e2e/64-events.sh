@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: whole
 # Reclaim events from tracefs. Under global pressure (a hugetlb pool
 # through --global, a swap file, a writer bigger than what is left), the
 # direct-reclaim stalls thrashtop paired from the tracepoints number what
