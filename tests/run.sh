@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the unit tests and every end-to-end test, then prints one summary line.
+# Runs the unit tests and every end-to-end test, then prints one summary
+# line, `N passed, N failed, N skipped`.
 # Usage: tests/run.sh [PATTERN]   (PATTERN filters e2e scripts by name)
 #
 # Each script says on its second line which lane it runs in, and run.sh
@@ -34,7 +35,7 @@ run() {	# run LABEL TIMEOUT CMD...
 	{
 		flock 8
 		printf '== %s (%d s)\n%s\n' "$label" $((SECONDS - t0)) "$text"
-		printf '%s\n' "$text" | grep -E '^(PASS|FAIL) ' >>"$log"
+		printf '%s\n' "$text" | grep -E '^(PASS|FAIL|SKIP) ' >>"$log"
 	} 8>>"$lock"
 }
 
@@ -96,8 +97,10 @@ if [ -z "$pat" ]; then
 		echo "PASS run/nothing-left-running" >>"$log"
 	fi
 fi
-p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log")
+p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log"); s=$(grep -c '^SKIP ' "$log")
+# what was not checked is listed too: a run with skips is not all green
+if [ "$s" -ne 0 ]; then echo; echo "Skipped:"; grep '^SKIP ' "$log"; fi
 if [ "$f" -ne 0 ]; then echo; echo "Failures:"; grep '^FAIL ' "$log"; fi
 echo "tests took $((SECONDS - t0)) s"
-echo "$p passed, $f failed"
+echo "$p passed, $f failed, $s skipped"
 [ "$f" -eq 0 ]

@@ -82,7 +82,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	tm send-keys -t g q
 	tm kill-session -t g 2>/dev/null
 else
-	echo "SKIP $NAME/guard: needs root"
+	skip guard "needs root"
 fi
 
 # ---- a worker that cannot be forked ends the run with one line, and
@@ -97,5 +97,5 @@ if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
 	expect nofork-line bash -c "grep -qx 'thrashtop: cannot fork worker [0-9]* of 100: Resource temporarily unavailable' $TMP/nf.err || { cat $TMP/nf.err >&2; false; }"
 	expect nofork-none-left wait_for 5 bash -c "! pgrep -u nobody -f -- '-L nofork-$$' >/dev/null"
 else
-	echo "SKIP $NAME/nofork: needs root and the user nobody"
+	skip nofork "needs root and the user nobody"
 fi

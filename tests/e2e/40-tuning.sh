@@ -10,7 +10,7 @@ need_root
 # checkout runs the same ones): they set and check the same sysctls.
 need_machine_lock
 [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] ||
-	{ echo "SKIP $NAME: no memory cgroup controller"; exit 0; }
+	{ skip "no memory cgroup controller"; exit 0; }
 export THRASHTOP_STATE_DIR=$TMP/state
 DB=$TMP/h.db
 H() { "$T" history --history "$DB" "$@"; }

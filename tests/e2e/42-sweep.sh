@@ -68,7 +68,7 @@ need_root
 # checkout runs the same ones): they set and check the same sysctls.
 need_machine_lock
 [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] ||
-	{ echo "SKIP $NAME: no memory cgroup controller"; exit 0; }
+	{ skip "no memory cgroup controller"; exit 0; }
 export THRASHTOP_STATE_DIR=$TMP/state
 sw0=$(cat /proc/sys/vm/swappiness)
 cleanup "echo $sw0 >/proc/sys/vm/swappiness"

@@ -8,10 +8,10 @@
 need_root
 exec 9>/tmp/thrashtop-e2e-tuning.lock
 flock -w 300 9 || { fail machine-lock "another tuning test held it for 300 s"; exit 1; }
-[ -w /sys/class/zram-control/hot_add ] || { echo "SKIP $NAME: no zram-control"; exit 0; }
-[ -d /sys/module/zswap/parameters ] || { echo "SKIP $NAME: no zswap"; exit 0; }
+[ -w /sys/class/zram-control/hot_add ] || { skip "no zram-control"; exit 0; }
+[ -d /sys/module/zswap/parameters ] || { skip "no zswap"; exit 0; }
 [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] ||
-	{ echo "SKIP $NAME: no memory cgroup controller"; exit 0; }
+	{ skip "no memory cgroup controller"; exit 0; }
 export THRASHTOP_STATE_DIR=$TMP/state
 DB=$TMP/h.db
 H() { "$T" history --history "$DB" "$@"; }

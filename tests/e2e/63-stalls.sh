@@ -9,8 +9,8 @@
 # one line on stderr saying why.
 . "$(dirname "$0")/lib.sh"
 need_root
-[ -e /proc/sys/kernel/task_delayacct ] || { echo "SKIP $NAME: kernel without delay accounting"; exit 0; }
-[ -d /sys/fs/cgroup/memory ] || { echo "SKIP $NAME: no v1 memory controller"; exit 0; }
+[ -e /proc/sys/kernel/task_delayacct ] || { skip "kernel without delay accounting"; exit 0; }
+[ -d /sys/fs/cgroup/memory ] || { skip "no v1 memory controller"; exit 0; }
 # It sets kernel.task_delayacct and presses a cgroup: one such test at a time.
 need_machine_lock
 need_tmux

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 need_tmux
-[ -d /sys/kernel/tracing ] || { echo "SKIP $NAME: no tracefs in this kernel"; exit 0; }
+[ -d /sys/kernel/tracing ] || { skip "no tracefs in this kernel"; exit 0; }
 need_machine_lock
 export THRASHTOP_STATE_DIR=$TMP/state
 cleanup kill_ours

@@ -1,5 +1,5 @@
-# Sourced by every end-to-end test: pass/fail print the lines tests/run.sh
-# counts; cleanup hooks run on every exit path.
+# Sourced by every end-to-end test: pass, fail and skip print the lines
+# tests/run.sh counts; cleanup hooks run on every exit path.
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 T=${THRASHTOP:-$ROOT/build/thrashtop-san}
@@ -63,6 +63,16 @@ fail() {
 		printf '%s\n' "$2" | sed 's/^/    /'
 	fi
 }
+# skip WHY: the whole test not made here, and why; skip NAME WHY...: one
+# check. A SKIP line, which tests/run.sh counts: every skip goes through it.
+skip() {
+	if [ $# -eq 1 ]; then
+		echo "SKIP $NAME: $(oneline "$1")"
+	else
+		local n=$1; shift
+		echo "SKIP $NAME/$(oneline "$n"): $(oneline "$*")"
+	fi
+}
 # expect NAME COND-COMMAND... : pass if the command succeeds.
 expect() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "$*"; fi; }
 # Each test runs its own tmux server, as tmux's own regress tests do: a
@@ -87,7 +97,7 @@ as_nobody() {
 	setpriv --reuid=nobody --regid=nogroup --clear-groups \
 		env THRASHTOP_STATE_DIR=/nonexistent XDG_CONFIG_HOME=/nonexistent "$@"
 }
-need_root() { [ "$(id -u)" -eq 0 ] || { echo "SKIP $NAME: needs root"; exit 0; }; }
+need_root() { [ "$(id -u)" -eq 0 ] || { skip "needs root"; exit 0; }; }
 # alive PID: the process exists and has not exited. A process that has
 # exited stays a zombie until its parent reaps it, and a tmux server can
 # leave its pane's process unreaped: libutempter runs its helper with
