@@ -3,6 +3,11 @@
 # line, `N passed, N failed, N skipped`.
 # Usage: tests/run.sh [PATTERN]   (PATTERN filters e2e scripts by name)
 #
+# The scripts are tests/e2e/NN-name.sh, numbered by family, a decade each:
+# 1x batch mode, 2x the monitor, 3x the history, 4x tuning, 5x the series
+# (sampled, stored, plotted), 6x asciicast recordings, 7x install and the
+# documentation.
+#
 # Each script says on its second line which lane it runs in, and run.sh
 # reads that line alone (a script without one is refused before any
 # test runs):

@@ -83,7 +83,7 @@ for name, key in (("stall-swapin", "swapin"), ("stall-reclaim", "reclaim"),
         if stored:
             print(name, "stored, but the run's total is n/a:", run["stalls"]); ok = False
         else:
-            print("NOTE 63-stalls: %s n/a in this run, its series too (%s)" % (key, run["stalls"]))
+            print("NOTE 57-stalls: %s n/a in this run, its series too (%s)" % (key, run["stalls"]))
         continue
     if not stored:
         print(name, "not stored, the run's total", total, "series", v); ok = False; continue
