@@ -90,6 +90,10 @@ need_tmux() {
 	# The server exits with its last session, and a session made just
 	# then can find it dying: one that lasts the test keeps it up.
 	tm new-session -d -s keep-server "sleep 3600"
+	# A pane has the environment the server started with: the state
+	# directory a test exports later is copied in for each new session
+	# (without it, a thrashtop there would tune under the users' lock).
+	tm set-option -ga update-environment THRASHTOP_STATE_DIR
 }
 # as_nobody CMD...: runs CMD as the user nobody, with a state directory and
 # a configuration that a normal user cannot have ($TMP is root's alone).
