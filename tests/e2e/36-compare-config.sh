@@ -6,6 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 need_machine_lock
+export THRASHTOP_STATE_DIR=$TMP/state
 
 db=$TMP/h.db
 H() { "$T" --history "$db" history "$@"; }
