@@ -27,7 +27,10 @@
 set -u
 cd "$(dirname "$0")/.."
 log=$(mktemp) lock=$(mktemp) queue=$(mktemp)
-trap 'rm -f "$log" "$lock" "$queue"' EXIT
+# the users' tuning sessions that outlasted a test's wait (lib.sh)
+THRASHTOP_E2E_WAITED=$(mktemp)
+export THRASHTOP_E2E_WAITED
+trap 'rm -f "$log" "$lock" "$queue" "$THRASHTOP_E2E_WAITED"' EXIT
 pat=${1:-}
 
 run() {	# run LABEL TIMEOUT CMD...

@@ -126,7 +126,7 @@ EOF
 # The machine-wide lock the pressure tests take: another checkout's 1024
 # workers or memory pressure would not come meanwhile.
 if ! machine_lock 100; then
-	skip p1024 "another whole-machine test held the machine for 100 s"
+	skip p1024 "$BUSY"
 elif wait_for 120 quiet; then
 	stop_at p1024-term-early 0 term
 	stop_at p1024-hup-early 0.1 hup

@@ -6,8 +6,7 @@
 # kernel lacks refused; the zswap sweep's cross table.
 . "$(dirname "$0")/lib.sh"
 need_root
-exec 9>/tmp/thrashtop-e2e-tuning.lock
-flock -w 300 9 || { fail machine-lock "another tuning test held it for 300 s"; exit 1; }
+need_machine_lock 300
 [ -w /sys/class/zram-control/hot_add ] || { skip "no zram-control"; exit 0; }
 [ -d /sys/module/zswap/parameters ] || { skip "no zswap"; exit 0; }
 [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] ||

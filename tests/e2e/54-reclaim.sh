@@ -14,7 +14,7 @@ need_tmux
 hp_kib=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
 [ -n "$hp_kib" ] && [ -w /proc/sys/vm/nr_hugepages ] ||
 	{ skip "no hugetlb pool (a balloon would take a minute to pin)"; exit 0; }
-machine_lock 120 || { skip "another pressure test held the machine for 120 s"; exit 0; }
+machine_lock 120 || { skip "$BUSY"; exit 0; }
 export THRASHTOP_STATE_DIR=$TMP/state
 DB=$TMP/h.db
 nr0=$(cat /proc/sys/vm/nr_hugepages)

@@ -10,8 +10,6 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 need_machine_lock
-exec 9>/tmp/thrashtop-e2e-tuning.lock
-flock -w 200 9 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
 [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] ||
 	{ skip "no memory cgroup controller"; exit 0; }
 export THRASHTOP_STATE_DIR=$TMP/state
