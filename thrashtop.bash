@@ -1,10 +1,12 @@
 # bash completion for thrashtop: options and subcommands as --help prints
 # them, plot names from --list-plots, run IDs from `history list`.
 
+# An option whose value is optional, --wait[=SECONDS], both ways.
 _thrashtop_opts()
 {
 	"$1" "${@:2}" --help 2>/dev/null |
-		grep -oE -- '(^|[ ,[])--?[a-zA-Z][a-zA-Z-]*=?' | sed 's/^[ ,[]//' | sort -u
+		grep -oE -- '(^|[ ,[])--?[a-zA-Z][a-zA-Z-]*(=|\[=)?' |
+		sed 's/^[ ,[]//; s/^\(.*\)\[=$/\1\n\1=/' | sort -u
 }
 
 # The run IDs of the history the command line names (--history PATH).

@@ -14,6 +14,7 @@
 
 #define CLI_MAX_SYSCTL 32
 #define CLI_MAX_SWEEP 8
+#define CLI_WAIT_DEFAULT 600	/* --wait without SECONDS */
 
 /* --global-with: a hugetlb pool where the kernel has one, else a balloon
  * (auto); or one of them only. */
@@ -74,6 +75,8 @@ struct options {
 	const char *knob;	/* --knob vm.NAME: the monitor's k/K key; NULL = default */
 	char **argv;		/* after "--": the command workload, else NULL */
 	bool pressure_default;	/* no workload flags given: `make run` defaults */
+	int wait;		/* --wait: seconds a tuning session queues for another's
+				   end; 0: refused at once */
 };
 
 /* Parses argv into opt. Returns 0 to go on, 1 when the request is already
@@ -81,6 +84,11 @@ struct options {
 int cli_parse(int argc, char **argv, struct options *opt, char *err, size_t errlen);
 
 void cli_usage(FILE *out);
+
+/* Whether the options change the machine: --mem, --global, --swap,
+ * --sysctl, --sweep or --zswap (not the root monitor's default pressure
+ * run, which only a session knows it makes). */
+bool cli_tunes(const struct options *o);
 
 /* Frees what cli_parse allocated (sweep values). */
 void cli_free(struct options *opt);

@@ -59,6 +59,11 @@ int undo_add(enum undo_kind kind, const char *key, const char *val,
  * holder's pid when another process holds it. */
 int undo_claim(char *err, size_t errlen);
 
+/* undo_claim that says who holds the lock: 0 once this process holds it;
+ * 1 when another does, its pid in *holder and err as undo_claim's; -1
+ * when it cannot be taken at all (err). */
+int undo_try_claim(pid_t *holder, char *err, size_t errlen);
+
 /* Drops this process's record of kind and key once the change has been
  * undone by the normal path (no record: 0). Returns 0, or -1 with err. */
 int undo_forget(enum undo_kind kind, const char *key, char *err, size_t errlen);

@@ -421,7 +421,7 @@ out:
 	session_close(&a->s);
 	if (rc == LOOP_FAIL) {
 		fprintf(stderr, "thrashtop: %s\n", a->err);
-		return 2;
+		return loop_signal() ? 128 + loop_signal() : 2;	/* a signal ended a --wait */
 	}
 	if (loop_signal())
 		return 128 + loop_signal();

@@ -71,14 +71,16 @@ void cli_usage(FILE *out)
 "                       elems, vm.NAME); -r N runs each N times\n"
 "      --knob vm.NAME   the sysctl the monitor's k/K keys step (default\n"
 "                       vm.page-cluster; s/S step vm.swappiness)\n"
+"      --wait[=SECONDS] queue behind another tuning session for at most\n"
+"                       SECONDS (default %d) rather than be refused\n"
 "  As root, the monitor without -n, -m, -p, a command, --mem, --global,\n"
 "  --swap, --sweep or --zswap runs the default sort in a memory cgroup it\n"
 "  does not fit, with a temporary swap file. One tuning session at a time:\n"
-"  a second is refused, naming the first's pid.\n"
+"  a second is refused, naming the first's pid (or waits, with --wait).\n"
 "  -h, --help           this help\n"
 "  -V, --version        print the version\n"
 "SIZE takes K, M, G suffixes (powers of 1024): 512M, 1.5G.\n",
-		WORKLOAD_MAX_PROCS);
+		WORKLOAD_MAX_PROCS, CLI_WAIT_DEFAULT);
 }
 
 static int parse_sweep(const char *arg, struct options *o, char *err, size_t errlen)
@@ -156,7 +158,7 @@ void cli_free(struct options *o)
 enum { OPT_FORMAT = 256, OPT_HISTORY, OPT_NO_HISTORY, OPT_MEM, OPT_GLOBAL,
        OPT_SWAP, OPT_SYSCTL, OPT_SWEEP, OPT_KNOB, OPT_LIST_PLOTS,
        OPT_GLOBAL_WITH, OPT_PLOTS, OPT_AGAINST, OPT_ZSWAP, OPT_FILL,
-       OPT_CAST, OPT_NO_STALLS, OPT_NO_EVENTS, OPT_END };
+       OPT_CAST, OPT_NO_STALLS, OPT_NO_EVENTS, OPT_WAIT, OPT_END };
 
 int cli_parse_swap(const char *arg, struct swap_spec *sp, char *err, size_t errlen)
 {
@@ -221,7 +223,7 @@ static int once(const struct option *lo, int c, unsigned char seen[], char *err,
 {
 	static const int single[] = { 'p', 's', 'r', 'd', 'L', OPT_FORMAT, OPT_HISTORY, OPT_MEM,
 				      OPT_GLOBAL, OPT_GLOBAL_WITH, OPT_SWAP, OPT_KNOB, OPT_PLOTS,
-				      OPT_AGAINST, OPT_ZSWAP, OPT_FILL, OPT_CAST };
+				      OPT_AGAINST, OPT_ZSWAP, OPT_FILL, OPT_CAST, OPT_WAIT };
 	const char *name = "?";
 
 	for (size_t i = 0; i < sizeof(single) / sizeof(single[0]); i++)
@@ -311,6 +313,9 @@ static int command_check(const char *cmd, char *err, size_t errlen)
 static int take_command(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
 	if (optind < argc) {
+		if (!strcmp(argv[optind - 1], "--wait"))
+			return fmt_err(err, errlen, "unexpected argument '%s' (--wait takes its seconds "
+				       "after an =: --wait=%s)", argv[optind], argv[optind]);
 		if (strcmp(argv[optind - 1], "--"))
 			return fmt_err(err, errlen, "unexpected argument '%s' (a command goes after --)",
 				    argv[optind]);
@@ -382,6 +387,7 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 		{ "zswap", required_argument, NULL, OPT_ZSWAP },
 		{ "fill", required_argument, NULL, OPT_FILL },
 		{ "cast", required_argument, NULL, OPT_CAST },
+		{ "wait", optional_argument, NULL, OPT_WAIT },
 		{ 0, 0, 0, 0 },
 	};
 	unsigned char seen[OPT_END] = { 0 };
@@ -579,6 +585,14 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 				return fmt_err(err, errlen, "--cast: want a file name");
 			o->cast = optarg;
 			break;
+		case OPT_WAIT:
+			if (!optarg)
+				v = CLI_WAIT_DEFAULT;
+			else if (fmt_parse_whole(optarg, 1, 86400, &v))
+				return fmt_err(err, errlen, "--wait=%s: want whole seconds from 1 to 86400",
+					       optarg);
+			o->wait = (int)v;
+			break;
 		case ':': {
 			char name[64];
 			return fmt_err(err, errlen, "option '%s' needs a value",
@@ -590,6 +604,12 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 	}
 	return take_command(argc, argv, o, err, errlen) ||
 	       settle(o, global_with_set, err, errlen) ? -1 : 0;
+}
+
+bool cli_tunes(const struct options *o)
+{
+	return o->mem_limit || o->global_limit || o->swap_size || o->nsysctl || o->nsweep ||
+	       o->zswap_set;
 }
 
 int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)

@@ -14,14 +14,6 @@
 #include "sampler.h"
 #include "tracer.h"
 
-/* Whether the options make a session that changes the machine: it turns
- * delay accounting on and traces reclaim events. */
-static bool options_tune(const struct options *o)
-{
-	return o->mem_limit || o->global_limit || o->swap_size || o->nsysctl || o->nsweep ||
-	       o->zswap_set;
-}
-
 /* The workers' stall series need root, taskstats and the switch on, as a
  * plain session does (one that changes the machine turns it on). */
 static void stalls_available(struct metric_avail *av, const struct options *o)
@@ -43,7 +35,7 @@ static void stalls_available(struct metric_avail *av, const struct options *o)
 		return;
 	}
 	taskstats_close(ts);
-	if (on == 0 && !options_tune(o))
+	if (on == 0 && !cli_tunes(o))
 		metrics_no_stalls(av, DELAYACCT_SYSCTL " is 0: only in a session that changes the "
 				  "machine");
 }
@@ -74,7 +66,7 @@ static int list_plots(const struct options *o)
 	 * for what no cgroup of this version has */
 	metrics_availability(&caps, &cg, &av);
 	stalls_available(&av, o);
-	metrics_reclaim_availability(&av, tr && !o->no_events && options_tune(o),
+	metrics_reclaim_availability(&av, tr && !o->no_events && cli_tunes(o),
 				     o->no_events ? "--no-events"
 				     : tr ? "only in a session that changes the machine "
 				     "(--mem, --global, --swap, --sysctl ...)" : why);

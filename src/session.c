@@ -1249,6 +1249,40 @@ static void recover(void)
 			undo_state_file());
 }
 
+/* --wait: a session that will change the machine queues for the tuning
+ * lock (undo_claim) behind another's, before it sets anything up; what
+ * that one left, were it killed, is undone as at start. An ending signal
+ * meanwhile stops the wait with nothing changed. A lock that cannot be
+ * taken at all is left to the first change to report. */
+static int wait_turn(struct session *s, char *err, size_t errlen)
+{
+	const struct timespec step = { 0, 100000000 };
+	const volatile sig_atomic_t *stop = loop_stop_flag();
+	double end = now_monotonic() + s->o->wait;
+	bool said = false;
+	pid_t pid;
+	int rc;
+
+	if (!s->o->wait ||
+	    !(cli_tunes(s->o) || (s->tui && s->o->pressure_default && geteuid() == 0)))
+		return 0;
+	loop_let_end(true);
+	while ((rc = undo_try_claim(&pid, err, errlen)) > 0 && !*stop && now_monotonic() < end) {
+		if (!said)
+			fprintf(stderr, "thrashtop: waiting for thrashtop pid %d, which is tuning "
+				"this machine\n", (int)pid);
+		said = true;
+		nanosleep(&step, NULL);
+	}
+	loop_let_end(false);
+	if (rc > 0 && *stop)
+		snprintf(err, errlen, "stopped waiting for thrashtop pid %d: nothing was changed",
+			 (int)pid);
+	else if (rc == 0 && said)
+		recover();
+	return rc > 0 ? -1 : 0;
+}
+
 static void init(struct session *s, const struct options *o)
 {
 	memset(s, 0, sizeof(*s));
@@ -1291,7 +1325,7 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 	recover();
 	if (o->nsweep && check_sweep(s, err, errlen))
 		return -1;
-	if (check_zswap(s, err, errlen) || check_mem(s, err, errlen))
+	if (check_zswap(s, err, errlen) || check_mem(s, err, errlen) || wait_turn(s, err, errlen))
 		return -1;
 	if (setup(s, err, errlen))
 		return -1;

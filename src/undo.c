@@ -254,12 +254,14 @@ static struct {
 	char dir[PATH_MAX];
 } claim = { -1, 0, "" };
 
-int undo_claim(char *err, size_t errlen)
+int undo_try_claim(pid_t *holder, char *err, size_t errlen)
 {
 	const char *dir = state_dir();
 	char path[PATH_MAX + 16];
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int rc = -1;
 
+	*holder = 0;
 	if (claim.fd >= 0 && claim.pid == getpid() && !strcmp(claim.dir, dir))
 		return 0;
 	if (claim.fd >= 0)
@@ -282,6 +284,8 @@ int undo_claim(char *err, size_t errlen)
 		    fl.l_type != F_UNLCK) {
 			fmt_err(err, errlen, "another thrashtop (pid %d) is tuning this machine: one "
 			       "tuning session at a time", (int)fl.l_pid);
+			*holder = fl.l_pid;
+			rc = 1;
 		} else if (e == EAGAIN || e == EACCES) {
 			fl.l_type = F_WRLCK;	/* it went meanwhile */
 			continue;
@@ -290,11 +294,18 @@ int undo_claim(char *err, size_t errlen)
 		}
 		close(claim.fd);
 		claim.fd = -1;
-		return -1;
+		return rc;
 	}
 	snprintf(claim.dir, sizeof claim.dir, "%s", dir);
 	claim.pid = getpid();
 	return 0;
+}
+
+int undo_claim(char *err, size_t errlen)
+{
+	pid_t holder;
+
+	return undo_try_claim(&holder, err, errlen) ? -1 : 0;
 }
 
 /* Takes the lock and reads every record. */

@@ -1,20 +1,36 @@
 #!/usr/bin/env bash
-# Runs the unit tests and every end-to-end test, then prints one summary line.
+# Runs the unit tests and every end-to-end test, then prints one summary
+# line, `N passed, N failed, N skipped`.
 # Usage: tests/run.sh [PATTERN]   (PATTERN filters e2e scripts by name)
 #
-# The scripts that change or press the machine take the e2e machine lock
-# (see lib.sh) and so run one after another; those confined to a cgroup
-# of their own run in a lane beside the unit and fuzz tests, and the other
-# scripts are taken from one queue by whichever lane is free first. The
-# ones that press or change the whole machine (--global,
-# 1024 workers, zswap: it changes every session's default plots) come
-# last, alone: beside them the other lane would be timing the squeeze, or
-# seeing their settings, not its own. Each test's output is printed whole when it ends,
+# The scripts are tests/e2e/NN-name.sh, numbered by family, a decade each:
+# 1x batch mode, 2x the monitor, 3x the history, 4x tuning, 5x the series
+# (sampled, stored, plotted), 6x asciicast recordings, 7x install and the
+# documentation.
+#
+# Each script says on its second line which lane it runs in, and run.sh
+# reads that line alone (a script without one is refused before any
+# test runs):
+#   # lane: confined   it takes the e2e machine lock (lib.sh) to change or
+#                      press the machine, but not the whole of it (a
+#                      cgroup of its own, a sysctl)
+#   # lane: whole      it takes that lock and presses or changes the whole
+#                      machine (--global, 1024 workers, zswap: it changes
+#                      every session's default plots)
+#   # lane: other      it changes nothing and takes no machine lock
+# The confined scripts run one after another in a lane beside the unit
+# and fuzz tests, and the other scripts are taken from one queue by
+# whichever lane is free first. The whole ones come last, alone: beside
+# them the other lane would be timing the squeeze, or seeing their
+# settings, not its own. Each test's output is printed whole when it ends,
 # with its time.
 set -u
 cd "$(dirname "$0")/.."
 log=$(mktemp) lock=$(mktemp) queue=$(mktemp)
-trap 'rm -f "$log" "$lock" "$queue"' EXIT
+# the users' tuning sessions that outlasted a test's wait (lib.sh)
+THRASHTOP_E2E_WAITED=$(mktemp)
+export THRASHTOP_E2E_WAITED
+trap 'rm -f "$log" "$lock" "$queue" "$THRASHTOP_E2E_WAITED"' EXIT
 pat=${1:-}
 
 run() {	# run LABEL TIMEOUT CMD...
@@ -27,18 +43,21 @@ run() {	# run LABEL TIMEOUT CMD...
 	{
 		flock 8
 		printf '== %s (%d s)\n%s\n' "$label" $((SECONDS - t0)) "$text"
-		printf '%s\n' "$text" | grep -E '^(PASS|FAIL) ' >>"$log"
+		printf '%s\n' "$text" | grep -E '^(PASS|FAIL|SKIP) ' >>"$log"
 	} 8>>"$lock"
 }
 
-machine() { grep -q 'machine_lock\|thrashtop-e2e-tuning.lock' "$1"; }
-whole() { grep -q -- '--global\|-p 1024\|--zswap' "$1"; }
-
-kind() {
-	if ! machine "$1"; then echo other
-	elif whole "$1"; then echo whole
-	else echo confined; fi
+kind() {	# kind SCRIPT: the lane its second line declares
+	sed -n '2s/^# lane: \(confined\|whole\|other\)$/\1/p' "$1"
 }
+bad=0
+for t in tests/e2e/[0-9]*.sh; do
+	[ -n "$(kind "$t")" ] && continue
+	echo "run.sh: $t: line 2 must declare its lane: '# lane: confined'," \
+		"'# lane: whole' or '# lane: other' (see the top of tests/run.sh)" >&2
+	bad=1
+done
+[ $bad -eq 0 ] || exit 2
 
 lane() {	# lane confined|whole
 	local t
@@ -87,8 +106,10 @@ if [ -z "$pat" ]; then
 		echo "PASS run/nothing-left-running" >>"$log"
 	fi
 fi
-p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log")
+p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log"); s=$(grep -c '^SKIP ' "$log")
+# what was not checked is listed too: a run with skips is not all green
+if [ "$s" -ne 0 ]; then echo; echo "Skipped:"; grep '^SKIP ' "$log"; fi
 if [ "$f" -ne 0 ]; then echo; echo "Failures:"; grep '^FAIL ' "$log"; fi
 echo "tests took $((SECONDS - t0)) s"
-echo "$p passed, $f failed"
+echo "$p passed, $f failed, $s skipped"
 [ "$f" -eq 0 ]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # Batch mode: the csh and GNU lines, exit codes, bad input, and every figure
 # checked against GNU time wrapped around the same process.
 . "$(dirname "$0")/lib.sh"
@@ -90,7 +91,7 @@ if [ "$(cat /proc/sys/vm/overcommit_memory)" != 1 ] && [ "$ramswap" -lt 200 ]; t
 	expect failed-alloc-not-verified grep -Eq '^ +0 +[0-9]+ exit +1 +0 .* n/a$' \
 		<("$T" history --history "$TMP/fail.db" show 1)
 else
-	echo "SKIP $NAME/failed-alloc: the kernel may give 256 GiB (overcommit_memory $(cat /proc/sys/vm/overcommit_memory), ${ramswap} GiB of RAM and swap)"
+	skip failed-alloc "the kernel may give 256 GiB (overcommit_memory $(cat /proc/sys/vm/overcommit_memory), ${ramswap} GiB of RAM and swap)"
 fi
 
 # A limit below a page says so, not just what a size looks like.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # The real monitor in tmux: plots and bars show, a run completes and its
 # line appears, keys work, resize relayouts, q mid-run leaves no worker.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: whole
 # With 1024 workers on this machine, SIGTERM, SIGHUP (the terminal going
 # away) and q end the session, every worker reaped, within 2 s at any
 # moment of the start. It needs the whole machine: it takes the machine
@@ -37,7 +38,7 @@ stop_at() {
 	# each moment on a quiet machine: the last one's workers are gone,
 	# and other work may have started meanwhile
 	if ! wait_for 60 quiet; then
-		echo "SKIP $NAME/$name: the machine stayed busy for 1 min (loadavg $(cat /proc/loadavg))"
+		skip "$name" "the machine stayed busy for 1 min (loadavg $(cat /proc/loadavg))"
 		return
 	fi
 	tm new-session -d -s "$name" -x 80 -y 24 "$W 2>$TMP/$name.err; echo EXIT=\$? >$TMP/$name.rc; sleep 60"
@@ -110,7 +111,7 @@ EOF
 		echo "  $what"
 	elif all_gone "$workers" && python3 -c "import sys; sys.exit(0 if $busy > 0.5 else 1)"; then
 		# the timing measured the others' work, not the monitor's
-		echo "SKIP $NAME/$name: the machine was not ours: $what"
+		skip "$name" "the machine was not ours: $what"
 	else
 		fail "$name" "$what, workers left: $(for p in $workers; do alive "$p" && echo -n "$p "; done)"
 	fi
@@ -125,7 +126,7 @@ EOF
 # The machine-wide lock the pressure tests take: another checkout's 1024
 # workers or memory pressure would not come meanwhile.
 if ! machine_lock 100; then
-	echo "SKIP $NAME/p1024: another whole-machine test held the machine for 100 s"
+	skip p1024 "$BUSY"
 elif wait_for 120 quiet; then
 	stop_at p1024-term-early 0 term
 	stop_at p1024-hup-early 0.1 hup
@@ -133,6 +134,6 @@ elif wait_for 120 quiet; then
 	stop_at p1024-term-later 2 term
 	stop_at p1024-q-later 3 q
 else
-	echo "SKIP $NAME/p1024: the machine stayed busy for 2 min (loadavg $(cat /proc/loadavg), $(grep MemAvailable /proc/meminfo))"
+	skip p1024 "the machine stayed busy for 2 min (loadavg $(cat /proc/loadavg), $(grep MemAvailable /proc/meminfo))"
 fi
 exec 9>&-

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # The one loop goes on whatever view is open: with the history view open
 # the run is sampled, reaped and stored with its true wall time, and a
 # signal ends the session; the monitor guards itself; a worker that cannot
@@ -81,7 +82,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	tm send-keys -t g q
 	tm kill-session -t g 2>/dev/null
 else
-	echo "SKIP $NAME/guard: needs root"
+	skip guard "needs root"
 fi
 
 # ---- a worker that cannot be forked ends the run with one line, and
@@ -96,5 +97,5 @@ if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
 	expect nofork-line bash -c "grep -qx 'thrashtop: cannot fork worker [0-9]* of 100: Resource temporarily unavailable' $TMP/nf.err || { cat $TMP/nf.err >&2; false; }"
 	expect nofork-none-left wait_for 5 bash -c "! pgrep -u nobody -f -- '-L nofork-$$' >/dev/null"
 else
-	echo "SKIP $NAME/nofork: needs root and the user nobody"
+	skip nofork "needs root and the user nobody"
 fi

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # For the mail: w writes the screen, plots in ASCII, to a text file named
 # in the status line; when the monitor exits, the session's runs are
 # printed as the batch mode prints them (the alternate screen took them).
@@ -36,7 +37,7 @@ if grep -qx 'n/a stalls' "$TMP/after"; then
 	expect na-stalls-reason grep -qE "$STALLS_NA" "$TMP/err"
 	expect na-stalls-off-said-once test "$(grep -c 'n/a stalls: kernel.task_delayacct is 0' "$TMP/err")" -le 1
 else
-	echo "SKIP $NAME/na-stalls-reason-once: delay accounting was on (another session turned it on)"
+	skip na-stalls-reason-once "delay accounting was on (another session turned it on)"
 fi
 end_session m
 # --no-stalls: the user asked for none, so the reason is not given back,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # A signal while the run's history write waits on another writer's lock
 # ends the session within a second; the run is still written when the
 # lock comes free within that second, and said to be lost when it does not.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: confined
 # Real memory pressure, set up by hand so it does not depend on thrashtop's
 # own tuning code: a v1 memory cgroup below the workload's size plus a
 # temporary swap file. Major faults and swap used must rise in what
@@ -7,7 +8,7 @@
 need_root
 CG=/sys/fs/cgroup/memory/thrashtop-test-$$
 SW=/var/tmp/thrashtop-test-swap-$$
-[ -d /sys/fs/cgroup/memory ] || { echo "SKIP $NAME: no v1 memory controller"; exit 0; }
+[ -d /sys/fs/cgroup/memory ] || { skip "no v1 memory controller"; exit 0; }
 # Not while a tuning test or the pace bench of any checkout presses the
 # whole machine (a hugetlb pool leaving a few hundred MiB, gigabytes of
 # swap in use): this one measures pressure it makes itself, in a cgroup.

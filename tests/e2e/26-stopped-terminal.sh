@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # A terminal that stops reading does not stop the sampling: with the tmux
 # server stopped for 6 s (as a terminal swapped out under pressure stalls)
 # the monitor's writes fill the pty and block, yet the run keeps a sample

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # `thrashtop history`: import the seeds' posted lines, check statistics
 # against values computed here by python3 from the same lines, round-trip
 # the json and csv exports, and refuse bad input without changing anything.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # The history screen of the real monitor, in tmux: h opens it over runs
 # recorded by batch runs, Enter shows a run with its plots, marked runs and
 # groups compare, filters narrow the list, it works at 80x24 and 200x60,

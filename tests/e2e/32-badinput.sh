@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # Hostile and careless input: cut and broken imports, posted lines that do
 # not parse, read-only histories, control bytes in labels and recorded
 # text, unusable --history paths, repeated arguments, and an import at
@@ -74,7 +75,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	expect ro-dir-nothing-left test ! -e "$TMP/ro/h.db-wal" -a ! -e "$TMP/ro/h.db-shm"
 	chmod 755 "$TMP/ro"
 else
-	echo "SKIP $NAME/read-only: needs root to act as a normal user"
+	skip read-only "needs root to act as a normal user"
 fi
 
 # A misspelt command: one line, exit 2, before a session sets anything up

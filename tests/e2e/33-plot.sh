@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # history plot: an SVG that validates and renders with librsvg, and a
 # gnuplot script that gnuplot runs, from real runs and from an imported
 # export with a sysctl change; bad input leaves no file behind.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # history import OTHER.db: another machine's runs merged, each once by its
 # uuid, with their details; the host shown in the list.
 . "$(dirname "$0")/lib.sh"

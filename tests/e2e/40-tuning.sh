@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: confined
 # Tuning sessions on the real machine: the first seed's set-up scaled down
 # (the sort well above a memory cgroup limit, a temporary swap file, three
 # runs) with major faults and swap use asserted in the history; the live
@@ -9,7 +10,7 @@ need_root
 # checkout runs the same ones): they set and check the same sysctls.
 need_machine_lock
 [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] ||
-	{ echo "SKIP $NAME: no memory cgroup controller"; exit 0; }
+	{ skip "no memory cgroup controller"; exit 0; }
 export THRASHTOP_STATE_DIR=$TMP/state
 DB=$TMP/h.db
 H() { "$T" history --history "$DB" "$@"; }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: whole
 # No exit path leaves a memory cgroup, a swap file, a balloon or a changed
 # sysctl behind: q, Ctrl-C, SIGTERM, SIGHUP, a set-up failure half-way, and
 # SIGKILL followed by the next start. A normal user gets one line for each
@@ -8,7 +9,7 @@ need_root
 # One tuning test at a time on this machine (a make check of another
 # checkout runs the same ones): they set and check the same sysctls.
 need_machine_lock
-[ -d /sys/fs/cgroup/memory ] || { echo "SKIP $NAME: no v1 memory controller"; exit 0; }
+[ -d /sys/fs/cgroup/memory ] || { skip "no v1 memory controller"; exit 0; }
 need_tmux
 export THRASHTOP_STATE_DIR=$TMP/state
 sw0=$(cat /proc/sys/vm/swappiness)

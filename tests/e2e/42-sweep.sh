@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: confined
 # Sweeps: every combination runs with a header line per cell, the cross
 # table ends the output, the runs form one session in the history whose
 # table reprints the same. Bad sweeps are refused in one line.
@@ -67,7 +68,7 @@ need_root
 # checkout runs the same ones): they set and check the same sysctls.
 need_machine_lock
 [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] ||
-	{ echo "SKIP $NAME: no memory cgroup controller"; exit 0; }
+	{ skip "no memory cgroup controller"; exit 0; }
 export THRASHTOP_STATE_DIR=$TMP/state
 sw0=$(cat /proc/sys/vm/swappiness)
 cleanup "echo $sw0 >/proc/sys/vm/swappiness"

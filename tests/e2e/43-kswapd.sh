@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: whole
 # kswapd's CPU as thrashtop reports it (the "0:01 kswapd" line and the
 # history's kswapd_s) against the kernel's own count in /proc/PID/stat,
 # under real global pressure: all but ROOM of free memory taken, a
@@ -27,10 +28,10 @@ ROOM_KIB=$((HIGH_KIB + 512 * 1024))	# free memory left beside the pool
 scanned() { awk '$1 == "pgscan_kswapd" { print $2 }' /proc/vmstat; }
 read -r -a KPIDS <<<"$(pgrep -x 'kswapd[0-9]+' | tr '\n' ' ')"
 NK=${#KPIDS[@]}
-[ "$NK" -gt 0 ] || { echo "SKIP $NAME: no kswapd thread visible"; exit 0; }
+[ "$NK" -gt 0 ] || { skip "no kswapd thread visible"; exit 0; }
 hp_kib=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
 [ -n "$hp_kib" ] && [ -w /proc/sys/vm/nr_hugepages ] ||
-	{ echo "SKIP $NAME: no hugetlb pool to take memory with"; exit 0; }
+	{ skip "no hugetlb pool to take memory with"; exit 0; }
 nr0=$(cat /proc/sys/vm/nr_hugepages)
 cleanup "echo $nr0 >/proc/sys/vm/nr_hugepages"
 kill_ours() {
@@ -197,14 +198,14 @@ echo "  pressure: MemFree $free_at_start KiB at the start (room $ROOM_KIB, high 
 # freed memory beside the pool, or the pool came up short): a skip with
 # the figures, not a pass and not a failure.
 if [ "$((scan_b - scan_a))" -le 0 ]; then
-	echo "SKIP $NAME/kswapd: not woken (pgscan_kswapd unchanged, MemFree $free_at_start KiB" \
+	skip kswapd "not woken (pgscan_kswapd unchanged, MemFree $free_at_start KiB" \
 	     "at the start for a workload 0.5-1 GiB over it, pool $pool of $nr pages)"
 	exit 0
 fi
 # Ticks can only be compared once kswapd ran for a few of them: 2229
 # pages scanned once took it 4.5 ms, under half a tick.
 if [ "$((ns_b - ns_a))" -lt $((3 * 1000000000 / TCK)) ]; then
-	echo "SKIP $NAME/kswapd: woken but on a CPU only $(((ns_b - ns_a) / 1000)) us" \
+	skip kswapd "woken but on a CPU only $(((ns_b - ns_a) / 1000)) us" \
 	     "(pgscan_kswapd +$((scan_b - scan_a))), under 3 ticks"
 	exit 0
 fi

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: whole
 # --global SIZE through a hugetlb pool: the pool sized so SIZE is left,
 # recorded with the run, kswapd at work in the run that follows, and the
 # pool given back on the normal path, SIGTERM, and SIGKILL followed by the
@@ -10,9 +11,9 @@ export THRASHTOP_STATE_DIR=$TMP/state
 DB=$TMP/h.db
 hp_kib=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
 [ -n "$hp_kib" ] && [ -w /proc/sys/vm/nr_hugepages ] ||
-	{ echo "SKIP $NAME: no hugetlb pool to take memory with"; exit 0; }
+	{ skip "no hugetlb pool to take memory with"; exit 0; }
 read -r -a KPIDS <<<"$(pgrep -x 'kswapd[0-9]+' | tr '\n' ' ')"
-[ "${#KPIDS[@]}" -gt 0 ] || { echo "SKIP $NAME: no kswapd thread visible"; exit 0; }
+[ "${#KPIDS[@]}" -gt 0 ] || { skip "no kswapd thread visible"; exit 0; }
 nr0=$(cat /proc/sys/vm/nr_hugepages)
 cleanup "echo $nr0 >/proc/sys/vm/nr_hugepages"
 cleanup kill_ours

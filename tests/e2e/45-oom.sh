@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: whole
 # A command's OOM kills are seen though the command itself exits 0: its
 # child is killed, under --mem by the cgroup's OOM killer, and without a
 # cgroup under --global by the machine's. The child mlocks what it
@@ -8,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 need_machine_lock
-[ -r /dev/kmsg ] || { echo "SKIP $NAME: /dev/kmsg cannot be read to name the victim"; exit 0; }
+[ -r /dev/kmsg ] || { skip "/dev/kmsg cannot be read to name the victim"; exit 0; }
 export THRASHTOP_STATE_DIR=$TMP/state
 DB=$TMP/h.db
 cleanup kill_ours
@@ -112,7 +113,7 @@ fi
 
 hp_kib=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
 [ -n "$hp_kib" ] && [ -w /proc/sys/vm/nr_hugepages ] ||
-	{ echo "SKIP $NAME/global: no hugetlb pool to take memory with"; exit 0; }
+	{ skip global "no hugetlb pool to take memory with"; exit 0; }
 nr0=$(cat /proc/sys/vm/nr_hugepages)
 cleanup "echo $nr0 >/proc/sys/vm/nr_hugepages"
 # What the machine uses now and about 1.3 GiB more is left (thrashtop keeps

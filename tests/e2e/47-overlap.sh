@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: whole
 # One tuning session at a time: while one session has the machine changed
 # (swap file, memory cgroup, hugetlb pool or balloon, a sysctl), a second
 # tuning session is refused before it changes anything, in one line naming
@@ -8,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 need_machine_lock
-[ -d /sys/fs/cgroup/memory ] || { echo "SKIP $NAME: no v1 memory controller"; exit 0; }
+[ -d /sys/fs/cgroup/memory ] || { skip "no v1 memory controller"; exit 0; }
 export THRASHTOP_STATE_DIR=$TMP/state
 DB=$TMP/h.db
 H() { "$T" history --history "$DB" "$@"; }

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
+# lane: whole
 # zram and zswap sessions on the real machine: a zram device of the
 # session's own, gone after the run, q, SIGTERM and SIGKILL plus the next
 # start; zswap's parameters set for a run and put back; a compressor the
 # kernel lacks refused; the zswap sweep's cross table.
 . "$(dirname "$0")/lib.sh"
 need_root
-exec 9>/tmp/thrashtop-e2e-tuning.lock
-flock -w 300 9 || { fail machine-lock "another tuning test held it for 300 s"; exit 1; }
-[ -w /sys/class/zram-control/hot_add ] || { echo "SKIP $NAME: no zram-control"; exit 0; }
-[ -d /sys/module/zswap/parameters ] || { echo "SKIP $NAME: no zswap"; exit 0; }
+need_machine_lock 300
+[ -w /sys/class/zram-control/hot_add ] || { skip "no zram-control"; exit 0; }
+[ -d /sys/module/zswap/parameters ] || { skip "no zswap"; exit 0; }
 [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] ||
-	{ echo "SKIP $NAME: no memory cgroup controller"; exit 0; }
+	{ skip "no memory cgroup controller"; exit 0; }
 export THRASHTOP_STATE_DIR=$TMP/state
 DB=$TMP/h.db
 H() { "$T" history --history "$DB" "$@"; }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # The series registry from the command line: --list-plots against what
 # /proc offers, and the config file refusing bad input in one line.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # A run keeps every sample of every series --list-plots says this machine
 # gives: 30 s at -d 0.05 stores at least 590 of each, and none of the others;
 # history replay plays it back with the same figures and result line.
@@ -6,7 +7,7 @@
 
 db=$TMP/h.db
 # Without the stall series: whether a plain run has them depends on the
-# sessions beside it (63-stalls checks them).
+# sessions beside it (57-stalls checks them).
 "$T" -b -d 0.05 --no-stalls --history "$db" -- sleep 30 >"$TMP/out" 2>"$TMP/err"; rc=$?
 expect run-exit-0 test $rc -eq 0
 "$T" --list-plots --no-stalls >"$TMP/list"

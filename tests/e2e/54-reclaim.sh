@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: whole
 # Reclaim and memory pressure as a run records them, against the kernel's
 # own counters, under real global pressure: --global leaves the machine
 # 1.3 GiB more than it uses now, two workers write 1 GiB more than that,
@@ -9,11 +10,11 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 need_tmux
-[ -r /proc/pressure/memory ] || { echo "SKIP $NAME: no /proc/pressure/memory (kernel without PSI)"; exit 0; }
+[ -r /proc/pressure/memory ] || { skip "no /proc/pressure/memory (kernel without PSI)"; exit 0; }
 hp_kib=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
 [ -n "$hp_kib" ] && [ -w /proc/sys/vm/nr_hugepages ] ||
-	{ echo "SKIP $NAME: no hugetlb pool (a balloon would take a minute to pin)"; exit 0; }
-machine_lock 120 || { echo "SKIP $NAME: another pressure test held the machine for 120 s"; exit 0; }
+	{ skip "no hugetlb pool (a balloon would take a minute to pin)"; exit 0; }
+machine_lock 120 || { skip "$BUSY"; exit 0; }
 export THRASHTOP_STATE_DIR=$TMP/state
 DB=$TMP/h.db
 nr0=$(cat /proc/sys/vm/nr_hugepages)
@@ -37,7 +38,7 @@ cleanup stop_ours
 # memory: what they do at the run's edges would count in the test's deltas.
 roomy() { [ "$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)" -ge $((4 << 20)) ]; }
 wait_for 30 roomy ||
-	{ echo "SKIP $NAME: less than 4 GiB available for 30 s ($(grep MemAvailable /proc/meminfo))"; exit 0; }
+	{ skip "less than 4 GiB available for 30 s ($(grep MemAvailable /proc/meminfo))"; exit 0; }
 
 # The counters, with builtins only: no fork between the run's edge and the read.
 snap() {

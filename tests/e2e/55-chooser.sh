@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # Choosing the plots: --plots picks them and their order, the chooser (c)
 # changes them live and saves them to the config file, the next start
 # reads it, and --plots overrides it.

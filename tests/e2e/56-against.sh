@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # --against: a stored run drawn faintly behind the live plots, where it
 # went higher; refused as bad input when it cannot be drawn.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # The recording README shows (screenshots/monitor-100x30.cast, a real
 # session of this machine) is valid asciicast v2 and plays, with
 # asciinema, to the monitor's last screen: the run's time line.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # --cast: the live monitor recorded as asciicast v2, every frame as the
 # terminal got it. The recording, played back by asciinema into a terminal
 # of the same size, gives the screen the monitor left; a resize is an "r"

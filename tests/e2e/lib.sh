@@ -1,5 +1,5 @@
-# Sourced by every end-to-end test: pass/fail print the lines tests/run.sh
-# counts; cleanup hooks run on every exit path.
+# Sourced by every end-to-end test: pass, fail and skip print the lines
+# tests/run.sh counts; cleanup hooks run on every exit path.
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 T=${THRASHTOP:-$ROOT/build/thrashtop-san}
@@ -63,6 +63,16 @@ fail() {
 		printf '%s\n' "$2" | sed 's/^/    /'
 	fi
 }
+# skip WHY: the whole test not made here, and why; skip NAME WHY...: one
+# check. A SKIP line, which tests/run.sh counts: every skip goes through it.
+skip() {
+	if [ $# -eq 1 ]; then
+		echo "SKIP $NAME: $(oneline "$1")"
+	else
+		local n=$1; shift
+		echo "SKIP $NAME/$(oneline "$n"): $(oneline "$*")"
+	fi
+}
 # expect NAME COND-COMMAND... : pass if the command succeeds.
 expect() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "$*"; fi; }
 # Each test runs its own tmux server, as tmux's own regress tests do: a
@@ -80,6 +90,10 @@ need_tmux() {
 	# The server exits with its last session, and a session made just
 	# then can find it dying: one that lasts the test keeps it up.
 	tm new-session -d -s keep-server "sleep 3600"
+	# A pane has the environment the server started with: the state
+	# directory a test exports later is copied in for each new session
+	# (without it, a thrashtop there would tune under the users' lock).
+	tm set-option -ga update-environment THRASHTOP_STATE_DIR
 }
 # as_nobody CMD...: runs CMD as the user nobody, with a state directory and
 # a configuration that a normal user cannot have ($TMP is root's alone).
@@ -87,7 +101,7 @@ as_nobody() {
 	setpriv --reuid=nobody --regid=nogroup --clear-groups \
 		env THRASHTOP_STATE_DIR=/nonexistent XDG_CONFIG_HOME=/nonexistent "$@"
 }
-need_root() { [ "$(id -u)" -eq 0 ] || { echo "SKIP $NAME: needs root"; exit 0; }; }
+need_root() { [ "$(id -u)" -eq 0 ] || { skip "needs root"; exit 0; }; }
 # alive PID: the process exists and has not exited. A process that has
 # exited stays a zombie until its parent reaps it, and a tmux server can
 # leave its pane's process unreaped: libutempter runs its helper with
@@ -129,14 +143,64 @@ quit_session() {
 	for p in $kids; do wait_for 10 gone "$p"; done
 	end_session "$1"
 }
-# machine_lock SECONDS: the lock the tests that change or press the whole
-# machine take, one at a time (another checkout's make check runs the same
-# ones: they set the same sysctls and fill the same memory). Held on fd 9
-# until exit or `exec 9>&-`; fails after SECONDS. need_machine_lock: that,
-# or a failure after 200 s.
-machine_lock() { exec 9>/tmp/thrashtop-e2e-tuning.lock; flock -w "$1" 9; }
+# machine_lock SECONDS: the locks a test that changes or presses the whole
+# machine takes, each waited for SECONDS at most. First the e2e machine
+# lock, one such test at a time (another checkout's make check runs the
+# same ones: they set the same sysctls and fill the same memory), held on
+# fd 9 until exit or `exec 9>&-`; then users_lock. Fails with $BUSY saying
+# why: 1 while another test held the machine, 2 while a user's session did.
+machine_lock() {
+	exec 9>/tmp/thrashtop-e2e-tuning.lock
+	flock -w "$1" 9 || { BUSY="another tuning test held it for $1 s"; return 1; }
+	users_lock "$1" || return 2
+}
+# need_machine_lock [SECONDS]: that (200 s by default), or the test ends:
+# a failure while another test held the machine, a skip while a user's
+# tuning session did.
 need_machine_lock() {
-	machine_lock 200 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
+	machine_lock "${1:-200}"
+	case $? in
+	1) fail machine-lock "$BUSY"; exit 1 ;;
+	2) skip "$BUSY"; exit 0 ;;
+	esac
+}
+# The tuning lock of the thrashtop sessions of this machine's users (their
+# state directory's; each test gives its sessions a directory of their
+# own). users_lock SECONDS: while a session of theirs holds it, a NOTE says
+# so, and the test waits for it SECONDS at most; then the test holds it
+# until it exits, so that none of theirs starts meanwhile (one with --wait
+# queues behind the test). A session that outlasted one test's wait is not
+# waited for again in the same tests/run.sh (THRASHTOP_E2E_WAITED lists
+# it).
+USERS_LOCK=${THRASHTOP_STATE_DIR:-/run/thrashtop}/session
+users_lock() {
+	local st=$TMP/users-lock helper line dead who said=
+	# not on fd 9: `exec 9>&-` must let the e2e lock go
+	python3 "$ROOT/tests/e2e/tuninglock.py" "$USERS_LOCK" "$1" >"$st" 2>&1 9>&- &
+	helper=$!
+	cleanup "kill $helper"
+	while :; do
+		dead=; alive "$helper" || dead=1
+		line=$(tail -1 "$st")
+		who="pid ${line#* } ($(cat "/proc/${line#* }/comm" 2>/dev/null))"
+		case $line in
+		held|none) return 0 ;;
+		"busy "*)
+			BUSY="$who was tuning this machine throughout a $1 s wait"
+			[ -z "${THRASHTOP_E2E_WAITED:-}" ] || echo "${line#* }" >>"$THRASHTOP_E2E_WAITED"
+			return 1 ;;
+		"waiting "*)
+			if grep -qsx -- "${line#* }" "${THRASHTOP_E2E_WAITED:-/dev/null}"; then
+				kill_now "$helper"
+				BUSY="$who is still tuning this machine (an earlier test waited for it)"
+				return 1
+			fi
+			[ -n "$said" ] || echo "NOTE $NAME: waiting (at most $1 s) for $who, which is tuning this machine"
+			said=1 ;;
+		esac
+		[ -z "$dead" ] || { fail users-lock "tuninglock.py ended: $(cat "$st")"; exit 1; }
+		sleep 0.2
+	done
 }
 # kill_now PID: SIGKILL a job of this shell and reap it, without bash's
 # "Killed" line in the log.

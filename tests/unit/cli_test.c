@@ -80,6 +80,27 @@ TEST(cli_single_value_options_once)
 			sizeof(err)), 0);
 }
 
+/* --wait: its seconds only after an =, a default without. */
+TEST(cli_wait_seconds)
+{
+	char *bare[] = { "thrashtop", "--wait", NULL }, *five[] = { "thrashtop", "--wait=5", NULL };
+	char *none[] = { "thrashtop", NULL }, err[256];
+	struct options o;
+
+	CHECK_INT(cli_parse(2, bare, &o, err, sizeof(err)), 0);
+	CHECK_INT(o.wait, CLI_WAIT_DEFAULT);
+	CHECK_INT(cli_parse(2, five, &o, err, sizeof(err)), 0);
+	CHECK_INT(o.wait, 5);
+	CHECK_INT(cli_parse(1, none, &o, err, sizeof(err)), 0);
+	CHECK_INT(o.wait, 0);
+	CHECK_INT(parse("--wait=0", NULL, NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "--wait=0: want whole seconds from 1 to 86400");
+	CHECK_INT(parse("--wait", "5", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "unexpected argument '5' (--wait takes its seconds after an =: --wait=5)");
+	CHECK_INT(parse("--wait=5", "--wait", NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "--wait given twice: give it once");
+}
+
 TEST(cli_one_size_for_the_sorter)
 {
 	char err[256];

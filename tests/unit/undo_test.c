@@ -136,6 +136,9 @@ TEST(undo_one_claimant)
 			_exit(1);
 		if (write(fds[1], err, strlen(err)) < 0)
 			_exit(1);
+		/* undo_try_claim names the holder for a --wait */
+		if (undo_try_claim(&pid, err, sizeof err) != 1 || pid != getppid())
+			_exit(1);
 		_exit(undo_claim(err, sizeof err) == 0);
 	}
 	close(fds[1]);

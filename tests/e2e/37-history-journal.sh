@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # Root's history in a directory others can write (1777, as /tmp): traced
 # runs make every file there with O_EXCL, SQLite's files never through a
 # link, and never a -wal or -shm (a rollback journal, made at each write

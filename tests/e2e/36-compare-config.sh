@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
+# lane: confined
 # compare says what differed: two groups that differ only in swappiness
 # give that one key, two runs of one configuration "same configuration",
 # in the text and in the JSON form.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_machine_lock
+export THRASHTOP_STATE_DIR=$TMP/state
 
 db=$TMP/h.db
 H() { "$T" --history "$db" history "$@"; }

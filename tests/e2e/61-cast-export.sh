@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # A stored run played into an asciicast recording without a terminal:
 # the same file every time, valid, its last frame the run's result line,
 # as asciinema plays it. replay --cast writes the same file.

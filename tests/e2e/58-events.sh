@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: whole
 # Reclaim events from tracefs. Under global pressure (a hugetlb pool
 # through --global, a swap file, a writer bigger than what is left), the
 # direct-reclaim stalls thrashtop paired from the tracepoints number what
@@ -11,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 need_tmux
-[ -d /sys/kernel/tracing ] || { echo "SKIP $NAME: no tracefs in this kernel"; exit 0; }
+[ -d /sys/kernel/tracing ] || { skip "no tracefs in this kernel"; exit 0; }
 need_machine_lock
 export THRASHTOP_STATE_DIR=$TMP/state
 cleanup kill_ours

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: confined
 # What a run starts in is part of its record and of its group: a sysctl the
 # session set is kept with its value, and a run under it does not group
 # with the same run without it.

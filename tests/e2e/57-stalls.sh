@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: confined
 # Delay accounting: under a memory cgroup limit with swap, the run's stall
 # line has swap-in time, and its JSON export's per-worker delays sum to the
 # line. kernel.task_delayacct, which a root session that changes the
@@ -8,8 +9,8 @@
 # one line on stderr saying why.
 . "$(dirname "$0")/lib.sh"
 need_root
-[ -e /proc/sys/kernel/task_delayacct ] || { echo "SKIP $NAME: kernel without delay accounting"; exit 0; }
-[ -d /sys/fs/cgroup/memory ] || { echo "SKIP $NAME: no v1 memory controller"; exit 0; }
+[ -e /proc/sys/kernel/task_delayacct ] || { skip "kernel without delay accounting"; exit 0; }
+[ -d /sys/fs/cgroup/memory ] || { skip "no v1 memory controller"; exit 0; }
 # It sets kernel.task_delayacct and presses a cgroup: one such test at a time.
 need_machine_lock
 need_tmux
@@ -82,7 +83,7 @@ for name, key in (("stall-swapin", "swapin"), ("stall-reclaim", "reclaim"),
         if stored:
             print(name, "stored, but the run's total is n/a:", run["stalls"]); ok = False
         else:
-            print("NOTE 63-stalls: %s n/a in this run, its series too (%s)" % (key, run["stalls"]))
+            print("NOTE 57-stalls: %s n/a in this run, its series too (%s)" % (key, run["stalls"]))
         continue
     if not stored:
         print(name, "not stored, the run's total", total, "series", v); ok = False; continue

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # make install and uninstall into a scratch DESTDIR: the files in their
 # places, the installed binary runs, the installed completion completes.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: other
 # The man page: renders without a warning, and documents every option and
 # subcommand that --help prints.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: whole
 # Every example command of the man page, then every first command of the
 # README, runs and exits 0, in order, into one history (the default path,
 # under this test's XDG_DATA_HOME). Made
@@ -10,10 +11,8 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 need_machine_lock
-exec 9>/tmp/thrashtop-e2e-tuning.lock
-flock -w 200 9 || { fail machine-lock "another tuning test held it for 200 s"; exit 1; }
 [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] ||
-	{ echo "SKIP $NAME: no memory cgroup controller"; exit 0; }
+	{ skip "no memory cgroup controller"; exit 0; }
 export THRASHTOP_STATE_DIR=$TMP/state
 export XDG_DATA_HOME=$TMP/data
 sw0=$(cat /proc/sys/vm/swappiness)
