@@ -122,14 +122,16 @@ size_t fmt_field(char *buf, size_t len, size_t o, const char *s, int w, bool rig
  * sequence). *cp gets the code point. */
 int fmt_utf8_len(const char *s, unsigned *cp);
 
-/* True if s is valid UTF-8 without control characters (C0, DEL, C1, and
- * the bidi controls U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069):
+/* True if s is valid UTF-8 without control characters (C0, DEL, C1, the
+ * line and paragraph separators U+2028 and U+2029, and the bidi controls
+ * U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069):
  * text that is safe to put on a terminal as it is. */
 bool fmt_text_clean(const char *s);
 
 /* A label as -L takes it: fmt_text_clean and 1 to FMT_LABEL_MAX characters
- * (code points). 0, or -1 bad UTF-8 or a control character (*bad its code
- * point, 0 for bad UTF-8), -2 a bidi control (*bad), -3 empty or longer. */
+ * (code points), at least one of them taking a column. 0, or -1 bad UTF-8
+ * or a control character (*bad its code point, 0 for bad UTF-8), -2 a bidi
+ * control (*bad), -3 empty or longer, -4 nothing that shows. */
 #define FMT_LABEL_MAX 200
 int fmt_label_check(const char *s, unsigned *bad);
 /* The same for option opt: 0, or -1 with a one-line err naming it. */
@@ -162,7 +164,10 @@ char *fmt_escape(char *buf, size_t len, const char *s);
 FILE *fmt_escaping_stream(FILE *out);
 
 /* Fills err (if any) with one formatted line: the one error-setting helper
- * for every "err, errlen" interface. Returns -1 so callers can return it. */
+ * for every "err, errlen" interface. A control character in it (a value
+ * quoted with a newline or an escape) is escaped as fmt_escape does, so
+ * the line stays one line on a terminal. Returns -1 so callers can return
+ * it. */
 int fmt_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -330,15 +330,20 @@ static bool bidi_control(unsigned cp)
 	       (cp >= 0x2066 && cp <= 0x2069);
 }
 
+/* C0, DEL, C1 (NEL among them), the line and paragraph separators, and
+ * the bidirectional controls: none belongs in a one-line label. */
 static bool control(unsigned cp)
 {
-	return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || bidi_control(cp);
+	return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 ||
+	       bidi_control(cp);
 }
+
+static int cp_cols(unsigned cp);
 
 int fmt_label_check(const char *s, unsigned *bad)
 {
 	unsigned cp;
-	int n = 0;
+	int n = 0, cols = 0;
 
 	*bad = 0;
 	for (; *s; n++) {
@@ -348,9 +353,12 @@ int fmt_label_check(const char *s, unsigned *bad)
 			*bad = k ? cp : 0;
 			return k && bidi_control(cp) ? -2 : -1;
 		}
+		cols += cp_cols(cp);
 		s += k;
 	}
-	return n >= 1 && n <= FMT_LABEL_MAX ? 0 : -3;
+	if (n < 1 || n > FMT_LABEL_MAX)
+		return -3;
+	return cols ? 0 : -4;
 }
 
 int fmt_label_arg(const char *opt, const char *s, char *err, size_t errlen)
@@ -366,6 +374,9 @@ int fmt_label_arg(const char *opt, const char *s, char *err, size_t errlen)
 	case -3:
 		return fmt_err(err, errlen, "%s: want a label of 1 to %d characters", opt,
 			       FMT_LABEL_MAX);
+	case -4:
+		return fmt_err(err, errlen, "%s: want a label that shows: it has only combining or"
+			       " zero-width characters", opt);
 	default:
 		return fmt_err(err, errlen, "%s: want a one-line label of UTF-8 without control"
 			       " characters", opt);
@@ -555,6 +566,23 @@ char *fmt_escape(char *buf, size_t len, const char *s)
 	return buf;
 }
 
+/* An error is one line a terminal shows as it is: a value quoted in it
+ * with a newline or an escape sequence is escaped (fmt_escape). */
+static void escape_in_place(char *s, size_t len)
+{
+	const char *p = s;
+	unsigned cp;
+	char *copy;
+	int k;
+
+	while (*p && (k = fmt_utf8_len(p, &cp)) && !control(cp))
+		p += k;
+	if (!*p || !(copy = strdup(s)))
+		return;
+	fmt_escape(s, len, copy);
+	free(copy);
+}
+
 int fmt_err(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -563,6 +591,7 @@ int fmt_err(char *err, size_t errlen, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(err, errlen, fmt, ap);
 		va_end(ap);
+		escape_in_place(err, errlen);
 	}
 	return -1;
 }

@@ -549,3 +549,33 @@ TEST(fmt_lines_cut_between_pieces)
 	CHECK_INT(fmt_buf_done(&l.o), strlen(buf));
 	CHECK_STR(buf, "aaaa, bbbb,\n  cc\n  dddddddd");
 }
+
+/* A label is one line that shows: no line separator, not only marks that
+ * combine with nothing. */
+TEST(fmt_label_check_one_line_that_shows)
+{
+	unsigned bad;
+
+	CHECK_INT(fmt_label_check("ab\xe2\x80\xa8" "cd", &bad), -1);	/* U+2028 */
+	CHECK_INT(bad, 0x2028);
+	CHECK_INT(fmt_label_check("ab\xe2\x80\xa9" "cd", &bad), -1);	/* U+2029 */
+	CHECK_INT(fmt_label_check("\xcc\x81\xcc\x81", &bad), -4);	/* U+0301 twice */
+	CHECK_INT(fmt_label_check("e\xcc\x81", &bad), 0);		/* é, decomposed */
+	CHECK_INT(fmt_label_check("2.4.14-pre8", &bad), 0);
+}
+
+/* An error quoting a value with a newline or an escape stays one line
+ * that does nothing to a terminal. */
+TEST(fmt_err_one_escaped_line)
+{
+	char err[128];
+
+	CHECK_INT(fmt_err(err, sizeof(err), "--zswap '%s': want off", "lzo\nrle"), -1);
+	CHECK_STR(err, "--zswap 'lzo\\x0arle': want off");
+	fmt_err(err, sizeof(err), "--swap '%s': bad", "\x1b[31mX");
+	CHECK_STR(err, "--swap '\\x1b[31mX': bad");
+	fmt_err(err, sizeof(err), "%s: plain, caf\xc3\xa9", "x");
+	CHECK_STR(err, "x: plain, caf\xc3\xa9");
+	fmt_err(err, 12, "%s", "a\tb\tc\td\te\tf");
+	CHECK(strlen(err) < 12 && !strchr(err, '\t'));
+}
