@@ -208,6 +208,7 @@ static int parse_option(int c, const char *v, struct hargs *a)
 {
 	double d;
 	char *end, x;
+	int used = 0;
 
 	a->given |= OPT_BIT(c);
 	switch (c) {
@@ -267,8 +268,9 @@ static int parse_option(int c, const char *v, struct hargs *a)
 		a->series = v;
 		break;
 	case OPT_SPEED:
+		/* a decimal number: strtod also takes hex, inf and nan */
 		a->speed = strtod(v, &end);
-		if (end == v || *end || !(a->speed >= REPLAY_SPEED_MIN && a->speed <= REPLAY_SPEED_MAX))
+		if (end == v || *end || strspn(v, "0123456789.") != strlen(v) || !(a->speed >= REPLAY_SPEED_MIN && a->speed <= REPLAY_SPEED_MAX))
 			return fmt_err(a->err, sizeof(a->err), "--speed: \"%s\": want %g to %g times real time",
 				       v, REPLAY_SPEED_MIN, (double)REPLAY_SPEED_MAX);
 		break;
@@ -278,9 +280,9 @@ static int parse_option(int c, const char *v, struct hargs *a)
 		a->cast = v;
 		break;
 	case OPT_SIZE:
-		if (sscanf(v, "%d%c%d", &a->cols, &x, &a->rows) != 3 || x != 'x' ||
-		    a->cols < TUI_MIN_COLS || a->cols > 1000 || a->rows < TUI_MIN_ROWS ||
-		    a->rows > 1000 || strspn(v, "0123456789x") != strlen(v))
+		if (sscanf(v, "%d%c%d%n", &a->cols, &x, &a->rows, &used) != 3 || x != 'x' ||
+		    v[used] || a->cols < TUI_MIN_COLS || a->cols > 1000 ||
+		    a->rows < TUI_MIN_ROWS || a->rows > 1000 || strspn(v, "0123456789x") != strlen(v))
 			return fmt_err(a->err, sizeof(a->err), "--size: \"%s\": want WIDTHxHEIGHT, "
 				       "%dx%d to 1000x1000", v, TUI_MIN_COLS, TUI_MIN_ROWS);
 		break;
@@ -717,7 +719,7 @@ static bool compare_arg_of(const char *s, struct compare_arg *arg)
 	if (!strncmp(s, "label:", 6)) {
 		arg->by = COMPARE_LABEL;
 		arg->label = s + 6;
-		return true;
+		return s[6] != '\0';	/* an empty label would match every run */
 	}
 	return parse_id(s + (group ? 2 : 0), &arg->id);
 }

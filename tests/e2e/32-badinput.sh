@@ -237,6 +237,17 @@ expect msg-no-raw-bytes bash -c "! LC_ALL=C grep -q \$'[\\x01-\\x08]' '$TMP/e'"
 want="-n and -m both size the sorter"; expect msg-n-and-m msg -b -n 1000 -m 4
 want='given twice'; expect msg-compare-twice msg history --history "$TMP/src.db" compare 1 1
 want='run 1 given twice'; expect msg-rm-twice msg history --history "$TMP/src.db" rm 1 1
+# values no option takes: refused in one escaped line, nothing raw on the
+# terminal
+want='--size: "100x30x2"'; expect msg-size-trailing msg history --history "$TMP/src.db" replay 1 --size 100x30x2 --cast "$TMP/never.cast"
+want='--speed: "0x10"'; expect msg-speed-hex msg history --history "$TMP/src.db" replay 1 --speed 0x10 --cast "$TMP/never.cast"
+expect size-speed-no-file test ! -e "$TMP/never.cast"
+want='"label:" is not ID'; expect msg-compare-empty-label msg history --history "$TMP/src.db" compare label: 1
+want='-L: want a one-line label'; expect msg-label-line-separator msg -b -L $'ab\xe2\x80\xa8cd' -- true
+want='-L: want a label that shows'; expect msg-label-marks-only msg -b -L $'\xcc\x81\xcc\x81' -- true
+want="--zswap 'lzo\\x0arle'"; expect msg-zswap-newline msg -b --zswap $'lzo\nrle' -- true
+want="--swap '\\x1b[31mX'"; expect msg-swap-escape msg -b --swap $'\e[31mX' -- true
+expect msg-swap-no-raw-esc bash -c "! grep -q \$'\\e' '$TMP/e'"
 # A wrong count of arguments names what was wrong: what the command takes
 # and what it got.
 hmsg() { want="thrashtop: history: $1"; shift; msg history --history "$TMP/src.db" "$@" &&
