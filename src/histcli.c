@@ -1090,6 +1090,36 @@ static int cmd_plot(struct hargs *a, const char *path)
 	return rc;
 }
 
+/* export ID: the filter narrowed to that run, which must be there. 0, 1
+ * when the history cannot be read, or 2 (a->err filled). */
+static int export_one(struct hargs *a, const char *path)
+{
+	struct history_filter f = { .id = 0 };
+	struct history *h;
+	char err[512];
+	int64_t n = 0;
+
+	if (!parse_id(a->pos[0], &f.id))
+		return fmt_err(a->err, sizeof(a->err), "export: \"%s\" is not a run ID", a->pos[0]);
+	if (access(path, F_OK) == 0) {
+		if (!(h = history_open(path, HISTORY_RDONLY, err, sizeof(err)))) {
+			fprintf(stderr, "thrashtop: history: %s\n", err);
+			return 1;
+		}
+		n = history_count(h, &f, err, sizeof(err));
+		history_close(h);
+		if (n < 0) {
+			fprintf(stderr, "thrashtop: history: %s\n", err);
+			return 1;
+		}
+	}
+	if (n == 0)
+		return fmt_err(a->err, sizeof(a->err), "export: no run %" PRId64 " in %s", f.id, path);
+	a->filt.id = f.id;
+	a->npos = 0;
+	return 0;
+}
+
 /* list, stats and export: what the format asks for, a run or a group at a
  * time from the history where it can be, else the runs loaded. */
 static int cmd_report(struct hargs *a, const char *path)
@@ -1104,9 +1134,12 @@ static int cmd_report(struct hargs *a, const char *path)
 
 	if (fmt == F_CAST)
 		return cmd_replay(a, path);
-	if (a->npos)
+	/* export ID: that run alone, as show and replay take it */
+	if (!strcmp(a->cmd, "export") && a->npos == 1 && (rc = export_one(a, path)))
+		return rc;
+	if (a->npos && (strcmp(a->cmd, "export") || a->npos > 1))
 		return wrong_count(a, strcmp(a->cmd, "export") ? "no arguments" :
-				   "no arguments (a run ID with --format=asciicast)");
+				   "at most one run ID");
 	/* stats' own formats: the statistics, as text or as data */
 	report_fn *stats = strcmp(a->cmd, "stats") ? NULL : fmt == F_DEFAULT ? report_stats :
 			   fmt == F_CSV ? report_stats_csv : fmt == F_JSON ? report_stats_json : NULL;
@@ -1172,7 +1205,7 @@ static const struct hcmd cmds[NCMDS] = {
 				     [F_TABLE] = O_DB | O_FILTER | O_TABLE } },
 	{ "compare", " A B...", cmd_compare, { [F_DEFAULT] = O_DB, [F_TEXT] = O_DB,
 					       [F_JSON] = O_DB } },
-	{ "export", "", cmd_report, { O_REPORTS(O_FILTER), [F_CAST] = O_DB | O_CAST } },
+	{ "export", " [ID]", cmd_report, { O_REPORTS(O_FILTER), [F_CAST] = O_DB | O_CAST } },
 	{ "import", " FILE", cmd_import, { [F_DEFAULT] = O_DB | OPT_BIT('L') | OPT_BIT(OPT_SKIP_BAD) } },
 	{ "rm", " ID...", cmd_rm, { [F_DEFAULT] = O_DB } },
 	{ "plot", " ID...", cmd_plot, { [F_DEFAULT] = O_DB | OPT_BIT(OPT_SVG) | OPT_BIT(OPT_SERIES),

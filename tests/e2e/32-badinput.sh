@@ -257,7 +257,9 @@ expect msg-show-none hmsg 'show takes one run ID, got none' show
 expect msg-show-not-id hmsg 'show: "x" is not a run ID' show x
 expect msg-replay-extra hmsg 'replay takes one run ID, got 2: 1 2' replay 1 2
 expect msg-cast-no-id hmsg 'export takes one run ID with --format=asciicast, got none' export --format=asciicast
-expect msg-export-id hmsg 'export takes no arguments (a run ID with --format=asciicast), got 1: 1' export 1
+expect msg-export-ids hmsg 'export takes at most one run ID, got 2: 1 2' export 1 2
+expect msg-export-no-run hmsg "export: no run 99 in $TMP/src.db" export 99
+expect export-one-run bash -c "'$T' history --history '$TMP/src.db' export 1 | python3 -c 'import json,sys; r=json.load(sys.stdin)[\"runs\"]; sys.exit(not (len(r) == 1 and r[0][\"id\"] == 1))'"
 expect msg-list-extra hmsg 'list takes no arguments, got 1: foo' list foo
 expect msg-stats-extra hmsg 'stats takes no arguments, got 2: 1 2' stats 1 2
 expect msg-compare-one hmsg 'compare takes two or more runs or groups (ID, g:ID, label:TEXT), got 1: 1' compare 1
