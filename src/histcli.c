@@ -82,7 +82,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: thrashtop history [", f);
 	for (int i = 0; i < NCMDS; i++)
-		fprintf(f, "%s%s%s", cmds[i].name, cmds[i].args, i + 1 == NCMDS ? "" : i == 4 || i == 7 ?
+		fprintf(f, "%s%s%s", cmds[i].name, cmds[i].args, i + 1 == NCMDS ? "" : i == 3 || i == 7 ?
 			" |\n                          " : " | ");
 	fprintf(f, "] [options]\n"
 		"  --format=text|csv|json|time|table   output (list, show, stats, export;\n"
