@@ -70,6 +70,8 @@ struct ms_model {
 	bool paused;			/* flipped by MS_PAUSE, read by the caller */
 	bool stalls;			/* flipped by MS_STALLS: the worker rows show
 					   stall columns in place of the faults' */
+	bool workers_first;		/* flipped by MS_WORKERS: one row of plots,
+					   then every worker row that fits */
 	const char *warning;		/* on the first header line, e.g.
 					   "memory not locked: ..."; may be NULL */
 	const char *status;		/* notice line, NULL for none */

@@ -16,6 +16,7 @@ bool ms_help_shown(void);
 /* What the screen does itself, for a view's key table to bind (tui.h);
  * negative, apart from every view's own actions. */
 enum ms_op {
+	MS_WORKERS = -18,	/* flips model->workers_first */
 	MS_STALLS = -17,	/* flips model->stalls */
 	MS_PAUSE = -16,		/* flips model->paused: the frame is kept */
 	MS_HELP,		/* opens or closes the ? overlay */

@@ -98,6 +98,8 @@ void ms_layout(int cols, int rows, const struct ms_model *m,
 		l->too_small = true;
 		return;
 	}
+	if (m->workers_first)
+		prow = imin(prow, 1);
 
 	/* Essentials first: small plots, two workers, the last run, the
 	 * tuning in full; then grow in order of what a reader misses most. */
@@ -121,7 +123,7 @@ void ms_layout(int cols, int rows, const struct ms_model *m,
 		l->lane.h = 1;
 		rem--;
 	}
-	grow_workers(nworkers, 5, &wr, &rem);
+	grow_workers(nworkers, m->workers_first ? nworkers : 5, &wr, &rem);
 	while (prow && gh < 8 && rem >= prow) {
 		gh++;
 		rem -= prow;

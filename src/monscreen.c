@@ -752,6 +752,10 @@ void ms_do(struct ms_model *m, int op)
 		m->stalls = !m->stalls;
 		redraw(m);
 		return;
+	case MS_WORKERS:
+		m->workers_first = !m->workers_first;
+		redraw(m);
+		return;
 	case MS_HELP:
 		help_show(m, !U.help);
 		return;

@@ -21,6 +21,7 @@ static const struct tui_key keys[] = {
 	{ "w", "write the screen to a text file", { { 'w', MV_DUMP } } },
 	{ "c", "choose the plots", { { 'c', MV_CHOOSE } } },
 	{ "d", "stall / fault columns of the workers", { { 'd', MS_STALLS } } },
+	{ "t", "trade plots for worker rows, and back", { { 't', MS_WORKERS } } },
 	{ "Up/Down", "scroll the workers", { { KEY_UP, MS_UP }, { KEY_DOWN, MS_DOWN } } },
 	{ "PgUp/PgDn", "scroll a page of workers", { { KEY_PPAGE, MS_PGUP }, { KEY_NPAGE, MS_PGDN } } },
 	{ "Home/End", "the first / last workers", { { KEY_HOME, MS_HOME }, { KEY_END, MS_END } } },

@@ -210,6 +210,7 @@ static const struct tui_key keys[] = {
 	{ "+ / -", "twice / half the speed", { { '+', RP_FASTER }, { '-', RP_SLOWER } } },
 	{ "Up/Down", "scroll the workers", { { KEY_UP, MS_UP }, { KEY_DOWN, MS_DOWN } } },
 	{ "d", "stall / fault columns of the workers", { { 'd', MS_STALLS } } },
+	{ "t", "trade plots for worker rows, and back", { { 't', MS_WORKERS } } },
 	{ "Ctrl-L", "redraw the screen", { { 12, MS_REDRAW } } },
 	{ "q Esc", "close the replay", { { 'q', VIEW_CLOSE }, { 'Q', VIEW_CLOSE }, { 27, VIEW_CLOSE } } },
 	{ "?", "close this help", { { '?', MS_HELP } } },

@@ -192,3 +192,16 @@ expect small-help-cut wait_for 5 has 'Up/Down for more'
 for i in 1 2 3 4 5 6 7 8; do tm send-keys -t "$S" Down; done
 expect small-help-rest wait_for 5 has 'close this help'
 end_session "$S"
+
+# t trades plots for worker rows: at 80x24, 8 workers all on screen
+# under one row of plots, the others counted; t again gives them back.
+tm new-session -d -s "$S" -x 80 -y 24 "$T -n 20000000 -p 8 -d 0.5 --no-history --no-stalls 2>$TMP/err; sleep 60"
+rows() { tm capture-pane -p -t "$S" | grep -cE '^ +[0-9]+ [A-Z-] '; }
+expect trade-up wait_for 20 bash -c "[ \$(tm capture-pane -p -t $S | grep -cE '^ +[0-9]+ [A-Z-] ') -ge 2 ]"
+before=$(rows)
+tm send-keys -t "$S" t
+expect "trade-all-workers[$before then $(rows)]" wait_for 5 bash -c "[ \$(tm capture-pane -p -t $S | grep -cE '^ +[0-9]+ [A-Z-] ') -eq 8 ]"
+expect trade-fewer-before test "$before" -lt 8
+tm send-keys -t "$S" t
+expect "trade-back[$(rows)]" wait_for 5 bash -c "[ \$(tm capture-pane -p -t $S | grep -cE '^ +[0-9]+ [A-Z-] ') -eq $before ]"
+end_session "$S"

@@ -94,6 +94,31 @@ TEST(ms_layout_80x24)
 	CHECK_INT(l.plots_hidden, 0);
 }
 
+/* t at 80x24 with 8 workers: one row of plots, every worker, the others
+ * counted as hidden; 30 workers take what is left and scroll. */
+TEST(ms_layout_workers_first_80x24)
+{
+	struct ms_model m = model(8, 2, false, NULL);
+	struct ms_layout l;
+
+	m.workers_first = true;
+	ms_layout(80, 24, &m, &l);
+	CHECK_INT(l.plot_cols, 2);
+	CHECK_INT(l.plots_hidden, 8);
+	CHECK_INT(l.plot[0].y, 3);
+	CHECK_INT(l.plot[2].h, 0);
+	CHECK_INT(l.worker_rows, 8);
+	CHECK(!l.worker_more);
+	CHECK_INT(l.runs_rows, 2);
+	CHECK(l.workers.y + l.workers.h + l.runs.h <= 24);
+	m.nworkers = 30;
+	ms_layout(80, 24, &m, &l);
+	CHECK_INT(l.plot[0].h, 4);
+	CHECK(l.worker_rows >= 12);
+	CHECK(l.worker_more);
+	CHECK_INT(l.workers.y + l.workers.h + l.runs.h, 24);
+}
+
 /* --mem 128M --swap 512M -p 2 at 80x24, one run done: twelve plots in
  * three 26-column columns, each cgroup plot beside its system one; the
  * tuning needs 100 columns on line 1, so it takes the fourth header row. */

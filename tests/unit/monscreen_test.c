@@ -79,8 +79,8 @@ TEST(ms_key_tables_one_binding_each)
 {
 	char line[256];
 
-	check_table("monitor", monview_keys, monview_nkeys, 15);
-	check_table("replay", replay_keys, replay_nkeys, 10);
+	check_table("monitor", monview_keys, monview_nkeys, 16);
+	check_table("replay", replay_keys, replay_nkeys, 11);
 	CHECK_INT(tui_key_action(replay_keys, replay_nkeys, 'd'), MS_STALLS);
 	CHECK_STR(tui_key_line(&monview_keys[0], line, sizeof(line)),
 		  "q         quit (stops the workload)");
