@@ -563,8 +563,9 @@ int report_show(FILE *f, const struct run_record *r)
 	fprintf(f, "run %" PRId64 "  %s\n", r->id, r->uuid);
 	for (size_t i = 0; i < history_nfields; i++) {
 		const struct hist_field *fl = &history_fields[i];
+		/* the victims' table has the unnamed kills */
 		if (!strcmp(fl->name, "uuid") || !strcmp(fl->name, "config") ||
-		    !strcmp(fl->name, "swap_devices"))
+		    !strcmp(fl->name, "swap_devices") || !strcmp(fl->name, "oom_unnamed"))
 			continue;
 		if (fl->type == HF_PSTR) {
 			const char *s = *(char *const *)((const char *)r + fl->off);
