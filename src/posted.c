@@ -549,7 +549,8 @@ static void victim_line(struct posted *ps, const char *s)
 	open_p = end;
 	close_p = strrchr(s, ')');
 	if (end == s || n <= 0 || n > INT32_MAX || *open_p != ' ' || open_p[1] != '(' || !close_p ||
-	    close_p < open_p + 2 || close_p - open_p - 2 >= 16 || ps->nvictims == POSTED_VICTIMS_MAX)
+	    close_p < open_p + 2 || ps->nvictims == POSTED_VICTIMS_MAX ||
+	    (size_t)(close_p - open_p - 2) >= sizeof(ps->victims[0].comm))
 		return;
 	struct run_victim *v = &ps->victims[ps->nvictims++];
 	v->pid = (int)n;

@@ -874,7 +874,7 @@ static void system_state(FILE *f, const struct run_record *r)
 static void time_line(FILE *f, const struct run_record *r, const struct report_opts *o)
 {
 	char line[512];
-	bool named = false;
+	bool named = r->nvictims > 0 || r->oom_unnamed > 0;
 
 	for (int i = 0; i < r->nvictims; i++) {
 		run_oom_line(line, sizeof(line), r->victims[i].pid, r->victims[i].comm);
@@ -884,7 +884,6 @@ static void time_line(FILE *f, const struct run_record *r, const struct report_o
 		run_oom_unnamed_line(line, sizeof(line), r->oom_unnamed);
 		fprintf(f, "%s\n", line);
 	}
-	named = r->nvictims > 0 || r->oom_unnamed > 0;
 	for (int w = 0; !named && r->status == RUN_OOM && w < r->nworkers; w++)
 		if (r->workers[w].end == END_OOM && r->workers[w].pid > 0) {
 			fprintf(f, "Out of Memory: Killed process %d.\n", r->workers[w].pid);
