@@ -79,6 +79,12 @@ struct run_sysctl_change {
 	char name[64], old_val[64], new_val[64];
 };
 
+/* A process the OOM killer took from the run, as the kernel log named it. */
+struct run_victim {
+	int pid;
+	char comm[16];		/* at most 15 bytes, as the kernel keeps it */
+};
+
 /* A reclaim event the run kept (tracer.c): a stall, kswapd awake, a mark. */
 struct run_event {
 	double t_s, dur_s;	/* from the run's start; 0 for a mark */
@@ -167,6 +173,11 @@ struct run_record {
 	int64_t reclaim_events_past;	/* events after the first RC_EVENTS_MAX */
 	int nevents;
 	struct run_event *events;	/* owned: the first RC_EVENTS_MAX */
+	int nvictims;
+	struct run_victim *victims;	/* owned: the OOM killer's, workers first */
+	int64_t oom_unnamed;		/* kills the run's cgroup counted that no
+					 * log line named; NA: the victims were
+					 * not recorded (runs before they were) */
 	char version[32];		/* thrashtop's */
 
 	/* free(1)-style, every field NA when not taken */
@@ -238,6 +249,12 @@ int run_record_alloc_series(struct run_record *r, int n);
 /* Series id for the nsamples allocated, NAN-filled (the one there if any);
  * NULL with errno (EINVAL: no such id, ENOMEM). */
 double *run_record_add_series(struct run_record *r, int id);
+
+/* The line batch mode prints for an OOM victim, "Out of Memory: Killed
+ * process PID (comm).", and for kills the run's cgroup counted that no
+ * log line named (n > 0). */
+void run_oom_line(char *buf, size_t len, int pid, const char *comm);
+void run_oom_unnamed_line(char *buf, size_t len, int64_t n);
 
 /* Computes r->config and r->config_hash from r's fields. */
 int run_record_config(struct run_record *r);

@@ -201,12 +201,33 @@ static int changes(const struct run_record *r, const struct layout *l, struct de
 	return rc;
 }
 
+/* The OOM killer's victims, where the run kept them. */
+static int victims(const struct run_record *r, const struct layout *l, struct detail_lines *t)
+{
+	int rc = 0;
+
+	if (r->nvictims <= 0 && !(r->oom_unnamed > 0))
+		return 0;
+	if (l->titled) {
+		rc |= section(t, l);
+		rc |= detail_add(t, DA_TITLE, "%s", "OOM victims (as the kernel log named them)");
+	}
+	for (int i = 0; i < r->nvictims; i++)
+		rc |= detail_add(t, DA_BAD, "%-*s %d (%s)", l->key_w, l->titled ? "" : "victim",
+				 r->victims[i].pid, r->victims[i].comm);
+	if (r->oom_unnamed > 0)
+		rc |= detail_add(t, DA_BAD, "%-*s %" PRId64 " more the run's cgroup counted, unnamed",
+				 l->key_w, l->titled ? "" : "victim", r->oom_unnamed);
+	return rc;
+}
+
 int detail_tables(const struct run_record *r, enum detail_layout l, struct detail_lines *t)
 {
 	const struct layout *lo = &layouts[l];
 	int rc = free_table(r, lo, t);
 
 	rc |= workers(r, lo, t);
+	rc |= victims(r, lo, t);
 	rc |= worker_delays(r, lo, t);
 	rc |= changes(r, lo, t);
 	return rc ? -1 : 0;

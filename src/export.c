@@ -132,6 +132,18 @@ static void json_events(FILE *f, const struct run_record *r)
 	fputc(']', f);
 }
 
+/* The OOM killer's victims: pid and comm as the kernel log named them. */
+static void json_victims(FILE *f, const struct run_record *r)
+{
+	fputc('[', f);
+	for (int i = 0; i < r->nvictims; i++) {
+		fprintf(f, "%s{\"pid\": %d", i ? ", " : "", r->victims[i].pid);
+		json_kv_str(f, "comm", r->victims[i].comm);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
 static void json_changes(FILE *f, const struct run_record *r)
 {
 	char t[32];
@@ -225,6 +237,8 @@ void export_json_run(FILE *f, const struct run_record *r, bool first)
 	json_changes(f, r);
 	fputs(",\n   \"events\": ", f);
 	json_events(f, r);
+	fputs(",\n   \"victims\": ", f);
+	json_victims(f, r);
 	fputs(",\n   \"series\": ", f);
 	json_series(f, r);
 	fputc('}', f);
@@ -268,7 +282,7 @@ void export_csv_begin(FILE *f)
 	for (int b = 0; b < 2; b++)
 		for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++)
 			fprintf(f, ",free_%s_%s", b ? "after" : "before", mem_snapshot_key(j));
-	fputs(",workers,sysctl_changes,events,series\n", f);
+	fputs(",workers,sysctl_changes,events,victims,series\n", f);
 }
 
 void export_csv_run(FILE *f, const struct run_record *r)
@@ -297,6 +311,7 @@ void export_csv_run(FILE *f, const struct run_record *r)
 	csv_nested(f, r, json_workers);
 	csv_nested(f, r, json_changes);
 	csv_nested(f, r, json_events);
+	csv_nested(f, r, json_victims);
 	csv_nested(f, r, json_series);
 	fputc('\n', f);
 }

@@ -26,7 +26,7 @@
 /* The writes of history_add, prepared on first use and kept until close
  * (an import adds hundreds of thousands of runs), and history_nsamples. */
 enum { ST_FIND_UUID, ST_RUN, ST_WORKER, ST_SNAP, ST_CHANGE, ST_EVENT, ST_SAMPLES, ST_SAVEPOINT,
-       ST_RELEASE, ST_NSAMPLES, ST_DELAYS, ST_N };
+       ST_RELEASE, ST_NSAMPLES, ST_DELAYS, ST_VICTIM, ST_N };
 
 struct history {
 	sqlite3 *db;
@@ -587,6 +587,26 @@ static int insert_events(struct history *h, const struct run_record *r, int64_t 
 	return 0;
 }
 
+/* The OOM killer's victims, in the order the run named them. */
+static int insert_victims(struct history *h, const struct run_record *r, int64_t id)
+{
+	sqlite3_stmt *st;
+
+	if (r->nvictims <= 0)
+		return 0;
+	if (!(st = cached(h, ST_VICTIM, "INSERT INTO victims VALUES(?,?,?,?)")))
+		return -1;
+	for (int i = 0; i < r->nvictims; i++) {
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int(st, 2, i);
+		sqlite3_bind_int(st, 3, r->victims[i].pid);
+		sqlite3_bind_text(st, 4, r->victims[i].comm, -1, SQLITE_STATIC);
+		if (step_done(st))
+			return -1;
+	}
+	return 0;
+}
+
 static int insert_details(struct history *h, const struct run_record *r, int64_t id)
 {
 	sqlite3_stmt *st = NULL;
@@ -645,6 +665,8 @@ static int insert_details(struct history *h, const struct run_record *r, int64_t
 		return -1;
 	if (h->version >= 8 && insert_events(h, r, id))
 		return -1;
+	if (h->version >= 11 && insert_victims(h, r, id))
+		return -1;
 	return h->version >= 4 ? insert_samples(h, r, id) : 0;
 }
 
@@ -657,7 +679,8 @@ static int validate(const struct run_record *r, char *err, size_t errlen)
 	}
 	if (r->nworkers < 0 || (r->nworkers > 0 && !r->workers) ||
 	    r->nchanges < 0 || (r->nchanges > 0 && !r->changes) ||
-	    r->nevents < 0 || (r->nevents > 0 && !r->events)) {
+	    r->nevents < 0 || (r->nevents > 0 && !r->events) ||
+	    r->nvictims < 0 || (r->nvictims > 0 && !r->victims)) {
 		fmt_err(err, errlen, "history: inconsistent worker or sysctl change list");
 		return -1;
 	}
@@ -874,7 +897,7 @@ static char *list_sql(struct history *h, const struct history_filter *f, int fla
  * once per listing rather than once per run. */
 struct detail_stmts {
 	sqlite3_stmt *workers, *snaps, *changes, *series, *events;
-	sqlite3_stmt *delays;
+	sqlite3_stmt *delays, *victims;
 };
 
 static void detail_finalize(struct detail_stmts *d)
@@ -885,6 +908,7 @@ static void detail_finalize(struct detail_stmts *d)
 	sqlite3_finalize(d->series);
 	sqlite3_finalize(d->delays);
 	sqlite3_finalize(d->events);
+	sqlite3_finalize(d->victims);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -911,6 +935,10 @@ static int detail_prepare(struct history *h, int flags, struct detail_stmts *d)
 			       "SELECT idx, swapin_s, reclaim_s, thrashing_s, compact_s, io_s, cpu_s,"
 			       " wpcopy_s, irq_s FROM worker_delays WHERE run_id = ?", -1,
 			       &d->delays, NULL) != SQLITE_OK)
+		goto fail;
+	if ((flags & (HISTORY_WORKERS | HISTORY_WORKER_ENDS)) && h->version >= 11 &&
+	    sqlite3_prepare_v2(h->db, "SELECT pid, comm FROM victims WHERE run_id = ?"
+			       " ORDER BY idx", -1, &d->victims, NULL) != SQLITE_OK)
 		goto fail;
 	if ((flags & HISTORY_WORKERS) && h->version >= 8 &&
 	    sqlite3_prepare_v2(h->db, "SELECT kind, t_s, dur_s, pid FROM events WHERE run_id = ?"
@@ -950,6 +978,25 @@ static void load_delays(struct detail_stmts *d, struct run_record *r)
 			r->workers[i].delays.s[k] = sqlite3_column_type(st, 1 + k) == SQLITE_NULL
 				? NAN : sqlite3_column_double(st, 1 + k);
 	}
+}
+
+static int load_victims(struct detail_stmts *d, struct run_record *r)
+{
+	sqlite3_stmt *st = detail_bind(d->victims, r->id);
+	int n = 0;
+
+	while (st && sqlite3_step(st) == SQLITE_ROW) {
+		struct run_victim *v = realloc(r->victims, sizeof(*v) * (size_t)(n + 1));
+
+		if (!v)
+			return -1;
+		r->victims = v;
+		v = &v[n++];
+		r->nvictims = n;
+		v->pid = sqlite3_column_int(st, 0);
+		snprintf(v->comm, sizeof(v->comm), "%s", (const char *)sqlite3_column_text(st, 1));
+	}
+	return 0;
 }
 
 static int load_details(struct detail_stmts *d, struct run_record *r)
@@ -1008,6 +1055,9 @@ static int load_details(struct detail_stmts *d, struct run_record *r)
 			e->pid = sqlite3_column_int(st, 3);
 		}
 	}
+
+	if (load_victims(d, r))
+		return -1;
 
 	if ((st = detail_bind(d->changes, r->id))) {
 		n = 0;

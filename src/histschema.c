@@ -40,7 +40,10 @@ static int migrate_samples(sqlite3 *db, const char *path, char *err, size_t errl
  * reclaim_events_past); v9 the highest run id ever given (run_ids), so
  * that a removed run's id is not given again, and cpu_pct in the
  * statistics' index; v10 the largest worker's maximum resident set
- * (maxrss_kib, time(1)'s maxresident), in that index too. */
+ * (maxrss_kib, time(1)'s maxresident), in that index too; v11 the OOM
+ * killer's victims (table victims, pid and comm as the kernel log named
+ * them) and the kills the run's cgroup counted that no line named
+ * (oom_unnamed, NULL for the runs before: their victims are unknown). */
 static const struct {
 	const char *sql;
 	int (*step)(sqlite3 *db, const char *path, char *err, size_t errlen);
@@ -168,6 +171,11 @@ static const struct {
 	  " BEGIN UPDATE run_ids SET last = max(last, NEW.id); END;", NULL },
 	{ "ALTER TABLE runs ADD COLUMN maxrss_kib INTEGER;"
 	  "DROP INDEX IF EXISTS runs_figures;", NULL },
+	{ "ALTER TABLE runs ADD COLUMN oom_unnamed INTEGER;"
+	  "CREATE TABLE victims("
+	  " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	  " idx INTEGER NOT NULL, pid INTEGER NOT NULL, comm TEXT NOT NULL,"
+	  " PRIMARY KEY (run_id, idx)) WITHOUT ROWID;", NULL },
 };
 
 void histschema_err(sqlite3 *db, const char *path, char *err, size_t len, const char *what)

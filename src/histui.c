@@ -389,9 +389,15 @@ static int detail_head(const struct run_record *r, int width, struct detail_line
 		b[0] = '\0';
 	rc |= detail_add(t, DA_TITLE, "run %" PRId64 "  started %s  label %s%s", r->id,
 		       r->started_at[0] ? r->started_at : "?", r->label[0] ? r->label : "-", b);
+	/* the victims by name where the run kept them */
+	if (r->status == RUN_OOM && r->nvictims > 0)
+		snprintf(c, sizeof(c), " (killed %d %s%s)", r->victims[0].pid, r->victims[0].comm,
+			 r->nvictims > 1 || r->oom_unnamed > 0 ? " and more" : "");
+	else
+		snprintf(c, sizeof(c), "%s", r->status == RUN_OOM ? " (a worker was OOM-killed)"
+			 : r->status == RUN_FAILED ? " (a worker failed)" : "");
 	rc |= detail_add(t, r->status == RUN_OK ? DA_PLAIN : DA_BAD, "%-*s%s%s", KEY_W, "status",
-		       run_status_title(r->status), r->status == RUN_OOM ? " (a worker was OOM-killed)"
-		       : r->status == RUN_FAILED ? " (a worker failed)" : "");
+		       run_status_title(r->status), c);
 	if (r->kind == RUN_QSBENCH) {
 		histui_params(r, c, sizeof(c));
 		snprintf(a, sizeof(a), "qsbench %s", c);

@@ -284,6 +284,49 @@ static int events_of(struct rctx *c, const char *arr)
 	return rc;
 }
 
+/* An OOM victim: pid and comm, both there. */
+static int victim_kv(void *arg, const char *key, const char *type, const char *val)
+{
+	struct rctx *c = arg;
+	struct run_victim *v = &c->r->victims[c->which];
+	int64_t x;
+
+	if (!strcmp(key, "pid") && !parse_i64_or_null(type, val, &x) && x > 0 && x <= INT32_MAX) {
+		v->pid = (int)x;
+		return 0;
+	}
+	if (!strcmp(key, "comm") && !strcmp(type, "text") && strlen(val) < sizeof(v->comm)) {
+		memcpy(v->comm, val, strlen(val) + 1);
+		return 0;
+	}
+	fmt_err(c->j->err, c->j->errlen, "%s: victim %d: bad \"%s\"", c->where, c->which, key);
+	return -1;
+}
+
+static int victims_of(struct rctx *c, const char *arr)
+{
+	char **v;
+	int n, rc = 0;
+
+	if (json_elems(c->j, arr, &v, &n))
+		return -1;
+	free(c->r->victims);
+	c->r->victims = calloc((size_t)(n ? n : 1), sizeof(struct run_victim));
+	c->r->nvictims = c->r->victims ? n : 0;
+	if (!c->r->victims)
+		rc = -1;
+	for (int i = 0; rc == 0 && i < n; i++) {
+		c->which = i;
+		rc = json_each_kv(c->j, v[i] ? v[i] : "{}", victim_kv, c);
+		if (rc == 0 && c->r->victims[i].pid <= 0) {
+			fmt_err(c->j->err, c->j->errlen, "%s: victim %d: no pid", c->where, i);
+			rc = -1;
+		}
+	}
+	free_elems(v, n);
+	return rc;
+}
+
 /* "nsamples" (older exports: "npoints") first, then "t" and each series
  * by its registry name or its name before the registry. */
 static int series_kv(void *arg, const char *key, const char *type, const char *val)
@@ -376,6 +419,8 @@ static int run_kv(void *arg, const char *key, const char *type, const char *val)
 		return !strcmp(type, "null") ? 0 : json_each_kv(c->j, val, stalls_kv, c);
 	if (!strcmp(key, "events"))
 		return events_of(c, val);
+	if (!strcmp(key, "victims"))
+		return victims_of(c, val);
 	const struct hist_field *f = hist_field_find(key);
 	if (!f) {
 		fmt_err(c->j->err, c->j->errlen, "%s: unknown field \"%s\"", c->where, key);
@@ -584,7 +629,7 @@ static int csv_header(const char **p, char ***hdr, int *nh, char *err, size_t er
 	for (int c = 1; c < *nh; c++) {
 		if (hist_field_find(h[c]) || !strcmp(h[c], "workers") ||
 		    !strcmp(h[c], "sysctl_changes") || !strcmp(h[c], "events") ||
-		    !strcmp(h[c], "series") ||
+		    !strcmp(h[c], "victims") || !strcmp(h[c], "series") ||
 		    !strncmp(h[c], "free_before_", 12) || !strncmp(h[c], "free_after_", 11))
 			continue;
 		fmt_err(err, errlen, "CSV line 1: unknown column \"%s\"", h[c]);
@@ -646,6 +691,8 @@ static int csv_row(struct rctx *c, char *const *hdr, char *const *row, int nh)
 			rc = array_of(c, v, h[0] == 'w');
 		} else if (*v && !strcmp(h, "events")) {
 			rc = events_of(c, v);
+		} else if (*v && !strcmp(h, "victims")) {
+			rc = victims_of(c, v);
 		} else if (*v && !strcmp(h, "series")) {
 			rc = json_each_kv(c->j, v, series_kv, c);
 		}

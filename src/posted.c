@@ -404,6 +404,9 @@ struct span {
 	const char *b, *e;
 };
 
+/* Victims kept from the OOM lines above one run: a batch names at most 16. */
+#define POSTED_VICTIMS_MAX 16
+
 struct posted {
 	const struct import_sink *emit;	/* NULL on the checking pass */
 	const char *label;
@@ -413,6 +416,10 @@ struct posted {
 	struct mem_snapshot pending_free;
 	bool have_free;
 	bool oom_next;
+	/* the OOM lines above the next run that name its victims */
+	struct run_victim victims[POSTED_VICTIMS_MAX];
+	int nvictims;
+	int64_t unnamed;
 	enum run_status status_next;
 	char command[1024];
 	int ordinal;
@@ -520,6 +527,55 @@ static void kswapd_line_read(struct posted *ps, int lineno, double cpu_s)
 	ps->kskipped = 0;
 }
 
+/* An OOM line as batch mode prints it, "Out of Memory: Killed process
+ * PID (comm)." or its count of unnamed kills, kept for the next run. */
+static void victim_line(struct posted *ps, const char *s)
+{
+	static const char lead[] = "Out of Memory: Killed process ";
+	const char *open_p, *close_p;
+	char *end;
+	long long n;
+
+	if (strncmp(s, lead, sizeof(lead) - 1))
+		return;
+	s += sizeof(lead) - 1;
+	if (!strncmp(s, "(unnamed: ", 10)) {
+		n = strtoll(s + 10, &end, 10);
+		if (end != s + 10 && n > 0)
+			ps->unnamed = n;
+		return;
+	}
+	n = strtoll(s, &end, 10);
+	open_p = end;
+	close_p = strrchr(s, ')');
+	if (end == s || n <= 0 || n > INT32_MAX || *open_p != ' ' || open_p[1] != '(' || !close_p ||
+	    close_p < open_p + 2 || ps->nvictims == POSTED_VICTIMS_MAX ||
+	    (size_t)(close_p - open_p - 2) >= sizeof(ps->victims[0].comm))
+		return;
+	struct run_victim *v = &ps->victims[ps->nvictims++];
+	v->pid = (int)n;
+	snprintf(v->comm, sizeof(v->comm), "%.*s", (int)(close_p - open_p - 2), open_p + 2);
+}
+
+/* The victims named above the run onto r (NULL: only forgotten). */
+static int take_victims(struct posted *ps, struct run_record *r)
+{
+	int rc = 0;
+
+	if (r && ps->nvictims > 0 &&
+	    !(r->victims = malloc(sizeof(*r->victims) * (size_t)ps->nvictims)))
+		rc = -1;
+	else if (r && (ps->nvictims > 0 || ps->unnamed > 0)) {
+		if (ps->nvictims > 0)
+			memcpy(r->victims, ps->victims, sizeof(*r->victims) * (size_t)ps->nvictims);
+		r->nvictims = ps->nvictims;
+		r->oom_unnamed = ps->unnamed;
+	}
+	ps->nvictims = 0;
+	ps->unnamed = 0;
+	return rc;
+}
+
 static int posted_run(struct posted *ps, const struct timeline *t, bool csh, const char *raw,
 		      size_t rawlen, bool oom_here, char *err, size_t errlen)
 {
@@ -552,6 +608,8 @@ static int posted_run(struct posted *ps, const struct timeline *t, bool csh, con
 	ps->status_next = RUN_OK;
 	ps->fresh_header = false;
 	ps->have_free = false;
+	if (take_victims(ps, ps->emit ? r : NULL))
+		return fmt_err(err, errlen, "out of memory");
 	/* the checking pass needs only the counts */
 	if (!ps->emit)
 		return 0;
@@ -991,6 +1049,7 @@ static const char *read_line(struct posted *ps, const char *p, int *lineno, char
 		return next;
 	if (oom_here) {
 		ps->oom_next = true;
+		victim_line(ps, s);
 		return next;
 	}
 	if (!strncmp(s, "thrashtop: run ", 15)) {
@@ -1302,6 +1361,7 @@ static void forget_message(struct posted *ps)
 	ps->header_colon = false;
 	ps->fresh_header = ps->have_free = ps->oom_next = false;
 	ps->status_next = RUN_OK;
+	take_victims(ps, NULL);
 }
 
 static int read_pass(struct posted *ps, const char *text, char *err, size_t errlen)

@@ -563,8 +563,9 @@ int report_show(FILE *f, const struct run_record *r)
 	fprintf(f, "run %" PRId64 "  %s\n", r->id, r->uuid);
 	for (size_t i = 0; i < history_nfields; i++) {
 		const struct hist_field *fl = &history_fields[i];
+		/* the victims' table has the unnamed kills */
 		if (!strcmp(fl->name, "uuid") || !strcmp(fl->name, "config") ||
-		    !strcmp(fl->name, "swap_devices"))
+		    !strcmp(fl->name, "swap_devices") || !strcmp(fl->name, "oom_unnamed"))
 			continue;
 		if (fl->type == HF_PSTR) {
 			const char *s = *(char *const *)((const char *)r + fl->off);
@@ -866,16 +867,24 @@ static void system_state(FILE *f, const struct run_record *r)
 
 /* ---- time lines ---- */
 
-/* A run as batch mode prints it: a line for each OOM-killed worker, then
- * its time line, "  failed" or "  aborted" after it. The victim's name is
- * not recorded (the kernel's, from the log, only goes to the batch
- * output): the pid alone, as a posted import reads it. */
+/* A run as batch mode prints it: a line for each OOM victim, then its
+ * time line, "  failed" or "  aborted" after it. A run from before the
+ * victims were kept names its OOM-killed workers by pid alone, as a posted
+ * import reads them. */
 static void time_line(FILE *f, const struct run_record *r, const struct report_opts *o)
 {
 	char line[512];
-	bool named = false;
+	bool named = r->nvictims > 0 || r->oom_unnamed > 0;
 
-	for (int w = 0; r->status == RUN_OOM && w < r->nworkers; w++)
+	for (int i = 0; i < r->nvictims; i++) {
+		run_oom_line(line, sizeof(line), r->victims[i].pid, r->victims[i].comm);
+		fprintf(f, "%s\n", line);
+	}
+	if (r->oom_unnamed > 0) {
+		run_oom_unnamed_line(line, sizeof(line), r->oom_unnamed);
+		fprintf(f, "%s\n", line);
+	}
+	for (int w = 0; !named && r->status == RUN_OOM && w < r->nworkers; w++)
 		if (r->workers[w].end == END_OOM && r->workers[w].pid > 0) {
 			fprintf(f, "Out of Memory: Killed process %d.\n", r->workers[w].pid);
 			named = true;

@@ -336,12 +336,14 @@ void run_print(const struct run *r, enum out_format f, FILE *out, FILE *err)
 	char line[256], ksw[64], stalls[256];
 	const struct timeline *tl = &r->res.tl;
 
-	for (int i = 0; i < r->res.nvictims; i++)
-		fprintf(out, "Out of Memory: Killed process %d (%s).\n", r->res.victims[i].pid,
-			r->res.victims[i].comm);
-	if (r->res.unnamed > 0)
-		fprintf(out, "Out of Memory: Killed process (unnamed: %lld more the run's cgroup"
-			" counted).\n", (long long)r->res.unnamed);
+	for (int i = 0; i < r->res.nvictims; i++) {
+		run_oom_line(line, sizeof(line), r->res.victims[i].pid, r->res.victims[i].comm);
+		fprintf(out, "%s\n", line);
+	}
+	if (r->res.unnamed > 0) {
+		run_oom_unnamed_line(line, sizeof(line), r->res.unnamed);
+		fprintf(out, "%s\n", line);
+	}
 	for (int i = 0; i < r->wl.n; i++) {
 		const struct worker *w = &r->wl.w[i];
 
@@ -601,6 +603,16 @@ int record_build(struct run_record *r, const struct record_input *in)
 	    !(r->sysctls = record_sysctls_at_start(in->sysctls, in->changes, in->nchanges)))
 		return -1;
 	snprintf(r->version, sizeof(r->version), "%s", THRASHTOP_VERSION);
+
+	if (res->nvictims > 0 &&
+	    !(r->victims = calloc((size_t)res->nvictims, sizeof(*r->victims))))
+		return -1;
+	for (int i = 0; i < res->nvictims; i++) {
+		r->victims[i].pid = res->victims[i].pid;
+		snprintf(r->victims[i].comm, sizeof(r->victims[i].comm), "%s", res->victims[i].comm);
+	}
+	r->nvictims = res->nvictims;
+	r->oom_unnamed = res->unnamed;
 
 	if (in->nchanges > 0) {
 		r->changes = malloc(sizeof(*r->changes) * (size_t)in->nchanges);

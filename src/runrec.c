@@ -100,6 +100,7 @@ const struct hist_field history_fields[] = {
 	F(reclaim_oom, HF_I64, 8),
 	F(reclaim_lost, HF_I64, 8),
 	F(reclaim_events_past, HF_I64, 8),
+	F(oom_unnamed, HF_I64, 11),
 	F(version, HF_STR, 1),
 	F(config, HF_PSTR, 1),
 	F(config_hash, HF_STR, 1),
@@ -263,6 +264,7 @@ void run_record_clear(struct run_record *r)
 	free(r->workers);
 	free(r->changes);
 	free(r->events);
+	free(r->victims);
 	free(r->sysctls);
 	free(r->t);
 	/* most listings read no series: no call per empty slot */
@@ -298,6 +300,7 @@ int run_record_copy(struct run_record *dst, const struct run_record *src)
 	dst->workers = NULL;
 	dst->changes = NULL;
 	dst->events = NULL;
+	dst->victims = NULL;
 	dst->t = NULL;
 	for (int i = 0; i < M_N; i++)
 		dst->series[i] = NULL;
@@ -325,6 +328,12 @@ int run_record_copy(struct run_record *dst, const struct run_record *src)
 		if (!dst->events)
 			goto fail;
 		memcpy(dst->events, src->events, sizeof(*dst->events) * (size_t)src->nevents);
+	}
+	if (src->nvictims > 0) {
+		dst->victims = malloc(sizeof(*dst->victims) * (size_t)src->nvictims);
+		if (!dst->victims)
+			goto fail;
+		memcpy(dst->victims, src->victims, sizeof(*dst->victims) * (size_t)src->nvictims);
 	}
 	if (src->nsamples > 0) {
 		size_t bytes = sizeof(double) * (size_t)src->nsamples;
@@ -727,6 +736,17 @@ int run_record_config(struct run_record *r)
 	return 0;
 }
 
+void run_oom_line(char *buf, size_t len, int pid, const char *comm)
+{
+	snprintf(buf, len, "Out of Memory: Killed process %d (%s).", pid, comm);
+}
+
+void run_oom_unnamed_line(char *buf, size_t len, int64_t n)
+{
+	snprintf(buf, len, "Out of Memory: Killed process (unnamed: %" PRId64
+		 " more the run's cgroup counted).", n);
+}
+
 void run_record_uuid(struct run_record *r)
 {
 	struct sbuf b = { 0 };
@@ -736,7 +756,9 @@ void run_record_uuid(struct run_record *r)
 	sb_kv(&b, "started_at", r->started_at);
 	for (size_t i = 0; i < history_nfields; i++) {
 		const struct hist_field *f = &history_fields[i];
-		if (f->type != HF_I64 && f->type != HF_INT && f->type != HF_DBL)
+		/* the victims came later: a run's id stays what it was */
+		if ((f->type != HF_I64 && f->type != HF_INT && f->type != HF_DBL) ||
+		    f->off == offsetof(struct run_record, oom_unnamed))
 			continue;
 		hist_field_get(r, f, tmp, sizeof(tmp));
 		sb_kv(&b, f->name, tmp);

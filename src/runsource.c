@@ -141,11 +141,12 @@ static int hist_figures(struct run_source *s, size_t g,
 	return history_each_figures(hs->h, &gf, held_figures, &fp, err, errlen) ? -1 : 0;
 }
 
-/* Time lines: an OOM line names the killed worker and the command kind,
- * which only an OOM-killed run needs read. */
+/* Time lines: an OOM line names the victims (or, for a run from before
+ * they were kept, the killed worker) and the command kind, which only an
+ * OOM-killed run needs read. */
 static int oom_detail(struct hist_source *hs, struct run_record *r, char *err, size_t errlen)
 {
-	static const char *const kind[] = { "kind", NULL };
+	static const char *const kind[] = { "kind", "oom_unnamed", NULL };
 	struct history_filter one = { .id = r->id, .fields = kind };
 	struct run_record d;
 
@@ -155,8 +156,13 @@ static int oom_detail(struct hist_source *hs, struct run_record *r, char *err, s
 	r->kind = d.kind;
 	r->workers = d.workers;
 	r->nworkers = d.nworkers;
+	r->victims = d.victims;
+	r->nvictims = d.nvictims;
+	r->oom_unnamed = d.oom_unnamed;
 	d.workers = NULL;
 	d.nworkers = 0;
+	d.victims = NULL;
+	d.nvictims = 0;
 	run_record_clear(&d);
 	return 0;
 }

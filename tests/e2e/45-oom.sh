@@ -40,6 +40,12 @@ check() {
 	expect "$1-oom-line" grep -qx "Out of Memory: Killed process ${child:-x} (python3)." "$TMP/out"
 	expect "$1-exit-1" test "$rc" -eq 1
 	expect "$1-stored-oom" grep -Eqx 'status +oom' <("$T" history --history "$DB" show "$2")
+	# the victim is kept with the run: shown, and in its time export as
+	# the batch printed it
+	expect "$1-stored-victim" grep -Eqx "victim +${child:-x} \(python3\)" \
+		<("$T" history --history "$DB" show "$2")
+	expect "$1-time-victim" grep -qx "Out of Memory: Killed process ${child:-x} (python3)." \
+		<("$T" history --history "$DB" export "$2" --format=time)
 	grep -q '^Out of Memory' "$TMP/out" || sed 's/^/  stdout: /' "$TMP/out"
 }
 
@@ -47,6 +53,11 @@ check() {
 echo $! >>"$TMP/pids"
 wait $!; rc=$?
 check mem 1
+# a time export imported keeps the victim with its run
+"$T" history --history "$DB" export 1 --format=time >"$TMP/time.txt"
+"$T" history --history "$TMP/posted.db" import "$TMP/time.txt" >/dev/null 2>&1
+expect mem-posted-victim grep -Eqx "victim +$(cat "$TMP/child" 2>/dev/null || echo x) \(python3\)" \
+	<("$T" history --history "$TMP/posted.db" show 1)
 
 # Whether a run's cgroup was new is kept with it: the first run of a
 # session's cgroup, then one that reuses it.

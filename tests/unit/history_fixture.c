@@ -160,6 +160,11 @@ void check_same(const struct run_record *a, const struct run_record *b)
 		CHECK_INT(a->workers[i].verify_errors, b->workers[i].verify_errors);
 		CHECK_INT(a->workers[i].first_bad, b->workers[i].first_bad);
 	}
+	CHECK_INT(a->nvictims, b->nvictims);
+	for (int i = 0; i < a->nvictims && i < b->nvictims; i++) {
+		CHECK_INT(a->victims[i].pid, b->victims[i].pid);
+		CHECK_STR(a->victims[i].comm, b->victims[i].comm);
+	}
 	CHECK_INT(a->nchanges, b->nchanges);
 	for (int i = 0; i < a->nchanges && i < b->nchanges; i++) {
 		CHECK(a->changes[i].t_s == b->changes[i].t_s);

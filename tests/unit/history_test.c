@@ -23,6 +23,7 @@
 #include "history.h"
 #include "history_fixture.h"
 #include "import.h"
+#include "report.h"
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -1023,7 +1024,7 @@ TEST(history_reclaim_events_roundtrip)
 	f = open_memstream(&text, &len);
 	export_csv(f, &got, 1);
 	fclose(f);
-	CHECK(strstr(text, ",events,series\n"));
+	CHECK(strstr(text, ",events,victims,series\n"));
 	CHECK(strstr(text, ",\"[{\"\"kind\"\": \"\"direct\"\", \"\"t_s\"\": 0.250000, "
 		       "\"\"dur_s\"\": 0.012500, \"\"pid\"\": 77}, {\"\"kind\"\": \"\"oom\"\", "
 		       "\"\"t_s\"\": 1.500000, \"\"dur_s\"\": 0.000000, \"\"pid\"\": 78}]\","));
@@ -1043,6 +1044,83 @@ TEST(history_reclaim_events_roundtrip)
 		}
 	}
 	run_records_free(back.runs, back.n);
+	free(text);
+	run_record_clear(&got);
+	run_record_clear(&r);
+	history_close(h);
+	rm_db(path);
+}
+
+/* A run's OOM victims: stored, read back, and through a json export and
+ * its import, a csv export and its, and history show, unchanged. */
+TEST(history_oom_victims_roundtrip)
+{
+	char path[256], err[256], *text = NULL;
+	size_t len = 0;
+	struct run_record r, got;
+	struct import_runs back = { 0 };
+	const struct import_sink sink = { import_collect, NULL, &back };
+	FILE *f;
+
+	tpath(path, sizeof(path), "victims.db");
+	struct history *h = history_open(path, 0, err, sizeof(err));
+	CHECK(h);
+	if (!h)
+		return;
+	fixture(&r, 8);
+	r.status = RUN_OOM;
+	r.victims = calloc(2, sizeof(*r.victims));
+	r.nvictims = 2;
+	r.victims[0] = (struct run_victim){ .pid = 27224, .comm = "python3" };
+	r.victims[1] = (struct run_victim){ .pid = 27230, .comm = "a \"b\" c" };
+	r.oom_unnamed = 1;
+	CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
+	CHECK_INT(raw_int(path, "SELECT count(*) FROM victims"), 2);
+	CHECK_INT(history_get(h, r.id, &got, err, sizeof(err)), 0);
+	check_same(&r, &got);
+
+	f = open_memstream(&text, &len);
+	export_json(f, &got, 1);
+	fclose(f);
+	CHECK(strstr(text, "\"victims\": [{\"pid\": 27224, \"comm\": \"python3\"}, "
+		       "{\"pid\": 27230, \"comm\": \"a \\\"b\\\" c\"}]"));
+	CHECK(strstr(text, "\"oom_unnamed\": 1,"));
+	CHECK_INT(import_json(text, &sink, err, sizeof(err)), 0);
+	CHECK_INT(back.n, 1);
+	if (back.n == 1) {
+		back.runs[0].id = got.id;
+		check_same(&got, &back.runs[0]);
+	}
+	run_records_free(back.runs, back.n);
+	back = (struct import_runs){ 0 };
+	free(text);
+	CHECK_INT(import_json("{\"runs\":[{\"kind\":\"qsbench\",\"nelems\":1,\"procs\":1,"
+			      "\"victims\":[{\"comm\":\"x\"}]}]}", &sink, err, sizeof(err)), -1);
+	CHECK_INT(import_json("{\"runs\":[{\"kind\":\"qsbench\",\"nelems\":1,\"procs\":1,"
+			      "\"victims\":[{\"pid\":1,\"comm\":\"sixteen bytes ab\"}]}]}", &sink,
+			      err, sizeof(err)), -1);
+
+	text = NULL;
+	f = open_memstream(&text, &len);
+	export_csv(f, &got, 1);
+	fclose(f);
+	CHECK(strstr(text, ",\"[{\"\"pid\"\": 27224, \"\"comm\"\": \"\"python3\"\"}, "));
+	CHECK_INT(import_csv(text, &sink, err, sizeof(err)), 0);
+	CHECK_INT(back.n, 1);
+	if (back.n == 1) {
+		back.runs[0].id = got.id;
+		check_same(&got, &back.runs[0]);
+	}
+	run_records_free(back.runs, back.n);
+	free(text);
+
+	text = NULL;
+	f = open_memstream(&text, &len);
+	report_show(f, &got);
+	fclose(f);
+	CHECK(strstr(text, "\nvictim      27224 (python3)\n"));
+	CHECK(strstr(text, "\nvictim      1 more the run's cgroup counted, unnamed\n"));
+	CHECK(!strstr(text, "oom_unnamed"));
 	free(text);
 	run_record_clear(&got);
 	run_record_clear(&r);

@@ -27,6 +27,10 @@ TEST(histschema_migrations_from_every_version)
 			CHECK_INT(history_schema_version(h), from);
 			fixture(&r, 1);
 			snprintf(r.session, sizeof(r.session), "s");
+			r.victims = calloc(1, sizeof(*r.victims));
+			r.victims[0] = (struct run_victim){ .pid = 4000, .comm = "qsbench" };
+			r.nvictims = 1;
+			r.oom_unnamed = 2;
 			CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
 			history_close(h);
 			CHECK_INT(raw_int(path, "PRAGMA user_version"), from);
@@ -49,6 +53,15 @@ TEST(histschema_migrations_from_every_version)
 				CHECK(!delays_known(&got.stalls));
 				CHECK(!delays_known(&got.workers[0].delays));
 				delays_clear(&r.stalls);
+			}
+			/* the OOM victims: v11; none known before, not none */
+			if (from < 11) {
+				CHECK_INT(got.nvictims, 0);
+				CHECK_INT(got.oom_unnamed, NA);
+				free(r.victims);
+				r.victims = NULL;
+				r.nvictims = 0;
+				r.oom_unnamed = NA;
 			}
 			/* the largest worker's max RSS: v10 */
 			if (from < 10) {
@@ -83,6 +96,8 @@ TEST(histschema_migrations_from_every_version)
 			CHECK_INT(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE"
 					  " name IN ('runs_label', 'runs_config')"), to >= 3 ? 2 : 0);
 			CHECK_INT(raw_int(path, "PRAGMA integrity_check") == -1, 0);
+			CHECK_INT(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE"
+					  " name = 'victims'"), to >= 11);
 			rm_db(path);
 		}
 	}

@@ -784,6 +784,46 @@ TEST(report_time_lines_as_batch_prints_them)
 		run_record_clear(&v[i]);
 }
 
+/* The victims kept with a run: the batch's lines above its time line,
+ * read back by a posted import with the run below them. */
+TEST(report_time_lines_name_the_victims)
+{
+	struct run_record v[8], *back;
+	size_t n, nb;
+	struct report_opts o;
+	char err[256] = "";
+
+	fixture_runs(v, &n);
+	report_opts_default(&o);
+	v[5].victims = calloc(2, sizeof(*v[5].victims));
+	v[5].nvictims = 2;
+	v[5].victims[0] = (struct run_victim){ .pid = 4051, .comm = "qsbench" };
+	v[5].victims[1] = (struct run_victim){ .pid = 4077, .comm = "sh" };
+	v[5].oom_unnamed = 1;
+	char *out = render(w_time, v, n, &o);
+	CHECK(out && strstr(out, "\nOut of Memory: Killed process 4051 (qsbench).\n"
+			    "Out of Memory: Killed process 4077 (sh).\n"
+			    "Out of Memory: Killed process (unnamed: 1 more the run's cgroup counted).\n"
+			    "17.770u "));
+	CHECK(out && !strstr(out, "Killed process 4051.\n"));
+	CHECK_INT(read_posted(out, "t", &back, &nb, err, sizeof(err)), 0);
+	CHECK_STR(err, "");
+	CHECK_INT(nb, n);
+	for (size_t i = 0; nb == n && i < n; i++) {
+		CHECK_INT(back[i].nvictims, i == 5 ? 2 : 0);
+		CHECK_INT(back[i].oom_unnamed, i == 5 ? 1 : NA);
+	}
+	if (nb == n && back[5].nvictims == 2) {
+		CHECK_INT(back[5].status, RUN_OOM);
+		CHECK_INT(back[5].victims[1].pid, 4077);
+		CHECK_STR(back[5].victims[1].comm, "sh");
+	}
+	run_records_free(back, nb);
+	free(out);
+	for (size_t i = 0; i < n; i++)
+		run_record_clear(&v[i]);
+}
+
 /* Export, read back, export again: the same bytes. */
 TEST(report_json_and_csv_round_trip)
 {
