@@ -15,9 +15,10 @@
 
 #include "runrec.h"
 
-#define HISTORY_SCHEMA_VERSION 10
+#define HISTORY_SCHEMA_VERSION 11
 /* The oldest schema a reader (HISTORY_RDONLY) takes as it is: v9 added only
- * what a write uses, v10 a column a reader leaves unknown where it is not. */
+ * what a write uses, v10 a column a reader leaves unknown where it is not,
+ * v11 changed only how a write keeps the last id. */
 #define HISTORY_READ_VERSION 8
 #define HISTORY_BUSY_MS 5000		/* longest wait for another writer's lock */
 #define HISTORY_STOP_GRACE_MS 500	/* longest wait once asked to stop */

@@ -25,8 +25,8 @@
 
 /* The writes of history_add, prepared on first use and kept until close
  * (an import adds hundreds of thousands of runs), and history_nsamples. */
-enum { ST_FIND_UUID, ST_RUN, ST_WORKER, ST_SNAP, ST_CHANGE, ST_EVENT, ST_SAMPLES, ST_SAVEPOINT,
-       ST_RELEASE, ST_NSAMPLES, ST_DELAYS, ST_N };
+enum { ST_FIND_UUID, ST_RUN, ST_LAST_ID, ST_WORKER, ST_SNAP, ST_CHANGE, ST_EVENT, ST_SAMPLES,
+       ST_SAVEPOINT, ST_RELEASE, ST_NSAMPLES, ST_DELAYS, ST_N };
 
 struct history {
 	sqlite3 *db;
@@ -494,7 +494,9 @@ static int insert_run(struct history *h, const struct run_record *r, int64_t *id
 				sb_putc(&q, ',');
 			sb_puts(&q, history_fields[i].name);
 		}
-		sb_puts(&q, ids ? ") VALUES((SELECT last + 1 FROM run_ids)," : ") VALUES(");
+		/* a row another program put in leaves last behind it */
+		sb_puts(&q, ids ? ") VALUES((SELECT max(last, (SELECT coalesce(max(id), 0) FROM runs))"
+				  " + 1 FROM run_ids)," : ") VALUES(");
 		for (int i = 0; i < n; i++)
 			sb_puts(&q, i ? ",?" : "?");
 		sb_puts(&q, ") ON CONFLICT(uuid) DO NOTHING");
@@ -517,6 +519,17 @@ static int insert_run(struct history *h, const struct run_record *r, int64_t *id
 	if (!sqlite3_changes(h->db))
 		return 1;
 	*id = sqlite3_last_insert_rowid(h->db);
+	/* v11 keeps the last id here, not by a trigger: a trigger makes the
+	 * insert a statement of two tables, which SQLite journals page by
+	 * page (to a temporary file past 64 KiB) in case it has to be undone
+	 * alone */
+	if (h->version >= 11) {
+		if (!(st = cached(h, ST_LAST_ID, "UPDATE run_ids SET last = ?")))
+			return -1;
+		sqlite3_bind_int64(st, 1, *id);
+		if (step_done(st))
+			return -1;
+	}
 	return 0;
 }
 

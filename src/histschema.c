@@ -40,7 +40,8 @@ static int migrate_samples(sqlite3 *db, const char *path, char *err, size_t errl
  * reclaim_events_past); v9 the highest run id ever given (run_ids), so
  * that a removed run's id is not given again, and cpu_pct in the
  * statistics' index; v10 the largest worker's maximum resident set
- * (maxrss_kib, time(1)'s maxresident), in that index too. */
+ * (maxrss_kib, time(1)'s maxresident), in that index too; v11 run_ids
+ * kept by the writer, without v9's trigger. */
 static const struct {
 	const char *sql;
 	int (*step)(sqlite3 *db, const char *path, char *err, size_t errlen);
@@ -168,6 +169,7 @@ static const struct {
 	  " BEGIN UPDATE run_ids SET last = max(last, NEW.id); END;", NULL },
 	{ "ALTER TABLE runs ADD COLUMN maxrss_kib INTEGER;"
 	  "DROP INDEX IF EXISTS runs_figures;", NULL },
+	{ "DROP TRIGGER run_ids_last;", NULL },
 };
 
 void histschema_err(sqlite3 *db, const char *path, char *err, size_t len, const char *what)
