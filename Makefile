@@ -146,7 +146,7 @@ fuzz-build:
 fuzz: deps fuzz-build
 	tests/fuzz/run.sh $(FUZZ_SECONDS)
 
-BENCH_PKGS := htop btop sqlite3
+BENCH_PKGS := htop btop sqlite3 strace
 bench: deps
 	@missing=""; for c in $(BENCH_PKGS); do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
 	if [ -n "$$missing" ]; then echo "bench: installing$$missing to compare with"; \
