@@ -163,9 +163,9 @@ build/draw_cost: bench/draw_cost.c $(filter-out build/rel/main.o,$(OBJ)) $(wildc
 	@echo "  LD      $@"
 	@$(CC) $(ALL_CFLAGS) -o $@ bench/draw_cost.c $(filter-out build/rel/main.o,$(OBJ)) $(LDLIBS)
 
-build/order_cost: bench/order_cost.c build/rel/reclaim.o include/reclaim.h
+build/order_cost: bench/order_cost.c build/rel/reclaim.o build/rel/fmt.o include/reclaim.h
 	@echo "  LD      $@"
-	@$(CC) $(ALL_CFLAGS) -o $@ bench/order_cost.c build/rel/reclaim.o $(LDLIBS)
+	@$(CC) $(ALL_CFLAGS) -o $@ bench/order_cost.c build/rel/reclaim.o build/rel/fmt.o $(LDLIBS)
 
 build/firstframe: bench/firstframe.c | build/rel
 	@echo "  LD      $@"
