@@ -25,8 +25,8 @@
 
 /* The writes of history_add, prepared on first use and kept until close
  * (an import adds hundreds of thousands of runs), and history_nsamples. */
-enum { ST_FIND_UUID, ST_RUN, ST_LAST_ID, ST_WORKER, ST_SNAP, ST_CHANGE, ST_EVENT, ST_SAMPLES,
-       ST_SAVEPOINT, ST_RELEASE, ST_NSAMPLES, ST_DELAYS, ST_N };
+enum { ST_FIND_UUID, ST_RUN, ST_WORKER, ST_SNAP, ST_CHANGE, ST_EVENT, ST_SAMPLES, ST_SAVEPOINT,
+       ST_RELEASE, ST_NSAMPLES, ST_DELAYS, ST_N };
 
 struct history {
 	sqlite3 *db;
@@ -482,8 +482,8 @@ static int insert_run(struct history *h, const struct run_record *r, int64_t *id
 
 	if (!st) {
 		struct sbuf q = { 0 };
-		/* past every id given, the removed runs' too: "run 41" in an
-		 * old post does not come to name another run */
+		/* past every run's id and every removed run's (run_ids):
+		 * "run 41" in an old post does not come to name another run */
 		bool ids = h->version >= 9;
 
 		sb_puts(&q, ids ? "INSERT INTO runs(id," : "INSERT INTO runs(");
@@ -494,7 +494,6 @@ static int insert_run(struct history *h, const struct run_record *r, int64_t *id
 				sb_putc(&q, ',');
 			sb_puts(&q, history_fields[i].name);
 		}
-		/* a row another program put in leaves last behind it */
 		sb_puts(&q, ids ? ") VALUES((SELECT max(last, (SELECT coalesce(max(id), 0) FROM runs))"
 				  " + 1 FROM run_ids)," : ") VALUES(");
 		for (int i = 0; i < n; i++)
@@ -519,17 +518,6 @@ static int insert_run(struct history *h, const struct run_record *r, int64_t *id
 	if (!sqlite3_changes(h->db))
 		return 1;
 	*id = sqlite3_last_insert_rowid(h->db);
-	/* v11 keeps the last id here, not by a trigger: a trigger makes the
-	 * insert a statement of two tables, which SQLite journals page by
-	 * page (to a temporary file past 64 KiB) in case it has to be undone
-	 * alone */
-	if (h->version >= 11) {
-		if (!(st = cached(h, ST_LAST_ID, "UPDATE run_ids SET last = ?")))
-			return -1;
-		sqlite3_bind_int64(st, 1, *id);
-		if (step_done(st))
-			return -1;
-	}
 	return 0;
 }
 
@@ -1390,12 +1378,38 @@ int history_nsamples(struct history *h, int64_t id)
 	return n;
 }
 
+/* Raises run_ids to run id, if there, before it goes: a removed run's id
+ * is not given again. v9's trigger raised it at every insert instead,
+ * which made each insert a statement of two tables that SQLite journals
+ * page by page (to a temporary file past 64 KiB) in case it is undone
+ * alone. */
+static int keep_removed_id(struct history *h, int64_t id)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (h->version < 9)
+		return 0;
+	if (sqlite3_prepare_v2(h->db, "UPDATE run_ids SET last = max(last, ?1)"
+			       " WHERE EXISTS (SELECT 1 FROM runs WHERE id = ?1)", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 int history_rm(struct history *h, int64_t id, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 
 	if (h->rdonly) {
 		fmt_err(err, errlen, "%s: opened read-only", h->path);
+		return -1;
+	}
+	if (keep_removed_id(h, id)) {
+		dberr(h, err, errlen, "cannot remove run");
 		return -1;
 	}
 	if (sqlite3_prepare_v2(h->db, "DELETE FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK) {

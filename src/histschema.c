@@ -41,7 +41,8 @@ static int migrate_samples(sqlite3 *db, const char *path, char *err, size_t errl
  * that a removed run's id is not given again, and cpu_pct in the
  * statistics' index; v10 the largest worker's maximum resident set
  * (maxrss_kib, time(1)'s maxresident), in that index too; v11 run_ids
- * kept by the writer, without v9's trigger. */
+ * raised by a removal, not by v9's trigger at each insert: a new run's id
+ * is past it and every run's. */
 static const struct {
 	const char *sql;
 	int (*step)(sqlite3 *db, const char *path, char *err, size_t errlen);
