@@ -25,7 +25,7 @@
 
 /* The writes of history_add, prepared on first use and kept until close
  * (an import adds hundreds of thousands of runs), and history_nsamples. */
-enum { ST_FIND_UUID, ST_RUN, ST_WORKER, ST_SNAP, ST_CHANGE, ST_EVENT, ST_SAMPLES, ST_SAVEPOINT,
+enum { ST_FIND_UUID, ST_NEXT_ID, ST_RUN, ST_WORKER, ST_SNAP, ST_CHANGE, ST_EVENT, ST_SAMPLES, ST_SAVEPOINT,
        ST_RELEASE, ST_NSAMPLES, ST_DELAYS, ST_N };
 
 struct history {
@@ -36,6 +36,7 @@ struct history {
 	bool rdonly;
 	bool wal;		/* else a rollback journal, deleted at each commit */
 	bool bulk;		/* history_bulk: no savepoint per run */
+	int64_t next_id;	/* the next run's in this write transaction; 0 not read */
 	const volatile sig_atomic_t *stop;	/* history_set_stop */
 	struct timespec wait_start, stop_seen;
 	bool stopping;
@@ -404,6 +405,7 @@ int history_begin(struct history *h, char *err, size_t errlen)
 		fmt_err(err, errlen, "%s: opened read-only", h->path);
 		return -1;
 	}
+	h->next_id = 0;
 	return exec_sql(h, "BEGIN IMMEDIATE", err, errlen);
 }
 
@@ -473,18 +475,36 @@ static int step_done(sqlite3_stmt *st)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* The id the next run gets, past every run's and every removed run's
+ * (run_ids): "run 41" in an old post does not come to name another run.
+ * Read once a write transaction, which no other writer adds to. */
+static int next_id(struct history *h)
+{
+	sqlite3_stmt *st;
+
+	if (h->next_id)
+		return 0;
+	if (!(st = cached(h, ST_NEXT_ID, "SELECT max(last, (SELECT coalesce(max(id), 0)"
+			  " FROM runs)) + 1 FROM run_ids")))
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		h->next_id = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return h->next_id ? 0 : -1;
+}
+
 /* Returns 0, 1 if a run with r's uuid is there already (nothing added), or
  * -1. */
 static int insert_run(struct history *h, const struct run_record *r, int64_t *id)
 {
 	sqlite3_stmt *st = h->st[ST_RUN];
+	bool ids = h->version >= 9;
 	int n = 0;
 
+	if (ids && next_id(h))
+		return -1;
 	if (!st) {
 		struct sbuf q = { 0 };
-		/* past every run's id and every removed run's (run_ids):
-		 * "run 41" in an old post does not come to name another run */
-		bool ids = h->version >= 9;
 
 		sb_puts(&q, ids ? "INSERT INTO runs(id," : "INSERT INTO runs(");
 		for (size_t i = 0; i < history_nfields; i++) {
@@ -494,8 +514,7 @@ static int insert_run(struct history *h, const struct run_record *r, int64_t *id
 				sb_putc(&q, ',');
 			sb_puts(&q, history_fields[i].name);
 		}
-		sb_puts(&q, ids ? ") VALUES((SELECT max(last, (SELECT coalesce(max(id), 0) FROM runs))"
-				  " + 1 FROM run_ids)," : ") VALUES(");
+		sb_puts(&q, ids ? ") VALUES(?," : ") VALUES(");
 		for (int i = 0; i < n; i++)
 			sb_puts(&q, i ? ",?" : "?");
 		sb_puts(&q, ") ON CONFLICT(uuid) DO NOTHING");
@@ -503,8 +522,10 @@ static int insert_run(struct history *h, const struct run_record *r, int64_t *id
 		free(q.s);
 		if (!st)
 			return -1;
-		n = 0;
 	}
+	n = 0;
+	if (ids && sqlite3_bind_int64(st, ++n, h->next_id) != SQLITE_OK)
+		return -1;
 	for (size_t i = 0; i < history_nfields; i++) {
 		if (history_fields[i].since > h->version)
 			continue;
@@ -518,6 +539,8 @@ static int insert_run(struct history *h, const struct run_record *r, int64_t *id
 	if (!sqlite3_changes(h->db))
 		return 1;
 	*id = sqlite3_last_insert_rowid(h->db);
+	if (ids)
+		h->next_id++;
 	return 0;
 }
 
@@ -690,6 +713,8 @@ int history_add(struct history *h, struct run_record *r, char *err, size_t errle
 	}
 	if (!r->uuid[0])
 		run_record_uuid(r);
+	if (!outer)
+		h->next_id = 0;
 	if (save ? step_done(cached(h, ST_SAVEPOINT, "SAVEPOINT add_run")) :
 		   !outer && exec_sql(h, "BEGIN IMMEDIATE", err, errlen)) {
 		if (save)
