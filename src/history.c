@@ -437,9 +437,11 @@ static sqlite3_stmt *cached(struct history *h, int which, const char *sql)
 	return h->st[which];
 }
 
+/* A cached statement's parameters are all NULL between uses (step_done
+ * clears them), so a NULL is not bound: an imported run has dozens. */
 static int bind_i64(sqlite3_stmt *st, int i, int64_t v)
 {
-	return v == NA ? sqlite3_bind_null(st, i) : sqlite3_bind_int64(st, i, v);
+	return v == NA ? SQLITE_OK : sqlite3_bind_int64(st, i, v);
 }
 
 static int bind_field(sqlite3_stmt *st, int i, const struct run_record *r,
@@ -452,12 +454,12 @@ static int bind_field(sqlite3_stmt *st, int i, const struct run_record *r,
 	case HF_INT: return bind_i64(st, i, *(const int *)p);
 	case HF_UINT: return sqlite3_bind_int64(st, i, *(const unsigned *)p);
 	case HF_DBL:
-		return isnan(*(const double *)p) ? sqlite3_bind_null(st, i)
+		return isnan(*(const double *)p) ? SQLITE_OK
 						 : sqlite3_bind_double(st, i, *(const double *)p);
 	case HF_STR: return sqlite3_bind_text(st, i, (const char *)p, -1, SQLITE_STATIC);
 	case HF_PSTR:
 		return *(char *const *)p ? sqlite3_bind_text(st, i, *(char *const *)p, -1, SQLITE_STATIC)
-					 : sqlite3_bind_null(st, i);
+					 : SQLITE_OK;
 	case HF_KIND:
 		return sqlite3_bind_text(st, i, *(const enum run_kind *)p == RUN_COMMAND ? "command" : "qsbench",
 					 -1, SQLITE_STATIC);
