@@ -962,7 +962,7 @@ static const char *read_line(struct posted *ps, const char *p, int *lineno, char
 		return next;
 	bool oom_here = strstr(line, "Out of Memory") || strstr(line, "Killed process");
 	char bare[sizeof(line)];
-	snprintf(bare, sizeof(bare), "%s", line);
+	memcpy(bare, line, keep + 1);
 	enum run_status mark = cut_mark(bare);
 	int csh = timefmt_parse_csh(bare, &t);
 	bool far = csh && errno == ERANGE;
