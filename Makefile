@@ -146,7 +146,7 @@ fuzz-build:
 fuzz: deps fuzz-build
 	tests/fuzz/run.sh $(FUZZ_SECONDS)
 
-BENCH_PKGS := htop btop sqlite3
+BENCH_PKGS := htop btop sqlite3 strace
 bench: deps
 	@missing=""; for c in $(BENCH_PKGS); do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
 	if [ -n "$$missing" ]; then echo "bench: installing$$missing to compare with"; \
@@ -163,9 +163,9 @@ build/draw_cost: bench/draw_cost.c $(filter-out build/rel/main.o,$(OBJ)) $(wildc
 	@echo "  LD      $@"
 	@$(CC) $(ALL_CFLAGS) -o $@ bench/draw_cost.c $(filter-out build/rel/main.o,$(OBJ)) $(LDLIBS)
 
-build/order_cost: bench/order_cost.c build/rel/reclaim.o include/reclaim.h
+build/order_cost: bench/order_cost.c build/rel/reclaim.o build/rel/fmt.o include/reclaim.h
 	@echo "  LD      $@"
-	@$(CC) $(ALL_CFLAGS) -o $@ bench/order_cost.c build/rel/reclaim.o $(LDLIBS)
+	@$(CC) $(ALL_CFLAGS) -o $@ bench/order_cost.c build/rel/reclaim.o build/rel/fmt.o $(LDLIBS)
 
 build/firstframe: bench/firstframe.c | build/rel
 	@echo "  LD      $@"

@@ -14,7 +14,9 @@
 # same history meanwhile (none of them may be refused), beside the same
 # import again (parsing and looking up only) and sqlite3 copying the same
 # rows into the same schema in one transaction with the import's 64 MiB
-# page cache.
+# page cache; and what each transaction of an import of 2 MB writes (strace),
+# in a directory of the history's own (WAL) and in one others can write
+# (a rollback journal).
 # Environment: NGROUPS (20), K (3), IMPORT_MB (50), BIG_RUNS (1,000,000:
 # the large size), KEEP (a path prefix: databases KEEP-10k.db and
 # KEEP-1m.db kept and reused between runs).
@@ -181,23 +183,70 @@ awk -F'|' -v big="$BIG" '
 	}' "$TMP/10k" "$TMP/1m"
 [ "$BIG" = 1 ] && echo "(outputs that grow with the runs are timed at 10k only)"
 
-# Posted lines as the threads carried them: csh time lines (CPU% as tcsh
-# computes it from the other fields) under a kernel header, with kswapd
-# lines, repeated to IMPORT_MB.
-awk -v mb="$IMPORT_MB" 'BEGIN {
-	srand(1)
-	while (n < mb * 1e6) {
-		l = sprintf("Linux-2.4.%d-pre%d:\n", i % 20, i % 9 + 1); i++
-		for (r = 0; r < 3; r++) {
-			u = int((60 + rand() * 20) * 1000) / 1000; s = int((5 + rand() * 5) * 1000) / 1000
-			e = int((120 + rand() * 59) * 100) / 100
-			l = l sprintf("%.3fu %.3fs %d:%05.2f %.1f%% 0+0k 0+0io %dpf+0w\n", u, s,
-				int(e / 60), e - 60 * int(e / 60), int((u + s) / e * 1000) / 10, 10000 + int(rand() * 10000))
+# posted MB FILE: posted lines as the threads carried them, MB of them in
+# FILE: csh time lines (CPU% as tcsh computes it from the other fields)
+# under a kernel header, with kswapd lines.
+posted() {
+	awk -v mb="$1" 'BEGIN {
+		srand(1)
+		while (n < mb * 1e6) {
+			l = sprintf("Linux-2.4.%d-pre%d:\n", i % 20, i % 9 + 1); i++
+			for (r = 0; r < 3; r++) {
+				u = int((60 + rand() * 20) * 1000) / 1000; s = int((5 + rand() * 5) * 1000) / 1000
+				e = int((120 + rand() * 59) * 100) / 100
+				l = l sprintf("%.3fu %.3fs %d:%05.2f %.1f%% 0+0k 0+0io %dpf+0w\n", u, s,
+					int(e / 60), e - 60 * int(e / 60), int((u + s) / e * 1000) / 10, 10000 + int(rand() * 10000))
+			}
+			l = l sprintf("0:%02d kswapd\n\n", int(rand() * 60))
+			printf "%s", l; n += length(l)
 		}
-		l = l sprintf("0:%02d kswapd\n\n", int(rand() * 60))
-		printf "%s", l; n += length(l)
-	}
-}' >"$TMP/posted.txt"
+	}' >"$2"
+}
+
+# writes MODE DIR: what each transaction of an import of 2 MB of posted
+# lines into a new history in DIR writes, from its system calls: the
+# transactions are WAL commit frames (a frame header whose database size is
+# set) and rollback journals removed; the files the history itself, its log
+# (WAL or journal), its -shm, and temporary files (SQLite's statement
+# journals past 64 KiB).
+writes() {
+	local mode=$1 dir=$2
+	strace -f -y -xx -s 8 -e trace=pwrite64,fdatasync,unlink -o "$TMP/trace" \
+		./thrashtop history import --history="$dir/h.db" -L posted "$TMP/posted-2.txt" >/dev/null 2>&1 ||
+		{ echo "  $mode: the import under strace failed"; return; }
+	awk -v db="$dir/h.db" -v mode="$mode" -v mb="$(stat -c %s "$TMP/posted-2.txt")" '
+		BEGIN { for (i = 1; i < 256; i++) ch[sprintf("%02x", i)] = sprintf("%c", i) }
+		function kind(p) { return p == db ? "db" : p == db "-wal" || p == db "-journal" ? "log" : p == db "-shm" ? "shm" : "temp" }
+		# the file a call names, which -xx gives as \xHH escapes
+		function unhex(s,   out, i) {
+			for (i = 1; i + 3 <= length(s); i += 4)
+				out = out ch[substr(s, i + 2, 2)]
+			return out
+		}
+		function path() {
+			if (match($0, /<[^>]*>/) || match($0, /\("[^"]*"/))
+				return unhex(substr($0, RSTART + 1 + (substr($0, RSTART, 1) == "("), RLENGTH - 2 - (substr($0, RSTART, 1) == "(")))
+			return ""
+		}
+		/ pwrite64\(/ {
+			k = kind(path()); n[k]++; calls++
+			b = $NF + 0; bytes += b
+			# a WAL frame header: bytes 4-7, the database size, are set at a commit
+			if (k == "log" && b == 24 && match($0, /"[^"]*"/) && substr($0, RSTART + 17, 16) != "\\x00\\x00\\x00\\x00")
+				tx++
+		}
+		/ fdatasync\(/ { syncs++ }
+		/ unlink\(/ { unl++; if (path() == db "-journal") tx++ }
+		END {
+			if (!tx) { print "  " mode ": no transaction seen"; exit }
+			printf "  %s, %.1f MB: %d transactions, each %.0f pwrite64 (history %.0f, log %.0f, -shm %.0f, temporary files %.0f) of %.1f MiB, %.1f fdatasync, %.1f unlink\n",
+				mode, mb / 1e6, tx, calls / tx, n["db"] / tx, n["log"] / tx, n["shm"] / tx, n["temp"] / tx,
+				bytes / tx / 1048576, syncs / tx, unl / tx
+		}' "$TMP/trace"
+	rm -rf "${dir:?}"/h.db*
+}
+
+posted "$IMPORT_MB" "$TMP/posted.txt"
 rm -f "$TMP/import.db"
 "$TIME" -f '%e %U %S %M' -o "$TMP/t" ./thrashtop history import --history="$TMP/import.db" -L posted "$TMP/posted.txt" >/dev/null 2>"$TMP/err" &
 imp=$!
@@ -228,6 +277,12 @@ if wait "$imp"; then
 	read -r w u s m <"$TMP/t"
 	awk -v w="$w" -v m="$m" -v c="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" \
 		'BEGIN { printf "  sqlite3 copying the same rows in one transaction, 64 MiB cache: %.1f s cpu, %.1f s wall, %.1f MiB max RSS\n", c, w, m / 1024 }'
+	posted 2 "$TMP/posted-2.txt"
+	echo "  what each transaction writes (strace -f of an import of the first lines):"
+	mkdir -m 0700 "$TMP/own"
+	writes "own directory (WAL)" "$TMP/own"
+	mkdir -m 1777 "$TMP/shared"
+	writes "shared directory (rollback journal)" "$TMP/shared"
 else
 	echo "import of posted lines: failed: $(head -c 300 "$TMP/err")"
 fi

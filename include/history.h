@@ -15,10 +15,10 @@
 
 #include "runrec.h"
 
-#define HISTORY_SCHEMA_VERSION 11
+#define HISTORY_SCHEMA_VERSION 12
 /* The oldest schema a reader (HISTORY_RDONLY) takes as it is: v9 added only
  * what a write uses, v10 and v11 what a reader leaves unknown where it is
- * not. */
+ * not, v12 changed only when a write keeps the last id. */
 #define HISTORY_READ_VERSION 8
 #define HISTORY_BUSY_MS 5000		/* longest wait for another writer's lock */
 #define HISTORY_STOP_GRACE_MS 500	/* longest wait once asked to stop */
@@ -155,7 +155,8 @@ int history_get(struct history *h, int64_t id, struct run_record *r,
 /* How many samples run id keeps (0 for none, or no such run), without
  * reading them. */
 int history_nsamples(struct history *h, int64_t id);
-/* Returns 0, 1 if no such id, -1 on failure. */
+/* Its id is not given to a run again. Returns 0, 1 if no such id, -1 on
+ * failure. */
 int history_rm(struct history *h, int64_t id, char *err, size_t errlen);
 
 /* SQLite's EXPLAIN QUERY PLAN of history_list's query, one step a line. */

@@ -25,11 +25,15 @@
  * N runs' total, 1/N to each. label, if given, is each run's label; none
  * without. A line that looks like a time line and does not parse is an
  * error naming its line, as is a free(1) header whose block does not add
- * up, unless skip_bad: then it is left out and named to sink->note. A time line whose CPU % is off its times by at most
- * timefmt.h's slack is read, its posted % kept, and named to sink->note. As import.h's readers: the text is read once to check it,
- * then again to give each run to sink, so a bad line means no run reached
- * the sink; memory is one run, a count per group and a kswapd share per run
- * beside the text. Returns 0, or -1 with err. */
+ * up, unless skip_bad: then it is left out and named to sink->note. A time
+ * line whose CPU % is off its times by at most timefmt.h's slack is read,
+ * its posted % kept, and named to sink->note. Of each kind of note (a line
+ * skipped, a kswapd line that is several runs' total, a CPU % kept) the
+ * first 10 are given, then one line counting the rest ("... and N more
+ * like line L's"). As import.h's readers: the text is read once to check
+ * it, then again to give each run to sink, so a bad line means no run
+ * reached the sink; memory is one run, a count per group and a kswapd
+ * share per run beside the text. Returns 0, or -1 with err. */
 int posted_read(const char *text, const char *label, bool skip_bad,
 		const struct import_sink *sink, char *err, size_t errlen);
 

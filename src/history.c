@@ -18,6 +18,7 @@
 
 #include "blob.h"
 #include "fmt.h"
+#include "histdetail.h"
 #include "histfile.h"
 #include "histschema.h"
 #include "histvfs.h"
@@ -25,8 +26,8 @@
 
 /* The writes of history_add, prepared on first use and kept until close
  * (an import adds hundreds of thousands of runs), and history_nsamples. */
-enum { ST_FIND_UUID, ST_RUN, ST_WORKER, ST_SNAP, ST_CHANGE, ST_EVENT, ST_SAMPLES, ST_SAVEPOINT,
-       ST_RELEASE, ST_NSAMPLES, ST_DELAYS, ST_VICTIM, ST_N };
+enum { ST_FIND_UUID, ST_NEXT_ID, ST_RUN, ST_WORKER, ST_SNAP, ST_CHANGE, ST_EVENT, ST_SAMPLES,
+       ST_SAVEPOINT, ST_RELEASE, ST_NSAMPLES, ST_DELAYS, ST_VICTIM, ST_N };
 
 struct history {
 	sqlite3 *db;
@@ -36,6 +37,7 @@ struct history {
 	bool rdonly;
 	bool wal;		/* else a rollback journal, deleted at each commit */
 	bool bulk;		/* history_bulk: no savepoint per run */
+	int64_t next_id;	/* the next run's in this write transaction; 0 not read */
 	const volatile sig_atomic_t *stop;	/* history_set_stop */
 	struct timespec wait_start, stop_seen;
 	bool stopping;
@@ -404,6 +406,7 @@ int history_begin(struct history *h, char *err, size_t errlen)
 		fmt_err(err, errlen, "%s: opened read-only", h->path);
 		return -1;
 	}
+	h->next_id = 0;
 	return exec_sql(h, "BEGIN IMMEDIATE", err, errlen);
 }
 
@@ -435,9 +438,11 @@ static sqlite3_stmt *cached(struct history *h, int which, const char *sql)
 	return h->st[which];
 }
 
+/* A cached statement's parameters are all NULL between uses (step_done
+ * clears them), so a NULL is not bound: an imported run has dozens. */
 static int bind_i64(sqlite3_stmt *st, int i, int64_t v)
 {
-	return v == NA ? sqlite3_bind_null(st, i) : sqlite3_bind_int64(st, i, v);
+	return v == NA ? SQLITE_OK : sqlite3_bind_int64(st, i, v);
 }
 
 static int bind_field(sqlite3_stmt *st, int i, const struct run_record *r,
@@ -450,12 +455,12 @@ static int bind_field(sqlite3_stmt *st, int i, const struct run_record *r,
 	case HF_INT: return bind_i64(st, i, *(const int *)p);
 	case HF_UINT: return sqlite3_bind_int64(st, i, *(const unsigned *)p);
 	case HF_DBL:
-		return isnan(*(const double *)p) ? sqlite3_bind_null(st, i)
+		return isnan(*(const double *)p) ? SQLITE_OK
 						 : sqlite3_bind_double(st, i, *(const double *)p);
 	case HF_STR: return sqlite3_bind_text(st, i, (const char *)p, -1, SQLITE_STATIC);
 	case HF_PSTR:
 		return *(char *const *)p ? sqlite3_bind_text(st, i, *(char *const *)p, -1, SQLITE_STATIC)
-					 : sqlite3_bind_null(st, i);
+					 : SQLITE_OK;
 	case HF_KIND:
 		return sqlite3_bind_text(st, i, *(const enum run_kind *)p == RUN_COMMAND ? "command" : "qsbench",
 					 -1, SQLITE_STATIC);
@@ -473,18 +478,36 @@ static int step_done(sqlite3_stmt *st)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* The id the next run gets, past every run's and every removed run's
+ * (run_ids): "run 41" in an old post does not come to name another run.
+ * Read once a write transaction, which no other writer adds to. */
+static int next_id(struct history *h)
+{
+	sqlite3_stmt *st;
+
+	if (h->next_id)
+		return 0;
+	if (!(st = cached(h, ST_NEXT_ID, "SELECT max(last, (SELECT coalesce(max(id), 0)"
+			  " FROM runs)) + 1 FROM run_ids")))
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		h->next_id = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return h->next_id ? 0 : -1;
+}
+
 /* Returns 0, 1 if a run with r's uuid is there already (nothing added), or
  * -1. */
 static int insert_run(struct history *h, const struct run_record *r, int64_t *id)
 {
 	sqlite3_stmt *st = h->st[ST_RUN];
+	bool ids = h->version >= 9;
 	int n = 0;
 
+	if (ids && next_id(h))
+		return -1;
 	if (!st) {
 		struct sbuf q = { 0 };
-		/* past every id given, the removed runs' too: "run 41" in an
-		 * old post does not come to name another run */
-		bool ids = h->version >= 9;
 
 		sb_puts(&q, ids ? "INSERT INTO runs(id," : "INSERT INTO runs(");
 		for (size_t i = 0; i < history_nfields; i++) {
@@ -494,7 +517,7 @@ static int insert_run(struct history *h, const struct run_record *r, int64_t *id
 				sb_putc(&q, ',');
 			sb_puts(&q, history_fields[i].name);
 		}
-		sb_puts(&q, ids ? ") VALUES((SELECT last + 1 FROM run_ids)," : ") VALUES(");
+		sb_puts(&q, ids ? ") VALUES(?," : ") VALUES(");
 		for (int i = 0; i < n; i++)
 			sb_puts(&q, i ? ",?" : "?");
 		sb_puts(&q, ") ON CONFLICT(uuid) DO NOTHING");
@@ -502,8 +525,10 @@ static int insert_run(struct history *h, const struct run_record *r, int64_t *id
 		free(q.s);
 		if (!st)
 			return -1;
-		n = 0;
 	}
+	n = 0;
+	if (ids && sqlite3_bind_int64(st, ++n, h->next_id) != SQLITE_OK)
+		return -1;
 	for (size_t i = 0; i < history_nfields; i++) {
 		if (history_fields[i].since > h->version)
 			continue;
@@ -517,6 +542,8 @@ static int insert_run(struct history *h, const struct run_record *r, int64_t *id
 	if (!sqlite3_changes(h->db))
 		return 1;
 	*id = sqlite3_last_insert_rowid(h->db);
+	if (ids)
+		h->next_id++;
 	return 0;
 }
 
@@ -712,6 +739,8 @@ int history_add(struct history *h, struct run_record *r, char *err, size_t errle
 	}
 	if (!r->uuid[0])
 		run_record_uuid(r);
+	if (!outer)
+		h->next_id = 0;
 	if (save ? step_done(cached(h, ST_SAVEPOINT, "SAVEPOINT add_run")) :
 		   !outer && exec_sql(h, "BEGIN IMMEDIATE", err, errlen)) {
 		if (save)
@@ -893,224 +922,6 @@ static char *list_sql(struct history *h, const struct history_filter *f, int fla
 	return q.s;
 }
 
-/* The statements that read a run's rows in the other tables, prepared
- * once per listing rather than once per run. */
-struct detail_stmts {
-	sqlite3_stmt *workers, *snaps, *changes, *series, *events;
-	sqlite3_stmt *delays, *victims;
-};
-
-static void detail_finalize(struct detail_stmts *d)
-{
-	sqlite3_finalize(d->workers);
-	sqlite3_finalize(d->snaps);
-	sqlite3_finalize(d->changes);
-	sqlite3_finalize(d->series);
-	sqlite3_finalize(d->delays);
-	sqlite3_finalize(d->events);
-	sqlite3_finalize(d->victims);
-	memset(d, 0, sizeof(*d));
-}
-
-static int detail_prepare(struct history *h, int flags, struct detail_stmts *d)
-{
-	memset(d, 0, sizeof(*d));
-	if ((flags & (HISTORY_WORKERS | HISTORY_WORKER_ENDS)) &&
-	    sqlite3_prepare_v2(h->db,
-			       "SELECT pid, end_state, exit_code, signal, user_us, sys_us, majflt,"
-			       " minflt, verify_errors, first_bad FROM workers WHERE run_id = ?"
-			       " ORDER BY idx", -1, &d->workers, NULL) != SQLITE_OK)
-		goto fail;
-	if ((flags & HISTORY_WORKERS) &&
-	    (sqlite3_prepare_v2(h->db,
-				"SELECT phase, total, used, free, shared, buffers, cache, avail,"
-				" swap_total, swap_used, swap_free FROM free_snaps WHERE run_id = ?",
-				-1, &d->snaps, NULL) != SQLITE_OK ||
-	     sqlite3_prepare_v2(h->db,
-				"SELECT t_s, name, old_val, new_val FROM sysctl_changes"
-				" WHERE run_id = ? ORDER BY idx", -1, &d->changes, NULL) != SQLITE_OK))
-		goto fail;
-	if ((flags & (HISTORY_WORKERS | HISTORY_WORKER_ENDS)) && h->version >= 6 &&
-	    sqlite3_prepare_v2(h->db,
-			       "SELECT idx, swapin_s, reclaim_s, thrashing_s, compact_s, io_s, cpu_s,"
-			       " wpcopy_s, irq_s FROM worker_delays WHERE run_id = ?", -1,
-			       &d->delays, NULL) != SQLITE_OK)
-		goto fail;
-	if ((flags & (HISTORY_WORKERS | HISTORY_WORKER_ENDS)) && h->version >= 11 &&
-	    sqlite3_prepare_v2(h->db, "SELECT pid, comm FROM victims WHERE run_id = ?"
-			       " ORDER BY idx", -1, &d->victims, NULL) != SQLITE_OK)
-		goto fail;
-	if ((flags & HISTORY_WORKERS) && h->version >= 8 &&
-	    sqlite3_prepare_v2(h->db, "SELECT kind, t_s, dur_s, pid FROM events WHERE run_id = ?"
-			       " ORDER BY idx", -1, &d->events, NULL) != SQLITE_OK)
-		goto fail;
-	if ((flags & HISTORY_SERIES) && h->version >= 4 &&
-	    sqlite3_prepare_v2(h->db, "SELECT name, n, quantum, data FROM samples"
-			       " WHERE run_id = ? ORDER BY name <> 't'", -1, &d->series, NULL) != SQLITE_OK)
-		goto fail;
-	return 0;
-fail:
-	detail_finalize(d);
-	return -1;
-}
-
-/* Binds run id to st for a new pass; st may be NULL (not asked for). */
-static sqlite3_stmt *detail_bind(sqlite3_stmt *st, int64_t id)
-{
-	if (st) {
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, id);
-	}
-	return st;
-}
-
-/* Each worker's delay totals onto the workers already read. */
-static void load_delays(struct detail_stmts *d, struct run_record *r)
-{
-	sqlite3_stmt *st = detail_bind(d->delays, r->id);
-
-	while (st && sqlite3_step(st) == SQLITE_ROW) {
-		int i = sqlite3_column_int(st, 0);
-
-		if (i < 0 || i >= r->nworkers)
-			continue;
-		for (int k = 0; k < DL_N; k++)
-			r->workers[i].delays.s[k] = sqlite3_column_type(st, 1 + k) == SQLITE_NULL
-				? NAN : sqlite3_column_double(st, 1 + k);
-	}
-}
-
-static int load_victims(struct detail_stmts *d, struct run_record *r)
-{
-	sqlite3_stmt *st = detail_bind(d->victims, r->id);
-	int n = 0;
-
-	while (st && sqlite3_step(st) == SQLITE_ROW) {
-		struct run_victim *v = realloc(r->victims, sizeof(*v) * (size_t)(n + 1));
-
-		if (!v)
-			return -1;
-		r->victims = v;
-		v = &v[n++];
-		r->nvictims = n;
-		v->pid = sqlite3_column_int(st, 0);
-		snprintf(v->comm, sizeof(v->comm), "%s", (const char *)sqlite3_column_text(st, 1));
-	}
-	return 0;
-}
-
-static int load_details(struct detail_stmts *d, struct run_record *r)
-{
-	sqlite3_stmt *st;
-	int n;
-
-	if ((st = detail_bind(d->workers, r->id))) {
-		n = 0;
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			struct run_worker *w = realloc(r->workers, sizeof(*w) * (size_t)(n + 1));
-			if (!w)
-				return -1;
-			r->workers = w;
-			w = &w[n++];
-			r->nworkers = n;
-			memset(w, 0, sizeof(*w));
-			delays_clear(&w->delays);
-			w->pid = sqlite3_column_int(st, 0);
-			/* text this release never writes reads as still running */
-			worker_end_parse((const char *)sqlite3_column_text(st, 1), &w->end);
-			int64_t *dst[] = { NULL, NULL, NULL, NULL, &w->user_us, &w->sys_us, &w->majflt,
-					   &w->minflt, &w->verify_errors, &w->first_bad };
-			w->exit_code = sqlite3_column_type(st, 2) == SQLITE_NULL ? NA : sqlite3_column_int(st, 2);
-			w->signal = sqlite3_column_int(st, 3);
-			for (int c = 4; c < 10; c++)
-				*dst[c] = sqlite3_column_type(st, c) == SQLITE_NULL ? NA
-										    : sqlite3_column_int64(st, c);
-		}
-	}
-
-	load_delays(d, r);
-
-	if ((st = detail_bind(d->snaps, r->id))) {
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			const char *ph = (const char *)sqlite3_column_text(st, 0);
-			struct mem_snapshot *m = !strcmp(ph, "after") ? &r->free_after : &r->free_before;
-			for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++)
-				*mem_snapshot_field(m, j) = sqlite3_column_type(st, 1 + j) == SQLITE_NULL ? NA
-										     : sqlite3_column_int64(st, 1 + j);
-		}
-	}
-
-	if ((st = detail_bind(d->events, r->id))) {
-		n = 0;
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			struct run_event *e = realloc(r->events, sizeof(*e) * (size_t)(n + 1));
-			if (!e)
-				return -1;
-			r->events = e;
-			e = &e[n++];
-			r->nevents = n;
-			snprintf(e->kind, sizeof(e->kind), "%s", (const char *)sqlite3_column_text(st, 0));
-			e->t_s = sqlite3_column_double(st, 1);
-			e->dur_s = sqlite3_column_double(st, 2);
-			e->pid = sqlite3_column_int(st, 3);
-		}
-	}
-
-	if (load_victims(d, r))
-		return -1;
-
-	if ((st = detail_bind(d->changes, r->id))) {
-		n = 0;
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			struct run_sysctl_change *c = realloc(r->changes, sizeof(*c) * (size_t)(n + 1));
-			if (!c)
-				return -1;
-			r->changes = c;
-			c = &c[n++];
-			r->nchanges = n;
-			c->t_s = sqlite3_column_double(st, 0);
-			snprintf(c->name, sizeof(c->name), "%s", (const char *)sqlite3_column_text(st, 1));
-			snprintf(c->old_val, sizeof(c->old_val), "%s", (const char *)sqlite3_column_text(st, 2));
-			snprintf(c->new_val, sizeof(c->new_val), "%s", (const char *)sqlite3_column_text(st, 3));
-		}
-	}
-
-	/* t first, then each registry series with as many samples; a row of
-	 * another length, or one that does not decode, is skipped, as is a
-	 * name this release does not know. */
-	if ((st = detail_bind(d->series, r->id))) {
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			const char *name = (const char *)sqlite3_column_text(st, 0);
-			int ns = sqlite3_column_int(st, 1);
-			double q = sqlite3_column_double(st, 2);
-			const unsigned char *data = sqlite3_column_blob(st, 3);
-			size_t bytes = (size_t)sqlite3_column_bytes(st, 3);
-			bool t = name && !strcmp(name, "t");
-			int id = name && !t ? run_series_id(name) : -1;
-			double *dst;
-
-			if (!name || !(q > 0) || ns < 1 || ns > RUN_SAMPLES_MAX)
-				continue;
-			if (t) {
-				if (run_record_alloc_series(r, ns))
-					return -1;
-				if (blob_decode(data, bytes, q, r->t, ns) != ns)
-					run_record_alloc_series(r, 0);
-				continue;
-			}
-			if (id < 0 || ns != r->nsamples)
-				continue;
-			if (!(dst = run_record_add_series(r, id)))
-				return -1;
-			if (blob_decode(data, bytes, q, dst, ns) != ns) {
-				free(r->series[id]);
-				r->series[id] = NULL;
-			}
-		}
-	}
-	return 0;
-}
-
 int history_each(struct history *h, const struct history_filter *f, int flags,
 		 int (*fn)(struct run_record *r, void *arg), void *arg,
 		 char *err, size_t errlen)
@@ -1118,7 +929,7 @@ int history_each(struct history *h, const struct history_filter *f, int flags,
 	char *sql = list_sql(h, f, flags);
 	bool *rd = malloc(history_nfields * sizeof(*rd));
 	sqlite3_stmt *st = NULL;
-	struct detail_stmts d;
+	struct histdetail d;
 	struct run_record r;
 	int rc, ret = 0;
 
@@ -1131,7 +942,7 @@ int history_each(struct history *h, const struct history_filter *f, int flags,
 	for (size_t i = 0; i < history_nfields; i++)
 		rd[i] = field_read(h, f, flags, i);
 	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK ||
-	    detail_prepare(h, flags, &d)) {
+	    histdetail_prepare(&d, h->db, h->version, flags)) {
 		sqlite3_finalize(st);
 		free(sql);
 		free(rd);
@@ -1152,7 +963,7 @@ int history_each(struct history *h, const struct history_filter *f, int flags,
 		for (size_t i = 0; i < history_nfields; i++)
 			if (rd[i])
 				column_field(st, col++, &r, &history_fields[i]);
-		if (load_details(&d, &r)) {
+		if (histdetail_load(&d, &r)) {
 			run_record_clear(&r);
 			fmt_err(err, errlen, "history: out of memory reading runs");
 			ret = -1;
@@ -1168,7 +979,7 @@ int history_each(struct history *h, const struct history_filter *f, int flags,
 		ret = -1;
 	}
 	sqlite3_finalize(st);
-	detail_finalize(&d);
+	histdetail_finalize(&d);
 	free(rd);
 	if (txn)
 		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
@@ -1361,7 +1172,7 @@ int history_get(struct history *h, int64_t id, struct run_record *r,
 {
 	struct sbuf q = { 0 };
 	sqlite3_stmt *st = NULL;
-	struct detail_stmts d = { 0 };
+	struct histdetail d = { 0 };
 	int ret = -1;
 
 	run_record_init(r);
@@ -1374,7 +1185,7 @@ int history_get(struct history *h, int64_t id, struct run_record *r,
 	}
 	sb_puts(&q, " FROM runs WHERE id = ?");
 	if (q.oom || sqlite3_prepare_v2(h->db, q.s, -1, &st, NULL) != SQLITE_OK ||
-	    detail_prepare(h, HISTORY_DETAIL, &d)) {
+	    histdetail_prepare(&d, h->db, h->version, HISTORY_DETAIL)) {
 		dberr(h, err, errlen, "cannot read run");
 		goto out;
 	}
@@ -1391,7 +1202,7 @@ int history_get(struct history *h, int64_t id, struct run_record *r,
 				continue;
 			column_field(st, col++, r, &history_fields[i]);
 		}
-		if (load_details(&d, r)) {
+		if (histdetail_load(&d, r)) {
 			run_record_clear(r);
 			fmt_err(err, errlen, "history: out of memory reading run %" PRId64, id);
 		} else {
@@ -1407,7 +1218,7 @@ int history_get(struct history *h, int64_t id, struct run_record *r,
 		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
 out:
 	sqlite3_finalize(st);
-	detail_finalize(&d);
+	histdetail_finalize(&d);
 	free(q.s);
 	return ret;
 }
@@ -1427,12 +1238,38 @@ int history_nsamples(struct history *h, int64_t id)
 	return n;
 }
 
+/* Raises run_ids to run id, if there, before it goes: a removed run's id
+ * is not given again. v9's trigger raised it at every insert instead,
+ * which made each insert a statement of two tables that SQLite journals
+ * page by page (to a temporary file past 64 KiB) in case it is undone
+ * alone. */
+static int keep_removed_id(struct history *h, int64_t id)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (h->version < 9)
+		return 0;
+	if (sqlite3_prepare_v2(h->db, "UPDATE run_ids SET last = max(last, ?1)"
+			       " WHERE EXISTS (SELECT 1 FROM runs WHERE id = ?1)", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 int history_rm(struct history *h, int64_t id, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 
 	if (h->rdonly) {
 		fmt_err(err, errlen, "%s: opened read-only", h->path);
+		return -1;
+	}
+	if (keep_removed_id(h, id)) {
+		dberr(h, err, errlen, "cannot remove run");
 		return -1;
 	}
 	if (sqlite3_prepare_v2(h->db, "DELETE FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK) {

@@ -43,7 +43,9 @@ static int migrate_samples(sqlite3 *db, const char *path, char *err, size_t errl
  * (maxrss_kib, time(1)'s maxresident), in that index too; v11 the OOM
  * killer's victims (table victims, pid and comm as the kernel log named
  * them) and the kills the run's cgroup counted that no line named
- * (oom_unnamed, NULL for the runs before: their victims are unknown). */
+ * (oom_unnamed, NULL for the runs before: their victims are unknown); v12
+ * run_ids raised by a removal, not by v9's trigger at each insert: a new
+ * run's id is past it and every run's. */
 static const struct {
 	const char *sql;
 	int (*step)(sqlite3 *db, const char *path, char *err, size_t errlen);
@@ -176,6 +178,7 @@ static const struct {
 	  " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 	  " idx INTEGER NOT NULL, pid INTEGER NOT NULL, comm TEXT NOT NULL,"
 	  " PRIMARY KEY (run_id, idx)) WITHOUT ROWID;", NULL },
+	{ "DROP TRIGGER run_ids_last;", NULL },
 };
 
 void histschema_err(sqlite3 *db, const char *path, char *err, size_t len, const char *what)

@@ -407,6 +407,12 @@ struct span {
 /* Victims kept from the OOM lines above one run: a batch names at most 16. */
 #define POSTED_VICTIMS_MAX 16
 
+/* The notes a sink is given, each kind to its first NOTES_SHOWN, then
+ * counted in one line: a post of three runs to a kswapd line has a note
+ * every five lines. */
+enum { NOTE_SKIPPED, NOTE_KSWAPD_TOTAL, NOTE_PCT_OFF, NOTE_KINDS };
+#define NOTES_SHOWN 10
+
 struct posted {
 	const struct import_sink *emit;	/* NULL on the checking pass */
 	const char *label;
@@ -444,6 +450,8 @@ struct posted {
 	double *kswapd;
 	size_t kcap, kspan;	/* kspan: the first run the next line covers */
 	size_t kskipped;	/* time lines skipped since (--skip-bad) */
+	size_t notes[NOTE_KINDS];	/* of each kind, given or not */
+	int note_line[NOTE_KINDS];	/* the last given's */
 	size_t block_skipped;	/* and since the last kswapd or stall line */
 	struct span *tok;	/* a line's words, for unflatten */
 	size_t ntok;
@@ -503,6 +511,30 @@ static int close_group(struct posted *ps, char *err, size_t errlen)
 	return 0;
 }
 
+/* msg, of line lineno, to the sink's note unless NOTES_SHOWN of its
+ * kind came before. */
+static void note(struct posted *ps, int kind, int lineno, const char *msg)
+{
+	if (ps->notes[kind]++ < NOTES_SHOWN) {
+		ps->note_line[kind] = lineno;
+		ps->emit->note(ps->emit->arg, msg);
+	}
+}
+
+/* How many notes of each kind were not given, once the pass is over. */
+static void notes_left(struct posted *ps)
+{
+	for (int k = 0; k < NOTE_KINDS; k++) {
+		char msg[80];
+
+		if (ps->notes[k] <= NOTES_SHOWN)
+			continue;
+		snprintf(msg, sizeof(msg), "... and %zu more like line %d's",
+			 ps->notes[k] - NOTES_SHOWN, ps->note_line[k]);
+		ps->emit->note(ps->emit->arg, msg);
+	}
+}
+
 /* A kswapd line after one run is that run's; after N, their total, which
  * no run's own can be made of: each stays n/a, said once on the second
  * pass. */
@@ -521,7 +553,7 @@ static void kswapd_line_read(struct posted *ps, int lineno, double cpu_s)
 			snprintf(left, sizeof(left), " (%zu of them skipped)", ps->kskipped);
 		snprintf(msg, sizeof(msg), "line %d: \"%s\" is the total of the %zu runs above it%s,"
 			 " not each one's: their kswapd is n/a", lineno, text, n, left);
-		ps->emit->note(ps->emit->arg, msg);
+		note(ps, NOTE_KSWAPD_TOTAL, lineno, msg);
 	}
 	ps->kspan = ps->nruns;
 	ps->kskipped = 0;
@@ -706,9 +738,10 @@ static void pct_texts(const struct timeline *t, char *posted, char *calc, size_t
 	}
 }
 
-/* What cannot be read (msg names its line): an error, or with skip_bad
- * one line to the sink's note on the second pass. -1 with err, or 0. */
-static int refuse(struct posted *ps, const char *msg, char *err, size_t errlen)
+/* What cannot be read (msg names its line, lineno): an error, or with
+ * skip_bad one line to the sink's note on the second pass. -1 with err,
+ * or 0. */
+static int refuse(struct posted *ps, int lineno, const char *msg, char *err, size_t errlen)
 {
 	if (!ps->skip_bad)
 		return fmt_err(err, errlen, "%s (--skip-bad imports the rest)", msg);
@@ -716,7 +749,7 @@ static int refuse(struct posted *ps, const char *msg, char *err, size_t errlen)
 		char line[300];
 
 		snprintf(line, sizeof(line), "skipped %s", msg);
-		ps->emit->note(ps->emit->arg, line);
+		note(ps, NOTE_SKIPPED, lineno, line);
 	}
 	return 0;
 }
@@ -741,7 +774,7 @@ static int bad_line(struct posted *ps, int lineno, const char *what, const char 
 	}
 	snprintf(msg, sizeof(msg), "line %d: looks like %s but does not parse: %s%s", lineno, what,
 		 why, fmt_escape(text, sizeof(text), s));
-	return refuse(ps, msg, err, errlen);
+	return refuse(ps, lineno, msg, err, errlen);
 }
 
 /* A time line whose %P is a little off its times (timefmt.h's slack): read,
@@ -755,7 +788,7 @@ static void pct_note(struct posted *ps, int lineno, const struct timeline *t)
 	pct_texts(t, a, b, sizeof(a));
 	snprintf(msg, sizeof(msg), "line %d: CPU %s as posted, %s from its times; kept as posted",
 		 lineno, a, b);
-	ps->emit->note(ps->emit->arg, msg);
+	note(ps, NOTE_PCT_OFF, lineno, msg);
 }
 
 /* Batch mode's mark after a time line (run_status_mark), cut off buf: the
@@ -863,7 +896,7 @@ static const char *free_block(struct posted *ps, const char *p, int *lineno, cha
 		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1), p);
 		snprintf(msg, sizeof(msg), "line %d: a free(1) header without a block that adds up: %s",
 			 *lineno, fmt_escape(text, sizeof(text), line));
-		if (refuse(ps, msg, err, errlen))
+		if (refuse(ps, *lineno, msg, err, errlen))
 			return NULL;
 		/* and the rows under the header, which would read as headers */
 		for (p = eol ? eol + 1 : p + len; *p; p = eol ? eol + 1 : p + strlen(p)) {
@@ -987,7 +1020,7 @@ static const char *read_line(struct posted *ps, const char *p, int *lineno, char
 		return next;
 	bool oom_here = strstr(line, "Out of Memory") || strstr(line, "Killed process");
 	char bare[sizeof(line)];
-	snprintf(bare, sizeof(bare), "%s", line);
+	memcpy(bare, line, keep + 1);
 	enum run_status mark = cut_mark(bare);
 	int csh = timefmt_parse_csh(bare, &t);
 	bool far = csh && errno == ERANGE;
@@ -1378,7 +1411,7 @@ static int read_pass(struct posted *ps, const char *text, char *err, size_t errl
 
 			snprintf(msg, sizeof(msg), "line %d: %zu bytes on one line, more than a message"
 				 " (%d) holds", lineno + 1, len, FLAT_MAX);
-			if (refuse(ps, msg, err, errlen))
+			if (refuse(ps, lineno + 1, msg, err, errlen))
 				return -1;
 			lineno++;
 			p = eol ? eol + 1 : p + len;
@@ -1443,6 +1476,8 @@ int posted_read(const char *text, const char *label, bool skip_bad,
 		ps.emit = sink;
 		rc = read_pass(&ps, text, err, errlen);
 		run_record_clear(&ps.last);
+		if (sink->note)
+			notes_left(&ps);
 	}
 	free(ps.sizes);
 	free(ps.kswapd);

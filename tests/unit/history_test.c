@@ -584,6 +584,16 @@ TEST(history_ids_not_reused)
 	CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
 	CHECK_INT(r.id, ids[3] + 1);
 	run_record_clear(&r);
+	/* no run 999, none to keep the id of */
+	CHECK_INT(history_rm(h, 999, err, sizeof(err)), 1);
+	CHECK_INT(raw_int(path, "SELECT last FROM run_ids"), ids[3]);
+	/* a run another program put in, past the last id kept */
+	CHECK_INT(raw_exec(path, "INSERT INTO runs(id, uuid, started_at, kind, status, config,"
+			   " config_hash) VALUES(100, 'x', '', 'qsbench', 'ok', '', '')"), 0);
+	fixture(&r, 5);
+	CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
+	CHECK_INT(r.id, 101);
+	run_record_clear(&r);
 	history_close(h);
 	rm_db(path);
 }

@@ -95,6 +95,9 @@ TEST(histschema_migrations_from_every_version)
 					  " name = 'runs_session'"), to >= 2);
 			CHECK_INT(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE"
 					  " name IN ('runs_label', 'runs_config')"), to >= 3 ? 2 : 0);
+			/* v9 kept the last id by a trigger, v12 by the writer */
+			CHECK_INT(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE"
+					  " type = 'trigger'"), to >= 9 && to <= 11);
 			CHECK_INT(raw_int(path, "PRAGMA integrity_check") == -1, 0);
 			CHECK_INT(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE"
 					  " name = 'victims'"), to >= 11);
