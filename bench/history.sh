@@ -33,6 +33,7 @@ TIME=/usr/bin/time
 die() { echo "bench/history.sh: $*" >&2; exit 1; }
 [ -x ./thrashtop ] || die "build ./thrashtop first (make)"
 command -v sqlite3 >/dev/null || die "sqlite3 is not installed (make bench installs it)"
+command -v strace >/dev/null || die "strace is not installed (make bench installs it)"
 [ -x build/firstframe ] || die "build build/firstframe first (make bench)"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
