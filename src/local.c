@@ -101,14 +101,9 @@ static void l_zram(struct place *p, const char *name)
 		ticker_zram(L(p)->tick, name);
 }
 
-static int grow(void *pp, size_t size, int n)
-{
-	void *q = realloc(*(void **)pp, size * (size_t)n);
-
-	if (q)
-		*(void **)pp = q;
-	return q ? 0 : -1;
-}
+/* p's array grown to n of its elements through tmp, p kept on failure. */
+#define GROW(p, n, tmp) \
+	(((tmp) = realloc((p), sizeof(*(p)) * (size_t)(n))) ? ((p) = (tmp), 0) : -1)
 
 static int l_begin(struct place *p, struct run *r, const struct workload_cfg *cfg, pid_t holder,
 		   char *err, size_t errlen)
@@ -116,11 +111,11 @@ static int l_begin(struct place *p, struct run *r, const struct workload_cfg *cf
 	struct local *l = L(p);
 	struct workload_cfg c = *cfg;
 	int n = cfg->procs;
+	void *t;
 
-	if (grow(&p->rows.dl, sizeof(*p->rows.dl), n) | grow(&l->q_dl, sizeof(*l->q_dl), n) |
-	    grow(&l->q_pid, sizeof(*l->q_pid), n) | grow(&l->q_at, sizeof(*l->q_at), n) |
-	    grow(&l->q_err, sizeof(*l->q_err), n) | grow(&p->rows.ps, sizeof(*p->rows.ps), n) |
-	    grow(&l->swap_at, sizeof(*l->swap_at), n)) {
+	if (GROW(p->rows.dl, n, t) || GROW(l->q_dl, n, t) || GROW(l->q_pid, n, t) ||
+	    GROW(l->q_at, n, t) || GROW(l->q_err, n, t) || GROW(p->rows.ps, n, t) ||
+	    GROW(l->swap_at, n, t)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
