@@ -15,7 +15,7 @@
 
 #include "runrec.h"
 
-#define HISTORY_SCHEMA_VERSION 12
+#define HISTORY_SCHEMA_VERSION 13
 /* The oldest schema a reader (HISTORY_RDONLY) takes as it is: v9 added only
  * what a write uses, v10 and v11 what a reader leaves unknown where it is
  * not, v12 changed only when a write keeps the last id. */

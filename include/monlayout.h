@@ -57,6 +57,7 @@ struct ms_worker {
 struct ms_model {
 	/* header */
 	const char *host, *kernel;	/* NULL shows "?" */
+	const char *place;		/* "vm tcg" off this machine; NULL, "" */
 	int64_t ram_kib, swap_kib;	/* NA unknown */
 	const char *swapdevs;		/* e.g. "/tmp/swap.img 512Mi"; may be NULL */
 	const char *swappiness;		/* as the kernel prints it, "n/a" */

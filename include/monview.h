@@ -37,6 +37,7 @@ struct monview {
 	char status[256];
 	char wl_line[1024];		/* header: sweep cell and ETA, workload */
 	char cg_extra[2][128];		/* cgroup plot titles' extra text */
+	char place[32];			/* the header's "vm tcg" */
 	int chosen[M_N];		/* the user's plots, registry ids */
 	int nchosen;			/* -1: the default layout */
 };

@@ -112,6 +112,9 @@ struct place_ops {
 
 struct place {
 	const struct place_ops *ops;
+	/* what the records call it: "" this machine, "vm" a guest on it,
+	 * with its accelerator ("kvm", "tcg") */
+	char kind[16], accel[8];
 	struct place_rows rows;
 	/* delay accounting and reclaim events: whether the place has them,
 	 * and why not */

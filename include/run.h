@@ -125,6 +125,7 @@ struct record_input {
 	const struct sysstate *sys;
 	time_t started;			/* wall clock at the run's start */
 	const char *label;		/* NULL: none */
+	const char *place, *accel;	/* as the record's; NULL: this machine */
 	const char *command;		/* NULL: a qsbench run */
 	int repeat_k, repeat_n;
 	const char *session, *cell;	/* NULL: not part of a sweep */

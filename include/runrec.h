@@ -126,6 +126,9 @@ struct run_record {
 	char *kernel_version;		/* uname -v (owned) */
 	char *proc_cmdline;		/* /proc/cmdline (owned) */
 	char hostname[65];
+	char place[16];			/* "" this machine, "vm" a guest on it */
+	char accel[8];			/* a guest's: "kvm" or "tcg"; "" */
+	int64_t cgroup_version;		/* the memory cgroup's, 1 or 2; NA */
 	int ncpus;
 	int64_t ram_kib;
 	char *swap_devices;		/* /proc/swaps body (owned) */
@@ -277,6 +280,13 @@ void run_record_timeline(const struct run_record *r, struct timeline *t);
  * control characters blanks, as fmt_blank_controls makes them; cut with
  * "..." where it does not fit). */
 void run_record_workload(const struct run_record *r, char *buf, size_t len);
+
+/* Where a run happened, as every view says it: "" this machine, "vm tcg"
+ * a guest on it under its accelerator. Returns buf. */
+char *run_place_text(const char *place, const char *accel, char *buf, size_t len);
+
+/* "box", or "box (vm tcg)": the host a record names, and where on it. */
+char *run_record_host(const struct run_record *r, char *buf, size_t len);
 /* Whether a and b ran the same workload, whatever its length. */
 bool run_record_same_workload(const struct run_record *a, const struct run_record *b);
 

@@ -23,6 +23,8 @@ struct sysstate {
 	char version[256];		/* uname -v */
 	char cmdline[4096];		/* /proc/cmdline, without the newline */
 	int cpus_online;
+	int memcg_version;		/* the memory cgroup's, 2 or 1; 0 none or
+					   unknown (the place fills it) */
 	int64_t mem_total_kib;
 	int64_t hugetlb_kib;		/* every hugetlb pool, NA if not printed */
 	int64_t mlocked_kib;		/* NA if not printed */

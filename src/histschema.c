@@ -179,6 +179,11 @@ static const struct {
 	  " idx INTEGER NOT NULL, pid INTEGER NOT NULL, comm TEXT NOT NULL,"
 	  " PRIMARY KEY (run_id, idx)) WITHOUT ROWID;", NULL },
 	{ "DROP TRIGGER run_ids_last;", NULL },
+	/* where the run happened: '' this machine, "vm" a guest on it (with
+	 * its accelerator); the machine's memory cgroup version */
+	{ "ALTER TABLE runs ADD COLUMN place TEXT NOT NULL DEFAULT '';"
+	  "ALTER TABLE runs ADD COLUMN accel TEXT NOT NULL DEFAULT '';"
+	  "ALTER TABLE runs ADD COLUMN cgroup_version INTEGER;", NULL },
 };
 
 void histschema_err(sqlite3 *db, const char *path, char *err, size_t len, const char *what)

@@ -451,7 +451,7 @@ static int detail_system(const struct run_record *r, int width, struct detail_li
 		{ "dirty_ratio", offsetof(struct run_record, dirty_ratio) },
 		{ "dirty_background_ratio", offsetof(struct run_record, dirty_background_ratio) },
 	};
-	char a[4096], b[64], c[64], d[64];
+	char a[4096], b[64], c[64], d[64], host[128];
 	size_t o = 0;
 	int rc = 0;
 
@@ -463,7 +463,7 @@ static int detail_system(const struct run_record *r, int width, struct detail_li
 		snprintf(d, sizeof(d), "%d", r->ncpus);
 	else
 		snprintf(d, sizeof(d), "?");
-	snprintf(a, sizeof(a), "%s, %s CPUs, RAM %s, swap %s", r->hostname[0] ? r->hostname : "?",
+	snprintf(a, sizeof(a), "%s, %s CPUs, RAM %s, swap %s", run_record_host(r, host, sizeof(host)),
 		 d, b, c);
 	rc |= text_kv(t, width, "host", a);
 	snprintf(a, sizeof(a), "%s %s", r->kernel_release[0] ? r->kernel_release : "?",

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "prof.h"
 #include "proctree.h"
 #include "ticker.h"
@@ -85,8 +86,13 @@ static void l_set_interval(struct place *p, double interval)
 
 static int l_state(struct place *p, struct sysstate *st, char *err, size_t errlen)
 {
+	bool memsw;
+
 	(void)p;
-	return sysstate_read(st, err, errlen);
+	if (sysstate_read(st, err, errlen))
+		return -1;
+	st->memcg_version = cgroup_probe(&memsw);
+	return 0;
 }
 
 static void l_caps(const struct place *p, struct sampler_caps *c)

@@ -311,8 +311,9 @@ static void draw_header(const struct ms_model *m, const struct ms_layout *l, boo
 		snprintf(right, sizeof(right),
 			 "RAM %s  swap %s (%s)  swappiness %s", a, b,
 			 m->swapdevs, m->swappiness ? m->swappiness : "n/a");
-	snprintf(left, sizeof(left), "thrashtop  %s  %s",
-		 m->host ? m->host : "?", m->kernel ? m->kernel : "?");
+	snprintf(left, sizeof(left), "thrashtop  %s  %s%s%s",
+		 m->host ? m->host : "?", m->kernel ? m->kernel : "?",
+		 m->place && m->place[0] ? "  " : "", m->place ? m->place : "");
 	if (fmt_text_cols(left) + fmt_text_cols(right) + 1 > w)
 		memmove(left, left + 11, strlen(left + 11) + 1);
 	snprintf(lw, sizeof(lw), "%s\x01%s", left, m->warning ? m->warning : "");

@@ -357,6 +357,7 @@ int monview_init(struct monview *mv, const struct session *s, const int *plots,
 	mv->s = s;
 	m->host = s->sys.hostname;
 	m->kernel = s->sys.release;
+	m->place = run_place_text(s->place->kind, s->place->accel, mv->place, sizeof(mv->place));
 	m->swapdevs = s->swapdevs;
 	m->swappiness = s->swappiness;
 	m->warning = s->guard.why[0] ? s->guard.why : NULL;

@@ -25,6 +25,7 @@ struct replay {
 	struct view v;			/* first: the loop's handle */
 	struct run_record r;
 	struct ms_model m;
+	char place[32];			/* the header's "vm tcg" */
 	struct series view[M_N];
 	int shown;			/* samples shown: r.t[0 .. shown - 1] */
 	double clock;			/* seconds into the run */
@@ -325,6 +326,7 @@ static void fill_fixed(struct replay *p, const int *plots, int nplots)
 
 	m->host = r->hostname;
 	m->kernel = r->kernel_release;
+	m->place = run_place_text(r->place, r->accel, p->place, sizeof(p->place));
 	m->ram_kib = r->ram_kib;
 	m->swap_kib = r->swap_total_kib;
 	histui_params(r, params, sizeof(params));

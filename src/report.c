@@ -827,7 +827,7 @@ static void older_runs(FILE *f, const bool *outlier, size_t hidden)
 
 static void system_state(FILE *f, const struct run_record *r)
 {
-	char buf[1024], a[32], b[32];
+	char buf[1024], a[32], b[32], host[128];
 
 	fmt_kib(a, sizeof(a), r->ram_kib);
 	fmt_kib(b, sizeof(b), r->swap_total_kib);
@@ -835,10 +835,11 @@ static void system_state(FILE *f, const struct run_record *r)
 		fprintf(f, "  system state not recorded (imported lines): RAM %s, swap %s\n", a, b);
 		return;
 	}
+	run_record_host(r, host, sizeof(host));
 	if (r->ncpus == NA)
-		snprintf(buf, sizeof(buf), "%s, n/a CPUs, RAM %s, swap %s", r->hostname, a, b);
+		snprintf(buf, sizeof(buf), "%s, n/a CPUs, RAM %s, swap %s", host, a, b);
 	else
-		snprintf(buf, sizeof(buf), "%s, %d CPUs, RAM %s, swap %s", r->hostname, r->ncpus, a, b);
+		snprintf(buf, sizeof(buf), "%s, %d CPUs, RAM %s, swap %s", host, r->ncpus, a, b);
 	report_wrap(f, "  host:    ", 11, buf);
 	snprintf(buf, sizeof(buf), "%s %s", r->kernel_release[0] ? r->kernel_release : "-",
 		 r->kernel_version ? r->kernel_version : "");

@@ -557,6 +557,9 @@ int record_build(struct run_record *r, const struct record_input *in)
 
 	snprintf(r->kernel_release, sizeof(r->kernel_release), "%.64s", sys->release);
 	snprintf(r->hostname, sizeof(r->hostname), "%.64s", sys->hostname);
+	snprintf(r->place, sizeof(r->place), "%s", in->place ? in->place : "");
+	snprintf(r->accel, sizeof(r->accel), "%s", in->accel ? in->accel : "");
+	r->cgroup_version = sys->memcg_version > 0 ? sys->memcg_version : NA;
 	if (!(r->kernel_version = strdup(sys->version)) ||
 	    !(r->proc_cmdline = strdup(sys->cmdline)) ||
 	    !(r->swap_devices = swaps_text(sys)))

@@ -101,6 +101,9 @@ const struct hist_field history_fields[] = {
 	F(reclaim_lost, HF_I64, 8),
 	F(reclaim_events_past, HF_I64, 8),
 	F(oom_unnamed, HF_I64, 11),
+	F(place, HF_STR, 13),
+	F(accel, HF_STR, 13),
+	F(cgroup_version, HF_I64, 13),
 	F(version, HF_STR, 1),
 	F(config, HF_PSTR, 1),
 	F(config_hash, HF_STR, 1),
@@ -659,6 +662,12 @@ int run_record_config(struct run_record *r)
 
 	sb_kv(&b, "label", r->label);
 	sb_kv(&b, "host", r->hostname);
+	/* only off this machine, so that its runs keep their groups: a
+	 * guest's timings compare with no other accelerator's */
+	if (r->place[0])
+		sb_kv(&b, "place", r->place);
+	if (r->accel[0])
+		sb_kv(&b, "accel", r->accel);
 	sb_kv_i64(&b, "ram_kib", r->ram_kib);
 	sb_kv_i64(&b, "cpus", r->ncpus);
 	sb_kv(&b, "kernel", r->kernel_release);
@@ -911,4 +920,20 @@ void run_record_swap_line(const char *line, char *buf, size_t len)
 	} else {
 		snprintf(buf, len, "%s", l);
 	}
+}
+
+char *run_place_text(const char *place, const char *accel, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", place, place[0] && accel[0] ? " " : "", place[0] ? accel : "");
+	return buf;
+}
+
+char *run_record_host(const struct run_record *r, char *buf, size_t len)
+{
+	char where[32];
+
+	run_place_text(r->place, r->accel, where, sizeof(where));
+	snprintf(buf, len, "%s%s%s%s", r->hostname[0] ? r->hostname : "?", where[0] ? " (" : "",
+		 where, where[0] ? ")" : "");
+	return buf;
 }

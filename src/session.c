@@ -638,6 +638,8 @@ static void store_run(struct session *s)
 		.sys = &s->sys,
 		.started = rn->started,
 		.label = s->o->label,
+		.place = s->place->kind,
+		.accel = s->place->accel,
 		.command = s->o->argv ? s->workload_desc : NULL,
 		.repeat_k = s->repeat_k,
 		.repeat_n = s->repeat_n,

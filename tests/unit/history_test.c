@@ -213,6 +213,26 @@ TEST(history_config_groups_equal_configs)
 	b.sysctls = NULL;
 	CHECK_INT(run_record_config(&b), 0);
 	CHECK_STR(a.config_hash, b.config_hash);
+	/* a guest's runs group apart from this machine's, and TCG's from
+	 * KVM's; this machine's keep the hash they had */
+	snprintf(b.place, sizeof(b.place), "vm");
+	snprintf(b.accel, sizeof(b.accel), "tcg");
+	CHECK_INT(run_record_config(&b), 0);
+	CHECK(strstr(b.config, "place=vm\naccel=tcg\n") != NULL);
+	{
+		char h1[17], host[128];
+
+		snprintf(h1, sizeof(h1), "%s", b.config_hash);
+		snprintf(b.accel, sizeof(b.accel), "kvm");
+		CHECK_INT(run_record_config(&b), 0);
+		CHECK(strcmp(h1, b.config_hash) != 0);
+		CHECK(strcmp(a.config_hash, b.config_hash) != 0);
+		CHECK_STR(run_record_host(&b, host, sizeof(host)), "lenstra (vm kvm)");
+		CHECK_STR(run_record_host(&a, host, sizeof(host)), "lenstra");
+	}
+	b.place[0] = b.accel[0] = '\0';
+	CHECK_INT(run_record_config(&b), 0);
+	CHECK_STR(a.config_hash, b.config_hash);
 	free(b.kernel_version);
 	b.kernel_version = strdup("#2 SMP");
 	CHECK_INT(run_record_config(&b), 0);
