@@ -14,6 +14,8 @@
 
 #define CLI_MAX_SYSCTL 32
 #define CLI_MAX_SWEEP 8
+#define CLI_BOOT_MEM_DEFAULT (512LL << 20)	/* a guest's RAM without --boot-mem */
+#define CLI_BOOT_MEM_MIN (32LL << 20)
 #define CLI_WAIT_DEFAULT 600	/* --wait without SECONDS */
 
 /* --global-with: a hugetlb pool where the kernel has one, else a balloon
@@ -77,6 +79,9 @@ struct options {
 	bool pressure_default;	/* no workload flags given: `make run` defaults */
 	int wait;		/* --wait: seconds a tuning session queues for another's
 				   end; 0: refused at once */
+	const char *kernel;	/* --kernel: the runs happen in a guest booting it;
+				   NULL: on this machine */
+	int64_t boot_mem;	/* --boot-mem, the guest's RAM, bytes */
 };
 
 /* Parses argv into opt. Returns 0 to go on, 1 when the request is already

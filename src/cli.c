@@ -50,6 +50,11 @@ void cli_usage(FILE *out)
 "  -b, --batch          no screen: print each run's result lines\n"
 "      --format=F       time line format, in batch mode and at the monitor's\n"
 "                       exit: csh (default), gnu, gnu-full\n"
+"Place (root; qemu):\n"
+"      --kernel KERNEL  run the session in a guest booting KERNEL: VER or\n"
+"                       /boot/vmlinuz-VER, a linux-image .deb, a Debian\n"
+"                       version fetched into a cache (6.1), a build tree\n"
+"      --boot-mem SIZE  the guest's RAM, its mem= (default 512M)\n"
 "History:\n"
 "  -L, --label TEXT     label stored with the runs, 1 to 200 characters\n"
 "      --history PATH   history database (default\n"
@@ -158,7 +163,7 @@ void cli_free(struct options *o)
 enum { OPT_FORMAT = 256, OPT_HISTORY, OPT_NO_HISTORY, OPT_MEM, OPT_GLOBAL,
        OPT_SWAP, OPT_SYSCTL, OPT_SWEEP, OPT_KNOB, OPT_LIST_PLOTS,
        OPT_GLOBAL_WITH, OPT_PLOTS, OPT_AGAINST, OPT_ZSWAP, OPT_FILL,
-       OPT_CAST, OPT_NO_STALLS, OPT_NO_EVENTS, OPT_WAIT, OPT_END };
+       OPT_CAST, OPT_NO_STALLS, OPT_NO_EVENTS, OPT_WAIT, OPT_KERNEL, OPT_BOOT_MEM, OPT_END };
 
 int cli_parse_swap(const char *arg, struct swap_spec *sp, char *err, size_t errlen)
 {
@@ -223,7 +228,8 @@ static int once(const struct option *lo, int c, unsigned char seen[], char *err,
 {
 	static const int single[] = { 'p', 's', 'r', 'd', 'L', OPT_FORMAT, OPT_HISTORY, OPT_MEM,
 				      OPT_GLOBAL, OPT_GLOBAL_WITH, OPT_SWAP, OPT_KNOB, OPT_PLOTS,
-				      OPT_AGAINST, OPT_ZSWAP, OPT_FILL, OPT_CAST, OPT_WAIT };
+				      OPT_AGAINST, OPT_ZSWAP, OPT_FILL, OPT_CAST, OPT_WAIT,
+				      OPT_KERNEL, OPT_BOOT_MEM };
 	const char *name = "?";
 
 	for (size_t i = 0; i < sizeof(single) / sizeof(single[0]); i++)
@@ -339,6 +345,10 @@ static int settle(struct options *o, bool global_with_set, char *err, size_t err
 		return fmt_err(err, errlen, "--against reads the run from the history: not with --no-history");
 	if (o->cast && o->batch)
 		return fmt_err(err, errlen, "--cast records the monitor: not in batch mode (-b, or no terminal on stdout)");
+	if (o->boot_mem && !o->kernel)
+		return fmt_err(err, errlen, "--boot-mem sizes the guest that --kernel boots: give --kernel too");
+	if (o->kernel && !o->boot_mem)
+		o->boot_mem = CLI_BOOT_MEM_DEFAULT;
 	if (global_with_set && !o->global_limit)
 		return fmt_err(err, errlen, "--global-with needs --global SIZE");
 	for (int i = 0; o->global_limit && o->global_with != GLOBAL_BALLOON && i < o->nsysctl; i++)
@@ -349,7 +359,7 @@ static int settle(struct options *o, bool global_with_set, char *err, size_t err
 		return fmt_err(err, errlen, "--fill is the sorter's data: it does not apply to a command");
 	o->pressure_default = !o->nelems_set && !o->procs_set && !o->argv &&
 			      !o->mem_limit && !o->global_limit && !o->swap_size && !o->nsweep &&
-			      !o->zswap_set;
+			      !o->zswap_set && !o->kernel;
 	return 0;
 }
 
@@ -388,6 +398,8 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 		{ "fill", required_argument, NULL, OPT_FILL },
 		{ "cast", required_argument, NULL, OPT_CAST },
 		{ "wait", optional_argument, NULL, OPT_WAIT },
+		{ "kernel", required_argument, NULL, OPT_KERNEL },
+		{ "boot-mem", required_argument, NULL, OPT_BOOT_MEM },
 		{ 0, 0, 0, 0 },
 	};
 	unsigned char seen[OPT_END] = { 0 };
@@ -585,6 +597,25 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 				return fmt_err(err, errlen, "--cast: want a file name");
 			o->cast = optarg;
 			break;
+		case OPT_KERNEL:
+			if (!*optarg)
+				return fmt_err(err, errlen, "--kernel: want a kernel: a version, "
+					       "/boot/vmlinuz-VER, a linux-image .deb or a build tree");
+			o->kernel = optarg;
+			break;
+		case OPT_BOOT_MEM: {
+			int64_t bytes;
+			char a[32];
+			if (fmt_parse_size(optarg, &bytes))
+				return fmt_err(err, errlen, "--boot-mem '%s': want a size such as 512M "
+					       "or 1G", optarg);
+			fmt_kib(a, sizeof(a), CLI_BOOT_MEM_MIN / 1024);
+			if (bytes < CLI_BOOT_MEM_MIN)
+				return fmt_err(err, errlen, "--boot-mem '%s': at least %s: no kernel "
+					       "boots to a shell in less", optarg, a);
+			o->boot_mem = bytes;
+			break;
+		}
 		case OPT_WAIT:
 			if (!optarg)
 				v = CLI_WAIT_DEFAULT;

@@ -1299,15 +1299,32 @@ static void init(struct session *s, const struct options *o)
 	snprintf(s->knob, sizeof(s->knob), "%s", o->knob ? o->knob : TUNING_DEFAULT_KNOB);
 }
 
+/* What a session keeps here whatever its place: a history that is a
+ * link to nothing refused, --against's run read, the monitor guarded. */
+static int open_here(struct session *s, char *err, size_t errlen)
+{
+	const struct options *o = s->o;
+
+	if (o->history && !o->no_history && dangling(o->history)) {
+		snprintf(err, errlen, "--history %s: a symbolic link to nothing", o->history);
+		return -1;
+	}
+	if (setup(s, err, errlen))
+		return -1;
+	/* before anything is changed: a wrong ID is bad input */
+	return o->against ? against_load(&s->against, s->hist, o->against, VIEW_CAP, err, errlen) : 0;
+}
+
 int session_open_place(struct session *s, const struct options *o, struct place *p, char *err,
 		       size_t errlen)
 {
 	init(s, o);
 	s->place = p;
-	if (setup(s, err, errlen))
+	if (open_here(s, err, errlen))
 		return -1;
 	s->batch_left = s->repeat_n = o->repeat;
 	update_avail(s);
+	guard_apply(&s->guard);
 	return 0;
 }
 
@@ -1320,21 +1337,12 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 	/* What a command leaves behind outside its process group comes to us
 	 * when its parent dies, to be killed with the rest of the run. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	if (o->history && !o->no_history && dangling(o->history)) {
-		snprintf(err, errlen, "--history %s: a symbolic link to nothing", o->history);
-		return -1;
-	}
 	recover();
 	if (o->nsweep && check_sweep(s, err, errlen))
 		return -1;
 	if (check_zswap(s, err, errlen) || check_mem(s, err, errlen) || wait_turn(s, err, errlen))
 		return -1;
-	if (setup(s, err, errlen))
-		return -1;
-	/* before anything is changed: a wrong ID is bad input */
-	if (o->against && against_load(&s->against, s->hist, o->against, VIEW_CAP, err, errlen))
-		return -1;
-	if (apply_tuning(s, err, errlen))
+	if (open_here(s, err, errlen) || apply_tuning(s, err, errlen))
 		return -1;
 	open_delays(s);
 	if (s->sweep.cell < 0)
