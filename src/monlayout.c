@@ -639,17 +639,18 @@ char *ms_format_title(const struct ms_model *m, int i, int width, double ymax, c
 	const struct ms_plot *pl = &m->plot[i];
 	const struct metric_def *d = metric_def(pl->id);
 	bool sys = ms_cgroup_shown(m) && has_counterpart(pl->id);
-	char name[2][80];
+	char name[3][80];
 	const char *extra = pl->extra && pl->extra[0] && !pl->na ? pl->extra : NULL;
 	char val[2][48], sc[48] = "", left[256];
-	/* name, compact value, with extra, with scale: longest first. A
-	 * compact value leaves its unit to the scale, so without the scale
-	 * the value is whole again, unless only the compact one fits. */
+	/* name (the title, its words kept shorter, the brief), compact
+	 * value, with extra, with scale: longest first. A compact value
+	 * leaves its unit to the scale, so without the scale the value is
+	 * whole again, unless only the compact one fits. */
 	static const struct { int name; bool compact, extra, scale; } form[] = {
-		{ 0, false, true, true }, { 1, false, true, true },
-		{ 0, false, false, true }, { 1, false, false, true },
-		{ 1, true, false, true }, { 1, false, false, false },
-		{ 1, true, false, false },
+		{ 0, false, true, true }, { 1, false, true, true }, { 2, false, true, true },
+		{ 0, false, false, true }, { 1, false, false, true }, { 1, true, false, true },
+		{ 2, false, false, true }, { 2, true, false, true }, { 2, false, false, false },
+		{ 2, true, false, false },
 	};
 	int nf = (int)(sizeof(form) / sizeof(form[0])), f, lw, sw = 0;
 	bool shorts = false;	/* name[1] and val[1] made */
@@ -669,7 +670,13 @@ char *ms_format_title(const struct ms_model *m, int i, int width, double ymax, c
 			continue;
 		/* the short forms only when the long ones do not fit */
 		if ((form[f].name || form[f].compact) && !shorts) {
-			snprintf(name[1], sizeof(name[1]), "%s%s", sys ? "sys " : "", d->brief);
+			if (sys)
+				snprintf(name[1], sizeof(name[1]), "sys %s", d->title);
+			else if (!strncmp(d->title, "cgroup ", 7))
+				snprintf(name[1], sizeof(name[1]), "cg %s", d->title + 7);
+			else
+				snprintf(name[1], sizeof(name[1]), "%s", d->title);
+			snprintf(name[2], sizeof(name[2]), "%s%s", sys ? "sys " : "", d->brief);
 			fmt_value(m, i, true, val[1], sizeof(val[1]));
 			shorts = true;
 		}

@@ -320,7 +320,13 @@ TEST(ms_format_title_cgroup_26)
 		  "cg majflt n/a      0..5k/s");
 	/* 131000 KiB of a 128 MiB limit is 99.9%: shown as 99% */
 	CHECK_STR(title(&m, 4, 26, b, sizeof(b)),
-		  "cg mem 128M (99%)  0..128M");
+		  "cg memory 128M 99% 0..128M");
+	/* a name's words kept before a value's parentheses: "sys scan
+	 * kswapd", not "sys scan k", at 80 columns' three plots a row */
+	m.plot[1] = (struct ms_plot){ .id = M_SCAN_KSWAPD, .s = &maj };
+	CHECK_STR(title(&m, 1, 27, b, sizeof(b)),
+		  "sys scan kswapd 934 0..2k/s");
+	m.plot[1] = (struct ms_plot){ .id = M_MAJFLT, .s = &maj };
 	/* wide: long names, "(system)", the extra text */
 	CHECK_STR(title(&m, 4, 66, b, sizeof(b)),
 		  "cgroup memory 128M (99%)  failcnt 1.7k/s                   0..128M");
