@@ -125,15 +125,20 @@ int initramfs_script(const struct kernel *k, char *const argv[], char *buf, size
 /* Whether an ELF file asks for a program interpreter: a dynamic one. */
 static int dynamic(const unsigned char *b, size_t len)
 {
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)b;
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
 
-	if (len < sizeof(*eh) || memcmp(b, ELFMAG, SELFMAG) || b[EI_CLASS] != ELFCLASS64 ||
-	    eh->e_phoff > len || eh->e_phentsize != sizeof(Elf64_Phdr) ||
-	    (len - eh->e_phoff) / sizeof(Elf64_Phdr) < eh->e_phnum)
+	if (len < sizeof(eh) || memcmp(b, ELFMAG, SELFMAG) || b[EI_CLASS] != ELFCLASS64)
 		return -1;
-	for (int i = 0; i < eh->e_phnum; i++)
-		if (((const Elf64_Phdr *)(b + eh->e_phoff))[i].p_type == PT_INTERP)
+	memcpy(&eh, b, sizeof(eh));
+	if (eh.e_phoff > len || eh.e_phentsize != sizeof(ph) ||
+	    (len - eh.e_phoff) / sizeof(ph) < eh.e_phnum)
+		return -1;
+	for (int i = 0; i < eh.e_phnum; i++) {
+		memcpy(&ph, b + eh.e_phoff + (size_t)i * sizeof(ph), sizeof(ph));
+		if (ph.p_type == PT_INTERP)
 			return 1;
+	}
 	return 0;
 }
 

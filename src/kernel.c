@@ -568,27 +568,30 @@ unsigned char *kernel_module_read(const char *path, size_t *len, char *err, size
 
 int kernel_modinfo(const unsigned char *ko, size_t len, const char *key, char *val, size_t vlen)
 {
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)ko;
-	const Elf64_Shdr *sh, *strs;
 	size_t klen = strlen(key);
+	Elf64_Shdr strs, sh;
+	Elf64_Ehdr eh;
 
-	if (len < sizeof(*eh) || memcmp(ko, ELFMAG, SELFMAG) || ko[EI_CLASS] != ELFCLASS64 ||
-	    eh->e_shoff > len || eh->e_shentsize != sizeof(*sh) ||
-	    (len - eh->e_shoff) / sizeof(*sh) < eh->e_shnum || eh->e_shstrndx >= eh->e_shnum)
+	/* copied out: a malformed file's headers need not be aligned */
+	if (len < sizeof(eh) || memcmp(ko, ELFMAG, SELFMAG) || ko[EI_CLASS] != ELFCLASS64)
 		return -1;
-	sh = (const Elf64_Shdr *)(ko + eh->e_shoff);
-	strs = &sh[eh->e_shstrndx];
-	if (strs->sh_offset > len || strs->sh_size > len - strs->sh_offset)
+	memcpy(&eh, ko, sizeof(eh));
+	if (eh.e_shoff > len || eh.e_shentsize != sizeof(sh) ||
+	    (len - eh.e_shoff) / sizeof(sh) < eh.e_shnum || eh.e_shstrndx >= eh.e_shnum)
 		return -1;
-	for (int i = 0; i < eh->e_shnum; i++) {
-		const char *names = (const char *)ko + strs->sh_offset, *p, *end;
+	memcpy(&strs, ko + eh.e_shoff + eh.e_shstrndx * sizeof(sh), sizeof(sh));
+	if (strs.sh_offset > len || strs.sh_size > len - strs.sh_offset)
+		return -1;
+	for (int i = 0; i < eh.e_shnum; i++) {
+		const char *names = (const char *)ko + strs.sh_offset, *p, *end;
 
-		if (sh[i].sh_name >= strs->sh_size || strs->sh_size - sh[i].sh_name < 9 ||
-		    memcmp(names + sh[i].sh_name, ".modinfo", 9) ||
-		    sh[i].sh_offset > len || sh[i].sh_size > len - sh[i].sh_offset)
+		memcpy(&sh, ko + eh.e_shoff + (size_t)i * sizeof(sh), sizeof(sh));
+		if (sh.sh_name >= strs.sh_size || strs.sh_size - sh.sh_name < 9 ||
+		    memcmp(names + sh.sh_name, ".modinfo", 9) || sh.sh_offset > len ||
+		    sh.sh_size > len - sh.sh_offset)
 			continue;
-		p = (const char *)ko + sh[i].sh_offset;
-		end = p + sh[i].sh_size;
+		p = (const char *)ko + sh.sh_offset;
+		end = p + sh.sh_size;
 		for (; p < end; p += strnlen(p, (size_t)(end - p)) + 1)
 			if ((size_t)(end - p) > klen && !strncmp(p, key, klen) && p[klen] == '=') {
 				size_t n = strnlen(p + klen + 1, (size_t)(end - p) - klen - 1);
