@@ -449,6 +449,10 @@ static void ended(struct vm *v, int status)
 	} else if (*qe) {
 		fail(v, "%s exited (%s %d): %s", VM_QEMU, WIFEXITED(status) ? "status" : "signal",
 		     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), qe);
+	} else if (!*con) {
+		fmt_kib(size, sizeof(size), (int64_t)(v->mem >> 10));
+		fail(v, "the guest stopped before its console said anything (--boot-mem %s: too little "
+		     "for the kernel and its initramfs?)", size);
 	} else {
 		p = con + strlen(con);
 		while (p > con && (p[-1] == '\n' || p[-1] == ' '))
