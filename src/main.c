@@ -9,6 +9,7 @@
 #include "conf.h"
 #include "histcli.h"
 #include "histfile.h"
+#include "kernelcli.h"
 #include "metrics.h"
 #include "prof.h"
 #include "sampler.h"
@@ -110,6 +111,8 @@ int main(int argc, char **argv)
 
 	setlocale(LC_ALL, "");
 	prof_init();
+	if (argc > 1 && !strcmp(argv[1], "kernel"))
+		return kernelcli_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "history"))
 		return histcli_main(argc - 1, argv + 1, NULL);
 	if (argc > 3 && !strcmp(argv[1], "--history") && !strcmp(argv[3], "history"))
