@@ -28,7 +28,7 @@ SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 # edit rebuilds only what includes it.
 DEPFLAGS := -MMD -MP
 
-.PHONY: all deps check-deps install uninstall run check bench clean unit other-cc fuzz fuzz-build
+.PHONY: all deps check-deps guest-kernels install uninstall run check bench clean unit other-cc fuzz fuzz-build
 
 all: thrashtop
 
@@ -100,8 +100,17 @@ check-deps:
 # tests/run.sh beside the first scripts.
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 
+# The kernels the guest tests boot (tests/e2e/8x), fetched into the kernel
+# cache once (`thrashtop kernel fetch`: apt-get download, unpacked, nothing
+# installed); a machine that cannot fetch them skips those tests, saying so.
+GUEST_KERNELS := 'linux-image-6.1.*-amd64' 'linux-image-6.12.*+deb12-amd64'
+guest-kernels: thrashtop
+	@./thrashtop kernel fetch $(GUEST_KERNELS) || \
+	  echo "deps: no guest kernels: the guest tests will skip" >&2
+
 check: deps check-deps
 	$(MAKE) --no-print-directory -j$(NPROC) thrashtop build/thrashtop-san build/unit
+	$(MAKE) --no-print-directory guest-kernels
 	tests/run.sh
 
 # The code must build warning-free under gcc and clang alike; this compiles
