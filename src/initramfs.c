@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include "sysio.h"
 
@@ -18,7 +19,7 @@
 
 /* The applets /init runs, linked to busybox. */
 static const char *const applets[] = { "sh", "mount", "insmod", "cat", "chroot", "poweroff",
-				       "mkdir" };
+				       "hostname", "mkdir" };
 
 static const char script_head[] =
 	"#!/bin/sh\n"
@@ -107,12 +108,17 @@ static const char *guest_path(const char *cmd, char *buf, size_t len)
 int initramfs_script(const struct kernel *k, char *const argv[], char *buf, size_t len)
 {
 	char path[PATH_MAX + 16];
+	struct utsname u;
 	size_t at = 0;
 	bool ok = put(buf, len, &at, "%s", script_head);
 
 	for (int i = 0; ok && i < k->nmods; i++)
 		ok = put(buf, len, &at, "insmod /lib/modules/%s.ko || fail \"insmod %s failed\"\n",
 			 k->mods[i].name, k->mods[i].name);
+	/* the guest is named for the machine it runs on: its runs say
+	 * "box (vm tcg)" */
+	ok = ok && uname(&u) == 0 && put(buf, len, &at, "hostname") &&
+	     put_quoted(buf, len, &at, u.nodename) && put(buf, len, &at, "\n");
 	ok = ok && put(buf, len, &at, "%s", script_root) && put(buf, len, &at, "chroot /newroot");
 	for (int i = 0; ok && argv[i]; i++)
 		ok = put_quoted(buf, len, &at, i ? argv[i] : guest_path(argv[0], path, sizeof(path)));
