@@ -77,6 +77,10 @@ struct options {
 	bool pressure_default;	/* no workload flags given: `make run` defaults */
 	int wait;		/* --wait: seconds a tuning session queues for another's
 				   end; 0: refused at once */
+	const char *agent;	/* --agent CMD: the runs happen at its place; NULL here */
+	int argc;		/* the command line parsed, for a place's agent */
+	char **args;
+
 };
 
 /* Parses argv into opt. Returns 0 to go on, 1 when the request is already

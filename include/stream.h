@@ -66,6 +66,8 @@ void stream_put_fields(struct stream_msg *m, const char *prefix, const struct st
 		       int nt, const void *obj);
 /* Ends the line: 0, or -1 when out of memory or over STREAM_LINE_MAX. */
 int stream_msg_end(struct stream_msg *m);
+/* Appends src, ended, to dst: several lines that go together. */
+void stream_msg_cat(struct stream_msg *dst, const struct stream_msg *src);
 void stream_msg_free(struct stream_msg *m);
 
 /* A line read: its tag and its pairs, the values unescaped in place. */

@@ -301,6 +301,9 @@ static int on_tick(void *arg)
 	prof_end(PROF_MODEL, &pm);
 	if (rc)
 		return LOOP_FAIL;
+	/* a place whose workers' ends come with its samples */
+	if (session_ends_waiting(&a->s) && (rc = on_child(a)) != LOOP_GO)
+		return rc;
 	/* Only the monitor and live views change with time; another view is
 	 * drawn when a key, a resize or a new run changes it (a SIGWINCH
 	 * that came outside the loop's wait is a key only once curses is

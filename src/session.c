@@ -17,6 +17,7 @@
 #include "local.h"
 #include "loop.h"
 #include "prof.h"
+#include "remote.h"
 #include "run.h"
 #include "session.h"
 #include "sorter.h"
@@ -187,7 +188,7 @@ static void describe_tuning(struct session *s)
 
 		/* what the kernel holds: vm.nr_hugepages is the pages it found */
 		snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - arg) : 0, arg);
-		if (eq && sysctl_get(name, now, sizeof(now), e, sizeof(e)) == 0 &&
+		if (eq && !s->tuned_there && sysctl_get(name, now, sizeof(now), e, sizeof(e)) == 0 &&
 		    !sysctl_same(now, eq + 1))
 			off += (size_t)snprintf(s->tune_desc + off, len - off, "%s%s=%s (asked %s)",
 						off ? ", " : "", name, now, eq + 1);
@@ -295,7 +296,13 @@ static void sample_sys(struct session *s, const struct sys_sample *x, bool newes
 
 	s->cur = *x;
 	note_kill(s);
-	if (newest) {
+	if (newest && s->tuned_there) {
+		struct cgroup_stat st;
+
+		s->cg_ok = !s->tun.have_cg || s->place->ops->cgroup(s->place, &st) == 0;
+		if (s->tun.have_cg && s->cg_ok)
+			tuning_take(&s->tun, &st, s->cur.t);
+	} else if (newest) {
 		s->cg_ok = tuning_sample(&s->tun, s->cur.t) == 0;
 		if (!s->cg_ok && s->tun.have_cg && s->tui)
 			session_note(s, true, "cannot read cgroup %s: %s", s->tun.cg.path,
@@ -471,9 +478,10 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 		snprintf(s->vm_start[i], sizeof(s->vm_start[i]), "%s", s->sys.vm[i].value);
 	/* a v1 cgroup keeps the swappiness it was made with: the run reclaims
 	 * at the one it records, whatever set vm.swappiness since */
-	if (tuning_cg_swappiness(&s->tun, err, errlen) < 0)
+	if (!s->tuned_there && tuning_cg_swappiness(&s->tun, err, errlen) < 0)
 		return -1;
-	tuning_workload_cfg(&s->tun, &cfg);
+	if (!s->tuned_there)
+		tuning_workload_cfg(&s->tun, &cfg);
 	if (s->place->ops->begin(s->place, &s->run, &cfg, s->tun.have_balloon ? s->tun.bl.pid : 0,
 				 err, errlen))
 		return -1;
@@ -660,7 +668,10 @@ static void store_run(struct session *s)
 	};
 	char err[512] = "";
 
-	tuning_sysctls_text(&s->tun, sysctls, sizeof(sysctls));
+	if (s->tuned_there)
+		s->place->ops->sysctls(s->place, sysctls, sizeof(sysctls));
+	else
+		tuning_sysctls_text(&s->tun, sysctls, sizeof(sysctls));
 	swap_backend_text(s, backend, sizeof(backend));
 
 	session_open_history(s);
@@ -748,6 +759,11 @@ static void finish_run(struct session *s, bool aborted)
 				  "than %s lived (the kernel added its uptime)",
 				  delay_name((enum delay_kind)k), npast > 1 ? "s" : "", pids,
 				  npast > 1 ? "their processes" : "its process");
+	}
+	if (s->place->drops > s->drops_said) {
+		kept_note(s, true, "%" PRId64 " samples of the place were dropped on the way: the "
+			  "stream fell behind", s->place->drops - s->drops_said);
+		s->drops_said = s->place->drops;
 	}
 	run_finish(r, &s->cur, &seen, aborted);
 	if (r->wl.left > 0)	/* not in the time line: time(1) would not wait for them */
@@ -867,6 +883,11 @@ void session_step_knob(struct session *s, const char *name, int dir)
 	double t = now_monotonic(), *mk;
 	int rc;
 
+	if (s->tuned_there) {
+		session_note(s, true, "%s: not stepped at an agent's place (set it with --sysctl)",
+			     name);
+		return;
+	}
 	if (sysctl_get(name, cur, sizeof(cur), err, sizeof(err))) {
 		session_note(s, true, "%s", err);
 		return;
@@ -1297,20 +1318,73 @@ static void init(struct session *s, const struct options *o)
 	snprintf(s->knob, sizeof(s->knob), "%s", o->knob ? o->knob : TUNING_DEFAULT_KNOB);
 }
 
+/* The place's own tuning as the session's, said as a local one is. */
+static void adopt_tuning(struct session *s)
+{
+	s->place->ops->tuned(s->place, &s->tun);
+	refresh_sys(s);
+	s->tracer_wanted = changes_machine(s);
+	if (changes_machine(s))
+		new_session_id(s);
+	describe_workload(s);
+	describe_tuning(s);
+	if (!s->tui && s->tune_desc[0] && changes_machine(s))
+		fprintf(stderr, "thrashtop: at the agent's place: %s%s%s\n", s->tune_desc,
+			s->tun.have_cg ? " in " : "", s->tun.have_cg ? s->tun.cg.path : "");
+}
+
 int session_open_place(struct session *s, const struct options *o, struct place *p, char *err,
 		       size_t errlen)
 {
 	init(s, o);
 	s->place = p;
+	s->tuned_there = p->ops->tuned != NULL;
+	if (s->tuned_there && o->nsweep) {
+		snprintf(err, errlen, "--sweep: not at an agent's place");
+		return -1;
+	}
+	if (s->tuned_there && p->procs > 0 && !o->argv)
+		s->plan.procs = p->procs;
+	if (s->tuned_there && p->nelems > 0 && !o->argv)
+		s->plan.nelems = p->nelems;
 	if (setup(s, err, errlen))
 		return -1;
+	if (s->tuned_there)
+		adopt_tuning(s);
 	s->batch_left = s->repeat_n = o->repeat;
 	update_avail(s);
 	return 0;
 }
 
+bool session_ends_waiting(const struct session *s)
+{
+	return s->place && s->place->ends_waiting;
+}
+
+/* --agent: the runs happen where the command's agent is. */
+static int open_agent(struct session *s, const struct options *o, char *err, size_t errlen)
+{
+	char *copy = strdup(o->agent), *words[64], *save = NULL;
+	struct place *p;
+	int n = 0;
+
+	init(s, o);
+	if (!copy)
+		return snprintf(err, errlen, "out of memory"), -1;
+	for (char *w = strtok_r(copy, " ", &save); w && n < 63; w = strtok_r(NULL, " ", &save))
+		words[n++] = w;
+	words[n] = NULL;
+	p = remote_spawn(words, o, REMOTE_READY_S, err, errlen);
+	free(copy);
+	if (!p)
+		return -1;
+	return session_open_place(s, o, p, err, errlen);
+}
+
 int session_open(struct session *s, const struct options *o, char *err, size_t errlen)
 {
+	if (o->agent)
+		return open_agent(s, o, err, errlen);
 	init(s, o);
 	/* Before we are a subreaper, so that it is no child of ours. */
 	if (o->argv && watchdog_start(err, errlen))
@@ -1347,7 +1421,7 @@ static void untune(struct session *s)
 {
 	char msg[2048];
 
-	if (tuning_end(&s->tun, msg, sizeof(msg)) == 0)
+	if (s->tuned_there || tuning_end(&s->tun, msg, sizeof(msg)) == 0)
 		return;
 	for (char *line = strtok(msg, "\n"); line; line = strtok(NULL, "\n"))
 		fprintf(stderr, "thrashtop: could not undo: %s\n", line);

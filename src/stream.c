@@ -184,6 +184,13 @@ int stream_msg_end(struct stream_msg *m)
 	return m->bad ? -1 : 0;
 }
 
+void stream_msg_cat(struct stream_msg *dst, const struct stream_msg *src)
+{
+	add(dst, src->buf, src->len);
+	if (dst->buf)
+		dst->buf[dst->len] = '\0';
+}
+
 void stream_msg_free(struct stream_msg *m)
 {
 	free(m->buf);
