@@ -735,7 +735,6 @@ struct place *remote_spawn(char *const argv[], const struct options *o, double t
 		if (dup2(sv[1], STDIN_FILENO) < 0 || dup2(sv[1], STDOUT_FILENO) < 0)
 			_exit(127);
 		execvp(argv[0], argv);
-		fprintf(stderr, "thrashtop: cannot run '%s': %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	close(sv[1]);
