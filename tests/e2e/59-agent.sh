@@ -67,7 +67,7 @@ zrams >"$TMP/zram1"
 expect "tuned-nothing-left" cmp -s "$TMP/zram0" "$TMP/zram1"
 
 # The host killed mid-run: the agent stops the sort and undoes it all.
-"$T" -b --no-history --agent "$A" -n 400000000 -p 2 --mem 64M --swap zram:256M \
+"$T" -b --no-history --agent "$A" -n 50000000 -p 2 --mem 64M --swap zram:256M \
 	>"$TMP/killed" 2>&1 &
 host=$!
 started "$host"
@@ -86,6 +86,29 @@ if expect killed-set-up wait_for 30 sorting; then
 	expect "killed-workers-gone[$left]" test -z "$left"
 	expect "killed-state-empty" test ! -s "$THRASHTOP_STATE_DIR/state"
 fi
+
+# The monitor: its worker rows are the agent's sorters, by their pids.
+need_tmux
+S="thrashtop-e2e-agent-$$"
+cleanup "tm kill-session -t $S"
+tm new-session -d -s "$S" -x 100 -y 30 "$T --no-history --agent '$A' -n 100000000 -p 2 -d 0.5; sleep 30"
+agents_children() {
+	local p
+	for p in $(ours); do
+		[ "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" = "$T agent " ] && pgrep -P "$p"
+	done
+}
+rows_are_agents() {
+	local kids n=0 k
+	kids=$(agents_children)
+	for k in $kids; do screen | grep -qE "^ +$k [RSD] sort" && n=$((n + 1)); done
+	[ "$n" = 2 ]
+}
+expect "monitor-rows-are-the-agents-workers[$(agents_children | tr '\n' ' ')]" wait_for 20 rows_are_agents ||
+	screen | sed 's/^/  /' | tail -8
+tm send-keys -t "$S" q
+wait_for 10 has "$S" "0:00 kswapd" >/dev/null
+end_session "$S"
 
 # An agent that cannot start: one line, exit 2.
 "$T" -b --no-history --agent "$TMP/none agent" -n 1000 >"$TMP/bad" 2>&1

@@ -382,6 +382,7 @@ TEST(stream_outbox_drops_ticks_never_control_and_counts)
 	}
 	while (read(p[0], got, sizeof(got)) > 0)
 		;
+	CHECK(total > 0);
 	CHECK_INT(stream_out_put(&o, "tick t=1\n", 9, true), 1);
 	CHECK_INT(stream_out_flush(&o, p[1]), 0);
 	ssize_t n = read(p[0], got, sizeof(got) - 1);
