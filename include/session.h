@@ -217,14 +217,6 @@ void session_note(struct session *s, bool error, const char *fmt, ...)
 /* Whether s->note is fresh. */
 bool session_note_shown(const struct session *s);
 
-/* The session's completed runs as the batch mode prints them, for the
- * monitor's exit (the alternate screen took them away), a sweep's "cell
- * 2/4: ..." line above each cell's; where the keys or the cells changed a
- * vm setting between runs, a header before the runs that began alike names
- * the vm settings that differ ("Linux-6.1 swappiness=70:"), as an export's
- * does, so that history import gives them back apart. */
-void session_print_posted(const struct session *s);
-
 /* Stops what runs, undoes the tuning, prints a sweep's table, frees. */
 void session_close(struct session *s);
 

@@ -152,7 +152,8 @@ TEST(stream_worker_proc_delays_cgroup_caps_round_trip)
 	CHECK_INT(w2.ru.ru_minflt, 123456);
 	CHECK_INT(w2.ru.ru_nvcsw + w2.ru.ru_nivcsw, 7);
 	CHECK_INT(w2.ru.ru_inblock + w2.ru.ru_oublock + w2.ru.ru_nswap, 18);
-	CHECK(memcmp(&p, &p2, sizeof(p)) == 0);
+	CHECK(p2.pid == 42 && p2.alive && p2.state == 'D' && p2.utime_ticks == 1 && p2.stime_ticks == 2 &&
+	      p2.majflt == 3 && p2.minflt == 4 && p2.rss_kib == 5 && p2.swap_kib == NA);
 	CHECK(c2.usage == 1 && c2.oom_kill == 11 && c2.psi_some10 == 0.25 && isnan(c2.psi_full10));
 	CHECK(memcmp(&k, &k2, sizeof(k)) == 0);
 	got_free(&g);
@@ -271,7 +272,7 @@ TEST(stream_cfg_tuning_end_prog_round_trip)
 	CHECK_INT(t2.cg_runs, 3);
 	CHECK_INT(e2.nkills, 2);
 	CHECK(e2.tree_lost && e2.acct_off && e2.tree_past[DL_IO] && !e2.tree_past[DL_CPU]);
-	CHECK(memcmp(&p, &p2, sizeof(p)) == 0);
+	CHECK(p2.phase == 2 && p2.done == 1000 && p2.n == 2000 && p2.errors == 0 && p2.first_bad == -1);
 	got_free(&g);
 	stream_msg_free(&m);
 }
