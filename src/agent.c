@@ -133,6 +133,8 @@ static int handshake(struct agent *a)
 	a->o.against = 0;
 	a->o.cast = NULL;
 	a->o.label = NULL;
+	/* reclaim events do not travel: no tracefs instance for nothing */
+	a->o.no_events = true;
 	return 0;
 }
 
