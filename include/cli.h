@@ -82,6 +82,9 @@ struct options {
 	const char *kernel;	/* --kernel: the runs happen in a guest booting it;
 				   NULL: on this machine */
 	int64_t boot_mem;	/* --boot-mem, the guest's RAM, bytes */
+	const char *agent;	/* --agent CMD: the runs happen at its place; NULL here */
+	int argc;		/* the command line parsed, for a place's agent */
+	char **args;
 };
 
 /* Parses argv into opt. Returns 0 to go on, 1 when the request is already

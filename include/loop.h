@@ -30,6 +30,10 @@ struct loop_ops {
 	 * this monotonic time, 0 for none; on_wake is called once it is due. */
 	double (*wake_at)(void *arg);
 	int (*on_wake)(void *arg);
+	/* Optional: a descriptor to poll for writing (-1 none), and what is
+	 * done once it can be written (or has failed). */
+	int (*out_fd)(void *arg);
+	int (*on_output)(void *arg);
 };
 
 /* Blocks the four signals and installs handlers that only set flags. Call

@@ -18,6 +18,7 @@
 #include "sysstate.h"
 #include "taskstats.h"
 #include "tracer.h"
+#include "tuning.h"
 
 #define PLACE_TREE_MAX 255	/* a command's descendants shown as rows */
 
@@ -107,6 +108,17 @@ struct place_ops {
 	bool (*events)(struct place *p, const struct run *r, struct rc_acc *into, int64_t *n,
 		       double *s);
 
+	/* A place that sets itself up from the session's options (an
+	 * agent's); NULL for this machine, which the session tunes itself.
+	 * tuned: what it set up, into the fields of t a session reads (a
+	 * mirror: nothing in it is held or undone here). sysctls: every
+	 * sysctl it set as tuning_sysctls_text gives them. cgroup: the
+	 * workload cgroup's figures that came with the last sample taken
+	 * (0; -1 none). */
+	void (*tuned)(struct place *p, struct tuning *t);
+	size_t (*sysctls)(struct place *p, char *buf, size_t len);
+	int (*cgroup)(struct place *p, struct cgroup_stat *st);
+
 	void (*close)(struct place *p);
 };
 
@@ -120,6 +132,14 @@ struct place {
 	 * and why not */
 	bool stalls_on, events_on;
 	char stalls_why[256], events_why[256];
+	/* A place that sets itself up: the workload's size it chose for its
+	 * machine (0: none). */
+	long nelems;
+	int procs;
+	/* Set when the workers' ends came with the samples rather than as a
+	 * SIGCHLD: the owner reaps after taking them (session_reap). */
+	bool ends_waiting;
+	int64_t drops;		/* samples lost on the way, as the place counted */
 };
 
 #endif

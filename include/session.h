@@ -60,6 +60,9 @@ struct session {
 	bool hist_tried;		/* opened, or failed to: not again */
 	char hist_err[512];		/* why not, said again at exit */
 	struct tuning tun;
+	bool tuned_there;		/* the place tuned itself: tun mirrors it,
+					   and nothing is undone here */
+	int64_t drops_said;		/* the place's dropped samples said so far */
 	/* the workers' delay totals summed at the run's last two ticks, for
 	 * the stall series; stall_t 0: none yet */
 	struct delays stall_prev, stall_cur;
@@ -147,8 +150,12 @@ struct session {
 int session_open(struct session *s, const struct options *o, char *err, size_t errlen);
 
 /* A session whose runs happen at p, a place set up and sampling already
- * (place.h): it tunes nothing here. p is the session's, closed with it. 0,
- * or -1 with err (what was set up stays for session_close). */
+ * (place.h): it tunes nothing here. A place that tuned itself (an
+ * agent's, its tuned op) gives the session its tuning, sysctls, cgroup
+ * figures and workload size; the keys that retune (k/K, s/S) and sweeps
+ * are refused there. p is the session's, closed with it. 0, or -1 with
+ * err (what was set up stays for session_close). With --agent,
+ * session_open opens the agent's place (remote.h) and comes here. */
 int session_open_place(struct session *s, const struct options *o, struct place *p, char *err,
 		       size_t errlen);
 
@@ -188,6 +195,11 @@ int session_fork(struct session *s, double until, char *err, size_t errlen);
  * lists and records it. Returns true when a run finished. */
 bool session_reap(struct session *s);
 
+/* Whether the place has workers' ends waiting that came with its samples
+ * (place.h ends_waiting): the owner calls session_reap then, as after a
+ * SIGCHLD. */
+bool session_ends_waiting(const struct session *s);
+
 /* Ends the run in progress as aborted (kept in the history as such). */
 void session_abort_run(struct session *s);
 
@@ -204,14 +216,6 @@ void session_note(struct session *s, bool error, const char *fmt, ...)
 
 /* Whether s->note is fresh. */
 bool session_note_shown(const struct session *s);
-
-/* The session's completed runs as the batch mode prints them, for the
- * monitor's exit (the alternate screen took them away), a sweep's "cell
- * 2/4: ..." line above each cell's; where the keys or the cells changed a
- * vm setting between runs, a header before the runs that began alike names
- * the vm settings that differ ("Linux-6.1 swappiness=70:"), as an export's
- * does, so that history import gives them back apart. */
-void session_print_posted(const struct session *s);
 
 /* Stops what runs, undoes the tuning, prints a sweep's table, frees. */
 void session_close(struct session *s);

@@ -124,6 +124,10 @@ void tuning_workload_cfg(struct tuning *t, struct workload_cfg *cfg);
  * -1 with errno. */
 int tuning_sample(struct tuning *t, double now);
 
+/* A cgroup sample read elsewhere (at an agent's place), kept as
+ * tuning_sample keeps its own. */
+void tuning_take(struct tuning *t, const struct cgroup_stat *st, double now);
+
 void tuning_rates(const struct tuning *t, struct tuning_rates *r);
 
 /* Marks the start of a run, and gives the cgroup's OOM kills since then

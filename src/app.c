@@ -95,6 +95,52 @@ static int pop(struct app *a)
 	return LOOP_GO;
 }
 
+/* "Linux-6.1 swappiness=70 page_cluster=2", each vm setting some run of
+ * the session began with other than the first did, by its report key. */
+static void vm_header(const struct session *s, int r, const bool *varies, char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "Linux-%s", s->sys.release);
+	char key[64];
+
+	for (int i = 0; i < SYSSTATE_NVM && used < len; i++)
+		if (varies[i] && sweep_table_key(s->sys.vm[i].name, key, sizeof(key)) == 0)
+			used += (size_t)snprintf(buf + used, len - used, " %s=%s", key,
+						 s->posted[r].vm[i]);
+}
+
+/* The session's completed runs as the batch mode prints them, for the
+ * monitor's exit (the alternate screen took them away), a sweep's "cell
+ * 2/4: ..." line above each cell's; where the keys or the cells changed a
+ * vm setting between runs, a header before the runs that began alike names
+ * the vm settings that differ ("Linux-6.1 swappiness=70:"), as an export's
+ * does, so that history import gives them back apart. */
+static void print_posted(const struct session *s)
+{
+	bool varies[SYSSTATE_NVM] = { false }, any = false;
+	char head[1024], last[1024] = "";
+
+	for (int r = 1; r < s->nposted; r++)
+		for (int i = 0; i < SYSSTATE_NVM; i++)
+			if (strcmp(s->posted[r].vm[i], s->posted[0].vm[i]))
+				any = varies[i] = true;
+	for (int r = 0; r < s->nposted; r++) {
+		fflush(stdout);
+		fputs(s->posted[r].err, stderr);
+		/* a sweep's cell named above its runs, as in batch mode */
+		if (s->posted[r].cell[0] && (!r || strcmp(s->posted[r].cell, s->posted[r - 1].cell)))
+			printf("%s\n", s->posted[r].cell);
+		/* runs the keys retuned: a header as an export prints one */
+		if (any) {
+			vm_header(s, r, varies, head, sizeof(head));
+			if (strcmp(head, last))
+				printf("%s:\n", head);
+			snprintf(last, sizeof(last), "%s", head);
+		}
+		fputs(s->posted[r].out, stdout);
+	}
+	fflush(stdout);
+}
+
 static int next_run(struct app *a)
 {
 	int rc = session_next_run(&a->s, a->err, sizeof(a->err));
@@ -301,6 +347,9 @@ static int on_tick(void *arg)
 	prof_end(PROF_MODEL, &pm);
 	if (rc)
 		return LOOP_FAIL;
+	/* a place whose workers' ends come with its samples */
+	if (session_ends_waiting(&a->s) && (rc = on_child(a)) != LOOP_GO)
+		return rc;
 	/* Only the monitor and live views change with time; another view is
 	 * drawn when a key, a resize or a new run changes it (a SIGWINCH
 	 * that came outside the loop's wait is a key only once curses is
@@ -417,7 +466,7 @@ out:
 	/* The alternate screen took the runs away: they are what goes into a
 	 * reply, so they are printed as the batch mode prints them. */
 	if (a->s.tui)
-		session_print_posted(&a->s);
+		print_posted(&a->s);
 	session_close(&a->s);
 	if (rc == LOOP_FAIL) {
 		fprintf(stderr, "thrashtop: %s\n", a->err);

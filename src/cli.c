@@ -48,6 +48,9 @@ void cli_usage(FILE *out)
 "                       kernel.task_delayacct is left alone\n"
 "      --no-events      no reclaim events: no tracefs instance\n"
 "  -b, --batch          no screen: print each run's result lines\n"
+"      --agent CMD      run at the place whose agent CMD starts (its words\n"
+"                       split at spaces), e.g. 'ssh box thrashtop agent':\n"
+"                       the workload and the tuning are that machine's\n"
 "      --format=F       time line format, in batch mode and at the monitor's\n"
 "                       exit: csh (default), gnu, gnu-full\n"
 "Place (root; qemu):\n"
@@ -163,7 +166,8 @@ void cli_free(struct options *o)
 enum { OPT_FORMAT = 256, OPT_HISTORY, OPT_NO_HISTORY, OPT_MEM, OPT_GLOBAL,
        OPT_SWAP, OPT_SYSCTL, OPT_SWEEP, OPT_KNOB, OPT_LIST_PLOTS,
        OPT_GLOBAL_WITH, OPT_PLOTS, OPT_AGAINST, OPT_ZSWAP, OPT_FILL,
-       OPT_CAST, OPT_NO_STALLS, OPT_NO_EVENTS, OPT_WAIT, OPT_KERNEL, OPT_BOOT_MEM, OPT_END };
+       OPT_CAST, OPT_NO_STALLS, OPT_NO_EVENTS, OPT_WAIT, OPT_KERNEL, OPT_BOOT_MEM,
+       OPT_AGENT, OPT_END };
 
 int cli_parse_swap(const char *arg, struct swap_spec *sp, char *err, size_t errlen)
 {
@@ -229,7 +233,7 @@ static int once(const struct option *lo, int c, unsigned char seen[], char *err,
 	static const int single[] = { 'p', 's', 'r', 'd', 'L', OPT_FORMAT, OPT_HISTORY, OPT_MEM,
 				      OPT_GLOBAL, OPT_GLOBAL_WITH, OPT_SWAP, OPT_KNOB, OPT_PLOTS,
 				      OPT_AGAINST, OPT_ZSWAP, OPT_FILL, OPT_CAST, OPT_WAIT,
-				      OPT_KERNEL, OPT_BOOT_MEM };
+				      OPT_KERNEL, OPT_BOOT_MEM, OPT_AGENT };
 	const char *name = "?";
 
 	for (size_t i = 0; i < sizeof(single) / sizeof(single[0]); i++)
@@ -400,6 +404,7 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 		{ "wait", optional_argument, NULL, OPT_WAIT },
 		{ "kernel", required_argument, NULL, OPT_KERNEL },
 		{ "boot-mem", required_argument, NULL, OPT_BOOT_MEM },
+		{ "agent", required_argument, NULL, OPT_AGENT },
 		{ 0, 0, 0, 0 },
 	};
 	unsigned char seen[OPT_END] = { 0 };
@@ -624,6 +629,11 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 					       optarg);
 			o->wait = (int)v;
 			break;
+		case OPT_AGENT:
+			if (!optarg[strspn(optarg, " ")])
+				return fmt_err(err, errlen, "--agent: want a command that starts an agent");
+			o->agent = optarg;
+			break;
 		case ':': {
 			char name[64];
 			return fmt_err(err, errlen, "option '%s' needs a value",
@@ -647,6 +657,8 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 {
 	int rc = parse(argc, argv, o, err, errlen);
 
+	o->argc = argc;
+	o->args = argv;
 	if (rc)
 		cli_free(o);
 	return rc;

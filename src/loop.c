@@ -117,9 +117,10 @@ int loop_run(const struct loop_ops *o)
 	int rc, n;
 
 	for (;;) {
-		struct pollfd pfd[2] = {
+		struct pollfd pfd[3] = {
 			{ .fd = o->input_fd ? o->input_fd(o->arg) : -1, .events = POLLIN },
 			{ .fd = o->tick_fd ? o->tick_fd(o->arg) : -1, .events = POLLIN },
+			{ .fd = o->out_fd ? o->out_fd(o->arg) : -1, .events = POLLOUT },
 		};
 		double wake = o->wake_at ? o->wake_at(o->arg) : 0;
 		struct timespec ts = zero;
@@ -130,7 +131,7 @@ int loop_run(const struct loop_ops *o)
 			ts.tv_sec = (time_t)wait;
 			ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
 		}
-		n = ppoll(pfd, 2, more || wake > 0 ? &ts : NULL, &wait_mask);
+		n = ppoll(pfd, 3, more || wake > 0 ? &ts : NULL, &wait_mask);
 		if (n < 0 && errno != EINTR)
 			return LOOP_FAIL;
 		take_pending();
@@ -154,6 +155,9 @@ int loop_run(const struct loop_ops *o)
 			if ((rc = o->on_tick(o->arg)) != LOOP_GO)
 				return rc;
 		}
+		if (n > 0 && pfd[2].fd >= 0 && pfd[2].revents &&
+		    (rc = o->on_output(o->arg)) != LOOP_GO)
+			return rc;
 		wake = o->wake_at ? o->wake_at(o->arg) : 0;
 		if (wake > 0 && now() >= wake && (rc = o->on_wake(o->arg)) != LOOP_GO)
 			return rc;

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent.h"
 #include "app.h"
 #include "cgroup.h"
 #include "cli.h"
@@ -113,6 +114,8 @@ int main(int argc, char **argv)
 	prof_init();
 	if (argc > 1 && !strcmp(argv[1], "kernel"))
 		return kernelcli_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "agent"))
+		return agent_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "history"))
 		return histcli_main(argc - 1, argv + 1, NULL);
 	if (argc > 3 && !strcmp(argv[1], "--history") && !strcmp(argv[3], "history"))

@@ -281,7 +281,7 @@ int run_change(struct run *r, double t, const char *name, const char *old,
 void run_finish(struct run *r, const struct sys_sample *s, const struct oom_seen *seen,
 		bool aborted)
 {
-	if (aborted)
+	if (aborted && r->wl.running > 0)
 		workload_stop(&r->wl);
 	if (r->forking) {
 		/* Stopped before the workers started: nothing ran to count. */

@@ -17,6 +17,7 @@
 #include "local.h"
 #include "loop.h"
 #include "prof.h"
+#include "remote.h"
 #include "run.h"
 #include "session.h"
 #include "sorter.h"
@@ -187,7 +188,7 @@ static void describe_tuning(struct session *s)
 
 		/* what the kernel holds: vm.nr_hugepages is the pages it found */
 		snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - arg) : 0, arg);
-		if (eq && sysctl_get(name, now, sizeof(now), e, sizeof(e)) == 0 &&
+		if (eq && !s->tuned_there && sysctl_get(name, now, sizeof(now), e, sizeof(e)) == 0 &&
 		    !sysctl_same(now, eq + 1))
 			off += (size_t)snprintf(s->tune_desc + off, len - off, "%s%s=%s (asked %s)",
 						off ? ", " : "", name, now, eq + 1);
@@ -295,7 +296,13 @@ static void sample_sys(struct session *s, const struct sys_sample *x, bool newes
 
 	s->cur = *x;
 	note_kill(s);
-	if (newest) {
+	if (newest && s->tuned_there) {
+		struct cgroup_stat st;
+
+		s->cg_ok = !s->tun.have_cg || s->place->ops->cgroup(s->place, &st) == 0;
+		if (s->tun.have_cg && s->cg_ok)
+			tuning_take(&s->tun, &st, s->cur.t);
+	} else if (newest) {
 		s->cg_ok = tuning_sample(&s->tun, s->cur.t) == 0;
 		if (!s->cg_ok && s->tun.have_cg && s->tui)
 			session_note(s, true, "cannot read cgroup %s: %s", s->tun.cg.path,
@@ -471,9 +478,10 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 		snprintf(s->vm_start[i], sizeof(s->vm_start[i]), "%s", s->sys.vm[i].value);
 	/* a v1 cgroup keeps the swappiness it was made with: the run reclaims
 	 * at the one it records, whatever set vm.swappiness since */
-	if (tuning_cg_swappiness(&s->tun, err, errlen) < 0)
+	if (!s->tuned_there && tuning_cg_swappiness(&s->tun, err, errlen) < 0)
 		return -1;
-	tuning_workload_cfg(&s->tun, &cfg);
+	if (!s->tuned_there)
+		tuning_workload_cfg(&s->tun, &cfg);
 	if (s->place->ops->begin(s->place, &s->run, &cfg, s->tun.have_balloon ? s->tun.bl.pid : 0,
 				 err, errlen))
 		return -1;
@@ -662,7 +670,10 @@ static void store_run(struct session *s)
 	};
 	char err[512] = "";
 
-	tuning_sysctls_text(&s->tun, sysctls, sizeof(sysctls));
+	if (s->tuned_there)
+		s->place->ops->sysctls(s->place, sysctls, sizeof(sysctls));
+	else
+		tuning_sysctls_text(&s->tun, sysctls, sizeof(sysctls));
 	swap_backend_text(s, backend, sizeof(backend));
 
 	session_open_history(s);
@@ -750,6 +761,11 @@ static void finish_run(struct session *s, bool aborted)
 				  "than %s lived (the kernel added its uptime)",
 				  delay_name((enum delay_kind)k), npast > 1 ? "s" : "", pids,
 				  npast > 1 ? "their processes" : "its process");
+	}
+	if (s->place->drops > s->drops_said) {
+		kept_note(s, true, "%" PRId64 " samples of the place were dropped on the way: the "
+			  "stream fell behind", s->place->drops - s->drops_said);
+		s->drops_said = s->place->drops;
 	}
 	run_finish(r, &s->cur, &seen, aborted);
 	if (r->wl.left > 0)	/* not in the time line: time(1) would not wait for them */
@@ -869,6 +885,11 @@ void session_step_knob(struct session *s, const char *name, int dir)
 	double t = now_monotonic(), *mk;
 	int rc;
 
+	if (s->tuned_there) {
+		session_note(s, true, "%s: not stepped at an agent's place (set it with --sysctl)",
+			     name);
+		return;
+	}
 	if (sysctl_get(name, cur, sizeof(cur), err, sizeof(err))) {
 		session_note(s, true, "%s", err);
 		return;
@@ -1315,21 +1336,74 @@ static int open_here(struct session *s, char *err, size_t errlen)
 	return o->against ? against_load(&s->against, s->hist, o->against, VIEW_CAP, err, errlen) : 0;
 }
 
+/* The place's own tuning as the session's, said as a local one is. */
+static void adopt_tuning(struct session *s)
+{
+	s->place->ops->tuned(s->place, &s->tun);
+	refresh_sys(s);
+	s->tracer_wanted = changes_machine(s);
+	if (changes_machine(s))
+		new_session_id(s);
+	describe_workload(s);
+	describe_tuning(s);
+	if (!s->tui && s->tune_desc[0] && changes_machine(s))
+		fprintf(stderr, "thrashtop: at the agent's place: %s%s%s\n", s->tune_desc,
+			s->tun.have_cg ? " in " : "", s->tun.have_cg ? s->tun.cg.path : "");
+}
+
 int session_open_place(struct session *s, const struct options *o, struct place *p, char *err,
 		       size_t errlen)
 {
 	init(s, o);
 	s->place = p;
+	s->tuned_there = p->ops->tuned != NULL;
+	if (s->tuned_there && o->nsweep) {
+		snprintf(err, errlen, "--sweep: not at an agent's place");
+		return -1;
+	}
+	if (s->tuned_there && p->procs > 0 && !o->argv)
+		s->plan.procs = p->procs;
+	if (s->tuned_there && p->nelems > 0 && !o->argv)
+		s->plan.nelems = p->nelems;
 	if (open_here(s, err, errlen))
 		return -1;
+	if (s->tuned_there)
+		adopt_tuning(s);
 	s->batch_left = s->repeat_n = o->repeat;
 	update_avail(s);
 	guard_apply(&s->guard);
 	return 0;
 }
 
+bool session_ends_waiting(const struct session *s)
+{
+	return s->place && s->place->ends_waiting;
+}
+
+/* --agent: the runs happen where the command's agent is. */
+static int open_agent(struct session *s, const struct options *o, char *err, size_t errlen)
+{
+	char *copy = strdup(o->agent), *words[64], *save = NULL;
+	struct place *p;
+	int n = 0;
+
+	init(s, o);
+	if (!copy)
+		return snprintf(err, errlen, "out of memory"), -1;
+	for (char *w = strtok_r(copy, " ", &save); w && n < 63; w = strtok_r(NULL, " ", &save))
+		words[n++] = w;
+	words[n] = NULL;
+	p = remote_spawn(words, o, REMOTE_READY_S, err, errlen);
+	free(copy);
+	if (!p)
+		return -1;
+	return session_open_place(s, o, p, err, errlen);
+}
+
 int session_open(struct session *s, const struct options *o, char *err, size_t errlen)
 {
+	if (o->agent)
+		return open_agent(s, o, err, errlen);
 	init(s, o);
 	/* Before we are a subreaper, so that it is no child of ours. */
 	if (o->argv && watchdog_start(err, errlen))
@@ -1357,7 +1431,7 @@ static void untune(struct session *s)
 {
 	char msg[2048];
 
-	if (tuning_end(&s->tun, msg, sizeof(msg)) == 0)
+	if (s->tuned_there || tuning_end(&s->tun, msg, sizeof(msg)) == 0)
 		return;
 	for (char *line = strtok(msg, "\n"); line; line = strtok(NULL, "\n"))
 		fprintf(stderr, "thrashtop: could not undo: %s\n", line);
@@ -1389,46 +1463,6 @@ static void print_sweep_table(struct session *s)
 
 /* The command's output file goes with the session; its last lines are
  * what the screen hid, so they are said first. */
-/* "Linux-6.1 swappiness=70 page_cluster=2", each vm setting some run of
- * the session began with other than the first did, by its report key. */
-static void vm_header(const struct session *s, int r, const bool *varies, char *buf, size_t len)
-{
-	size_t used = (size_t)snprintf(buf, len, "Linux-%s", s->sys.release);
-	char key[64];
-
-	for (int i = 0; i < SYSSTATE_NVM && used < len; i++)
-		if (varies[i] && sweep_table_key(s->sys.vm[i].name, key, sizeof(key)) == 0)
-			used += (size_t)snprintf(buf + used, len - used, " %s=%s", key,
-						 s->posted[r].vm[i]);
-}
-
-void session_print_posted(const struct session *s)
-{
-	bool varies[SYSSTATE_NVM] = { false }, any = false;
-	char head[1024], last[1024] = "";
-
-	for (int r = 1; r < s->nposted; r++)
-		for (int i = 0; i < SYSSTATE_NVM; i++)
-			if (strcmp(s->posted[r].vm[i], s->posted[0].vm[i]))
-				any = varies[i] = true;
-	for (int r = 0; r < s->nposted; r++) {
-		fflush(stdout);
-		fputs(s->posted[r].err, stderr);
-		/* a sweep's cell named above its runs, as in batch mode */
-		if (s->posted[r].cell[0] && (!r || strcmp(s->posted[r].cell, s->posted[r - 1].cell)))
-			printf("%s\n", s->posted[r].cell);
-		/* runs the keys retuned: a header as an export prints one */
-		if (any) {
-			vm_header(s, r, varies, head, sizeof(head));
-			if (strcmp(head, last))
-				printf("%s:\n", head);
-			snprintf(last, sizeof(last), "%s", head);
-		}
-		fputs(s->posted[r].out, stdout);
-	}
-	fflush(stdout);
-}
-
 void session_close(struct session *s)
 {
 	if (s->place)

@@ -307,11 +307,16 @@ int tuning_sample(struct tuning *t, double now)
 		return 0;
 	if (cgroup_read(&t->cg, &st) < 0)
 		return -1;
+	tuning_take(t, &st, now);
+	return 0;
+}
+
+void tuning_take(struct tuning *t, const struct cgroup_stat *st, double now)
+{
 	t->prev = t->cur;
 	t->t_prev = t->t_cur;
-	t->cur = st;
+	t->cur = *st;
 	t->t_cur = now;
-	return 0;
 }
 
 static double per_s(long long a, long long b, double dt)
