@@ -34,4 +34,12 @@ struct place *remote_open(int fd, const struct options *o, double timeout, char 
 struct place *remote_spawn(char *const argv[], const struct options *o, double timeout,
 			   char *err, size_t errlen);
 
+/* remote_spawn of cmd's words, split at spaces (--agent). */
+struct place *remote_command(const char *cmd, const struct options *o, double timeout,
+			     char *err, size_t errlen);
+
+/* fn(arg) once the place has closed its stream: what goes with it (a
+ * guest's qemu). */
+void remote_on_close(struct place *p, void (*fn)(void *), void *arg);
+
 #endif

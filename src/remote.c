@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "loop.h"
 #include "stream.h"
 #include "version.h"
 #include "wire.h"
@@ -33,6 +34,8 @@ struct remote {
 	struct place p;
 	int fd;
 	pid_t child;			/* remote_spawn's command, 0 none */
+	void (*on_close)(void *);	/* what else goes with the place */
+	void *on_close_arg;
 	struct stream_in in;
 	struct stream_out out;
 	struct stream_msg m;
@@ -292,9 +295,11 @@ static int pump(struct remote *rm)
 /* Pumps until done says so, the stream ends or timeout s pass. */
 static bool wait_for(struct remote *rm, bool (*done)(const struct remote *), double timeout)
 {
+	const volatile sig_atomic_t *stop = loop_stop_flag();
 	double end = now_monotonic() + timeout;
 
-	while (pump(rm) == 0 && !done(rm)) {
+	loop_let_end(true);
+	while (pump(rm) == 0 && !done(rm) && !*stop) {
 		struct pollfd pfd = { rm->fd, POLLIN, 0 };
 		double left = end - now_monotonic();
 
@@ -302,6 +307,9 @@ static bool wait_for(struct remote *rm, bool (*done)(const struct remote *), dou
 			break;
 		poll(&pfd, 1, (int)(left * 1000) + 1);
 	}
+	loop_let_end(false);
+	if (*stop && !done(rm))
+		snprintf(rm->why, sizeof(rm->why), "stopped by a signal while waiting");
 	return done(rm);
 }
 
@@ -616,6 +624,8 @@ static void r_close(struct place *p)
 	close(rm->fd);
 	if (rm->child > 0)
 		reap_child(rm->child);
+	if (rm->on_close)
+		rm->on_close(rm->on_close_arg);
 	stream_in_free(&rm->in);
 	stream_out_free(&rm->out);
 	stream_msg_free(&rm->m);
@@ -655,21 +665,37 @@ static const struct place_ops remote_ops = {
 };
 
 /* The options for the agent: the session's own but --agent's. */
+/* The options of this side alone: where the place is, and what draws or
+ * keeps the runs here. Each takes a value. */
+static const char *const here_only[] = { "--agent", "--kernel", "--boot-mem", "--against",
+					  "--cast", "--history" };
+
+static bool is_here_only(const char *a, bool *value_next)
+{
+	for (size_t k = 0; k < sizeof(here_only) / sizeof(here_only[0]); k++) {
+		size_t n = strlen(here_only[k]);
+
+		if (!strncmp(a, here_only[k], n) && (a[n] == '=' || !a[n])) {
+			*value_next = !a[n];
+			return true;
+		}
+	}
+	return false;
+}
+
 static void send_options(struct remote *rm, const struct options *o)
 {
-	bool command = false;
+	bool command = false, value_next;
 
 	stream_msg_begin(&rm->m, "options");
 	for (int i = 1; i < o->argc; i++) {
 		const char *a = o->args[i];
 
 		command = command || !strcmp(a, "--");
-		if (!command && !strcmp(a, "--agent")) {
-			i++;
+		if (!command && is_here_only(a, &value_next)) {
+			i += value_next;
 			continue;
 		}
-		if (!command && !strncmp(a, "--agent=", 8))
-			continue;
 		stream_put_str(&rm->m, "arg", a);
 	}
 	send_msg(rm);
@@ -746,4 +772,27 @@ struct place *remote_spawn(char *const argv[], const struct options *o, double t
 	if (waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		snprintf(err, errlen, "--agent: cannot run '%.200s'", argv[0]);
 	return NULL;
+}
+
+void remote_on_close(struct place *p, void (*fn)(void *), void *arg)
+{
+	R(p)->on_close = fn;
+	R(p)->on_close_arg = arg;
+}
+
+struct place *remote_command(const char *cmd, const struct options *o, double timeout,
+			     char *err, size_t errlen)
+{
+	char *copy = strdup(cmd), *words[64], *save = NULL;
+	struct place *p;
+	int n = 0;
+
+	if (!copy)
+		return snprintf(err, errlen, "out of memory"), NULL;
+	for (char *w = strtok_r(copy, " ", &save); w && n < 63; w = strtok_r(NULL, " ", &save))
+		words[n++] = w;
+	words[n] = NULL;
+	p = remote_spawn(words, o, timeout, err, errlen);
+	free(copy);
+	return p;
 }

@@ -13,6 +13,7 @@
 
 #include "fmt.h"
 #include "cmdlog.h"
+#include "guest.h"
 #include "histfile.h"
 #include "local.h"
 #include "loop.h"
@@ -1380,30 +1381,16 @@ bool session_ends_waiting(const struct session *s)
 	return s->place && s->place->ends_waiting;
 }
 
-/* --agent: the runs happen where the command's agent is. */
-static int open_agent(struct session *s, const struct options *o, char *err, size_t errlen)
-{
-	char *copy = strdup(o->agent), *words[64], *save = NULL;
-	struct place *p;
-	int n = 0;
-
-	init(s, o);
-	if (!copy)
-		return snprintf(err, errlen, "out of memory"), -1;
-	for (char *w = strtok_r(copy, " ", &save); w && n < 63; w = strtok_r(NULL, " ", &save))
-		words[n++] = w;
-	words[n] = NULL;
-	p = remote_spawn(words, o, REMOTE_READY_S, err, errlen);
-	free(copy);
-	if (!p)
-		return -1;
-	return session_open_place(s, o, p, err, errlen);
-}
-
 int session_open(struct session *s, const struct options *o, char *err, size_t errlen)
 {
-	if (o->agent)
-		return open_agent(s, o, err, errlen);
+	if (o->agent || o->kernel) {
+		struct place *p;
+
+		init(s, o);
+		p = o->kernel ? guest_open(o, err, errlen) :
+				remote_command(o->agent, o, REMOTE_READY_S, err, errlen);
+		return p ? session_open_place(s, o, p, err, errlen) : -1;
+	}
 	init(s, o);
 	/* Before we are a subreaper, so that it is no child of ours. */
 	if (o->argv && watchdog_start(err, errlen))

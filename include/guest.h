@@ -1,0 +1,19 @@
+/* A guest as the place a session runs (--kernel): the kernel resolved,
+ * fetched into the cache when it names a Debian version (kernel.h), booted
+ * under qemu with this binary as its agent (vm.h), and the place over its
+ * stream (remote.h), called "vm" with its accelerator. Closing the place
+ * stops the guest. */
+#ifndef THRASHTOP_GUEST_H
+#define THRASHTOP_GUEST_H
+
+#include <stddef.h>
+
+#include "cli.h"
+#include "place.h"
+
+/* Boots o->kernel with o->boot_mem of RAM and waits (an ending signal
+ * stops the wait) until its agent is ready. NULL with one line in err:
+ * the kernel, the boot (where its console is kept), the agent's own. */
+struct place *guest_open(const struct options *o, char *err, size_t errlen);
+
+#endif

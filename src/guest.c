@@ -1,0 +1,75 @@
+#include "guest.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fmt.h"
+#include "kernel.h"
+#include "loop.h"
+#include "remote.h"
+#include "vm.h"
+
+static void stop_vm(void *v)
+{
+	vm_stop(v);
+}
+
+/* Until the guest's agent has said its first word, the guest stopped, or
+ * an ending signal came. */
+static enum vm_state boot_wait(struct vm *v)
+{
+	const volatile sig_atomic_t *stop = loop_stop_flag();
+	const struct timespec beat = { 0, 50000000 };
+	enum vm_state st;
+
+	loop_let_end(true);
+	while ((st = vm_poll(v)) == VM_BOOTING && !*stop)
+		nanosleep(&beat, NULL);
+	loop_let_end(false);
+	return st;
+}
+
+struct place *guest_open(const struct options *o, char *err, size_t errlen)
+{
+	struct kernel k;
+	struct vm *v;
+	struct place *p;
+	enum vm_state st;
+	char mem[32];
+	int fd;
+
+	if (kernel_resolve(o->kernel, 0, &k, err, errlen))
+		return NULL;
+	struct vm_cfg cfg = { .kernel = &k, .mem_bytes = (uint64_t)o->boot_mem };
+	if (vm_start(&cfg, &v, err, errlen))
+		return NULL;
+	fmt_kib(mem, sizeof(mem), o->boot_mem / 1024);
+	fprintf(stderr, "thrashtop: booting %s with %s of RAM under %s (console: %s)\n",
+		k.version, mem, vm_accel(v), vm_console(v));
+	st = boot_wait(v);
+	if (st != VM_RUNNING) {
+		if (st == VM_BOOTING)
+			snprintf(err, errlen, "stopped by a signal while the guest booted");
+		else
+			snprintf(err, errlen, "%s", vm_error(v)[0] ? vm_error(v) :
+				 "the guest stopped before its agent started");
+		vm_stop(v);
+		return NULL;
+	}
+	if ((fd = dup(vm_fd(v))) < 0) {
+		snprintf(err, errlen, "the guest's stream: %m");
+		vm_stop(v);
+		return NULL;
+	}
+	if (!(p = remote_open(fd, o, REMOTE_READY_S, err, errlen))) {
+		vm_stop(v);
+		return NULL;
+	}
+	remote_on_close(p, stop_vm, v);
+	snprintf(p->kind, sizeof(p->kind), "vm");
+	snprintf(p->accel, sizeof(p->accel), "%s", vm_accel(v));
+	return p;
+}
