@@ -175,6 +175,7 @@ TEST(stream_strings_round_trip_whatever_their_bytes)
 	snprintf(a.cmdline, sizeof(a.cmdline), "BOOT_IMAGE=/vmlinuz root=UUID=x ro quiet");
 	a.version[0] = '\0';
 	a.cpus_online = 2;
+	a.memcg_version = 2;
 	a.mem_total_kib = 4000000;
 	a.hugetlb_kib = NA;
 	a.nswaps = 2;
@@ -197,6 +198,7 @@ TEST(stream_strings_round_trip_whatever_their_bytes)
 	CHECK_STR(b.cmdline, a.cmdline);
 	CHECK_STR(b.version, "");
 	CHECK_INT(b.cpus_online, 2);
+	CHECK_INT(b.memcg_version, 2);
 	CHECK_INT(b.hugetlb_kib, NA);
 	CHECK_INT(b.nswaps, 2);
 	CHECK_STR(b.swaps[1].path, "/swap file");
