@@ -82,6 +82,9 @@ struct options {
 	const char *kernel;	/* --kernel: the runs happen in a guest booting it;
 				   NULL: on this machine */
 	int64_t boot_mem;	/* --boot-mem, the guest's RAM, bytes */
+	/* set by a sweep over places (kernel=, boot-mem=) for each place's
+	 * session: the session id the runs share, and the place's cell text */
+	const char *session_id, *place_cell;
 	const char *agent;	/* --agent CMD: the runs happen at its place; NULL here */
 	int argc;		/* the command line parsed, for a place's agent */
 	char **args;

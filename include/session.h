@@ -220,4 +220,8 @@ bool session_note_shown(const struct session *s);
 /* Stops what runs, undoes the tuning, prints a sweep's table, frees. */
 void session_close(struct session *s);
 
+/* The runs a sweep kept for its table (a sweep over places: each place's
+ * session's), handed over: the caller frees them (run_records_free). */
+void session_take_runs(struct session *s, struct run_record **runs, size_t *n);
+
 #endif

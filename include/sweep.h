@@ -92,4 +92,10 @@ int sweep_table_key(const char *key, char *buf, size_t len);
  * left out. Returns 0, or -1 with err filled. */
 int sweep_table(FILE *f, const struct run_record *runs, size_t n, char *err, size_t errlen);
 
+/* The table of a sweep's runs on stdout after a blank line (none: nothing)
+ * and, when they were kept in a history (history: its path, NULL the
+ * default), the command that prints it again for session id. */
+void sweep_print(const struct run_record *runs, size_t n, const char *id, bool kept,
+		 const char *history);
+
 #endif

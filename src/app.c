@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "fmt.h"
 #include "prof.h"
 #include "cast.h"
 #include "chooser.h"
@@ -19,6 +20,7 @@
 #include "monview.h"
 #include "replay.h"
 #include "session.h"
+#include "sweep.h"
 #include "tui.h"
 
 #define MAX_VIEWS 8
@@ -432,14 +434,14 @@ static int run_loop(struct app *a)
 	return rc;
 }
 
-int app_run(struct options *o)
+/* One session from its start to its end; a sweep over places hands its
+ * runs to runs (NULL: none kept). */
+static int run_session(struct options *o, struct run_record **runs, size_t *nruns)
 {
 	struct app *a = &the_app;
 	int rc = LOOP_FAIL;
 
-	/* A signal during set-up waits, and ends the session on the loop's
-	 * first turn, through the same teardown. */
-	loop_signals();
+	memset(a, 0, sizeof(*a));
 	if (session_open(&a->s, o, a->err, sizeof(a->err)))
 		goto out;
 	a->live = true;
@@ -467,6 +469,8 @@ out:
 	 * reply, so they are printed as the batch mode prints them. */
 	if (a->s.tui)
 		print_posted(&a->s);
+	if (runs)
+		session_take_runs(&a->s, runs, nruns);
 	session_close(&a->s);
 	if (rc == LOOP_FAIL) {
 		fprintf(stderr, "thrashtop: %s\n", a->err);
@@ -475,6 +479,101 @@ out:
 	if (loop_signal())
 		return 128 + loop_signal();
 	return a->s.nfailed_runs || a->quit_early ? 1 : 0;
+}
+
+/* --sweep kernel=A,B (and boot-mem=M,N): a guest a place, one after
+ * another, each running the session's other cells and repeats, their runs
+ * under one session id and in one table at the end. A place that fails
+ * costs its own runs only. */
+static int sweep_places(struct options *o, const struct sweep_axis *kern,
+			const struct sweep_axis *mem)
+{
+	int64_t *bytes = calloc((size_t)(mem ? mem->nvals : 1), sizeof(*bytes));
+	struct options sub = *o;
+	struct run_record *all = NULL;
+	size_t nall = 0;
+	char id[64], cell[512], e[64];
+	int nk = kern ? kern->nvals : 1, nm = mem ? mem->nvals : 1, rc = 0;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!bytes)
+		return fprintf(stderr, "thrashtop: out of memory\n"), 2;
+	for (int m = 0; mem && m < nm; m++)
+		if (fmt_parse_size(mem->vals[m], &bytes[m]) || bytes[m] < CLI_BOOT_MEM_MIN) {
+			fprintf(stderr, "thrashtop: --sweep boot-mem=%s: want a size of at least "
+				"32M, such as 512M\n", fmt_escape(e, sizeof(e), mem->vals[m]));
+			free(bytes);
+			return 2;
+		}
+	gmtime_r(&now, &tm);
+	snprintf(id, sizeof(id), "%04d%02d%02dT%02d%02d%02dZ-%d", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)getpid());
+	sub.nsweep = 0;
+	for (int i = 0; i < o->nsweep; i++)
+		if (&o->sweep[i] != kern && &o->sweep[i] != mem)
+			sub.sweep[sub.nsweep++] = o->sweep[i];
+	sub.session_id = id;
+	sub.place_cell = cell;
+	for (int c = 0; c < nk * nm && !loop_signal(); c++) {
+		struct run_record *runs = NULL, *v;
+		size_t n = 0;
+		int r;
+
+		sub.kernel = kern ? kern->vals[c / nm] : o->kernel;
+		sub.boot_mem = mem ? bytes[c % nm] : o->boot_mem;
+		snprintf(cell, sizeof(cell), "%s%.200s%s%s%.40s", kern ? "kernel=" : "",
+			 kern ? sub.kernel : "", kern && mem ? " " : "", mem ? "boot-mem=" : "",
+			 mem ? mem->vals[c % nm] : "");
+		printf("place %d/%d: %s\n", c + 1, nk * nm, cell);
+		fflush(stdout);
+		r = run_session(&sub, &runs, &n);
+		rc = r > rc ? r : rc;
+		if (n && (v = realloc(all, sizeof(*v) * (nall + n)))) {
+			all = v;
+			memcpy(all + nall, runs, sizeof(*runs) * n);
+			nall += n;
+			free(runs);
+		} else {
+			run_records_free(runs, n);
+		}
+	}
+	sweep_print(all, nall, id, !o->no_history, o->history);
+	run_records_free(all, nall);
+	free(bytes);
+	return rc;
+}
+
+int app_run(struct options *o)
+{
+	const struct sweep_axis *kern = NULL, *mem = NULL;
+
+	/* A signal during set-up waits, and ends the session on the loop's
+	 * first turn, through the same teardown. */
+	loop_signals();
+	for (int i = 0; i < o->nsweep; i++) {
+		if (!strcmp(o->sweep[i].key, "kernel"))
+			kern = &o->sweep[i];
+		if (!strcmp(o->sweep[i].key, "boot-mem"))
+			mem = &o->sweep[i];
+	}
+	if (!kern && !mem)
+		return run_session(o, NULL, NULL);
+	if (kern && o->kernel) {
+		fprintf(stderr, "thrashtop: --kernel and --sweep kernel= both name the kernel\n");
+		return 2;
+	}
+	if (!kern && !o->kernel) {
+		fprintf(stderr, "thrashtop: --sweep boot-mem= sizes the guests --kernel boots: give "
+			"--kernel or --sweep kernel=\n");
+		return 2;
+	}
+	if (!o->batch) {
+		fprintf(stderr, "thrashtop: --sweep kernel= and boot-mem= run in batch mode (-b): "
+			"each place boots a guest of its own\n");
+		return 2;
+	}
+	return sweep_places(o, kern, mem);
 }
 
 int app_replay(struct history *h, int64_t id, const int *plots, int nplots, double speed)

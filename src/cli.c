@@ -76,7 +76,8 @@ void cli_usage(FILE *out)
 "      --sysctl vm.NAME=VALUE   set for the session, restored afterwards\n"
 "      --sweep KEY=V1,V2,...    run every combination (keys: swappiness, mem,\n"
 "                       swap (file:2G,zram:2G), zswap (off,lzo-rle), procs,\n"
-"                       elems, vm.NAME); -r N runs each N times\n"
+"                       elems, vm.NAME; kernel and boot-mem, a guest each,\n"
+"                       in batch mode); -r N runs each N times\n"
 "      --knob vm.NAME   the sysctl the monitor's k/K keys step (default\n"
 "                       vm.page-cluster; s/S step vm.swappiness)\n"
 "      --wait[=SECONDS] queue behind another tuning session for at most\n"
@@ -349,9 +350,12 @@ static int settle(struct options *o, bool global_with_set, char *err, size_t err
 		return fmt_err(err, errlen, "--against reads the run from the history: not with --no-history");
 	if (o->cast && o->batch)
 		return fmt_err(err, errlen, "--cast records the monitor: not in batch mode (-b, or no terminal on stdout)");
-	if (o->boot_mem && !o->kernel)
+	bool kernels = o->kernel != NULL;
+	for (int i = 0; i < o->nsweep; i++)
+		kernels = kernels || !strcmp(o->sweep[i].key, "kernel");
+	if (o->boot_mem && !kernels)
 		return fmt_err(err, errlen, "--boot-mem sizes the guest that --kernel boots: give --kernel too");
-	if (o->kernel && !o->boot_mem)
+	if (kernels && !o->boot_mem)
 		o->boot_mem = CLI_BOOT_MEM_DEFAULT;
 	if (global_with_set && !o->global_limit)
 		return fmt_err(err, errlen, "--global-with needs --global SIZE");

@@ -683,6 +683,13 @@ static bool is_here_only(const char *a, bool *value_next)
 	return false;
 }
 
+/* A sweep over places (kernel=, boot-mem=): the session at each place
+ * runs one of its cells. */
+static bool is_place_axis(const char *v)
+{
+	return v && (!strncmp(v, "kernel=", 7) || !strncmp(v, "boot-mem=", 9));
+}
+
 static void send_options(struct remote *rm, const struct options *o)
 {
 	bool command = false, value_next;
@@ -696,6 +703,12 @@ static void send_options(struct remote *rm, const struct options *o)
 			i += value_next;
 			continue;
 		}
+		if (!command && !strcmp(a, "--sweep") && is_place_axis(o->args[i + 1])) {
+			i++;
+			continue;
+		}
+		if (!command && !strncmp(a, "--sweep=", 8) && is_place_axis(a + 8))
+			continue;
 		stream_put_str(&rm->m, "arg", a);
 	}
 	send_msg(rm);

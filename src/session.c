@@ -637,9 +637,10 @@ static void swap_backend_text(const struct session *s, char *buf, size_t len)
  * shown already. */
 static void store_run(struct session *s)
 {
-	char sysctls[TUNING_MAX_SYSCTL * 128], backend[64];
+	char sysctls[TUNING_MAX_SYSCTL * 128], backend[64], cell[600];
 	const struct run *rn = &s->run;
 	struct session_sweep *sw = &s->sweep;
+	const char *place_cell = s->o->place_cell;
 	struct run_record r;
 	struct record_input in = {
 		.res = &rn->res,
@@ -653,7 +654,7 @@ static void store_run(struct session *s)
 		.repeat_k = s->repeat_k,
 		.repeat_n = s->repeat_n,
 		.session = s->id[0] ? s->id : NULL,
-		.cell = sw->cell >= 0 ? sw->cell_text : NULL,
+		.cell = place_cell || sw->cell >= 0 ? cell : NULL,
 		.mem_limit_kib = s->tun.have_cg && s->tun.mem_limit ? s->tun.mem_limit / 1024 : NA,
 		.cgroup_new = s->tun.have_cg && s->tun.mem_limit ? s->tun.cg_runs == 1 : NA,
 		.interval_s = rn->interval,
@@ -676,9 +677,12 @@ static void store_run(struct session *s)
 	else
 		tuning_sysctls_text(&s->tun, sysctls, sizeof(sysctls));
 	swap_backend_text(s, backend, sizeof(backend));
+	/* a sweep over places: its cell first ("kernel=6.1 swappiness=60") */
+	snprintf(cell, sizeof(cell), "%s%s%s", place_cell ? place_cell : "",
+		 place_cell && sw->cell >= 0 ? " " : "", sw->cell >= 0 ? sw->cell_text : "");
 
 	session_open_history(s);
-	if (!s->hist && sw->cell < 0)
+	if (!s->hist && sw->cell < 0 && !place_cell)
 		return;
 	run_record_init(&r);
 	if (record_build(&r, &in))
@@ -693,7 +697,7 @@ static void store_run(struct session *s)
 	}
 	if (s->hist && !err[0])
 		s->last_id = r.id;
-	if (!err[0] && sw->cell >= 0) {
+	if (!err[0] && (sw->cell >= 0 || place_cell)) {
 		struct run_record *v = realloc(sw->runs, sizeof(*v) * (sw->nruns + 1));
 		if (v) {
 			sw->runs = v;
@@ -1319,6 +1323,8 @@ static void init(struct session *s, const struct options *o)
 	s->plan.interval = o->interval;
 	tuning_init(&s->tun);
 	snprintf(s->knob, sizeof(s->knob), "%s", o->knob ? o->knob : TUNING_DEFAULT_KNOB);
+	if (o->session_id)
+		snprintf(s->id, sizeof(s->id), "%s", o->session_id);
 }
 
 /* What a session keeps here whatever its place: a history that is a
@@ -1426,30 +1432,14 @@ static void untune(struct session *s)
 		undo_state_file());
 }
 
-static void print_sweep_table(struct session *s)
+void session_take_runs(struct session *s, struct run_record **runs, size_t *n)
 {
-	char err[256];
-
-	if (!s->sweep.nruns)
-		return;
-	printf("\n");
-	if (sweep_table(stdout, s->sweep.runs, s->sweep.nruns, err, sizeof(err)))
-		fprintf(stderr, "thrashtop: %s\n", err);
-	if (s->hist) {
-		/* the database named, so that the line can be pasted as it is */
-		char db[PATH_MAX * 4 + 2] = "";
-		size_t off = 0;
-
-		if (s->o->history)
-			fmt_shell_word(db, sizeof(db), &off, s->o->history);
-		printf("\nsession %s: thrashtop history export --format=table %s%s%s--session %s\n",
-		       s->id, *db ? "--history " : "", db, *db ? " " : "", s->id);
-	}
-	fflush(stdout);
+	*runs = s->sweep.runs;
+	*n = s->sweep.nruns;
+	s->sweep.runs = NULL;
+	s->sweep.nruns = 0;
 }
 
-/* The command's output file goes with the session; its last lines are
- * what the screen hid, so they are said first. */
 void session_close(struct session *s)
 {
 	if (s->place)
@@ -1462,7 +1452,9 @@ void session_close(struct session *s)
 	s->rc_run = NULL;
 	run_free(&s->run);
 	untune(s);
-	print_sweep_table(s);
+	/* a sweep over places prints one table for them all */
+	if (!s->o->place_cell)
+		sweep_print(s->sweep.runs, s->sweep.nruns, s->id, s->hist != NULL, s->o->history);
 	run_records_free(s->sweep.runs, s->sweep.nruns);
 	sweep_free(&s->sweep.sw);
 	for (int i = 0; i < M_N; i++)

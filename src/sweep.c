@@ -1,8 +1,10 @@
 #include "sweep.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -273,7 +275,7 @@ int sweep_table_key(const char *key, char *buf, size_t len)
 		{ "swappiness", "swappiness" }, { "mem", "mem" }, { "memory", "mem" },
 		{ "swap", "swap" }, { "zswap", "zswap_with" }, { "procs", "procs" },
 		{ "elems", "nelems" },
-		{ "nelems", "nelems" },
+		{ "nelems", "nelems" }, { "kernel", "kernel" }, { "boot-mem", "ram" },
 	};
 	char name[64];
 
@@ -367,7 +369,8 @@ int sweep_table(FILE *f, const struct run_record *runs, size_t n, char *err, siz
 		snprintf(cols, sizeof(cols), "kernel");
 		split = nkeys;
 	} else if (nkeys == 1) {
-		snprintf(cols, sizeof(cols), "kernel");
+		/* kernels down: across, what ran them (a guest's accelerator) */
+		snprintf(cols, sizeof(cols), "%s", strcmp(rows, "kernel") ? "kernel" : "accel");
 	}
 	/* swap=file:2G,zram:2G: the same total, told apart by the backend */
 	for (size_t i = 0; i < k; i++) {
@@ -412,4 +415,27 @@ int sweep_table(FILE *f, const struct run_record *runs, size_t n, char *err, siz
 	free(part);
 	free(sub);
 	return rc;
+}
+
+void sweep_print(const struct run_record *runs, size_t n, const char *id, bool kept,
+		 const char *history)
+{
+	char err[256];
+
+	if (!n)
+		return;
+	printf("\n");
+	if (sweep_table(stdout, runs, n, err, sizeof(err)))
+		fprintf(stderr, "thrashtop: %s\n", err);
+	if (kept) {
+		/* the database named, so that the line can be pasted as it is */
+		char db[PATH_MAX * 4 + 2] = "";
+		size_t off = 0;
+
+		if (history)
+			fmt_shell_word(db, sizeof(db), &off, history);
+		printf("\nsession %s: thrashtop history export --format=table %s%s%s--session %s\n",
+		       id, *db ? "--history " : "", db, *db ? " " : "", id);
+	}
+	fflush(stdout);
 }
