@@ -198,4 +198,10 @@ char *ms_format_title(const struct ms_model *m, int i, int width, double ymax, c
  * eighth blocks when utf8. Returns buf. */
 char *ms_format_bar(double frac, int width, bool utf8, char *buf, size_t len);
 
+/* A run's done line ("#3 <time line>  0:00 kswapd  oom  cell") in width
+ * columns: too wide, its time line is cut ("...") so that its status
+ * and cell still show, the status being what a narrow screen must not
+ * lose. Returns buf. */
+char *ms_format_done(const char *line, int width, bool utf8, char *buf, size_t len);
+
 #endif

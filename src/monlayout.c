@@ -696,3 +696,20 @@ char *ms_format_title(const struct ms_model *m, int i, int width, double ymax, c
 		 sw ? sc : "");
 	return buf;
 }
+
+char *ms_format_done(const char *line, int width, bool utf8, char *buf, size_t len)
+{
+	const char *tail = strstr(line, "  "), *ell = utf8 ? "\u2026" : "~";
+	int head;
+
+	/* the status follows the time line's and the kswapd figure's */
+	if (tail)
+		tail = strstr(tail + 2, "  ");
+	if (fmt_text_cols(line) <= width || !tail || fmt_text_cols(tail) + 2 > width) {
+		snprintf(buf, len, "%.*s", fmt_cut_bytes(line, width), line);
+		return buf;
+	}
+	head = fmt_cut_bytes(line, width - fmt_text_cols(tail) - 1);
+	snprintf(buf, len, "%.*s%s%.*s", head, line, ell, fmt_cut_bytes(tail, width), tail);
+	return buf;
+}

@@ -489,8 +489,10 @@ static void draw_runs(const struct ms_model *m, const struct ms_layout *l, bool 
 		attroff(A_BOLD);
 	}
 	for (int i = 0; i < l->runs_rows; i++) {
-		const char *s = m->done[first + i] ? m->done[first + i] : "";
+		char s[512];
 
+		ms_format_done(m->done[first + i] ? m->done[first + i] : "", r.w, tui_utf8(), s,
+			       sizeof(s));
 		if (!row_same(r.y + 1 + i, key_of(k, sizeof(k), 'L', s, NULL, 0), full))
 			tui_put(stdscr, r.y + 1 + i, r.x, r.w, s);
 	}

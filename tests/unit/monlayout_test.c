@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "fmt.h"
 #include "metrics.h"
 #include "monlayout.h"
 #include "series.h"
@@ -608,4 +609,26 @@ TEST(monlayout_header_right_and_end_text)
 	CHECK_STR(ms_end_text(&w, b, sizeof(b)), "");
 	w.end = END_OOM;
 	CHECK_STR(ms_end_text(&w, b, sizeof(b)), "OOM killed");
+}
+
+TEST(ms_format_done_keeps_the_status)
+{
+	const char *line = "#1 0.101u 0.102s 0:00.23 86.9% 0+0k 0+0io 0pf+0w  0:00 kswapd  oom";
+	char b[256];
+
+	/* wide enough: as it is */
+	CHECK_STR(ms_format_done(line, 80, true, b, sizeof(b)), line);
+	/* 60 columns: the time line cut, the status kept */
+	CHECK_STR(ms_format_done(line, 60, true, b, sizeof(b)),
+		  "#1 0.101u 0.102s 0:00.23 86.9% 0+0k 0+0io 0pf+0w  0:00\u2026  oom");
+	CHECK_INT(fmt_text_cols(b), 60);
+	CHECK_STR(ms_format_done(line, 40, false, b, sizeof(b)),
+		  "#1 0.101u 0.102s 0:00.23 86.9% 0+0~  oom");
+	CHECK_INT(fmt_text_cols(b), 40);
+	/* a sweep's cell after the status goes with it */
+	CHECK_STR(ms_format_done("#2 1.0u 0.1s 0:01.10 99.0% 0+0k 0+0io 0pf+0w  0:00 kswapd  ok  "
+				 "swappiness=60", 50, false, b, sizeof(b)),
+		  "#2 1.0u 0.1s 0:01.10 99.0% 0+0~  ok  swappiness=60");
+	/* narrower than the status: cut from the start as before */
+	CHECK_STR(ms_format_done(line, 4, true, b, sizeof(b)), "#1 0");
 }
