@@ -118,6 +118,16 @@ struct place_ops {
 	void (*tuned)(struct place *p, struct tuning *t);
 	size_t (*sysctls)(struct place *p, char *buf, size_t len);
 	int (*cgroup)(struct place *p, struct cgroup_stat *st);
+	/* cell: sets the sweep's cell c up as the --sweep it was given
+	 * numbers them; the run begun next begins in it, or fails with why.
+	 * 0, or -1 with err when it cannot be asked. sysctl: one step of
+	 * name in dir as the k/K keys step it (tuning_knob_step), restored
+	 * when the place closes: 0 with its old and new values, 1 at the end
+	 * of its range (now holds the value), -1 with err. Either answers
+	 * with a tuning of its own (tuned_n counts them). */
+	int (*cell)(struct place *p, int c, char *err, size_t errlen);
+	int (*sysctl)(struct place *p, const char *name, int dir, char *old, char *now, size_t vlen,
+		      char *err, size_t errlen);
 
 	void (*close)(struct place *p);
 };
@@ -140,6 +150,7 @@ struct place {
 	 * SIGCHLD: the owner reaps after taking them (session_reap). */
 	bool ends_waiting;
 	int64_t drops;		/* samples lost on the way, as the place counted */
+	unsigned tuned_n;	/* a place that tunes itself: its tunings sent */
 };
 
 #endif

@@ -62,6 +62,7 @@ struct session {
 	struct tuning tun;
 	bool tuned_there;		/* the place tuned itself: tun mirrors it,
 					   and nothing is undone here */
+	unsigned tuned_seen;		/* the place's tuned_n mirrored */
 	int64_t drops_said;		/* the place's dropped samples said so far */
 	/* the workers' delay totals summed at the run's last two ticks, for
 	 * the stall series; stall_t 0: none yet */
@@ -152,8 +153,8 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 /* A session whose runs happen at p, a place set up and sampling already
  * (place.h): it tunes nothing here. A place that tuned itself (an
  * agent's, its tuned op) gives the session its tuning, sysctls, cgroup
- * figures and workload size; the keys that retune (k/K, s/S) and sweeps
- * are refused there. p is the session's, closed with it. 0, or -1 with
+ * figures and workload size; a sweep's cells and the keys that retune
+ * (k/K, s/S) are asked of it. p is the session's, closed with it. 0, or -1 with
  * err (what was set up stays for session_close). With --agent,
  * session_open opens the agent's place (remote.h) and comes here. */
 int session_open_place(struct session *s, const struct options *o, struct place *p, char *err,
@@ -216,6 +217,12 @@ void session_note(struct session *s, bool error, const char *fmt, ...)
 
 /* Whether s->note is fresh. */
 bool session_note_shown(const struct session *s);
+
+/* For the session's own modules (cells.c): the place's state read again
+ * for the header and the record; the workload's and the tuning's texts
+ * made again. */
+void session_refresh(struct session *s);
+void session_describe(struct session *s);
 
 /* Stops what runs, undoes the tuning, prints a sweep's table, frees. */
 void session_close(struct session *s);

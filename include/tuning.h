@@ -173,4 +173,10 @@ size_t tuning_cgroup_text(char *buf, size_t len, const struct cgroup_stat *st,
  * number. Pure. */
 int tuning_knob_step(const char *name, const char *cur, int dir, char *out, size_t outlen);
 
+/* One step of the sysctl name in dir (tuning_knob_step), set as
+ * tuning_sysctl sets it: 0 with its old and new values (each vlen
+ * bytes), 1 at the end of its range (now holds the value), -1 with err. */
+int tuning_knob(struct tuning *t, const char *name, int dir, char *old, char *now, size_t vlen,
+		char *err, size_t errlen);
+
 #endif

@@ -50,6 +50,19 @@ void wire_get_prog(const struct stream_line *l, struct wire_prog *x);
 void wire_put_counts(struct stream_msg *m, const char *prefix, const struct rc_counts *x);
 void wire_get_counts(const struct stream_line *l, const char *prefix, struct rc_counts *x);
 
+/* A run's reclaim events (reclaim.h), as rc_run_end gave them: rcrun
+ * carries the totals, the latency histogram (its non-empty buckets as
+ * b.I), how many events were kept and past them, the victims (v.I.*) and
+ * the stalls of the run's own processes (n, s); rcev carries events from
+ * .. from+WIRE_RC_EVENTS-1 (kind, t, dur, pid as k.J, t.J, d.J, p.J for
+ * event from+J). get_rcrun starts into over (rc_init); get_rcev adds the
+ * line's events, within RC_EVENTS_MAX + RC_OOM_PAST_MAX. */
+#define WIRE_RC_EVENTS 200
+void wire_put_rcrun(struct stream_msg *m, const struct rc_acc *x, int64_t n, double s);
+void wire_get_rcrun(const struct stream_line *l, struct rc_acc *x, int64_t *n, double *s);
+void wire_put_rcev(struct stream_msg *m, const struct rc_acc *x, int from);
+void wire_get_rcev(const struct stream_line *l, struct rc_acc *x);
+
 /* The workload: its size, seed, fill, nice, and a command's words as
  * repeated arg= (the callbacks and descriptors stay on their side). get
  * allocates cfg->argv (NULL for sorters), freed by wire_free_argv. 0, or

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cells.h"
 #include "loop.h"
 #include "session.h"
 #include "stream.h"
@@ -35,6 +36,8 @@ static struct agent {
 	struct stream_out out;
 	struct stream_msg m, chunk;	/* a message; a tick's messages together */
 	struct stream_line l;
+	struct rc_acc *rc;		/* a run's reclaim events, as sent */
+	char cell_err[512];		/* the sweep cell asked for failed: why */
 	bool bye;
 	char err[512];
 } the_agent;
@@ -124,8 +127,6 @@ static int handshake(struct agent *a)
 		return snprintf(a->err, sizeof(a->err), "the options asked for no run"), -1;
 	if (rc < 0)
 		return -1;
-	if (a->o.nsweep)
-		return snprintf(a->err, sizeof(a->err), "--sweep: not at an agent's place"), -1;
 	/* what is the session's alone: its screen, its history, its store */
 	a->o.batch = true;
 	a->o.no_history = true;
@@ -133,28 +134,34 @@ static int handshake(struct agent *a)
 	a->o.against = 0;
 	a->o.cast = NULL;
 	a->o.label = NULL;
-	/* reclaim events do not travel: no tracefs instance for nothing */
-	a->o.no_events = true;
 	return 0;
+}
+
+/* The machine's state and tuning as they are now. */
+static void send_tuning(struct agent *a)
+{
+	char sysctls[TUNING_MAX_SYSCTL * 128];
+
+	session_refresh(&a->s);
+	stream_msg_begin(&a->m, "state");
+	wire_put_state(&a->m, &a->s.sys);
+	send_msg(a);
+	tuning_sysctls_text(&a->s.tun, sysctls, sizeof(sysctls));
+	stream_msg_begin(&a->m, "tuned");
+	wire_put_tuning(&a->m, &a->s.tun);
+	stream_put_str(&a->m, "sysctls", sysctls);
+	send_msg(a);
 }
 
 static void send_ready(struct agent *a)
 {
 	struct place *p = a->p;
 	struct sampler_caps caps;
-	char sysctls[TUNING_MAX_SYSCTL * 128];
 
-	stream_msg_begin(&a->m, "state");
-	wire_put_state(&a->m, &a->s.sys);
-	send_msg(a);
+	send_tuning(a);
 	p->ops->caps(p, &caps);
 	stream_msg_begin(&a->m, "caps");
 	wire_put_caps(&a->m, "", &caps);
-	send_msg(a);
-	tuning_sysctls_text(&a->s.tun, sysctls, sizeof(sysctls));
-	stream_msg_begin(&a->m, "tuned");
-	wire_put_tuning(&a->m, &a->s.tun);
-	stream_put_str(&a->m, "sysctls", sysctls);
 	send_msg(a);
 	stream_msg_begin(&a->m, "ready");
 	stream_put_dbl(&a->m, "t", now_monotonic());
@@ -197,6 +204,27 @@ static void close_output(struct agent *a)
 	a->out_r = a->out_w = -1;
 }
 
+/* The run's reclaim events, where the place traces them. */
+static void send_events(struct agent *a)
+{
+	struct rc_acc *e = a->rc;
+	int64_t n;
+	double secs;
+
+	if (!e && !(e = a->rc = malloc(sizeof(*e))))
+		return;
+	if (!a->p->ops->events(a->p, &a->r, e, &n, &secs))
+		return;
+	stream_msg_begin(&a->m, "rcrun");
+	wire_put_rcrun(&a->m, e, n, secs);
+	send_msg(a);
+	for (int i = 0; i < e->nev; i += WIRE_RC_EVENTS) {
+		stream_msg_begin(&a->m, "rcev");
+		wire_put_rcev(&a->m, e, i);
+		send_msg(a);
+	}
+}
+
 /* The run's end: its last sample, every worker as reaped (a command's
  * with its tree's delays), the kills, the place's end. */
 static void finish(struct agent *a, bool aborted)
@@ -219,6 +247,7 @@ static void finish(struct agent *a, bool aborted)
 		wire_put_worker(&a->m, &a->r.wl.w[i]);
 		send_msg(a);
 	}
+	send_events(a);
 	for (int i = 0; i < e.nkills; i++) {
 		stream_msg_begin(&a->m, "kill");
 		wire_put_kill(&a->m, "", &e.kills[i]);
@@ -248,6 +277,10 @@ static void begin(struct agent *a)
 		return;
 	}
 	a->argv = cfg.argv;
+	if (a->cell_err[0]) {	/* not in a cell half set up */
+		send_failed(a, a->cell_err);
+		return;
+	}
 	if (cfg.argv && pipe2(pfd, O_CLOEXEC) == 0) {
 		fcntl(pfd[0], F_SETFL, O_NONBLOCK);
 		fcntl(pfd[0], F_SETPIPE_SZ, OUT_PIPE);
@@ -284,6 +317,7 @@ static void started(struct agent *a)
 		return;
 	}
 	send_now(a, &x);
+	tuning_run_begin(&a->s.tun);
 	a->p->ops->started(a->p, &a->r, &x);
 	a->started = true;
 	stream_msg_begin(&a->m, "started");
@@ -295,6 +329,45 @@ static void started(struct agent *a)
 		snprintf(k, sizeof(k), "pid.%d", i);
 		stream_put_i64(&a->m, k, a->r.wl.w[i].pid);
 	}
+	send_msg(a);
+}
+
+/* The sweep's cell n, as the options' --sweep numbers them (the one set
+ * up already is not set up again); its tuning is the answer. */
+static void cell(struct agent *a)
+{
+	int c = (int)stream_get_i64(&a->l, "n", -1);
+
+	a->cell_err[0] = '\0';
+	if (c < 0 || c >= (a->o.nsweep ? a->s.sweep.sw.ncells : 0))
+		snprintf(a->cell_err, sizeof(a->cell_err), "no sweep cell %d here", c + 1);
+	else if (c != a->s.sweep.cell)
+		cells_apply(&a->s, c, a->cell_err, sizeof(a->cell_err));
+	if (a->cell_err[0])
+		send_failed(a, a->cell_err);
+	else
+		send_tuning(a);
+}
+
+/* One step of a sysctl (the k/K, s/S keys): the tuning, then the answer. */
+static void knob(struct agent *a)
+{
+	char old[SYSCTL_VALUE_MAX] = "", now[SYSCTL_VALUE_MAX] = "", err[512] = "";
+	const char *name = stream_get(&a->l, "name");
+	int rc = -1;
+
+	if (!name || !*name)
+		snprintf(err, sizeof(err), "a sysctl without a name");
+	else
+		rc = tuning_knob(&a->s.tun, name, (int)stream_get_i64(&a->l, "dir", 1), old, now,
+				 sizeof(now), err, sizeof(err));
+	if (rc == 0)
+		send_tuning(a);
+	stream_msg_begin(&a->m, "sysctl");
+	stream_put_i64(&a->m, "rc", rc);
+	stream_put_str(&a->m, "old", old);
+	stream_put_str(&a->m, "new", now);
+	stream_put_str(&a->m, "msg", err);
 	send_msg(a);
 }
 
@@ -317,6 +390,10 @@ static int request(struct agent *a)
 			a->s.plan.interval = s;
 			a->p->ops->set_interval(a->p, s);
 		}
+	} else if (!strcmp(tag, "cell")) {
+		cell(a);
+	} else if (!strcmp(tag, "sysctl")) {
+		knob(a);
 	} else if (!strcmp(tag, "stop")) {
 		if (a->run_on)
 			finish(a, true);
@@ -553,6 +630,7 @@ static void teardown(struct agent *a, bool opened)
 		cli_free(&a->o);
 	free(a->args);
 	free(a->words);
+	free(a->rc);
 	stream_in_free(&a->in);
 	stream_out_free(&a->out);
 	stream_msg_free(&a->m);

@@ -14,11 +14,13 @@
 
 #include "loop.h"
 #include "stream.h"
+#include "sysctl.h"
 #include "version.h"
 #include "wire.h"
 
 #define SEND_WAIT_S 5.0		/* for a request to be written */
 #define STOP_WAIT_S 30.0	/* for an aborted run's end */
+#define KNOB_WAIT_S 5.0		/* for a sysctl's answer */
 #define CLOSE_WAIT_S 10.0	/* for a spawned agent to undo and exit, each step */
 
 /* A sample and what came with it. */
@@ -48,6 +50,9 @@ struct remote {
 	struct sampler_caps caps;
 	char *tuned;			/* the last tuned line, as sent */
 	char sysctls[TUNING_MAX_SYSCTL * 128];
+	/* a sysctl request's answer: rc as the op's, 2 while none came */
+	int knob_rc;
+	char knob_old[SYSCTL_VALUE_MAX], knob_new[SYSCTL_VALUE_MAX], knob_err[300];
 
 	struct rtick *q;		/* samples not yet taken, oldest first */
 	int qn, qcap;
@@ -68,6 +73,10 @@ struct remote {
 	struct place_end end;
 	int left;
 	int out_fd;			/* where a command's output goes */
+	struct rc_acc *rc;		/* the run's reclaim events, once rcrun came */
+	bool have_rc;
+	int64_t rc_n;			/* its processes' direct stalls */
+	double rc_s;
 	struct place_want sent;		/* the rows asked for last */
 };
 
@@ -165,6 +174,23 @@ static void reaped(struct remote *rm)
 	rm->w[i].t_end += rm->offset;
 }
 
+static void copy_str(struct remote *rm, const char *key, char *buf, size_t len)
+{
+	const char *v = stream_get(&rm->l, key);
+
+	snprintf(buf, len, "%s", v ? v : "");
+}
+
+static void knob_answer(struct remote *rm)
+{
+	rm->knob_rc = (int)stream_get_i64(&rm->l, "rc", -1);
+	if (rm->knob_rc < -1 || rm->knob_rc > 1)
+		rm->knob_rc = -1;
+	copy_str(rm, "old", rm->knob_old, sizeof(rm->knob_old));
+	copy_str(rm, "new", rm->knob_new, sizeof(rm->knob_new));
+	copy_str(rm, "msg", rm->knob_err, sizeof(rm->knob_err));
+}
+
 static void ready(struct remote *rm)
 {
 	struct place *p = &rm->p;
@@ -178,8 +204,9 @@ static void ready(struct remote *rm)
 	p->stalls_on = stream_get_i64(&rm->l, "stalls_on", 0) != 0;
 	v = stream_get(&rm->l, "stalls_why");
 	snprintf(p->stalls_why, sizeof(p->stalls_why), "%s", v ? v : "");
-	p->events_on = false;
-	snprintf(p->events_why, sizeof(p->events_why), "not carried from an agent's place");
+	p->events_on = stream_get_i64(&rm->l, "events_on", 0) != 0;
+	v = stream_get(&rm->l, "events_why");
+	snprintf(p->events_why, sizeof(p->events_why), "%s", v ? v : "");
 	rm->ready = true;
 }
 
@@ -210,6 +237,11 @@ static void handle(struct remote *rm, const char *raw)
 		started(rm);
 	} else if (!strcmp(tag, "reaped")) {
 		reaped(rm);
+	} else if (!strcmp(tag, "rcrun") && (rm->rc || (rm->rc = malloc(sizeof(*rm->rc))))) {
+		wire_get_rcrun(&rm->l, rm->rc, &rm->rc_n, &rm->rc_s);
+		rm->have_rc = true;
+	} else if (!strcmp(tag, "rcev") && rm->have_rc) {
+		wire_get_rcev(&rm->l, rm->rc);
 	} else if (!strcmp(tag, "kill") && rm->nkills < RUN_VICTIMS_MAX) {
 		wire_get_kill(&rm->l, "", &rm->kills[rm->nkills++]);
 	} else if (!strcmp(tag, "end")) {
@@ -239,6 +271,9 @@ static void handle(struct remote *rm, const char *raw)
 		snprintf(rm->sysctls, sizeof(rm->sysctls), "%s", v ? v : "");
 		free(rm->tuned);
 		rm->tuned = strdup(raw);
+		rm->p.tuned_n++;
+	} else if (!strcmp(tag, "sysctl")) {
+		knob_answer(rm);
 	} else if (!strcmp(tag, "ready")) {
 		ready(rm);
 	}
@@ -402,7 +437,7 @@ static int r_begin(struct place *p, struct run *r, const struct workload_cfg *cf
 		rm->prog[i] = (struct wire_prog){ 0, 0, cfg->nelems, 0, -1 };
 	}
 	rm->n = n;
-	rm->started = rm->ended = rm->failed = rm->have_now = false;
+	rm->started = rm->ended = rm->failed = rm->have_now = rm->have_rc = false;
 	rm->nkills = 0;
 	rm->left = 0;
 	rm->out_fd = cfg->out_fd > 0 ? cfg->out_fd : STDOUT_FILENO;
@@ -559,12 +594,17 @@ static void r_done(struct place *p, const struct run *r)
 static bool r_events(struct place *p, const struct run *r, struct rc_acc *into, int64_t *n,
 		     double *s)
 {
-	(void)p;
+	struct remote *rm = R(p);
+
 	(void)r;
-	(void)into;
 	*n = 0;
 	*s = 0;
-	return false;
+	if (!rm->have_rc)
+		return false;
+	*into = *rm->rc;
+	*n = rm->rc_n;
+	*s = rm->rc_s;
+	return true;
 }
 
 static void r_tuned(struct place *p, struct tuning *t)
@@ -592,6 +632,44 @@ static int r_cgroup(struct place *p, struct cgroup_stat *st)
 		return -1;
 	*st = rm->last.cg;
 	return 0;
+}
+
+static int r_cell(struct place *p, int c, char *err, size_t errlen)
+{
+	struct remote *rm = R(p);
+
+	if (rm->gone)
+		return snprintf(err, errlen, "agent: %s", rm->why), -1;
+	stream_msg_begin(&rm->m, "cell");
+	stream_put_i64(&rm->m, "n", c);
+	send_msg(rm);
+	return 0;
+}
+
+static bool knob_answered(const struct remote *rm)
+{
+	return rm->knob_rc != 2;
+}
+
+/* Awaited, briefly: a key's step, which the agent answers at once. */
+static int r_sysctl(struct place *p, const char *name, int dir, char *old, char *now, size_t vlen,
+		    char *err, size_t errlen)
+{
+	struct remote *rm = R(p);
+
+	rm->knob_rc = 2;
+	stream_msg_begin(&rm->m, "sysctl");
+	stream_put_str(&rm->m, "name", name);
+	stream_put_i64(&rm->m, "dir", dir);
+	send_msg(rm);
+	if (!wait_for(rm, knob_answered, KNOB_WAIT_S))
+		return snprintf(err, errlen, "%s: agent: %s", name, rm->why[0] ? rm->why :
+				"no answer in time"), -1;
+	snprintf(old, vlen, "%s", rm->knob_old);
+	snprintf(now, vlen, "%s", rm->knob_new);
+	if (rm->knob_rc < 0)
+		snprintf(err, errlen, "%s", rm->knob_err);
+	return rm->knob_rc;
 }
 
 /* A spawned agent is given its time to undo what it set up. */
@@ -631,6 +709,7 @@ static void r_close(struct place *p)
 	stream_msg_free(&rm->m);
 	stream_line_free(&rm->l);
 	free(rm->tuned);
+	free(rm->rc);
 	free(rm->q);
 	free(rm->pid);
 	free(rm->w);
@@ -661,6 +740,8 @@ static const struct place_ops remote_ops = {
 	.tuned = r_tuned,
 	.sysctls = r_sysctls,
 	.cgroup = r_cgroup,
+	.cell = r_cell,
+	.sysctl = r_sysctl,
 	.close = r_close,
 };
 

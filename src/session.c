@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fmt.h"
+#include "cells.h"
 #include "cmdlog.h"
 #include "guest.h"
 #include "histfile.h"
@@ -26,7 +27,6 @@
 #include "timefmt.h"
 #include "undo.h"
 #include "watchdog.h"
-#include "zswap.h"
 
 #define VIEW_CAP 2048		/* the plots' window: wider than any screen */
 #define DEFAULT_SECONDS 60.0	/* the default workload's target length */
@@ -461,6 +461,31 @@ static void refresh_sys(struct session *s)
 	snprintf(s->swappiness, sizeof(s->swappiness), "%s", sw ? sw : "n/a");
 }
 
+void session_refresh(struct session *s)
+{
+	refresh_sys(s);
+}
+
+void session_describe(struct session *s)
+{
+	describe_workload(s);
+	describe_tuning(s);
+}
+
+/* The tuning a place that tunes itself answered with (a cell's, a key's),
+ * taken as the run starts, with the state it holds. */
+static void adopt_answer(struct session *s)
+{
+	if (!s->tuned_there || s->place->tuned_n == s->tuned_seen)
+		return;
+	s->tuned_seen = s->place->tuned_n;
+	s->place->ops->tuned(s->place, &s->tun);
+	refresh_sys(s);
+	for (int i = 0; i < SYSSTATE_NVM; i++)
+		snprintf(s->vm_start[i], sizeof(s->vm_start[i]), "%s", s->sys.vm[i].value);
+	describe_tuning(s);
+}
+
 static int begin_run(struct session *s, char *err, size_t errlen)
 {
 	struct workload_cfg cfg = {
@@ -503,6 +528,7 @@ int session_fork(struct session *s, double until, char *err, size_t errlen)
 	rc = s->place->ops->fork(s->place, r, until, err, errlen);
 	if (rc <= 0)
 		return rc < 0 ? -1 : 1;
+	adopt_answer(s);
 	/* The record keeps the state the run starts in. */
 	if (sample_now(s, v)) {
 		snprintf(err, errlen, "cannot sample the system: %s", strerror(errno));
@@ -806,70 +832,12 @@ bool session_reap(struct session *s)
 	return true;
 }
 
-/* One swap of the session's: a file or a zram device, the other removed
- * first; 0 bytes for none. */
-static int set_swap(struct session *s, long long bytes, bool zram, const char *algo,
-		    char *err, size_t errlen)
-{
-	int rc = zram ? tuning_set_swap(&s->tun, 0, err, errlen) ||
-			tuning_set_zram(&s->tun, bytes, algo, err, errlen) :
-			tuning_set_zram(&s->tun, 0, NULL, err, errlen) ||
-			tuning_set_swap(&s->tun, bytes, err, errlen);
-
-	refresh_sys(s);
-	return rc ? -1 : 0;
-}
-
-/* Sets cell c up: its swap file, memory limit and sysctls, its workload
- * size. In batch mode a header line names it above its runs. */
-static int apply_cell(struct session *s, int c, char *err, size_t errlen)
-{
-	struct session_sweep *sw = &s->sweep;
-	int idx[CLI_MAX_SWEEP];
-	char e[512], old[SYSCTL_VALUE_MAX];
-
-	sweep_cell(&sw->sw, c, idx);
-	for (int k = 0; k < sw->sw.ndims; k++) {
-		const struct sweep_dim *d = &sw->sw.dim[sw->sw.order[k]];
-		const struct sweep_value *v = &d->vals[idx[sw->sw.order[k]]];
-		int rc = 0;
-
-		switch (d->kind) {
-		case SWEEP_SWAP: rc = set_swap(s, v->num, v->zram, v->algo, e, sizeof(e)); break;
-		case SWEEP_ZSWAP:
-			rc = tuning_set_zswap(&s->tun, v->algo, v->pool, e, sizeof(e));
-			break;
-		case SWEEP_MEM: rc = tuning_set_mem(&s->tun, v->num, e, sizeof(e)); break;
-		case SWEEP_SYSCTL:
-			rc = tuning_sysctl(&s->tun, d->sysctl, v->text, old, sizeof(old), e, sizeof(e));
-			break;
-		case SWEEP_PROCS: s->plan.procs = (int)v->num; break;
-		case SWEEP_ELEMS: s->plan.nelems = v->num; break;
-		}
-		if (rc) {
-			snprintf(err, errlen, "sweep %s=%s: %.400s", d->key, v->text, e);
-			return -1;
-		}
-	}
-	sw->cell = c;
-	sweep_cell_text(&sw->sw, c, sw->cell_text, sizeof(sw->cell_text));
-	s->batch_left = s->repeat_n = s->o->repeat;
-	s->repeat_k = 0;
-	describe_workload(s);
-	describe_tuning(s);
-	if (!s->tui) {
-		printf("cell %d/%d: %s\n", c + 1, sw->sw.ncells, sw->cell_text);
-		fflush(stdout);
-	}
-	return 0;
-}
-
 int session_next_run(struct session *s, char *err, size_t errlen)
 {
 	if (s->batch_left <= 0) {
 		if (s->sweep.cell < 0 || s->sweep.cell + 1 >= s->sweep.sw.ncells)
 			return 0;
-		if (apply_cell(s, s->sweep.cell + 1, err, errlen))
+		if (cells_apply(s, s->sweep.cell + 1, err, errlen))
 			return -1;
 	}
 	return begin_run(s, err, errlen) ? -1 : 1;
@@ -886,30 +854,18 @@ int session_rerun(struct session *s, char *err, size_t errlen)
 
 void session_step_knob(struct session *s, const char *name, int dir)
 {
-	char cur[SYSCTL_VALUE_MAX], next[SYSCTL_VALUE_MAX], old[SYSCTL_VALUE_MAX], err[512];
+	char next[SYSCTL_VALUE_MAX], old[SYSCTL_VALUE_MAX], cur[SYSCTL_VALUE_MAX], err[512];
 	double t = now_monotonic(), *mk;
-	int rc;
+	int rc = s->tuned_there ? s->place->ops->sysctl(s->place, name, dir, old, next,
+							sizeof(next), err, sizeof(err)) :
+		 tuning_knob(&s->tun, name, dir, old, next, sizeof(next), err, sizeof(err));
 
-	if (s->tuned_there) {
-		session_note(s, true, "%s: not stepped at an agent's place (set it with --sysctl)",
-			     name);
-		return;
-	}
-	if (sysctl_get(name, cur, sizeof(cur), err, sizeof(err))) {
-		session_note(s, true, "%s", err);
-		return;
-	}
-	rc = tuning_knob_step(name, cur, dir, next, sizeof(next));
 	if (rc < 0) {
-		session_note(s, true, "%s is %s: not one number to step", name, cur);
+		session_note(s, true, "%s", err);
 		return;
 	}
 	if (rc > 0) {
-		session_note(s, false, "%s is already %s, the end of its range", name, cur);
-		return;
-	}
-	if (tuning_sysctl(&s->tun, name, next, old, sizeof(old), err, sizeof(err))) {
-		session_note(s, true, "%s", err);
+		session_note(s, false, "%s is already %s, the end of its range", name, next);
 		return;
 	}
 	new_session_id(s);
@@ -919,7 +875,9 @@ void session_step_knob(struct session *s, const char *name, int dir)
 		mk[s->nmarks++] = t;
 	}
 	run_change(&s->run, t, name, old, next);
-	if (sysctl_get("vm.swappiness", cur, sizeof(cur), err, sizeof(err)) == 0)
+	if (s->tuned_there && !strcmp(name, "vm.swappiness"))
+		snprintf(s->swappiness, sizeof(s->swappiness), "%s", next);
+	else if (!s->tuned_there && sysctl_get("vm.swappiness", cur, sizeof(cur), err, sizeof(err)) == 0)
 		snprintf(s->swappiness, sizeof(s->swappiness), "%s", cur);
 	session_note(s, false, "%s %s -> %s (restored at exit)", name, old, next);
 }
@@ -1026,85 +984,6 @@ static int setup(struct session *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* What a sweep sets must not also be set by an option. */
-static int check_sweep(struct session *s, char *err, size_t errlen)
-{
-	const struct options *o = s->o;
-
-	if (sweep_init(&s->sweep.sw, o->sweep, o->nsweep, err, errlen))
-		return -1;
-	for (int d = 0; d < s->sweep.sw.ndims; d++) {
-		const struct sweep_dim *dim = &s->sweep.sw.dim[d];
-		const char *clash = NULL;
-
-		switch (dim->kind) {
-		case SWEEP_MEM: clash = o->mem_limit ? "--mem" : NULL; break;
-		case SWEEP_SWAP: clash = o->swap_size ? "--swap" : NULL; break;
-		case SWEEP_ZSWAP: clash = o->zswap_set ? "--zswap" : NULL; break;
-		case SWEEP_PROCS: clash = o->procs_set ? "-p" : o->argv ? "a command" : NULL; break;
-		case SWEEP_ELEMS: clash = o->nelems_set ? "-n/-m" : o->argv ? "a command" : NULL; break;
-		case SWEEP_SYSCTL:
-			for (int i = 0; i < o->nsysctl; i++) {
-				size_t n = strlen(dim->sysctl);
-				if (!strncmp(o->sysctl[i], dim->sysctl, n) && o->sysctl[i][n] == '=')
-					clash = "--sysctl";
-			}
-			break;
-		}
-		if (clash) {
-			snprintf(err, errlen, "--sweep %s and %s both set %s", dim->key, clash,
-				 dim->kind == SWEEP_SYSCTL ? dim->sysctl : dim->key);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* A compressor zswap lacks is bad input, refused before anything is set
- * up: --zswap's and each of a sweep's. */
-static int check_zswap(struct session *s, char *err, size_t errlen)
-{
-	int d = s->o->nsweep ? sweep_find(&s->sweep.sw, SWEEP_ZSWAP, NULL) : -1;
-
-	if (s->o->zswap_set && zswap_check(s->o->zswap_algo, err, errlen))
-		return -1;
-	for (int i = 0; d >= 0 && i < s->sweep.sw.dim[d].nvals; i++)
-		if (zswap_check(s->sweep.sw.dim[d].vals[i].algo, err, errlen))
-			return -1;
-	return 0;
-}
-
-/* A memory limit not below MemTotal, or below what --global leaves,
- * limits nothing: bad input, refused before anything is set up, --mem's
- * and each of a sweep's. */
-static int check_mem(struct session *s, char *err, size_t errlen)
-{
-	static const char *const key[] = { "MemTotal" };
-	int d = s->o->nsweep ? sweep_find(&s->sweep.sw, SWEEP_MEM, NULL) : -1;
-	int64_t total, top;
-	char m[32], what[64];
-
-	if ((!s->o->mem_limit && d < 0) || sysio_meminfo(key, &total, 1) < 0 || total <= 0)
-		return 0;
-	top = total * 1024;
-	snprintf(what, sizeof(what), "MemTotal (%" PRId64 " kB)", total);
-	if (s->o->global_limit && s->o->global_limit < top) {
-		top = s->o->global_limit;
-		fmt_kib(m, sizeof(m), top / 1024);
-		snprintf(what, sizeof(what), "what --global leaves (%s)", m);
-	}
-	fmt_kib(m, sizeof(m), s->o->mem_limit / 1024);
-	if (s->o->mem_limit >= top)
-		return fmt_err(err, errlen, "--mem %s is not below %s: it would limit nothing", m,
-			       what);
-	for (int i = 0; d >= 0 && i < s->sweep.sw.dim[d].nvals; i++)
-		if (s->sweep.sw.dim[d].vals[i].num >= top)
-			return fmt_err(err, errlen, "--sweep %s=%s is not below %s: it would limit "
-				       "nothing (none runs without a limit)", s->sweep.sw.dim[d].key,
-				       s->sweep.sw.dim[d].vals[i].text, what);
-	return 0;
-}
-
 /* `make run` as root: the default sort in a cgroup it does not fit, with a
  * temporary swap file, so the first screen shows the VM at work. Anything
  * that cannot be set up leaves the plain default and a notice. */
@@ -1143,7 +1022,7 @@ static int apply_tuning(struct session *s, char *err, size_t errlen)
 	const struct options *o = s->o;
 	char e[512], old[SYSCTL_VALUE_MAX];
 
-	if (o->swap_size && set_swap(s, o->swap.bytes, o->swap.zram, o->swap.algo, err, errlen))
+	if (o->swap_size && cells_set_swap(s, o->swap.bytes, o->swap.zram, o->swap.algo, err, errlen))
 		return -1;
 	if (o->zswap_set && tuning_set_zswap(&s->tun, o->zswap_algo, o->zswap_pool, err, errlen))
 		return -1;
@@ -1163,7 +1042,7 @@ static int apply_tuning(struct session *s, char *err, size_t errlen)
 	}
 	if (s->tui && o->pressure_default && geteuid() == 0)
 		pressure_default(s);
-	if (o->nsweep && apply_cell(s, 0, err, errlen))
+	if (o->nsweep && cells_apply(s, 0, err, errlen))
 		return -1;
 	refresh_sys(s);
 	if (changes_machine(s)) {
@@ -1347,10 +1226,13 @@ static int open_here(struct session *s, char *err, size_t errlen)
 static void adopt_tuning(struct session *s)
 {
 	s->place->ops->tuned(s->place, &s->tun);
+	s->tuned_seen = s->place->tuned_n;
 	refresh_sys(s);
 	s->tracer_wanted = changes_machine(s);
 	if (changes_machine(s))
 		new_session_id(s);
+	if (s->tracer_wanted && !s->place->events_on && !s->o->no_events)
+		session_note(s, false, "reclaim events n/a: %s", s->place->events_why);
 	describe_workload(s);
 	describe_tuning(s);
 	if (!s->tui && s->tune_desc[0] && changes_machine(s))
@@ -1364,10 +1246,8 @@ int session_open_place(struct session *s, const struct options *o, struct place 
 	init(s, o);
 	s->place = p;
 	s->tuned_there = p->ops->tuned != NULL;
-	if (s->tuned_there && o->nsweep) {
-		snprintf(err, errlen, "--sweep: not at an agent's place");
+	if (s->tuned_there && cells_check(s, false, err, errlen))
 		return -1;
-	}
 	if (s->tuned_there && p->procs > 0 && !o->argv)
 		s->plan.procs = p->procs;
 	if (s->tuned_there && p->nelems > 0 && !o->argv)
@@ -1376,7 +1256,11 @@ int session_open_place(struct session *s, const struct options *o, struct place 
 		return -1;
 	if (s->tuned_there)
 		adopt_tuning(s);
-	s->batch_left = s->repeat_n = o->repeat;
+	if (s->tuned_there && o->nsweep && cells_apply(s, 0, err, errlen))
+		return -1;
+	if (s->sweep.cell < 0)
+		s->batch_left = s->repeat_n = o->repeat;
+	s->sweep.t0 = s->sweep.t_last = now_monotonic();
 	update_avail(s);
 	guard_apply(&s->guard);
 	return 0;
@@ -1405,9 +1289,7 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 	 * when its parent dies, to be killed with the rest of the run. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	recover();
-	if (o->nsweep && check_sweep(s, err, errlen))
-		return -1;
-	if (check_zswap(s, err, errlen) || check_mem(s, err, errlen) || wait_turn(s, err, errlen))
+	if (cells_check(s, true, err, errlen) || wait_turn(s, err, errlen))
 		return -1;
 	if (open_here(s, err, errlen) || apply_tuning(s, err, errlen))
 		return -1;

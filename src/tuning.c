@@ -554,3 +554,19 @@ int tuning_knob_step(const char *name, const char *cur, int dir, char *out, size
 	snprintf(out, outlen, "%lld", nv);
 	return 0;
 }
+
+int tuning_knob(struct tuning *t, const char *name, int dir, char *old, char *now, size_t vlen,
+		char *err, size_t errlen)
+{
+	char cur[SYSCTL_VALUE_MAX];
+	int rc;
+
+	if (sysctl_get(name, cur, sizeof(cur), err, errlen))
+		return -1;
+	rc = tuning_knob_step(name, cur, dir, now, vlen);
+	if (rc < 0)
+		return snprintf(err, errlen, "%s is %s: not one number to step", name, cur), -1;
+	if (rc > 0)
+		return snprintf(now, vlen, "%s", cur), 1;
+	return tuning_sysctl(t, name, now, old, vlen, err, errlen) ? -1 : 0;
+}

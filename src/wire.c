@@ -156,6 +156,124 @@ void wire_get_counts(const struct stream_line *l, const char *prefix, struct rc_
 	stream_get_fields(l, prefix, counts_t, N(counts_t), x);
 }
 
+#define RV struct rc_victim
+static const struct stream_field victim_t[] = {
+	STREAM_F(RV, t, ST_DBL), STREAM_F(RV, pid, ST_INT), STREAM_S(RV, comm),
+};
+
+void wire_put_rcrun(struct stream_msg *m, const struct rc_acc *x, int64_t n, double s)
+{
+	char k[32];
+
+	stream_put_i64(m, "n", n);
+	stream_put_dbl(m, "s", s);
+	stream_put_i64(m, "nev", x->nev);
+	stream_put_i64(m, "ev_past", x->ev_past);
+	stream_put_i64(m, "t0", (int64_t)x->run_t0);
+	wire_put_counts(m, "c.", &x->c);
+	stream_put_i64(m, "h.n", x->run_hist.n);
+	stream_put_i64(m, "h.max_ns", x->run_hist.max_ns);
+	for (int i = 0; i < RC_HIST_N; i++) {
+		if (!x->run_hist.b[i])
+			continue;
+		snprintf(k, sizeof(k), "b.%d", i);
+		stream_put_i64(m, k, x->run_hist.b[i]);
+	}
+	for (int i = 0; i < x->nvictims && i < RC_VICTIMS_MAX; i++) {
+		snprintf(k, sizeof(k), "v.%d.", i);
+		stream_put_fields(m, k, victim_t, N(victim_t), &x->victims[i]);
+	}
+}
+
+/* "b.12" -> 12 for prefix "b."; -1 for another key or a bad index. */
+static int key_index(const char *key, const char *prefix, int max)
+{
+	size_t n = strlen(prefix);
+	char *end;
+	long v;
+
+	if (strncmp(key, prefix, n) || !key[n])
+		return -1;
+	v = strtol(key + n, &end, 10);
+	return *end || v < 0 || v >= max ? -1 : (int)v;
+}
+
+void wire_get_rcrun(const struct stream_line *l, struct rc_acc *x, int64_t *n, double *s)
+{
+	char k[32];
+
+	rc_init(x);
+	*n = stream_get_i64(l, "n", 0);
+	*s = stream_get_dbl(l, "s");
+	if (*s != *s)
+		*s = 0;
+	x->ev_past = stream_get_i64(l, "ev_past", 0);
+	x->run_t0 = (uint64_t)stream_get_i64(l, "t0", 0);
+	wire_get_counts(l, "c.", &x->c);
+	x->run_hist.n = stream_get_i64(l, "h.n", 0);
+	x->run_hist.max_ns = stream_get_i64(l, "h.max_ns", 0);
+	for (int i = 0; i < l->n; i++) {
+		int b = key_index(l->kv[i].key, "b.", RC_HIST_N);
+
+		if (b >= 0)
+			x->run_hist.b[b] = (uint32_t)strtoul(l->kv[i].val, NULL, 10);
+	}
+	for (int i = 0; i < RC_VICTIMS_MAX; i++) {
+		snprintf(k, sizeof(k), "v.%d.pid", i);
+		if (!stream_get(l, k))
+			break;
+		snprintf(k, sizeof(k), "v.%d.", i);
+		stream_get_fields(l, k, victim_t, N(victim_t), &x->victims[i]);
+		x->nvictims = i + 1;
+	}
+}
+
+void wire_put_rcev(struct stream_msg *m, const struct rc_acc *x, int from)
+{
+	char k[32];
+
+	stream_put_i64(m, "from", from);
+	for (int j = 0; j < WIRE_RC_EVENTS && from + j < x->nev; j++) {
+		const struct rc_run_event *e = &x->ev[from + j];
+
+		snprintf(k, sizeof(k), "k.%d", j);
+		stream_put_i64(m, k, e->kind);
+		snprintf(k, sizeof(k), "t.%d", j);
+		stream_put_dbl(m, k, e->t);
+		snprintf(k, sizeof(k), "d.%d", j);
+		stream_put_dbl(m, k, e->dur);
+		snprintf(k, sizeof(k), "p.%d", j);
+		stream_put_i64(m, k, e->pid);
+	}
+}
+
+void wire_get_rcev(const struct stream_line *l, struct rc_acc *x)
+{
+	const int max = RC_EVENTS_MAX + RC_OOM_PAST_MAX;
+	int64_t from = stream_get_i64(l, "from", -1);
+
+	if (from < 0 || from >= max)
+		return;
+	for (int i = 0; i < l->n; i++) {
+		const char *key = l->kv[i].key;
+		int j = key_index(key + (*key ? 1 : 0), ".", WIRE_RC_EVENTS), at;
+		struct rc_run_event *e;
+
+		if (j < 0 || (at = (int)from + j) >= max)
+			continue;
+		e = &x->ev[at];
+		switch (*key) {
+		case 'k': e->kind = (uint8_t)strtoul(l->kv[i].val, NULL, 10); break;
+		case 't': e->t = strtod(l->kv[i].val, NULL); break;
+		case 'd': e->dur = strtod(l->kv[i].val, NULL); break;
+		case 'p': e->pid = (int)strtol(l->kv[i].val, NULL, 10); break;
+		default: continue;
+		}
+		if (at >= x->nev)
+			x->nev = at + 1;
+	}
+}
+
 void wire_put_proc(struct stream_msg *m, const char *prefix, const struct proc_sample *x)
 {
 	stream_put_fields(m, prefix, proc_t, N(proc_t), x);

@@ -3,8 +3,10 @@
 # A session whose runs happen at an agent's place (--agent, `thrashtop
 # agent` over a socket): the time lines as a local run prints them, with
 # figures the command's own GNU time gives; its output, tuning set up AT
-# THE AGENT and described in the stored run, stall figures; and the host
-# killed mid-run: the agent stops the workload and undoes its tuning.
+# THE AGENT and described in the stored run, stall figures and reclaim
+# events; a sweep's cells set up there; the monitor's s/S key stepping the
+# agent's swappiness; and the host killed mid-run: the agent stops the
+# workload and undoes its tuning.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_machine_lock 300
@@ -52,19 +54,48 @@ expect "command-faults[time $tmaj+$tmin, run $rmaj+$rmin]" \
 expect "command-cpu[time $tu+$ts, run $rcpu]" \
 	awk -v a="$rcpu" -v b="$tu" -v c="$ts" 'BEGIN { exit !(a >= b + c - 0.011 && a <= b + c + 0.05) }'
 
-# Tuning at the agent: its cgroup and zram, in the record; stall figures.
-"$T" -b --history "$DB" -L at-agent --agent "$A" -n 2000000 -p 2 --mem 64M --swap zram:256M \
+# Tuning at the agent: its cgroup and zram, in the record; stall figures;
+# the reclaim events the agent traced, in the line and the record alike.
+"$T" -b --history "$DB" -L at-agent --agent "$A" -n 4000000 -p 2 --mem 16M --swap zram:256M \
 	>"$TMP/tuned" 2>"$TMP/tuned-err"
 expect "tuned-exit[$(tr '\n' ' ' <"$TMP/tuned-err")]" test $? = 0
 expect "tuned-said[$(grep "agent's place" "$TMP/tuned-err")]" \
-	grep -q "at the agent's place: mem 64M, swap zram[0-9]* 256M" "$TMP/tuned-err"
+	grep -q "at the agent's place: mem 16M, swap zram[0-9]* 256M" "$TMP/tuned-err"
 expect "tuned-stalls[$(grep stalls "$TMP/tuned")]" grep -qE '^stalls: [0-9.]+s swapin' "$TMP/tuned"
 id=$("$T" history --history "$DB" list 2>/dev/null | awk '$1 ~ /^[0-9]+$/ && $1 > id { id = $1 } END { print id }')
 "$T" history --history "$DB" show "$id" >"$TMP/show" 2>&1
-expect "record-mem-limit[$(grep mem_limit "$TMP/show")]" grep -qE '^mem_limit_kib +64M' "$TMP/show"
+expect "record-mem-limit[$(grep mem_limit "$TMP/show")]" grep -qE '^mem_limit_kib +16M' "$TMP/show"
+rline=$(sed -n '/^reclaim: /,/ lost$/p' "$TMP/tuned" | tr '\n' ' ')
+said() { sed -n "s/.*[ ,]\([0-9][0-9]*\) $1.*/\1/p" <<<"$rline"; }
+kept() { awk -v k="reclaim_$1" '$1 == k { print $2 }' "$TMP/show"; }
+for f in "direct stalls:direct_stalls" "memcg stalls:memcg_stalls" "wakes:kswapd_wakes" \
+	"throttled:throttled" "OOM:oom"; do
+	expect "reclaim-${f#*:}-as-stored[line $(said "${f%%:*}"), record $(kept "${f#*:}")]" \
+		test -n "$(said "${f%%:*}")" -a "$(said "${f%%:*}")" = "$(kept "${f#*:}")"
+done
+"$T" history --history "$DB" export --format=json -L at-agent >"$TMP/tuned.json" 2>&1
+nev=$(grep -o '"kind": "[a-z]*", "t_s"' "$TMP/tuned.json" | wc -l)
+expect "reclaim-events-stored[$nev, $rline]" test "$nev" -gt 0 -a "$(kept memcg_stalls)" -gt 0
 expect "record-swap-backend[$(grep swap_backend "$TMP/show")]" grep -qE '^swap_backend +zram 256M' "$TMP/show"
 zrams >"$TMP/zram1"
 expect "tuned-nothing-left" cmp -s "$TMP/zram0" "$TMP/zram1"
+
+# A sweep at the agent: each cell set up there, the table as a local
+# sweep's, each record with its cell and the swappiness it ran at.
+sw0=$(cat /proc/sys/vm/swappiness)
+"$T" -b --history "$DB" -L swept --agent "$A" --sweep swappiness=60,100 -n 1000000 -p 1 \
+	>"$TMP/swept" 2>"$TMP/swept-err"
+expect "sweep-exit[$(tr '\n' ' ' <"$TMP/swept-err")]" test $? = 0
+expect "sweep-cells[$(grep -c '^cell' "$TMP/swept")]" \
+	test "$(grep -cE '^cell [12]/2: swappiness=(60|100)$' "$TMP/swept")" = 2
+expect "sweep-table[$(grep -E '^(60|100) ' "$TMP/swept" | tr '\n' ' ')]" \
+	test "$(grep -cE '^(60|100) +[0-9]+:[0-9.]+ n=1' "$TMP/swept")" = 2
+"$T" history --history "$DB" export --format=json -L swept >"$TMP/swept.json" 2>&1
+cells=$(grep -oE '"cell": "swappiness=[0-9]+"|"swappiness": "?[0-9]+' "$TMP/swept.json" | tr -d '"' |
+	tr '\n' ' ')
+expect "sweep-records[$cells]" grep -qE 'cell: swappiness=(60|100) swappiness: (60|100) cell: swappiness=(60|100) swappiness: (60|100)' <<<"$cells"
+expect "sweep-records-differ[$cells]" test "$(grep -oE 'swappiness: [0-9]+' <<<"$cells" | sort -u | wc -l)" = 2
+expect "sweep-swappiness-restored" test "$(cat /proc/sys/vm/swappiness)" = "$sw0"
 
 # The host killed mid-run: the agent stops the sort and undoes it all.
 "$T" -b --no-history --agent "$A" -n 50000000 -p 2 --mem 64M --swap zram:256M \
@@ -106,9 +137,18 @@ rows_are_agents() {
 }
 expect "monitor-rows-are-the-agents-workers[$(agents_children | tr '\n' ' ')]" wait_for 20 rows_are_agents ||
 	screen | sed 's/^/  /' | tail -8
+# S steps the agent's swappiness (here: this machine's) up; undone at its end
+key=S sw1=$((sw0 + 10)); [ "$sw0" -ge 200 ] && key=s sw1=$((sw0 - 10))
+tm send-keys -t "$S" "$key"
+expect "monitor-S-note[$(screen | grep -o 'vm.swappiness.*' | head -1)]" \
+	wait_for 5 has "vm.swappiness $sw0 -> $sw1 (restored at exit)"
+expect "monitor-S-header[$(screen | grep -o 'swappiness [0-9]*' | head -1)]" has "swappiness $sw1\\b"
+expect "monitor-S-at-the-agent[$(cat /proc/sys/vm/swappiness)]" test "$(cat /proc/sys/vm/swappiness)" = "$sw1"
 tm send-keys -t "$S" q
 wait_for 10 has "$S" "0:00 kswapd" >/dev/null
 end_session "$S"
+sw_back() { [ "$(cat /proc/sys/vm/swappiness)" = "$sw0" ]; }
+expect "monitor-S-restored[$(cat /proc/sys/vm/swappiness), was $sw0]" wait_for 15 sw_back
 
 # An agent that cannot start: one line, exit 2.
 "$T" -b --no-history --agent "$TMP/none agent" -n 1000 >"$TMP/bad" 2>&1

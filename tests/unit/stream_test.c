@@ -397,3 +397,55 @@ TEST(stream_outbox_drops_ticks_never_control_and_counts)
 	close(p[1]);
 	stream_out_free(&o);
 }
+
+TEST(stream_reclaim_run_round_trips_in_lines_of_events)
+{
+	struct rc_acc *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	struct stream_msg m = { 0 };
+	struct got g;
+	int64_t n;
+	double s;
+	int lines = 0;
+
+	CHECK(a && b);
+	a->nev = 450;
+	a->ev_past = 3;
+	a->c.memcg_n = 450;
+	a->c.oom_last_ns = 1234567890123ULL;
+	a->run_hist.n = 2;
+	a->run_hist.max_ns = 5000;
+	a->run_hist.b[7] = 1;
+	a->run_hist.b[RC_HIST_N - 1] = 1;
+	a->nvictims = 1;
+	a->victims[0] = (struct rc_victim){ 1.5, 77, "sort x" };
+	for (int i = 0; i < a->nev; i++)
+		a->ev[i] = (struct rc_run_event){ i * 0.001, 0.25, 100 + i, (uint8_t)(i % 6) };
+	stream_msg_begin(&m, "rcrun");
+	wire_put_rcrun(&m, a, 12, 0.5);
+	CHECK_INT(pass(&m, &g), 0);
+	wire_get_rcrun(&g.l, b, &n, &s);
+	got_free(&g);
+	for (int i = 0; i < a->nev; i += WIRE_RC_EVENTS, lines++) {
+		stream_msg_begin(&m, "rcev");
+		wire_put_rcev(&m, a, i);
+		CHECK_INT(pass(&m, &g), 0);
+		wire_get_rcev(&g.l, b);
+		got_free(&g);
+	}
+	CHECK_INT(lines, 3);
+	CHECK_INT(n, 12);
+	CHECK(s == 0.5);
+	CHECK_INT(b->nev, 450);
+	CHECK_INT(b->ev_past, 3);
+	CHECK_INT(b->c.memcg_n, 450);
+	CHECK(b->c.oom_last_ns == a->c.oom_last_ns);
+	CHECK(memcmp(&a->run_hist, &b->run_hist, sizeof(a->run_hist)) == 0);
+	CHECK(b->nvictims == 1 && b->victims[0].pid == 77 && !strcmp(b->victims[0].comm, "sort x") &&
+	      b->victims[0].t == 1.5);
+	for (int i = 0; i < 450; i++)
+		CHECK(b->ev[i].t == a->ev[i].t && b->ev[i].dur == 0.25 && b->ev[i].pid == 100 + i &&
+		      b->ev[i].kind == i % 6);
+	stream_msg_free(&m);
+	free(a);
+	free(b);
+}
