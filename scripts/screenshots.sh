@@ -12,6 +12,9 @@
 #   stalls-160x50: why the run is slow, under global pressure: the workers'
 #     stall columns (d), the stall and reclaim-event series, and the lane
 #     of kswapd's awake time under the plots.
+#   kernel-6.1-80x40, kernel-6.12-80x40: the same cgroup sort in two guests
+#     at once (--kernel, TCG here), Debian 12's 6.1 and its 6.12, from the
+#     kernel cache (make guest-kernels).
 # ONLY=NAME makes only the shots whose name has NAME.
 # Needs root (for --mem, --global and --swap), tmux, python3-pil; takes the
 # tuning tests' machine lock so it never presses a machine they use.
@@ -29,7 +32,8 @@ DB=$(mktemp -d /tmp/thrashtop-shot.XXXXXX)
 # a server per shot: a new one on the socket of one just killed can fail
 tm() { tmux -L "$S-$SHOT" -f /dev/null "$@"; }
 SHOT=0
-trap 'tm kill-server 2>/dev/null || true; rm -rf "$DB" "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$S-$SHOT"' EXIT
+trap 'tm kill-server 2>/dev/null || true; for k in 6.1 6.12; do tmux -L "$S-k$k" kill-server 2>/dev/null || true; done
+	rm -rf "$DB" "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$S-$SHOT"' EXIT
 export XDG_CONFIG_HOME=$DB	# the user's plots do not change the pictures
 # the cgroup sort ends after about 12 s on a quiet machine: catch it mid-run
 WAIT=${WAIT:-6}
@@ -70,6 +74,27 @@ shot 100 30 chooser-100x30 "c Down Down Down Down Down Down Down Down Down Down 
 shot 160 50 zram-160x50 "" --no-history $ZRAM
 WAIT=12 shot 160 50 reclaim-160x50 "" --no-history --plots=$RECLAIM $GLOBAL
 WAIT=14 shot 160 50 stalls-160x50 "d" --no-history --plots=$STALLS $GLOBAL
+# two guests at once, each its own monitor: booted (15-25 s under TCG) and
+# well into the run before both are taken
+KERNEL_RUN="--no-history --boot-mem 512M --mem 48M --swap zram:256M -n 12000000 -p 2 -d 0.5"
+case kernel in *"${ONLY:-}"*)
+	for k in 6.1 6.12; do
+		tmux -L "$S-k$k" -f /dev/null new-session -d -s main -x 80 -y 40 \
+			"exec ./thrashtop --kernel $k $KERNEL_RUN"
+	done
+	sleep "${KWAIT:-50}"
+	for k in 6.1 6.12; do
+		tmux -L "$S-k$k" capture-pane -e -p -t main >"$DB/kernel-$k.ans"
+		tmux -L "$S-k$k" send-keys -t main q
+	done
+	sleep 5
+	for k in 6.1 6.12; do
+		tmux -L "$S-k$k" kill-server 2>/dev/null || true
+		rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$S-k$k"
+		/usr/bin/python3 scripts/ansi2png.py "$DB/kernel-$k.ans" "screenshots/kernel-$k-80x40.png" 80 40
+		echo "screenshots/kernel-$k-80x40.png"
+	done ;;
+esac
 # the run at swappiness 60, kept; then 100 against it
 case against in *"${ONLY:-}"*) ./thrashtop -b --history "$DB/h.db" -L swappiness-60 $GLOBAL >/dev/null
 WAIT=20 shot 160 50 against-160x50 "" --history "$DB/h.db" --sysctl vm.swappiness=100 \
