@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lane: whole
+# lane: confined
 # A session whose runs happen at an agent's place (--agent, `thrashtop
 # agent` over a socket): the time lines as a local run prints them, with
 # figures the command's own GNU time gives; its output, tuning set up AT
