@@ -31,6 +31,8 @@
 #define CHECK_MAX_RUNS_LIMIT 100
 #define CHECK_POSTED_MAX (64 << 20)
 #define M_OOM (-1)
+/* bad input: beyond 127, so that git bisect run stops rather than skips */
+#define CHECK_BAD_INPUT 255
 
 struct check_metric {
 	char name[32];
@@ -55,12 +57,11 @@ struct check {
 	char broke[512];	/* why the workload is taken as broken */
 };
 
-static int usage(void)
+static void usage(void)
 {
-	fprintf(stderr, "usage: thrashtop check [SESSION OPTIONS] --against REF [--metric NAME]...\n"
+	fprintf(stdout, "usage: thrashtop check [SESSION OPTIONS] --against REF [--metric NAME]...\n"
 		"         [--threshold PCT] [--max-runs N] [--alpha A] [--json] [-- COMMAND]\n"
 		"REF: a label, g:ID (a group), IDS (12,13,14) or a file of posted time lines\n");
-	return VERDICT_UNSURE;
 }
 
 /* "thrashtop: check: BEFORE WHAT AFTER", what escaped as typed. */
@@ -560,7 +561,7 @@ int checkcli_main(int argc, char **argv)
 	}
 	if (parse_args(&c, argc, argv, rest, &nrest)) {
 		free(rest);
-		return usage();
+		return CHECK_BAD_INPUT;
 	}
 	rc = cli_parse(nrest, rest, &o, err, sizeof(err));
 	if (rc) {
@@ -568,13 +569,11 @@ int checkcli_main(int argc, char **argv)
 		free(rest);
 		if (rc < 0)
 			fprintf(stderr, "thrashtop: %s\n", err);
-		return rc > 0 ? 0 : VERDICT_UNSURE;
+		return rc > 0 ? 0 : CHECK_BAD_INPUT;
 	}
-	rc = setup(&c, &o) ? -1 : run_looks(&c, &o);
-	if (rc < 128 && !(rc == -1 && !c.broke[0]))
+	rc = setup(&c, &o) ? CHECK_BAD_INPUT : run_looks(&c, &o);
+	if (rc < 128)
 		rc = report(&c, rc);
-	else if (rc == -1)
-		rc = VERDICT_UNSURE;
 	cli_free(&o);
 	free(rest);
 	run_records_free(c.base, c.nbase);
