@@ -6,6 +6,7 @@
 #include "agent.h"
 #include "app.h"
 #include "cgroup.h"
+#include "checkcli.h"
 #include "cli.h"
 #include "conf.h"
 #include "histcli.h"
@@ -114,6 +115,8 @@ int main(int argc, char **argv)
 	prof_init();
 	if (argc > 1 && !strcmp(argv[1], "kernel"))
 		return kernelcli_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "check"))
+		return checkcli_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "agent"))
 		return agent_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "history"))
