@@ -151,6 +151,9 @@ struct place {
 	bool ends_waiting;
 	int64_t drops;		/* samples lost on the way, as the place counted */
 	unsigned tuned_n;	/* a place that tunes itself: its tunings sent */
+	/* Why the place stopped serving the session, one line ("" while it
+	 * serves): its samples fail with errno from then on. */
+	char ended[512];
 };
 
 #endif

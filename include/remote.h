@@ -38,6 +38,11 @@ struct place *remote_spawn(char *const argv[], const struct options *o, double t
 struct place *remote_command(const char *cmd, const struct options *o, double timeout,
 			     char *err, size_t errlen);
 
+/* fn(arg, why, len) once, when the stream ends under a ready place: it
+ * may put its own one line in why (a guest: how qemu ended, where its
+ * console is kept); the place's ended says it. */
+void remote_on_end(struct place *p, void (*fn)(void *, char *, size_t), void *arg);
+
 /* fn(arg) once the place has closed its stream: what goes with it (a
  * guest's qemu). */
 void remote_on_close(struct place *p, void (*fn)(void *), void *arg);

@@ -77,6 +77,9 @@ int vm_guest_status(const struct vm *v);
  * failed: see vm_error). */
 const char *vm_console(const struct vm *v);
 
+/* The console copied where it outlives the guest, and that path. */
+const char *vm_keep_console(struct vm *v);
+
 /* Stops qemu (SIGTERM, then SIGKILL after a bound), reaps it, closes the
  * stream and removes the runtime directory; frees v. */
 void vm_stop(struct vm *v);

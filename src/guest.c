@@ -12,9 +12,34 @@
 #include "remote.h"
 #include "vm.h"
 
+#define END_WAIT_S 3.0	/* for qemu to end once the stream has */
+
 static void stop_vm(void *v)
 {
 	vm_stop(v);
+}
+
+/* The stream ended under the session: how the guest ended (qemu's end,
+ * waited for a little), and where its console is kept. */
+static void guest_end(void *arg, char *why, size_t len)
+{
+	struct vm *v = arg;
+	const struct timespec beat = { 0, 50000000 };
+	enum vm_state st;
+
+	for (int i = 0; (st = vm_poll(v)) == VM_RUNNING && i < END_WAIT_S * 20; i++)
+		nanosleep(&beat, NULL);
+	if (st == VM_FAILED)
+		snprintf(why, len, "the guest ended: %s", vm_error(v));
+	else if (st == VM_EXITED)
+		snprintf(why, len, "the guest ended: its agent exited with status %d: its console "
+			 "is in %s", vm_guest_status(v), vm_keep_console(v));
+	else {
+		size_t at = strlen(why);
+
+		snprintf(why + at, len - at, " (the guest still runs): its console is in %s",
+			 vm_keep_console(v));
+	}
 }
 
 /* Until the guest's agent has said its first word, the guest stopped, or
@@ -47,8 +72,8 @@ struct place *guest_open(const struct options *o, char *err, size_t errlen)
 	if (vm_start(&cfg, &v, err, errlen))
 		return NULL;
 	fmt_kib(mem, sizeof(mem), o->boot_mem / 1024);
-	fprintf(stderr, "thrashtop: booting %s with %s of RAM under %s (console: %s)\n",
-		k.version, mem, vm_accel(v), vm_console(v));
+	fprintf(stderr, "thrashtop: booting %s with %s of RAM (console: %s)\n", k.version, mem,
+		vm_console(v));
 	st = boot_wait(v);
 	if (st != VM_RUNNING) {
 		if (st == VM_BOOTING)
@@ -59,6 +84,12 @@ struct place *guest_open(const struct options *o, char *err, size_t errlen)
 		vm_stop(v);
 		return NULL;
 	}
+	if (strcmp(vm_accel(v), "kvm"))
+		fprintf(stderr, "thrashtop: %s booted in %.1f s under %s (KVM: %s)\n", k.version,
+			vm_boot_seconds(v), vm_accel(v), vm_accel_why(v));
+	else
+		fprintf(stderr, "thrashtop: %s booted in %.1f s under kvm\n", k.version,
+			vm_boot_seconds(v));
 	if ((fd = dup(vm_fd(v))) < 0) {
 		snprintf(err, errlen, "the guest's stream: %m");
 		vm_stop(v);
@@ -68,6 +99,7 @@ struct place *guest_open(const struct options *o, char *err, size_t errlen)
 		vm_stop(v);
 		return NULL;
 	}
+	remote_on_end(p, guest_end, v);
 	remote_on_close(p, stop_vm, v);
 	snprintf(p->kind, sizeof(p->kind), "vm");
 	snprintf(p->accel, sizeof(p->accel), "%s", vm_accel(v));

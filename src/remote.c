@@ -38,13 +38,15 @@ struct remote {
 	pid_t child;			/* remote_spawn's command, 0 none */
 	void (*on_close)(void *);	/* what else goes with the place */
 	void *on_close_arg;
+	void (*on_end)(void *, char *, size_t);	/* says why the stream ended */
+	void *on_end_arg;
 	struct stream_in in;
 	struct stream_out out;
 	struct stream_msg m;
 	struct stream_line l;
 	double offset;			/* this machine's monotonic minus the agent's */
 	bool hello, ready, gone;
-	char why[300];			/* the agent's last failure */
+	char why[sizeof(((struct place *)0)->ended)];	/* the agent's last failure */
 
 	struct sysstate st;
 	struct sampler_caps caps;
@@ -324,6 +326,12 @@ static int pump(struct remote *rm)
 		if (n <= 0)
 			break;
 	}
+	if (rm->gone && rm->ready && !rm->p.ended[0]) {
+		if (rm->on_end)
+			rm->on_end(rm->on_end_arg, rm->why, sizeof(rm->why));
+		snprintf(rm->p.ended, sizeof(rm->p.ended), "%s%.500s", rm->on_end ? "" : "agent: ",
+			 rm->why);
+	}
 	return rm->gone ? -1 : 0;
 }
 
@@ -358,7 +366,6 @@ static int r_take(struct place *p, struct sys_sample *x)
 	struct remote *rm = R(p);
 
 	if (!rm->qn && pump(rm) < 0 && !rm->qn) {
-		fprintf(stderr, "thrashtop: agent: %s\n", rm->why);
 		errno = ECONNRESET;
 		return -1;
 	}
@@ -866,6 +873,12 @@ struct place *remote_spawn(char *const argv[], const struct options *o, double t
 	if (waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		snprintf(err, errlen, "--agent: cannot run '%.200s'", argv[0]);
 	return NULL;
+}
+
+void remote_on_end(struct place *p, void (*fn)(void *, char *, size_t), void *arg)
+{
+	R(p)->on_end = fn;
+	R(p)->on_end_arg = arg;
 }
 
 void remote_on_close(struct place *p, void (*fn)(void *), void *arg)

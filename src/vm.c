@@ -446,6 +446,9 @@ static void ended(struct vm *v, int status)
 								    "running", 7)) {
 		line_at(con, p + strlen(INITRAMFS_SAYS), line, sizeof(line));
 		fail(v, "the guest's init failed: %s", line);
+	} else if (WIFSIGNALED(status) && !*qe) {
+		fail(v, "%s was killed by signal %d (%s)", VM_QEMU, WTERMSIG(status),
+		     strsignal(WTERMSIG(status)));
 	} else if (*qe) {
 		fail(v, "%s exited (%s %d): %s", VM_QEMU, WIFEXITED(status) ? "status" : "signal",
 		     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), qe);
@@ -551,6 +554,11 @@ int vm_guest_status(const struct vm *v)
 const char *vm_console(const struct vm *v)
 {
 	return v->console;
+}
+
+const char *vm_keep_console(struct vm *v)
+{
+	return keep_console(v);
 }
 
 void vm_stop(struct vm *v)
