@@ -78,11 +78,15 @@ struct rc_slot { int pid; uint64_t v; };
 struct rc_acc {
 	struct rc_counts c;
 	uint64_t awake_since[RC_NODES_MAX];	/* 0: asleep */
+	bool node_seen[RC_NODES_MAX];		/* a wake or sleep of it fed */
+	uint64_t t_open;			/* tracing began */
 	uint64_t last_ns;			/* the newest event */
 	struct rc_slot pend_direct[RC_PIDS_MAX], pend_memcg[RC_PIDS_MAX],
 		pend_compact[RC_PIDS_MAX];
 	/* the run: since rc_run_begin */
 	uint64_t run_t0;
+	struct rc_counts run;	/* what the run's events add up to (kswapd's
+				   awake time within the run, its spans') */
 	struct rc_hist run_hist, tick_hist;
 	struct { int pid; int64_t n, ns; } per_pid[RC_PIDS_MAX];
 	int64_t per_pid_other_n;	/* stalls of threads past RC_PIDS_MAX */
@@ -96,7 +100,9 @@ struct rc_acc {
 /* "direct", "memcg", "compact", "kswapd", "throttled", "oom"; NULL out of range. */
 const char *rc_event_name(int kind);
 
-void rc_init(struct rc_acc *a);
+/* t_open_ns: when tracing began. A kswapd whose first event is a sleep
+ * was awake since then (woken before, by the session's set-up or anyone). */
+void rc_init(struct rc_acc *a, uint64_t t_open_ns);
 
 /* Feeds one event; events must come in time order. An end without its
  * begin (the begin before tracing started, or lost) is not counted. */
@@ -114,11 +120,11 @@ void rc_lost(struct rc_acc *a, int64_t n);
 /* The totals with kswapd's awake time running up to now_ns. */
 void rc_counts_at(const struct rc_acc *a, uint64_t now_ns, struct rc_counts *out);
 
-/* Starts a run at t0_ns: its histogram, threads, events and victims. */
+/* Starts a run at t0_ns: its counts, histogram, threads, events and victims. */
 void rc_run_begin(struct rc_acc *a, uint64_t t0_ns);
 
 /* Ends a copy of the run at end_ns: each kswapd still awake is kept as a
- * span up to then, so the spans add up to the totals' awake time. */
+ * span up to then, in the run's awake time. */
 void rc_run_end(struct rc_acc *a, uint64_t end_ns);
 
 /* The p-quantile (0 < p <= 1) of h in ns, nearest rank; -1 when empty. */
@@ -144,9 +150,11 @@ struct rc_summary {
 	int64_t throttled, oom, lost;
 };
 
-/* The summary between two totals and the run's histogram. */
-void rc_summary_make(const struct rc_counts *from, const struct rc_counts *to,
-		     const struct rc_hist *h, struct rc_summary *out);
+/* The run's summary: its own counts, fed between rc_run_begin and the
+ * copy rc_run_end closed, so that it is what the run's events add up to
+ * (and not the difference of two samples' totals, each read at another
+ * moment than the run's list was started and copied). */
+void rc_run_summary(const struct rc_acc *a, struct rc_summary *out);
 
 /* The reclaim line, in lines of at most RC_LINE_WIDTH columns, each after
  * the first indented two: "reclaim: 1234 direct stalls 4.1s (p50 0.80ms

@@ -124,7 +124,6 @@ struct session {
 	bool tracer_wanted;		/* the session changed the machine when
 					   the tracer was asked for: its runs
 					   have a reclaim line */
-	struct rc_counts rc_from;	/* the totals at the run's start */
 	struct rc_summary rc_last;	/* the last finished run's */
 	struct rc_acc *rc_run;		/* its events, threads and victims */
 	double kills[SESSION_KILLS_MAX];	/* the latest OOM kills' times, */

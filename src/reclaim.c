@@ -16,9 +16,10 @@ const char *rc_event_name(int kind)
 	return kind >= 0 && kind <= RE_OOM ? names[kind] : NULL;
 }
 
-void rc_init(struct rc_acc *a)
+void rc_init(struct rc_acc *a, uint64_t t_open_ns)
 {
 	memset(a, 0, sizeof(*a));
+	a->t_open = t_open_ns;
 }
 
 /* Open addressing on pid, linear probing; deletion shifts back, so no
@@ -130,10 +131,15 @@ static void keep_event(struct rc_acc *a, enum rc_ev_kind k, uint64_t begin, uint
 {
 	struct rc_run_event *e;
 
-	/* kswapd's awake time is the run's from its start, as the totals
-	 * the summary takes the difference of */
-	if (k == RE_KSWAPD && begin < a->run_t0)
-		dur = begin + dur > a->run_t0 ? begin + dur - a->run_t0 : 0;
+	/* kswapd's awake time is the run's from its start; a span over
+	 * before it (its sleep read late) is not the run's */
+	if (k == RE_KSWAPD && begin < a->run_t0) {
+		if (begin + dur <= a->run_t0)
+			return;
+		dur = begin + dur - a->run_t0;
+	}
+	if (k == RE_KSWAPD)
+		a->run.kswapd_awake_ns += (int64_t)dur;
 	if (begin < a->run_t0)
 		begin = a->run_t0;
 	if (a->nev >= RC_EVENTS_MAX &&
@@ -244,6 +250,8 @@ void rc_feed(struct rc_acc *a, const struct rc_event *e)
 			break;
 		a->c.direct_n++;
 		a->c.direct_ns += d;
+		a->run.direct_n++;
+		a->run.direct_ns += d;
 		rc_hist_add(&a->run_hist, d);
 		rc_hist_add(&a->tick_hist, d);
 		per_pid_add(a, e->pid, d);
@@ -254,6 +262,8 @@ void rc_feed(struct rc_acc *a, const struct rc_event *e)
 			break;
 		a->c.memcg_n++;
 		a->c.memcg_ns += d;
+		a->run.memcg_n++;
+		a->run.memcg_ns += d;
 		keep_event(a, RE_MEMCG, begin, (uint64_t)d, e->pid);
 		break;
 	case RC_COMPACT_END:
@@ -261,6 +271,8 @@ void rc_feed(struct rc_acc *a, const struct rc_event *e)
 			break;
 		a->c.compact_n++;
 		a->c.compact_ns += d;
+		a->run.compact_n++;
+		a->run.compact_ns += d;
 		keep_event(a, RE_COMPACT, begin, (uint64_t)d, e->pid);
 		break;
 	case RC_KSWAPD_WAKE:
@@ -269,13 +281,20 @@ void rc_feed(struct rc_acc *a, const struct rc_event *e)
 		 * a wake, as perf counts them, and the first after a sleep
 		 * begins an awake span */
 		if (e->nid >= 0 && e->nid < RC_NODES_MAX) {
+			a->node_seen[e->nid] = true;
 			if (!a->awake_since[e->nid])
 				a->awake_since[e->nid] = e->ns ? e->ns : 1;
 			a->c.kswapd_wakes++;
+			a->run.kswapd_wakes++;
 		}
 		break;
 	case RC_KSWAPD_SLEEP:
-		if (e->nid >= 0 && e->nid < RC_NODES_MAX && a->awake_since[e->nid]) {
+		if (e->nid < 0 || e->nid >= RC_NODES_MAX)
+			break;
+		if (!a->node_seen[e->nid] && e->ns > a->t_open)
+			a->awake_since[e->nid] = a->t_open ? a->t_open : 1;
+		a->node_seen[e->nid] = true;
+		if (a->awake_since[e->nid]) {
 			uint64_t from = a->awake_since[e->nid];
 
 			d = e->ns > from ? (int64_t)(e->ns - from) : 0;
@@ -286,11 +305,14 @@ void rc_feed(struct rc_acc *a, const struct rc_event *e)
 		break;
 	case RC_THROTTLED:
 		a->c.throttled++;
+		a->run.throttled++;
 		keep_event(a, RE_THROTTLED, e->ns, 0, e->pid);
 		break;
 	case RC_OOM_VICTIM:
 		a->c.oom++;
 		a->c.oom_last_ns = e->ns;
+		a->run.oom++;
+		a->run.oom_last_ns = e->ns;
 		keep_event(a, RE_OOM, e->ns, 0, e->pid);
 		if (a->nvictims < RC_VICTIMS_MAX) {
 			struct rc_victim *v = &a->victims[a->nvictims++];
@@ -305,8 +327,10 @@ void rc_feed(struct rc_acc *a, const struct rc_event *e)
 
 void rc_lost(struct rc_acc *a, int64_t n)
 {
-	if (n > 0)
+	if (n > 0) {
 		a->c.lost += n;
+		a->run.lost += n;
+	}
 }
 
 void rc_counts_at(const struct rc_acc *a, uint64_t now_ns, struct rc_counts *out)
@@ -320,6 +344,7 @@ void rc_counts_at(const struct rc_acc *a, uint64_t now_ns, struct rc_counts *out
 void rc_run_begin(struct rc_acc *a, uint64_t t0_ns)
 {
 	a->run_t0 = t0_ns;
+	memset(&a->run, 0, sizeof(a->run));
 	memset(&a->run_hist, 0, sizeof(a->run_hist));
 	memset(a->per_pid, 0, sizeof(a->per_pid));
 	a->per_pid_other_n = 0;
@@ -342,25 +367,27 @@ static double ms_of(int64_t ns)
 	return ns < 0 ? NAN : (double)ns / 1e6;
 }
 
-void rc_summary_make(const struct rc_counts *f, const struct rc_counts *t,
-		     const struct rc_hist *h, struct rc_summary *s)
+void rc_run_summary(const struct rc_acc *a, struct rc_summary *s)
 {
+	const struct rc_counts *r = &a->run;
+	const struct rc_hist *h = &a->run_hist;
+
 	memset(s, 0, sizeof(*s));
 	s->ok = true;
-	s->direct_n = t->direct_n - f->direct_n;
-	s->direct_s = (double)(t->direct_ns - f->direct_ns) / 1e9;
+	s->direct_n = r->direct_n;
+	s->direct_s = (double)r->direct_ns / 1e9;
 	s->direct_p50_ms = ms_of(rc_hist_quantile(h, 0.50));
 	s->direct_p99_ms = ms_of(rc_hist_quantile(h, 0.99));
 	s->direct_max_ms = h->n ? ms_of(h->max_ns) : NAN;
-	s->memcg_n = t->memcg_n - f->memcg_n;
-	s->memcg_s = (double)(t->memcg_ns - f->memcg_ns) / 1e9;
-	s->compact_n = t->compact_n - f->compact_n;
-	s->compact_s = (double)(t->compact_ns - f->compact_ns) / 1e9;
-	s->kswapd_wakes = t->kswapd_wakes - f->kswapd_wakes;
-	s->kswapd_awake_s = (double)(t->kswapd_awake_ns - f->kswapd_awake_ns) / 1e9;
-	s->throttled = t->throttled - f->throttled;
-	s->oom = t->oom - f->oom;
-	s->lost = t->lost - f->lost;
+	s->memcg_n = r->memcg_n;
+	s->memcg_s = (double)r->memcg_ns / 1e9;
+	s->compact_n = r->compact_n;
+	s->compact_s = (double)r->compact_ns / 1e9;
+	s->kswapd_wakes = r->kswapd_wakes;
+	s->kswapd_awake_s = (double)r->kswapd_awake_ns / 1e9;
+	s->throttled = r->throttled;
+	s->oom = r->oom;
+	s->lost = r->lost;
 }
 
 /* A latency as printed: 0.01 ms steps below 1 ms, 0.1 below 10, then 1. */

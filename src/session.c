@@ -543,7 +543,6 @@ int session_fork(struct session *s, double until, char *err, size_t errlen)
 	update_avail(s);
 	run_started(r, &s->cur, v, s->avail.ok);
 	r->interval = s->plan.interval;
-	s->rc_from = s->cur.rc;
 	return 0;
 }
 
@@ -561,8 +560,7 @@ static int64_t cgroup_extra_oom(struct session *s)
 	return sys == NA ? cg : cg > sys ? cg - sys : 0;
 }
 
-/* The run's reclaim summary, from the totals at its start and end and
- * the place's copy of its events. */
+/* The run's reclaim summary, from the place's copy of its events. */
 static void reclaim_finish(struct session *s)
 {
 	struct rc_summary *sum = &s->rc_last;
@@ -576,7 +574,7 @@ static void reclaim_finish(struct session *s)
 		return;
 	if (!s->place->ops->events(s->place, &s->run, s->rc_run, &n, &secs))
 		return;
-	rc_summary_make(&s->rc_from, &s->cur.rc, &s->rc_run->run_hist, sum);
+	rc_run_summary(s->rc_run, sum);
 	sum->workers_n += n;
 	sum->workers_s += secs;
 }

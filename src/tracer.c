@@ -486,7 +486,7 @@ struct tracer *tracer_open(char *why, size_t whylen)
 		snprintf(why, whylen, "out of memory");
 		return NULL;
 	}
-	rc_init(t->acc);
+	rc_init(t->acc, mono_ns());
 	for (int c = 0; c < MAX_CPUS; c++)
 		t->stats_fd[c] = -1;
 	t->stop_fd = -1;

@@ -5,7 +5,10 @@
 # direct-reclaim stalls thrashtop paired from the tracepoints number what
 # /proc/vmstat's allocstall_* counted meanwhile, within 5%, read by the
 # workload itself at its first and last moment; kswapd's wakes and awake
-# time are shown (and kswapd's CPU moved, by schedstat, meanwhile).
+# time are shown (and kswapd's CPU moved, by schedstat, meanwhile), and
+# they, the direct stalls and the OOM victims are what perf counts on the
+# same tracepoints over the run; the summary is what its stored events add
+# up to.
 # Then the machine's tracing is as it was (mount, instances, every
 # top-level event enable) after q, Ctrl-C, SIGTERM, and SIGKILL followed
 # by the next start.
@@ -41,6 +44,40 @@ running() { grep -qs . "/sys/fs/cgroup/memory/thrashtop-$1/cgroup.procs"; }
 # tracing_on PID: thrashtop PID has its instance
 tracing_on() { compgen -G "/sys/kernel/tracing/instances/thrashtop-$1" >/dev/null; }
 main_pid() { pgrep -o -f "^$T .*$1"; }
+
+# perf beside thrashtop, on the same tracepoints, with uprobes on the
+# calls that bound the run's window (see perf-as-thrashtop): PERF is empty
+# when perf cannot be used here, and that check is skipped, saying why.
+PERF= PG=tt58_$$
+perf_start() {
+	command -v perf >/dev/null || { skip perf-as-thrashtop "no perf"; return; }
+	if ! perf probe -q -x "$T" -a "$PG:drain=tracer_drain" -a "$PG:run_begin=tracer_run_begin" \
+		-a "$PG:run_end=rc_run_end" >"$TMP/probe" 2>&1; then
+		skip perf-as-thrashtop "perf probe: $(head -1 "$TMP/probe")"
+		return
+	fi
+	cleanup "perf probe -q -d '$PG:*'"
+	mkfifo "$TMP/perf-ctl" "$TMP/perf-ack"
+	perf record -q -a -k mono -m 1024 -D -1 --control "fifo:$TMP/perf-ctl,$TMP/perf-ack" \
+		-o "$TMP/perf.data" -e vmscan:mm_vmscan_kswapd_wake -e vmscan:mm_vmscan_kswapd_sleep \
+		-e vmscan:mm_vmscan_direct_reclaim_begin -e vmscan:mm_vmscan_direct_reclaim_end \
+		-e oom:mark_victim -e "$PG:drain" -e "$PG:run_begin" -e "$PG:run_end" >"$TMP/perf-out" 2>&1 &
+	PERF=$!
+	cleanup "kill -INT $PERF"
+	echo enable >"$TMP/perf-ctl"
+	if ! timeout 20 head -c3 "$TMP/perf-ack" | grep -q ack; then
+		skip perf-as-thrashtop "perf record did not start: $(head -1 "$TMP/perf-out")"
+		kill -INT "$PERF"; PERF=
+	fi
+}
+perf_stop() {
+	[ -n "$PERF" ] || return 0
+	kill -INT "$PERF"
+	wait "$PERF"
+	perf script -i "$TMP/perf.data" --ns -F tid,time,event,trace --show-lost-events \
+		>"$TMP/perf.txt" 2>/dev/null
+	perf probe -q -d "$PG:*"
+}
 
 hp_kib=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
 if [ -n "$hp_kib" ] && [ -w /proc/sys/vm/nr_hugepages ]; then
@@ -86,6 +123,7 @@ for pid in kids:
 b = stalls()
 open(sys.argv[1], "w").write("%d %d\n" % (a, b))
 PY
+	perf_start
 	k0=$(kswapd_ns)
 	"$T" -b --global "${size_kib}K" --swap 3G --history "$TMP/h.db" \
 		-- python3 "$TMP/press.py" "$TMP/stalls" >"$TMP/out" 2>"$TMP/err" &
@@ -93,6 +131,7 @@ PY
 	started $pid
 	wait $pid; rc=$?
 	k1=$(kswapd_ns)
+	perf_stop
 	expect global-exit-0 test "$rc" -eq 0
 	line=$(joined '^reclaim: ' "$TMP/out")
 	echo "  $line"
@@ -133,6 +172,82 @@ sys.exit(0 if j and c == j and c[0] == j[0] and c[-1] == j[-1] else 1)
 PY
 	}
 	expect csv-events-as-json same_events
+	if [ -n "$PERF" ]; then
+		expect perf-as-thrashtop python3 - "$TMP/perf.txt" "$pid" "$TMP/json" <<'PY'
+import collections, json, re, sys
+# The run's counts are the totals at its end sample less those at its
+# start sample: every event stamped up to a point S read at the start, up
+# to E at the end. S lies between the start sample's tracer_drain and
+# tracer_run_begin, E between the end sample's tracer_drain and the
+# rc_run_end that follows it (both called on the main thread, nothing
+# sampling between). perf records those calls as uprobes on the same
+# clock as the tracepoints, so perf's count over (rb, dr_end] is a lower
+# bound and over (dr_start, re] an upper bound of the exact one, whatever
+# the load: the bounds differ only by events within the two gaps of
+# about a millisecond each.
+ev, tid = [], int(sys.argv[2])
+for l in open(sys.argv[1]):
+    if "LOST" in l:
+        print("  perf lost events: " + l.strip())
+        sys.exit(1)
+    m = re.match(r"\s*(\d+)\s+(\d+\.\d+):\s+(\S+):\s*(.*)", l)
+    if m:
+        ev.append((float(m.group(2)), int(m.group(1)), m.group(3).split(":")[1], m.group(4)))
+ev.sort(key=lambda e: e[0])
+probe = lambda n: [e[0] for e in ev if e[2] == n and e[1] == tid]
+rb, re_ = probe("run_begin"), probe("run_end")
+if len(rb) != 1 or len(re_) != 1:
+    print("  perf saw %d run begins and %d run ends of pid %d" % (len(rb), len(re_), tid))
+    sys.exit(1)
+rb, re_ = rb[0], re_[0]
+s_lo = max(t for t in probe("drain") if t < rb)
+e_lo = max(t for t in probe("drain") if t < re_)
+inner, outer = (rb, e_lo), (s_lo, re_)
+# direct stalls as thrashtop pairs them: an end whose thread's begin was seen
+opened, ends, nid_of = {}, [], lambda a: int(re.search(r"nid=(\d+)", a).group(1))
+awake, spans = {}, []
+for t, who, name, args in ev:
+    if name == "mm_vmscan_direct_reclaim_begin":
+        opened[who] = t
+    elif name == "mm_vmscan_direct_reclaim_end" and opened.pop(who, None) is not None:
+        ends.append(t)
+    elif name == "mm_vmscan_kswapd_wake":
+        awake.setdefault(nid_of(args), t)
+    elif name == "mm_vmscan_kswapd_sleep" and nid_of(args) in awake:
+        spans.append((awake.pop(nid_of(args)), t))
+spans += [(t, float("inf")) for t in awake.values()]
+count = lambda ts, w: sum(1 for t in ts if w[0] < t <= w[1])
+times = lambda name: [e[0] for e in ev if e[2] == name]
+awake_s = lambda w: sum(max(0, min(b, w[1]) - max(a, w[0])) for a, b in spans)
+overlapping = lambda w: sum(1 for a, b in spans if a < w[1] and b > w[0])
+run = json.load(open(sys.argv[3]))["runs"][0]
+stored = [e for e in run["events"] if e["kind"] == "kswapd"]
+ok = True
+print("  run window: start gap %.3f ms, end gap %.3f ms, %.1f s between" %
+      ((rb - s_lo) * 1e3, (re_ - e_lo) * 1e3, e_lo - rb))
+for what, ours, lo, hi in (
+        ("kswapd wakes", run["reclaim_kswapd_wakes"], count(times("mm_vmscan_kswapd_wake"), inner),
+         count(times("mm_vmscan_kswapd_wake"), outer)),
+        ("direct stalls", run["reclaim_direct_stalls"], count(ends, inner), count(ends, outer)),
+        ("OOM victims", run["reclaim_oom"], count(times("mark_victim"), inner),
+         count(times("mark_victim"), outer)),
+        ("kswapd awake spans stored", len(stored), overlapping(inner), overlapping(outer))):
+    good = lo <= ours <= hi
+    ok = ok and good
+    print("  %s: thrashtop %d, perf %d..%d%s" % (what, ours, lo, hi, "" if good else "  <- outside"))
+lo, hi, ours = awake_s(inner), awake_s(outer), run["reclaim_kswapd_awake_s"]
+good = lo - 0.001 <= ours <= hi + 0.001
+ok = ok and good
+print("  kswapd awake: thrashtop %.3f s, perf %.3f..%.3f s%s" % (ours, lo, hi, "" if good else "  <- outside"))
+# the summary is the stored events': the spans add up to its awake time
+total = sum(e["dur_s"] for e in stored)
+good = run["reclaim_events_past"] > 0 or abs(total - ours) <= 0.001 + 1e-6 * len(stored)
+ok = ok and good
+print("  stored kswapd spans: %d, %.3f s; the summary's %.3f s%s" %
+      (len(stored), total, ours, "" if good else "  <- differ"))
+sys.exit(0 if ok else 1)
+PY
+	fi
 	expect global-tracing-as-before as_before global
 	expect pool-back test "$(cat /proc/sys/vm/nr_hugepages)" -eq "$nr0"
 else
