@@ -171,6 +171,7 @@ void wire_put_rcrun(struct stream_msg *m, const struct rc_acc *x, int64_t n, dou
 	stream_put_i64(m, "ev_past", x->ev_past);
 	stream_put_i64(m, "t0", (int64_t)x->run_t0);
 	wire_put_counts(m, "c.", &x->c);
+	wire_put_counts(m, "r.", &x->run);
 	stream_put_i64(m, "h.n", x->run_hist.n);
 	stream_put_i64(m, "h.max_ns", x->run_hist.max_ns);
 	for (int i = 0; i < RC_HIST_N; i++) {
@@ -202,7 +203,7 @@ void wire_get_rcrun(const struct stream_line *l, struct rc_acc *x, int64_t *n, d
 {
 	char k[32];
 
-	rc_init(x);
+	rc_init(x, 0);
 	*n = stream_get_i64(l, "n", 0);
 	*s = stream_get_dbl(l, "s");
 	if (*s != *s)
@@ -210,6 +211,7 @@ void wire_get_rcrun(const struct stream_line *l, struct rc_acc *x, int64_t *n, d
 	x->ev_past = stream_get_i64(l, "ev_past", 0);
 	x->run_t0 = (uint64_t)stream_get_i64(l, "t0", 0);
 	wire_get_counts(l, "c.", &x->c);
+	wire_get_counts(l, "r.", &x->run);
 	x->run_hist.n = stream_get_i64(l, "h.n", 0);
 	x->run_hist.max_ns = stream_get_i64(l, "h.max_ns", 0);
 	for (int i = 0; i < l->n; i++) {

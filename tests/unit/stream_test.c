@@ -412,6 +412,8 @@ TEST(stream_reclaim_run_round_trips_in_lines_of_events)
 	a->ev_past = 3;
 	a->c.memcg_n = 450;
 	a->c.oom_last_ns = 1234567890123ULL;
+	a->run.memcg_n = 449;	/* the run's own counts: its summary */
+	a->run.kswapd_wakes = 7;
 	a->run_hist.n = 2;
 	a->run_hist.max_ns = 5000;
 	a->run_hist.b[7] = 1;
@@ -439,6 +441,8 @@ TEST(stream_reclaim_run_round_trips_in_lines_of_events)
 	CHECK_INT(b->ev_past, 3);
 	CHECK_INT(b->c.memcg_n, 450);
 	CHECK(b->c.oom_last_ns == a->c.oom_last_ns);
+	CHECK_INT(b->run.memcg_n, 449);
+	CHECK_INT(b->run.kswapd_wakes, 7);
 	CHECK(memcmp(&a->run_hist, &b->run_hist, sizeof(a->run_hist)) == 0);
 	CHECK(b->nvictims == 1 && b->victims[0].pid == 77 && !strcmp(b->victims[0].comm, "sort x") &&
 	      b->victims[0].t == 1.5);
