@@ -140,6 +140,9 @@ struct place {
 	 * SIGCHLD: the owner reaps after taking them (session_reap). */
 	bool ends_waiting;
 	int64_t drops;		/* samples lost on the way, as the place counted */
+	/* Why its samples stopped coming, once they have ("" while they
+	 * come): a connection lost, in one line naming the place. */
+	char lost[400];
 };
 
 #endif

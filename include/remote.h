@@ -42,4 +42,9 @@ struct place *remote_command(const char *cmd, const struct options *o, double ti
  * guest's qemu). */
 void remote_on_close(struct place *p, void (*fn)(void *), void *arg);
 
+/* fn(arg, why, len) once, when the stream is found ended mid-session:
+ * why ("agent: the agent's stream ended", as the place's lost) may be
+ * worded again by what carries the stream (ssh's own reason). */
+void remote_on_lost(struct place *p, void (*fn)(void *, char *, size_t), void *arg);
+
 #endif

@@ -36,6 +36,8 @@ struct remote {
 	pid_t child;			/* remote_spawn's command, 0 none */
 	void (*on_close)(void *);	/* what else goes with the place */
 	void *on_close_arg;
+	void (*on_lost)(void *, char *, size_t);	/* words p.lost */
+	void *on_lost_arg;
 	struct stream_in in;
 	struct stream_out out;
 	struct stream_msg m;
@@ -323,7 +325,11 @@ static int r_take(struct place *p, struct sys_sample *x)
 	struct remote *rm = R(p);
 
 	if (!rm->qn && pump(rm) < 0 && !rm->qn) {
-		fprintf(stderr, "thrashtop: agent: %s\n", rm->why);
+		if (!p->lost[0]) {
+			snprintf(p->lost, sizeof(p->lost), "agent: %s", rm->why);
+			if (rm->on_lost)
+				rm->on_lost(rm->on_lost_arg, p->lost, sizeof(p->lost));
+		}
 		errno = ECONNRESET;
 		return -1;
 	}
@@ -479,7 +485,9 @@ static int r_reap(struct place *p, struct run *r)
 
 	pump(rm);
 	p->ends_waiting = false;
-	if (!rm->ended && !rm->gone)
+	/* a stream lost before the end: the run is aborted as its samples
+	 * stop (take), not ended here as if its workers had been killed */
+	if (!rm->ended)
 		return rm->n > 0 ? rm->n : 1;
 	apply_ends(rm, r);
 	return 0;
@@ -794,6 +802,12 @@ void remote_on_close(struct place *p, void (*fn)(void *), void *arg)
 {
 	R(p)->on_close = fn;
 	R(p)->on_close_arg = arg;
+}
+
+void remote_on_lost(struct place *p, void (*fn)(void *, char *, size_t), void *arg)
+{
+	R(p)->on_lost = fn;
+	R(p)->on_lost_arg = arg;
 }
 
 struct place *remote_command(const char *cmd, const struct options *o, double timeout,

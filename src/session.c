@@ -407,7 +407,10 @@ int session_sample(struct session *s, char *err, size_t errlen)
 		session_note(s, false, "%s", text);
 	}
 	if (rc < 0) {
-		snprintf(err, errlen, "cannot sample the system: %s", strerror(errno));
+		if (s->place->lost[0])
+			snprintf(err, errlen, "%s", s->place->lost);
+		else
+			snprintf(err, errlen, "cannot sample the system: %s", strerror(errno));
 		return -1;
 	}
 	if (rc == 0)
@@ -720,7 +723,7 @@ static void finish_run(struct session *s, bool aborted)
 		s->place->ops->stop(s->place, r);
 	if (sample_now(s, v) == 0)
 		run_observe(r, &s->cur, v);
-	else
+	else if (!s->place->lost[0])	/* said once, as the session's end */
 		session_note(s, true, "cannot sample the system: %s", strerror(errno));
 	struct place_end end;
 	int64_t cg = tuning_run_oom(&s->tun);

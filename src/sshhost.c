@@ -22,6 +22,7 @@
 #define VERSION_WAIT_S 15.0	/* for `thrashtop --version` there */
 #define FAIL_WAIT_S 10.0	/* for ssh to end after a failed start */
 #define CLOSE_WAIT_S 30.0	/* for the agent to undo and ssh to end */
+#define LOST_WAIT_S 2.0		/* for ssh to end once the stream has */
 #define COPY_CHUNK 65536
 
 /* The copy's script, run by sh there. No single quote in it: it travels
@@ -251,16 +252,31 @@ static void send_binary(int exe, long long size, int fd)
 	loop_let_end(false);
 }
 
+/* The stream ended mid-session: ssh's own reason when it was ssh's
+ * (it ends as it drops the stream), else the agent's, naming the box. */
+static void lost(void *arg, char *why, size_t len)
+{
+	struct ssh *h = arg;
+	char line[512], agent[400];
+	int st = wait_exit(h->pid, LOST_WAIT_S);
+
+	if (st != -1)
+		h->pid = 0;
+	snprintf(agent, sizeof(agent), "%s", why);
+	if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 255)
+		snprintf(why, len, "--host %s: ssh: %s", h->box, last_line(h->errfd, line,
+									  sizeof(line))[0] ?
+			 line : "the connection ended");
+	else
+		snprintf(why, len, "--host %s: %s", h->box, agent);
+}
+
 static void close_ssh(void *arg)
 {
 	struct ssh *h = arg;
-	char line[512];
-	int st = end_ssh(h->pid, CLOSE_WAIT_S);
 
-	/* the connection lost mid-session: ssh's word on it */
-	if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 255 && last_line(h->errfd, line,
-									    sizeof(line))[0])
-		fprintf(stderr, "thrashtop: --host %s: ssh: %s\n", h->box, line);
+	if (h->pid > 0)
+		end_ssh(h->pid, CLOSE_WAIT_S);
 	close(h->errfd);
 	free(h);
 }
@@ -334,6 +350,7 @@ struct place *sshhost_open(const struct options *o, char *err, size_t errlen)
 		return NULL;
 	}
 	remote_on_close(p, close_ssh, h);
+	remote_on_lost(p, lost, h);
 	snprintf(p->kind, sizeof(p->kind), "ssh");
 	return p;
 }

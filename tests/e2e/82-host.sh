@@ -73,7 +73,9 @@ Host *
 	LogLevel ERROR
 EOF
 export THRASHTOP_SSH="ssh -F $K/config"
-ip netns exec "$NS" unshare --uts sh -c "hostname $BOXNAME && exec $(command -v sshd) -D -e -f $K/sshd_config" \
+# nsenter, not `ip netns exec`: that mounts a sysfs of its own, without
+# the cgroup hierarchies the agent's --mem needs
+nsenter --net="/run/netns/$NS" unshare --uts sh -c "hostname $BOXNAME && exec $(command -v sshd) -D -e -f $K/sshd_config" \
 	2>"$TMP/sshd.log" &
 sshd_pid=$!
 cleanup "kill $sshd_pid"
@@ -101,3 +103,76 @@ rc=$?
 expect "copy-exit[$rc: $(tr '\n' ' ' <"$TMP/copy-err")]" test "$rc" = 0
 expect "copy-time-line[$(head -1 "$TMP/copy")]" grep -qE "$CSH" "$TMP/copy"
 expect "copy-nothing-left[$(ls "$TMP/rtmp")]" test -z "$(ls -A "$TMP/rtmp")"
+
+# A thrashtop there: the run stored as the box's, like a local run's.
+ln -s "$T" "$TMP/bin/thrashtop"
+"$T" -b --history "$TMP/h.db" -L local -n 2000000 -p 2 >"$TMP/local" 2>"$TMP/local-err"
+"$T" -b --history "$TMP/h.db" -L there --host box -n 2000000 -p 2 >"$TMP/there" 2>"$TMP/there-err"
+rc=$?
+expect "host-exit[$rc: $(tr '\n' ' ' <"$TMP/there-err")]" test "$rc" = 0
+expect "host-time-line[$(head -1 "$TMP/there")]" grep -qE "$CSH" "$TMP/there"
+expect "host-lines-as-local[$(sed -E 's/[0-9.:]+/N/g' "$TMP/there" | tr '\n' '|') vs $(sed -E 's/[0-9.:]+/N/g' "$TMP/local" | tr '\n' '|')]" \
+	test "$(sed -E 's/[0-9.:]+/N/g' "$TMP/there")" = "$(sed -E 's/[0-9.:]+/N/g' "$TMP/local")"
+id_of() { "$T" history --history "$TMP/h.db" list -L "$1" 2>/dev/null | awk '$1 ~ /^[0-9]+$/ { print $1 }' | tail -1; }
+"$T" history --history "$TMP/h.db" show "$(id_of there)" >"$TMP/show-there" 2>&1
+"$T" history --history "$TMP/h.db" show "$(id_of local)" >"$TMP/show-local" 2>&1
+field() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' "$2"; }
+expect "stored-place[$(field place "$TMP/show-there")]" test "$(field place "$TMP/show-there")" = ssh
+expect "stored-hostname-is-the-boxs[$(field hostname "$TMP/show-there")]" \
+	test "$(field hostname "$TMP/show-there")" = "$BOXNAME"
+expect "stored-status[$(field status "$TMP/show-there")]" test "$(field status "$TMP/show-there")" = ok
+for f in majflt minflt maxrss_kib kswapd_s mem_free_min_kib ram_kib swappiness kernel_release; do
+	v=$(field $f "$TMP/show-there") l=$(field $f "$TMP/show-local")
+	expect "stored-$f-as-local[$v vs $l]" test -n "$v" -a "${v#n/a}" = "$v" -a "${l#n/a}" = "$l"
+done
+nplots() { grep -c ', whole machine during run' "$1"; }
+expect "stored-series-as-local[$(nplots "$TMP/show-there") plots vs $(nplots "$TMP/show-local")]" \
+	test "$(nplots "$TMP/show-there")" -ge 3 -a "$(nplots "$TMP/show-there")" = "$(nplots "$TMP/show-local")"
+
+# The monitor at 80x24 names the box and the place.
+need_tmux
+S="thrashtop-e2e-host-$$"
+cleanup "tm kill-session -t $S"
+tm new-session -d -s "$S" -x 80 -y 24 \
+	"THRASHTOP_SSH='$THRASHTOP_SSH' $T --no-history --host box -n 100000000 -p 2 -d 0.5; sleep 30"
+expect "monitor-names-the-place[$(screen | head -1)]" wait_for 20 has "$S" "$BOXNAME.* ssh"
+tm send-keys -t "$S" q
+wait_for 10 has "$S" "0:00 kswapd" >/dev/null
+end_session "$S"
+
+# sshd killed mid-run: the run kept as aborted, one line, nothing left.
+"$T" -b --history "$TMP/h.db" -L killed --host box -n 50000000 -p 2 --mem 1G >"$TMP/killed" 2>"$TMP/killed-err" &
+host=$!
+started "$host"
+cg_of() { ls -d /sys/fs/cgroup/memory/thrashtop-"$1" /sys/fs/cgroup/thrashtop-"$1" 2>/dev/null; }
+# the agent: of the processes named so in the namespace (it and its
+# workers), the one whose cgroup it is
+agent_pid() {
+	local p
+	for p in $(ip netns pids "$NS"); do
+		[ "$(tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline")" = "thrashtop agent " ] &&
+			[ -n "$(cg_of "$p")" ] && echo "$p"
+	done
+	return 0
+}
+sorting() { local a; a=$(agent_pid) && [ -n "$a" ] && [ -n "$(cat "$(cg_of "$a")/cgroup.procs" 2>/dev/null)" ]; }
+if expect killed-set-up wait_for 30 sorting; then
+	ag=$(agent_pid); cg=$(cg_of "$ag"); workers=$(cat "$cg/cgroup.procs")
+	sleep 1
+	kill -9 $(sshds)
+	wait "$sshd_pid" 2>/dev/null
+	wait "$host"; rc=$?
+	said=$(grep -v "at the agent's place" "$TMP/killed-err")
+	expect "killed-exit-one-line[$rc: $said]" test "$rc" != 0 -a "$(wc -l <<<"$said")" = 1
+	expect "killed-line-is-sshs" grep -q "^thrashtop: --host box: ssh: " <<<"$said"
+	undone() { gone "$ag" && [ ! -e "$cg" ]; }
+	expect "killed-agent-and-cgroup-gone[agent $ag, $cg]" wait_for 30 undone
+	left=; for w in $workers; do alive "$w" && left="$left $w"; done
+	expect "killed-workers-gone[$left]" test -z "$left"
+	expect "killed-state-empty" test ! -s "$THRASHTOP_STATE_DIR/state"
+	"$T" history --history "$TMP/h.db" show "$(id_of killed)" >"$TMP/show-killed" 2>&1
+	expect "killed-kept-aborted[$(field status "$TMP/show-killed")]" test "$(field status "$TMP/show-killed")" = aborted
+	expect "killed-kept-its-series[$(nplots "$TMP/show-killed") plots]" test "$(nplots "$TMP/show-killed")" -ge 3
+	here=$(pgrep -f "ssh -F $K/config")
+	expect "killed-no-ssh-left[$here]" test -z "$here"
+fi
