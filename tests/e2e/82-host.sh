@@ -6,7 +6,8 @@
 # there, and no key: one line each. --host-copy runs this binary there
 # and leaves nothing of it; with a thrashtop there, the stored run (place
 # ssh, the box's host name, its series) is like a local run of the same
-# options; the monitor names the place; sshd killed mid-run: the run kept
+# options; a sweep over two boxes, one unreachable, keeps the other's run;
+# the monitor names the place; sshd killed mid-run: the run kept
 # as aborted, one line, and nothing left on either side (no agent, no
 # cgroup, no undo state). Changes nothing but the namespace, the agent's
 # own cgroup and /run/sshd (sshd's privilege separation directory, made
@@ -66,6 +67,9 @@ Host box
 	HostName $BOX
 	User root
 	IdentityFile $K/user
+Host nobox
+	HostName 127.0.0.1
+	Port 1
 Host *
 	IdentitiesOnly yes
 	StrictHostKeyChecking no
@@ -128,6 +132,14 @@ done
 nplots() { grep -c ', whole machine during run' "$1"; }
 expect "stored-series-as-local[$(nplots "$TMP/show-there") plots vs $(nplots "$TMP/show-local")]" \
 	test "$(nplots "$TMP/show-there")" -ge 3 -a "$(nplots "$TMP/show-there")" = "$(nplots "$TMP/show-local")"
+
+# A sweep over boxes: one that cannot be reached costs its own runs only.
+"$T" -b --history "$TMP/h.db" -L swept --sweep host=nobox,box -n 1000000 -p 1 >"$TMP/sweep" 2>"$TMP/sweep-err"
+rc=$?
+expect "sweep-bad-box-said[$rc: $(tr '\n' '|' <"$TMP/sweep-err")]" grep -q "^thrashtop: --host nobox: ssh: .*refused" "$TMP/sweep-err"
+expect "sweep-box-ran[$(tr '\n' '|' <"$TMP/sweep")]" grep -qE "$CSH" "$TMP/sweep"
+n=$("$T" history --history "$TMP/h.db" list -L swept 2>/dev/null | grep -c "$BOXNAME")
+expect "sweep-box-stored[$n]" test "$n" = 1
 
 # The monitor at 80x24 names the box and the place.
 need_tmux
