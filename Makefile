@@ -83,7 +83,7 @@ unit: build/unit
 # Tools only the tests use, as command:package.
 CHECK_TOOLS := man:man-db xmllint:libxml2-utils rsvg-convert:librsvg2-bin gnuplot:gnuplot-nox \
 	       strace:strace asciinema:asciinema qemu-system-x86_64:qemu-system-x86 \
-	       busybox:busybox-static
+	       busybox:busybox-static sshd:openssh-server
 check-deps:
 	@missing=""; for t in $(CHECK_TOOLS); do \
 	  command -v $${t%%:*} >/dev/null 2>&1 || missing="$$missing $${t#*:}"; done; \

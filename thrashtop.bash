@@ -55,6 +55,9 @@ _thrashtop()
 	--history|--svg|--cast)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
+	--host)
+		COMPREPLY=($(compgen -A hostname -- "$cur"))
+		return ;;
 	--knob|--sysctl)
 		words=$(cd /proc/sys/vm 2>/dev/null && printf 'vm.%s\n' *)
 		COMPREPLY=($(compgen -W "$words" -- "$cur"))
@@ -83,7 +86,7 @@ _thrashtop()
 		[ -n "$cmd" ] && continue
 		case ${COMP_WORDS[i]} in -*|=) continue ;; esac
 		case ${COMP_WORDS[i - 1]} in
-		=|-L|--label|--format|--kernel|--session|--limit|--rows|--cols|--cov|--outlier-z|\
+		=|-L|--label|--format|--kernel|--host|--session|--limit|--rows|--cols|--cov|--outlier-z|\
 		--history|--svg|--series|--speed|--cast|--size) continue ;;
 		esac
 		cmd=${COMP_WORDS[i]}

@@ -86,6 +86,8 @@ struct options {
 	 * session: the session id the runs share, and the place's cell text */
 	const char *session_id, *place_cell;
 	const char *agent;	/* --agent CMD: the runs happen at its place; NULL here */
+	const char *host;	/* --host [USER@]BOX: the runs happen there, over ssh */
+	bool host_copy;		/* --host-copy: with this binary as BOX's agent */
 	int argc;		/* the command line parsed, for a place's agent */
 	char **args;
 };
@@ -100,6 +102,10 @@ void cli_usage(FILE *out);
  * --sysctl, --sweep or --zswap (not the root monitor's default pressure
  * run, which only a session knows it makes). */
 bool cli_tunes(const struct options *o);
+
+/* 0 when box is a [USER@]BOX ssh can be given as its destination;
+ * -1 with err. */
+int cli_check_host(const char *box, char *err, size_t errlen);
 
 /* Frees what cli_parse allocated (sweep values). */
 void cli_free(struct options *opt);

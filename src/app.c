@@ -481,19 +481,30 @@ out:
 	return a->s.nfailed_runs || a->quit_early ? 1 : 0;
 }
 
-/* --sweep kernel=A,B (and boot-mem=M,N): a guest a place, one after
- * another, each running the session's other cells and repeats, their runs
- * under one session id and in one table at the end. A place that fails
- * costs its own runs only. */
+/* The cell of a sweep over places: "kernel=6.1 boot-mem=512M", "host=box". */
+static void place_cell(char *cell, size_t len, const struct sweep_axis *kern,
+		       const struct sweep_axis *host, const struct sweep_axis *mem, int c, int nm)
+{
+	const struct sweep_axis *where = kern ? kern : host;
+
+	snprintf(cell, len, "%s%s%.200s%s%s%.40s", where ? where->key : "", where ? "=" : "",
+		 where ? where->vals[c / nm] : "", where && mem ? " " : "", mem ? "boot-mem=" : "",
+		 mem ? mem->vals[c % nm] : "");
+}
+
+/* --sweep kernel=A,B (and boot-mem=M,N), or host=A,B: a guest or a box a
+ * place, one after another, each running the session's other cells and
+ * repeats, their runs under one session id and in one table at the end.
+ * A place that fails costs its own runs only. */
 static int sweep_places(struct options *o, const struct sweep_axis *kern,
-			const struct sweep_axis *mem)
+			const struct sweep_axis *mem, const struct sweep_axis *host)
 {
 	int64_t *bytes = calloc((size_t)(mem ? mem->nvals : 1), sizeof(*bytes));
 	struct options sub = *o;
 	struct run_record *all = NULL;
 	size_t nall = 0;
 	char id[64], cell[512], e[64];
-	int nk = kern ? kern->nvals : 1, nm = mem ? mem->nvals : 1, rc = 0;
+	int nk = kern ? kern->nvals : host ? host->nvals : 1, nm = mem ? mem->nvals : 1, rc = 0;
 	time_t now = time(NULL);
 	struct tm tm;
 
@@ -506,12 +517,18 @@ static int sweep_places(struct options *o, const struct sweep_axis *kern,
 			free(bytes);
 			return 2;
 		}
+	for (int h = 0; host && h < nk; h++)
+		if (cli_check_host(host->vals[h], cell, sizeof(cell))) {
+			fprintf(stderr, "thrashtop: --sweep host=: %s\n", cell + strlen("--host "));
+			free(bytes);
+			return 2;
+		}
 	gmtime_r(&now, &tm);
 	snprintf(id, sizeof(id), "%04d%02d%02dT%02d%02d%02dZ-%d", tm.tm_year + 1900,
 		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)getpid());
 	sub.nsweep = 0;
 	for (int i = 0; i < o->nsweep; i++)
-		if (&o->sweep[i] != kern && &o->sweep[i] != mem)
+		if (&o->sweep[i] != kern && &o->sweep[i] != mem && &o->sweep[i] != host)
 			sub.sweep[sub.nsweep++] = o->sweep[i];
 	sub.session_id = id;
 	sub.place_cell = cell;
@@ -522,9 +539,8 @@ static int sweep_places(struct options *o, const struct sweep_axis *kern,
 
 		sub.kernel = kern ? kern->vals[c / nm] : o->kernel;
 		sub.boot_mem = mem ? bytes[c % nm] : o->boot_mem;
-		snprintf(cell, sizeof(cell), "%s%.200s%s%s%.40s", kern ? "kernel=" : "",
-			 kern ? sub.kernel : "", kern && mem ? " " : "", mem ? "boot-mem=" : "",
-			 mem ? mem->vals[c % nm] : "");
+		sub.host = host ? host->vals[c] : o->host;
+		place_cell(cell, sizeof(cell), kern, host, mem, c, nm);
 		printf("place %d/%d: %s\n", c + 1, nk * nm, cell);
 		fflush(stdout);
 		r = run_session(&sub, &runs, &n);
@@ -544,9 +560,41 @@ static int sweep_places(struct options *o, const struct sweep_axis *kern,
 	return rc;
 }
 
+/* A sweep over places refused when the places are named twice or the
+ * screen is asked for: 0 to go on, else the exit status. */
+static int check_places(const struct options *o, const struct sweep_axis *kern,
+			const struct sweep_axis *mem, const struct sweep_axis *host)
+{
+	if (kern && o->kernel) {
+		fprintf(stderr, "thrashtop: --kernel and --sweep kernel= both name the kernel\n");
+		return 2;
+	}
+	if (host && o->host) {
+		fprintf(stderr, "thrashtop: --host and --sweep host= both name the box\n");
+		return 2;
+	}
+	if (mem && !kern && !o->kernel) {
+		fprintf(stderr, "thrashtop: --sweep boot-mem= sizes the guests --kernel boots: give "
+			"--kernel or --sweep kernel=\n");
+		return 2;
+	}
+	if (!o->batch && host) {
+		fprintf(stderr, "thrashtop: --sweep host= runs in batch mode (-b): one box after "
+			"another\n");
+		return 2;
+	}
+	if (!o->batch) {
+		fprintf(stderr, "thrashtop: --sweep kernel= and boot-mem= run in batch mode (-b): "
+			"each place boots a guest of its own\n");
+		return 2;
+	}
+	return 0;
+}
+
 int app_run(struct options *o)
 {
-	const struct sweep_axis *kern = NULL, *mem = NULL;
+	const struct sweep_axis *kern = NULL, *mem = NULL, *host = NULL;
+	int rc;
 
 	/* A signal during set-up waits, and ends the session on the loop's
 	 * first turn, through the same teardown. */
@@ -556,24 +604,14 @@ int app_run(struct options *o)
 			kern = &o->sweep[i];
 		if (!strcmp(o->sweep[i].key, "boot-mem"))
 			mem = &o->sweep[i];
+		if (!strcmp(o->sweep[i].key, "host"))
+			host = &o->sweep[i];
 	}
-	if (!kern && !mem)
+	if (!kern && !mem && !host)
 		return run_session(o, NULL, NULL);
-	if (kern && o->kernel) {
-		fprintf(stderr, "thrashtop: --kernel and --sweep kernel= both name the kernel\n");
-		return 2;
-	}
-	if (!kern && !o->kernel) {
-		fprintf(stderr, "thrashtop: --sweep boot-mem= sizes the guests --kernel boots: give "
-			"--kernel or --sweep kernel=\n");
-		return 2;
-	}
-	if (!o->batch) {
-		fprintf(stderr, "thrashtop: --sweep kernel= and boot-mem= run in batch mode (-b): "
-			"each place boots a guest of its own\n");
-		return 2;
-	}
-	return sweep_places(o, kern, mem);
+	if ((rc = check_places(o, kern, mem, host)))
+		return rc;
+	return sweep_places(o, kern, mem, host);
 }
 
 int app_replay(struct history *h, int64_t id, const int *plots, int nplots, double speed)

@@ -51,6 +51,11 @@ void cli_usage(FILE *out)
 "      --agent CMD      run at the place whose agent CMD starts (its words\n"
 "                       split at spaces), e.g. 'ssh box thrashtop agent':\n"
 "                       the workload and the tuning are that machine's\n"
+"      --host [USER@]BOX   run the session on BOX through ssh (no password\n"
+"                       prompt: keys or an ssh agent; $THRASHTOP_SSH is the\n"
+"                       ssh command, default ssh), its thrashtop as agent\n"
+"      --host-copy      run this thrashtop on BOX for the session: copied\n"
+"                       into a temporary file there, removed as it starts\n"
 "      --format=F       time line format, in batch mode and at the monitor's\n"
 "                       exit: csh (default), gnu, gnu-full\n"
 "Place (root; qemu):\n"
@@ -77,7 +82,8 @@ void cli_usage(FILE *out)
 "      --sweep KEY=V1,V2,...    run every combination (keys: swappiness, mem,\n"
 "                       swap (file:2G,zram:2G), zswap (off,lzo-rle), procs,\n"
 "                       elems, vm.NAME; kernel and boot-mem, a guest each,\n"
-"                       in batch mode); -r N runs each N times\n"
+"                       host, a box each over ssh, in batch mode, one\n"
+"                       place after another); -r N runs each N times\n"
 "      --knob vm.NAME   the sysctl the monitor's k/K keys step (default\n"
 "                       vm.page-cluster; s/S step vm.swappiness)\n"
 "      --wait[=SECONDS] queue behind another tuning session for at most\n"
@@ -168,7 +174,7 @@ enum { OPT_FORMAT = 256, OPT_HISTORY, OPT_NO_HISTORY, OPT_MEM, OPT_GLOBAL,
        OPT_SWAP, OPT_SYSCTL, OPT_SWEEP, OPT_KNOB, OPT_LIST_PLOTS,
        OPT_GLOBAL_WITH, OPT_PLOTS, OPT_AGAINST, OPT_ZSWAP, OPT_FILL,
        OPT_CAST, OPT_NO_STALLS, OPT_NO_EVENTS, OPT_WAIT, OPT_KERNEL, OPT_BOOT_MEM,
-       OPT_AGENT, OPT_END };
+       OPT_AGENT, OPT_HOST, OPT_HOST_COPY, OPT_END };
 
 int cli_parse_swap(const char *arg, struct swap_spec *sp, char *err, size_t errlen)
 {
@@ -234,7 +240,7 @@ static int once(const struct option *lo, int c, unsigned char seen[], char *err,
 	static const int single[] = { 'p', 's', 'r', 'd', 'L', OPT_FORMAT, OPT_HISTORY, OPT_MEM,
 				      OPT_GLOBAL, OPT_GLOBAL_WITH, OPT_SWAP, OPT_KNOB, OPT_PLOTS,
 				      OPT_AGAINST, OPT_ZSWAP, OPT_FILL, OPT_CAST, OPT_WAIT,
-				      OPT_KERNEL, OPT_BOOT_MEM, OPT_AGENT };
+				      OPT_KERNEL, OPT_BOOT_MEM, OPT_AGENT, OPT_HOST };
 	const char *name = "?";
 
 	for (size_t i = 0; i < sizeof(single) / sizeof(single[0]); i++)
@@ -357,6 +363,13 @@ static int settle(struct options *o, bool global_with_set, char *err, size_t err
 		return fmt_err(err, errlen, "--boot-mem sizes the guest that --kernel boots: give --kernel too");
 	if (kernels && !o->boot_mem)
 		o->boot_mem = CLI_BOOT_MEM_DEFAULT;
+	bool hosts = o->host != NULL;
+	for (int i = 0; i < o->nsweep; i++)
+		hosts = hosts || !strcmp(o->sweep[i].key, "host");
+	if (hosts + kernels + (o->agent != NULL) > 1)
+		return fmt_err(err, errlen, "--host, --kernel and --agent each name the place: give one of them");
+	if (o->host_copy && !hosts)
+		return fmt_err(err, errlen, "--host-copy copies this thrashtop to --host's box: give --host too");
 	if (global_with_set && !o->global_limit)
 		return fmt_err(err, errlen, "--global-with needs --global SIZE");
 	for (int i = 0; o->global_limit && o->global_with != GLOBAL_BALLOON && i < o->nsysctl; i++)
@@ -367,7 +380,7 @@ static int settle(struct options *o, bool global_with_set, char *err, size_t err
 		return fmt_err(err, errlen, "--fill is the sorter's data: it does not apply to a command");
 	o->pressure_default = !o->nelems_set && !o->procs_set && !o->argv &&
 			      !o->mem_limit && !o->global_limit && !o->swap_size && !o->nsweep &&
-			      !o->zswap_set && !o->kernel;
+			      !o->zswap_set && !o->kernel && !o->host;
 	return 0;
 }
 
@@ -409,6 +422,8 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 		{ "kernel", required_argument, NULL, OPT_KERNEL },
 		{ "boot-mem", required_argument, NULL, OPT_BOOT_MEM },
 		{ "agent", required_argument, NULL, OPT_AGENT },
+		{ "host", required_argument, NULL, OPT_HOST },
+		{ "host-copy", no_argument, NULL, OPT_HOST_COPY },
 		{ 0, 0, 0, 0 },
 	};
 	unsigned char seen[OPT_END] = { 0 };
@@ -638,6 +653,14 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 				return fmt_err(err, errlen, "--agent: want a command that starts an agent");
 			o->agent = optarg;
 			break;
+		case OPT_HOST:
+			if (cli_check_host(optarg, err, errlen))
+				return -1;
+			o->host = optarg;
+			break;
+		case OPT_HOST_COPY:
+			o->host_copy = true;
+			break;
 		case ':': {
 			char name[64];
 			return fmt_err(err, errlen, "option '%s' needs a value",
@@ -649,6 +672,17 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 	}
 	return take_command(argc, argv, o, err, errlen) ||
 	       settle(o, global_with_set, err, errlen) ? -1 : 0;
+}
+
+int cli_check_host(const char *box, char *err, size_t errlen)
+{
+	char e[64];
+
+	/* ssh would read a leading '-' as an option of its own */
+	if (!*box || *box == '-' || box[strcspn(box, " \t\n'\"\\")])
+		return fmt_err(err, errlen, "--host '%s': want [USER@]BOX, a name ssh reaches",
+			       fmt_escape(e, sizeof(e), box));
+	return 0;
 }
 
 bool cli_tunes(const struct options *o)

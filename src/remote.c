@@ -521,7 +521,9 @@ static int r_reap(struct place *p, struct run *r)
 
 	pump(rm);
 	p->ends_waiting = false;
-	if (!rm->ended && !rm->gone)
+	/* a stream lost before the end: the run is aborted as its samples
+	 * stop (take), not ended here as if its workers had been killed */
+	if (!rm->ended)
 		return rm->n > 0 ? rm->n : 1;
 	apply_ends(rm, r);
 	return 0;
@@ -756,10 +758,12 @@ static const struct place_ops remote_ops = {
 /* The options of this side alone: where the place is, and what draws or
  * keeps the runs here. Each takes a value. */
 static const char *const here_only[] = { "--agent", "--kernel", "--boot-mem", "--against",
-					  "--cast", "--history" };
+					  "--cast", "--history", "--host" };
 
 static bool is_here_only(const char *a, bool *value_next)
 {
+	if (!strcmp(a, "--host-copy"))
+		return *value_next = false, true;
 	for (size_t k = 0; k < sizeof(here_only) / sizeof(here_only[0]); k++) {
 		size_t n = strlen(here_only[k]);
 
@@ -771,11 +775,12 @@ static bool is_here_only(const char *a, bool *value_next)
 	return false;
 }
 
-/* A sweep over places (kernel=, boot-mem=): the session at each place
- * runs one of its cells. */
+/* A sweep over places (kernel=, boot-mem=, host=): the session at each
+ * place runs one of its cells. */
 static bool is_place_axis(const char *v)
 {
-	return v && (!strncmp(v, "kernel=", 7) || !strncmp(v, "boot-mem=", 9));
+	return v && (!strncmp(v, "kernel=", 7) || !strncmp(v, "boot-mem=", 9) ||
+		     !strncmp(v, "host=", 5));
 }
 
 static void send_options(struct remote *rm, const struct options *o)

@@ -20,6 +20,7 @@
 #include "loop.h"
 #include "prof.h"
 #include "remote.h"
+#include "sshhost.h"
 #include "run.h"
 #include "session.h"
 #include "sorter.h"
@@ -1274,12 +1275,13 @@ bool session_ends_waiting(const struct session *s)
 
 int session_open(struct session *s, const struct options *o, char *err, size_t errlen)
 {
-	if (o->agent || o->kernel) {
+	if (o->agent || o->kernel || o->host) {
 		struct place *p;
 
 		init(s, o);
 		p = o->kernel ? guest_open(o, err, errlen) :
-				remote_command(o->agent, o, REMOTE_READY_S, err, errlen);
+		    o->host ? sshhost_open(o, err, errlen) :
+			      remote_command(o->agent, o, REMOTE_READY_S, err, errlen);
 		return p ? session_open_place(s, o, p, err, errlen) : -1;
 	}
 	init(s, o);

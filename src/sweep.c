@@ -276,6 +276,7 @@ int sweep_table_key(const char *key, char *buf, size_t len)
 		{ "swap", "swap" }, { "zswap", "zswap_with" }, { "procs", "procs" },
 		{ "elems", "nelems" },
 		{ "nelems", "nelems" }, { "kernel", "kernel" }, { "boot-mem", "ram" },
+		{ "host", "hostname" },
 	};
 	char name[64];
 

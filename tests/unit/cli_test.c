@@ -232,3 +232,16 @@ TEST(cli_command_found_before_the_session)
 	unlink(path);
 	rmdir(dir);
 }
+
+TEST(cli_host_one_place)
+{
+	char err[256];
+
+	CHECK_INT(parse("--host", "box", "--kernel", "6.1", err, sizeof(err)), -1);
+	CHECK_STR(err, "--host, --kernel and --agent each name the place: give one of them");
+	CHECK_INT(parse("--host-copy", NULL, NULL, NULL, err, sizeof(err)), -1);
+	CHECK_STR(err, "--host-copy copies this thrashtop to --host's box: give --host too");
+	CHECK_INT(parse("--host", "box", "--host-copy", NULL, err, sizeof(err)), 0);
+	CHECK_INT(parse("--sweep", "host=a,b", "--host-copy", NULL, err, sizeof(err)), 0);
+	CHECK_INT(parse("--host", "a", "--host", "b", err, sizeof(err)), -1);
+}
