@@ -76,7 +76,7 @@ WAIT=12 shot 160 50 reclaim-160x50 "" --no-history --plots=$RECLAIM $GLOBAL
 WAIT=14 shot 160 50 stalls-160x50 "d" --no-history --plots=$STALLS $GLOBAL
 # two guests at once, each its own monitor: booted (15-25 s under TCG) and
 # well into the run before both are taken
-KERNEL_RUN="--no-history --boot-mem 512M --mem 48M --swap zram:256M -n 12000000 -p 2 -d 0.5"
+KERNEL_RUN="--no-history --boot-mem 512M --mem 48M --swap zram:256M -n 30000000 -p 2 -d 0.5"
 case kernel in *"${ONLY:-}"*)
 	for k in 6.1 6.12; do
 		tmux -L "$S-k$k" -f /dev/null new-session -d -s main -x 80 -y 40 \
