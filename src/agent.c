@@ -225,6 +225,29 @@ static void send_events(struct agent *a)
 	}
 }
 
+/* The sorters' progress as a "prog" message in a->m; false for a command. */
+static bool put_prog(struct agent *a)
+{
+	const struct run *r = &a->r;
+
+	if (!r->wl.prog)
+		return false;
+	stream_msg_begin(&a->m, "prog");
+	for (int i = 0; i < r->wl.n; i++) {
+		char k[32];
+
+		snprintf(k, sizeof(k), "ph.%d", i);
+		stream_put_i64(&a->m, k, atomic_load(&r->wl.prog[i].phase));
+		snprintf(k, sizeof(k), "d.%d", i);
+		stream_put_i64(&a->m, k, atomic_load(&r->wl.prog[i].done));
+		snprintf(k, sizeof(k), "e.%d", i);
+		stream_put_i64(&a->m, k, atomic_load(&r->wl.prog[i].errors));
+		snprintf(k, sizeof(k), "fb.%d", i);
+		stream_put_i64(&a->m, k, atomic_load(&r->wl.prog[i].first_bad));
+	}
+	return true;
+}
+
 /* The run's end: its last sample, every worker as reaped (a command's
  * with its tree's delays), the kills, the place's end. */
 static void finish(struct agent *a, bool aborted)
@@ -241,6 +264,9 @@ static void finish(struct agent *a, bool aborted)
 		send_now(a, &x);
 	}
 	p->ops->end(p, &a->r, a->s.tun.have_cg ? a->s.tun.cg.path : NULL, &e);
+	/* the sorters' last word (done, a verify's errors), after the last tick */
+	if (put_prog(a))
+		send_msg(a);
 	for (int i = 0; i < a->r.wl.n; i++) {
 		stream_msg_begin(&a->m, "reaped");
 		stream_put_i64(&a->m, "i", i);
@@ -458,22 +484,8 @@ static void tick_extras(struct agent *a, const struct sys_sample *x)
 		wire_put_delays(&a->m, "dl.", &p->rows.dl[i]);
 		to_chunk(a);
 	}
-	if (!r->wl.prog)
-		return;
-	stream_msg_begin(&a->m, "prog");
-	for (int i = 0; i < r->wl.n; i++) {
-		char k[32];
-
-		snprintf(k, sizeof(k), "ph.%d", i);
-		stream_put_i64(&a->m, k, atomic_load(&r->wl.prog[i].phase));
-		snprintf(k, sizeof(k), "d.%d", i);
-		stream_put_i64(&a->m, k, atomic_load(&r->wl.prog[i].done));
-		snprintf(k, sizeof(k), "e.%d", i);
-		stream_put_i64(&a->m, k, atomic_load(&r->wl.prog[i].errors));
-		snprintf(k, sizeof(k), "fb.%d", i);
-		stream_put_i64(&a->m, k, atomic_load(&r->wl.prog[i].first_bad));
-	}
-	to_chunk(a);
+	if (put_prog(a))
+		to_chunk(a);
 }
 
 /* Every sample waiting, in order; the newest with its company. All of a

@@ -561,18 +561,24 @@ static int r_stalls(struct place *p, const struct run *r, struct delays *sum)
 	return rm->last.stalls_rc < 0 ? 0 : rm->last.stalls_rc;
 }
 
-static void r_watch(struct place *p, const struct run *r, const struct place_want *w,
-		    const struct sys_sample *cur)
+/* The sorters' progress as the agent last sent it, where the rows read it. */
+static void copy_prog(const struct remote *rm, const struct run *r)
 {
-	struct remote *rm = R(p);
-
-	(void)cur;
 	for (int i = 0; r->wl.prog && i < rm->n && i < r->wl.n; i++) {
 		atomic_store(&r->wl.prog[i].phase, rm->prog[i].phase);
 		atomic_store(&r->wl.prog[i].done, rm->prog[i].done);
 		atomic_store(&r->wl.prog[i].errors, rm->prog[i].errors);
 		atomic_store(&r->wl.prog[i].first_bad, rm->prog[i].first_bad);
 	}
+}
+
+static void r_watch(struct place *p, const struct run *r, const struct place_want *w,
+		    const struct sys_sample *cur)
+{
+	struct remote *rm = R(p);
+
+	(void)cur;
+	copy_prog(rm, r);
 	if (w->rows == rm->sent.rows && w->lo == rm->sent.lo && w->hi == rm->sent.hi)
 		return;
 	rm->sent = *w;
@@ -587,8 +593,8 @@ static void r_end(struct place *p, struct run *r, const char *cgroup, struct pla
 {
 	struct remote *rm = R(p);
 
-	(void)r;
 	(void)cgroup;	/* the agent's own */
+	copy_prog(rm, r);
 	*e = rm->end;
 	if (!rm->ended)
 		memset(e, 0, sizeof(*e));
