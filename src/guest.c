@@ -57,6 +57,23 @@ static enum vm_state boot_wait(struct vm *v)
 	return st;
 }
 
+/* A guest's files are this machine's over 9p, or tmpfs: no swap file can
+ * live there, so its swap is zram. Refused before anything boots. */
+static int swap_in_guest(const struct options *o, char *err, size_t errlen)
+{
+	if (o->swap_size && !o->swap.zram)
+		return fmt_err(err, errlen, "--kernel: a guest's swap is zram (--swap zram:SIZE): "
+			       "its files are this machine's over 9p, or tmpfs, and neither can "
+			       "hold a swap file");
+	for (int i = 0; i < o->nsweep; i++)
+		for (int j = 0; !strcmp(o->sweep[i].key, "swap") && j < o->sweep[i].nvals; j++)
+			if (strncmp(o->sweep[i].vals[j], "zram:", 5) && strcmp(o->sweep[i].vals[j], "0"))
+				return fmt_err(err, errlen, "--kernel: --sweep swap=%s: a guest's swap "
+					       "is zram (zram:SIZE): it can hold no swap file",
+					       o->sweep[i].vals[j]);
+	return 0;
+}
+
 struct place *guest_open(const struct options *o, char *err, size_t errlen)
 {
 	struct kernel k;
@@ -66,7 +83,7 @@ struct place *guest_open(const struct options *o, char *err, size_t errlen)
 	char mem[32];
 	int fd;
 
-	if (kernel_resolve(o->kernel, 0, &k, err, errlen))
+	if (swap_in_guest(o, err, errlen) || kernel_resolve(o->kernel, 0, &k, err, errlen))
 		return NULL;
 	struct vm_cfg cfg = { .kernel = &k, .mem_bytes = (uint64_t)o->boot_mem };
 	if (vm_start(&cfg, &v, err, errlen))

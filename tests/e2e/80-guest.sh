@@ -38,6 +38,12 @@ fi
 left=$(ls "$XDG_RUNTIME_DIR")
 expect "killed-run-left-its-dir[$left]" test -n "$left"
 
+# A swap file in a guest: refused before anything boots, in one line.
+"$T" -b --kernel "$ver" --swap 64M -n 1000 --no-history >/dev/null 2>"$TMP/swapfile.err"; rc=$?
+refused() { [ "$rc" -eq 2 ] && [ "$(grep -c . "$TMP/swapfile.err")" -eq 1 ] &&
+	grep -q "zram:SIZE" "$TMP/swapfile.err" && [ -z "$(qemus $$)" ]; }
+expect "swap-file-refused-before-boot[$rc: $(cat "$TMP/swapfile.err")]" refused
+
 # The run: the guest's command writes to fd 3, the host prints it.
 start=$(date +%s.%N)
 "$T" kernel boot --cpus 1 --boot-mem 512M --timeout 80 "$ver" -- /bin/sh -c \
