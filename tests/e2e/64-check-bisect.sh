@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lane: other
+# lane: whole
 # git bisect run thrashtop check: of 16 commits of a workload script, the
 # one that makes it 40% slower is found, each step's verdict the check's
 # exit status.
