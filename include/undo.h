@@ -96,4 +96,12 @@ const char *undo_state_file(void);
  * with errno (ESRCH when there is no such process). */
 int undo_proc_start(pid_t pid, unsigned long long *start, char *state);
 
+/* What a dead thrashtop left in dir: each entry named PREFIX PID-START-
+ * XXXXXX SUFFIX (six letters or digits, as mkstemp and mkdtemp make them)
+ * whose process PID with start time START is gone, of type (S_IFREG,
+ * S_IFDIR) and owned by this user, removed by rm(dirfd, name) (0: done).
+ * Returns how many were. */
+int undo_sweep_dead(const char *dir, const char *prefix, const char *suffix, mode_t type,
+		    int (*rm)(int dirfd, const char *name));
+
 #endif

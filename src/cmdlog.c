@@ -1,6 +1,5 @@
 #include "cmdlog.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -17,35 +16,14 @@ static const char *log_dir(void)
 	return dir && *dir ? dir : "/tmp";
 }
 
-/* Whether name is a log whose monitor is gone. */
-static int stale(const char *name)
+static int rm_file(int dirfd, const char *name)
 {
-	unsigned long long start, now;
-	char tail[16];
-	int pid, end = 0;
-
-	if (sscanf(name, "thrashtop-%d-%llu-%15[a-zA-Z0-9].log%n", &pid, &start, tail, &end) != 3 ||
-	    name[end] || strlen(tail) != 6 || pid <= 0)
-		return 0;
-	return undo_proc_start(pid, &now, NULL) < 0 || now != start;
+	return unlinkat(dirfd, name, 0);
 }
 
 int cmdlog_sweep(void)
 {
-	DIR *d = opendir(log_dir());
-	struct dirent *e;
-	struct stat sb;
-	int n = 0;
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d)))
-		if (stale(e->d_name) && fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    S_ISREG(sb.st_mode) && sb.st_uid == geteuid() &&
-		    unlinkat(dirfd(d), e->d_name, 0) == 0)
-			n++;
-	closedir(d);
-	return n;
+	return undo_sweep_dead(log_dir(), "thrashtop-", ".log", S_IFREG, rm_file);
 }
 
 int cmdlog_open(struct cmdlog *l, char *err, size_t errlen)

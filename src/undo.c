@@ -1,5 +1,6 @@
 #include "undo.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -716,4 +717,39 @@ int undo_recover(char *msg, size_t msglen)
 int undo_all(char *msg, size_t msglen)
 {
 	return undo_selected(true, msg, msglen);
+}
+
+/* Whether name is PREFIX PID-START-XXXXXX SUFFIX of a process gone. */
+static bool left_by_dead(const char *name, const char *prefix, const char *suffix)
+{
+	size_t np = strlen(prefix), ns = strlen(suffix), n = strlen(name);
+	unsigned long long start, now;
+	int pid, end = 0;
+
+	if (strncmp(name, prefix, np) || n < np + ns || strcmp(name + n - ns, suffix) ||
+	    sscanf(name + np, "%d-%llu-%n", &pid, &start, &end) != 2 || pid <= 0 ||
+	    n - ns - np - (size_t)end != 6 ||
+	    strspn(name + np + end, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") < 6)
+		return false;
+	return undo_proc_start(pid, &now, NULL) < 0 || now != start;
+}
+
+int undo_sweep_dead(const char *dir, const char *prefix, const char *suffix, mode_t type,
+		    int (*rm)(int dirfd, const char *name))
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct stat sb;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		if (left_by_dead(e->d_name, prefix, suffix) &&
+		    fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    (sb.st_mode & S_IFMT) == type && sb.st_uid == geteuid() &&
+		    rm(dirfd(d), e->d_name) == 0)
+			n++;
+	closedir(d);
+	return n;
 }

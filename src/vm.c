@@ -62,17 +62,6 @@ static const char *run_base(void)
 	return d && *d == '/' ? d : "/tmp";
 }
 
-static bool stale(const char *name)
-{
-	unsigned long long start, now;
-	int pid, end = 0;
-
-	if (sscanf(name, RUN_PREFIX "%d-%llu-%*6[a-zA-Z0-9]%n", &pid, &start, &end) != 2 ||
-	    name[end] || pid <= 0)
-		return false;
-	return undo_proc_start(pid, &now, NULL) < 0 || now != start;
-}
-
 /* Removes a runtime directory: it holds plain files only. */
 static int rm_dir(int parent, const char *name)
 {
@@ -94,19 +83,7 @@ static int rm_dir(int parent, const char *name)
 
 int vm_sweep(void)
 {
-	DIR *d = opendir(run_base());
-	struct dirent *e;
-	struct stat sb;
-	int n = 0;
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d)))
-		if (stale(e->d_name) && fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    S_ISDIR(sb.st_mode) && sb.st_uid == geteuid() && rm_dir(dirfd(d), e->d_name) == 0)
-			n++;
-	closedir(d);
-	return n;
+	return undo_sweep_dead(run_base(), RUN_PREFIX, "", S_IFDIR, rm_dir);
 }
 
 /* Whether a VM can be made: the cheap half of the KVM question (the
