@@ -371,3 +371,50 @@ TEST(undo_error_one_line)
 		  "No such file or directory");
 	unsetenv("THRASHTOP_STATE_DIR");
 }
+
+static int rm_file(int dirfd, const char *name)
+{
+	return unlinkat(dirfd, name, 0);
+}
+
+TEST(undo_sweep_dead_takes_only_a_dead_sessions_own)
+{
+	char dir[] = "/tmp/thrashtop-sweep-test-XXXXXX", path[256];
+	unsigned long long start;
+	const char *gone[] = { "thrashtop-1-1-abcDE1.log" };	/* pid 1 never started at tick 1 */
+	const char *kept[] = { "thrashtop-1-1-abcDE1.txt", "thrashtop-1-1-abc.log",
+			       "thrashtop-x-1-abcDE1.log", "other-1-1-abcDE1.log", NULL };
+	char mine[64];
+
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK_INT(undo_proc_start(getpid(), &start, NULL), 0);
+	snprintf(mine, sizeof(mine), "thrashtop-%d-%llu-zzzzzz.log", (int)getpid(), start);
+	for (int i = 0; i < 1; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, gone[i]);
+		close(open(path, O_CREAT | O_WRONLY, 0600));
+	}
+	for (int i = 0; kept[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, kept[i]);
+		close(open(path, O_CREAT | O_WRONLY, 0600));
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, mine);
+	close(open(path, O_CREAT | O_WRONLY, 0600));
+	/* a dead one's name on a directory: not a file, kept */
+	snprintf(path, sizeof(path), "%s/thrashtop-1-2-abcDE1.log", dir);
+	CHECK_INT(mkdir(path, 0700), 0);
+
+	CHECK_INT(undo_sweep_dead(dir, "thrashtop-", ".log", S_IFREG, rm_file), 1);
+	snprintf(path, sizeof(path), "%s/%s", dir, gone[0]);
+	CHECK(access(path, F_OK) != 0);
+	for (int i = 0; kept[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, kept[i]);
+		CHECK(access(path, F_OK) == 0);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, mine);
+	CHECK(access(path, F_OK) == 0);	/* alive: this process */
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/thrashtop-1-2-abcDE1.log", dir);
+	rmdir(path);
+	CHECK_INT(rmdir(dir), 0);
+}
