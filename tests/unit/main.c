@@ -1,5 +1,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "check.h"
 
@@ -30,7 +31,8 @@ void t_fail(const char *file, int line, const char *fmt, ...)
 	fputc('\n', stdout);
 }
 
-/* Runs every test, or those whose name contains argv[1]. */
+/* Runs every test, or those whose name contains argv[1]; says which took
+ * a second or more, since the unit lane is part of make check's time. */
 int main(int argc, char **argv)
 {
 	int passed = 0, failed = 0;
@@ -40,7 +42,14 @@ int main(int argc, char **argv)
 		if (argc > 1 && !strstr(tests[i].name, argv[1]))
 			continue;
 		int before = failures;
+		struct timespec t0, t1;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		tests[i].fn();
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		if (s >= 1.0)
+			printf("  %s took %.1f s\n", tests[i].name, s);
 		if (failures == before) {
 			printf("PASS unit/%s\n", tests[i].name);
 			passed++;
