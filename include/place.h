@@ -123,11 +123,14 @@ struct place_ops {
 	 * 0, or -1 with err when it cannot be asked. sysctl: one step of
 	 * name in dir as the k/K keys step it (tuning_knob_step), restored
 	 * when the place closes: 0 with its old and new values, 1 at the end
-	 * of its range (now holds the value), -1 with err. Either answers
-	 * with a tuning of its own (tuned_n counts them). */
+	 * of its range (now holds the value), -1 with err, or 2: asked, and
+	 * answer gives the answer as sysctl would, 2 while none came. Either
+	 * answers with a tuning of its own (tuned_n counts them). */
 	int (*cell)(struct place *p, int c, char *err, size_t errlen);
 	int (*sysctl)(struct place *p, const char *name, int dir, char *old, char *now, size_t vlen,
 		      char *err, size_t errlen);
+	int (*answer)(struct place *p, char *old, char *now, size_t vlen, char *err,
+		      size_t errlen);
 
 	void (*close)(struct place *p);
 };

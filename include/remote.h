@@ -38,10 +38,12 @@ struct place *remote_spawn(char *const argv[], const struct options *o, double t
 struct place *remote_command(const char *cmd, const struct options *o, double timeout,
 			     char *err, size_t errlen);
 
-/* fn(arg, why, len) once, when the stream ends under a ready place: it
- * may put its own one line in why (a guest: how qemu ended, where its
- * console is kept); the place's ended says it. */
-void remote_on_end(struct place *p, void (*fn)(void *, char *, size_t), void *arg);
+/* fn(arg, why, len, last) when the stream ends under a ready place, on
+ * each of the loop's beats until it returns true: it may put its own one
+ * line in why (a guest: how qemu ended, where its console is kept), and
+ * returns false while it cannot say yet (its process still ending) and
+ * last is false; the place's ended says it. */
+void remote_on_end(struct place *p, bool (*fn)(void *, char *, size_t, bool), void *arg);
 
 /* fn(arg) once the place has closed its stream: what goes with it (a
  * guest's qemu). */

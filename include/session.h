@@ -63,6 +63,7 @@ struct session {
 	bool tuned_there;		/* the place tuned itself: tun mirrors it,
 					   and nothing is undone here */
 	unsigned tuned_seen;		/* the place's tuned_n mirrored */
+	char knob_asked[64];		/* a k/K step the place has yet to answer */
 	int64_t drops_said;		/* the place's dropped samples said so far */
 	/* the workers' delay totals summed at the run's last two ticks, for
 	 * the stall series; stall_t 0: none yet */

@@ -12,7 +12,6 @@
 #include "remote.h"
 #include "vm.h"
 
-#define END_WAIT_S 3.0	/* for qemu to end once the stream has */
 
 static void stop_vm(void *v)
 {
@@ -21,14 +20,13 @@ static void stop_vm(void *v)
 
 /* The stream ended under the session: how the guest ended (qemu's end,
  * waited for a little), and where its console is kept. */
-static void guest_end(void *arg, char *why, size_t len)
+static bool guest_end(void *arg, char *why, size_t len, bool last)
 {
 	struct vm *v = arg;
-	const struct timespec beat = { 0, 50000000 };
-	enum vm_state st;
+	enum vm_state st = vm_poll(v);
 
-	for (int i = 0; (st = vm_poll(v)) == VM_RUNNING && i < END_WAIT_S * 20; i++)
-		nanosleep(&beat, NULL);
+	if (st == VM_RUNNING && !last)
+		return false;
 	if (st == VM_FAILED)
 		snprintf(why, len, "the guest ended: %s", vm_error(v));
 	else if (st == VM_EXITED)
@@ -40,6 +38,7 @@ static void guest_end(void *arg, char *why, size_t len)
 		snprintf(why + at, len - at, " (the guest still runs): its console is in %s",
 			 vm_keep_console(v));
 	}
+	return true;
 }
 
 /* Until the guest's agent has said its first word, the guest stopped, or

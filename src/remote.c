@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,7 +21,7 @@
 
 #define SEND_WAIT_S 5.0		/* for a request to be written */
 #define STOP_WAIT_S 30.0	/* for an aborted run's end */
-#define KNOB_WAIT_S 5.0		/* for a sysctl's answer */
+#define END_WAIT_S 3.0		/* for on_end to say why the stream ended */
 #define CLOSE_WAIT_S 10.0	/* for a spawned agent to undo and exit, each step */
 
 /* A sample and what came with it. */
@@ -38,8 +39,10 @@ struct remote {
 	pid_t child;			/* remote_spawn's command, 0 none */
 	void (*on_close)(void *);	/* what else goes with the place */
 	void *on_close_arg;
-	void (*on_end)(void *, char *, size_t);	/* says why the stream ended */
+	bool (*on_end)(void *, char *, size_t, bool);	/* says why the stream ended */
 	void *on_end_arg;
+	int end_timer;			/* a timerfd beating while on_end waits */
+	double gone_at;
 	struct stream_in in;
 	struct stream_out out;
 	struct stream_msg m;
@@ -281,8 +284,40 @@ static void handle(struct remote *rm, const char *raw)
 	}
 }
 
+/* The stream's end under a ready place, said in its ended once on_end
+ * can say why (the ssh or qemu behind it may take a moment to end): until
+ * then a timerfd stands for the stream in the loop, which nothing waits
+ * on. true once said. */
+static bool say_end(struct remote *rm)
+{
+	bool last;
+
+	if (rm->gone_at == 0) {
+		struct itimerspec beat = { { 0, 50000000 }, { 0, 50000000 } };
+
+		rm->gone_at = now_monotonic();
+		rm->end_timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+		if (rm->end_timer >= 0)
+			timerfd_settime(rm->end_timer, 0, &beat, NULL);
+	}
+	if (rm->end_timer >= 0) {
+		uint64_t n;
+
+		(void)!read(rm->end_timer, &n, sizeof(n));
+	}
+	last = rm->end_timer < 0 || now_monotonic() - rm->gone_at >= END_WAIT_S;
+	if (rm->on_end && !rm->on_end(rm->on_end_arg, rm->why, sizeof(rm->why), last))
+		return false;
+	snprintf(rm->p.ended, sizeof(rm->p.ended), "%s%.500s", rm->on_end ? "" : "agent: ",
+		 rm->why);
+	if (rm->end_timer >= 0)
+		close(rm->end_timer);
+	rm->end_timer = -1;
+	return true;
+}
+
 /* What the agent sent, all of it. 0, or -1 once the stream has ended or
- * went wrong (why says how). */
+ * went wrong (why says how); 0 still while its end is being said. */
 static int pump(struct remote *rm)
 {
 	char *line, raw[STREAM_LINE_MAX];
@@ -326,12 +361,8 @@ static int pump(struct remote *rm)
 		if (n <= 0)
 			break;
 	}
-	if (rm->gone && rm->ready && !rm->p.ended[0]) {
-		if (rm->on_end)
-			rm->on_end(rm->on_end_arg, rm->why, sizeof(rm->why));
-		snprintf(rm->p.ended, sizeof(rm->p.ended), "%s%.500s", rm->on_end ? "" : "agent: ",
-			 rm->why);
-	}
+	if (rm->gone && rm->ready && !rm->p.ended[0] && !say_end(rm))
+		return 0;
 	return rm->gone ? -1 : 0;
 }
 
@@ -342,7 +373,7 @@ static bool wait_for(struct remote *rm, bool (*done)(const struct remote *), dou
 	double end = now_monotonic() + timeout;
 
 	loop_let_end(true);
-	while (pump(rm) == 0 && !done(rm) && !*stop) {
+	while (pump(rm) == 0 && !rm->gone && !done(rm) && !*stop) {
 		struct pollfd pfd = { rm->fd, POLLIN, 0 };
 		double left = end - now_monotonic();
 
@@ -358,7 +389,9 @@ static bool wait_for(struct remote *rm, bool (*done)(const struct remote *), dou
 
 static int r_tick_fd(const struct place *p)
 {
-	return ((const struct remote *)p)->fd;
+	const struct remote *rm = (const struct remote *)p;
+
+	return rm->end_timer >= 0 ? rm->end_timer : rm->fd;
 }
 
 static int r_take(struct place *p, struct sys_sample *x)
@@ -661,25 +694,34 @@ static int r_cell(struct place *p, int c, char *err, size_t errlen)
 	return 0;
 }
 
-static bool knob_answered(const struct remote *rm)
-{
-	return rm->knob_rc != 2;
-}
-
-/* Awaited, briefly: a key's step, which the agent answers at once. */
+/* Asked, never awaited: the answer comes with the stream (r_answer). */
 static int r_sysctl(struct place *p, const char *name, int dir, char *old, char *now, size_t vlen,
 		    char *err, size_t errlen)
 {
 	struct remote *rm = R(p);
 
+	(void)old;
+	(void)now;
+	(void)vlen;
+	if (rm->gone)
+		return snprintf(err, errlen, "%s: agent: %s", name, rm->why), -1;
 	rm->knob_rc = 2;
 	stream_msg_begin(&rm->m, "sysctl");
 	stream_put_str(&rm->m, "name", name);
 	stream_put_i64(&rm->m, "dir", dir);
 	send_msg(rm);
-	if (!wait_for(rm, knob_answered, KNOB_WAIT_S))
-		return snprintf(err, errlen, "%s: agent: %s", name, rm->why[0] ? rm->why :
-				"no answer in time"), -1;
+	return 2;
+}
+
+static int r_answer(struct place *p, char *old, char *now, size_t vlen, char *err, size_t errlen)
+{
+	struct remote *rm = R(p);
+
+	pump(rm);
+	if (rm->knob_rc == 2 && rm->gone)
+		return snprintf(err, errlen, "agent: %s", rm->why), rm->knob_rc = -1;
+	if (rm->knob_rc == 2)
+		return 2;
 	snprintf(old, vlen, "%s", rm->knob_old);
 	snprintf(now, vlen, "%s", rm->knob_new);
 	if (rm->knob_rc < 0)
@@ -715,6 +757,8 @@ static void r_close(struct place *p)
 		send_msg(rm);
 	}
 	close(rm->fd);
+	if (rm->end_timer >= 0)
+		close(rm->end_timer);
 	if (rm->child > 0)
 		reap_child(rm->child);
 	if (rm->on_close)
@@ -757,6 +801,7 @@ static const struct place_ops remote_ops = {
 	.cgroup = r_cgroup,
 	.cell = r_cell,
 	.sysctl = r_sysctl,
+	.answer = r_answer,
 	.close = r_close,
 };
 
@@ -830,6 +875,7 @@ struct place *remote_open(int fd, const struct options *o, double timeout, char 
 	}
 	rm->p.ops = &remote_ops;
 	rm->fd = fd;
+	rm->end_timer = -1;
 	rm->out_fd = STDOUT_FILENO;
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
@@ -886,7 +932,7 @@ struct place *remote_spawn(char *const argv[], const struct options *o, double t
 	return NULL;
 }
 
-void remote_on_end(struct place *p, void (*fn)(void *, char *, size_t), void *arg)
+void remote_on_end(struct place *p, bool (*fn)(void *, char *, size_t, bool), void *arg)
 {
 	R(p)->on_end = fn;
 	R(p)->on_end_arg = arg;

@@ -393,10 +393,13 @@ static void watch(struct session *s, bool tick)
 	s->place->ops->watch(s->place, &s->run, &w, &s->cur);
 }
 
+static void knob_answered(struct session *s);
+
 int session_sample(struct session *s, char *err, size_t errlen)
 {
 	int rc = take_samples(s);
 
+	knob_answered(s);
 	/* a note another replaced at the start, once that one has gone */
 	if (s->note_again_due && !session_note_shown(s)) {
 		char text[sizeof(s->note_again)];
@@ -854,13 +857,12 @@ int session_rerun(struct session *s, char *err, size_t errlen)
 	return begin_run(s, err, errlen) ? -1 : 1;
 }
 
-void session_step_knob(struct session *s, const char *name, int dir)
+/* A k/K step's answer, taken as the place gave it: rc as tuning_knob's. */
+static void knob_stepped(struct session *s, const char *name, int rc, const char *old,
+			 const char *next, const char *err)
 {
-	char next[SYSCTL_VALUE_MAX], old[SYSCTL_VALUE_MAX], cur[SYSCTL_VALUE_MAX], err[512];
+	char cur[SYSCTL_VALUE_MAX], e[512];
 	double t = now_monotonic(), *mk;
-	int rc = s->tuned_there ? s->place->ops->sysctl(s->place, name, dir, old, next,
-							sizeof(next), err, sizeof(err)) :
-		 tuning_knob(&s->tun, name, dir, old, next, sizeof(next), err, sizeof(err));
 
 	if (rc < 0) {
 		session_note(s, true, "%s", err);
@@ -879,9 +881,44 @@ void session_step_knob(struct session *s, const char *name, int dir)
 	run_change(&s->run, t, name, old, next);
 	if (s->tuned_there && !strcmp(name, "vm.swappiness"))
 		snprintf(s->swappiness, sizeof(s->swappiness), "%s", next);
-	else if (!s->tuned_there && sysctl_get("vm.swappiness", cur, sizeof(cur), err, sizeof(err)) == 0)
+	else if (!s->tuned_there && sysctl_get("vm.swappiness", cur, sizeof(cur), e, sizeof(e)) == 0)
 		snprintf(s->swappiness, sizeof(s->swappiness), "%s", cur);
 	session_note(s, false, "%s %s -> %s (restored at exit)", name, old, next);
+}
+
+void session_step_knob(struct session *s, const char *name, int dir)
+{
+	char next[SYSCTL_VALUE_MAX], old[SYSCTL_VALUE_MAX], err[512];
+	int rc;
+
+	if (s->knob_asked[0]) {
+		session_note(s, false, "%s: waiting for the place's answer", s->knob_asked);
+		return;
+	}
+	rc = s->tuned_there ? s->place->ops->sysctl(s->place, name, dir, old, next, sizeof(next),
+						     err, sizeof(err)) :
+	     tuning_knob(&s->tun, name, dir, old, next, sizeof(next), err, sizeof(err));
+	if (rc == 2) {
+		snprintf(s->knob_asked, sizeof(s->knob_asked), "%s", name);
+		return;
+	}
+	knob_stepped(s, name, rc, old, next, err);
+}
+
+/* The answer to a step the place was asked for, once it came. */
+static void knob_answered(struct session *s)
+{
+	char next[SYSCTL_VALUE_MAX], old[SYSCTL_VALUE_MAX], err[512], name[sizeof(s->knob_asked)];
+	int rc;
+
+	if (!s->knob_asked[0])
+		return;
+	rc = s->place->ops->answer(s->place, old, next, sizeof(next), err, sizeof(err));
+	if (rc == 2)
+		return;
+	memcpy(name, s->knob_asked, sizeof(name));
+	s->knob_asked[0] = '\0';
+	knob_stepped(s, name, rc, old, next, err);
 }
 
 void session_step_interval(struct session *s, int dir)

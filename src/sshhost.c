@@ -22,7 +22,6 @@
 #define VERSION_WAIT_S 15.0	/* for `thrashtop --version` there */
 #define FAIL_WAIT_S 10.0	/* for ssh to end after a failed start */
 #define CLOSE_WAIT_S 30.0	/* for the agent to undo and ssh to end */
-#define LOST_WAIT_S 2.0		/* for ssh to end once the stream has */
 #define COPY_CHUNK 65536
 
 /* The copy's script, run by sh there. No single quote in it: it travels
@@ -254,12 +253,17 @@ static void send_binary(int exe, long long size, int fd)
 
 /* The stream ended mid-session: ssh's own reason when it was ssh's
  * (it ends as it drops the stream), else the agent's, naming the box. */
-static void lost(void *arg, char *why, size_t len)
+static bool lost(void *arg, char *why, size_t len, bool last)
 {
 	struct ssh *h = arg;
 	char line[512], agent[400];
-	int st = wait_exit(h->pid, LOST_WAIT_S);
+	int st = -1;
 
+	if (h->pid > 0 && waitpid(h->pid, &st, WNOHANG) != h->pid) {
+		if (!last)
+			return false;
+		st = -1;
+	}
 	if (st != -1)
 		h->pid = 0;
 	snprintf(agent, sizeof(agent), "%s", why);
@@ -269,6 +273,7 @@ static void lost(void *arg, char *why, size_t len)
 			 line : "the connection ended");
 	else
 		snprintf(why, len, "--host %s: %s", h->box, agent);
+	return true;
 }
 
 static void close_ssh(void *arg)
