@@ -34,7 +34,8 @@ struct place *remote_open(int fd, const struct options *o, double timeout, char 
 struct place *remote_spawn(char *const argv[], const struct options *o, double timeout,
 			   char *err, size_t errlen);
 
-/* remote_spawn of cmd's words, split at spaces (--agent). */
+/* remote_spawn of cmd's words, split and unquoted as a shell would
+ * (wordexp, with no command substitution) (--agent). */
 struct place *remote_command(const char *cmd, const struct options *o, double timeout,
 			     char *err, size_t errlen);
 

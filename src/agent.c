@@ -653,6 +653,16 @@ static void teardown(struct agent *a, bool opened)
 		close(a->wfd);
 }
 
+/* A failure to set up, said to the session, which says it; on the
+ * agent's own standard error only when the stream cannot take it. */
+static void tell_failed(struct agent *a)
+{
+	send_failed(a, a->err);
+	flush_wait(a, 5.0);
+	if (stream_out_flush(&a->out, a->wfd) != 0)
+		fprintf(stderr, "thrashtop: agent: %s\n", a->err);
+}
+
 int agent_main(int argc, char **argv)
 {
 	struct agent *a = &the_agent;
@@ -668,14 +678,12 @@ int agent_main(int argc, char **argv)
 	/* a signal during the set-up waits, and ends the loop at once */
 	loop_signals();
 	if (handshake(a)) {
-		fprintf(stderr, "thrashtop: agent: %s\n", a->err);
-		send_failed(a, a->err);
+		tell_failed(a);
 		teardown(a, false);
 		return 2;
 	}
 	if (session_open(&a->s, &a->o, a->err, sizeof(a->err))) {
-		fprintf(stderr, "thrashtop: agent: %s\n", a->err);
-		send_failed(a, a->err);
+		tell_failed(a);
 		teardown(a, true);
 		return 2;
 	}

@@ -12,6 +12,7 @@
 #include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <wordexp.h>
 
 #include "loop.h"
 #include "stream.h"
@@ -947,16 +948,28 @@ void remote_on_close(struct place *p, void (*fn)(void *), void *arg)
 struct place *remote_command(const char *cmd, const struct options *o, double timeout,
 			     char *err, size_t errlen)
 {
-	char *copy = strdup(cmd), *words[64], *save = NULL;
+	static const char *const why[] = {
+		[WRDE_BADCHAR] = "a character only a shell takes (|&;<>(){}, a newline)",
+		[WRDE_CMDSUB] = "a command substitution", [WRDE_SYNTAX] = "unbalanced quotes",
+		[WRDE_NOSPACE] = "out of memory",
+	};
+	wordexp_t we;
 	struct place *p;
-	int n = 0;
+	int rc = wordexp(cmd, &we, WRDE_NOCMD);
 
-	if (!copy)
-		return snprintf(err, errlen, "out of memory"), NULL;
-	for (char *w = strtok_r(copy, " ", &save); w && n < 63; w = strtok_r(NULL, " ", &save))
-		words[n++] = w;
-	words[n] = NULL;
-	p = remote_spawn(words, o, timeout, err, errlen);
-	free(copy);
+	if (rc) {
+		const char *w = rc > 0 && rc < (int)(sizeof(why) / sizeof(why[0])) && why[rc] ?
+				why[rc] : "cannot split it into words";
+
+		if (rc == WRDE_NOSPACE)
+			wordfree(&we);
+		return snprintf(err, errlen, "--agent '%s': %s", cmd, w), NULL;
+	}
+	if (!we.we_wordc) {
+		wordfree(&we);
+		return snprintf(err, errlen, "--agent: want a command that starts an agent"), NULL;
+	}
+	p = remote_spawn(we.we_wordv, o, timeout, err, errlen);
+	wordfree(&we);
 	return p;
 }

@@ -154,3 +154,20 @@ expect "monitor-S-restored[$(cat /proc/sys/vm/swappiness), was $sw0]" wait_for 1
 "$T" -b --no-history --agent "$TMP/none agent" -n 1000 >"$TMP/bad" 2>&1
 rc=$?
 expect "bad-agent[$(cat "$TMP/bad")]" test "$rc" = 2 -a "$(wc -l <"$TMP/bad")" = 1
+
+# CMD is split as sh would: a quoted word holds its space; what only a
+# shell could run is refused in one line.
+mkdir "$TMP/a b"
+ln -s "$T" "$TMP/a b/tt"
+"$T" -b --no-history --agent "'$TMP/a b/tt' agent" -n 1000 -p 1 >"$TMP/q.out" 2>&1
+rc=$?
+expect "agent-quoted-word[$rc: $(tail -1 "$TMP/q.out")]" test "$rc" = 0 -a "$(grep -c 'pf+' "$TMP/q.out")" = 1
+"$T" -b --no-history --agent "$T agent | cat" -n 1000 >"$TMP/bad" 2>&1
+rc=$?
+expect "agent-shell-only-refused[$rc: $(cat "$TMP/bad")]" test "$rc" = 2 -a "$(wc -l <"$TMP/bad")" = 1
+
+# The agent's own failure to set up: said once, by the session.
+"$T" -b --no-history --agent "$T agent" --zswap lz4 -n 1000 >"$TMP/bad" 2>&1
+rc=$?
+expect "agent-failure-said-once[$rc: $(cat "$TMP/bad")]" \
+	test "$rc" = 2 -a "$(wc -l <"$TMP/bad")" = 1 -a "$(grep -c lz4 "$TMP/bad")" = 1
