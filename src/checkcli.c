@@ -374,6 +374,7 @@ static int run_looks(struct check *c, struct options *o)
 	char err[400];
 
 	for (int k = 0; k < verdict_nlooks(c->max_runs); k++) {
+		size_t had = c->ncur;
 		int want = verdict_look_at(k, c->max_runs) - (int)c->ncur;
 		int rc = want > 0 ? more_runs(c, o, want) : 0;
 
@@ -385,7 +386,8 @@ static int run_looks(struct check *c, struct options *o)
 		}
 		if (workload_broke(c))
 			return -1;
-		if (rc) {
+		/* 1: a run the OOM killer ended, a figure as the others are */
+		if (rc && (rc != 1 || c->ncur < had + (size_t)want)) {
 			snprintf(c->broke, sizeof(c->broke), "could not run the workload (exit "
 				 "status %d)", rc);
 			return -1;
