@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "capture.h"
 #include "metrics.h"
 #include "timefmt.h"
 #include "sorter.h"
@@ -76,6 +77,9 @@ struct options {
 	struct sweep_axis sweep[CLI_MAX_SWEEP];
 	const char *knob;	/* --knob vm.NAME: the monitor's k/K key; NULL = default */
 	char **argv;		/* after "--": the command workload, else NULL */
+	int nmetric;		/* --metric: the command's own figures, its
+				   output matched as it passes here */
+	struct capture_spec metric[CAPTURE_MAX];
 	bool pressure_default;	/* no workload flags given: `make run` defaults */
 	int wait;		/* --wait: seconds a tuning session queues for another's
 				   end; 0: refused at once */

@@ -1,6 +1,7 @@
 /* A run's detail as lines with attributes: the one formatter of the
  * tables `history show` prints and the history view's detail screen draws
- * (free before and after, the workers, OOM victims, sysctl changes), and
+ * (the command's own figures, free before and after, the workers, OOM
+ * victims, sysctl changes), and
  * the line list the view lays the rest of its texts in. */
 #ifndef THRASHTOP_DETAIL_H
 #define THRASHTOP_DETAIL_H
@@ -36,7 +37,8 @@ int detail_add(struct detail_lines *t, int attr, const char *fmt, ...)
  * also sets each table apart by a blank line and a title. */
 enum detail_layout { DETAIL_SHOW, DETAIL_SCREEN };
 
-/* r's free table, workers, OOM victims and sysctl changes appended to t,
+/* r's own figures (--metric), free table, workers, OOM victims and sysctl
+ * changes appended to t,
  * each part only when recorded. 0, or -1 (ENOMEM; the lines added so far stay). */
 int detail_tables(const struct run_record *r, enum detail_layout l, struct detail_lines *t);
 

@@ -1,6 +1,7 @@
 /* Stage: a stored run's rows in the history's other tables read back into
  * its record: workers and their delay totals, free(1) snapshots, sysctl
- * changes, reclaim events, OOM victims and series. The statements are
+ * changes, reclaim events, OOM victims, the command's own figures and
+ * series. The statements are
  * prepared once per listing rather than once per run. */
 #ifndef THRASHTOP_HISTDETAIL_H
 #define THRASHTOP_HISTDETAIL_H
@@ -11,10 +12,11 @@
 
 struct histdetail {
 	sqlite3_stmt *workers, *snaps, *changes, *series, *events;
-	sqlite3_stmt *delays, *victims;
+	sqlite3_stmt *delays, *victims, *metrics;
 };
 
-/* What flags (HISTORY_WORKERS, HISTORY_WORKER_ENDS, HISTORY_SERIES) ask
+/* What flags (HISTORY_WORKERS, HISTORY_WORKER_ENDS, HISTORY_SERIES,
+ * HISTORY_METRICS) ask
  * for, of a schema of version: 0, or -1 with nothing prepared. */
 int histdetail_prepare(struct histdetail *d, sqlite3 *db, int version, int flags);
 void histdetail_finalize(struct histdetail *d);

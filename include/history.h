@@ -15,10 +15,10 @@
 
 #include "runrec.h"
 
-#define HISTORY_SCHEMA_VERSION 13
+#define HISTORY_SCHEMA_VERSION 14
 /* The oldest schema a reader (HISTORY_RDONLY) takes as it is: v9 added only
- * what a write uses, v10 and v11 what a reader leaves unknown where it is
- * not, v12 changed only when a write keeps the last id. */
+ * what a write uses, v10, v11, v13 and v14 what a reader leaves unknown
+ * where it is not, v12 changed only when a write keeps the last id. */
 #define HISTORY_READ_VERSION 8
 #define HISTORY_BUSY_MS 5000		/* longest wait for another writer's lock */
 #define HISTORY_STOP_GRACE_MS 500	/* longest wait once asked to stop */
@@ -102,6 +102,8 @@ enum {
 	HISTORY_BRIEF = 4,	/* only what `history list` shows; the rest unknown */
 	HISTORY_OLDEST_FIRST = 8,	/* started_at, then id, ascending */
 	HISTORY_WORKER_ENDS = 16,	/* also load workers, and no other detail */
+	HISTORY_METRICS = 32,	/* also load the command's own figures (with
+				   HISTORY_WORKERS too) */
 };
 
 /* The fields a group's statistics and time lines need, which an index
@@ -127,6 +129,14 @@ struct run_figures {
 int history_each_figures(struct history *h, const struct history_filter *f,
 			 int (*fn)(const struct run_figures *fig, void *arg), void *arg,
 			 char *err, size_t errlen);
+
+/* Calls fn with each of the command's own figures (--metric) of the runs f
+ * selects, oldest run first, a run's in the order they were given: the
+ * run's id and status, and the figure. None from a history before v14.
+ * Returns as history_each. */
+int history_each_metric(struct history *h, const struct history_filter *f,
+			int (*fn)(int64_t id, enum run_status st, const struct run_metric *m,
+				  void *arg), void *arg, char *err, size_t errlen);
 
 /* Calls fn for each run history_list would give, one at a time, so that
  * memory stays bounded whatever the count. fn may take the record over

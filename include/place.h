@@ -97,8 +97,10 @@ struct place_ops {
 	void (*watch)(struct place *p, const struct run *r, const struct place_want *w,
 		      const struct sys_sample *cur);
 	/* At the run's end, before run_finish: its OOM kills (any in cgroup,
-	 * the run's memory cgroup, count whatever their pid; NULL: none), and
-	 * a command's other processes' delay totals added to its own. done,
+	 * the run's memory cgroup, count whatever their pid; NULL: none),
+	 * a command's other processes' delay totals added to its own, and
+	 * its output all passed on and matched in the begin cfg's capture
+	 * (its unfinished last lines left for capture_flush). done,
 	 * after run_finish: the rows are let go. */
 	void (*end)(struct place *p, struct run *r, const char *cgroup, struct place_end *e);
 	void (*done)(struct place *p, const struct run *r);

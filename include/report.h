@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cmdfig.h"
 #include "history.h"
 #include "stats.h"
 
@@ -54,6 +55,8 @@ struct report_group {
 	int64_t *id;			/* n entries: each run's id */
 	size_t nfailed, noom, naborted;
 	struct stats_summary st[RM_N];
+	struct cmdfigs own;		/* the command's own figures (--metric), of
+					 * the completed runs */
 	bool unstable;
 };
 
@@ -73,6 +76,11 @@ double report_cut(double v, double q);
 /* A figure of metric m as stats prints it: "n/a", faults whole, the rest
  * to hundredths, a stall with "%". */
 void report_figure(char *buf, size_t len, double v, enum report_metric m);
+
+/* What the rows of the command's own figures own are, wrapped as
+ * report_wrap does: "(tput higher is better, lat lower: the command's own
+ * figures, ...)"; nothing without any. */
+void report_own_note(FILE *f, const struct cmdfigs *own, const char *first, int indent);
 
 /* The fields a group header of report_time names where groups differ,
  * " KEY=value" each (kernel_release as "kernel"): what the workload and

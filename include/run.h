@@ -105,13 +105,16 @@ void run_finish(struct run *r, const struct sys_sample *s, const struct oom_seen
 /* Prints the run as the seeds posted them: an OOM line for each victim
  * ("Out of Memory: Killed process PID (comm)."), to out, and
  * verify messages (to err), the time line in format f, then the kswapd
- * line and the stall line. The time line of a run that
+ * line and the stall line, and a line for each of the command's own
+ * figures ("metric tput: 7.05841", "metric tput: no value: no line
+ * matched"). The time line of a run that
  * was stopped (it covers only what ran) ends in "  aborted", as the
  * history's reports mark it. */
 void run_print(const struct run *r, enum out_format f, FILE *out, FILE *err);
 
-/* "#3 4.161u 0.086s 0:04.25 99.9% ...  0:00 kswapd  ok": one line for a
- * list of completed runs; cell may be NULL. Returns buf. */
+/* "#3 4.161u 0.086s 0:04.25 99.9% ...  0:00 kswapd  ok  tput=7.05841": one
+ * line for a list of completed runs, the command's own figures last; cell
+ * may be NULL. Returns buf. */
 char *run_done_line(const struct run *r, int no, const char *cell, char *buf, size_t len);
 
 /* The free(1)-style snapshot of sample s. */

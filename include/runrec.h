@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "capture.h"
 #include "metrics.h"
 #include "taskstats.h"
 #include "timefmt.h"
@@ -90,6 +91,13 @@ struct run_event {
 	double t_s, dur_s;	/* from the run's start; 0 for a mark */
 	int pid;		/* the thread, the victim, kswapd's node */
 	char kind[12];		/* rc_event_name() */
+};
+
+/* A command's own figure (--metric): the number its output gave. */
+struct run_metric {
+	char name[CAPTURE_NAME_MAX + 1];
+	double value;			/* NAN: no value */
+	bool higher;			/* higher is better */
 };
 
 struct run_record {
@@ -182,6 +190,9 @@ struct run_record {
 					 * log line named; NA: the victims were
 					 * not recorded (runs before they were) */
 	char version[32];		/* thrashtop's */
+	int nmetrics;
+	struct run_metric *metrics;	/* owned: the command's own figures, by
+					 * --metric's order */
 
 	/* free(1)-style, every field NA when not taken */
 	struct mem_snapshot free_before, free_after;
@@ -245,6 +256,11 @@ void run_record_clear(struct run_record *r);
 void run_records_free(struct run_record *v, size_t n);
 /* Deep copy; -1 with errno on allocation failure (dst left cleared). */
 int run_record_copy(struct run_record *dst, const struct run_record *src);
+
+/* r's own figure named name, NULL for none. */
+const struct run_metric *run_record_metric(const struct run_record *r, const char *name);
+/* Appends a figure to r's. 0, or -1 with errno. */
+int run_record_add_metric(struct run_record *r, const char *name, double value, bool higher);
 
 /* Drops any series and allocates t for n samples (zero-filled). 0, or -1
  * with errno (EINVAL: n out of range, ENOMEM). */

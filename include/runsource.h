@@ -34,6 +34,12 @@ struct run_source {
 	int (*runs)(struct run_source *s, size_t g, size_t from, bool oom,
 		    int (*fn)(const struct run_record *r, void *arg), void *arg,
 		    char *err, size_t errlen);
+	/* The command's own figures (--metric) of group g's runs, oldest
+	 * run first, as history_each_metric gives them: 0, fn's nonzero
+	 * value, or -1 with err. */
+	int (*own)(struct run_source *s, size_t g,
+		   int (*fn)(int64_t id, enum run_status st, const struct run_metric *m,
+			     void *arg), void *arg, char *err, size_t errlen);
 	/* Group g's pos'th run whole with its series, if it has two samples
 	 * or more: 1 (*r set), or 0 (*r untouched). */
 	int (*charted)(struct run_source *s, size_t g, size_t pos, const struct run_record **r,

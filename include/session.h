@@ -120,6 +120,8 @@ struct session {
 	char swapdevs[256];
 	char tune_desc[256];
 	struct cmdlog out;		/* a command's output under the monitor */
+	struct capture *cap;		/* --metric: the command's own figures,
+					   matched in its output; NULL none */
 
 	/* reclaim events: the place's, when it has them */
 	bool tracer_wanted;		/* the session changed the machine when

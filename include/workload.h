@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "capture.h"
 #include "runrec.h"
 #include "sorter.h"
 #include "taskstats.h"
@@ -45,6 +46,10 @@ struct workload_cfg {
 	int (*in_child)(void *arg);
 	void *in_child_arg;
 	int out_fd;		/* > 0: the child's stdout and stderr; 0 or -1: inherited */
+	int err_fd;		/* > 0 with out_fd: its stderr apart */
+	struct capture *cap;	/* non-NULL: a command's own figures (--metric)
+				   are matched in its output where it passes
+				   this process (the place's end feeds it) */
 	bool set_nice;		/* the children run at nice, whatever the monitor's */
 	int nice;
 	struct taskstats_conn *ts;	/* non-NULL: each worker's delay totals

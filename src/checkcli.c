@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "capture.h"
 #include "cli.h"
+#include "cmdfig.h"
 #include "compare.h"
 #include "fmt.h"
 #include "histfile.h"
@@ -31,12 +33,13 @@
 #define CHECK_MAX_RUNS_LIMIT 100
 #define CHECK_POSTED_MAX (64 << 20)
 #define M_OOM (-1)
+#define M_OWN (-3)		/* the command's own figure (--metric NAME=REGEX) */
 /* bad input: beyond 127, so that git bisect run stops rather than skips */
 #define CHECK_BAD_INPUT 255
 
 struct check_metric {
 	char name[32];
-	int rm;			/* enum report_metric, or M_OOM */
+	int rm;			/* enum report_metric, M_OOM or M_OWN */
 	bool lower_better;
 	enum verdict v;
 	struct verdict_result r;
@@ -59,9 +62,11 @@ struct check {
 
 static void usage(void)
 {
-	fprintf(stdout, "usage: thrashtop check [SESSION OPTIONS] --against REF [--metric NAME]...\n"
+	fprintf(stdout, "usage: thrashtop check [SESSION OPTIONS] --against REF [--metric M]...\n"
 		"         [--threshold PCT] [--max-runs N] [--alpha A] [--json] [-- COMMAND]\n"
-		"REF: a label, g:ID (a group), IDS (12,13,14) or a file of posted time lines\n");
+		"REF: a label, g:ID (a group), IDS (12,13,14) or a file of posted time lines\n"
+		"M: wall (the default), user, sys, majflt, kswapd, a stall (swapin ...), oom,\n"
+		"   or the command's own figure, NAME[:higher]=REGEX as the session's --metric\n");
 }
 
 /* "thrashtop: check: BEFORE WHAT AFTER", what escaped as typed. */
@@ -83,12 +88,24 @@ static int say(const char *msg)
 static int add_metric(struct check *c, const char *arg)
 {
 	struct check_metric *m = &c->m[c->nm];
+	struct capture_spec sp;
 
 	if (c->nm == CHECK_MAX_METRICS)
 		return bad("--metric ", arg, ": at most 16 metrics");
 	memset(m, 0, sizeof(*m));
 	m->lower_better = true;
-	if (!strcmp(arg, "oom")) {
+	if (strchr(arg, '=')) {
+		char err[512];
+
+		if (capture_parse(arg, &sp, err, sizeof(err)))
+			return say(err);
+		for (int i = 0; i < c->nm; i++)
+			if (!strcmp(c->m[i].name, sp.name))
+				return bad("--metric ", sp.name, " given twice: give each name once");
+		m->rm = M_OWN;
+		m->lower_better = !sp.higher;
+		arg = sp.name;
+	} else if (!strcmp(arg, "oom")) {
 		m->rm = M_OOM;
 	} else {
 		m->rm = -2;
@@ -97,7 +114,8 @@ static int add_metric(struct check *c, const char *arg)
 				m->rm = i;
 		if (m->rm == -2)
 			return bad("--metric ", arg, ": not a metric (wall, user, sys, majflt, "
-				   "kswapd, a stall such as swapin, oom)");
+				   "kswapd, a stall such as swapin, oom, or the command's own: "
+				   "NAME[:higher]=REGEX)");
 	}
 	snprintf(m->name, sizeof(m->name), "%s", arg);
 	c->nm++;
@@ -151,6 +169,11 @@ static int parse_args(struct check *c, int argc, char **argv, char **rest, int *
 		} else if (!strcmp(a, "--metric")) {
 			if (add_metric(c, v))
 				return -1;
+			/* the command's own: the session reads it too */
+			if (c->m[c->nm - 1].rm == M_OWN) {
+				rest[n++] = argv[i];
+				rest[n++] = argv[i + 1];
+			}
 		} else if (!strcmp(a, "--threshold")) {
 			if (parse_number(a, v, 0, 99, &d))
 				return -1;
@@ -258,16 +281,33 @@ static int load_ref(struct check *c, char *err, size_t errlen)
 /* ---- judging ---- */
 
 /* Metric m of the completed runs of v into x; their count. */
-static size_t figures(const struct run_record *v, size_t n, int m, double *x)
+static size_t figures(const struct run_record *v, size_t n, const struct check_metric *m,
+		      double *x)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		double f = report_metric(&v[i], (enum report_metric)m);
+		const struct run_metric *own = NULL;
+		double f;
+
+		if (m->rm == M_OWN)
+			f = (own = run_record_metric(&v[i], m->name)) ? own->value : NAN;
+		else
+			f = report_metric(&v[i], (enum report_metric)m->rm);
 		if (v[i].status == RUN_OK && isfinite(f))
 			x[k++] = f;
 	}
 	return k;
+}
+
+/* v as history compare prints metric m's figures: the value printed. */
+static double as_printed(char *buf, size_t len, double v, const struct check_metric *m)
+{
+	if (m->rm == M_OWN)
+		return cmdfig_text(buf, len, v);
+	v = report_cut(v, 100);
+	report_figure(buf, len, v, m->rm == RM_MAJFLT ? RM_WALL : (enum report_metric)m->rm);
+	return v;
 }
 
 static void oom_counts(const struct run_record *v, size_t n, size_t *k, size_t *ran)
@@ -297,8 +337,8 @@ static enum verdict judge(struct check *c, double a)
 			if (m->nb && m->nc)
 				m->v = verdict_counts(m->kb, m->nb, m->kc, m->nc, a, &m->r.p);
 		} else if (xb && xc) {
-			m->nb = figures(c->base, c->nbase, m->rm, xb);
-			m->nc = figures(c->cur, c->ncur, m->rm, xc);
+			m->nb = figures(c->base, c->nbase, m, xb);
+			m->nc = figures(c->cur, c->ncur, m, xc);
 			if (verdict_judge(xb, m->nb, xc, m->nc, c->threshold, m->lower_better, a,
 					  &m->r))
 				m->r = (struct verdict_result){ .v = VERDICT_UNSURE, .p = NAN };
@@ -324,7 +364,8 @@ static int read_runs(struct check *c, char *err, size_t errlen)
 	c->ncur = 0;
 	if (!h)
 		return -1;
-	int rc = history_list(h, &f, HISTORY_OLDEST_FIRST, &c->cur, &c->ncur, err, errlen);
+	int rc = history_list(h, &f, HISTORY_OLDEST_FIRST | HISTORY_METRICS, &c->cur, &c->ncur,
+			      err, errlen);
 	history_close(h);
 	return rc;
 }
@@ -410,18 +451,17 @@ static void print_metric(const struct check *c, const struct check_metric *m, do
 		       verdict_name(m->v), m->kb, m->nb, m->kc, m->nc, m->r.p, m->nb, m->nc);
 		return;
 	}
-	size_t nb = figures(c->base, c->nbase, m->rm, xb), nc = figures(c->cur, c->ncur, m->rm, xc);
-	enum report_metric rm = m->rm == RM_MAJFLT ? RM_WALL : (enum report_metric)m->rm;
+	size_t nb = figures(c->base, c->nbase, m, xb), nc = figures(c->cur, c->ncur, m, xc);
 
-	report_figure(mb, sizeof(mb), report_cut(stats_median(xb, nb), 100), rm);
-	report_figure(mc, sizeof(mc), report_cut(stats_median(xc, nc), 100), rm);
+	as_printed(mb, sizeof(mb), stats_median(xb, nb), m);
+	as_printed(mc, sizeof(mc), stats_median(xc, nc), m);
 	printf("%s: %s  median %s -> %s", m->name, verdict_name(m->v), mb, mc);
 	/* the means as history compare's Amean row prints them, with its
 	 * change from those figures; then the change of the unrounded means
 	 * that the interval and the verdict are about */
-	double pb = report_cut(m->r.base_mean, 100), pc = report_cut(m->r.cur_mean, 100);
-	report_figure(mb, sizeof(mb), pb, rm);
-	report_figure(mc, sizeof(mc), pc, rm);
+	double pb = as_printed(mb, sizeof(mb), m->r.base_mean, m);
+	double pc = as_printed(mc, sizeof(mc), m->r.cur_mean, m);
+
 	if (isnan(m->r.p) || pb == 0)
 		printf("  change n/a");
 	else
@@ -456,12 +496,14 @@ static void json_metric(const struct check *c, const struct check_metric *m, dou
 		printf("}");
 		return;
 	}
-	size_t nb = figures(c->base, c->nbase, m->rm, xb), nc = figures(c->cur, c->ncur, m->rm, xc);
-	double pb = report_cut(m->r.base_mean, 100), pc = report_cut(m->r.cur_mean, 100);
+	size_t nb = figures(c->base, c->nbase, m, xb), nc = figures(c->cur, c->ncur, m, xc);
+	char t[32];
+	double pb = as_printed(t, sizeof(t), m->r.base_mean, m);
+	double pc = as_printed(t, sizeof(t), m->r.cur_mean, m);
 
 	printf("\"better\":\"%s\",", m->lower_better ? "lower" : "higher");
-	json_num("median_base", report_cut(stats_median(xb, nb), 100), true);
-	json_num("median_new", report_cut(stats_median(xc, nc), 100), true);
+	json_num("median_base", as_printed(t, sizeof(t), stats_median(xb, nb), m), true);
+	json_num("median_new", as_printed(t, sizeof(t), stats_median(xc, nc), m), true);
 	json_num("mean_base", pb, true);
 	json_num("mean_new", pc, true);
 	json_num("mean_change_pct", pb ? 100.0 * (pc - pb) / pb : NAN, true);

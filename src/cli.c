@@ -65,6 +65,9 @@ void cli_usage(FILE *out)
 "                       version fetched into a cache (6.1), a build tree\n"
 "      --boot-mem SIZE  the guest's RAM, its mem= (default 512M)\n"
 "History:\n"
+"      --metric NAME[:higher]=REGEX   keep a number the command prints\n"
+"                       as its own figure: the first group of REGEX's last\n"
+"                       match (or the match); lower is better unless :higher\n"
 "  -L, --label TEXT     label stored with the runs, 1 to 200 characters\n"
 "      --history PATH   history database (default\n"
 "                       $XDG_DATA_HOME/thrashtop/history.db)\n"
@@ -175,7 +178,7 @@ enum { OPT_FORMAT = 256, OPT_HISTORY, OPT_NO_HISTORY, OPT_MEM, OPT_GLOBAL,
        OPT_SWAP, OPT_SYSCTL, OPT_SWEEP, OPT_KNOB, OPT_LIST_PLOTS,
        OPT_GLOBAL_WITH, OPT_PLOTS, OPT_AGAINST, OPT_ZSWAP, OPT_FILL,
        OPT_CAST, OPT_NO_STALLS, OPT_NO_EVENTS, OPT_WAIT, OPT_KERNEL, OPT_BOOT_MEM,
-       OPT_AGENT, OPT_HOST, OPT_HOST_COPY, OPT_END };
+       OPT_AGENT, OPT_HOST, OPT_HOST_COPY, OPT_METRIC, OPT_END };
 
 int cli_parse_swap(const char *arg, struct swap_spec *sp, char *err, size_t errlen)
 {
@@ -347,6 +350,23 @@ static int take_command(int argc, char **argv, struct options *o, char *err, siz
 	return 0;
 }
 
+/* --metric NAME[:higher|:lower]=REGEX, each name once. */
+static int add_metric(struct options *o, const char *arg, char *err, size_t errlen)
+{
+	struct capture_spec sp;
+
+	if (o->nmetric == CAPTURE_MAX)
+		return fmt_err(err, errlen, "--metric: at most %d", CAPTURE_MAX);
+	if (capture_parse(arg, &sp, err, errlen))
+		return -1;
+	for (int i = 0; i < o->nmetric; i++)
+		if (!strcmp(o->metric[i].name, sp.name))
+			return fmt_err(err, errlen, "--metric %s given twice: give each name once",
+				       sp.name);
+	o->metric[o->nmetric++] = sp;
+	return 0;
+}
+
 /* What the options say together, once all are read: conflicts refused, and
  * whether the default pressure run applies. */
 static int settle(struct options *o, bool global_with_set, char *err, size_t errlen)
@@ -377,6 +397,9 @@ static int settle(struct options *o, bool global_with_set, char *err, size_t err
 		if (!strncmp(o->sysctl[i], "vm.nr_hugepages=", 16))
 			return fmt_err(err, errlen, "--global sizes vm.nr_hugepages itself: drop --sysctl %s "
 				    "or add --global-with balloon", o->sysctl[i]);
+	if (o->nmetric && !o->argv)
+		return fmt_err(err, errlen, "--metric reads a command's output: give the command "
+			       "after --");
 	if (o->argv && o->fill.kind != FILL_RAND)
 		return fmt_err(err, errlen, "--fill is the sorter's data: it does not apply to a command");
 	o->pressure_default = !o->nelems_set && !o->procs_set && !o->argv &&
@@ -425,6 +448,7 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 		{ "agent", required_argument, NULL, OPT_AGENT },
 		{ "host", required_argument, NULL, OPT_HOST },
 		{ "host-copy", no_argument, NULL, OPT_HOST_COPY },
+		{ "metric", required_argument, NULL, OPT_METRIC },
 		{ 0, 0, 0, 0 },
 	};
 	unsigned char seen[OPT_END] = { 0 };
@@ -661,6 +685,10 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			break;
 		case OPT_HOST_COPY:
 			o->host_copy = true;
+			break;
+		case OPT_METRIC:
+			if (add_metric(o, optarg, err, errlen))
+				return -1;
 			break;
 		case ':': {
 			char name[64];

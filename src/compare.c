@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmdfig.h"
 #include "confdiff.h"
 #include "fmt.h"
 #include "report.h"
@@ -130,6 +131,92 @@ static int config_diffs(FILE *f, const struct run_record *runs, size_t n, const 
 	return ferror(f) ? -1 : 0;
 }
 
+/* A figure's Amean and Median rows, x[s * n ...] holding set s's cnt[s]
+ * values: report metric m's, or a command's own figure (own, with its
+ * direction). Whether a gain was left untested. */
+static bool centre_rows(FILE *f, const char *name, int m, const struct cmdfig *own,
+			const double *x, const size_t *cnt, size_t n, size_t nsets)
+{
+	static const char *const centre_name[2] = { "Amean", "Median" };
+	bool untested = false;
+	char val[32], mark[32];
+
+	for (int c = 0; c < 2; c++) {
+		struct stats_summary a;
+		double pb;
+
+		stats_summarize(&x[0], cnt[0], &a);
+		pb = own ? cmdfig_text(val, sizeof(val), c ? a.median : a.mean)
+			 : report_cut(c ? a.median : a.mean, 100);
+		fprintf(f, "%-6s %-8s", centre_name[c], name);
+		for (size_t s = 0; s < nsets; s++) {
+			struct stats_summary b;
+			struct stats_cmp cmp;
+
+			stats_summarize(&x[s * n], cnt[s], &b);
+			/* from the figures as printed (cut to hundredths), so
+			 * that equal ones differ by 0%; n/a where the first
+			 * prints as 0; a figure where higher is better gains
+			 * when higher */
+			double pc = own ? cmdfig_text(val, sizeof(val), c ? b.median : b.mean)
+					: report_cut(c ? b.median : b.mean, 100);
+			double gain = isnan(pb) || pb == 0 || isnan(pc) ? NAN : 100.0 * (pb - pc) / pb;
+
+			if (own && own->higher)
+				gain = -gain;
+			if (!own)
+				report_figure(val, sizeof(val), pc, m == RM_MAJFLT ? RM_WALL : m);
+			/* stats_compare refuses a side of fewer than 2 runs */
+			bool tested = s > 0 && stats_compare(&x[0], cnt[0], &x[s * n], cnt[s],
+							      c ? STATS_MEDIAN : STATS_MEAN,
+							      true, &cmp) == 0;
+			char open = '(', close = ')';
+
+			if (s > 0 && !tested && !isnan(gain)) {
+				open = '[';
+				close = ']';
+				untested = true;
+			} else if (tested && cmp.significant) {
+				open = close = '*';
+			}
+			if (isnan(gain))
+				snprintf(mark, sizeof(mark), "%c%7s%c", open, "n/a", close);
+			else
+				snprintf(mark, sizeof(mark), "%c%6.2f%%%c", open, gain + 0.0, close);
+			fprintf(f, " %10s %10s", val, mark);
+		}
+		fputc('\n', f);
+	}
+	return untested;
+}
+
+/* The rows of the command's own figures (--metric) any run of a set has,
+ * by name. Whether a gain was left untested. */
+static bool own_rows(FILE *f, const struct run_record *runs, size_t n, const int *set,
+		     size_t nsets, double *x, size_t *cnt, struct cmdfigs *own)
+{
+	bool untested = false;
+
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; set[i] >= 0 && k < runs[i].nmetrics; k++)
+			if (cmdfigs_add(own, runs[i].metrics[k].name, runs[i].metrics[k].higher, NAN))
+				return untested;
+	for (size_t k = 0; k < own->n; k++) {
+		for (size_t s = 0; s < nsets; s++) {
+			cnt[s] = 0;
+			for (size_t i = 0; i < n; i++) {
+				const struct run_metric *m = run_record_metric(&runs[i], own->v[k].name);
+
+				if (set[i] == (int)s && runs[i].status == RUN_OK && m &&
+				    isfinite(m->value))
+					x[s * n + cnt[s]++] = m->value;
+			}
+		}
+		untested |= centre_rows(f, own->v[k].name, -1, &own->v[k], x, cnt, n, nsets);
+	}
+	return untested;
+}
+
 int compare_figures(FILE *f, const struct run_record *runs, size_t n, const int *set,
 		    size_t nsets, const char *const *names, char *err, size_t errlen)
 {
@@ -157,8 +244,8 @@ int compare_figures(FILE *f, const struct run_record *runs, size_t n, const int 
 		fprintf(f, " %s", name);
 	}
 	fputc('\n', f);
-	static const char *const centre_name[2] = { "Amean", "Median" };
 	bool stalls = false, untested = false;
+	struct cmdfigs own = { 0 };
 
 	for (int m = 0; m < RM_N; m++) {
 		size_t any = 0;
@@ -176,48 +263,10 @@ int compare_figures(FILE *f, const struct run_record *runs, size_t n, const int 
 		if (m >= RM_STALL && !any)
 			continue;
 		stalls |= m >= RM_STALL;
-		for (int c = 0; c < 2; c++) {
-			struct stats_summary a;
-			double pb;
-
-			stats_summarize(&x[0], cnt[0], &a);
-			pb = report_cut(c ? a.median : a.mean, 100);
-			fprintf(f, "%-6s %-8s", centre_name[c], report_metric_name((enum report_metric)m));
-			for (size_t s = 0; s < nsets; s++) {
-				struct stats_summary b;
-				struct stats_cmp cmp;
-				char val[32], mark[32];
-
-				stats_summarize(&x[s * n], cnt[s], &b);
-				/* from the figures as printed (cut to hundredths), so
-				 * that equal ones differ by 0%; n/a where the first
-				 * prints as 0 */
-				double pc = report_cut(c ? b.median : b.mean, 100);
-				double gain = isnan(pb) || pb == 0 || isnan(pc) ? NAN : 100.0 * (pb - pc) / pb;
-
-				report_figure(val, sizeof(val), pc, m == RM_MAJFLT ? RM_WALL : m);
-				/* stats_compare refuses a side of fewer than 2 runs */
-				bool tested = s > 0 && stats_compare(&x[0], cnt[0], &x[s * n], cnt[s],
-								      c ? STATS_MEDIAN : STATS_MEAN,
-								      true, &cmp) == 0;
-				char open = '(', close = ')';
-
-				if (s > 0 && !tested && !isnan(gain)) {
-					open = '[';
-					close = ']';
-					untested = true;
-				} else if (tested && cmp.significant) {
-					open = close = '*';
-				}
-				if (isnan(gain))
-					snprintf(mark, sizeof(mark), "%c%7s%c", open, "n/a", close);
-				else
-					snprintf(mark, sizeof(mark), "%c%6.2f%%%c", open, gain + 0.0, close);
-				fprintf(f, " %10s %10s", val, mark);
-			}
-			fputc('\n', f);
-		}
+		untested |= centre_rows(f, report_metric_name((enum report_metric)m), m, NULL, x, cnt,
+					n, nsets);
 	}
+	untested |= own_rows(f, runs, n, set, nsets, x, cnt, &own);
 	bool oom = false;
 	for (size_t i = 0; i < n; i++)
 		oom |= set[i] >= 0 && runs[i].status == RUN_OOM;
@@ -231,11 +280,18 @@ int compare_figures(FILE *f, const struct run_record *runs, size_t n, const int 
 		"from the figures as printed (n/a where the first is 0); *gain%%* marks\n"
 		"a difference beyond the noise (Welch's t-test on the means, 5%%), as\n"
 		"mmtests marks it.\n");
+	report_own_note(f, &own, "", 1);
+	for (size_t k = 0; k < own.n; k++)
+		if (own.v[k].higher) {
+			fprintf(f, "The gain of a figure where higher is better is positive when higher.\n");
+			break;
+		}
 	if (untested)
 		fprintf(f, "[gain%%]: not tested, a side has fewer than 2 runs: it may be noise.\n");
 	if (oom)
 		fprintf(f, "OOM: runs killed of those that went to their end; (p=) is Fisher's\n"
 			"exact test (two-sided) against the first column, *p=* below 5%%.\n");
+	cmdfigs_free(&own);
 	free(x);
 	free(cnt);
 	return ferror(f) ? -1 : 0;
@@ -272,7 +328,7 @@ static int add_runs(struct history *h, const struct history_filter *f, struct co
 	struct run_record *v, *all;
 	size_t k;
 
-	if (history_list(h, f, 0, &v, &k, err, errlen))
+	if (history_list(h, f, HISTORY_METRICS, &v, &k, err, errlen))
 		return -1;
 	if (!(all = realloc(c->runs, sizeof(*all) * (c->n + k + 1)))) {
 		run_records_free(v, k);

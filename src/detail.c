@@ -221,10 +221,39 @@ static int victims(const struct run_record *r, const struct layout *l, struct de
 	return rc;
 }
 
+/* The command's own figures (--metric), where it has any. */
+static int own_figures(const struct run_record *r, const struct layout *l,
+		       struct detail_lines *t)
+{
+	int rc = 0;
+
+	if (r->nmetrics <= 0)
+		return 0;
+	if (l->titled) {
+		rc |= section(t, l);
+		rc |= detail_add(t, DA_TITLE, "%s", "the command's own figures (--metric)");
+	}
+	for (int i = 0; i < r->nmetrics; i++) {
+		const struct run_metric *m = &r->metrics[i];
+		char v[64], key[32];
+
+		if (isnan(m->value))
+			snprintf(v, sizeof(v), "no value");
+		else
+			fmt_exact(v, sizeof(v), m->value);
+		snprintf(key, sizeof(key), "%s%s", l->titled ? "" : "metric ", m->name);
+		rc |= detail_add(t, isnan(m->value) ? DA_DIM : DA_PLAIN, "%-*s %s (%s is better)",
+				 l->titled ? l->key_w : 24, key, v, m->higher ? "higher" : "lower");
+	}
+	return rc;
+}
+
 int detail_tables(const struct run_record *r, enum detail_layout l, struct detail_lines *t)
 {
 	const struct layout *lo = &layouts[l];
-	int rc = free_table(r, lo, t);
+	int rc = own_figures(r, lo, t);
+
+	rc |= free_table(r, lo, t);
 
 	rc |= workers(r, lo, t);
 	rc |= victims(r, lo, t);

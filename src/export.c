@@ -144,6 +144,20 @@ static void json_victims(FILE *f, const struct run_record *r)
 	fputc(']', f);
 }
 
+/* The command's own figures (--metric): value null where it gave none. */
+static void json_metrics(FILE *f, const struct run_record *r)
+{
+	fputc('[', f);
+	for (int i = 0; i < r->nmetrics; i++) {
+		fprintf(f, "%s{\"name\": ", i ? ", " : "");
+		fmt_json_str(f, r->metrics[i].name);
+		fputs(", \"value\": ", f);
+		export_num(f, r->metrics[i].value, true);
+		fprintf(f, ", \"better\": \"%s\"}", r->metrics[i].higher ? "higher" : "lower");
+	}
+	fputc(']', f);
+}
+
 static void json_changes(FILE *f, const struct run_record *r)
 {
 	char t[32];
@@ -239,6 +253,8 @@ void export_json_run(FILE *f, const struct run_record *r, bool first)
 	json_events(f, r);
 	fputs(",\n   \"victims\": ", f);
 	json_victims(f, r);
+	fputs(",\n   \"metrics\": ", f);
+	json_metrics(f, r);
 	fputs(",\n   \"series\": ", f);
 	json_series(f, r);
 	fputc('}', f);
@@ -282,7 +298,7 @@ void export_csv_begin(FILE *f)
 	for (int b = 0; b < 2; b++)
 		for (int j = 0; j < MEM_SNAPSHOT_NFIELDS; j++)
 			fprintf(f, ",free_%s_%s", b ? "after" : "before", mem_snapshot_key(j));
-	fputs(",workers,sysctl_changes,events,victims,series\n", f);
+	fputs(",workers,sysctl_changes,events,victims,metrics,series\n", f);
 }
 
 void export_csv_run(FILE *f, const struct run_record *r)
@@ -312,6 +328,7 @@ void export_csv_run(FILE *f, const struct run_record *r)
 	csv_nested(f, r, json_changes);
 	csv_nested(f, r, json_events);
 	csv_nested(f, r, json_victims);
+	csv_nested(f, r, json_metrics);
 	csv_nested(f, r, json_series);
 	fputc('\n', f);
 }

@@ -1,5 +1,6 @@
 #include "histdetail.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@ void histdetail_finalize(struct histdetail *d)
 	sqlite3_finalize(d->delays);
 	sqlite3_finalize(d->events);
 	sqlite3_finalize(d->victims);
+	sqlite3_finalize(d->metrics);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -46,6 +48,10 @@ int histdetail_prepare(struct histdetail *d, sqlite3 *db, int version, int flags
 	if ((flags & (HISTORY_WORKERS | HISTORY_WORKER_ENDS)) && version >= 11 &&
 	    sqlite3_prepare_v2(db, "SELECT pid, comm FROM victims WHERE run_id = ?"
 			       " ORDER BY idx", -1, &d->victims, NULL) != SQLITE_OK)
+		goto fail;
+	if ((flags & (HISTORY_WORKERS | HISTORY_METRICS)) && version >= 14 &&
+	    sqlite3_prepare_v2(db, "SELECT name, value, higher FROM run_metrics WHERE run_id = ?"
+			       " ORDER BY idx", -1, &d->metrics, NULL) != SQLITE_OK)
 		goto fail;
 	if ((flags & HISTORY_WORKERS) && version >= 8 &&
 	    sqlite3_prepare_v2(db, "SELECT kind, t_s, dur_s, pid FROM events WHERE run_id = ?"
@@ -102,6 +108,21 @@ static int load_victims(struct histdetail *d, struct run_record *r)
 		r->nvictims = n;
 		v->pid = sqlite3_column_int(st, 0);
 		snprintf(v->comm, sizeof(v->comm), "%s", (const char *)sqlite3_column_text(st, 1));
+	}
+	return 0;
+}
+
+static int load_metrics(struct histdetail *d, struct run_record *r)
+{
+	sqlite3_stmt *st = detail_bind(d->metrics, r->id);
+
+	while (st && sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		double v = sqlite3_column_type(st, 1) == SQLITE_NULL ? NAN
+			   : sqlite3_column_double(st, 1);
+
+		if (run_record_add_metric(r, name ? name : "", v, sqlite3_column_int(st, 2)))
+			return -1;
 	}
 	return 0;
 }
@@ -163,7 +184,7 @@ int histdetail_load(struct histdetail *d, struct run_record *r)
 		}
 	}
 
-	if (load_victims(d, r))
+	if (load_victims(d, r) || load_metrics(d, r))
 		return -1;
 
 	if ((st = detail_bind(d->changes, r->id))) {

@@ -27,7 +27,7 @@
 /* The writes of history_add, prepared on first use and kept until close
  * (an import adds hundreds of thousands of runs), and history_nsamples. */
 enum { ST_FIND_UUID, ST_NEXT_ID, ST_RUN, ST_WORKER, ST_SNAP, ST_CHANGE, ST_EVENT, ST_SAMPLES,
-       ST_SAVEPOINT, ST_RELEASE, ST_NSAMPLES, ST_DELAYS, ST_VICTIM, ST_N };
+       ST_SAVEPOINT, ST_RELEASE, ST_NSAMPLES, ST_DELAYS, ST_VICTIM, ST_METRIC, ST_N };
 
 struct history {
 	sqlite3 *db;
@@ -634,6 +634,30 @@ static int insert_victims(struct history *h, const struct run_record *r, int64_t
 	return 0;
 }
 
+/* The command's own figures, NULL where its output gave none. */
+static int insert_metrics(struct history *h, const struct run_record *r, int64_t id)
+{
+	sqlite3_stmt *st;
+
+	if (r->nmetrics <= 0)
+		return 0;
+	if (!(st = cached(h, ST_METRIC, "INSERT INTO run_metrics VALUES(?,?,?,?,?)")))
+		return -1;
+	for (int i = 0; i < r->nmetrics; i++) {
+		const struct run_metric *m = &r->metrics[i];
+
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int(st, 2, i);
+		sqlite3_bind_text(st, 3, m->name, -1, SQLITE_STATIC);
+		if (isfinite(m->value))
+			sqlite3_bind_double(st, 4, m->value);
+		sqlite3_bind_int(st, 5, m->higher);
+		if (step_done(st))
+			return -1;
+	}
+	return 0;
+}
+
 static int insert_details(struct history *h, const struct run_record *r, int64_t id)
 {
 	sqlite3_stmt *st = NULL;
@@ -694,6 +718,8 @@ static int insert_details(struct history *h, const struct run_record *r, int64_t
 		return -1;
 	if (h->version >= 11 && insert_victims(h, r, id))
 		return -1;
+	if (h->version >= 14 && insert_metrics(h, r, id))
+		return -1;
 	return h->version >= 4 ? insert_samples(h, r, id) : 0;
 }
 
@@ -707,10 +733,16 @@ static int validate(const struct run_record *r, char *err, size_t errlen)
 	if (r->nworkers < 0 || (r->nworkers > 0 && !r->workers) ||
 	    r->nchanges < 0 || (r->nchanges > 0 && !r->changes) ||
 	    r->nevents < 0 || (r->nevents > 0 && !r->events) ||
-	    r->nvictims < 0 || (r->nvictims > 0 && !r->victims)) {
+	    r->nvictims < 0 || (r->nvictims > 0 && !r->victims) ||
+	    r->nmetrics < 0 || (r->nmetrics > 0 && !r->metrics)) {
 		fmt_err(err, errlen, "history: inconsistent worker or sysctl change list");
 		return -1;
 	}
+	for (int i = 0; i < r->nmetrics; i++)
+		for (int k = 0; k < i; k++)
+			if (!strcmp(r->metrics[i].name, r->metrics[k].name))
+				return fmt_err(err, errlen, "history: the command's figure %s given "
+					       "twice", r->metrics[i].name);
 	if ((unsigned)r->status > RUN_ABORTED || (r->kind != RUN_QSBENCH && r->kind != RUN_COMMAND)) {
 		fmt_err(err, errlen, "history: bad run status or kind");
 		return -1;
@@ -1044,6 +1076,58 @@ int history_each_figures(struct history *h, const struct history_filter *f,
 		if (status)
 			run_status_parse(status, &fig.status);
 		if ((ret = fn(&fig, arg)))
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE) {
+		dberr(h, err, errlen, "cannot list runs");
+		ret = -1;
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int history_each_metric(struct history *h, const struct history_filter *f,
+			int (*fn)(int64_t id, enum run_status st, const struct run_metric *m,
+				  void *arg), void *arg, char *err, size_t errlen)
+{
+	struct sbuf q = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc, ret = 0;
+
+	if (h->version < 14)
+		return 0;
+	sb_puts(&q, "SELECT r.id, r.status, m.name, m.value, m.higher FROM (SELECT id, status,"
+		" started_at FROM runs");
+	build_where(h, &q, f);
+	sb_puts(&q, " ORDER BY started_at, id");
+	if (f && (f->limit > 0 || f->offset > 0))
+		sb_puts(&q, " LIMIT :limit OFFSET :offset");
+	sb_puts(&q, ") r JOIN run_metrics m ON m.run_id = r.id ORDER BY r.started_at, r.id, m.idx");
+	if (q.oom) {
+		free(q.s);
+		return fmt_err(err, errlen, "history: out of memory");
+	}
+	rc = sqlite3_prepare_v2(h->db, q.s, -1, &st, NULL);
+	free(q.s);
+	if (rc != SQLITE_OK) {
+		dberr(h, err, errlen, "cannot list runs");
+		return -1;
+	}
+	bind_filter(st, f);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *status = (const char *)sqlite3_column_text(st, 1);
+		const char *name = (const char *)sqlite3_column_text(st, 2);
+		struct run_metric m = {
+			.value = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN
+				 : sqlite3_column_double(st, 3),
+			.higher = sqlite3_column_int(st, 4),
+		};
+		enum run_status rs = RUN_OK;
+
+		snprintf(m.name, sizeof(m.name), "%s", name ? name : "");
+		if (status)
+			run_status_parse(status, &rs);
+		if ((ret = fn(sqlite3_column_int64(st, 0), rs, &m, arg)))
 			break;
 	}
 	if (!ret && rc != SQLITE_DONE) {

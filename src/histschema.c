@@ -45,7 +45,10 @@ static int migrate_samples(sqlite3 *db, const char *path, char *err, size_t errl
  * them) and the kills the run's cgroup counted that no line named
  * (oom_unnamed, NULL for the runs before: their victims are unknown); v12
  * run_ids raised by a removal, not by v9's trigger at each insert: a new
- * run's id is past it and every run's. */
+ * run's id is past it and every run's; v13 where the run happened (place,
+ * accel) and the memory cgroup's version; v14 a command's own figures
+ * (--metric: table run_metrics, a row for each in the order given,
+ * value NULL where its output gave none). */
 static const struct {
 	const char *sql;
 	int (*step)(sqlite3 *db, const char *path, char *err, size_t errlen);
@@ -184,6 +187,10 @@ static const struct {
 	{ "ALTER TABLE runs ADD COLUMN place TEXT NOT NULL DEFAULT '';"
 	  "ALTER TABLE runs ADD COLUMN accel TEXT NOT NULL DEFAULT '';"
 	  "ALTER TABLE runs ADD COLUMN cgroup_version INTEGER;", NULL },
+	{ "CREATE TABLE run_metrics("
+	  " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	  " idx INTEGER NOT NULL, name TEXT NOT NULL, value REAL, higher INTEGER NOT NULL,"
+	  " PRIMARY KEY (run_id, idx)) WITHOUT ROWID;", NULL },
 };
 
 void histschema_err(sqlite3 *db, const char *path, char *err, size_t len, const char *what)

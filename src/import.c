@@ -4,11 +4,13 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <sqlite3.h>
 
+#include "capture.h"
 #include "fmt.h"
 #include "history.h"
 
@@ -327,6 +329,58 @@ static int victims_of(struct rctx *c, const char *arr)
 	return rc;
 }
 
+/* A command's own figure: a name --metric takes, its value (null: none),
+ * which is better. */
+static int metric_kv(void *arg, const char *key, const char *type, const char *val)
+{
+	struct rctx *c = arg;
+	struct run_metric *m = &c->r->metrics[c->which];
+
+	if (!strcmp(key, "name") && !strcmp(type, "text") && capture_name_ok(val)) {
+		snprintf(m->name, sizeof(m->name), "%s", val);
+		return 0;
+	}
+	if (!strcmp(key, "value") && (!strcmp(type, "real") || !strcmp(type, "integer") ||
+				      !strcmp(type, "null"))) {
+		m->value = !strcmp(type, "null") ? NAN : strtod(val, NULL);
+		if (!strcmp(type, "null") || isfinite(m->value))
+			return 0;
+	}
+	if (!strcmp(key, "better") && !strcmp(type, "text") &&
+	    (!strcmp(val, "higher") || !strcmp(val, "lower"))) {
+		m->higher = !strcmp(val, "higher");
+		return 0;
+	}
+	fmt_err(c->j->err, c->j->errlen, "%s: metric %d: bad \"%s\"", c->where, c->which, key);
+	return -1;
+}
+
+static int metrics_of(struct rctx *c, const char *arr)
+{
+	char **v;
+	int n, rc = 0;
+
+	if (json_elems(c->j, arr, &v, &n))
+		return -1;
+	free(c->r->metrics);
+	c->r->metrics = calloc((size_t)(n ? n : 1), sizeof(struct run_metric));
+	c->r->nmetrics = c->r->metrics ? n : 0;
+	if (!c->r->metrics)
+		rc = -1;
+	for (int i = 0; rc == 0 && i < n; i++) {
+		c->which = i;
+		c->r->metrics[i].value = NAN;
+		rc = json_each_kv(c->j, v[i] ? v[i] : "{}", metric_kv, c);
+		for (int k = 0; rc == 0 && k <= i; k++)
+			if (!c->r->metrics[i].name[0] ||
+			    (k < i && !strcmp(c->r->metrics[k].name, c->r->metrics[i].name)))
+				rc = fmt_err(c->j->err, c->j->errlen, "%s: metric %d: %s", c->where,
+					     i, c->r->metrics[i].name[0] ? "its name again" : "no name");
+	}
+	free_elems(v, n);
+	return rc;
+}
+
 /* "nsamples" (older exports: "npoints") first, then "t" and each series
  * by its registry name or its name before the registry. */
 static int series_kv(void *arg, const char *key, const char *type, const char *val)
@@ -421,6 +475,8 @@ static int run_kv(void *arg, const char *key, const char *type, const char *val)
 		return events_of(c, val);
 	if (!strcmp(key, "victims"))
 		return victims_of(c, val);
+	if (!strcmp(key, "metrics"))
+		return metrics_of(c, val);
 	const struct hist_field *f = hist_field_find(key);
 	if (!f) {
 		fmt_err(c->j->err, c->j->errlen, "%s: unknown field \"%s\"", c->where, key);
@@ -629,7 +685,8 @@ static int csv_header(const char **p, char ***hdr, int *nh, char *err, size_t er
 	for (int c = 1; c < *nh; c++) {
 		if (hist_field_find(h[c]) || !strcmp(h[c], "workers") ||
 		    !strcmp(h[c], "sysctl_changes") || !strcmp(h[c], "events") ||
-		    !strcmp(h[c], "victims") || !strcmp(h[c], "series") ||
+		    !strcmp(h[c], "victims") || !strcmp(h[c], "metrics") ||
+		    !strcmp(h[c], "series") ||
 		    !strncmp(h[c], "free_before_", 12) || !strncmp(h[c], "free_after_", 11))
 			continue;
 		fmt_err(err, errlen, "CSV line 1: unknown column \"%s\"", h[c]);
@@ -693,6 +750,8 @@ static int csv_row(struct rctx *c, char *const *hdr, char *const *row, int nh)
 			rc = events_of(c, v);
 		} else if (*v && !strcmp(h, "victims")) {
 			rc = victims_of(c, v);
+		} else if (*v && !strcmp(h, "metrics")) {
+			rc = metrics_of(c, v);
 		} else if (*v && !strcmp(h, "series")) {
 			rc = json_each_kv(c->j, v, series_kv, c);
 		}

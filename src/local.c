@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "cmdout.h"
 #include "prof.h"
 #include "proctree.h"
 #include "ticker.h"
@@ -50,6 +51,7 @@ struct local {
 
 	double *swap_at;		/* per worker, when VmSwap was read; 0 never */
 	int watch_lo, watch_hi;		/* the worker rows read last tick */
+	struct cmdout out;		/* a command's output while --metric reads it */
 };
 
 static struct local *L(struct place *p)
@@ -142,7 +144,19 @@ static int l_begin(struct place *p, struct run *r, const struct workload_cfg *cf
 		l->acct_off = l->ts && taskstats_acct_on(l->ts, e, sizeof(e)) != 1;
 	}
 	l->t_fork = now_monotonic();
-	return run_begin(r, &c, err, errlen);
+	cmdout_close(&l->out);
+	if (c.cap && c.argv) {
+		if (cmdout_open(&l->out, c.out_fd > 0 ? c.out_fd : STDOUT_FILENO,
+				c.out_fd > 0 ? c.out_fd : STDERR_FILENO, c.cap, err, errlen))
+			return -1;
+		c.out_fd = l->out.w[0];
+		c.err_fd = l->out.w[1];
+	}
+	if (run_begin(r, &c, err, errlen)) {
+		cmdout_close(&l->out);
+		return -1;
+	}
+	return 0;
 }
 
 /* The exit records waiting, settled into the command's tree against its
@@ -208,8 +222,11 @@ static int l_fork(struct place *p, struct run *r, double until, char *err, size_
 	/* the exit records of before the command are not its tree's */
 	settle_exits(l, r, false);
 	rc = run_fork(r, until, err, errlen);
+	if (rc < 0)
+		cmdout_close(&l->out);
 	if (rc <= 0)
 		return rc;
+	cmdout_forked(&l->out);
 	if (l->exits) {
 		/* forked just now: a record of a child of its pid's last
 		 * owner began before it */
@@ -423,6 +440,8 @@ static void l_end(struct place *p, struct run *r, const char *cgroup, struct pla
 	char err[256];
 
 	memset(e, 0, sizeof(*e));
+	/* what the command wrote last, read before its figures are taken */
+	cmdout_close(&l->out);
 	if (l->command && r->active && !r->forking)
 		proctree_note(&l->tree, l->smp, l->forks, r->wl.w[0].end == END_RUNNING);
 	e->nkills = run_kills(l, r, cgroup, e->kills, RUN_VICTIMS_MAX);
@@ -473,6 +492,7 @@ static void l_close(struct place *p)
 	struct local *l = L(p);
 	char err[512];
 
+	cmdout_close(&l->out);
 	ticker_stop(l->tick);
 	if (tracer_close(l->tracer, err, sizeof(err)) < 0)
 		fprintf(stderr, "thrashtop: could not undo: %s\n", err);
@@ -529,6 +549,7 @@ struct place *local_open(bool command, char *err, size_t errlen)
 	}
 	l->p.ops = &local_ops;
 	l->command = command;
+	cmdout_init(&l->out);
 	oomlog_open(&l->oomlog);
 	/* a victim the log names is matched to a command's run by its pid;
 	 * without forks reported, by the ticks' scans alone */

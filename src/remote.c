@@ -79,6 +79,7 @@ struct remote {
 	struct place_end end;
 	int left;
 	int out_fd;			/* where a command's output goes */
+	struct capture *cap;		/* and where it is matched, NULL: nowhere */
 	struct rc_acc *rc;		/* the run's reclaim events, once rcrun came */
 	bool have_rc;
 	int64_t rc_n;			/* its processes' direct stalls */
@@ -262,10 +263,15 @@ static void handle(struct remote *rm, const char *raw)
 		snprintf(rm->why, sizeof(rm->why), "%s", v ? v : "failed");
 		rm->failed = true;
 	} else if (!strcmp(tag, "out")) {
-		for (int i = 0; i < rm->l.n; i++)
-			if (!strcmp(rm->l.kv[i].key, "data") &&
-			    write(rm->out_fd, rm->l.kv[i].val, rm->l.kv[i].len) < 0)
+		/* the agent sends both streams as one */
+		for (int i = 0; i < rm->l.n; i++) {
+			if (strcmp(rm->l.kv[i].key, "data"))
+				continue;
+			if (rm->cap)
+				capture_feed(rm->cap, 0, rm->l.kv[i].val, rm->l.kv[i].len);
+			if (write(rm->out_fd, rm->l.kv[i].val, rm->l.kv[i].len) < 0)
 				break;
+		}
 	} else if (!strcmp(tag, "drops")) {
 		rm->p.drops = stream_get_i64(&rm->l, "n", rm->p.drops);
 	} else if (!strcmp(tag, "state")) {
@@ -482,6 +488,7 @@ static int r_begin(struct place *p, struct run *r, const struct workload_cfg *cf
 	rm->nkills = 0;
 	rm->left = 0;
 	rm->out_fd = cfg->out_fd > 0 ? cfg->out_fd : STDOUT_FILENO;
+	rm->cap = cfg->argv ? cfg->cap : NULL;
 	memset(&rm->sent, 0, sizeof(rm->sent));
 	stream_msg_begin(&rm->m, "begin");
 	wire_put_cfg(&rm->m, cfg);
@@ -807,10 +814,10 @@ static const struct place_ops remote_ops = {
 };
 
 /* The options for the agent: the session's own but --agent's. */
-/* The options of this side alone: where the place is, and what draws or
- * keeps the runs here. Each takes a value. */
+/* The options of this side alone: where the place is, and what draws,
+ * keeps or reads the runs here. Each takes a value. */
 static const char *const here_only[] = { "--agent", "--kernel", "--boot-mem", "--against",
-					  "--cast", "--history", "--host" };
+					  "--cast", "--history", "--host", "--metric" };
 
 static bool is_here_only(const char *a, bool *value_next)
 {

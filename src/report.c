@@ -176,8 +176,17 @@ static void group_free(struct report_group *g)
 {
 	free(g->outlier);
 	free(g->id);
+	cmdfigs_free(&g->own);
 	g->outlier = NULL;
 	g->id = NULL;
+}
+
+/* A run's own figure: the name known from any run, a value from a
+ * completed one. */
+static int add_own(int64_t id, enum run_status st, const struct run_metric *m, void *arg)
+{
+	(void)id;
+	return cmdfigs_add(arg, m->name, m->higher, st == RUN_OK ? m->value : NAN) ? 1 : 0;
 }
 
 /* Group g's statistics into rg (its outlier and id arrays malloc'd:
@@ -189,7 +198,7 @@ static int group_stats(struct run_source *src, size_t g, const struct run_record
 {
 	struct fig_sink k = { .walls = walls };
 	size_t n = src->groups[g].n;
-	int rc = -1;
+	int rc = -1, own = 0;
 
 	memset(rg, 0, sizeof(*rg));
 	rg->config_hash = first->config_hash;
@@ -197,7 +206,8 @@ static int group_stats(struct run_source *src, size_t g, const struct run_record
 	if (figures_init(&k.fg, n, stall_workers(first)) || !(rg->outlier = calloc(n + 1, sizeof(bool))) ||
 	    !(k.ids = rg->id = calloc(n + 1, sizeof(int64_t)))) {
 		fmt_err(err, errlen, "history: out of memory");
-	} else if (!src->figures(src, g, add_figures, &k, err, errlen)) {
+	} else if (!src->figures(src, g, add_figures, &k, err, errlen) &&
+		   !(own = src->own(src, g, add_own, &rg->own, err, errlen))) {
 		figures_stats(&k.fg, rg, o);
 		rg->n = k.fg.n;
 		rg->nfailed = k.fg.nfailed;
@@ -205,6 +215,8 @@ static int group_stats(struct run_source *src, size_t g, const struct run_record
 		rg->naborted = k.fg.naborted;
 		rc = 0;
 	}
+	if (own > 0)
+		fmt_err(err, errlen, "history: out of memory");
 	figures_free(&k.fg);
 	if (rc)
 		group_free(rg);
@@ -718,6 +730,46 @@ double report_cut(double v, double q)
 	return isnan(v) ? v : floor(v * q + 1e-7) / q;
 }
 
+/* The command's own figures' rows of the statistics, to 6 digits. */
+static void own_rows(FILE *f, const struct cmdfigs *own)
+{
+	for (size_t i = 0; i < own->n; i++) {
+		const struct cmdfig *c = &own->v[i];
+		struct stats_summary s;
+		char v[5][32], cv[16];
+
+		stats_summarize(c->x, c->n, &s);
+		cmdfig_text(v[0], 32, s.min);
+		cmdfig_text(v[1], 32, s.median);
+		cmdfig_text(v[2], 32, s.mean);
+		cmdfig_text(v[3], 32, s.max);
+		cmdfig_text(v[4], 32, s.sd);
+		if (isnan(s.cv_pct))
+			snprintf(cv, sizeof(cv), "n/a");
+		else
+			snprintf(cv, sizeof(cv), "%.1f%%", s.cv_pct);
+		fprintf(f, "  %-7s %3zu %9s %9s %9s %9s %9s %7s\n", c->name, s.n, v[0], v[1], v[2],
+			v[3], v[4], cv);
+	}
+}
+
+void report_own_note(FILE *f, const struct cmdfigs *own, const char *first, int indent)
+{
+	char note[512];
+	size_t o = 0;
+
+	if (!own->n)
+		return;
+	for (size_t i = 0; i < own->n && o < sizeof(note); i++)
+		o += (size_t)snprintf(note + o, sizeof(note) - o, "%s%s %s%s", i ? ", " : "(",
+				      own->v[i].name, own->v[i].higher ? "higher" : "lower",
+				      i ? "" : " is better");
+	if (o < sizeof(note))
+		snprintf(note + o, sizeof(note) - o, ": the command's own figures, --metric, to at"
+			 " most 6 significant digits)");
+	report_wrap(f, first, indent, note);
+}
+
 static void stats_table(FILE *f, const struct report_group *g)
 {
 	fprintf(f, "  %-7s %3s %9s %9s %9s %9s %9s %7s\n", "", "n", "min", "median", "mean",
@@ -752,11 +804,13 @@ static void stats_table(FILE *f, const struct report_group *g)
 		fprintf(f, "  %-7s %3zu %9s %9s %9s %9s %9s %7s\n", metric_names[m], s->n,
 			v[0], v[1], v[2], v[3], v[4], cv);
 	}
+	own_rows(f, &g->own);
 	snprintf(note, sizeof(note), "(wall, user, sys, kswapd in seconds, majflt in faults: min,"
 		 " median, mean and max truncated as time lines truncate, sd rounded;%s CoV n/a"
 		 " where the mean is 0; over completed runs)", stalls ? " swapin to irq: a"
 		 " worker's stall in % of wall time, the workers' sum over their number;" : "");
 	report_wrap(f, "  ", 3, note);
+	report_own_note(f, &g->own, "  ", 3);
 }
 
 /* "1 of 3 runs killed, 33% (95% 6-79%, Wilson)": over the runs that went
@@ -1252,16 +1306,25 @@ static void group_data(FILE *f, const struct run_record *first, const struct rep
 		fputs("], \"figures\": {", f);
 	}
 	bool any = false;
-	for (int m = 0; m < RM_N; m++) {
-		const struct stats_summary *s = &g->st[m];
+	for (size_t m = 0; m < RM_N + g->own.n; m++) {
+		const struct cmdfig *own = m >= RM_N ? &g->own.v[m - RM_N] : NULL;
+		struct stats_summary so;
+		const struct stats_summary *s = own ? &so : &g->st[m];
+
+		if (own)
+			stats_summarize(own->x, own->n, &so);
 		const double v[6] = { s->min, s->median, s->mean, s->max, s->sd, s->cv_pct };
 		static const char *const key[6] = { "min", "median", "mean", "max", "sd", "cov_pct" };
+		const char *fig = own ? own->name : metric_names[m];
+		const char *unit = own ? "" : metric_unit((int)m);
 
-		if (m >= RM_STALL && !s->n)
+		if (!own && m >= RM_STALL && !s->n)
 			continue;
 		if (json) {
 			fprintf(f, "%s\"%s\": {\"unit\": \"%s\", \"n\": %zu", any ? ", " : "",
-				metric_names[m], metric_unit(m), s->n);
+				fig, unit, s->n);
+			if (own)
+				fprintf(f, ", \"better\": \"%s\"", own->higher ? "higher" : "lower");
 			for (int k = 0; k < 6; k++) {
 				fprintf(f, ", \"%s\": ", key[k]);
 				export_num(f, v[k], true);
@@ -1283,7 +1346,7 @@ static void group_data(FILE *f, const struct run_record *first, const struct rep
 			export_num(f, 100 * hi, false);
 			fprintf(f, ",%d,", g->unstable);
 			outlier_ids(f, g, false);
-			fprintf(f, ",%s,%s,%zu", metric_names[m], metric_unit(m), s->n);
+			fprintf(f, ",%s,%s,%zu", fig, unit, s->n);
 			for (int k = 0; k < 6; k++) {
 				fputc(',', f);
 				export_num(f, v[k], false);

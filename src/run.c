@@ -333,6 +333,7 @@ static void print_failures(const struct run *r, FILE *err)
 
 void run_print(const struct run *r, enum out_format f, FILE *out, FILE *err)
 {
+	const struct capture *cap = r->wl.cfg.cap;
 	char line[256], ksw[64], stalls[256];
 	const struct timeline *tl = &r->res.tl;
 
@@ -363,17 +364,32 @@ void run_print(const struct run *r, enum out_format f, FILE *out, FILE *err)
 	if (r->res.status == RUN_FAILED)
 		print_failures(r, err);
 	fprintf(out, "%s%s\n%s\n%s\n", line, run_status_mark(r->res.status), ksw, stalls);
+	for (int i = 0; cap && i < capture_count(cap); i++) {
+		capture_text(cap, i, line, sizeof(line));
+		fprintf(out, "metric %s: %s\n", capture_spec_at(cap, i)->name, line);
+	}
 	fflush(out);
 }
 
 char *run_done_line(const struct run *r, int no, const char *cell, char *buf, size_t len)
 {
+	const struct capture *cap = r->wl.cfg.cap;
 	char line[256], ksw[64];
 
 	timefmt_csh(line, sizeof(line), &r->res.tl);
 	timefmt_kswapd(ksw, sizeof(ksw), r->res.kswapd_s);
-	snprintf(buf, len, "#%d %s  %s  %s%s%s", no, line, ksw, run_status_name(r->res.status),
-		 cell ? "  " : "", cell ? cell : "");
+	size_t o = (size_t)snprintf(buf, len, "#%d %s  %s  %s%s%s", no, line, ksw,
+				    run_status_name(r->res.status), cell ? "  " : "",
+				    cell ? cell : "");
+
+	/* the command's own figures, as far as they fit */
+	for (int i = 0; cap && i < capture_count(cap) && o < len; i++) {
+		const struct capture_result *c = capture_result_at(cap, i);
+
+		fmt_exact(ksw, sizeof(ksw), c->value);
+		o += (size_t)snprintf(buf + o, len - o, "  %s=%s", capture_spec_at(cap, i)->name,
+				      c->state == CAPTURE_VALUE ? ksw : "n/a");
+	}
 	return buf;
 }
 
@@ -507,6 +523,29 @@ static int record_events(struct run_record *r, const struct rc_acc *a)
 	return 0;
 }
 
+/* The run's OOM victims, and the command's own figures as cap took them
+ * (NULL: none). */
+static int victims_and_own(struct run_record *r, const struct run_result *res,
+			   const struct capture *cap)
+{
+	if (res->nvictims > 0 &&
+	    !(r->victims = calloc((size_t)res->nvictims, sizeof(*r->victims))))
+		return -1;
+	for (int i = 0; i < res->nvictims; i++) {
+		r->victims[i].pid = res->victims[i].pid;
+		snprintf(r->victims[i].comm, sizeof(r->victims[i].comm), "%s", res->victims[i].comm);
+	}
+	r->nvictims = res->nvictims;
+	r->oom_unnamed = res->unnamed;
+	for (int i = 0; cap && i < capture_count(cap); i++) {
+		const struct capture_spec *sp = capture_spec_at(cap, i);
+
+		if (run_record_add_metric(r, sp->name, capture_result_at(cap, i)->value, sp->higher))
+			return -1;
+	}
+	return 0;
+}
+
 int record_build(struct run_record *r, const struct record_input *in)
 {
 	const struct run_result *res = in->res;
@@ -607,15 +646,8 @@ int record_build(struct run_record *r, const struct record_input *in)
 		return -1;
 	snprintf(r->version, sizeof(r->version), "%s", THRASHTOP_VERSION);
 
-	if (res->nvictims > 0 &&
-	    !(r->victims = calloc((size_t)res->nvictims, sizeof(*r->victims))))
+	if (victims_and_own(r, res, in->wl->cfg.cap))
 		return -1;
-	for (int i = 0; i < res->nvictims; i++) {
-		r->victims[i].pid = res->victims[i].pid;
-		snprintf(r->victims[i].comm, sizeof(r->victims[i].comm), "%s", res->victims[i].comm);
-	}
-	r->nvictims = res->nvictims;
-	r->oom_unnamed = res->unnamed;
 
 	if (in->nchanges > 0) {
 		r->changes = malloc(sizeof(*r->changes) * (size_t)in->nchanges);

@@ -268,6 +268,7 @@ void run_record_clear(struct run_record *r)
 	free(r->changes);
 	free(r->events);
 	free(r->victims);
+	free(r->metrics);
 	free(r->sysctls);
 	free(r->t);
 	/* most listings read no series: no call per empty slot */
@@ -275,6 +276,29 @@ void run_record_clear(struct run_record *r)
 		if (r->series[i])
 			free(r->series[i]);
 	run_record_init(r);
+}
+
+const struct run_metric *run_record_metric(const struct run_record *r, const char *name)
+{
+	for (int i = 0; i < r->nmetrics; i++)
+		if (!strcmp(r->metrics[i].name, name))
+			return &r->metrics[i];
+	return NULL;
+}
+
+int run_record_add_metric(struct run_record *r, const char *name, double value, bool higher)
+{
+	struct run_metric *m = realloc(r->metrics, sizeof(*m) * (size_t)(r->nmetrics + 1));
+
+	if (!m)
+		return -1;
+	r->metrics = m;
+	m = &m[r->nmetrics++];
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	m->value = value;
+	m->higher = higher;
+	return 0;
 }
 
 void run_records_free(struct run_record *v, size_t n)
@@ -304,6 +328,7 @@ int run_record_copy(struct run_record *dst, const struct run_record *src)
 	dst->changes = NULL;
 	dst->events = NULL;
 	dst->victims = NULL;
+	dst->metrics = NULL;
 	dst->t = NULL;
 	for (int i = 0; i < M_N; i++)
 		dst->series[i] = NULL;
@@ -337,6 +362,12 @@ int run_record_copy(struct run_record *dst, const struct run_record *src)
 		if (!dst->victims)
 			goto fail;
 		memcpy(dst->victims, src->victims, sizeof(*dst->victims) * (size_t)src->nvictims);
+	}
+	if (src->nmetrics > 0) {
+		dst->metrics = malloc(sizeof(*dst->metrics) * (size_t)src->nmetrics);
+		if (!dst->metrics)
+			goto fail;
+		memcpy(dst->metrics, src->metrics, sizeof(*dst->metrics) * (size_t)src->nmetrics);
 	}
 	if (src->nsamples > 0) {
 		size_t bytes = sizeof(double) * (size_t)src->nsamples;

@@ -141,6 +141,17 @@ static int hist_figures(struct run_source *s, size_t g,
 	return history_each_figures(hs->h, &gf, held_figures, &fp, err, errlen) ? -1 : 0;
 }
 
+static int hist_own(struct run_source *s, size_t g,
+		    int (*fn)(int64_t id, enum run_status st, const struct run_metric *m,
+			      void *arg), void *arg, char *err, size_t errlen)
+{
+	struct hist_source *hs = (struct hist_source *)s;
+	struct history_filter gf = hs->gf;
+
+	gf.config_hash = s->groups[g].hash;
+	return history_each_metric(hs->h, &gf, fn, arg, err, errlen);
+}
+
 /* Time lines: an OOM line names the victims (or, for a run from before
  * they were kept, the killed worker) and the command kind, which only an
  * OOM-killed run needs read. */
@@ -265,7 +276,8 @@ struct run_source *run_source_history(struct history *h, const struct history_fi
 		return NULL;
 	}
 	hs->s = (struct run_source){ .first = hist_first, .figures = hist_figures,
-				     .runs = hist_runs, .charted = hist_charted, .free = hist_free };
+				     .own = hist_own, .runs = hist_runs, .charted = hist_charted,
+				     .free = hist_free };
 	hs->h = h;
 	if (f)
 		hs->gf = *f;
@@ -319,6 +331,25 @@ static int array_figures(struct run_source *s, size_t g,
 		run_figures_of(array_run(s, g, i), &x);
 		if (fn(&x, arg))
 			return -1;
+	}
+	return 0;
+}
+
+static int array_own(struct run_source *s, size_t g,
+		     int (*fn)(int64_t id, enum run_status st, const struct run_metric *m,
+			       void *arg), void *arg, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	for (size_t i = 0; i < s->groups[g].n; i++) {
+		const struct run_record *r = array_run(s, g, i);
+
+		for (int k = 0; k < r->nmetrics; k++) {
+			int rc = fn(r->id, r->status, &r->metrics[k], arg);
+
+			if (rc)
+				return rc;
+		}
 	}
 	return 0;
 }
@@ -418,8 +449,8 @@ struct run_source *run_source_array(const struct run_record *runs, size_t n,
 
 	if (as) {
 		as->s = (struct run_source){ .first = array_first, .figures = array_figures,
-					     .runs = array_runs, .charted = array_charted,
-					     .free = array_free };
+					     .own = array_own, .runs = array_runs,
+					     .charted = array_charted, .free = array_free };
 		as->runs = runs;
 		as->byg = malloc(sizeof(size_t) * (n + 1));
 		rc = as->byg && order && gid ? array_group(as, n, order, gid) : -1;

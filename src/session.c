@@ -502,6 +502,7 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 		.fill = s->o->fill,
 		.argv = s->o->argv,
 		.out_fd = s->out.fd,
+		.cap = s->o->argv ? s->cap : NULL,
 		.set_nice = s->guard.nice_now != s->guard.nice_was,
 		.nice = s->guard.nice_was,
 	};
@@ -515,6 +516,8 @@ static int begin_run(struct session *s, char *err, size_t errlen)
 		return -1;
 	if (!s->tuned_there)
 		tuning_workload_cfg(&s->tun, &cfg);
+	if (cfg.cap)
+		capture_reset(cfg.cap);
 	if (s->place->ops->begin(s->place, &s->run, &cfg, s->tun.have_balloon ? s->tun.bl.pid : 0,
 				 err, errlen))
 		return -1;
@@ -741,6 +744,23 @@ static void store_run(struct session *s)
 		session_note(s, true, "history: %s (run %d not kept)", err, s->run_no);
 }
 
+/* The command's own figures taken, the output all read; on the screen,
+ * one that has no value is said (batch mode's result lines say it). */
+static void own_figures(struct session *s)
+{
+	struct capture *c = s->run.wl.cfg.cap;
+	char text[96];
+
+	if (!c)
+		return;
+	capture_flush(c);
+	for (int i = 0; s->tui && i < capture_count(c); i++)
+		if (capture_result_at(c, i)->state != CAPTURE_VALUE) {
+			capture_text(c, i, text, sizeof(text));
+			session_note(s, true, "--metric %s: %s", capture_spec_at(c, i)->name, text);
+		}
+}
+
 static void finish_run(struct session *s, bool aborted)
 {
 	struct run *r = &s->run;
@@ -756,6 +776,7 @@ static void finish_run(struct session *s, bool aborted)
 	int64_t cg = tuning_run_oom(&s->tun);
 
 	s->place->ops->end(s->place, r, s->tun.have_cg ? s->tun.cg.path : NULL, &end);
+	own_figures(s);
 	struct oom_seen seen = {
 		.extra = cgroup_extra_oom(s),
 		.cgroup = cg > 0 ? cg : 0,
@@ -1010,6 +1031,8 @@ static int setup(struct session *s, char *err, size_t errlen)
 	}
 	describe_workload(s);
 	describe_swaps(s);
+	if (o->nmetric && !(s->cap = capture_new(o->metric, o->nmetric, err, errlen)))
+		return -1;
 	if (s->tui && o->argv) {
 		/* The command's own output would tear the screen: keep it in a
 		 * file the user is told about. */
@@ -1398,4 +1421,6 @@ void session_close(struct session *s)
 	free(s->marks);
 	if (s->out.fd >= 0)
 		cmdlog_close(&s->out, LOG_TAIL_LINES, stderr);
+	capture_free(s->cap);
+	s->cap = NULL;
 }

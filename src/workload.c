@@ -87,10 +87,14 @@ static _Noreturn void child_main(const struct workload *wl, int k, pid_t parent,
 	if (fd != STDIN_FILENO)
 		close(fd);
 	if (cfg->out_fd > 0) {
-		if (dup2(cfg->out_fd, STDOUT_FILENO) < 0 || dup2(cfg->out_fd, STDERR_FILENO) < 0)
+		int efd = cfg->err_fd > 0 ? cfg->err_fd : cfg->out_fd;
+
+		if (dup2(cfg->out_fd, STDOUT_FILENO) < 0 || dup2(efd, STDERR_FILENO) < 0)
 			report_and_exit(errfd, STAGE_OUT, errno, 126);
 		if (cfg->out_fd > STDERR_FILENO)
 			close(cfg->out_fd);
+		if (efd > STDERR_FILENO && efd != cfg->out_fd)
+			close(efd);
 	}
 
 	if (cfg->in_child && cfg->in_child(cfg->in_child_arg) != 0)

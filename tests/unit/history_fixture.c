@@ -108,6 +108,9 @@ void fixture(struct run_record *r, int i)
 		r->series[M_MAJFLT][k] = 0.125 * k;
 		r->series[M_KSWAPD_CPU][k] = k == 2 ? NAN : 3.5;
 	}
+	/* the command's own figures: one with a value, one without */
+	run_record_add_metric(r, "tput", 7.05841 + i, true);
+	run_record_add_metric(r, "lat", NAN, false);
 }
 
 void check_series(const struct run_record *a, const struct run_record *b)
@@ -171,6 +174,13 @@ void check_same(const struct run_record *a, const struct run_record *b)
 		CHECK_STR(a->changes[i].name, b->changes[i].name);
 		CHECK_STR(a->changes[i].old_val, b->changes[i].old_val);
 		CHECK_STR(a->changes[i].new_val, b->changes[i].new_val);
+	}
+	CHECK_INT(a->nmetrics, b->nmetrics);
+	for (int i = 0; i < a->nmetrics && i < b->nmetrics; i++) {
+		CHECK_STR(a->metrics[i].name, b->metrics[i].name);
+		CHECK(isnan(a->metrics[i].value) ? isnan(b->metrics[i].value)
+						 : a->metrics[i].value == b->metrics[i].value);
+		CHECK_INT(a->metrics[i].higher, b->metrics[i].higher);
 	}
 	check_series(a, b);
 }

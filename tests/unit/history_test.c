@@ -1054,7 +1054,7 @@ TEST(history_reclaim_events_roundtrip)
 	f = open_memstream(&text, &len);
 	export_csv(f, &got, 1);
 	fclose(f);
-	CHECK(strstr(text, ",events,victims,series\n"));
+	CHECK(strstr(text, ",events,victims,metrics,series\n"));
 	CHECK(strstr(text, ",\"[{\"\"kind\"\": \"\"direct\"\", \"\"t_s\"\": 0.250000, "
 		       "\"\"dur_s\"\": 0.012500, \"\"pid\"\": 77}, {\"\"kind\"\": \"\"oom\"\", "
 		       "\"\"t_s\"\": 1.500000, \"\"dur_s\"\": 0.000000, \"\"pid\"\": 78}]\","));

@@ -63,6 +63,13 @@ TEST(histschema_migrations_from_every_version)
 				r.nvictims = 0;
 				r.oom_unnamed = NA;
 			}
+			/* the command's own figures: v14 */
+			if (from < 14) {
+				CHECK_INT(got.nmetrics, 0);
+				free(r.metrics);
+				r.metrics = NULL;
+				r.nmetrics = 0;
+			}
 			/* the largest worker's max RSS: v10 */
 			if (from < 10) {
 				CHECK_INT(got.maxrss_kib, NA);
@@ -84,9 +91,16 @@ TEST(histschema_migrations_from_every_version)
 			check_same(&r, &got);
 			run_record_clear(&got);
 			run_record_clear(&r);
-			/* Runs added after the migration land beside the old one. */
+			/* Runs added after the migration land beside the old one,
+			 * with their own figures from v14 on. */
 			fixture(&r, 2);
 			CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
+			CHECK_INT(history_get(h, r.id, &got, err, sizeof(err)), 0);
+			CHECK_INT(got.nmetrics, to >= 14 ? 2 : 0);
+			if (got.nmetrics == 2)
+				CHECK(got.metrics[0].value == 7.05841 + 2 && isnan(got.metrics[1].value) &&
+				      got.metrics[0].higher && !got.metrics[1].higher);
+			run_record_clear(&got);
 			run_record_clear(&r);
 			history_close(h);
 			CHECK_INT(raw_int(path, "PRAGMA user_version"), to);
@@ -101,6 +115,10 @@ TEST(histschema_migrations_from_every_version)
 			CHECK_INT(raw_int(path, "PRAGMA integrity_check") == -1, 0);
 			CHECK_INT(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE"
 					  " name = 'victims'"), to >= 11);
+			CHECK_INT(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE"
+					  " name = 'run_metrics'"), to >= 14);
+			CHECK_INT(raw_int(path, "SELECT count(*) FROM pragma_table_info('run_metrics')"
+					  " WHERE name IN ('value', 'higher')"), to >= 14 ? 2 : 0);
 			rm_db(path);
 		}
 	}
