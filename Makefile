@@ -3,9 +3,11 @@
 # is missing (see `deps`).
 
 CC      ?= gcc
-PKGS    := ncursesw libproc2 sqlite3 libnl-genl-3.0 libtracefs libtraceevent libarchive liblzma
+PKGS    := ncursesw libproc2 sqlite3 libnl-genl-3.0 libtracefs libtraceevent libarchive liblzma \
+	   libpcp libpcp_import
 APT_PKGS := pkg-config libncurses-dev libproc2-dev libsqlite3-dev libnl-genl-3-dev \
-	    libtracefs-dev libtraceevent-dev libarchive-dev liblzma-dev tmux time
+	    libtracefs-dev libtraceevent-dev libarchive-dev liblzma-dev libpcp3-dev \
+	    libpcp-import1-dev tmux time
 CSTD    := -std=c11 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
 OPT     ?= -O2 -g
