@@ -28,8 +28,9 @@ void pcpexport_metric_name(int id, char *buf, size_t len);
  * must not exist: libpcp_import makes them, following a link there, so
  * base should be in a directory of the caller's own. Returns 0; 1 when r
  * cannot be an archive (no series, no start time, sample times that do
- * not rise); -1 when the archive cannot be written (err filled, and what
- * was made is the caller's to remove). */
+ * not rise); -1 when the archive cannot be written, or SIGINT, SIGTERM or
+ * SIGHUP is pending (blocked by the caller), err filled, and what was made
+ * the caller's to remove. */
 int pcpexport_run(const struct run_record *r, const char *base, char *err, size_t errlen);
 
 /* `history export [ID...] --format=pcp DIR`: the runs ids[0..nids) of the

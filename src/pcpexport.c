@@ -361,8 +361,8 @@ static int put_label(struct writer *w, const char *name, const char *val)
 	return sts < 0 ? pmi_fail(w, sts, name) : 0;
 }
 
-/* Every field of the run the JSON export gives at its top level, as
- * labels of the archive: those known. */
+/* The run's id and every field of it that is known, as the CSV export's
+ * columns name them, as labels of the archive. */
 static int put_labels(struct writer *w)
 {
 	char buf[1024];
@@ -472,6 +472,24 @@ static int check_times(const struct run_record *r, int64_t *epoch, char *err, si
 	return 0;
 }
 
+/* The signals an export ends on; its caller blocks them, so that one
+ * waits here until what was written is removed. */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static bool stop_pending(char *err, size_t errlen)
+{
+	sigset_t pending;
+
+	sigpending(&pending);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		if (sigismember(&pending, stop_signals[i])) {
+			fmt_err(err, errlen, "interrupted by %s: nothing written",
+				strsignal(stop_signals[i]));
+			return true;
+		}
+	return false;
+}
+
 int pcpexport_run(const struct run_record *r, const char *base, char *err, size_t errlen)
 {
 	struct writer w = { .r = r, .err = err, .errlen = errlen };
@@ -492,9 +510,10 @@ int pcpexport_run(const struct run_record *r, const char *base, char *err, size_
 		bool any = i == 0;	/* the first record carries the labels */
 		int sts;
 
-		if ((rc = put_sample(&w, i, &any)) || !any)
-			continue;
-		if ((sts = pmiWrite((int)(us / 1000000), (int)(us % 1000000))) < 0)
+		if (i % 4096 == 4095 && stop_pending(err, errlen))
+			rc = -1;
+		else if (!(rc = put_sample(&w, i, &any)) && any &&
+			 (sts = pmiWrite((int)(us / 1000000), (int)(us % 1000000))) < 0)
 			rc = pmi_fail(&w, sts, base);
 	}
 	int sts = pmiEnd();
@@ -512,7 +531,6 @@ struct job {
 	char tmp[PATH_MAX];
 	int64_t *ids;			/* the runs written, in order */
 	size_t n, cap, left;
-	sigset_t sigs;
 	char *err;
 	size_t errlen;
 };
@@ -583,19 +601,6 @@ static int name_taken(struct job *j, int64_t id)
 	return rc;
 }
 
-static bool interrupted(struct job *j)
-{
-	sigset_t pending;
-
-	sigpending(&pending);
-	for (int s = 1; s < NSIG; s++)
-		if (sigismember(&j->sigs, s) && sigismember(&pending, s)) {
-			fmt_err(j->err, j->errlen, "interrupted by %s: nothing written", strsignal(s));
-			return true;
-		}
-	return false;
-}
-
 /* Run r into tmp. named: the user named it, so one that cannot be an
  * archive is refused rather than left out. 0, 1, -1 as
  * pcpexport_history. */
@@ -622,7 +627,7 @@ static int add_run(struct job *j, const struct run_record *r, bool named)
 		}
 		j->ids[j->n++] = r->id;
 	}
-	return !rc && interrupted(j) ? -1 : rc;
+	return !rc && stop_pending(j->err, j->errlen) ? -1 : rc;
 }
 
 static int each_run(struct run_record *r, void *arg)
@@ -744,17 +749,15 @@ int pcpexport_history(const char *path, const struct history_filter *f, const in
 {
 	struct job j = { .dir = dir, .dirfd = -1, .tmpfd = -1, .err = err, .errlen = errlen };
 	struct history *h = NULL;
-	sigset_t old;
+	sigset_t stop, old;
 	int rc;
 
 	err[0] = '\0';
 	*left = 0;
-	/* a signal now waits until what is written is gone again */
-	sigemptyset(&j.sigs);
-	sigaddset(&j.sigs, SIGINT);
-	sigaddset(&j.sigs, SIGTERM);
-	sigaddset(&j.sigs, SIGHUP);
-	sigprocmask(SIG_BLOCK, &j.sigs, &old);
+	sigemptyset(&stop);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaddset(&stop, stop_signals[i]);
+	sigprocmask(SIG_BLOCK, &stop, &old);
 	if ((rc = open_dir(&j))) {
 		if (j.dirfd >= 0)
 			close(j.dirfd);
