@@ -3,9 +3,11 @@
 # is missing (see `deps`).
 
 CC      ?= gcc
-PKGS    := ncursesw libproc2 sqlite3 libnl-genl-3.0 libtracefs libtraceevent libarchive liblzma
+PKGS    := ncursesw libproc2 sqlite3 libnl-genl-3.0 libtracefs libtraceevent libarchive liblzma \
+	   libpcp libpcp_import
 APT_PKGS := pkg-config libncurses-dev libproc2-dev libsqlite3-dev libnl-genl-3-dev \
-	    libtracefs-dev libtraceevent-dev libarchive-dev liblzma-dev tmux time
+	    libtracefs-dev libtraceevent-dev libarchive-dev liblzma-dev libpcp3-dev \
+	    libpcp-import1-dev tmux time
 CSTD    := -std=c11 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
 OPT     ?= -O2 -g
@@ -28,7 +30,7 @@ SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 # edit rebuilds only what includes it.
 DEPFLAGS := -MMD -MP
 
-.PHONY: all deps check-deps guest-kernels install uninstall run check bench clean unit other-cc fuzz fuzz-build
+.PHONY: all deps check-deps pcp-tools guest-kernels install uninstall run check bench clean unit other-cc fuzz fuzz-build
 
 all: thrashtop
 
@@ -84,7 +86,7 @@ unit: build/unit
 CHECK_TOOLS := man:man-db xmllint:libxml2-utils rsvg-convert:librsvg2-bin gnuplot:gnuplot-nox \
 	       strace:strace asciinema:asciinema qemu-system-x86_64:qemu-system-x86 \
 	       busybox:busybox-static sshd:openssh-server
-check-deps:
+check-deps: pcp-tools
 	@missing=""; for t in $(CHECK_TOOLS); do \
 	  command -v $${t%%:*} >/dev/null 2>&1 || missing="$$missing $${t#*:}"; done; \
 	if [ -n "$$missing" ]; then \
@@ -94,6 +96,28 @@ check-deps:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null || \
 	  { echo "deps: apt-get failed; install$$missing by hand" >&2; exit 1; }; \
 	fi
+
+# PCP's tools, for the tests of its archives (`pcp`). Its postinst enables
+# pmcd, pmlogger, pmie and pmproxy at boot and runs systemctl to start them
+# whenever one is on dpkg's PATH, which fails where systemd is not PID 1
+# and leaves dpkg half-configured. The tests need the tools, no daemon: it
+# goes in with a systemctl and a deb-systemd-helper that do nothing first
+# on that PATH, for that one command, so that nothing is started or enabled.
+pcp-tools:
+	@command -v pmlogcheck >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
+	  echo "deps: installing pcp for the tests (no service started or enabled)"; \
+	  shim=$$(mktemp -d) || exit 1; \
+	  printf '#!/bin/sh\nexit 0\n' >"$$shim/systemctl"; \
+	  cp "$$shim/systemctl" "$$shim/deb-systemd-helper"; \
+	  chmod 755 "$$shim/systemctl" "$$shim/deb-systemd-helper"; \
+	  eval "$$(apt-config shell dpath DPkg::Path)"; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
+	    -o DPkg::Path="$$shim:$${dpath:-$$PATH}" pcp >/dev/null; \
+	  rc=$$?; rm -rf "$$shim"; \
+	  [ $$rc -eq 0 ] || { echo "deps: apt-get failed; install pcp by hand" \
+	    "(docs/dependencies.md says how)" >&2; exit 1; }; }
 
 # Every core: the builds are most of the time to a first test. The ones
 # no script needs (the other compiler's, the fuzz targets) are made by

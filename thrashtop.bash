@@ -46,7 +46,7 @@ _thrashtop()
 		COMPREPLY=($(compgen -P "$pre" -W "$words" -- "${cur##*,}"))
 		return ;;
 	--format)
-		if [ -n "$sub" ]; then words="text csv json time table svg gnuplot asciicast"; else words="csh gnu gnu-full"; fi
+		if [ -n "$sub" ]; then words="text csv json time table svg gnuplot asciicast pcp"; else words="csh gnu gnu-full"; fi
 		COMPREPLY=($(compgen -W "$words" -- "$cur"))
 		return ;;
 	--global-with)
@@ -76,12 +76,16 @@ _thrashtop()
 		return
 	fi
 	# the command: the first word that is no option and no option's value
-	local cmd="" cast=""
+	local cmd="" cast="" pcp=""
 	for ((i = 2; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
 		--format=asciicast) cast=1 ;;
-		asciicast) [[ ${COMP_WORDS[i - 1]} == --format ||
-			${COMP_WORDS[i - 1]} == = && ${COMP_WORDS[i - 2]} == --format ]] && cast=1 ;;
+		--format=pcp) pcp=1 ;;
+		asciicast|pcp)
+			if [[ ${COMP_WORDS[i - 1]} == --format ||
+				${COMP_WORDS[i - 1]} == = && ${COMP_WORDS[i - 2]} == --format ]]; then
+				if [ "${COMP_WORDS[i]}" = pcp ]; then pcp=1; else cast=1; fi
+			fi ;;
 		esac
 		[ -n "$cmd" ] && continue
 		case ${COMP_WORDS[i]} in -*|=) continue ;; esac
@@ -101,7 +105,10 @@ _thrashtop()
 	else
 		case $cmd in
 		show|rm|compare|plot|replay) COMPREPLY=($(compgen -W "$(_thrashtop_ids "$prog")" -- "$cur")) ;;
-		export) [ -n "$cast" ] && COMPREPLY=($(compgen -W "$(_thrashtop_ids "$prog")" -- "$cur")) ;;
+		export)
+			[ -n "$cast$pcp" ] && COMPREPLY=($(compgen -W "$(_thrashtop_ids "$prog")" -- "$cur"))
+			# --format=pcp: the run IDs, then the directory
+			[ -n "$pcp" ] && COMPREPLY+=($(compgen -d -- "$cur")) ;;
 		import) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac
 	fi

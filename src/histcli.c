@@ -24,6 +24,7 @@
 #include "histfile.h"
 #include "history.h"
 #include "import.h"
+#include "pcpexport.h"
 #include "posted.h"
 #include "replay.h"
 #include "report.h"
@@ -37,7 +38,7 @@
  * terminal as text, never as control sequences. */
 static FILE *out;
 
-enum fmt { F_DEFAULT, F_TEXT, F_CSV, F_JSON, F_TIME, F_TABLE, F_SVG, F_GNUPLOT, F_CAST };
+enum fmt { F_DEFAULT, F_TEXT, F_CSV, F_JSON, F_TIME, F_TABLE, F_SVG, F_GNUPLOT, F_CAST, F_PCP };
 
 struct hargs {
 	const char *cmd;
@@ -72,7 +73,7 @@ struct hargs {
 struct hcmd {
 	const char *name, *args;
 	int (*exec)(struct hargs *a, const char *path);
-	unsigned opts[F_CAST + 1];
+	unsigned opts[F_PCP + 1];
 };
 
 static const struct hcmd cmds[];
@@ -91,6 +92,8 @@ static void usage(FILE *f)
 		"  --format=svg|gnuplot  plot: an SVG, or the data with a gnuplot script\n"
 		"  --format=asciicast   export ID: the run's replay as an asciicast v2\n"
 		"                       recording (also replay ID --cast FILE)\n"
+		"  --format=pcp         export [ID...] DIR: each run as a Performance\n"
+		"                       Co-Pilot archive, DIR/thrashtop-run-ID\n"
 		"  --size=WxH           the recording's terminal size, %dx%d to 1000x1000\n"
 		"                       (default 100x30)\n"
 		"  --speed=X            replay and its recording: X times real time,\n"
@@ -163,6 +166,8 @@ enum { OPT_FORMAT = 256, OPT_KERNEL, OPT_SESSION, OPT_LIMIT, OPT_ROWS, OPT_COLS,
 
 /* An option's bit in hargs.given and hcmd.opts. */
 #define OPT_BIT(c) (1u << ((c) == 'L' ? 0 : (c) - OPT_FORMAT + 1))
+#define O_DB OPT_BIT(OPT_HISTORY)
+#define O_FILTER (OPT_BIT('L') | OPT_BIT(OPT_KERNEL) | OPT_BIT(OPT_SESSION) | OPT_BIT(OPT_LIMIT))
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -188,17 +193,17 @@ static const struct option longopts[] = {
 };
 
 static const char *const fmt_names[] = { "", "text", "csv", "json", "time", "table", "svg",
-					 "gnuplot", "asciicast" };
+					 "gnuplot", "asciicast", "pcp" };
 
 static int parse_format(const char *v, struct hargs *a)
 {
 	a->fmt = F_DEFAULT;
-	for (int k = 1; k <= F_CAST; k++)
+	for (int k = 1; k <= F_PCP; k++)
 		if (!strcmp(v, fmt_names[k]))
 			a->fmt = (enum fmt)k;
 	if (a->fmt == F_DEFAULT)
 		return fmt_err(a->err, sizeof(a->err), "unknown format \"%s\" (text, csv, json, time, "
-			       "table, svg, gnuplot, asciicast)", v);
+			       "table, svg, gnuplot, asciicast, pcp)", v);
 	return 0;
 }
 
@@ -1120,6 +1125,44 @@ static int export_one(struct hargs *a, const char *path)
 	return 0;
 }
 
+/* export [ID...] --format=pcp DIR: the runs named, or the filter's, as
+ * PCP archives in DIR. */
+static int cmd_pcp(struct hargs *a, const char *path)
+{
+	char err[512];
+	int64_t *ids;
+	size_t left = 0;
+	int nids = a->npos - 1, rc = 0;
+
+	if (a->npos < 1)
+		return wrong_count(a, "a directory with --format=pcp, after any run IDs");
+	if (nids && (a->given & O_FILTER))
+		return fmt_err(a->err, sizeof(a->err), "export --format=pcp: run IDs or a filter "
+			       "(-L, --kernel, --session, --limit), not both");
+	if (!(ids = calloc((size_t)a->npos, sizeof(*ids))))
+		return fmt_err(a->err, sizeof(a->err), "out of memory");
+	for (int i = 0; !rc && i < nids; i++) {
+		if (!parse_id(a->pos[i], &ids[i]))
+			rc = fmt_err(a->err, sizeof(a->err), "export: \"%s\" is not a run ID", a->pos[i]);
+		for (int k = 0; !rc && k < i; k++)
+			if (ids[k] == ids[i])
+				rc = fmt_err(a->err, sizeof(a->err), "export: run %" PRId64 " given twice",
+					     ids[i]);
+	}
+	if (!rc) {
+		rc = pcpexport_history(path, &a->filt, ids, nids, a->pos[nids], out, &left, err,
+				       sizeof(err));
+		if (rc)
+			fprintf(stderr, "thrashtop: history: %s\n", err);
+		else if (left)
+			fprintf(stderr, "thrashtop: history: left out %zu run%s without a recorded series"
+				" (posted results)\n", left, left == 1 ? "" : "s");
+		rc = rc == 1 ? 2 : rc ? 1 : 0;
+	}
+	free(ids);
+	return rc;
+}
+
 /* list, stats and export: what the format asks for, a run or a group at a
  * time from the history where it can be, else the runs loaded. */
 static int cmd_report(struct hargs *a, const char *path)
@@ -1134,6 +1177,8 @@ static int cmd_report(struct hargs *a, const char *path)
 
 	if (fmt == F_CAST)
 		return cmd_replay(a, path);
+	if (fmt == F_PCP)
+		return cmd_pcp(a, path);
 	/* export ID: that run alone, as show and replay take it */
 	if (!strcmp(a->cmd, "export") && a->npos == 1 && (rc = export_one(a, path)))
 		return rc;
@@ -1182,8 +1227,6 @@ static int check_existing(const char *path, char *err, size_t errlen)
 
 /* What the commands read: --history always; filters and the options of
  * a report only in the formats whose output they change. */
-#define O_DB OPT_BIT(OPT_HISTORY)
-#define O_FILTER (OPT_BIT('L') | OPT_BIT(OPT_KERNEL) | OPT_BIT(OPT_SESSION) | OPT_BIT(OPT_LIMIT))
 #define O_VERDICTS (OPT_BIT(OPT_COV) | OPT_BIT(OPT_OUTLIER_Z))
 #define O_GROUPS (OPT_BIT(OPT_GNU) | O_VERDICTS)
 #define O_TABLE (OPT_BIT(OPT_ROWS) | OPT_BIT(OPT_COLS))
@@ -1205,7 +1248,8 @@ static const struct hcmd cmds[NCMDS] = {
 				     [F_TABLE] = O_DB | O_FILTER | O_TABLE } },
 	{ "compare", " A B...", cmd_compare, { [F_DEFAULT] = O_DB, [F_TEXT] = O_DB,
 					       [F_JSON] = O_DB } },
-	{ "export", " [ID]", cmd_report, { O_REPORTS(O_FILTER), [F_CAST] = O_DB | O_CAST } },
+	{ "export", " [ID]", cmd_report, { O_REPORTS(O_FILTER), [F_CAST] = O_DB | O_CAST,
+					   [F_PCP] = O_DB | O_FILTER } },
 	{ "import", " FILE", cmd_import, { [F_DEFAULT] = O_DB | OPT_BIT('L') | OPT_BIT(OPT_SKIP_BAD) } },
 	{ "rm", " ID...", cmd_rm, { [F_DEFAULT] = O_DB } },
 	{ "plot", " ID...", cmd_plot, { [F_DEFAULT] = O_DB | OPT_BIT(OPT_SVG) | OPT_BIT(OPT_SERIES),
@@ -1236,7 +1280,7 @@ static int check_options(struct hargs *a, const struct hcmd *c)
 	size_t o = 0;
 
 	if (!c->opts[a->fmt]) {
-		for (int k = 1; k <= F_CAST; k++)
+		for (int k = 1; k <= F_PCP; k++)
 			if (c->opts[k])
 				o += (size_t)snprintf(with + o, sizeof(with) - o, "%s%s", o ? ", " : "",
 						      fmt_names[k]);
@@ -1251,7 +1295,7 @@ static int check_options(struct hargs *a, const struct hcmd *c)
 		unsigned bit = OPT_BIT(opt->val);
 		if (!(a->given & bit) || (c->opts[a->fmt] & bit))
 			continue;
-		for (int k = 0; k <= F_CAST; k++)
+		for (int k = 0; k <= F_PCP; k++)
 			if (c->opts[k] & bit)
 				o += (size_t)snprintf(with + o, sizeof(with) - o, "%s%s%s",
 						      o ? " or " : "", k ? "with --format=" :

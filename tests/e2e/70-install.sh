@@ -55,6 +55,10 @@ expect complete-run-ids-only test "$(comp thrashtop history --history "$TMP/h.db
 expect complete-plot-ids has 1 thrashtop history --history "$TMP/h.db" plot 2 ""
 expect complete-plot-series has swap-used,majflt thrashtop history plot 1 --series = swap-used,maj
 expect complete-command-after-dashes has bash thrashtop -- bas
+expect complete-format-pcp has pcp thrashtop history export --format = p
+# export --format=pcp: the run IDs, then the directory
+expect complete-pcp-ids has 2 thrashtop history --history "$TMP/h.db" export --format=pcp ""
+expect complete-pcp-dir has "$TMP/dest" thrashtop history --history "$TMP/h.db" export --format=pcp 1 "$TMP/de"
 
 M uninstall DESTDIR="$D" PREFIX=/usr >"$TMP/out" 2>&1; rc=$?
 expect uninstall-ok test "$rc" -eq 0
