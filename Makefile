@@ -4,10 +4,10 @@
 
 CC      ?= gcc
 PKGS    := ncursesw libproc2 sqlite3 libnl-genl-3.0 libtracefs libtraceevent libarchive liblzma \
-	   libpcp libpcp_import
+	   libpcp libpcp_import libzstd
 APT_PKGS := pkg-config libncurses-dev libproc2-dev libsqlite3-dev libnl-genl-3-dev \
 	    libtracefs-dev libtraceevent-dev libarchive-dev liblzma-dev libpcp3-dev \
-	    libpcp-import1-dev tmux time
+	    libpcp-import1-dev libzstd-dev tmux time
 CSTD    := -std=c11 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
 OPT     ?= -O2 -g
@@ -85,7 +85,7 @@ unit: build/unit
 # Tools only the tests use, as command:package.
 CHECK_TOOLS := man:man-db xmllint:libxml2-utils rsvg-convert:librsvg2-bin gnuplot:gnuplot-nox \
 	       strace:strace asciinema:asciinema qemu-system-x86_64:qemu-system-x86 \
-	       busybox:busybox-static sshd:openssh-server
+	       busybox:busybox-static sshd:openssh-server zstd:zstd
 check-deps: pcp-tools
 	@missing=""; for t in $(CHECK_TOOLS); do \
 	  command -v $${t%%:*} >/dev/null 2>&1 || missing="$$missing $${t#*:}"; done; \

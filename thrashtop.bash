@@ -1,5 +1,6 @@
 # bash completion for thrashtop: options and subcommands as --help prints
-# them, plot names from --list-plots, run IDs from `history list`.
+# them, plot names from --list-plots, run IDs from `history list`, kernels
+# from `kernel list`, /boot and apt-cache.
 
 # An option whose value is optional, --wait[=SECONDS], both ways.
 _thrashtop_opts()
@@ -23,6 +24,44 @@ _thrashtop_ids()
 		awk '$1 ~ /^[0-9]+$/ { print $1 }'
 }
 
+# What --kernel and `kernel boot` take by name: the cached kernels and
+# those installed in /boot (files and directories, a .deb or a build tree,
+# besides).
+_thrashtop_kernels()
+{
+	local f
+	"$1" kernel list 2>/dev/null | awk '{ print $1 }'
+	for f in /boot/vmlinuz-*; do
+		[ -f "$f" ] && echo "${f#/boot/vmlinuz-}"
+	done
+}
+
+# `thrashtop kernel fetch|list|boot ...`
+_thrashtop_kernel()
+{
+	local cur=$1 prev=$2 prog=$3
+	if [ "$COMP_CWORD" -eq 2 ]; then
+		COMPREPLY=($(compgen -W "fetch list boot" -- "$cur"))
+		return
+	fi
+	case ${COMP_WORDS[2]} in
+	fetch)	# the generic amd64 images apt knows
+		COMPREPLY=($(compgen -W "$(apt-cache pkgnames linux-image- 2>/dev/null |
+			grep -E '^linux-image-[0-9][^ ]*-amd64$' | grep -vE -- '-(cloud|rt)-amd64$')" \
+			-- "$cur")) ;;
+	boot)
+		case $prev in
+		--boot-mem|--cpus|--append|--timeout) return ;;
+		esac
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "--boot-mem --cpus --append --timeout --" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "$(_thrashtop_kernels "$prog")" -- "$cur")
+				   $(compgen -f -- "$cur"))
+		fi ;;
+	esac
+}
+
 _thrashtop()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
@@ -32,6 +71,10 @@ _thrashtop()
 		[ "${COMP_WORDS[i]}" = -- ] && { COMPREPLY=($(compgen -c -- "$cur")); return; }
 	done
 	[ "${COMP_WORDS[1]}" = history ] && [ "$COMP_CWORD" -gt 1 ] && sub=history
+	if [ "${COMP_WORDS[1]}" = kernel ] && [ "$COMP_CWORD" -gt 1 ]; then
+		_thrashtop_kernel "$cur" "$prev" "$prog"
+		return
+	fi
 	# "--opt=value" arrives as "--opt" "=" "value" with the default COMP_WORDBREAKS
 	if [ "$cur" = = ]; then
 		prev=${COMP_WORDS[COMP_CWORD - 1]}
@@ -58,19 +101,22 @@ _thrashtop()
 	--host)
 		COMPREPLY=($(compgen -A hostname -- "$cur"))
 		return ;;
+	--kernel)
+		COMPREPLY=($(compgen -W "$(_thrashtop_kernels "$prog")" -- "$cur") $(compgen -f -- "$cur"))
+		return ;;
 	--knob|--sysctl)
 		words=$(cd /proc/sys/vm 2>/dev/null && printf 'vm.%s\n' *)
 		COMPREPLY=($(compgen -W "$words" -- "$cur"))
 		return ;;
 	-n|--elems|-m|--mb|-p|--procs|-s|--seed|-r|--repeat|-d|--delay|-L|--label|--mem|--global|\
-	--swap|--sweep|--kernel|--session|--limit|--rows|--cols|--cov|--outlier-z|--speed|--size)
+	--swap|--sweep|--session|--limit|--rows|--cols|--cov|--outlier-z|--speed|--size)
 		return ;;
 	esac
 	if [ -z "$sub" ]; then
 		if [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "$(_thrashtop_opts "$prog")" -- "$cur"))
 		elif [ "$COMP_CWORD" -eq 1 ]; then
-			COMPREPLY=($(compgen -W "history $(_thrashtop_opts "$prog")" -- "$cur"))
+			COMPREPLY=($(compgen -W "history kernel $(_thrashtop_opts "$prog")" -- "$cur"))
 		fi
 		[[ ${COMPREPLY[0]-} == *= ]] && compopt -o nospace 2>/dev/null
 		return

@@ -86,6 +86,9 @@ struct options {
 	const char *kernel;	/* --kernel: the runs happen in a guest booting it;
 				   NULL: on this machine */
 	int64_t boot_mem;	/* --boot-mem, the guest's RAM, bytes */
+	/* set by a guest's agent: the disk its host made for --swap's (and a
+	 * sweep's) swap files, /dev/vdX, and what backs it; NULL: a file */
+	const char *swap_disk, *swap_disk_kind;
 	/* set by a sweep over places (kernel=, boot-mem=) for each place's
 	 * session: the session id the runs share, and the place's cell text */
 	const char *session_id, *place_cell;

@@ -36,6 +36,7 @@ struct kernel_entry {
 
 /* kernel_resolve's flags. */
 #define KERNEL_NO_FETCH 1u	/* a version not in the cache is an error */
+#define KERNEL_SWAP_DISK 2u	/* the guest gets a swap disk: virtio_blk is required */
 
 /* Resolves arg into k, modules and all: 0, or -1 with one line in err
  * (no such kernel, a download or unpack that failed, modules the guest

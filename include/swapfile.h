@@ -1,6 +1,8 @@
 /* A temporary swap file: recorded in the undo state, then created
  * (fallocate, mode 0600, a swap header written here), then swapon(2).
- * Removal is swapoff(2) + unlink. */
+ * Removal is swapoff(2) + unlink. Or a swap area on a disk of the
+ * session's own (a guest's virtio disk): the same header written at its
+ * start, swapon(2), and swapoff(2) at the end. */
 #ifndef THRASHTOP_SWAPFILE_H
 #define THRASHTOP_SWAPFILE_H
 
@@ -17,6 +19,8 @@ struct swapfile {
 	long long bytes;	/* file size: a whole number of pages */
 	int prio;		/* swap priority, -1 = the kernel's default */
 	bool active;		/* swapon done */
+	char disk[48];		/* on a disk: what backs it ("virtio-blk cache=none");
+				   "" for a file */
 };
 
 /* Creates DIR/thrashtop-swap-PID-XXXXXXXX (the tail random, so no one can
@@ -29,7 +33,19 @@ struct swapfile {
 int swapfile_create(struct swapfile *sw, const char *dir, long long bytes, int prio,
 		    char *err, size_t errlen);
 
-/* swapoff + unlink + drop the undo record. On failure (swapoff ENOMEM when
+/* A swap area of bytes (rounded down to whole pages) at the start of the
+ * block device dev, which must be at least that large: recorded in the
+ * undo state, the header written, swapon with prio as
+ * swapfile_create's. kind says what backs the disk, for the record.
+ * Returns 0, or -1 with err filled and nothing left on. */
+int swapfile_on_disk(struct swapfile *sw, const char *dev, const char *kind, long long bytes,
+		     int prio, char *err, size_t errlen);
+
+/* swapoff of a block device under /dev, as the undo state names it (one
+ * not on swap: 0). Returns 0, or -1 with err filled. */
+int swapfile_disk_off(const char *dev, char *err, size_t errlen);
+
+/* swapoff + unlink (a disk: swapoff only) + drop the undo record. On failure (swapoff ENOMEM when
  * RAM cannot take the swapped pages back) the file stays on and recorded.
  * Returns 0, or -1 with err filled. */
 int swapfile_remove(struct swapfile *sw, char *err, size_t errlen);

@@ -32,6 +32,9 @@ struct tuning {
 	long long mem_limit;		/* bytes, 0 = no limit */
 	struct swapfile sw;
 	bool have_swap;
+	/* a disk of the session's own that holds the swap instead of a file
+	 * (a guest's, /dev/vdX) and what backs it; NULL: a swap file */
+	const char *swap_disk, *swap_disk_kind;
 	struct zram zr;			/* --swap zram:SIZE */
 	bool have_zram;
 	bool have_zswap;		/* zswap's parameters set (--zswap) */
@@ -71,7 +74,8 @@ void tuning_register_undo(void);
  * 0 and msg "". Returns as undo_recover. */
 int tuning_recover(char *msg, size_t msglen);
 
-/* Sets the temporary swap to bytes (0: none), replacing any earlier file.
+/* Sets the temporary swap to bytes (0: none), replacing any earlier one:
+ * a file, or an area on swap_disk when there is one.
  * Returns 0, or -1 with err filled (a refusal for want of root says so). */
 int tuning_set_swap(struct tuning *t, long long bytes, char *err, size_t errlen);
 

@@ -5,7 +5,7 @@
  * The file is DIR/state with DIR = $THRASHTOP_STATE_DIR or /run/thrashtop,
  * one line per change:
  *   OWNERPID OWNERSTART BOOTID cgroup v1|v2 PATH
- *   OWNERPID OWNERSTART BOOTID swap PATH
+ *   OWNERPID OWNERSTART BOOTID swap PATH         (a swap file, or a disk /dev/NAME)
  *   OWNERPID OWNERSTART BOOTID zram zramN
  *   OWNERPID OWNERSTART BOOTID sysctl vm.NAME OLDVALUE
  *   OWNERPID OWNERSTART BOOTID param /sys/module/M/parameters/NAME OLDVALUE

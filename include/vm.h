@@ -21,6 +21,11 @@
 #define VM_MEM_DEFAULT (512ull << 20)
 #define VM_BOOT_TIMEOUT 120	/* seconds to the guest command's first byte */
 #define VM_CMDLINE "console=ttyS0 panic=-1 rdinit=/init cgroup_no_v1=all quiet"
+/* The guest's swap disk: its serial, as the guest finds it in
+ * /sys/block/NAME/serial, and its host cache mode on the kernel command
+ * line (thrashtop.swap_cache=none), as the run's record keeps it. */
+#define VM_SWAP_SERIAL "thrashtop-swap"
+#define VM_SWAP_PARAM "thrashtop.swap_cache="
 
 struct vm_cfg {
 	const struct kernel *kernel;
@@ -31,6 +36,7 @@ struct vm_cfg {
 	 * as `agent --fd 3`. */
 	char *const *argv;
 	int boot_timeout;	/* seconds; 0: VM_BOOT_TIMEOUT */
+	uint64_t swap_bytes;	/* a raw disk of this size for the guest's swap; 0: none */
 };
 
 enum vm_state {
@@ -84,8 +90,19 @@ const char *vm_keep_console(struct vm *v);
  * stream and removes the runtime directory; frees v. */
 void vm_stop(struct vm *v);
 
+/* The swap disk as a sentence ("a 64M swap disk, cache=none"; and where
+ * and why when the host's page cache is not bypassed), "" without one. */
+const char *vm_disk(const struct vm *v);
+
+/* Makes path, a sparse file of bytes, exclusively: 1 when it opens with
+ * O_DIRECT (qemu's cache=none, the guest's swap bypasses this machine's
+ * page cache), 0 when only without (why says so); -1 with why when it
+ * cannot hold a guest's swap: on tmpfs or ramfs (this machine's memory),
+ * too little room, not made. Nothing is left on -1. */
+int vm_disk_make(const char *path, uint64_t bytes, char *why, size_t len);
+
 /* Removes the runtime directories of this user's guests whose owner is
- * gone. How many. */
+ * gone (and those made for their swap disks). How many. */
 int vm_sweep(void);
 
 #endif

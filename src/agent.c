@@ -1,6 +1,8 @@
 #include "agent.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
@@ -12,7 +14,9 @@
 #include "loop.h"
 #include "session.h"
 #include "stream.h"
+#include "sysio.h"
 #include "version.h"
+#include "vm.h"
 #include "wire.h"
 
 #define HELLO_WAIT_S 60.0	/* for the session's hello and options */
@@ -39,6 +43,7 @@ static struct agent {
 	struct rc_acc *rc;		/* a run's reclaim events, as sent */
 	char cell_err[512];		/* the sweep cell asked for failed: why */
 	bool bye;
+	char disk[64], disk_kind[48];	/* a guest's swap disk, and what backs it */
 	char err[512];
 } the_agent;
 
@@ -574,6 +579,38 @@ static int tick_fd(void *arg)
 	return a->p->ops->tick_fd(a->p);
 }
 
+/* The swap disk a guest's host made (its kernel command line names its
+ * cache mode), found by its serial: the swap files asked for go on it.
+ * -1 when it was made but is not there. */
+static int find_swap_disk(struct agent *a)
+{
+	char cmdline[4096], path[PATH_MAX], serial[64];
+	const char *p;
+	struct dirent *e;
+	DIR *d;
+
+	if (sysio_read("/proc/cmdline", cmdline, sizeof(cmdline)) < 0 ||
+	    !(p = strstr(cmdline, VM_SWAP_PARAM)))
+		return 0;
+	p += strlen(VM_SWAP_PARAM);
+	snprintf(a->disk_kind, sizeof(a->disk_kind), "virtio-blk cache=%.*s",
+		 (int)strcspn(p, " \n"), p);
+	if ((d = opendir("/sys/block"))) {
+		while ((e = readdir(d)))
+			if (snprintf(path, sizeof(path), "/sys/block/%s/serial", e->d_name) > 0 &&
+			    sysio_read(path, serial, sizeof(serial)) >= 0 &&
+			    (serial[strcspn(serial, "\n")] = '\0', !strcmp(serial, VM_SWAP_SERIAL)))
+				snprintf(a->disk, sizeof(a->disk), "/dev/%.50s", e->d_name);
+		closedir(d);
+	}
+	if (!a->disk[0])
+		return snprintf(a->err, sizeof(a->err), "the guest's swap disk (serial "
+				VM_SWAP_SERIAL ") is not there: has its kernel virtio_blk?"), -1;
+	a->o.swap_disk = a->disk;
+	a->o.swap_disk_kind = a->disk_kind;
+	return 0;
+}
+
 /* The stream's descriptors, kept apart from the workers: they get
  * /dev/null for standard input and output, never the stream. */
 static int open_stream(struct agent *a, int fd)
@@ -677,7 +714,7 @@ int agent_main(int argc, char **argv)
 	}
 	/* a signal during the set-up waits, and ends the loop at once */
 	loop_signals();
-	if (handshake(a)) {
+	if (handshake(a) || find_swap_disk(a)) {
 		tell_failed(a);
 		teardown(a, false);
 		return 2;

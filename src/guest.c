@@ -56,21 +56,18 @@ static enum vm_state boot_wait(struct vm *v)
 	return st;
 }
 
-/* A guest's files are this machine's over 9p, or tmpfs: no swap file can
- * live there, so its swap is zram. Refused before anything boots. */
-static int swap_in_guest(const struct options *o, char *err, size_t errlen)
+int64_t guest_swap_bytes(const struct options *o)
 {
-	if (o->swap_size && !o->swap.zram)
-		return fmt_err(err, errlen, "--kernel: a guest's swap is zram (--swap zram:SIZE): "
-			       "its files are this machine's over 9p, or tmpfs, and neither can "
-			       "hold a swap file");
+	int64_t most = o->swap_size && !o->swap.zram ? o->swap.bytes : 0;
+	struct swap_spec sp;
+	char e[256];
+
 	for (int i = 0; i < o->nsweep; i++)
 		for (int j = 0; !strcmp(o->sweep[i].key, "swap") && j < o->sweep[i].nvals; j++)
-			if (strncmp(o->sweep[i].vals[j], "zram:", 5) && strcmp(o->sweep[i].vals[j], "0"))
-				return fmt_err(err, errlen, "--kernel: --sweep swap=%s: a guest's swap "
-					       "is zram (zram:SIZE): it can hold no swap file",
-					       o->sweep[i].vals[j]);
-	return 0;
+			if (cli_parse_swap(o->sweep[i].vals[j], &sp, e, sizeof(e)) == 0 && !sp.zram &&
+			    sp.bytes > most)
+				most = sp.bytes;
+	return most;
 }
 
 struct place *guest_open(const struct options *o, char *err, size_t errlen)
@@ -82,14 +79,15 @@ struct place *guest_open(const struct options *o, char *err, size_t errlen)
 	char mem[32];
 	int fd;
 
-	if (swap_in_guest(o, err, errlen) || kernel_resolve(o->kernel, 0, &k, err, errlen))
-		return NULL;
-	struct vm_cfg cfg = { .kernel = &k, .mem_bytes = (uint64_t)o->boot_mem };
-	if (vm_start(&cfg, &v, err, errlen))
+	struct vm_cfg cfg = { .kernel = &k, .mem_bytes = (uint64_t)o->boot_mem,
+			      .swap_bytes = (uint64_t)guest_swap_bytes(o) };
+
+	if (kernel_resolve(o->kernel, cfg.swap_bytes ? KERNEL_SWAP_DISK : 0, &k, err, errlen) ||
+	    vm_start(&cfg, &v, err, errlen))
 		return NULL;
 	fmt_kib(mem, sizeof(mem), o->boot_mem / 1024);
-	fprintf(stderr, "thrashtop: booting %s with %s of RAM (console: %s)\n", k.version, mem,
-		vm_console(v));
+	fprintf(stderr, "thrashtop: booting %s with %s of RAM%s%s (console: %s)\n", k.version, mem,
+		*vm_disk(v) ? " and " : "", vm_disk(v), vm_console(v));
 	st = boot_wait(v);
 	if (st != VM_RUNNING) {
 		if (st == VM_BOOTING)

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "sysio.h"
 #include "undo.h"
@@ -533,6 +534,38 @@ static unsigned char *unxz(const unsigned char *in, size_t inlen, size_t *len)
 	return out;
 }
 
+/* A zstd frame, as `zstd` writes a module (its size in the header or not). */
+static unsigned char *unzst(const unsigned char *in, size_t inlen, size_t *len)
+{
+	ZSTD_DStream *ds = ZSTD_createDStream();
+	ZSTD_inBuffer ib = { in, inlen, 0 };
+	ZSTD_outBuffer ob = { NULL, inlen * 4 + 4096, 0 };
+	size_t r = 1;
+	void *grown;
+
+	if (!ds || !(ob.dst = malloc(ob.size)))
+		goto fail;
+	while (r) {
+		if (ob.pos == ob.size) {
+			if (!(grown = realloc(ob.dst, ob.size * 2)))
+				goto fail;
+			ob.dst = grown;
+			ob.size *= 2;
+		}
+		r = ZSTD_decompressStream(ds, &ob, &ib);
+		/* an error, or input that ends inside the frame */
+		if (ZSTD_isError(r) || (r && ib.pos == ib.size && ob.pos < ob.size))
+			goto fail;
+	}
+	ZSTD_freeDStream(ds);
+	*len = ob.pos;
+	return ob.dst;
+fail:
+	ZSTD_freeDStream(ds);
+	free(ob.dst);
+	return NULL;
+}
+
 static bool ends(const char *s, const char *tail)
 {
 	size_t n = strlen(s), t = strlen(tail);
@@ -553,16 +586,11 @@ unsigned char *kernel_module_read(const char *path, size_t *len, char *err, size
 		*len = n;
 		return raw;
 	}
-	if (ends(path, ".ko.zst")) {
-		snprintf(err, errlen, "%s: zstd-compressed modules are not supported; "
-			 "decompress them (zstd -d) first", path);
-		free(raw);
-		return NULL;
-	}
-	out = unxz(raw, n, len);
+	out = ends(path, ".ko.zst") ? unzst(raw, n, len) : unxz(raw, n, len);
 	free(raw);
 	if (!out)
-		snprintf(err, errlen, "%s: not a valid xz file", path);
+		snprintf(err, errlen, "%s: not a valid %s file", path, ends(path, ".ko.zst") ? "zstd" :
+			 "xz");
 	return out;
 }
 
@@ -604,12 +632,12 @@ int kernel_modinfo(const unsigned char *ko, size_t len, const char *key, char *v
 	return 0;
 }
 
-/* The modules of a tree by name, and what modules.builtin lists. */
+/* The modules of a tree by name, what modules.builtin lists, and what
+ * modules.order does: a .ko it does not list is an earlier build's. */
 struct modset {
 	struct kernel_mod *all;
 	int n, cap;
-	char *builtin;		/* modules.builtin's text, names made one per line */
-	bool have_builtin;
+	char *builtin, *order;	/* those files' names as "\nname\nname\n"; NULL: none */
 	char missing[256];
 };
 
@@ -638,45 +666,44 @@ static int index_one(const char *path, const struct stat *sb, int type, struct F
 	return FTW_CONTINUE;
 }
 
+static bool listed(const char *names, const char *name)
+{
+	char key[80];
+
+	snprintf(key, sizeof(key), "\n%s\n", name);
+	return names && strstr(names, key) != NULL;
+}
+
 static const struct kernel_mod *find_mod(const struct modset *m, const char *name)
 {
+	if (m->order && !listed(m->order, name))
+		return NULL;
 	for (int i = 0; i < m->n; i++)
 		if (!strcmp(m->all[i].name, name))
 			return &m->all[i];
 	return NULL;
 }
 
-static bool builtin(const struct modset *m, const char *name)
+/* A file of module paths (modules.builtin, modules.order) as
+ * "\nname\nname\n"; NULL when there is none. */
+static char *load_names(const char *moddir, const char *file)
 {
-	char key[80];
-
-	if (!m->builtin)
-		return false;
-	snprintf(key, sizeof(key), "\n%s\n", name);
-	return strstr(m->builtin, key) != NULL;
-}
-
-/* modules.builtin's paths as "\nname\nname\n". */
-static void load_builtin(struct modset *m, const char *moddir)
-{
-	char path[PATH_MAX + 32], name[64];
+	char path[PATH_MAX + 32], name[64], *names, *text;
 	size_t n, at = 1;
-	char *text;
 
-	snprintf(path, sizeof(path), "%s/modules.builtin", moddir);
+	snprintf(path, sizeof(path), "%s/%s", moddir, file);
 	if (!(text = sysio_read_alloc(path, 4u << 20, &n)))
-		return;
-	m->have_builtin = true;
-	m->builtin = malloc(n + 2);
-	if (m->builtin) {
-		m->builtin[0] = '\n';
+		return NULL;
+	if ((names = malloc(n + 2))) {
+		names[0] = '\n';
 		for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n")) {
 			modname(l, name, sizeof(name));
-			at += (size_t)sprintf(m->builtin + at, "%s\n", name);
+			at += (size_t)sprintf(names + at, "%s\n", name);
 		}
-		m->builtin[at] = '\0';
+		names[at] = '\0';
 	}
 	free(text);
+	return names;
 }
 
 static void add_missing(struct modset *m, const char *name)
@@ -703,10 +730,10 @@ static int add_mod(struct kernel *k, struct modset *m, const char *name, bool re
 	unsigned char *ko;
 	size_t len;
 
-	if (loaded(k, name) || builtin(m, name))
+	if (loaded(k, name) || listed(m->builtin, name))
 		return 0;
 	if (!(mod = find_mod(m, name))) {
-		if (required && m->have_builtin)
+		if (required && m->builtin)
 			add_missing(m, name);
 		return 0;
 	}
@@ -735,7 +762,7 @@ static int add_mod(struct kernel *k, struct modset *m, const char *name, bool re
 }
 
 /* The modules the guest needs from k->moddir, in load order. */
-static int resolve_mods(struct kernel *k, char *err, size_t errlen)
+static int resolve_mods(struct kernel *k, unsigned flags, char *err, size_t errlen)
 {
 	struct modset m = { 0 };
 	int rc = 0;
@@ -749,16 +776,21 @@ static int resolve_mods(struct kernel *k, char *err, size_t errlen)
 		free(m.all);
 		return -1;
 	}
-	load_builtin(&m, k->moddir);
+	m.builtin = load_names(k->moddir, "modules.builtin");
+	m.order = load_names(k->moddir, "modules.order");
 	for (size_t i = 0; !rc && i < sizeof(wanted) / sizeof(wanted[0]); i++)
-		rc = add_mod(k, &m, wanted[i].name, wanted[i].required, 0, err, errlen);
+		rc = add_mod(k, &m, wanted[i].name, wanted[i].required ||
+			     ((flags & KERNEL_SWAP_DISK) && !strcmp(wanted[i].name, "virtio_blk")), 0,
+			     err, errlen);
 	if (!rc && *m.missing) {
-		snprintf(err, errlen, "kernel %s has neither built in nor as modules in %s: %s",
-			 k->version, k->moddir, m.missing);
+		snprintf(err, errlen, "kernel %s has neither built in nor as modules in %s: %s%s",
+			 k->version, k->moddir, m.missing, strstr(m.missing, "virtio_blk") ?
+			 " (the swap disk a swap file in the guest needs)" : "");
 		rc = -1;
 	}
 	free(m.all);
 	free(m.builtin);
+	free(m.order);
 	return rc;
 }
 
@@ -923,5 +955,5 @@ int kernel_resolve(const char *arg, unsigned flags, struct kernel *k, char *err,
 
 		rc = kernel_cache_dir(dir, sizeof(dir), err, errlen) ? from_cache(dir, ver, k) : -1;
 	}
-	return rc ? -1 : resolve_mods(k, err, errlen);
+	return rc ? -1 : resolve_mods(k, flags, err, errlen);
 }

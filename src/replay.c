@@ -138,7 +138,7 @@ void replay_tuning_at(const struct run_record *r, double t, char *buf, size_t le
 		fmt_kib(a, sizeof(a), r->mem_limit_kib);
 		fmt_buf_put(&b, "mem %s", a);
 	}
-	if (!strncmp(r->swap_backend, "zram ", 5)) {
+	if (!strncmp(r->swap_backend, "zram ", 5) || !strncmp(r->swap_backend, "virtio-blk ", 11)) {
 		fmt_buf_put(&b, "%sswap %s", b.n ? ", " : "", r->swap_backend);
 	} else if (r->tmp_swap_kib > 0) {
 		fmt_kib(a, sizeof(a), r->tmp_swap_kib);

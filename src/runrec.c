@@ -734,7 +734,7 @@ int run_record_config(struct run_record *r)
 	sb_kv_i64(&b, "tmp_swap_kib", r->tmp_swap_kib);
 	/* Only where they differ from what runs before them had: a swap file,
 	 * rand() data; zswap's compressor only when it is on. */
-	if (!strncmp(r->swap_backend, "zram", 4))
+	if (!strncmp(r->swap_backend, "zram", 4) || !strncmp(r->swap_backend, "virtio-blk ", 11))
 		sb_kv(&b, "swap_backend", r->swap_backend);
 	if (r->zswap == 1 && r->zswap_with[0])
 		sb_kv(&b, "zswap_with", r->zswap_with);

@@ -156,8 +156,9 @@ static void describe_tuning(struct session *s)
 	}
 	if (s->tun.have_swap && off < len) {
 		fmt_kib(a, sizeof(a), s->tun.sw.bytes / 1024);
-		off += (size_t)snprintf(s->tune_desc + off, len - off, "%sswap +%s",
-					off ? ", " : "", a);
+		off += (size_t)snprintf(s->tune_desc + off, len - off, "%sswap +%s%s%s",
+					off ? ", " : "", a, *s->tun.sw.disk ? " on " : "",
+					s->tun.sw.disk);
 	}
 	if (s->tun.have_zram && off < len) {
 		fmt_kib(a, sizeof(a), s->tun.zr.bytes / 1024);
@@ -651,15 +652,21 @@ static void remember_run(struct session *s)
 	}
 }
 
-/* "zram 512M lzo-rle prio 32767", "file 2G", or "" */
+/* "zram 512M lzo-rle prio 32767", "virtio-blk 256M cache=none" (a
+ * guest's disk), "file 2G", or "" */
 static void swap_backend_text(const struct session *s, char *buf, size_t len)
 {
+	const char *disk = s->tun.sw.disk;
 	char a[32];
 
 	buf[0] = '\0';
 	if (s->tun.have_zram) {
 		fmt_kib(a, sizeof(a), s->tun.zr.bytes / 1024);
 		snprintf(buf, len, "zram %.12s %.24s prio %d", a, s->tun.zr.algo, s->tun.zr.prio);
+	} else if (s->tun.have_swap && *disk) {
+		fmt_kib(a, sizeof(a), s->tun.sw.bytes / 1024);
+		snprintf(buf, len, "%.*s %s%s", (int)strcspn(disk, " "), disk, a,
+			 disk + strcspn(disk, " "));
 	} else if (s->tun.have_swap) {
 		fmt_kib(a, sizeof(a), s->tun.sw.bytes / 1024);
 		snprintf(buf, len, "file %s", a);
@@ -1263,6 +1270,8 @@ static void init(struct session *s, const struct options *o)
 	s->plan.procs = o->procs;
 	s->plan.interval = o->interval;
 	tuning_init(&s->tun);
+	s->tun.swap_disk = o->swap_disk;
+	s->tun.swap_disk_kind = o->swap_disk_kind;
 	snprintf(s->knob, sizeof(s->knob), "%s", o->knob ? o->knob : TUNING_DEFAULT_KNOB);
 	if (o->session_id)
 		snprintf(s->id, sizeof(s->id), "%s", o->session_id);

@@ -160,6 +160,13 @@ fail:
 	return -1;
 }
 
+static int swap_flags(int prio)
+{
+	if (prio < 0)
+		return 0;
+	return SWAP_FLAG_PREFER | ((prio << SWAP_FLAG_PRIO_SHIFT) & SWAP_FLAG_PRIO_MASK);
+}
+
 /* DIR/thrashtop-swap-PID-XXXXXXXX, the tail random. */
 static void random_name(char *buf, size_t len, const char *dir)
 {
@@ -185,7 +192,6 @@ int swapfile_create(struct swapfile *sw, const char *dir, long long bytes, int p
 	struct statfs sfs;
 	struct statvfs vfs;
 	struct stat sb;
-	int flags = 0;
 
 	memset(sw, 0, sizeof *sw);
 	sw->prio = prio;
@@ -252,9 +258,7 @@ int swapfile_create(struct swapfile *sw, const char *dir, long long bytes, int p
 			goto forget;
 		undo_forget(UNDO_SWAP, sw->path, NULL, 0);
 	}
-	if (prio >= 0)
-		flags = SWAP_FLAG_PREFER | ((prio << SWAP_FLAG_PRIO_SHIFT) & SWAP_FLAG_PRIO_MASK);
-	if (swapon(sw->path, flags) < 0) {
+	if (swapon(sw->path, swap_flags(prio)) < 0) {
 		int e = errno;
 
 		if (e == EINVAL)
@@ -274,6 +278,89 @@ forget:
 	undo_forget(UNDO_SWAP, sw->path, NULL, 0);
 	sw->path[0] = '\0';
 	return -1;
+}
+
+/* The header for bytes at the start of the open device fd. */
+static int write_disk_header(int fd, const char *dev, long long bytes, char *err, size_t errlen)
+{
+	long pagesz = sysconf(_SC_PAGESIZE);
+	unsigned char *hdr = malloc((size_t)pagesz);
+	uint64_t size = 0;
+	char h1[32], h2[32];
+	int e = 0;
+
+	if (!hdr)
+		return fmt_err(err, errlen, "cannot write the swap header of %s: %s", dev,
+			       strerror(ENOMEM));
+	if (ioctl(fd, BLKGETSIZE64, &size) < 0) {
+		free(hdr);
+		return fmt_err(err, errlen, "%s: not a disk: %s", dev, strerror(errno));
+	}
+	if ((uint64_t)bytes > size) {
+		free(hdr);
+		human(bytes, h1, sizeof h1);
+		human((long long)size, h2, sizeof h2);
+		return fmt_err(err, errlen, "a %s swap area does not fit %s, a disk of %s", h1, dev,
+			       h2);
+	}
+	swapfile_header(hdr, pagesz, (unsigned long)(bytes / pagesz));
+	if (pwrite(fd, hdr, (size_t)pagesz, 0) != (ssize_t)pagesz || fsync(fd) < 0)
+		e = errno ? errno : EIO;
+	free(hdr);
+	if (e)
+		return fmt_err(err, errlen, "cannot write the swap header of %s: %s", dev,
+			       strerror(e));
+	return 0;
+}
+
+int swapfile_on_disk(struct swapfile *sw, const char *dev, const char *kind, long long bytes,
+		     int prio, char *err, size_t errlen)
+{
+	long pagesz = sysconf(_SC_PAGESIZE);
+	int fd, rc;
+
+	memset(sw, 0, sizeof *sw);
+	sw->prio = prio;
+	if (bytes < SWAPFILE_MIN_BYTES)
+		return fmt_err(err, errlen, "--swap %lld bytes is too small (at least 1 MiB)", bytes);
+	sw->bytes = bytes / pagesz * pagesz;
+	snprintf(sw->path, sizeof sw->path, "%s", dev);
+	snprintf(sw->disk, sizeof sw->disk, "%s", kind);
+	if (undo_add(UNDO_SWAP, sw->path, "", err, errlen) < 0)
+		goto forget;
+	/* O_EXCL: a disk something has mounted or swaps on is refused */
+	if ((fd = open(dev, O_WRONLY | O_EXCL | O_CLOEXEC)) < 0) {
+		fmt_err(err, errlen, "cannot open the swap disk %s: %s", dev, strerror(errno));
+		goto forget;
+	}
+	rc = write_disk_header(fd, dev, sw->bytes, err, errlen);
+	close(fd);
+	if (rc)
+		goto forget;
+	if (swapon(sw->path, swap_flags(prio)) < 0) {
+		fmt_err(err, errlen, "swapon %s: %s", sw->path, strerror(errno));
+		goto forget;
+	}
+	sw->active = true;
+	return 0;
+forget:
+	undo_forget(UNDO_SWAP, sw->path, NULL, 0);
+	sw->path[0] = '\0';
+	return -1;
+}
+
+int swapfile_disk_off(const char *dev, char *err, size_t errlen)
+{
+	struct stat sb;
+
+	if (strncmp(dev, "/dev/", 5) || strstr(dev, "/../") || lstat(dev, &sb) < 0 ||
+	    !S_ISBLK(sb.st_mode))
+		return fmt_err(err, errlen, "refusing to swapoff %s: not a disk under /dev", dev);
+	if (swapoff(dev) < 0 && errno != EINVAL)
+		return fmt_err(err, errlen, "swapoff %s: %s%s", dev, strerror(errno),
+			       errno == ENOMEM ? " (RAM cannot take back the pages swapped there)" :
+			       "");
+	return 0;
 }
 
 int swapfile_remove_path(const char *path, char *err, size_t errlen)
@@ -312,7 +399,7 @@ int swapfile_remove(struct swapfile *sw, char *err, size_t errlen)
 {
 	if (!sw->path[0])
 		return 0;
-	if (swapfile_remove_path(sw->path, err, errlen) < 0)
+	if ((sw->disk[0] ? swapfile_disk_off : swapfile_remove_path)(sw->path, err, errlen) < 0)
 		return -1;
 	sw->active = false;
 	if (undo_forget(UNDO_SWAP, sw->path, err, errlen) < 0)

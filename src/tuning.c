@@ -34,9 +34,12 @@ static int revert_cgroup(const char *key, const char *val, char *err, size_t err
 	return cgroup_remove_path(key, err, errlen);
 }
 
+/* A swap file, or a swap area on a disk (a device under /dev). */
 static int revert_swap(const char *key, const char *val, char *err, size_t errlen)
 {
 	(void)val;
+	if (!strncmp(key, "/dev/", 5))
+		return swapfile_disk_off(key, err, errlen);
 	return swapfile_remove_path(key, err, errlen);
 }
 
@@ -97,7 +100,9 @@ int tuning_set_swap(struct tuning *t, long long bytes, char *err, size_t errlen)
 	}
 	if (bytes <= 0)
 		return 0;
-	if (swapfile_create(&t->sw, NULL, bytes, -1, err, errlen) < 0)
+	if (t->swap_disk ? swapfile_on_disk(&t->sw, t->swap_disk, t->swap_disk_kind, bytes, -1, err,
+					    errlen) < 0 :
+	    swapfile_create(&t->sw, NULL, bytes, -1, err, errlen) < 0)
 		return -1;
 	t->have_swap = t->touched = true;
 	return 0;

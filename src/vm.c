@@ -15,18 +15,24 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "fmt.h"
 #include "initramfs.h"
+#include "swapfile.h"
 #include "sysio.h"
 #include "undo.h"
 
 #define RUN_PREFIX "thrashtop-vm-"
 #define STOP_WAIT_MS 3000
 #define KVM_GRACE_S 5.0		/* a kvm qemu dead this soon, console empty: try TCG */
+#define DISK_DIR SWAPFILE_DIR	/* the swap disk's when the runtime directory cannot hold it */
+#define FS_TMPFS 0x01021994L
+#define FS_RAMFS 0x858458f6L
 
 struct vm {
 	pid_t pid;
@@ -38,8 +44,13 @@ struct vm {
 	char console[PATH_MAX + 16], qerr[PATH_MAX + 16], initrd[PATH_MAX + 16];
 	char kept[PATH_MAX + 16];	/* where a failed guest's console was copied */
 	char image[PATH_MAX];
+	char disk[PATH_MAX + 16];	/* the swap disk's file, "" none */
+	char disk_dir[PATH_MAX];	/* a directory of its own under DISK_DIR, "" none */
+	const char *cache;		/* its qemu cache mode */
+	char disk_says[640];
 	char cmdline[2048];
 	uint64_t mem;
+	unsigned long long start;	/* ours, as the directories' names carry it */
 	int cpus, timeout, guest_status;
 	double t0, boot_s;
 	char err[1024];
@@ -83,7 +94,9 @@ static int rm_dir(int parent, const char *name)
 
 int vm_sweep(void)
 {
-	return undo_sweep_dead(run_base(), RUN_PREFIX, "", S_IFDIR, rm_dir);
+	int n = undo_sweep_dead(run_base(), RUN_PREFIX, "", S_IFDIR, rm_dir);
+
+	return n + undo_sweep_dead(DISK_DIR, RUN_PREFIX, "", S_IFDIR, rm_dir);
 }
 
 /* Whether a VM can be made: the cheap half of the KVM question (the
@@ -147,7 +160,7 @@ static void qpath(char *out, size_t len, const char *pre, const char *path)
 static void exec_qemu(struct vm *v, int guest_end, pid_t parent)
 {
 	char machine[64], smp[16], mem[32], kernel[PATH_MAX * 2], initrd[PATH_MAX * 2],
-	     con[PATH_MAX * 2];
+	     con[PATH_MAX * 2], drive[PATH_MAX * 2 + 128];
 	char *argv[64];
 	int n = 0, out;
 	sigset_t all;
@@ -184,6 +197,15 @@ static void exec_qemu(struct vm *v, int guest_end, pid_t parent)
 	};
 	for (; args[n]; n++)
 		argv[n] = args[n];
+	if (*v->disk) {
+		qpath(drive, sizeof(drive), "file=", v->disk);
+		snprintf(drive + strlen(drive), sizeof(drive) - strlen(drive),
+			 ",if=none,id=swap,format=raw,cache=%s", v->cache);
+		argv[n++] = "-drive";
+		argv[n++] = drive;
+		argv[n++] = "-device";
+		argv[n++] = "virtio-blk-pci,drive=swap,serial=" VM_SWAP_SERIAL;
+	}
 	argv[n] = NULL;
 	execvp(VM_QEMU, argv);
 	dprintf(2, "cannot run %s: %s\n", VM_QEMU, strerror(errno));
@@ -238,27 +260,105 @@ static int make_initrd(struct vm *v, const struct vm_cfg *cfg, char *err, size_t
 	return rc;
 }
 
+int vm_disk_make(const char *path, uint64_t bytes, char *why, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	char dir[PATH_MAX], size[32], free_[32];
+	struct statvfs vfs;
+	struct statfs fs;
+	int fd;
+
+	snprintf(dir, sizeof(dir), "%.*s", base ? (int)(base - path) : 1, base ? path : ".");
+	fmt_kib(size, sizeof(size), (int64_t)(bytes >> 10));
+	if (statfs(dir, &fs) < 0 || statvfs(dir, &vfs) < 0) {
+		snprintf(why, len, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (fs.f_type == FS_TMPFS || fs.f_type == FS_RAMFS) {
+		snprintf(why, len, "%s is on %s, this machine's memory", dir,
+			 fs.f_type == FS_TMPFS ? "tmpfs" : "ramfs");
+		return -1;
+	}
+	if ((uint64_t)vfs.f_bavail * vfs.f_frsize < bytes + (uint64_t)SWAPFILE_KEEP_FREE) {
+		fmt_kib(free_, sizeof(free_), (int64_t)((uint64_t)vfs.f_bavail * vfs.f_frsize >> 10));
+		snprintf(why, len, "no room for a %s swap disk in %s: %s free, and %d MiB must stay "
+			 "free", size, dir, free_, (int)(SWAPFILE_KEEP_FREE >> 20));
+		return -1;
+	}
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 || ftruncate(fd, (off_t)bytes) < 0) {
+		snprintf(why, len, "cannot make %s: %s", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(path);
+		}
+		return -1;
+	}
+	close(fd);
+	if ((fd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC)) >= 0) {
+		close(fd);
+		return 1;
+	}
+	snprintf(why, len, "the file system at %s takes no O_DIRECT: %s", dir, strerror(errno));
+	return 0;
+}
+
+/* The swap disk: in the runtime directory when it takes O_DIRECT, else
+ * in a directory of the same name under DISK_DIR that does; else through
+ * the page cache (cache=writethrough), saying why. */
+static int make_disk(struct vm *v, uint64_t bytes, char *err, size_t errlen)
+{
+	char why[256], why2[256] = "", path2[PATH_MAX + 16] = "", size[32];
+	int here, there = -1;
+	bool at_here;
+
+	fmt_kib(size, sizeof(size), (int64_t)(bytes >> 10));
+	snprintf(v->disk, sizeof(v->disk), "%s/swap.img", v->dir);
+	if ((here = vm_disk_make(v->disk, bytes, why, sizeof(why))) < 1) {
+		snprintf(v->disk_dir, sizeof(v->disk_dir), "%s/" RUN_PREFIX "%d-%llu-XXXXXX", DISK_DIR,
+			 (int)getpid(), v->start);
+		if (mkdtemp(v->disk_dir)) {
+			snprintf(path2, sizeof(path2), "%s/swap.img", v->disk_dir);
+			there = vm_disk_make(path2, bytes, why2, sizeof(why2));
+		} else {
+			snprintf(why2, sizeof(why2), "cannot make a directory in %s: %s", DISK_DIR,
+				 strerror(errno));
+			v->disk_dir[0] = '\0';
+		}
+	}
+	if (here < 0 && there < 0) {
+		v->disk[0] = '\0';
+		return fmt_err(err, errlen, "no place for the guest's %s swap disk: %s; %s", size, why,
+			       why2);
+	}
+	/* O_DIRECT first, then the runtime directory */
+	at_here = here == 1 || (here == 0 && there < 1);
+	unlink(at_here ? path2 : v->disk);
+	if (!at_here)
+		snprintf(v->disk, sizeof(v->disk), "%s", path2);
+	v->cache = here == 1 || there == 1 ? "none" : "writethrough";
+	if (here == 1 || there == 1)
+		snprintf(v->disk_says, sizeof(v->disk_says), "a %s swap disk, cache=none", size);
+	else
+		snprintf(v->disk_says, sizeof(v->disk_says), "a %s swap disk, cache=writethrough "
+			 "(%s)", size, at_here ? why : why2);
+	return 0;
+}
+
 static int setup(struct vm *v, const struct vm_cfg *cfg, char *err, size_t errlen)
 {
-	unsigned long long start;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 
 	v->mem = cfg->mem_bytes ? cfg->mem_bytes : VM_MEM_DEFAULT;
 	v->cpus = cfg->cpus > 0 ? cfg->cpus : online > 0 ? (int)online : 1;
 	v->timeout = cfg->boot_timeout > 0 ? cfg->boot_timeout : VM_BOOT_TIMEOUT;
 	snprintf(v->image, sizeof(v->image), "%s", cfg->kernel->image);
-	if ((size_t)snprintf(v->cmdline, sizeof(v->cmdline), "%s%s%s", VM_CMDLINE,
-			     cfg->append && *cfg->append ? " " : "",
-			     cfg->append ? cfg->append : "") >= sizeof(v->cmdline)) {
-		snprintf(err, errlen, "the kernel command line is too long");
-		return -1;
-	}
-	if (undo_proc_start(getpid(), &start, NULL) < 0) {
+	if (undo_proc_start(getpid(), &v->start, NULL) < 0) {
 		snprintf(err, errlen, "cannot read this process's start time: %s", strerror(errno));
 		return -1;
 	}
 	snprintf(v->dir, sizeof(v->dir), "%s/" RUN_PREFIX "%d-%llu-XXXXXX", run_base(),
-		 (int)getpid(), start);
+		 (int)getpid(), v->start);
 	if (!mkdtemp(v->dir)) {
 		snprintf(err, errlen, "cannot make a directory in %s: %s", run_base(), strerror(errno));
 		v->dir[0] = '\0';
@@ -267,6 +367,15 @@ static int setup(struct vm *v, const struct vm_cfg *cfg, char *err, size_t errle
 	snprintf(v->console, sizeof(v->console), "%s/console.log", v->dir);
 	snprintf(v->qerr, sizeof(v->qerr), "%s/qemu.err", v->dir);
 	snprintf(v->initrd, sizeof(v->initrd), "%s/initrd.gz", v->dir);
+	if (cfg->swap_bytes && make_disk(v, cfg->swap_bytes, err, errlen))
+		return -1;
+	if ((size_t)snprintf(v->cmdline, sizeof(v->cmdline), "%s%s%s%s%s", VM_CMDLINE,
+			     *v->disk ? " " VM_SWAP_PARAM : "", *v->disk ? v->cache : "",
+			     cfg->append && *cfg->append ? " " : "",
+			     cfg->append ? cfg->append : "") >= sizeof(v->cmdline)) {
+		snprintf(err, errlen, "the kernel command line is too long");
+		return -1;
+	}
 	return make_initrd(v, cfg, err, errlen);
 }
 
@@ -538,6 +647,27 @@ const char *vm_keep_console(struct vm *v)
 	return keep_console(v);
 }
 
+const char *vm_disk(const struct vm *v)
+{
+	return v->disk_says;
+}
+
+/* A runtime directory by its path ("": none). */
+static void rm_path(char *dir)
+{
+	char *base = strrchr(dir, '/');
+	int parent;
+
+	if (!*dir || !base)
+		return;
+	*base = '\0';
+	parent = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (parent >= 0) {
+		rm_dir(parent, base + 1);
+		close(parent);
+	}
+}
+
 void vm_stop(struct vm *v)
 {
 	int status;
@@ -560,16 +690,7 @@ void vm_stop(struct vm *v)
 	}
 	if (v->fd >= 0)
 		close(v->fd);
-	if (*v->dir) {
-		char *base = strrchr(v->dir, '/');
-		int parent;
-
-		*base = '\0';
-		parent = open(v->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (parent >= 0) {
-			rm_dir(parent, base + 1);
-			close(parent);
-		}
-	}
+	rm_path(v->dir);
+	rm_path(v->disk_dir);
 	free(v);
 }

@@ -122,6 +122,7 @@ static const struct stream_field tuning_t[] = {
 	STREAM_F(TU, have_cg, ST_BOOL), STREAM_F(TU, mem_limit, ST_LL),
 	STREAM_S(TU, cg.path), STREAM_F(TU, cg.version, ST_INT), STREAM_F(TU, cg.memsw, ST_BOOL),
 	STREAM_F(TU, have_swap, ST_BOOL), STREAM_S(TU, sw.path), STREAM_F(TU, sw.bytes, ST_LL),
+	STREAM_S(TU, sw.disk),
 	STREAM_F(TU, have_zram, ST_BOOL), STREAM_S(TU, zr.name), STREAM_F(TU, zr.bytes, ST_LL),
 	STREAM_S(TU, zr.algo), STREAM_F(TU, zr.prio, ST_INT), STREAM_F(TU, have_zswap, ST_BOOL),
 	STREAM_F(TU, global_leave, ST_LL), STREAM_F(TU, touched, ST_BOOL),

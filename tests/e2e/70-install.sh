@@ -59,6 +59,29 @@ expect complete-format-pcp has pcp thrashtop history export --format = p
 # export --format=pcp: the run IDs, then the directory
 expect complete-pcp-ids has 2 thrashtop history --history "$TMP/h.db" export --format=pcp ""
 expect complete-pcp-dir has "$TMP/dest" thrashtop history --history "$TMP/h.db" export --format=pcp 1 "$TMP/de"
+# kernel fetch|list|boot, and the kernels --kernel and boot take: the
+# cached ones by version, files (a .deb) by path, apt's generic images
+mkdir "$TMP/fake"
+printf '#!/bin/sh\nprintf "%%s\\n" linux-image-6.1.0-57-amd64 linux-image-6.1.0-57-cloud-amd64 \\
+	linux-image-6.1.0-57-amd64-dbg linux-image-6.12.118+deb12-amd64\n' >"$TMP/fake/apt-cache"
+chmod +x "$TMP/fake/apt-cache"
+: >"$TMP/linux-image-x.deb"
+expect complete-kernel-command has kernel thrashtop ker
+expect complete-kernel-subcommand has boot thrashtop kernel b
+expect "complete-kernel-three[$(comp thrashtop kernel "" | tr '\n' ' ')]" \
+	test "$(comp thrashtop kernel "" | tr '\n' ' ')" = "fetch list boot "
+expect complete-kernel-boot-option has --boot-mem thrashtop kernel boot --bo
+expect complete-kernel-deb has "$TMP/linux-image-x.deb" thrashtop --kernel "$TMP/linux-im"
+expect complete-kernel-boot-deb has "$TMP/linux-image-x.deb" thrashtop kernel boot --cpus 1 "$TMP/linux-im"
+got=$(PATH="$TMP/fake:$PATH" comp thrashtop kernel fetch linux-image-6.1. | tr '\n' ' ')
+expect "complete-kernel-fetch-generic-images[$got]" test "$got" = "linux-image-6.1.0-57-amd64 "
+v=$("$B" kernel list 2>/dev/null | awk '{ print $1; exit }')
+if [ -n "$v" ]; then
+	expect "complete-kernel-cached[$v]" has "$v" thrashtop --kernel "${v%%.*}."
+	expect "complete-kernel-boot-cached[$v]" has "$v" thrashtop kernel boot "${v%%.*}."
+else
+	skip "complete-kernel-cached: no kernel cached"
+fi
 
 M uninstall DESTDIR="$D" PREFIX=/usr >"$TMP/out" 2>&1; rc=$?
 expect uninstall-ok test "$rc" -eq 0

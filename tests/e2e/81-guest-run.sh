@@ -3,7 +3,8 @@
 # A session in a guest (--kernel, the cached Debian 6.1 kernel, TCG here):
 # the batch sorter's runs stored as the guest's, its figures checked
 # against each other and the time lines; zswap set up in the guest; a
-# command's output and its cgroup v2 OOM kill; the monitor's title and
+# command's output and its cgroup v2 OOM kill once its swap file (on a
+# virtio disk) is full; the monitor's title and
 # rows; and nothing left (qemu, runtime directory, a half-unpacked
 # kernel) after q, SIGINT, SIGTERM, SIGHUP during the boot, SIGINT during
 # a run, a killed qemu, and a SIGKILLed thrashtop followed by a new start.
@@ -78,7 +79,7 @@ t1=$SECONDS
 	--mem 24M -r 3 --history "$TMP/sort.db" >"$TMP/sort.out" 2>"$TMP/sort.err" &
 hs=$!
 cleanup "kill -9 $hs"
-"$TP" -b --kernel "$ver" --boot-mem 512M --mem 24M -r 2 --history "$TMP/cmd.db" -- sh -c \
+"$TP" -b --kernel "$ver" --boot-mem 512M --mem 24M --swap 16M -r 2 --history "$TMP/cmd.db" -- sh -c \
 	'echo pid=$$; exec python3 -S -c "import time; time.sleep(1); a = bytearray(64 << 20)"' \
 	>"$TMP/cmd.out" 2>"$TMP/cmd.err" &
 hc=$!
@@ -98,6 +99,11 @@ runs "$db" >"$TMP/cmd.json"
 vpid=$(sed -n 's/^pid=//p' "$TMP/cmd.out" | head -1)
 expect "oom-victim-named[$(judge "$TMP/cmd.json" 'print(r[0]["status"], r[0]["victims"])'); shell said pid $vpid]" \
 	judge "$TMP/cmd.json" "sys.exit(not (r[0]['status'] == 'oom' and r[0]['cgroup_version'] == 2 and any(v['pid'] == int('${vpid:-0}') and v['comm'] == 'python3' for v in r[0]['victims'])))"
+# its swap file on a virtio disk the host made (cache=none: $TMP, or
+# /var/tmp, takes O_DIRECT), on and filled before the OOM kill, as the
+# guest's /proc/swaps and meminfo said
+expect "swap-on-the-guest-disk[$(judge "$TMP/cmd.json" 'x=r[0]; print(x["swap_backend"], "|", x["swap_devices"].strip(), "| peak", x["swap_peak_kib"], "KiB")')]" \
+	judge "$TMP/cmd.json" "x=r[0]; sys.exit(not (x['swap_backend'] == 'virtio-blk 16M cache=none' and x['swap_devices'].startswith('/dev/vda partition 16380 ') and x['swap_total_kib'] == 16380 and x['swap_peak_kib'] > 8192 and 'thrashtop.swap_cache=none' in x['proc_cmdline']))"
 expect "killed-qemu-exits-non-zero[$rc]" test "$rc" -ne 0 -a "$rc" -lt 128
 ended=$(grep -v '^thrashtop: \(booting\|.* booted in\|at the agent'"'"'s place\)' "$TMP/cmd.err")
 expect "killed-qemu-one-line[$ended]" test "$(printf '%s\n' "$ended" | grep -c .)" -eq 1

@@ -1,9 +1,12 @@
 #include <dirent.h>
+#include <errno.h>
+#include <linux/loop.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
 #include <sys/wait.h>
@@ -184,4 +187,82 @@ TEST(swapfile_not_root_one_line)
 
 	CHECK_INT(as_nobody(create_64m, err, sizeof err), 0);
 	CHECK_STR(err, "--swap needs root: swapon(2) requires CAP_SYS_ADMIN");
+}
+
+/* A loop device over a sparse file of bytes, as a guest's swap disk
+ * stands in the guest: its path into dev, the loop's fd (-1: none here). */
+static int loop_disk(const char *file, long long bytes, char *dev, size_t len)
+{
+	int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC), n, fd = -1, lfd = -1;
+
+	if (ctl < 0 || (n = ioctl(ctl, LOOP_CTL_GET_FREE)) < 0)
+		goto out;
+	snprintf(dev, len, "/dev/loop%d", n);
+	fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || ftruncate(fd, bytes) < 0 || (lfd = open(dev, O_RDWR | O_CLOEXEC)) < 0)
+		goto out;
+	if (ioctl(lfd, LOOP_SET_FD, fd) < 0) {
+		close(lfd);
+		lfd = -1;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	if (ctl >= 0)
+		close(ctl);
+	return lfd;
+}
+
+/* A swap area on a disk: the header at its start, swapon, the record;
+ * one larger than the disk refused; swapoff by the undo state's revert. */
+TEST(swapfile_on_disk_and_off)
+{
+	char file[] = "/tmp/thrashtop-disk-test-XXXXXX", dev[64], err[256] = "", val[8], msg[512];
+	long pagesz = sysconf(_SC_PAGESIZE);
+	unsigned char hdr[16];
+	struct swapfile sw;
+	long long kib = 0;
+	int prio = 0, lfd, rc;
+
+	close(mkstemp(file));
+	unlink(file);
+	if ((lfd = loop_disk(file, 16LL << 20, dev, sizeof dev)) < 0) {
+		printf("  (skipped: no loop device here: %s)\n", strerror(errno));
+		unlink(file);
+		return;
+	}
+	statedir_begin("swapdisk");
+	CHECK_INT(swapfile_on_disk(&sw, dev, "loop test", 32LL << 20, -1, err, sizeof err), -1);
+	CHECK(strstr(err, "a 32 MiB swap area does not fit /dev/loop") == err);
+	CHECK(strstr(err, "a disk of 16 MiB") != NULL);
+	CHECK_INT(undo_lookup(UNDO_SWAP, dev, val, sizeof val, err, sizeof err), 1);
+	rc = swapfile_on_disk(&sw, dev, "loop test", (8LL << 20) + 100, 5, err, sizeof err);
+	CHECK_INT(rc, 0);
+	if (rc)
+		printf("  %s\n", err);
+	CHECK_STR(sw.disk, "loop test");
+	CHECK_INT(proc_swaps(dev, &kib, &prio), 0);
+	printf("  %s: %lld KiB of swap at priority %d\n", dev, kib, prio);
+	CHECK_INT(kib, (8 << 10) - pagesz / 1024);
+	CHECK_INT(prio, 5);
+	CHECK(pread(lfd, hdr, 10, pagesz - 10) == 10 && !memcmp(hdr, "SWAPSPACE2", 10));
+	CHECK_INT(undo_lookup(UNDO_SWAP, dev, val, sizeof val, err, sizeof err), 0);
+	CHECK_INT(swapfile_remove(&sw, err, sizeof err), 0);
+	CHECK(proc_swaps(dev, &kib, &prio) < 0);
+	CHECK_INT(undo_lookup(UNDO_SWAP, dev, val, sizeof val, err, sizeof err), 1);
+	CHECK(access(dev, F_OK) == 0);
+	CHECK_INT(swapfile_on_disk(&sw, dev, "loop test", 8LL << 20, -1, err, sizeof err), 0);
+	/* what a dead session left: undone as a disk, kept (it is not a file) */
+	CHECK(undo_all(msg, sizeof msg) >= 0);
+	CHECK(proc_swaps(dev, &kib, &prio) < 0);
+	CHECK_INT(undo_lookup(UNDO_SWAP, dev, val, sizeof val, err, sizeof err), 1);
+	CHECK(access(dev, F_OK) == 0);
+	CHECK_INT(swapfile_disk_off("/etc/passwd", err, sizeof err), -1);
+	CHECK_STR(err, "refusing to swapoff /etc/passwd: not a disk under /dev");
+	CHECK_INT(swapfile_disk_off("/dev/null", err, sizeof err), -1);
+	swapoff(dev);
+	statedir_end();
+	ioctl(lfd, LOOP_CLR_FD, 0);
+	close(lfd);
+	unlink(file);
 }
