@@ -803,7 +803,9 @@ static int cmd_compare(struct hargs *a, const char *path)
 struct importer {
 	struct history *h;
 	const char *file;
-	size_t added, dup, inbatch;
+	size_t added, dup;		/* committed */
+	size_t batch_added, batch_dup;	/* in the open transaction */
+	bool inbatch;
 	struct timespec batch_start;
 };
 
@@ -815,6 +817,25 @@ static double ms_since(const struct timespec *t)
 	return (double)(now.tv_sec - t->tv_sec) * 1e3 + (double)(now.tv_nsec - t->tv_nsec) / 1e6;
 }
 
+/* Commits the open batch (keep) or rolls it back; its runs count as kept
+ * only once committed. */
+static int import_end(struct importer *im, bool keep, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	if (keep)
+		rc = history_commit(im->h, err, errlen);
+	else
+		history_rollback(im->h);
+	if (keep && !rc) {
+		im->added += im->batch_added;
+		im->dup += im->batch_dup;
+	}
+	im->batch_added = im->batch_dup = 0;
+	im->inbatch = false;
+	return rc;
+}
+
 static int import_run(void *arg, struct run_record *r, char *err, size_t errlen)
 {
 	struct importer *im = arg;
@@ -823,19 +844,17 @@ static int import_run(void *arg, struct run_record *r, char *err, size_t errlen)
 		if (history_begin(im->h, err, errlen))
 			return -1;
 		clock_gettime(CLOCK_MONOTONIC, &im->batch_start);
+		im->inbatch = true;
 	}
 	int k = history_add(im->h, r, err, errlen);
 	if (k < 0) {
-		history_rollback(im->h);
-		im->inbatch = 0;
+		import_end(im, false, NULL, 0);
 		return -1;
 	}
-	k == 1 ? im->dup++ : im->added++;
-	im->inbatch++;
+	k == 1 ? im->batch_dup++ : im->batch_added++;
 	if (ms_since(&im->batch_start) >= IMPORT_BATCH_MS) {
 		struct timespec gap = { 0, IMPORT_GAP_MS * 1000000L };
-		im->inbatch = 0;
-		if (history_commit(im->h, err, errlen))
+		if (import_end(im, true, err, errlen))
 			return -1;
 		nanosleep(&gap, NULL);
 	}
@@ -911,10 +930,8 @@ static int cmd_import(struct hargs *a, const char *path)
 		rc = import_csv(in.text, &sink, err, sizeof(err));
 	else
 		rc = posted_read(in.text, a->import_label, a->skip_bad, &sink, err, sizeof(err));
-	if (rc == 0 && im.inbatch)
-		rc = history_commit(im.h, err, sizeof(err));
-	else if (rc && im.inbatch)
-		history_rollback(im.h);
+	if (im.inbatch && import_end(&im, rc == 0, err, sizeof(err)))
+		rc = -1;
 	/* a history this import made and put no run in: as if never made */
 	history_close_unused(im.h);
 	if (in.text)

@@ -8,6 +8,8 @@
 # pages a run), and nothing is synced for each run. The bounds are about
 # twice what an import writes in one transaction; a run's insert that
 # journals itself, or a transaction per run, passes them many times over.
+# And on a file system that fills meanwhile, the import says as kept only
+# the runs the history holds.
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || { fail strace-missing "strace is not installed (make check-deps)"; exit 1; }
 
@@ -65,3 +67,25 @@ cleanup "rm -rf '$SH'"
 counted shared "$SH" 0.5
 expect shared-rollback-journal test ! -e "$SH/h.db-wal"
 
+# The disk fills during the import: the runs it says are kept are those
+# the history holds (a transaction that could not be written keeps none).
+if [ "$(id -u)" -eq 0 ]; then
+	mkdir "$TMP/full"
+	if mount -t tmpfs -o size=1m,mode=0700 tmpfs "$TMP/full"; then
+		cleanup "umount '$TMP/full'"
+		"$T" history import --history="$TMP/full/h.db" -L posted "$TMP/posted.txt" >"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		said=$(sed -n 's/.*stopped after \([0-9]*\) runs\{0,1\}, which.*/\1/p; s/.*; nothing imported$/0/p' "$TMP/err")
+		held=0
+		[ -e "$TMP/full/h.db" ] && held=$(python3 -c 'import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM runs").fetchone()[0])' "$TMP/full/h.db")
+		echo "  full disk: exit $rc, said ${said:-nothing} kept, the history holds $held"
+		sed 's/^/  stderr: /' "$TMP/err" | grep -v 'kswapd' | head -3
+		expect full-disk-fails test "$rc" -ne 0
+		expect full-disk-kept-as-said test "${said:-x}" = "$held"
+	else
+		skip full-disk "no tmpfs mount here"
+	fi
+else
+	skip full-disk "needs root to mount a small file system"
+fi
