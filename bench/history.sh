@@ -10,13 +10,16 @@
 # Outputs that grow with the runs (table, time and text reports, csv and
 # json exports, every run listed) are timed at 10,000 only. Then the
 # monitor's `h` is timed on a pseudo-terminal at each size, and the import
-# of IMPORT_MB of posted lines, with short batch runs recording into the
-# same history meanwhile (none of them may be refused), beside the same
-# import again (parsing and looking up only) and sqlite3 copying the same
-# rows into the same schema in one transaction with the import's 64 MiB
-# page cache; and what each transaction of an import of 2 MB writes (strace),
-# in a directory of the history's own (WAL) and in one others can write
-# (a rollback journal).
+# of IMPORT_MB of posted lines into a new history, with short batch runs
+# recording into the same history meanwhile (none of them may be refused),
+# beside sqlite3's own .import of the same rows into the same schema with
+# the import's settings and its INSERT ... SELECT copy of them (SQLite's
+# own work alone), the ratio to .import, and the same import again
+# (parsing and looking up only): wall and CPU time, max RSS and what each
+# wrote to the disk; then what each transaction of an import of 2 MB
+# writes (strace): into a new history in a directory of its own (WAL) and
+# in one others can write (a rollback journal), and as new runs into the
+# IMPORT_MB one.
 # Environment: NGROUPS (20), K (3), IMPORT_MB (50), BIG_RUNS (1,000,000:
 # the large size), KEEP (a path prefix: databases KEEP-10k.db and
 # KEEP-1m.db kept and reused between runs).
@@ -184,12 +187,12 @@ awk -F'|' -v big="$BIG" '
 	}' "$TMP/10k" "$TMP/1m"
 [ "$BIG" = 1 ] && echo "(outputs that grow with the runs are timed at 10k only)"
 
-# posted MB FILE: posted lines as the threads carried them, MB of them in
-# FILE: csh time lines (CPU% as tcsh computes it from the other fields)
-# under a kernel header, with kswapd lines.
+# posted MB FILE [SEED]: posted lines as the threads carried them, MB of
+# them in FILE: csh time lines (CPU% as tcsh computes it from the other
+# fields) under a kernel header, with kswapd lines; another SEED, other runs.
 posted() {
-	awk -v mb="$1" 'BEGIN {
-		srand(1)
+	awk -v mb="$1" -v seed="${3:-1}" 'BEGIN {
+		srand(seed)
 		while (n < mb * 1e6) {
 			l = sprintf("Linux-2.4.%d-pre%d:\n", i % 20, i % 9 + 1); i++
 			for (r = 0; r < 3; r++) {
@@ -204,18 +207,27 @@ posted() {
 	}' >"$2"
 }
 
-# writes MODE DIR: what each transaction of an import of 2 MB of posted
-# lines into a new history in DIR writes, from its system calls: the
-# transactions are WAL commit frames (a frame header whose database size is
-# set) and rollback journals removed; the files the history itself, its log
-# (WAL or journal), its -shm, and temporary files (SQLite's statement
-# journals past 64 KiB).
+# measured NAME CMD...: CMD's wall and CPU seconds, max RSS and what it
+# wrote to the disk, as "NAME|wall|cpu|MiB|MiB written" in $TMP/NAME.
+measured() {
+	local name=$1; shift
+	"$TIME" -f '%e %U %S %M %O' -o "$TMP/t" "$@" >/dev/null 2>"$TMP/err" || return 1
+	read -r w u s m o <"$TMP/t"
+	awk -v n="$name" -v w="$w" -v c="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" -v m="$m" -v o="$o" \
+		'BEGIN { printf "%s|%.1f|%.1f|%.1f|%.0f\n", n, w, c, m / 1024, o * 512 / 1048576 }' >"$TMP/$name"
+}
+
+# writes MODE DB FILE: what each transaction of an import of FILE into DB
+# writes, from its system calls: the transactions are WAL commit frames (a
+# frame header whose database size is set) and rollback journals removed;
+# the files the history itself, its log (WAL or journal), its -shm, and
+# temporary files (SQLite's statement journals past 64 KiB).
 writes() {
-	local mode=$1 dir=$2
-	strace -f -y -xx -s 8 -e trace=pwrite64,fdatasync,unlink -o "$TMP/trace" \
-		./thrashtop history import --history="$dir/h.db" -L posted "$TMP/posted-2.txt" >/dev/null 2>&1 ||
+	local mode=$1 db=$2 file=$3
+	strace -f -y -xx -s 8 -e trace=pwrite64,fdatasync,fsync,unlink -o "$TMP/trace" \
+		./thrashtop history import --history="$db" -L posted "$file" >/dev/null 2>&1 ||
 		{ echo "  $mode: the import under strace failed"; return; }
-	awk -v db="$dir/h.db" -v mode="$mode" -v mb="$(stat -c %s "$TMP/posted-2.txt")" '
+	awk -v db="$db" -v mode="$mode" -v mb="$(stat -c %s "$file")" '
 		BEGIN { for (i = 1; i < 256; i++) ch[sprintf("%02x", i)] = sprintf("%c", i) }
 		function kind(p) { return p == db ? "db" : p == db "-wal" || p == db "-journal" ? "log" : p == db "-shm" ? "shm" : "temp" }
 		# the file a call names, which -xx gives as \xHH escapes
@@ -236,20 +248,19 @@ writes() {
 			if (k == "log" && b == 24 && match($0, /"[^"]*"/) && substr($0, RSTART + 17, 16) != "\\x00\\x00\\x00\\x00")
 				tx++
 		}
-		/ fdatasync\(/ { syncs++ }
+		/ f(data)?sync\(/ { syncs++ }
 		/ unlink\(/ { unl++; if (path() == db "-journal") tx++ }
 		END {
 			if (!tx) { print "  " mode ": no transaction seen"; exit }
-			printf "  %s, %.1f MB: %d transactions, each %.0f pwrite64 (history %.0f, log %.0f, -shm %.0f, temporary files %.0f) of %.1f MiB, %.1f fdatasync, %.1f unlink\n",
+			printf "  %s, %.1f MB: %d transactions, each %.0f pwrite64 (history %.0f, log %.0f, -shm %.0f, temporary files %.0f) of %.1f MiB, %.1f fsync, %.1f unlink\n",
 				mode, mb / 1e6, tx, calls / tx, n["db"] / tx, n["log"] / tx, n["shm"] / tx, n["temp"] / tx,
 				bytes / tx / 1048576, syncs / tx, unl / tx
 		}' "$TMP/trace"
-	rm -rf "${dir:?}"/h.db*
 }
 
 posted "$IMPORT_MB" "$TMP/posted.txt"
 rm -f "$TMP/import.db"
-"$TIME" -f '%e %U %S %M' -o "$TMP/t" ./thrashtop history import --history="$TMP/import.db" -L posted "$TMP/posted.txt" >/dev/null 2>"$TMP/err" &
+measured ours ./thrashtop history import --history="$TMP/import.db" -L posted "$TMP/posted.txt" &
 imp=$!
 # short runs ending while the import goes on, as a user's would
 beside=0 refused=0
@@ -260,30 +271,56 @@ while kill -0 "$imp" 2>/dev/null && [ "$beside" -lt 5 ]; do
 	grep -q 'not kept' "$TMP/beside" && refused=$((refused + 1))
 done
 if wait "$imp"; then
-	read -r w u s m <"$TMP/t"
-	awk -v w="$w" -v m="$m" -v b="$(stat -c %s "$TMP/posted.txt")" \
-		-v r="$(sqlite3 "$TMP/import.db" "SELECT count(*) FROM runs WHERE label <> 'beside'")" \
-		-v c="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" -v n="$beside" -v x="$refused" \
-		'BEGIN { printf "import of posted lines: %.1f MB, %d runs: %.1f s cpu, %.1f s wall, %.1f MiB max RSS, %.1f MB/s of cpu, %.1f MB/s wall (goal < 10 s, bounded memory); %d runs recorded meanwhile, %d refused\n", b / 1e6, r, c, w, m / 1024, b / 1e6 / c, b / 1e6 / w, n, x }'
-	# beside it: the same file again (every run already there: reading,
-	# parsing and looking up only), and SQLite storing the same rows
-	# with the same indexes in one INSERT ... SELECT, one transaction
-	"$TIME" -f '%e %U %S %M' -o "$TMP/t" ./thrashtop history import --history="$TMP/import.db" -L posted "$TMP/posted.txt" >/dev/null 2>&1
-	read -r w u s m <"$TMP/t"
-	awk -v w="$w" -v m="$m" -v c="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" \
-		'BEGIN { printf "  the same again (parse and look up, nothing new): %.1f s cpu, %.1f s wall, %.1f MiB max RSS\n", c, w, m / 1024 }'
+	mb=$(stat -c %s "$TMP/posted.txt")
+	runs=$(sqlite3 "$TMP/import.db" "SELECT count(*) FROM runs WHERE label <> 'beside'")
+	# sqlite3's own .import of the same rows, as CSV, into a history of
+	# the same schema (tables, indexes, checks) with the import's
+	# settings: WAL, synchronous=NORMAL, a 64 MiB page cache; one
+	# transaction. NULL cells come back as empty text.
+	sqlite3 -csv "$TMP/import.db" "SELECT * FROM runs WHERE label <> 'beside' ORDER BY id" >"$TMP/rows.csv"
 	sqlite3 "$TMP/import.db" .schema | grep -v '^CREATE TABLE sqlite_' | sqlite3 "$TMP/raw.db"
-	"$TIME" -f '%e %U %S %M' -o "$TMP/t" sqlite3 "$TMP/raw.db" "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536;
-		ATTACH '$TMP/import.db' AS s; BEGIN; INSERT INTO runs SELECT * FROM s.runs WHERE label <> 'beside'; COMMIT;" >/dev/null
-	read -r w u s m <"$TMP/t"
-	awk -v w="$w" -v m="$m" -v c="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" \
-		'BEGIN { printf "  sqlite3 copying the same rows in one transaction, 64 MiB cache: %.1f s cpu, %.1f s wall, %.1f MiB max RSS\n", c, w, m / 1024 }'
+	measured sqlite3 sqlite3 "$TMP/raw.db" "PRAGMA journal_mode = WAL" "PRAGMA synchronous = NORMAL" \
+		"PRAGMA cache_size = -65536" ".import --csv $TMP/rows.csv runs" ||
+		echo "sqlite3|failed: $(head -c 200 "$TMP/err" | tr '\n|' '  ')|||" >"$TMP/sqlite3"
+	got=$(sqlite3 "$TMP/raw.db" "SELECT count(*) FROM runs" 2>/dev/null)
+	rm -f "$TMP/raw.db"* "$TMP/rows.csv"
+	# and its copy of the same rows from the history, no text to read
+	sqlite3 "$TMP/import.db" .schema | grep -v '^CREATE TABLE sqlite_' | sqlite3 "$TMP/copy.db"
+	measured copy sqlite3 "$TMP/copy.db" "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
+		PRAGMA cache_size = -65536; ATTACH '$TMP/import.db' AS s;
+		INSERT INTO runs SELECT * FROM s.runs WHERE label <> 'beside';" ||
+		echo "copy|failed: $(head -c 200 "$TMP/err" | tr '\n|' '  ')|||" >"$TMP/copy"
+	rm -f "$TMP/copy.db"*
+	# the same file again: every run already there (reading, parsing and
+	# looking up only)
+	measured again ./thrashtop history import --history="$TMP/import.db" -L posted "$TMP/posted.txt"
+	echo "import of posted lines: $(awk -v b="$mb" 'BEGIN { printf "%.1f", b / 1e6 }') MB, $runs runs into a new history" \
+		"(goal: 16 s wall at most, toward 10 s; bounded memory)"
+	printf '  %-44s %8s %8s %9s %10s\n' "" wall cpu "max RSS" written
+	awk -F'|' -v b="$mb" '
+		{ name[NR] = $1; w[NR] = $2; c[NR] = $3; m[NR] = $4; o[NR] = $5 }
+		END {
+			t["ours"] = "thrashtop history import"
+			t["sqlite3"] = "sqlite3 .import of the same rows (CSV)"
+			t["copy"] = "sqlite3 INSERT ... SELECT of the same rows"
+			t["again"] = "the same file again (nothing new)"
+			for (i = 1; i <= NR; i++) {
+				if (w[i] ~ /^failed/) { printf "  %-44s %s\n", t[name[i]], w[i]; continue }
+				printf "  %-44s %7.1fs %7.1fs %7.1fMi %8.0fMi\n", t[name[i]], w[i], c[i], m[i], o[i]
+			}
+			if (c[2] > 0 && w[2] > 0)
+				printf "  %-44s %7.2fx %7.2fx   (%.1f MB/s wall)\n", "thrashtop against sqlite3 .import", w[1] / w[2], c[1] / c[2], b / 1e6 / w[1]
+		}' "$TMP/ours" "$TMP/sqlite3" "$TMP/copy" "$TMP/again"
+	[ "$got" = "$runs" ] || echo "  sqlite3 .import kept ${got:-no} rows of $runs"
+	echo "  $beside runs recorded into the history meanwhile, $refused refused"
+	echo "  what each transaction writes (strace -f of an import of 2 MB):"
 	posted 2 "$TMP/posted-2.txt"
-	echo "  what each transaction writes (strace -f of an import of the first lines):"
 	mkdir -m 0700 "$TMP/own"
-	writes "own directory (WAL)" "$TMP/own"
+	writes "a new history, own directory (WAL)" "$TMP/own/h.db" "$TMP/posted-2.txt"
 	mkdir -m 1777 "$TMP/shared"
-	writes "shared directory (rollback journal)" "$TMP/shared"
+	writes "a new history, shared directory (rollback journal)" "$TMP/shared/h.db" "$TMP/posted-2.txt"
+	posted 2 "$TMP/posted-2b.txt" 2
+	writes "into the $IMPORT_MB MB history (WAL), new runs" "$TMP/import.db" "$TMP/posted-2b.txt"
 else
 	echo "import of posted lines: failed: $(head -c 300 "$TMP/err")"
 fi

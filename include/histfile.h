@@ -1,6 +1,7 @@
 /* Stage: the history's file, beside SQLite: where it lives by default,
  * whether a path given can hold it, whether others may plant files beside
- * it, and the lock held while its schema is rebuilt. */
+ * it, the lock held while its schema is rebuilt, and a waiting writer's
+ * word. */
 #ifndef THRASHTOP_HISTFILE_H
 #define THRASHTOP_HISTFILE_H
 
@@ -51,6 +52,22 @@ int history_build_begin(const char *path, bool wait, char *err, size_t errlen);
 
 /* Releases the lock and removes its file. */
 void history_build_end(const char *path, int fd);
+
+/* A writer waiting for the lock says so while it sleeps between tries,
+ * with a shared flock on the directory that holds the history; the writer
+ * holding the lock asks with an exclusive one, not waited for. The
+ * directory, since closing another descriptor of the file or of SQLite's
+ * beside it would drop the locks SQLite holds on it. */
+
+/* The directory of the file path names (a link's target): a descriptor
+ * for the two below, or -1. */
+int history_dir_open(const char *path);
+
+/* Says (on) or stops saying that a writer waits. */
+void history_dir_waiting(int fd, bool on);
+
+/* Whether a writer says it waits. */
+bool history_dir_waited(int fd);
 
 /* Removes a history this process made and kept no run in, once closed:
  * unless a file beside it (PATH-wal, -shm, -journal, -build) says another

@@ -75,6 +75,9 @@ void history_cache_mib(struct history *h, int mib);
 
 /* One import or batch as one transaction. history_add inside it joins it. */
 int history_begin(struct history *h, char *err, size_t errlen);
+/* Whether another writer waits for the lock h's transaction holds: one of
+ * this build, which says so as it waits (histfile.h). */
+bool history_contended(struct history *h);
 int history_commit(struct history *h, char *err, size_t errlen);
 void history_rollback(struct history *h);
 

@@ -1,6 +1,6 @@
 /* Where the history file lives: its default path, whether a path can hold
- * it, whether others may plant files beside it, and the lock beside it
- * while its schema is rebuilt. */
+ * it, whether others may plant files beside it, the lock beside it while
+ * its schema is rebuilt, and a waiting writer's word on its directory. */
 #include "histfile.h"
 
 #include <errno.h>
@@ -203,6 +203,35 @@ void history_build_end(const char *path, int fd)
 	build_name(path, name, sizeof(name));
 	unlink(name);
 	close(fd);
+}
+
+int history_dir_open(const char *path)
+{
+	char *real = realpath(path, NULL);
+	int fd;
+
+	if (!real)
+		return -1;
+	char *slash = strrchr(real, '/');
+	if (slash)
+		slash[slash == real] = '\0';
+	fd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(real);
+	return fd;
+}
+
+void history_dir_waiting(int fd, bool on)
+{
+	flock(fd, on ? LOCK_SH | LOCK_NB : LOCK_UN);
+}
+
+bool history_dir_waited(int fd)
+{
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+		flock(fd, LOCK_UN);
+		return false;
+	}
+	return errno == EWOULDBLOCK;
 }
 
 bool history_remove_unused(const char *path)

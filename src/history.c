@@ -42,6 +42,8 @@ struct history {
 	struct timespec wait_start, stop_seen;
 	bool stopping;
 	bool created;		/* this handle made the file */
+	bool dir_tried;		/* dir_fd opened, or tried */
+	int dir_fd;		/* history_dir_open's, or -1 */
 	struct sysio_made made;	/* and these directories above it */
 };
 
@@ -62,9 +64,21 @@ static double ms_between(const struct timespec *a, const struct timespec *b)
 	return (double)(b->tv_sec - a->tv_sec) * 1e3 + (double)(b->tv_nsec - a->tv_nsec) / 1e6;
 }
 
-/* Waits for another writer's lock in 10 ms steps: up to HISTORY_BUSY_MS
- * (after any long schema change another handle is making), or
- * HISTORY_STOP_GRACE_MS in all once the caller's stop flag is up. */
+/* The directory's descriptor a waiting writer says so on (histfile.h),
+ * opened at first need: -1 if it cannot be. */
+static int dir_fd(struct history *h)
+{
+	if (!h->dir_tried) {
+		h->dir_tried = true;
+		h->dir_fd = history_dir_open(h->path);
+	}
+	return h->dir_fd;
+}
+
+/* Waits for another writer's lock in 10 ms steps, saying so meanwhile: up
+ * to HISTORY_BUSY_MS (after any long schema change another handle is
+ * making), or HISTORY_STOP_GRACE_MS in all once the caller's stop flag is
+ * up. */
 static int busy_wait(void *arg, int count)
 {
 	struct history *h = arg;
@@ -80,8 +94,20 @@ static int busy_wait(void *arg, int count)
 	if (ms_between(&h->wait_start, &now) >= HISTORY_BUSY_MS ||
 	    (h->stopping && ms_between(&h->stop_seen, &now) >= HISTORY_STOP_GRACE_MS))
 		return 0;
+	int fd = dir_fd(h);
+	if (fd >= 0)
+		history_dir_waiting(fd, true);
 	nanosleep(&step, NULL);
+	if (fd >= 0)
+		history_dir_waiting(fd, false);
 	return 1;
+}
+
+bool history_contended(struct history *h)
+{
+	int fd = dir_fd(h);
+
+	return fd >= 0 && history_dir_waited(fd);
 }
 
 void history_set_stop(struct history *h, const volatile sig_atomic_t *stop)
@@ -322,6 +348,8 @@ struct history *history_open_version(const char *path, int flags, int version,
 	return h;
 fail:
 	sqlite3_close(h->db);
+	if (h->dir_tried && h->dir_fd >= 0)
+		close(h->dir_fd);
 	if (!existed)
 		unlink_made(path);
 fail_nodb:
@@ -365,6 +393,8 @@ void history_close(struct history *h)
 	for (int i = 0; i < ST_N; i++)
 		sqlite3_finalize(h->st[i]);
 	sqlite3_close(h->db);
+	if (h->dir_tried && h->dir_fd >= 0)
+		close(h->dir_fd);
 	free(h->path);
 	free(h);
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
@@ -892,6 +893,63 @@ TEST(history_stop_bounds_the_lock_wait)
 	run_record_clear(&r);
 	history_close(h);
 	history_close(holder);
+}
+
+/* A writer waiting for the lock says so, and the holder sees it (a long
+ * import commits then): no one is seen before it waits, and its run is
+ * kept once the holder commits. */
+TEST(history_contended_sees_a_waiting_writer)
+{
+	char path[400], err[256], c;
+	struct run_record r;
+	int go[2];
+
+	snprintf(path, sizeof(path), "%s/contended.db", tdir());
+	CHECK_INT(pipe(go), 0);
+	/* forked before any connection: SQLite's must not cross a fork */
+	pid_t pid = fork();
+	if (pid == 0) {
+		int rc = -1;
+		close(go[1]);
+		if (read(go[0], &c, 1) == 1) {
+			struct history *w = history_open(path, 0, err, sizeof(err));
+			if (w) {
+				fixture(&r, 2);
+				rc = history_add(w, &r, err, sizeof(err));
+				history_close(w);
+			}
+		}
+		_exit(rc == 0 ? 0 : 1);
+	}
+	close(go[0]);
+	struct history *h = history_open(path, 0, err, sizeof(err));
+	CHECK(h != NULL);
+	if (h && history_begin(h, err, sizeof(err)) == 0) {
+		fixture(&r, 1);
+		CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
+		run_record_clear(&r);
+		CHECK(!history_contended(h));
+		CHECK_INT((int)write(go[1], "x", 1), 1);
+		/* asked as an import asks, every 5 ms, up to 1,000 times */
+		int asked = 0;
+		bool seen = false;
+		while (!seen && asked++ < 1000) {
+			usleep(5000);
+			seen = history_contended(h);
+		}
+		printf("  the waiting writer seen at ask %d\n", asked);
+		CHECK(seen);
+		CHECK_INT(history_commit(h, err, sizeof(err)), 0);
+	}
+	close(go[1]);
+	int ws = -1;
+	CHECK(waitpid(pid, &ws, 0) == pid);
+	CHECK(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+	if (h) {
+		CHECK(!history_contended(h));
+		CHECK_INT(history_count(h, NULL, err, sizeof(err)), 2);
+	}
+	history_close(h);
 }
 
 /* An index made over an old history's runs may hold the write lock far
