@@ -397,11 +397,14 @@ static int on_wake(void *arg)
 	return LOOP_GO;
 }
 
-static int tick_fd(void *arg)
+static int tick_fds(void *arg, int *fds)
 {
 	struct app *a = arg;
 
-	return a->live ? session_tick_fd(&a->s) : -1;
+	if (!a->live)
+		return 0;
+	fds[0] = session_tick_fd(&a->s);
+	return 1;
 }
 
 /* Closes every view, then the terminal. */
@@ -418,7 +421,7 @@ static void close_views(struct app *a)
 
 static const struct loop_ops app_ops = {
 	.input_fd = input_fd, .on_input = on_input, .on_child = on_child, .on_tick = on_tick,
-	.on_work = on_work, .tick_fd = tick_fd, .wake_at = wake_at, .on_wake = on_wake,
+	.on_work = on_work, .tick_fds = tick_fds, .wake_at = wake_at, .on_wake = on_wake,
 };
 
 /* The one loop, over the session (if any) and the views. */
