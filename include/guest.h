@@ -16,4 +16,12 @@
  * the kernel, the boot (where its console is kept), the agent's own. */
 struct place *guest_open(const struct options *o, char *err, size_t errlen);
 
+/* guest_open in two halves, so that several guests boot at once: start
+ * resolves the kernel and starts qemu (NULL with err); ready waits for
+ * the boot and the agent, the guest then the place's, else stopped
+ * (NULL with err). */
+struct guest;
+struct guest *guest_start(const struct options *o, char *err, size_t errlen);
+struct place *guest_ready(struct guest *g, const struct options *o, char *err, size_t errlen);
+
 #endif
