@@ -240,7 +240,7 @@ static int once(const struct option *lo, int c, unsigned char seen[], char *err,
 	static const int single[] = { 'p', 's', 'r', 'd', 'L', OPT_FORMAT, OPT_HISTORY, OPT_MEM,
 				      OPT_GLOBAL, OPT_GLOBAL_WITH, OPT_SWAP, OPT_KNOB, OPT_PLOTS,
 				      OPT_AGAINST, OPT_ZSWAP, OPT_FILL, OPT_CAST, OPT_WAIT,
-				      OPT_KERNEL, OPT_BOOT_MEM, OPT_AGENT, OPT_HOST };
+				      OPT_BOOT_MEM, OPT_AGENT };
 	const char *name = "?";
 
 	for (size_t i = 0; i < sizeof(single) / sizeof(single[0]); i++)
@@ -252,6 +252,25 @@ static int once(const struct option *lo, int c, unsigned char seen[], char *err,
 				return fmt_err(err, errlen, "-%c (--%s) given twice: give it once", c, name);
 			return fmt_err(err, errlen, "--%s given twice: give it once", name);
 		}
+	return 0;
+}
+
+/* One more place side by side: each once, at most CLI_PLACES_MAX. */
+static int add_place(struct options *o, bool kernel, const char *what, char *err, size_t errlen)
+{
+	const char *opt = kernel ? "--kernel" : "--host";
+
+	for (int i = 0; i < o->nplaces; i++)
+		if (o->places[i].kernel == kernel && !strcmp(o->places[i].what, what))
+			return fmt_err(err, errlen, "%s %s given twice: each place once", opt, what);
+	if (o->nplaces == CLI_PLACES_MAX)
+		return fmt_err(err, errlen, "%s %s: at most %d places side by side (--host and "
+			       "--kernel)", opt, what, CLI_PLACES_MAX);
+	o->places[o->nplaces++] = (struct cli_place){ kernel, what };
+	if (kernel && !o->kernel)
+		o->kernel = what;
+	if (!kernel && !o->host)
+		o->host = what;
 	return 0;
 }
 
@@ -366,8 +385,21 @@ static int settle(struct options *o, bool global_with_set, char *err, size_t err
 	bool hosts = o->host != NULL;
 	for (int i = 0; i < o->nsweep; i++)
 		hosts = hosts || !strcmp(o->sweep[i].key, "host");
-	if (hosts + kernels + (o->agent != NULL) > 1)
-		return fmt_err(err, errlen, "--host, --kernel and --agent each name the place: give one of them");
+	if (o->agent && (hosts || kernels))
+		return fmt_err(err, errlen, "--agent names the place alone: not with --host or --kernel");
+	for (int i = 0; i < o->nsweep; i++)
+		if ((!strcmp(o->sweep[i].key, "host") && kernels) ||
+		    (!strcmp(o->sweep[i].key, "kernel") && hosts))
+			return fmt_err(err, errlen, "--sweep %s= names every place: not with --%s or "
+				       "--sweep %s=", o->sweep[i].key, o->sweep[i].key[0] == 'h' ? "kernel" : "host",
+				       o->sweep[i].key[0] == 'h' ? "kernel" : "host");
+	for (int i = 0; i < o->nsweep && o->nplaces > 1; i++)
+		if (!strcmp(o->sweep[i].key, "boot-mem"))
+			return fmt_err(err, errlen, "--sweep boot-mem= sizes one guest: not with several "
+				       "places (each --kernel boots with --boot-mem)");
+	if (o->nplaces > 1 && o->against)
+		return fmt_err(err, errlen, "--against draws a stored run behind one place's plots: "
+			       "not with several places");
 	if (o->host_copy && !hosts)
 		return fmt_err(err, errlen, "--host-copy copies this thrashtop to --host's box: give --host too");
 	if (global_with_set && !o->global_limit)
@@ -625,7 +657,8 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			if (!*optarg)
 				return fmt_err(err, errlen, "--kernel: want a kernel: a version, "
 					       "/boot/vmlinuz-VER, a linux-image .deb or a build tree");
-			o->kernel = optarg;
+			if (add_place(o, true, optarg, err, errlen))
+				return -1;
 			break;
 		case OPT_BOOT_MEM: {
 			int64_t bytes;
@@ -654,9 +687,8 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			o->agent = optarg;
 			break;
 		case OPT_HOST:
-			if (cli_check_host(optarg, err, errlen))
+			if (cli_check_host(optarg, err, errlen) || add_place(o, false, optarg, err, errlen))
 				return -1;
-			o->host = optarg;
 			break;
 		case OPT_HOST_COPY:
 			o->host_copy = true;
