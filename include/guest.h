@@ -6,6 +6,7 @@
 #ifndef THRASHTOP_GUEST_H
 #define THRASHTOP_GUEST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "cli.h"
@@ -19,9 +20,12 @@ struct place *guest_open(const struct options *o, char *err, size_t errlen);
 /* guest_open in two halves, so that several guests boot at once: start
  * resolves the kernel and starts qemu (NULL with err); ready waits for
  * the boot and the agent, the guest then the place's, else stopped
- * (NULL with err). */
+ * (NULL with err). booting: whether it still boots, its qemu watched
+ * (a KVM try that fails is seen within seconds, to start it under TCG):
+ * several guests' boots are waited for together. */
 struct guest;
 struct guest *guest_start(const struct options *o, char *err, size_t errlen);
+bool guest_booting(struct guest *g);
 struct place *guest_ready(struct guest *g, const struct options *o, char *err, size_t errlen);
 
 #endif

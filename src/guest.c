@@ -107,6 +107,11 @@ struct guest *guest_start(const struct options *o, char *err, size_t errlen)
 	return NULL;
 }
 
+bool guest_booting(struct guest *g)
+{
+	return vm_poll(g->v) == VM_BOOTING;
+}
+
 struct place *guest_open(const struct options *o, char *err, size_t errlen)
 {
 	struct guest *g = guest_start(o, err, errlen);

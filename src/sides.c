@@ -1,6 +1,7 @@
 #include "sides.h"
 
 #include <ctype.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +137,25 @@ static void failed(struct sides *sd, struct side *d, const char *why, char *last
 	free(d);
 }
 
+/* Until no guest boots any more, or an ending signal comes: each one's
+ * qemu watched all along. */
+static void boot_all(const struct pending *pend, int n)
+{
+	const volatile sig_atomic_t *stop = loop_stop_flag();
+	const struct timespec beat = { 0, 50000000 };
+	bool booting = true;
+
+	loop_let_end(true);
+	while (booting && !*stop) {
+		booting = false;
+		for (int i = 0; i < n; i++)
+			booting = (pend[i].g && guest_booting(pend[i].g)) || booting;
+		if (booting)
+			nanosleep(&beat, NULL);
+	}
+	loop_let_end(false);
+}
+
 /* Every place started at once, then readied in turn: a guest boots while
  * the one before it does, an ssh connects while another's agent sets up. */
 static void ready_all(const struct options *o, struct side **d, struct place **p, char *last,
@@ -153,6 +173,7 @@ static void ready_all(const struct options *o, struct side **d, struct place **p
 		else
 			pend[i].h = sshhost_start(&d[i]->o, d[i]->why, sizeof(d[i]->why));
 	}
+	boot_all(pend, o->nplaces);
 	for (int i = 0; i < o->nplaces; i++) {
 		if (pend[i].g)
 			p[i] = guest_ready(pend[i].g, &d[i]->o, d[i]->why, sizeof(d[i]->why));
