@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "app.h"
 #include "fmt.h"
@@ -614,10 +615,84 @@ static void place_cell(char *cell, size_t len, const struct sweep_axis *kern,
 		 mem ? mem->vals[c % nm] : "");
 }
 
+/* Whether two boxes are one machine: the same name but for the user. */
+static bool same_box(const char *a, const char *b)
+{
+	const char *x = strchr(a, '@'), *y = strchr(b, '@');
+
+	return !strcasecmp(x ? x + 1 : a, y ? y + 1 : b);
+}
+
+/* The boxes of a sweep in waves run side by side: each box in the first
+ * wave that has none of its machine, nor SIDES_MAX boxes already. How
+ * many waves; wave[c] is box c's. */
+static int host_waves(const struct sweep_axis *host, int *wave)
+{
+	int nw = 0;
+
+	for (int c = 0; c < host->nvals; c++) {
+		for (wave[c] = 0;; wave[c]++) {
+			int n = 0;
+			bool taken = false;
+
+			for (int d = 0; d < c; d++)
+				if (wave[d] == wave[c]) {
+					n++;
+					taken = taken || same_box(host->vals[d], host->vals[c]);
+				}
+			if (!taken && n < SIDES_MAX)
+				break;
+		}
+		nw = wave[c] + 1 > nw ? wave[c] + 1 : nw;
+	}
+	return nw;
+}
+
+/* The session of one step of a sweep over places, its runs added to
+ * all: a guest (cell c), or the boxes of a wave side by side. */
+static int sweep_step(struct options *sub, const struct sweep_axis *kern,
+		      const struct sweep_axis *mem, const struct sweep_axis *host, const int *wave,
+		      int step, const int64_t *bytes, char *cell, struct run_record **all,
+		      size_t *nall)
+{
+	struct run_record *runs = NULL, *v;
+	int nk = kern ? kern->nvals : host ? host->nvals : 1, nm = mem ? mem->nvals : 1, rc;
+	size_t n = 0;
+
+	sub->nplaces = 0;
+	for (int c = 0; c < nk * nm; c++) {
+		if (host ? wave[c] != step : c != step)
+			continue;
+		sub->kernel = kern ? kern->vals[c / nm] : sub->kernel;
+		sub->boot_mem = mem ? bytes[c % nm] : sub->boot_mem;
+		sub->host = host ? host->vals[c] : sub->host;
+		if (host)
+			sub->places[sub->nplaces++] = (struct cli_place){ false, host->vals[c] };
+		place_cell(cell, 512, kern, host, mem, c, nm);
+		printf("place %d/%d: %s\n", c + 1, nk * nm, cell);
+	}
+	fflush(stdout);
+	if (sub->nplaces > 1)
+		sub->place_cell = NULL;
+	rc = run_session(sub, &runs, &n);
+	sub->place_cell = cell;
+	if (n && (v = realloc(*all, sizeof(*v) * (*nall + n)))) {
+		*all = v;
+		memcpy(*all + *nall, runs, sizeof(*runs) * n);
+		*nall += n;
+		free(runs);
+	} else {
+		run_records_free(runs, n);
+	}
+	return rc;
+}
+
 /* --sweep kernel=A,B (and boot-mem=M,N), or host=A,B: a guest or a box a
- * place, one after another, each running the session's other cells and
- * repeats, their runs under one session id and in one table at the end.
- * A place that fails costs its own runs only. */
+ * place, each running the session's other cells and repeats, their runs
+ * under one session id and in one table at the end; the guests one after
+ * another (they would share this machine's cores), the boxes side by side
+ * where they are different machines. A place that fails or drops costs
+ * its own runs only. */
 static int sweep_places(struct options *o, const struct sweep_axis *kern,
 			const struct sweep_axis *mem, const struct sweep_axis *host)
 {
@@ -627,22 +702,28 @@ static int sweep_places(struct options *o, const struct sweep_axis *kern,
 	size_t nall = 0;
 	char id[64], cell[512], e[64];
 	int nk = kern ? kern->nvals : host ? host->nvals : 1, nm = mem ? mem->nvals : 1, rc = 0;
+	int *wave = calloc((size_t)nk, sizeof(*wave)), nsteps = host ? 0 : nk * nm;
 	time_t now = time(NULL);
 	struct tm tm;
 
-	if (!bytes)
+	if (!bytes || !wave) {
+		free(bytes);
+		free(wave);
 		return fprintf(stderr, "thrashtop: out of memory\n"), 2;
+	}
 	for (int m = 0; mem && m < nm; m++)
 		if (fmt_parse_size(mem->vals[m], &bytes[m]) || bytes[m] < CLI_BOOT_MEM_MIN) {
 			fprintf(stderr, "thrashtop: --sweep boot-mem=%s: want a size of at least "
 				"32M, such as 512M\n", fmt_escape(e, sizeof(e), mem->vals[m]));
 			free(bytes);
+			free(wave);
 			return 2;
 		}
 	for (int h = 0; host && h < nk; h++)
 		if (cli_check_host(host->vals[h], cell, sizeof(cell))) {
 			fprintf(stderr, "thrashtop: --sweep host=: %s\n", cell + strlen("--host "));
 			free(bytes);
+			free(wave);
 			return 2;
 		}
 	gmtime_r(&now, &tm);
@@ -654,31 +735,17 @@ static int sweep_places(struct options *o, const struct sweep_axis *kern,
 			sub.sweep[sub.nsweep++] = o->sweep[i];
 	sub.session_id = id;
 	sub.place_cell = cell;
-	for (int c = 0; c < nk * nm && !loop_signal(); c++) {
-		struct run_record *runs = NULL, *v;
-		size_t n = 0;
-		int r;
+	if (host)
+		nsteps = host_waves(host, wave);
+	for (int step = 0; step < nsteps && !loop_signal(); step++) {
+		int r = sweep_step(&sub, kern, mem, host, wave, step, bytes, cell, &all, &nall);
 
-		sub.kernel = kern ? kern->vals[c / nm] : o->kernel;
-		sub.boot_mem = mem ? bytes[c % nm] : o->boot_mem;
-		sub.host = host ? host->vals[c] : o->host;
-		place_cell(cell, sizeof(cell), kern, host, mem, c, nm);
-		printf("place %d/%d: %s\n", c + 1, nk * nm, cell);
-		fflush(stdout);
-		r = run_session(&sub, &runs, &n);
 		rc = r > rc ? r : rc;
-		if (n && (v = realloc(all, sizeof(*v) * (nall + n)))) {
-			all = v;
-			memcpy(all + nall, runs, sizeof(*runs) * n);
-			nall += n;
-			free(runs);
-		} else {
-			run_records_free(runs, n);
-		}
 	}
 	sweep_print(all, nall, id, !o->no_history, o->history);
 	run_records_free(all, nall);
 	free(bytes);
+	free(wave);
 	return rc;
 }
 
