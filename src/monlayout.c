@@ -106,9 +106,10 @@ void ms_layout(int cols, int rows, const struct ms_model *m,
 	if (m->workers_first)
 		prow = imin(prow, 1);
 
-	/* Essentials first: small plots, two workers, the last run, the
-	 * tuning in full; then grow in order of what a reader misses most. */
-	wr = imin(nworkers, 2);
+	/* Essentials first: small plots, two workers (two rows a place
+	 * beside others: its head and one), the last run, the tuning in
+	 * full; then grow in order of what a reader misses most. */
+	wr = imin(nworkers, m->nsides > 1 ? 2 * m->nsides : 2);
 	while (prow > 0 && hdr + prow * (gh + 1) + table_rows(nworkers, wr) > rows)
 		prow--;
 	rem = rows - hdr - prow * (gh + 1) - table_rows(nworkers, wr);
