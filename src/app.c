@@ -768,8 +768,8 @@ static int check_places(const struct options *o, const struct sweep_axis *kern,
 		return 2;
 	}
 	if (!o->batch && host) {
-		fprintf(stderr, "thrashtop: --sweep host= runs in batch mode (-b): one box after "
-			"another\n");
+		fprintf(stderr, "thrashtop: --sweep host= runs in batch mode (-b); --host A --host B "
+			"draws boxes side by side\n");
 		return 2;
 	}
 	if (!o->batch) {
