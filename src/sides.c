@@ -358,13 +358,16 @@ void sides_close(struct sides *sd, struct run_record **runs, size_t *nruns)
 	bool kept = sd->n && !sd->side[0]->o.no_history;
 
 	for (int i = 0; i < sd->n; i++) {
-		session_take_runs(&sd->side[i]->s, &one, &n);
+		/* a plain session prints its sweep's table itself */
+		n = 0;
+		if (runs || sd->several)
+			session_take_runs(&sd->side[i]->s, &one, &n);
 		if (n && (v = realloc(all, sizeof(*v) * (nall + n)))) {
 			all = v;
 			memcpy(all + nall, one, sizeof(*one) * n);
 			nall += n;
 			free(one);
-		} else {
+		} else if (n) {
 			run_records_free(one, n);
 		}
 		session_close(&sd->side[i]->s);
