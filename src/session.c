@@ -50,7 +50,7 @@ void session_note(struct session *s, bool error, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(s->note + at, sizeof(s->note) - at, fmt, ap);
 	va_end(ap);
-	if (s->note_again[0] && strcmp(s->note, s->note_again))
+	if (s->note_again[0] && strcmp(s->note + at, s->note_again))
 		s->note_again_due = true;
 	if (!s->tui) {
 		fprintf(stderr, "thrashtop: %s\n", s->note);
