@@ -18,6 +18,7 @@
 #define CLI_BOOT_MEM_DEFAULT (512LL << 20)	/* a guest's RAM without --boot-mem */
 #define CLI_BOOT_MEM_MIN (32LL << 20)
 #define CLI_WAIT_DEFAULT 600	/* --wait without SECONDS */
+#define CLI_PLACES_MAX 6	/* --host and --kernel side by side */
 
 /* --global-with: a hugetlb pool where the kernel has one, else a balloon
  * (auto); or one of them only. */
@@ -35,6 +36,12 @@ struct swap_spec {
 	int64_t bytes;
 	bool zram;
 	char algo[32];		/* zram's compressor, "" its default */
+};
+
+/* A place --host or --kernel names, in the order given. */
+struct cli_place {
+	bool kernel;		/* a guest booting what; else the box what over ssh */
+	const char *what;
 };
 
 /* Parses a swap spec. Returns 0, or -1 with err filled. Pure. */
@@ -83,17 +90,23 @@ struct options {
 	bool pressure_default;	/* no workload flags given: `make run` defaults */
 	int wait;		/* --wait: seconds a tuning session queues for another's
 				   end; 0: refused at once */
-	const char *kernel;	/* --kernel: the runs happen in a guest booting it;
-				   NULL: on this machine */
+	const char *kernel;	/* the first --kernel: the runs happen in a guest
+				   booting it; NULL: on this machine */
 	int64_t boot_mem;	/* --boot-mem, the guest's RAM, bytes */
 	/* set by a guest's agent: the disk its host made for --swap's (and a
 	 * sweep's) swap files, /dev/vdX, and what backs it; NULL: a file */
 	const char *swap_disk, *swap_disk_kind;
 	/* set by a sweep over places (kernel=, boot-mem=) for each place's
-	 * session: the session id the runs share, and the place's cell text */
-	const char *session_id, *place_cell;
+	 * session: the session id the runs share, and the place's cell text;
+	 * and beside other places (sides.h), its short name */
+	const char *session_id, *place_cell, *place_name;
 	const char *agent;	/* --agent CMD: the runs happen at its place; NULL here */
-	const char *host;	/* --host [USER@]BOX: the runs happen there, over ssh */
+	const char *host;	/* the first --host [USER@]BOX: the runs happen
+				   there, over ssh */
+	/* every --host and --kernel, in the order given: more than one, and
+	 * the session runs at each of them side by side */
+	struct cli_place places[CLI_PLACES_MAX];
+	int nplaces;
 	bool host_copy;		/* --host-copy: with this binary as BOX's agent */
 	int argc;		/* the command line parsed, for a place's agent */
 	char **args;

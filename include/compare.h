@@ -36,13 +36,19 @@ enum compare_by {
 	COMPARE_RUN,		/* one run */
 	COMPARE_GROUP,		/* every run of a run's group (its config_hash) */
 	COMPARE_LABEL,		/* every run of a label, exactly: * ? [ are themselves */
+	COMPARE_SESSION,	/* every run of a session, a set for each cell it
+				   ran: each place beside others, each cell of a
+				   sweep, in the order they began */
 };
 
 struct compare_arg {
 	enum compare_by by;
 	int64_t id;		/* the run, or the run whose group it is */
 	const char *label;
-	int set;		/* compare_collect's: the arg's set, -1 where it took no run */
+	int set;		/* compare_collect's: the arg's (first) set, -1 where it
+				   took no run */
+	const char *session;	/* COMPARE_SESSION's id */
+	const char *text;	/* what names its set; NULL "" */
 };
 
 /* The runs of a comparison, newest first, and their sets. */
@@ -51,6 +57,8 @@ struct compare_sets {
 	size_t n;
 	int *set;		/* n entries */
 	size_t nsets;
+	char **names;		/* nsets entries: each set's arg's text, a session's
+				   sets their cells */
 };
 
 /* Reads from h the runs args[0..nargs) name, only fields of them (NULL:

@@ -7,6 +7,7 @@
 #ifndef THRASHTOP_GUEST_H
 #define THRASHTOP_GUEST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,5 +22,16 @@ struct place *guest_open(const struct options *o, char *err, size_t errlen);
 /* The size of the guest's swap disk: the largest swap file asked for, by
  * --swap or a sweep's swap= (zram needs none); 0 when none is. */
 int64_t guest_swap_bytes(const struct options *o);
+
+/* guest_open in two halves, so that several guests boot at once: start
+ * resolves the kernel and starts qemu (NULL with err); ready waits for
+ * the boot and the agent, the guest then the place's, else stopped
+ * (NULL with err). booting: whether it still boots, its qemu watched
+ * (a KVM try that fails is seen within seconds, to start it under TCG):
+ * several guests' boots are waited for together. */
+struct guest;
+struct guest *guest_start(const struct options *o, char *err, size_t errlen);
+bool guest_booting(struct guest *g);
+struct place *guest_ready(struct guest *g, const struct options *o, char *err, size_t errlen);
 
 #endif

@@ -15,14 +15,18 @@
 /* What a callback returns: go on, end the loop, or end it with a failure. */
 enum loop_rc { LOOP_GO = 0, LOOP_END = 1, LOOP_FAIL = -1 };
 
+#define LOOP_TICKS_MAX 8
+
 struct loop_ops {
 	void *arg;
 	int (*input_fd)(void *arg);	/* the terminal to poll, -1 none */
 	int (*on_input)(void *arg);	/* input is waiting, or a signal came
 					   (it may be SIGWINCH) */
 	int (*on_child)(void *arg);	/* a SIGCHLD came */
-	int (*tick_fd)(void *arg);	/* readable while samples wait; NULL none */
-	int (*on_tick)(void *arg);	/* samples wait */
+	/* the descriptors readable while samples wait (a place's each), at
+	 * most LOOP_TICKS_MAX into fds: how many; NULL none */
+	int (*tick_fds)(void *arg, int *fds);
+	int (*on_tick)(void *arg);	/* samples wait at one of them */
 	/* Unfinished work, a slice at a time; *more true asks for another
 	 * slice right after the next turn, which then does not sleep. */
 	int (*on_work)(void *arg, bool *more);

@@ -21,6 +21,8 @@ struct tui_key;
 
 /* Plots drawn at most: each registry series once. */
 #define MS_MAX_PLOTS M_N
+/* Places side by side at most, a line each in every plot. */
+#define MS_SIDES_MAX 6
 
 struct ms_plot {
 	int id;			/* registry id (metrics.h): title, unit, colour */
@@ -38,6 +40,9 @@ struct ms_plot {
 				   visible (n/a)" or "no swap" */
 	const char *extra;	/* appended to the title when there is room,
 				   e.g. "failcnt 1.2k/s"; may be NULL */
+	/* several places: each one's series (NULL: it has none), a line
+	 * each on the model's axis; s and against unused */
+	const struct series *side[MS_SIDES_MAX];
 };
 
 struct ms_worker {
@@ -52,6 +57,11 @@ struct ms_worker {
 	enum worker_end end;	/* END_RUNNING until reaped */
 	int code;		/* END_EXIT: exit status; END_SIGNAL: signal */
 	double stall_pct[DL_N];	/* each delay in % of its elapsed time, NAN unknown */
+	/* several places: a row of its own above each one's workers, its
+	 * text (NULL: a worker), and whose it is (the place's colour) */
+	const char *head;
+	int side;
+	bool head_bad;		/* the place failed or dropped: head says why */
 };
 
 struct ms_model {
@@ -99,6 +109,19 @@ struct ms_model {
 
 	const struct tui_key *keys;	/* the view's key table: the ? */
 	int nkeys;			/* overlay shows its lines */
+
+	/* several places side by side (nsides > 1): each one's name in the
+	 * plots' legends and whether it ended, the time axis of the plots (the
+	 * newest sample of any, the interval), the places for the title, and
+	 * which share this machine's cores; host, kernel and the header's
+	 * figures are each place's own, on its head row */
+	int nsides;
+	struct {
+		const char *name;
+		bool ended;
+	} side[MS_SIDES_MAX];
+	struct plot_axis axis;
+	const char *sides_title, *shared;
 };
 
 /* The smallest screen the monitor is laid out on: the smallest terminal
@@ -154,7 +177,8 @@ char *ms_format_lane(const struct series *awake, const struct series *throttled,
 bool ms_cgroup_shown(const struct ms_model *m);
 
 /* The right side of the workload line: "PAUSED", run k of N, the time
- * elapsed, the interval and "? help". */
+ * elapsed (each place's on its head row, with several), the interval and
+ * "? help". */
 void ms_header_right(const struct ms_model *m, bool paused, double elapsed, char *buf,
 		     size_t len);
 
@@ -180,8 +204,9 @@ const char *ms_end_text(const struct ms_worker *w, char *buf, size_t len);
 
 /* The top of the y axis of m's plot i, w cells wide: the plot's scale,
  * else a nice maximum of the visible window of every auto-scaled plot of
- * its scale group, the stored run's trace included; <= 0 before there is
- * a series. mode sets how many samples a cell holds. */
+ * its scale group, the stored run's trace (or every place's line)
+ * included; <= 0 before there is a series. mode sets how many samples a
+ * cell holds. */
 double ms_plot_ymax(const struct ms_model *m, int i, int w, enum plot_mode mode);
 
 /* The title row of m's plot i for a plot width columns wide, its y axis
@@ -193,6 +218,16 @@ double ms_plot_ymax(const struct ms_model *m, int i, int w, enum plot_mode mode)
  * "219M (21%)" and "1.6k" for "1.6k/s", then the scale. Returns buf. */
 char *ms_format_title(const struct ms_model *m, int i, int width, double ymax, char *buf,
 		      size_t len);
+
+/* With several places, the title of plot i: its name, then each place's
+ * legend "NAME VALUE" ("ended" for one that did, each named by its line's
+ * glyph too where glyphs tell the lines apart), and the scale flush
+ * right, exactly width columns. Longer forms give way to shorter ones:
+ * the short names of the figure, the scale, the places' names cut. at[j]
+ * gets where place j's legend starts and its width (0: not shown), for
+ * its colour. Returns buf. */
+char *ms_format_side_title(const struct ms_model *m, int i, int width, double ymax, bool glyphs,
+			   int at[][2], char *buf, size_t len);
 
 /* "[#####     ]" with width cells in total, frac clamped to 0..1,
  * eighth blocks when utf8. Returns buf. */

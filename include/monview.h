@@ -7,6 +7,7 @@
 
 #include "monscreen.h"
 #include "session.h"
+#include "sides.h"
 #include "view.h"
 
 /* The monitor's own actions, for the owner of the loop. */
@@ -30,7 +31,8 @@ extern const int monview_nkeys;
 
 struct monview {
 	struct view v;
-	const struct session *s;
+	const struct sides *sd;
+	const struct session *s;	/* the first place's: the plain session */
 	struct ms_model m;
 	struct ms_worker *rows;
 	int nrows_cap;
@@ -40,12 +42,25 @@ struct monview {
 	char place[32];			/* the header's "vm tcg" */
 	int chosen[M_N];		/* the user's plots, registry ids */
 	int nchosen;			/* -1: the default layout */
+
+	/* several places: the title, each one's head row text, where its
+	 * head row is in the table and how many rows follow it, and every
+	 * place's ended runs named, in the order they ended */
+	char title[256];
+	char heads[MS_SIDES_MAX][640];
+	int row_at[MS_SIDES_MAX], nrows[MS_SIDES_MAX];
+	char **done;
+	int ndone, done_seen[MS_SIDES_MAX];
 };
 
-/* Sets the view up over s (kept by pointer) with the user's plots (NULL:
- * the default layout). 0, or -1 (out of memory). */
-int monview_init(struct monview *mv, const struct session *s, const int *plots,
-		 int nplots);
+/* Sets the view up over the places' sessions (kept by pointer) with the
+ * user's plots (NULL: the default layout). 0, or -1 (out of memory). */
+int monview_init(struct monview *mv, const struct sides *sd, const int *plots, int nplots);
+
+/* Place i's worker rows the last frame showed: the first, and how many
+ * (-1: no frame yet, all of them), as session.h's rows_first and
+ * rows_shown take them. */
+void monview_rows(const struct monview *mv, int i, int *first, int *shown);
 
 /* The plots from now on: registry ids in screen order, NULL for the
  * default layout. */

@@ -73,6 +73,7 @@ enum plot_layer {
 	PLOT_LIVE,	/* the series, and blank cells */
 	PLOT_FAINT,	/* a trace behind it, where the series leaves a cell blank */
 	PLOT_MARK,	/* every cell of a marked column */
+	PLOT_LINE,	/* PLOT_LINE + i: series i of several (plot_lines_draw) */
 };
 
 struct plot_col;
@@ -81,6 +82,7 @@ struct plot_canvas {
 	int w, h;
 	enum plot_mode mode;
 	bool drawn;		/* cells hold a frame of this size and mode */
+	bool lines;		/* ... drawn by plot_lines_draw */
 	unsigned *cells;	/* h rows of w, top first, as plot_render_cells */
 	unsigned char *layer;	/* enum plot_layer of each cell */
 	struct plot_col *col, *next;	/* the last frame's columns, this one's */
@@ -108,6 +110,38 @@ int plot_canvas_draw(struct plot_canvas *c, const struct plot *p, const struct s
 void plot_canvas_forget(struct plot_canvas *c);
 
 void plot_canvas_free(struct plot_canvas *c);
+
+/* Several series on one time axis, a line each: one place's figures
+ * beside another's, each sampled on its own beat. Dot column x of a plot
+ * w cells wide at k a cell stands for a time on the axis, the newest at
+ * the right, dt apart, their cells paired as plot_window pairs samples;
+ * it shows the sample of a series nearest that time, if one is within
+ * 3/4 of dt of it, else nothing (a place that ended stops there). */
+struct plot_axis {
+	double t;		/* the newest time */
+	double dt;		/* the interval between two dot columns, > 0 */
+};
+
+/* The value each of the w * k dot columns shows of s (NULL: none) into
+ * out, NAN where none. */
+void plot_axis_values(const struct plot_axis *ax, int w, int k, const struct series *s,
+		      double *out);
+
+/* The glyph of series i's line in PLOT_ASCII, where colours may not tell
+ * the lines apart: '*', 'o', '+', 'x', '%', '@'. */
+char plot_line_glyph(int i);
+
+#define PLOT_LINE_MAX 16
+
+/* Draws the n series of s (NULL entries: none, n <= PLOT_LINE_MAX) as lines into c, on the
+ * axis, as plot_canvas_draw draws one series, and calls put alike. A line
+ * marks the level of each sample (braille: joined to the one before);
+ * where lines meet in a cell, braille shows both lines' dots, else the
+ * lower index's; a cell is in layer PLOT_LINE + the lowest index in it.
+ * Marked columns' empty cells are PLOT_MARK. Returns 0, or -1 with errno
+ * EINVAL or ENOMEM, having called put for none. */
+int plot_lines_draw(struct plot_canvas *c, const struct plot *p, const struct plot_axis *ax,
+		    const struct series *const *s, int n, plot_put_fn *put, void *arg);
 
 /* Smallest 1, 2 or 5 x 10^k that is >= v; 1 for v <= 0 or NAN. */
 double plot_nice_max(double v);

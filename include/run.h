@@ -136,6 +136,7 @@ struct record_input {
 	int cgroup_new;			/* as the record's */
 	double interval_s;		/* the sampling interval at the start */
 	const char *global_by;		/* what held --global's memory; NULL, "": none */
+	int shared_cores;		/* as the record's */
 	const char *swap_backend;	/* the session's swap (run_record's); NULL: none */
 	const struct runlog *log;	/* the run's samples; NULL: none */
 	const char *sysctls;		/* every sysctl the session set, as it is at

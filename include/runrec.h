@@ -149,6 +149,9 @@ struct run_record {
 	int64_t global_limit_kib;	/* mem= or balloon limit, NA none */
 	char global_by[16];		/* "hugetlb", "balloon", "hugetlb+balloon", "":
 					 * kept in the config text, no column */
+	int shared_cores;		/* the places of its session that ran on one
+					 * machine's cores at once (two guests on
+					 * it), 0 alone: kept in the config text */
 	int64_t tmp_swap_kib;		/* temporary swap added for the run, 0 none */
 	int cgroup_new;			/* 1: the memory cgroup was made for this run,
 					 * 0: earlier runs used it, NA: none */
@@ -242,9 +245,9 @@ bool hist_count_ok(int64_t v);
  * count, procs past 1024 ...), or NULL: a history's own runs checked as an
  * export's are. */
 const struct hist_field *hist_field_bad(const struct run_record *r);
-/* The one field kept only in the config text: its "global_by=" line into
- * r->global_by (setting the config field does it too). */
-void run_record_global_by(struct run_record *r, const char *config);
+/* The fields kept only in the config text: its "global_by=" and
+ * "shared_cores=" lines into r (setting the config field does it too). */
+void run_record_config_fields(struct run_record *r, const char *config);
 const struct hist_field *hist_field_find(const char *name);
 /* The storage of field f in r. */
 void *hist_field_ptr(const struct run_record *r, const struct hist_field *f);

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "against.h"
 #include "cli.h"
@@ -143,6 +144,13 @@ struct session {
 	/* the monitor's notes (why stalls are n/a) for the stderr printed
 	 * with the next run's result lines once the screen is gone */
 	char kept_notes[1024];
+
+	/* one of several places side by side (sides.h): its short name (the
+	 * options' place_name), which its notes and printed runs carry, and
+	 * the session whose run was printed last; NULL alone */
+	const char *side_name;
+	const struct session **side_printed;
+	int shared_cores;		/* as the record's */
 };
 
 /* Sets everything up on this machine (local.h): undoes what an earlier
@@ -225,6 +233,11 @@ bool session_note_shown(const struct session *s);
  * made again. */
 void session_refresh(struct session *s);
 void session_describe(struct session *s);
+
+/* One of several places: the line its printed runs come under, "NAME
+ * hostname=HOST kernel=RELEASE:", as an export's header names a group
+ * (history import takes them back so). */
+void session_print_place(const struct session *s, FILE *f);
 
 /* Stops what runs, undoes the tuning, prints a sweep's table, frees. */
 void session_close(struct session *s);

@@ -31,4 +31,11 @@ int sshhost_argv(const char *ssh_cmd, const char *box, long long copy_bytes, cha
  * another version (both named), the agent's own reason. */
 struct place *sshhost_open(const struct options *o, char *err, size_t errlen);
 
+/* sshhost_open in two halves, so that several boxes connect at once:
+ * start runs ssh (NULL with err); ready waits for the agent and gives
+ * the place, else ends ssh (NULL with err, as sshhost_open's). */
+struct ssh;
+struct ssh *sshhost_start(const struct options *o, char *err, size_t errlen);
+struct place *sshhost_ready(struct ssh *h, const struct options *o, char *err, size_t errlen);
+
 #endif

@@ -22,6 +22,8 @@ struct sysstate {
 	char release[128];		/* uname -r */
 	char version[256];		/* uname -v */
 	char cmdline[4096];		/* /proc/cmdline, without the newline */
+	char boot_id[40];		/* the kernel's random boot id: the same on
+					   one machine's places, "n/a" unknown */
 	int cpus_online;
 	int memcg_version;		/* the memory cgroup's, 2 or 1; 0 none or
 					   unknown (the place fills it) */

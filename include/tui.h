@@ -103,6 +103,9 @@ int tui_attr(int p);
  * the colour of its system counterpart. */
 int tui_series_pair(int id);
 
+/* The colour pair of place k of several side by side: a colour each. */
+int tui_place_pair(int k);
+
 /* The attribute a stored run's trace is drawn with. */
 int tui_faint(void);
 

@@ -15,8 +15,13 @@
 #   kernel-6.1-80x40, kernel-6.12-80x40: the same cgroup sort in two guests
 #     at once (--kernel, TCG here), Debian 12's 6.1 and its 6.12, from the
 #     kernel cache (make guest-kernels).
+#   hosts-160x50: the cgroup sort at two boxes side by side on one screen
+#     (--host lab1 --host lab2), each an sshd in a network namespace of
+#     its own on this machine (tests/e2e/lib.sh's ssh_box), this thrashtop
+#     their agent; their cgroups' and workers' figures.
 # ONLY=NAME makes only the shots whose name has NAME.
-# Needs root (for --mem, --global and --swap), tmux, python3-pil; takes the
+# Needs root (for --mem, --global and --swap), tmux, python3-pil, and for
+# the boxes ip, sshd and ssh; takes the
 # tuning tests' machine lock so it never presses a machine they use.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -94,6 +99,20 @@ case kernel in *"${ONLY:-}"*)
 		/usr/bin/python3 scripts/ansi2png.py "$DB/kernel-$k.ans" "screenshots/kernel-$k-80x40.png" 80 40
 		echo "screenshots/kernel-$k-80x40.png"
 	done ;;
+esac
+# two boxes, each with its own host name, in a subshell whose exit takes
+# their namespaces and sshds away (lib.sh's cleanups)
+case hosts in *"${ONLY:-}"*) (
+	. tests/e2e/lib.sh
+	ssh_setup
+	ssh_box lab1 lab1 0
+	ssh_box lab2 lab2 1
+	ln -s "$ROOT/thrashtop" "$TMP/bin/thrashtop"
+	# the workers' and the cgroups' figures are each box's own; the
+	# system's, the one machine's
+	WAIT=12 shot 160 50 hosts-160x50 "" --no-history --host lab1 --host lab2 \
+		--plots=cg-swap,cg-majflt,cg-mem,stall-swapin,stall-reclaim,stall-thrashing,swap-used,majflt,cg-refault $CG
+) ;;
 esac
 # the run at swappiness 60, kept; then 100 against it
 case against in *"${ONLY:-}"*) ./thrashtop -b --history "$DB/h.db" -L swappiness-60 $GLOBAL >/dev/null

@@ -572,11 +572,12 @@ static int input_fd(void *arg)
 	return ((struct agent *)arg)->rfd;
 }
 
-static int tick_fd(void *arg)
+static int tick_fds(void *arg, int *fds)
 {
 	struct agent *a = arg;
 
-	return a->p->ops->tick_fd(a->p);
+	fds[0] = a->p->ops->tick_fd(a->p);
+	return 1;
 }
 
 /* The swap disk a guest's host made (its kernel command line names its
@@ -661,7 +662,7 @@ static int parse_args(int argc, char **argv, int *fd, char *err, size_t errlen)
 
 static const struct loop_ops agent_ops = {
 	.input_fd = input_fd, .on_input = on_input, .on_child = on_child, .on_tick = on_tick,
-	.on_work = on_work, .tick_fd = tick_fd, .out_fd = out_fd, .on_output = on_output,
+	.on_work = on_work, .tick_fds = tick_fds, .out_fd = out_fd, .on_output = on_output,
 };
 
 /* Stops what runs, says the end, undoes the set-up. */

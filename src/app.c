@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "app.h"
 #include "fmt.h"
@@ -20,26 +21,33 @@
 #include "monview.h"
 #include "replay.h"
 #include "session.h"
+#include "sides.h"
 #include "sweep.h"
 #include "tui.h"
 
 #define MAX_VIEWS 8
 #define FORK_SLICE_S 0.01	/* forking between two turns of the loop */
 
-/* The session, the views stacked on the terminal (the monitor at the
- * bottom, or a replay alone), and why the loop ended. */
+/* The places' sessions, the views stacked on the terminal (the monitor
+ * at the bottom, or a replay alone), and why the loop ended. */
 static struct app {
-	struct session s;
-	bool live;			/* a session runs beneath the views */
+	struct sides sd;
+	bool live;			/* sessions run beneath the views */
 	struct monview mon;
 	struct view *views[MAX_VIEWS];
 	int nviews;
 	double wake;			/* when the top view plays on, 0 never */
 	struct cast *cast;		/* --cast, NULL: none */
-	bool all_started;		/* the session has no run left to start */
 	bool quit_early;		/* q before every run completed */
 	char err[512];
-} the_app;	/* big: series, rows and texts */
+} the_app;	/* big: rows and texts */
+
+/* The first place's session: the plain session's, the one whose history,
+ * plots and texts stand for all. */
+static struct session *first(struct app *a)
+{
+	return &a->sd.side[0]->s;
+}
 
 /* --cast: the recording starts with the terminal, before the first run. */
 static int start_cast(struct app *a, const char *path)
@@ -47,8 +55,8 @@ static int start_cast(struct app *a, const char *path)
 	char title[1024];
 	const char *term = getenv("TERM");
 
-	snprintf(title, sizeof(title), "thrashtop: %s on Linux %s", a->s.workload_desc,
-		 a->s.sys.release[0] ? a->s.sys.release : "?");
+	snprintf(title, sizeof(title), "thrashtop: %s on Linux %s", first(a)->workload_desc,
+		 first(a)->sys.release[0] ? first(a)->sys.release : "?");
 	a->cast = cast_open(path, COLS, LINES, term ? term : "", title, (long long)time(NULL),
 			    a->err, sizeof(a->err));
 	if (!a->cast)
@@ -121,6 +129,8 @@ static void print_posted(const struct session *s)
 	bool varies[SYSSTATE_NVM] = { false }, any = false;
 	char head[1024], last[1024] = "";
 
+	if (s->side_name && s->nposted)
+		session_print_place(s, stdout);
 	for (int r = 1; r < s->nposted; r++)
 		for (int i = 0; i < SYSSTATE_NVM; i++)
 			if (strcmp(s->posted[r].vm[i], s->posted[0].vm[i]))
@@ -143,19 +153,33 @@ static void print_posted(const struct session *s)
 	fflush(stdout);
 }
 
-static int next_run(struct app *a)
+/* Place i failed (why): alone, the session's failure; beside others, its
+ * own, the loop going on while any other lives. */
+static int failed(struct app *a, int i, const char *why)
 {
-	int rc = session_next_run(&a->s, a->err, sizeof(a->err));
+	if (!a->sd.several) {
+		snprintf(a->err, sizeof(a->err), "%s", why);
+		return LOOP_FAIL;
+	}
+	sides_lose(&a->sd, i, why);
+	return sides_dead(&a->sd) || (!a->sd.tui && sides_over(&a->sd)) ? LOOP_END : LOOP_GO;
+}
+
+static int next_run(struct app *a, int i)
+{
+	struct side *d = a->sd.side[i];
+	char e[512];
+	int rc = session_next_run(&d->s, e, sizeof(e));
 
 	if (rc < 0)
-		return LOOP_FAIL;
+		return failed(a, i, e);
 	if (rc == 0)
-		a->all_started = true;
-	if (rc == 0 && !a->s.tui)
-		return LOOP_END;
-	if (rc == 0 && a->s.sweep.cell >= 0)
-		session_note(&a->s, false, "sweep done: %d runs; q prints the table",
-			     a->s.sweep.done);
+		d->all_started = true;
+	if (rc == 0 && !a->sd.tui)
+		return sides_over(&a->sd) ? LOOP_END : LOOP_GO;
+	if (rc == 0 && d->s.sweep.cell >= 0)
+		session_note(&d->s, false, "sweep done: %d runs; q prints the table",
+			     d->s.sweep.done);
 	return LOOP_GO;
 }
 
@@ -191,18 +215,18 @@ static void dump_screen(struct app *a)
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
 		if (fd >= 0)
 			close(fd);
-		session_note(&a->s, true, "cannot write the screen to %s.txt: %s", name, strerror(err));
+		sides_note(&a->sd, true, "cannot write the screen to %s.txt: %s", name, strerror(err));
 		return;
 	}
 	if ((ms_dump(&a->mon.m, f) | fclose(f)) != 0)
-		session_note(&a->s, true, "cannot write the screen to %s: %s", path, strerror(errno));
+		sides_note(&a->sd, true, "cannot write the screen to %s: %s", path, strerror(errno));
 	else
-		session_note(&a->s, false, "screen written to %s", path);
+		sides_note(&a->sd, false, "screen written to %s", path);
 }
 
 static void chooser_note(void *arg, bool error, const char *msg)
 {
-	session_note(arg, error, "%s", msg);
+	sides_note(arg, error, "%s", msg);
 }
 
 /* p in the history view: the run played in the monitor's view, above
@@ -214,62 +238,100 @@ static void replay_run(struct app *a, int64_t id)
 	char e[512];
 
 	run_record_init(&r);
-	if (!a->s.hist || history_get(a->s.hist, id, &r, e, sizeof(e)) != 0) {
-		if (a->s.hist)
-			session_note(&a->s, true, "replay: %s", e);
+	if (!first(a)->hist || history_get(first(a)->hist, id, &r, e, sizeof(e)) != 0) {
+		if (first(a)->hist)
+			sides_note(&a->sd, true, "replay: %s", e);
 		return;
 	}
 	v = replay_open(&r, a->mon.nchosen >= 0 ? a->mon.chosen : NULL, a->mon.nchosen, 1,
 			e, sizeof(e));
 	run_record_clear(&r);
 	if (!v) {
-		session_note(&a->s, true, "%s", e);
+		sides_note(&a->sd, true, "%s", e);
 		return;
 	}
 	push(a, v);
 }
 
+/* The r key at every place: a run begun where none is in progress. */
+static int rerun(struct app *a)
+{
+	char e[512];
+
+	for (int i = 0; i < a->sd.n; i++) {
+		struct session *s = &a->sd.side[i]->s;
+		int rc;
+
+		if (a->sd.side[i]->dead)
+			continue;
+		switch (session_rerun(s, e, sizeof(e))) {
+		case 0: session_note(s, false, "a run is in progress"); break;
+		case 1: session_note(s, false, "run %d started", s->run_no); break;
+		default:
+			if ((rc = failed(a, i, e)) != LOOP_GO)
+				return rc;
+		}
+	}
+	return LOOP_GO;
+}
+
+/* An action of the monitor's that every live place takes. */
+static void each(struct app *a, int action)
+{
+	for (int i = 0; i < a->sd.n; i++) {
+		struct session *s = &a->sd.side[i]->s;
+
+		if (a->sd.side[i]->dead)
+			continue;
+		if (action == MV_FASTER || action == MV_SLOWER)
+			session_step_interval(s, action == MV_FASTER ? -1 : 1);
+		else if (action == MV_SWAPPINESS_DOWN || action == MV_SWAPPINESS_UP)
+			session_step_knob(s, "vm.swappiness", action == MV_SWAPPINESS_DOWN ? -1 : 1);
+		else
+			session_step_knob(s, s->knob, action == MV_KNOB_DOWN ? -1 : 1);
+	}
+}
+
+static bool quit_early(const struct sides *sd)
+{
+	for (int i = 0; i < sd->n; i++)
+		if (!sd->side[i]->dead && (sd->side[i]->s.run.active || !sd->side[i]->all_started))
+			return true;
+	return false;
+}
+
 static int act(struct app *a, int action)
 {
-	struct session *s = &a->s;
+	struct session *s = first(a);
 	char e[256];
 	struct view *v;
 
 	switch (action) {
 	case MV_QUIT:
-		a->quit_early = a->s.run.active || !a->all_started;
+		a->quit_early = quit_early(&a->sd);
 		return LOOP_END;
 	case MV_RERUN:
-		switch (session_rerun(s, a->err, sizeof(a->err))) {
-		case 0: session_note(s, false, "a run is in progress"); break;
-		case 1: session_note(s, false, "run %d started", s->run_no); break;
-		default: return LOOP_FAIL;
-		}
-		break;
+		return rerun(a);
 	case MV_FASTER:
 	case MV_SLOWER:
-		session_step_interval(s, action == MV_FASTER ? -1 : 1);
-		break;
 	case MV_SWAPPINESS_DOWN:
 	case MV_SWAPPINESS_UP:
-		session_step_knob(s, "vm.swappiness", action == MV_SWAPPINESS_DOWN ? -1 : 1);
-		break;
 	case MV_KNOB_DOWN:
 	case MV_KNOB_UP:
-		session_step_knob(s, s->knob, action == MV_KNOB_DOWN ? -1 : 1);
+		each(a, action);
 		break;
 	case MV_HISTORY:
 		session_open_history(s);
 		/* why there is none, said where the view would have been */
 		if (!s->hist && s->o->no_history)
-			session_note(s, true, "no history view: this session runs with --no-history");
+			sides_note(&a->sd, true, "no history view: this session runs with --no-history");
 		else if (!s->hist)
-			session_note(s, true, "no history view: %s",
-				     s->hist_err[0] ? s->hist_err : "the history could not be opened");
+			sides_note(&a->sd, true, "no history view: %s",
+				   s->hist_err[0] ? s->hist_err : "the history could not be opened");
 		else if ((v = histui_open(s->hist, e, sizeof(e))))
 			push(a, v);
 		else
-			session_note(s, true, "%s", e);
+			sides_note(&a->sd, true, "%s", e);
 		break;
 	case MV_DUMP:
 		dump_screen(a);
@@ -277,10 +339,10 @@ static int act(struct app *a, int action)
 	case MV_CHOOSE:
 		if ((v = chooser_open(&a->mon, &s->avail, s->o->config,
 				      "no config file: neither XDG_CONFIG_HOME nor HOME is an "
-				      "absolute path", chooser_note, s, e, sizeof(e))))
+				      "absolute path", chooser_note, &a->sd, e, sizeof(e))))
 			push(a, v);
 		else
-			session_note(s, true, "%s", e);
+			sides_note(&a->sd, true, "%s", e);
 		break;
 	case HISTUI_REPLAY:
 		replay_run(a, histui_replay_id(top(a)));
@@ -297,27 +359,63 @@ static int input_fd(void *arg)
 	return tui_fd();
 }
 
+/* Each place's worker rows the last frame showed, the only ones read;
+ * true when a scroll or a resize changed them. */
+static bool rows_shown(struct app *a)
+{
+	bool moved = false;
+
+	for (int i = 0; i < a->sd.n; i++) {
+		struct session *s = &a->sd.side[i]->s;
+		int lo, n;
+
+		monview_rows(&a->mon, i, &lo, &n);
+		moved = moved || lo != s->rows_first || n != s->rows_shown;
+		s->rows_first = lo;
+		s->rows_shown = n;
+	}
+	return moved;
+}
+
 static int on_input(void *arg)
 {
 	struct app *a = arg;
 	int ch, rc, n = 0;
+	bool want;
 
 	for (; (ch = tui_next_key()) != ERR; n++)
 		if ((rc = act(a, top(a)->ops->key(top(a), ch))) != LOOP_GO)
 			return rc;
-	a->s.want_procs = a->live && (top(a) == &a->mon.v || top(a)->ops->live);
+	want = a->live && (top(a) == &a->mon.v || top(a)->ops->live);
+	for (int i = 0; i < a->sd.n; i++)
+		a->sd.side[i]->s.want_procs = want;
 	if (n)
 		draw_top(a);
 	a->wake = top(a)->ops->wake ? top(a)->ops->wake(top(a), now_monotonic()) : 0;
 	/* a scroll or a resize brought rows on screen that no tick has read */
-	if (a->s.want_procs && (ms_scroll() != a->s.rows_first ||
-				ms_rows_shown() != a->s.rows_shown)) {
-		a->s.rows_first = ms_scroll();
-		a->s.rows_shown = ms_rows_shown();
-		session_sample_rows(&a->s);
+	if (want && rows_shown(a)) {
+		for (int i = 0; i < a->sd.n; i++)
+			if (!a->sd.side[i]->dead)
+				session_sample_rows(&a->sd.side[i]->s);
 		draw_top(a);
 	}
 	return LOOP_GO;
+}
+
+/* Place i's run, if it ended: finished, recorded, the next begun. */
+static int reap(struct app *a, int i)
+{
+	struct session *s = &a->sd.side[i]->s;
+	int rc;
+
+	if (!session_reap(s))
+		return LOOP_GO;
+	for (int k = 1; k < a->nviews && s->last_id > 0; k++)
+		histui_added(a->views[k], s->last_id);
+	rc = next_run(a, i);
+	if (rc == LOOP_GO && a->nviews > 1)
+		draw_top(a);
+	return rc;
 }
 
 static int on_child(void *arg)
@@ -325,40 +423,42 @@ static int on_child(void *arg)
 	struct app *a = arg;
 	int rc;
 
-	if (!a->live || !session_reap(&a->s))
-		return LOOP_GO;
-	for (int i = 1; i < a->nviews && a->s.last_id > 0; i++)
-		histui_added(a->views[i], a->s.last_id);
-	rc = next_run(a);
-	if (rc == LOOP_GO && a->nviews > 1)
-		draw_top(a);
-	return rc;
+	for (int i = 0; a->live && i < a->sd.n; i++)
+		if (!a->sd.side[i]->dead && (rc = reap(a, i)) != LOOP_GO)
+			return rc;
+	return LOOP_GO;
 }
 
 static int on_tick(void *arg)
 {
 	struct app *a = arg;
 	struct prof_mark pm;
+	char e[512];
 	int rc;
 
 	/* per-worker files only for the rows the last frame showed */
-	a->s.rows_first = ms_scroll();
-	a->s.rows_shown = ms_rows_shown();
-	prof_begin(&pm);
-	rc = session_sample(&a->s, a->err, sizeof(a->err));
-	prof_end(PROF_MODEL, &pm);
-	if (rc)
-		return LOOP_FAIL;
-	/* a place whose workers' ends come with its samples */
-	if (session_ends_waiting(&a->s) && (rc = on_child(a)) != LOOP_GO)
-		return rc;
+	rows_shown(a);
+	for (int i = 0; i < a->sd.n; i++) {
+		struct session *s = &a->sd.side[i]->s;
+
+		if (a->sd.side[i]->dead)
+			continue;
+		prof_begin(&pm);
+		rc = session_sample(s, e, sizeof(e));
+		prof_end(PROF_MODEL, &pm);
+		if (rc && (rc = failed(a, i, e)) != LOOP_GO)
+			return rc;
+		/* a place whose workers' ends come with its samples */
+		if (!a->sd.side[i]->dead && session_ends_waiting(s) && (rc = reap(a, i)) != LOOP_GO)
+			return rc;
+	}
 	/* Only the monitor and live views change with time; another view is
 	 * drawn when a key, a resize or a new run changes it (a SIGWINCH
 	 * that came outside the loop's wait is a key only once curses is
 	 * asked). */
 	if (a->nviews == 1 || (a->nviews > 1 && top(a)->ops->live))
 		draw_top(a);
-	else if (a->s.tui)
+	else if (a->sd.tui)
 		return on_input(a);
 	return LOOP_GO;
 }
@@ -366,21 +466,30 @@ static int on_tick(void *arg)
 static int on_work(void *arg, bool *more)
 {
 	struct app *a = arg;
-	bool forking = a->s.run.active && a->s.run.forking;
+	bool drawn = false;
+	char e[512];
 	int rc;
 
-	if (!a->live)
-		return LOOP_GO;
-	rc = session_fork(&a->s, now_monotonic() + FORK_SLICE_S, a->err, sizeof(a->err));
-	if (rc < 0)
-		return LOOP_FAIL;
-	*more = rc > 0;
-	/* drawn once when the last worker is forked, not at every turn */
-	if (forking && !*more && a->nviews == 1)
+	for (int i = 0; a->live && i < a->sd.n; i++) {
+		struct session *s = &a->sd.side[i]->s;
+		bool forking = s->run.active && s->run.forking;
+
+		if (a->sd.side[i]->dead)
+			continue;
+		rc = session_fork(s, now_monotonic() + FORK_SLICE_S, e, sizeof(e));
+		if (rc < 0 && (rc = failed(a, i, e)) != LOOP_GO)
+			return rc;
+		if (rc < 0)
+			continue;
+		*more = *more || rc > 0;
+		/* drawn once when the last worker is forked, not at every turn */
+		drawn = drawn || (forking && !rc);
+		/* the first frames are out: now the history */
+		if (!rc)
+			session_open_history(s);
+	}
+	if (drawn && a->nviews == 1)
 		draw_top(a);
-	/* the first frames are out: now the history */
-	if (!*more)
-		session_open_history(&a->s);
 	return LOOP_GO;
 }
 
@@ -397,11 +506,11 @@ static int on_wake(void *arg)
 	return LOOP_GO;
 }
 
-static int tick_fd(void *arg)
+static int tick_fds(void *arg, int *fds)
 {
 	struct app *a = arg;
 
-	return a->live ? session_tick_fd(&a->s) : -1;
+	return a->live ? sides_tick_fds(&a->sd, fds) : 0;
 }
 
 /* Closes every view, then the terminal. */
@@ -418,10 +527,10 @@ static void close_views(struct app *a)
 
 static const struct loop_ops app_ops = {
 	.input_fd = input_fd, .on_input = on_input, .on_child = on_child, .on_tick = on_tick,
-	.on_work = on_work, .tick_fd = tick_fd, .wake_at = wake_at, .on_wake = on_wake,
+	.on_work = on_work, .tick_fds = tick_fds, .wake_at = wake_at, .on_wake = on_wake,
 };
 
-/* The one loop, over the session (if any) and the views. */
+/* The one loop, over the sessions (if any) and the views. */
 static int run_loop(struct app *a)
 {
 	struct loop_ops ops = app_ops;
@@ -434,51 +543,65 @@ static int run_loop(struct app *a)
 	return rc;
 }
 
-/* One session from its start to its end; a sweep over places hands its
- * runs to runs (NULL: none kept). */
+/* The screen over the places' sessions, and their first runs begun. */
+static int start(struct app *a, const struct options *o)
+{
+	int rc;
+
+	if (a->sd.tui) {
+		if (tui_init(a->err, sizeof(a->err)))
+			return LOOP_FAIL;
+		if (o->cast && start_cast(a, o->cast))
+			return LOOP_FAIL;
+		if (monview_init(&a->mon, &a->sd, o->nplots ? o->plots : NULL, o->nplots)) {
+			snprintf(a->err, sizeof(a->err), "out of memory");
+			return LOOP_FAIL;
+		}
+		push(a, &a->mon.v);
+		for (int i = 0; i < a->sd.n; i++)
+			a->sd.side[i]->s.want_procs = true;
+	}
+	for (int i = 0; i < a->sd.n; i++)
+		if (!a->sd.side[i]->dead && (rc = next_run(a, i)) != LOOP_GO)
+			return rc;
+	return LOOP_GO;
+}
+
+/* A session from its start to its end, at one place or several side by
+ * side; a sweep over places hands its runs to runs (NULL: none kept). */
 static int run_session(struct options *o, struct run_record **runs, size_t *nruns)
 {
 	struct app *a = &the_app;
-	int rc = LOOP_FAIL;
+	int rc = LOOP_FAIL, status;
 
 	memset(a, 0, sizeof(*a));
-	if (session_open(&a->s, o, a->err, sizeof(a->err)))
-		goto out;
-	a->live = true;
-	if (a->s.tui) {
-		if (tui_init(a->err, sizeof(a->err)))
-			goto out;
-		if (o->cast && start_cast(a, o->cast))
-			goto out;
-		if (monview_init(&a->mon, &a->s, o->nplots ? o->plots : NULL, o->nplots)) {
-			snprintf(a->err, sizeof(a->err), "out of memory");
-			goto out;
-		}
-		push(a, &a->mon.v);
-		a->s.want_procs = true;
+	if (sides_open(&a->sd, o, a->err, sizeof(a->err)) == 0) {
+		a->live = true;
+		rc = start(a, o);
+		if (rc == LOOP_GO)
+			rc = run_loop(a);
 	}
-	if (next_run(a) != LOOP_GO)
-		goto out;
-	rc = run_loop(a);
-out:
-	session_abort_run(&a->s);
+	for (int i = 0; i < a->sd.n; i++)
+		session_abort_run(&a->sd.side[i]->s);
 	close_views(a);
 	cast_close(a->cast);
 	a->cast = NULL;
 	/* The alternate screen took the runs away: they are what goes into a
 	 * reply, so they are printed as the batch mode prints them. */
-	if (a->s.tui)
-		print_posted(&a->s);
-	if (runs)
-		session_take_runs(&a->s, runs, nruns);
-	session_close(&a->s);
+	for (int i = 0; a->sd.tui && i < a->sd.n; i++)
+		print_posted(&a->sd.side[i]->s);
+	for (int i = 0; a->sd.tui && i < a->sd.n; i++)
+		if (a->sd.side[i]->dead)
+			fprintf(stderr, "thrashtop: %s\n", a->sd.side[i]->why);
+	status = sides_status(&a->sd, a->quit_early);
+	sides_close(&a->sd, runs, nruns);
 	if (rc == LOOP_FAIL) {
 		fprintf(stderr, "thrashtop: %s\n", a->err);
 		return loop_signal() ? 128 + loop_signal() : 2;	/* a signal ended a --wait */
 	}
 	if (loop_signal())
 		return 128 + loop_signal();
-	return a->s.nfailed_runs || a->quit_early ? 1 : 0;
+	return status;
 }
 
 /* The cell of a sweep over places: "kernel=6.1 boot-mem=512M", "host=box". */
@@ -492,10 +615,84 @@ static void place_cell(char *cell, size_t len, const struct sweep_axis *kern,
 		 mem ? mem->vals[c % nm] : "");
 }
 
+/* Whether two boxes are one machine: the same name but for the user. */
+static bool same_box(const char *a, const char *b)
+{
+	const char *x = strchr(a, '@'), *y = strchr(b, '@');
+
+	return !strcasecmp(x ? x + 1 : a, y ? y + 1 : b);
+}
+
+/* The boxes of a sweep in waves run side by side: each box in the first
+ * wave that has none of its machine, nor SIDES_MAX boxes already. How
+ * many waves; wave[c] is box c's. */
+static int host_waves(const struct sweep_axis *host, int *wave)
+{
+	int nw = 0;
+
+	for (int c = 0; c < host->nvals; c++) {
+		for (wave[c] = 0;; wave[c]++) {
+			int n = 0;
+			bool taken = false;
+
+			for (int d = 0; d < c; d++)
+				if (wave[d] == wave[c]) {
+					n++;
+					taken = taken || same_box(host->vals[d], host->vals[c]);
+				}
+			if (!taken && n < SIDES_MAX)
+				break;
+		}
+		nw = wave[c] + 1 > nw ? wave[c] + 1 : nw;
+	}
+	return nw;
+}
+
+/* The session of one step of a sweep over places, its runs added to
+ * all: a guest (cell c), or the boxes of a wave side by side. */
+static int sweep_step(struct options *sub, const struct sweep_axis *kern,
+		      const struct sweep_axis *mem, const struct sweep_axis *host, const int *wave,
+		      int step, const int64_t *bytes, char *cell, struct run_record **all,
+		      size_t *nall)
+{
+	struct run_record *runs = NULL, *v;
+	int nk = kern ? kern->nvals : host ? host->nvals : 1, nm = mem ? mem->nvals : 1, rc;
+	size_t n = 0;
+
+	sub->nplaces = 0;
+	for (int c = 0; c < nk * nm; c++) {
+		if (host ? wave[c] != step : c != step)
+			continue;
+		sub->kernel = kern ? kern->vals[c / nm] : sub->kernel;
+		sub->boot_mem = mem ? bytes[c % nm] : sub->boot_mem;
+		sub->host = host ? host->vals[c] : sub->host;
+		if (host)
+			sub->places[sub->nplaces++] = (struct cli_place){ false, host->vals[c] };
+		place_cell(cell, 512, kern, host, mem, c, nm);
+		printf("place %d/%d: %s\n", c + 1, nk * nm, cell);
+	}
+	fflush(stdout);
+	if (sub->nplaces > 1)
+		sub->place_cell = NULL;
+	rc = run_session(sub, &runs, &n);
+	sub->place_cell = cell;
+	if (n && (v = realloc(*all, sizeof(*v) * (*nall + n)))) {
+		*all = v;
+		memcpy(*all + *nall, runs, sizeof(*runs) * n);
+		*nall += n;
+		free(runs);
+	} else {
+		run_records_free(runs, n);
+	}
+	return rc;
+}
+
 /* --sweep kernel=A,B (and boot-mem=M,N), or host=A,B: a guest or a box a
- * place, one after another, each running the session's other cells and
- * repeats, their runs under one session id and in one table at the end.
- * A place that fails costs its own runs only. */
+ * place, each running the session's other cells and repeats, their runs
+ * under one session id and in one table at the end; the guests one after
+ * another (they would share this machine's cores), the boxes side by side
+ * where they are different machines. A place that fails or drops costs
+ * its own runs only. */
 static int sweep_places(struct options *o, const struct sweep_axis *kern,
 			const struct sweep_axis *mem, const struct sweep_axis *host)
 {
@@ -505,22 +702,28 @@ static int sweep_places(struct options *o, const struct sweep_axis *kern,
 	size_t nall = 0;
 	char id[64], cell[512], e[64];
 	int nk = kern ? kern->nvals : host ? host->nvals : 1, nm = mem ? mem->nvals : 1, rc = 0;
+	int *wave = calloc((size_t)nk, sizeof(*wave)), nsteps = host ? 0 : nk * nm;
 	time_t now = time(NULL);
 	struct tm tm;
 
-	if (!bytes)
+	if (!bytes || !wave) {
+		free(bytes);
+		free(wave);
 		return fprintf(stderr, "thrashtop: out of memory\n"), 2;
+	}
 	for (int m = 0; mem && m < nm; m++)
 		if (fmt_parse_size(mem->vals[m], &bytes[m]) || bytes[m] < CLI_BOOT_MEM_MIN) {
 			fprintf(stderr, "thrashtop: --sweep boot-mem=%s: want a size of at least "
 				"32M, such as 512M\n", fmt_escape(e, sizeof(e), mem->vals[m]));
 			free(bytes);
+			free(wave);
 			return 2;
 		}
 	for (int h = 0; host && h < nk; h++)
 		if (cli_check_host(host->vals[h], cell, sizeof(cell))) {
 			fprintf(stderr, "thrashtop: --sweep host=: %s\n", cell + strlen("--host "));
 			free(bytes);
+			free(wave);
 			return 2;
 		}
 	gmtime_r(&now, &tm);
@@ -532,31 +735,17 @@ static int sweep_places(struct options *o, const struct sweep_axis *kern,
 			sub.sweep[sub.nsweep++] = o->sweep[i];
 	sub.session_id = id;
 	sub.place_cell = cell;
-	for (int c = 0; c < nk * nm && !loop_signal(); c++) {
-		struct run_record *runs = NULL, *v;
-		size_t n = 0;
-		int r;
+	if (host)
+		nsteps = host_waves(host, wave);
+	for (int step = 0; step < nsteps && !loop_signal(); step++) {
+		int r = sweep_step(&sub, kern, mem, host, wave, step, bytes, cell, &all, &nall);
 
-		sub.kernel = kern ? kern->vals[c / nm] : o->kernel;
-		sub.boot_mem = mem ? bytes[c % nm] : o->boot_mem;
-		sub.host = host ? host->vals[c] : o->host;
-		place_cell(cell, sizeof(cell), kern, host, mem, c, nm);
-		printf("place %d/%d: %s\n", c + 1, nk * nm, cell);
-		fflush(stdout);
-		r = run_session(&sub, &runs, &n);
 		rc = r > rc ? r : rc;
-		if (n && (v = realloc(all, sizeof(*v) * (nall + n)))) {
-			all = v;
-			memcpy(all + nall, runs, sizeof(*runs) * n);
-			nall += n;
-			free(runs);
-		} else {
-			run_records_free(runs, n);
-		}
 	}
 	sweep_print(all, nall, id, !o->no_history, o->history);
 	run_records_free(all, nall);
 	free(bytes);
+	free(wave);
 	return rc;
 }
 
@@ -579,8 +768,8 @@ static int check_places(const struct options *o, const struct sweep_axis *kern,
 		return 2;
 	}
 	if (!o->batch && host) {
-		fprintf(stderr, "thrashtop: --sweep host= runs in batch mode (-b): one box after "
-			"another\n");
+		fprintf(stderr, "thrashtop: --sweep host= runs in batch mode (-b); --host A --host B "
+			"draws boxes side by side\n");
 		return 2;
 	}
 	if (!o->batch) {

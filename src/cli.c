@@ -55,6 +55,8 @@ void cli_usage(FILE *out)
 "      --host [USER@]BOX   run the session on BOX through ssh (no password\n"
 "                       prompt: keys or an ssh agent; $THRASHTOP_SSH is the\n"
 "                       ssh command, default ssh), its thrashtop as agent\n"
+"                       (more than once, or with --kernel: the places side\n"
+"                       by side, a line each in every plot)\n"
 "      --host-copy      run this thrashtop on BOX for the session: copied\n"
 "                       into a temporary file there, removed as it starts\n"
 "      --format=F       time line format, in batch mode and at the monitor's\n"
@@ -62,7 +64,8 @@ void cli_usage(FILE *out)
 "Place (root; qemu):\n"
 "      --kernel KERNEL  run the session in a guest booting KERNEL: VER or\n"
 "                       /boot/vmlinuz-VER, a linux-image .deb, a Debian\n"
-"                       version fetched into a cache (6.1), a build tree\n"
+"                       version fetched into a cache (6.1), a build tree;\n"
+"                       more than once: the guests side by side\n"
 "      --boot-mem SIZE  the guest's RAM, its mem= (default 512M)\n"
 "History:\n"
 "      --metric NAME[:higher]=REGEX   keep a number the command prints\n"
@@ -86,8 +89,8 @@ void cli_usage(FILE *out)
 "      --sweep KEY=V1,V2,...    run every combination (keys: swappiness, mem,\n"
 "                       swap (file:2G,zram:2G), zswap (off,lzo-rle), procs,\n"
 "                       elems, vm.NAME; kernel and boot-mem, a guest each,\n"
-"                       host, a box each over ssh, in batch mode, one\n"
-"                       place after another); -r N runs each N times\n"
+"                       one after another, host, a box each over ssh, side\n"
+"                       by side, in batch mode); -r N runs each N times\n"
 "      --knob vm.NAME   the sysctl the monitor's k/K keys step (default\n"
 "                       vm.page-cluster; s/S step vm.swappiness)\n"
 "      --wait[=SECONDS] queue behind another tuning session for at most\n"
@@ -244,7 +247,7 @@ static int once(const struct option *lo, int c, unsigned char seen[], char *err,
 	static const int single[] = { 'p', 's', 'r', 'd', 'L', OPT_FORMAT, OPT_HISTORY, OPT_MEM,
 				      OPT_GLOBAL, OPT_GLOBAL_WITH, OPT_SWAP, OPT_KNOB, OPT_PLOTS,
 				      OPT_AGAINST, OPT_ZSWAP, OPT_FILL, OPT_CAST, OPT_WAIT,
-				      OPT_KERNEL, OPT_BOOT_MEM, OPT_AGENT, OPT_HOST };
+				      OPT_BOOT_MEM, OPT_AGENT };
 	const char *name = "?";
 
 	for (size_t i = 0; i < sizeof(single) / sizeof(single[0]); i++)
@@ -256,6 +259,25 @@ static int once(const struct option *lo, int c, unsigned char seen[], char *err,
 				return fmt_err(err, errlen, "-%c (--%s) given twice: give it once", c, name);
 			return fmt_err(err, errlen, "--%s given twice: give it once", name);
 		}
+	return 0;
+}
+
+/* One more place side by side: each once, at most CLI_PLACES_MAX. */
+static int add_place(struct options *o, bool kernel, const char *what, char *err, size_t errlen)
+{
+	const char *opt = kernel ? "--kernel" : "--host";
+
+	for (int i = 0; i < o->nplaces; i++)
+		if (o->places[i].kernel == kernel && !strcmp(o->places[i].what, what))
+			return fmt_err(err, errlen, "%s %s given twice: each place once", opt, what);
+	if (o->nplaces == CLI_PLACES_MAX)
+		return fmt_err(err, errlen, "%s %s: at most %d places side by side (--host and "
+			       "--kernel)", opt, what, CLI_PLACES_MAX);
+	o->places[o->nplaces++] = (struct cli_place){ kernel, what };
+	if (kernel && !o->kernel)
+		o->kernel = what;
+	if (!kernel && !o->host)
+		o->host = what;
 	return 0;
 }
 
@@ -387,8 +409,21 @@ static int settle(struct options *o, bool global_with_set, char *err, size_t err
 	bool hosts = o->host != NULL;
 	for (int i = 0; i < o->nsweep; i++)
 		hosts = hosts || !strcmp(o->sweep[i].key, "host");
-	if (hosts + kernels + (o->agent != NULL) > 1)
-		return fmt_err(err, errlen, "--host, --kernel and --agent each name the place: give one of them");
+	if (o->agent && (hosts || kernels))
+		return fmt_err(err, errlen, "--agent names the place alone: not with --host or --kernel");
+	for (int i = 0; i < o->nsweep; i++)
+		if ((!strcmp(o->sweep[i].key, "host") && kernels) ||
+		    (!strcmp(o->sweep[i].key, "kernel") && hosts))
+			return fmt_err(err, errlen, "--sweep %s= names every place: not with --%s or "
+				       "--sweep %s=", o->sweep[i].key, o->sweep[i].key[0] == 'h' ? "kernel" : "host",
+				       o->sweep[i].key[0] == 'h' ? "kernel" : "host");
+	for (int i = 0; i < o->nsweep && o->nplaces > 1; i++)
+		if (!strcmp(o->sweep[i].key, "boot-mem"))
+			return fmt_err(err, errlen, "--sweep boot-mem= sizes one guest: not with several "
+				       "places (each --kernel boots with --boot-mem)");
+	if (o->nplaces > 1 && o->against)
+		return fmt_err(err, errlen, "--against draws a stored run behind one place's plots: "
+			       "not with several places");
 	if (o->host_copy && !hosts)
 		return fmt_err(err, errlen, "--host-copy copies this thrashtop to --host's box: give --host too");
 	if (global_with_set && !o->global_limit)
@@ -650,7 +685,8 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			if (!*optarg)
 				return fmt_err(err, errlen, "--kernel: want a kernel: a version, "
 					       "/boot/vmlinuz-VER, a linux-image .deb or a build tree");
-			o->kernel = optarg;
+			if (add_place(o, true, optarg, err, errlen))
+				return -1;
 			break;
 		case OPT_BOOT_MEM: {
 			int64_t bytes;
@@ -679,9 +715,8 @@ static int parse(int argc, char **argv, struct options *o, char *err, size_t err
 			o->agent = optarg;
 			break;
 		case OPT_HOST:
-			if (cli_check_host(optarg, err, errlen))
+			if (cli_check_host(optarg, err, errlen) || add_place(o, false, optarg, err, errlen))
 				return -1;
-			o->host = optarg;
 			break;
 		case OPT_HOST_COPY:
 			o->host_copy = true;

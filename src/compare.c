@@ -16,7 +16,7 @@ const char *const compare_fields[] = {
 	"started_at", "config_hash", "label", "kind", "procs", "status", "wall_us", "user_us",
 	"sys_us", "majflt", "kswapd_s", "config", "proc_cmdline", "swap_devices",
 	"stall_swapin_s", "stall_reclaim_s", "stall_thrashing_s", "stall_compact_s",
-	"stall_io_s", "stall_cpu_s", "stall_wpcopy_s", "stall_irq_s", NULL,
+	"stall_io_s", "stall_cpu_s", "stall_wpcopy_s", "stall_irq_s", "session", "cell", NULL,
 };
 
 /* Each set's OOM kills, "3 of 8", and Fisher's p against the first. */
@@ -357,6 +357,10 @@ static int add_named(struct history *h, const struct compare_arg *a, const char 
 		f.label = strpbrk(a->label, "*?[") ? NULL : a->label;
 		return add_runs(h, &f, c, err, errlen);
 	}
+	if (a->by == COMPARE_SESSION) {
+		f.session = a->session;
+		return add_runs(h, &f, c, err, errlen);
+	}
 	f.id = a->id;
 	if (a->by == COMPARE_RUN)
 		return add_runs(h, &f, c, err, errlen);
@@ -406,8 +410,45 @@ static void unique_newest(struct compare_sets *c)
 	qsort(c->runs, c->n, sizeof(*c->runs), cmp_newest);
 }
 
-/* Each arg's set, in order; the runs no arg took are dropped. */
-static void assign(struct compare_arg *args, size_t nargs, struct compare_sets *c)
+/* Set s named name; -1 out of memory. */
+static int name_set(struct compare_sets *c, size_t s, const char *name)
+{
+	char **v = realloc(c->names, sizeof(*v) * (s + 1));
+
+	if (!v)
+		return -1;
+	c->names = v;
+	return (v[s] = strdup(name)) ? 0 : -1;
+}
+
+/* A session's runs no earlier arg took, a set for each cell, the oldest
+ * cell first (runs are newest first). 0, or -1 out of memory. */
+static int assign_session(struct compare_arg *a, struct compare_sets *c)
+{
+	size_t first = c->nsets;
+
+	a->set = -1;
+	for (size_t i = c->n; i-- > 0;) {
+		const struct run_record *r = &c->runs[i];
+		const char *name = r->cell[0] ? r->cell : a->text ? a->text : "";
+		size_t s = first;
+
+		if (c->set[i] >= 0 || strcmp(r->session, a->session))
+			continue;
+		while (s < c->nsets && strcmp(c->names[s], name))
+			s++;
+		if (s == c->nsets && name_set(c, c->nsets, name))
+			return -1;
+		c->nsets += s == c->nsets;
+		c->set[i] = (int)s;
+		a->set = (int)first;
+	}
+	return 0;
+}
+
+/* Each arg's set, in order; the runs no arg took are dropped. 0, or -1
+ * out of memory. */
+static int assign(struct compare_arg *args, size_t nargs, struct compare_sets *c)
 {
 	size_t k = 0;
 
@@ -417,11 +458,18 @@ static void assign(struct compare_arg *args, size_t nargs, struct compare_sets *
 		const char *hash = args[a].by == COMPARE_GROUP ? hash_of(c, args[a].id) : NULL;
 		bool took = false;
 
+		if (args[a].by == COMPARE_SESSION) {
+			if (assign_session(&args[a], c))
+				return -1;
+			continue;
+		}
 		for (size_t i = 0; i < c->n; i++)
 			if (c->set[i] < 0 && takes(&args[a], hash, &c->runs[i])) {
 				c->set[i] = (int)c->nsets;
 				took = true;
 			}
+		if (took && name_set(c, c->nsets, args[a].text ? args[a].text : ""))
+			return -1;
 		args[a].set = took ? (int)c->nsets++ : -1;
 	}
 	for (size_t i = 0; i < c->n; i++) {
@@ -433,6 +481,7 @@ static void assign(struct compare_arg *args, size_t nargs, struct compare_sets *
 		c->set[k++] = c->set[i];
 	}
 	c->n = k;
+	return 0;
 }
 
 int compare_collect(struct history *h, struct compare_arg *args, size_t nargs,
@@ -449,12 +498,18 @@ int compare_collect(struct history *h, struct compare_arg *args, size_t nargs,
 		compare_sets_free(c);
 		return fmt_err(err, errlen, "history: out of memory");
 	}
-	assign(args, nargs, c);
+	if (assign(args, nargs, c)) {
+		compare_sets_free(c);
+		return fmt_err(err, errlen, "history: out of memory");
+	}
 	return 0;
 }
 
 void compare_sets_free(struct compare_sets *c)
 {
+	for (size_t s = 0; c->names && s < c->nsets; s++)
+		free(c->names[s]);
+	free(c->names);
 	run_records_free(c->runs, c->n);
 	free(c->set);
 	memset(c, 0, sizeof(*c));

@@ -35,6 +35,7 @@ static const struct {
 	{ "mem_limit_kib", "mem limit", true },
 	{ "global_limit_kib", "global limit", true },
 	{ "global_by", "global limit by", false },
+	{ "shared_cores", "places on one machine's cores", false },
 	{ "swap_total_kib", "swap", true },
 	{ "tmp_swap_kib", "temporary swap", true },
 	{ "hugetlb_kib", "hugetlb pool", true },

@@ -1,5 +1,6 @@
 #include "crosstab.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,7 +256,7 @@ int crosstab_print(FILE *f, const struct run_record *runs, size_t n, const struc
 		fputc('\n', f);
 	}
 	mixed_note(f, runs, n, ri, ci, nr, nc);
-	rc = ferror(f) ? -1 : 0;
+	rc = ferror(f) ? fmt_err(err, errlen, "table: %s", strerror(errno)) : 0;
 out:
 	free(cw);
 	free(ri);

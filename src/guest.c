@@ -2,6 +2,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,46 +71,79 @@ int64_t guest_swap_bytes(const struct options *o)
 	return most;
 }
 
+struct guest {
+	struct vm *v;
+	char version[256];
+};
+
+struct guest *guest_start(const struct options *o, char *err, size_t errlen)
+{
+	struct guest *g = calloc(1, sizeof(*g));
+	struct kernel *k = malloc(sizeof(*k));
+	char mem[32];
+	int rc = -1;
+
+	if (!g || !k)
+		snprintf(err, errlen, "out of memory");
+	else {
+		struct vm_cfg cfg = { .kernel = k, .mem_bytes = (uint64_t)o->boot_mem,
+				      .swap_bytes = (uint64_t)guest_swap_bytes(o) };
+
+		if (!kernel_resolve(o->kernel, cfg.swap_bytes ? KERNEL_SWAP_DISK : 0, k, err, errlen))
+			rc = vm_start(&cfg, &g->v, err, errlen);
+	}
+	if (rc == 0) {
+		snprintf(g->version, sizeof(g->version), "%s", k->version);
+		fmt_kib(mem, sizeof(mem), o->boot_mem / 1024);
+		fprintf(stderr, "thrashtop: booting %s with %s of RAM%s%s (console: %s)\n",
+			g->version, mem, *vm_disk(g->v) ? " and " : "", vm_disk(g->v),
+			vm_console(g->v));
+	}
+	free(k);
+	if (rc == 0)
+		return g;
+	free(g);
+	return NULL;
+}
+
+bool guest_booting(struct guest *g)
+{
+	return vm_poll(g->v) == VM_BOOTING;
+}
+
 struct place *guest_open(const struct options *o, char *err, size_t errlen)
 {
-	struct kernel k;
-	struct vm *v;
-	struct place *p;
-	enum vm_state st;
-	char mem[32];
+	struct guest *g = guest_start(o, err, errlen);
+
+	return g ? guest_ready(g, o, err, errlen) : NULL;
+}
+
+struct place *guest_ready(struct guest *g, const struct options *o, char *err, size_t errlen)
+{
+	struct vm *v = g->v;
+	struct place *p = NULL;
+	enum vm_state st = boot_wait(v);
 	int fd;
 
-	struct vm_cfg cfg = { .kernel = &k, .mem_bytes = (uint64_t)o->boot_mem,
-			      .swap_bytes = (uint64_t)guest_swap_bytes(o) };
-
-	if (kernel_resolve(o->kernel, cfg.swap_bytes ? KERNEL_SWAP_DISK : 0, &k, err, errlen) ||
-	    vm_start(&cfg, &v, err, errlen))
-		return NULL;
-	fmt_kib(mem, sizeof(mem), o->boot_mem / 1024);
-	fprintf(stderr, "thrashtop: booting %s with %s of RAM%s%s (console: %s)\n", k.version, mem,
-		*vm_disk(v) ? " and " : "", vm_disk(v), vm_console(v));
-	st = boot_wait(v);
 	if (st != VM_RUNNING) {
 		if (st == VM_BOOTING)
 			snprintf(err, errlen, "stopped by a signal while the guest booted");
 		else
 			snprintf(err, errlen, "%s", vm_error(v)[0] ? vm_error(v) :
 				 "the guest stopped before its agent started");
-		vm_stop(v);
-		return NULL;
-	}
-	if (strcmp(vm_accel(v), "kvm"))
-		fprintf(stderr, "thrashtop: %s booted in %.1f s under %s (KVM: %s)\n", k.version,
+	} else if (strcmp(vm_accel(v), "kvm")) {
+		fprintf(stderr, "thrashtop: %s booted in %.1f s under %s (KVM: %s)\n", g->version,
 			vm_boot_seconds(v), vm_accel(v), vm_accel_why(v));
-	else
-		fprintf(stderr, "thrashtop: %s booted in %.1f s under kvm\n", k.version,
+	} else {
+		fprintf(stderr, "thrashtop: %s booted in %.1f s under kvm\n", g->version,
 			vm_boot_seconds(v));
-	if ((fd = dup(vm_fd(v))) < 0) {
-		snprintf(err, errlen, "the guest's stream: %m");
-		vm_stop(v);
-		return NULL;
 	}
-	if (!(p = remote_open(fd, o, REMOTE_READY_S, err, errlen))) {
+	if (st == VM_RUNNING && (fd = dup(vm_fd(v))) < 0)
+		snprintf(err, errlen, "the guest's stream: %m");
+	else if (st == VM_RUNNING)
+		p = remote_open(fd, o, REMOTE_READY_S, err, errlen);
+	free(g);
+	if (!p) {
 		vm_stop(v);
 		return NULL;
 	}

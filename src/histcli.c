@@ -117,7 +117,8 @@ static void usage(FILE *f)
 		"  --outlier-z=Z        outlier when the modified z-score passes Z (3.5)\n"
 		"  --history=PATH       the database (default\n"
 		"                       $XDG_DATA_HOME/thrashtop/history.db)\n"
-		"compare takes run IDs, g:ID (the group of run ID) or label:TEXT.\n"
+		"compare takes run IDs, g:ID (the group of run ID), label:TEXT, or\n"
+		"session:ID (a set for each place or sweep cell of the session).\n"
 		"  --skip-bad           import: leave out posted time lines that do not\n"
 		"                       parse (named on stderr) instead of refusing the file\n"
 		"import reads our csv and json exports, or posted csh/GNU time lines and\n"
@@ -715,12 +716,19 @@ static int cmd_show(struct hargs *a, const char *path)
 	return rc;
 }
 
-/* A, g:A or label:TEXT as the set it names; false if it is none of them. */
+/* A, g:A, label:TEXT or session:ID as the sets it names; false if it is
+ * none of them. */
 static bool compare_arg_of(const char *s, struct compare_arg *arg)
 {
 	bool group = !strncmp(s, "g:", 2);
 
-	*arg = (struct compare_arg){ .by = group ? COMPARE_GROUP : COMPARE_RUN, .set = -1 };
+	*arg = (struct compare_arg){ .by = group ? COMPARE_GROUP : COMPARE_RUN, .set = -1,
+				     .text = s };
+	if (!strncmp(s, "session:", 8)) {
+		arg->by = COMPARE_SESSION;
+		arg->session = s + 8;
+		return s[8] != '\0';
+	}
 	if (!strncmp(s, "label:", 6)) {
 		arg->by = COMPARE_LABEL;
 		arg->label = s + 6;
@@ -767,8 +775,9 @@ static int cmd_compare(struct hargs *a, const char *path)
 	char err[256];
 	int bad, rc;
 
-	if (a->npos < 2)
-		return wrong_count(a, "two or more runs or groups (ID, g:ID, label:TEXT)");
+	if (a->npos < 2 && (a->npos < 1 || strncmp(a->pos[0], "session:", 8)))
+		return wrong_count(a, "two or more runs or groups (ID, g:ID, label:TEXT), or a "
+				   "session's places (session:ID)");
 	if (!(args = calloc((size_t)a->npos, sizeof(*args))))
 		return fmt_err(a->err, sizeof(a->err), "out of memory");
 	/* the arguments before the first one given twice or not understood;
@@ -787,8 +796,8 @@ static int cmd_compare(struct hargs *a, const char *path)
 	if (!rc && bad < a->npos)
 		rc = fmt_err(a->err, sizeof(a->err), given_before(a, bad) ?
 			     "compare: \"%s\" given twice: compare it with something else" :
-			     "compare: \"%s\" is not ID, g:ID or label:TEXT", a->pos[bad]);
-	if (!rc && compare_print(out, c.runs, c.n, c.set, c.nsets, (const char *const *)a->pos,
+			     "compare: \"%s\" is not ID, g:ID, label:TEXT or session:ID", a->pos[bad]);
+	if (!rc && compare_print(out, c.runs, c.n, c.set, c.nsets, (const char *const *)c.names,
 				 a->fmt == F_JSON, err, sizeof(err))) {
 		fprintf(stderr, "thrashtop: history: %s\n", err);
 		rc = 1;

@@ -869,7 +869,7 @@ static void column_field(sqlite3_stmt *st, int col, struct run_record *r,
 	case HF_PSTR:
 		*(char **)p = txt ? strdup(txt) : NULL;
 		if (txt && p == &r->config)
-			run_record_global_by(r, txt);
+			run_record_config_fields(r, txt);
 		break;
 	case HF_KIND:
 	case HF_STATUS: hist_field_set(r, f, txt ? txt : ""); break;

@@ -117,21 +117,24 @@ int loop_run(const struct loop_ops *o)
 	int rc, n;
 
 	for (;;) {
-		struct pollfd pfd[3] = {
+		struct pollfd pfd[2 + LOOP_TICKS_MAX] = {
 			{ .fd = o->input_fd ? o->input_fd(o->arg) : -1, .events = POLLIN },
-			{ .fd = o->tick_fd ? o->tick_fd(o->arg) : -1, .events = POLLIN },
 			{ .fd = o->out_fd ? o->out_fd(o->arg) : -1, .events = POLLOUT },
 		};
+		int fds[LOOP_TICKS_MAX], nt = o->tick_fds ? o->tick_fds(o->arg, fds) : 0;
 		double wake = o->wake_at ? o->wake_at(o->arg) : 0;
 		struct timespec ts = zero;
+		bool ticked = false;
 
+		for (int i = 0; i < nt; i++)
+			pfd[2 + i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
 		if (!more && wake > 0 && wake > now()) {
 			double wait = wake - now();
 
 			ts.tv_sec = (time_t)wait;
 			ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
 		}
-		n = ppoll(pfd, 3, more || wake > 0 ? &ts : NULL, &wait_mask);
+		n = ppoll(pfd, (nfds_t)(2 + nt), more || wake > 0 ? &ts : NULL, &wait_mask);
 		if (n < 0 && errno != EINTR)
 			return LOOP_FAIL;
 		take_pending();
@@ -151,11 +154,11 @@ int loop_run(const struct loop_ops *o)
 		if (pfd[0].fd >= 0 && ((pfd[0].revents & POLLIN) || n < 0) &&
 		    (rc = o->on_input(o->arg)) != LOOP_GO)
 			return rc;
-		if (n > 0 && (pfd[1].revents & POLLIN)) {
-			if ((rc = o->on_tick(o->arg)) != LOOP_GO)
-				return rc;
-		}
-		if (n > 0 && pfd[2].fd >= 0 && pfd[2].revents &&
+		for (int i = 0; n > 0 && i < nt; i++)
+			ticked = ticked || (pfd[2 + i].revents & POLLIN);
+		if (ticked && (rc = o->on_tick(o->arg)) != LOOP_GO)
+			return rc;
+		if (n > 0 && pfd[1].fd >= 0 && pfd[1].revents &&
 		    (rc = o->on_output(o->arg)) != LOOP_GO)
 			return rc;
 		wake = o->wake_at ? o->wake_at(o->arg) : 0;

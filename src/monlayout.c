@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fmt.h"
@@ -63,6 +64,10 @@ void ms_header_right(const struct ms_model *m, bool paused, double elapsed, char
 
 	fmt_minsec(a, sizeof(a), elapsed);
 	snprintf(b, sizeof(b), "%.3g", m->interval);
+	if (m->nsides > 1) {
+		snprintf(buf, len, "%sinterval %ss  ? help", paused ? "PAUSED  " : "", b);
+		return;
+	}
 	if (m->nruns > 0)
 		snprintf(c, sizeof(c), "run %d/%d ", m->run, m->nruns);
 	else
@@ -101,9 +106,10 @@ void ms_layout(int cols, int rows, const struct ms_model *m,
 	if (m->workers_first)
 		prow = imin(prow, 1);
 
-	/* Essentials first: small plots, two workers, the last run, the
-	 * tuning in full; then grow in order of what a reader misses most. */
-	wr = imin(nworkers, 2);
+	/* Essentials first: small plots, two workers (two rows a place
+	 * beside others: its head and one), the last run, the tuning in
+	 * full; then grow in order of what a reader misses most. */
+	wr = imin(nworkers, m->nsides > 1 ? 2 * m->nsides : 2);
 	while (prow > 0 && hdr + prow * (gh + 1) + table_rows(nworkers, wr) > rows)
 		prow--;
 	rem = rows - hdr - prow * (gh + 1) - table_rows(nworkers, wr);
@@ -123,7 +129,8 @@ void ms_layout(int cols, int rows, const struct ms_model *m,
 		l->lane.h = 1;
 		rem--;
 	}
-	grow_workers(nworkers, m->workers_first ? nworkers : 5, &wr, &rem);
+	/* with several places, a head row and two workers of each */
+	grow_workers(nworkers, m->workers_first ? nworkers : imax(5, 3 * m->nsides), &wr, &rem);
 	while (prow && gh < 8 && rem >= prow) {
 		gh++;
 		rem -= prow;
@@ -523,12 +530,35 @@ static bool is_rate(int id)
 	return d && d->kind == MK_RATE && !is_pct(id);
 }
 
+/* The highest value any place's line of plot o shows, NAN none. */
+static double sides_max(const struct ms_model *m, const struct ms_plot *o, int w, int spc)
+{
+	double *v = malloc(sizeof(*v) * (size_t)(w > 0 ? w * spc : 1)), hi = NAN;
+
+	for (int j = 0; v && j < m->nsides; j++) {
+		if (!o->side[j])
+			continue;
+		plot_axis_values(&m->axis, w, spc, o->side[j], v);
+		for (int x = 0; x < w * spc; x++)
+			hi = fmax(hi, v[x]);
+	}
+	free(v);
+	return hi;
+}
+
 double ms_plot_ymax(const struct ms_model *m, int i, int w, enum plot_mode mode)
 {
 	const struct ms_plot *pl = &m->plot[i];
 	int spc = plot_samples_per_cell(mode), g = metrics_scale_group(pl->id), right;
 	double hi = NAN;
 
+	if (m->nsides > 1 && pl->scale <= 0) {
+		for (int k = 0; k < m->nplots; k++)
+			if (k == i || (g >= 0 && metrics_scale_group(m->plot[k].id) == g &&
+				       m->plot[k].scale <= 0))
+				hi = fmax(hi, sides_max(m, &m->plot[k], w, spc));
+		return isnan(hi) ? 0 : metrics_nice_max(pl->id, hi);
+	}
 	if (pl->scale > 0 || !pl->s)
 		return pl->scale;
 	for (int k = 0; k < m->nplots; k++) {
@@ -572,20 +602,16 @@ static void fmt_rate_scale(char *buf, size_t len, double v)
 /* The newest value of plot i in its unit; share of the model's scale
  * for sizes that fill up. compact: "219M 21%" for "219M (21%)", "1.6k"
  * for "1.6k/s" (the scale names the unit). */
-static void fmt_value(const struct ms_model *m, int i, bool compact,
-		      char *buf, size_t len)
+static void fmt_value_of(int id, double v, double scale, bool compact, char *buf, size_t len)
 {
-	const struct ms_plot *pl = &m->plot[i];
-	int id = pl->id;
-	double v = pl->s && !pl->na ? series_last(pl->s) : NAN;
 	char a[32];
 
 	if (is_kib(id)) {
 		fmt_kibd(a, sizeof(a), v);
-		if (!isnan(v) && pl->scale > 0 && id != M_FREE && id != M_AVAIL) {
+		if (!isnan(v) && scale > 0 && id != M_FREE && id != M_AVAIL) {
 			/* truncated: 99.6% full is not "100%"; nor is 188M
 			 * of 24G "0%" */
-			int pct = (int)(fmin(fmax(v / pl->scale, 0), 1) * 100);
+			int pct = (int)(fmin(fmax(v / scale, 0), 1) * 100);
 			const char *lt = pct == 0 && v > 0 ? "<" : "";
 
 			if (*lt)
@@ -602,6 +628,15 @@ static void fmt_value(const struct ms_model *m, int i, bool compact,
 	} else {
 		metrics_value_text(id, v, buf, len);
 	}
+}
+
+static void fmt_value(const struct ms_model *m, int i, bool compact,
+		      char *buf, size_t len)
+{
+	const struct ms_plot *pl = &m->plot[i];
+
+	fmt_value_of(pl->id, pl->s && !pl->na ? series_last(pl->s) : NAN, pl->scale, compact,
+		     buf, len);
 }
 
 /* The axis top: "0..512M", "0..2k/s", "0..5%", "0..20". */
@@ -631,6 +666,18 @@ static bool has_counterpart(int id)
 {
 	return !strcmp(metric_scope(id), "machine") && id != M_KSWAPD_CPU &&
 	       id != M_PROCS_RUNNING && id != M_PROCS_BLOCKED;
+}
+
+/* A plot's shorter names: "sys swap used", "cg majflt"; its brief. */
+static void short_names(const struct metric_def *d, bool sys, char name[3][80])
+{
+	if (sys)
+		snprintf(name[1], sizeof(name[1]), "sys %s", d->title);
+	else if (!strncmp(d->title, "cgroup ", 7))
+		snprintf(name[1], sizeof(name[1]), "cg %s", d->title + 7);
+	else
+		snprintf(name[1], sizeof(name[1]), "%s", d->title);
+	snprintf(name[2], sizeof(name[2]), "%s%s", sys ? "sys " : "", d->brief);
 }
 
 char *ms_format_title(const struct ms_model *m, int i, int width, double ymax, char *buf,
@@ -670,13 +717,7 @@ char *ms_format_title(const struct ms_model *m, int i, int width, double ymax, c
 			continue;
 		/* the short forms only when the long ones do not fit */
 		if ((form[f].name || form[f].compact) && !shorts) {
-			if (sys)
-				snprintf(name[1], sizeof(name[1]), "sys %s", d->title);
-			else if (!strncmp(d->title, "cgroup ", 7))
-				snprintf(name[1], sizeof(name[1]), "cg %s", d->title + 7);
-			else
-				snprintf(name[1], sizeof(name[1]), "%s", d->title);
-			snprintf(name[2], sizeof(name[2]), "%s%s", sys ? "sys " : "", d->brief);
+			short_names(d, sys, name);
 			fmt_value(m, i, true, val[1], sizeof(val[1]));
 			shorts = true;
 		}
@@ -694,6 +735,77 @@ char *ms_format_title(const struct ms_model *m, int i, int width, double ymax, c
 	}
 	snprintf(buf, len, "%s%*s%s", left, width - lw - (sw ? sw - 1 : 0), "",
 		 sw ? sc : "");
+	return buf;
+}
+
+/* Place j's legend in plot pl: its glyph, its name cut to cut columns
+ * (< 0 whole, 0 none) and its newest value. */
+static void legend(const struct ms_model *m, const struct ms_plot *pl, int j, int cut, bool compact,
+		   bool glyphs, char *buf, size_t len)
+{
+	const char *name = m->side[j].name ? m->side[j].name : "?";
+	char val[48], g[2] = { glyphs ? plot_line_glyph(j) : '\0', '\0' };
+	int nb = cut < 0 ? (int)strlen(name) : fmt_cut_bytes(name, cut);
+
+	if (m->side[j].ended)
+		snprintf(val, sizeof(val), "%s", compact ? "end" : "ended");
+	else if (!pl->side[j] || pl->na)
+		snprintf(val, sizeof(val), "n/a");
+	else
+		fmt_value_of(pl->id, series_last(pl->side[j]), 0, compact, val, sizeof(val));
+	snprintf(buf, len, "%s%.*s%s%s", g, nb, name, nb ? " " : "", val);
+}
+
+char *ms_format_side_title(const struct ms_model *m, int i, int width, double ymax, bool glyphs,
+			   int at[][2], char *buf, size_t len)
+{
+	const struct ms_plot *pl = &m->plot[i];
+	const struct metric_def *d = metric_def(pl->id);
+	bool sys = ms_cgroup_shown(m) && has_counterpart(pl->id);
+	/* the figure's name (long, short, brief), the places' names cut to
+	 * so many columns (-1 whole), values compact, with the scale */
+	static const struct { int name, cut; bool compact, scale; } form[] = {
+		{ 0, -1, false, true }, { 1, -1, false, true }, { 2, -1, false, true },
+		{ 2, -1, true, true }, { 2, 8, true, true }, { 2, 5, true, true },
+		{ 2, 5, true, false }, { 2, 3, true, false }, { 2, 0, true, false },
+	};
+	int nf = (int)(sizeof(form) / sizeof(form[0])), f, lw = 0, sw = 0;
+	char name[3][80], sc[48] = "", left[512], entry[128];
+
+	if (!len)
+		return buf;
+	if (!d) {
+		snprintf(buf, len, "?");
+		return buf;
+	}
+	snprintf(name[0], sizeof(name[0]), "%s%s", d->title, sys ? " (system)" : "");
+	short_names(d, sys, name);
+	if (!pl->na && ymax > 0)
+		fmt_scale(pl->id, ymax, sc, sizeof(sc));
+	for (f = 0; f < nf; f++) {
+		size_t o = (size_t)snprintf(left, sizeof(left), "%s", name[form[f].name]);
+
+		lw = fmt_text_cols(left);
+		for (int j = 0; j < m->nsides && o < sizeof(left); j++) {
+			legend(m, pl, j, form[f].cut, form[f].compact, glyphs, entry, sizeof(entry));
+			at[j][0] = lw + (form[f].compact ? 1 : 2);
+			at[j][1] = fmt_text_cols(entry);
+			o += (size_t)snprintf(left + o, sizeof(left) - o, "%s%s",
+					      form[f].compact ? " " : "  ", entry);
+			lw = at[j][0] + at[j][1];
+		}
+		sw = form[f].scale && sc[0] ? fmt_text_cols(sc) + 1 : 0;
+		if (lw + sw <= width || f == nf - 1)
+			break;
+	}
+	for (int j = 0; j < m->nsides; j++)
+		if (at[j][0] + at[j][1] > width)
+			at[j][1] = imax(width - at[j][0], 0);
+	if (lw + sw > width) {
+		snprintf(buf, len, "%s", left);
+		return buf;
+	}
+	snprintf(buf, len, "%s%*s%s", left, width - lw - (sw ? sw - 1 : 0), "", sw ? sc : "");
 	return buf;
 }
 

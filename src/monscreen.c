@@ -144,6 +144,8 @@ static int layer_attr(enum plot_layer k, int colour)
 		return tui_colour() ? A_BOLD | (int)COLOR_PAIR(TP_MARK) : A_REVERSE;
 	case PLOT_LIVE:
 		break;
+	default:
+		return A_BOLD | tui_attr(tui_place_pair(k - PLOT_LINE));
 	}
 	return colour;
 }
@@ -198,6 +200,68 @@ static bool title_same(struct slot *sl, const struct ms_plot *pl, double ymax)
 	sl->t_ok = strlen(extra) < sizeof(sl->t_extra);
 	snprintf(sl->t_extra, sizeof(sl->t_extra), "%s", extra);
 	return false;
+}
+
+/* Whether the places' lines are told apart by glyphs (in ASCII, or
+ * without colours), and the mode they are drawn in. */
+static bool side_glyphs(void)
+{
+	return tui_mode() == PLOT_ASCII || !tui_colour();
+}
+
+/* Plot i with several places: their legends in the title, each in its
+ * colour, and a line each on the model's time axis. */
+static void draw_side_plot(const struct ms_model *m, int i, struct ms_rect r, bool full)
+{
+	const struct ms_plot *pl = &m->plot[i];
+	struct slot *sl = &U.slot[i];
+	struct ms_rect g = { r.y + 1, r.x, r.h - 1, r.w };
+	enum plot_mode mode = side_glyphs() ? PLOT_ASCII : tui_mode();
+	struct plot p = { .w = r.w, .h = r.h - 1, .mode = mode, .marks = m->marks,
+			  .nmarks = m->nmarks };
+	char title[sizeof(sl->title)];
+	int at[MS_SIDES_MAX][2] = { { 0 } };
+	struct graph_at ga = { g, A_NORMAL };
+	bool any = false;
+
+	if (r.h < 1)
+		return;
+	if (full) {
+		sl->title[0] = sl->note[0] = '\0';
+		sl->graph = false;
+	}
+	p.ymax = ms_plot_ymax(m, i, r.w, mode);
+	ms_format_side_title(m, i, r.w, p.ymax, side_glyphs(), at, title, sizeof(title));
+	if (full || strcmp(title, sl->title)) {
+		if (!full)
+			blank(r.y, r.x, r.w);
+		attrset(A_BOLD);
+		tui_put(stdscr, r.y, r.x, r.w, title);
+		attrset(A_NORMAL);
+		for (int j = 0; j < m->nsides && tui_colour(); j++)
+			if (at[j][1] > 0)
+				mvchgat(r.y, r.x + at[j][0], at[j][1], A_BOLD,
+					(short)tui_place_pair(j), NULL);
+		memcpy(sl->title, title, strlen(title) + 1);
+		move(r.y, r.x);
+	}
+	for (int j = 0; j < m->nsides; j++)
+		any = any || (pl->side[j] && series_len(pl->side[j]));
+	if (g.h < 1)
+		return;
+	if (pl->na || !any || !(p.ymax > 0)) {
+		plot_note(sl, g, pl->na ? pl->na : "waiting for samples",
+			  (pl->na ? (int)A_BOLD : 0) | tui_attr(TP_DIM), full);
+		return;
+	}
+	if (!sl->graph)
+		plot_canvas_forget(&sl->canvas);
+	if (plot_lines_draw(&sl->canvas, &p, &m->axis, pl->side, m->nsides, put_cells, &ga)) {
+		plot_note(sl, g, "cannot draw", tui_attr(TP_BAD), full);
+		return;
+	}
+	attrset(A_NORMAL);
+	sl->graph = true;
 }
 
 static void draw_plot(const struct ms_model *m, int i, struct ms_rect r, bool full)
@@ -262,6 +326,9 @@ static void draw_plot(const struct ms_model *m, int i, struct ms_rect r, bool fu
 /* Seconds the plots span: newest minus oldest visible sample. */
 static double plot_span(const struct ms_model *m, int w)
 {
+	if (m->nsides > 1)
+		return (w * plot_samples_per_cell(side_glyphs() ? PLOT_ASCII : tui_mode()) - 1) *
+		       m->axis.dt;
 	for (int i = 0; i < m->nplots; i++) {
 		const struct series *s = m->plot[i].s;
 		int n, len, right;
@@ -311,9 +378,14 @@ static void draw_header(const struct ms_model *m, const struct ms_layout *l, boo
 		snprintf(right, sizeof(right),
 			 "RAM %s  swap %s (%s)  swappiness %s", a, b,
 			 m->swapdevs, m->swappiness ? m->swappiness : "n/a");
-	snprintf(left, sizeof(left), "thrashtop  %s  %s%s%s",
-		 m->host ? m->host : "?", m->kernel ? m->kernel : "?",
-		 m->place && m->place[0] ? "  " : "", m->place ? m->place : "");
+	if (m->nsides > 1) {
+		snprintf(left, sizeof(left), "thrashtop  %s", m->sides_title ? m->sides_title : "");
+		snprintf(right, sizeof(right), "%s", m->shared ? m->shared : "");
+	} else {
+		snprintf(left, sizeof(left), "thrashtop  %s  %s%s%s",
+			 m->host ? m->host : "?", m->kernel ? m->kernel : "?",
+			 m->place && m->place[0] ? "  " : "", m->place ? m->place : "");
+	}
 	if (fmt_text_cols(left) + fmt_text_cols(right) + 1 > w)
 		memmove(left, left + 11, strlen(left + 11) + 1);
 	snprintf(lw, sizeof(lw), "%s\x01%s", left, m->warning ? m->warning : "");
@@ -375,6 +447,21 @@ static void draw_header(const struct ms_model *m, const struct ms_layout *l, boo
 		tui_colour() ? TP_DIM : 0, NULL);
 }
 
+/* A place's own row above its workers, in its colour (bold red when it
+ * failed or dropped). */
+static void draw_head(const struct ms_worker *w, int y, int x, int width, bool full)
+{
+	char line[1024], k[ROWKEY + 8];
+	int attr = w->head_bad ? A_BOLD | tui_attr(TP_BAD) : A_BOLD | tui_attr(tui_place_pair(w->side));
+
+	snprintf(line, sizeof(line), "%s", w->head);
+	if (row_same(y, key_of(k, sizeof(k), 'P', line, NULL, w->side * 2 + w->head_bad), full))
+		return;
+	attron(attr);
+	tui_put(stdscr, y, x, width, line);
+	attroff(attr);
+}
+
 static void draw_workers(const struct ms_model *m, const struct ms_layout *l, bool full)
 {
 	struct ms_rect r = l->workers;
@@ -402,6 +489,10 @@ static void draw_workers(const struct ms_model *m, const struct ms_layout *l, bo
 		const char *key, *old = row_key(y), *sep;
 		size_t head;
 
+		if (w->head) {
+			draw_head(w, y, r.x, r.w, full);
+			continue;
+		}
 		/* the row's colours follow from its text: state and end */
 		(m->stalls ? ms_format_worker_stalls : ms_format_worker)(w, r.w, tui_utf8(), line,
 									  sizeof(line));
@@ -617,7 +708,7 @@ static void paint(const struct ms_model *m, struct ms_layout *l, bool full)
 	}
 	draw_header(m, l, full);
 	for (int i = 0; i < m->nplots; i++)
-		draw_plot(m, i, l->plot[i], full);
+		(m->nsides > 1 ? draw_side_plot : draw_plot)(m, i, l->plot[i], full);
 	draw_lane(m, l, full);
 	draw_workers(m, l, full);
 	draw_runs(m, l, full);

@@ -284,6 +284,31 @@ static void fill_worker(struct ms_worker *r, const struct run *rn, int i,
 		    !started ? 0 : rn->active ? now - rn->wl.t_start : rn->res.tl.wall_us / 1e6);
 }
 
+/* Session s's worker rows, then a command's tree, into rows: how many. */
+static int fill_rows(struct ms_worker *rows, const struct session *s, double now, long tck)
+{
+	const struct run *rn = &s->run;
+	const struct place_rows *pr = &s->place->rows;
+	int nw = rn->wl.n;
+
+	for (int i = 0; i < nw; i++) {
+		memset(&rows[i], 0, sizeof(rows[i]));
+		fill_worker(&rows[i], rn, i, &pr->ps[i], pr->dl ? &pr->dl[i] : NULL, now, tck);
+	}
+	for (int i = 0; i < pr->tree.n; i++) {
+		struct ms_worker *r = &rows[nw + i];
+
+		memset(r, 0, sizeof(*r));
+		r->pid = pr->tree.pid[i];
+		r->end = END_RUNNING;
+		r->frac = NAN;
+		r->elapsed = now - pr->tree.seen[i];
+		fill_row_proc(r, &pr->tree.ps[i], tck);
+		fill_stalls(r, NULL, 0);
+	}
+	return nw + pr->tree.n;
+}
+
 /* The reclaim lane, when the session has reclaim events. */
 static void fill_lane(struct monview *mv)
 {
@@ -296,6 +321,208 @@ static void fill_lane(struct monview *mv)
 	mv->m.nlane_kills = on ? s->nkills : 0;
 }
 
+/* ---- several places side by side ------------------------------------ */
+
+/* Place j's head row: its name and machine, its figures as the plain
+ * header gives them, its run and time, or why it ended. */
+static void side_head(struct monview *mv, int j, double now, bool own_workload)
+{
+	const struct side *d = mv->sd->side[j];
+	const struct session *s = &d->s;
+	const struct run *rn = &s->run;
+	char where[32], ram[32], swap[32], el[32], run[32] = "";
+	size_t o;
+
+	run_place_text(s->place->kind, s->place->accel, where, sizeof(where));
+	fmt_kib(ram, sizeof(ram), s->sys.mem_total_kib);
+	fmt_kib(swap, sizeof(swap), s->cur.t > 0 && s->cur.mem[MI_SWAP_TOTAL] != NA ?
+		s->cur.mem[MI_SWAP_TOTAL] : s->sys.swap_total_kib);
+	fmt_minsec(el, sizeof(el), rn->active && !rn->forking ? now - rn->wl.t_start :
+		   !rn->active && rn->wl.n ? rn->wl.t_end - rn->wl.t_start : 0);
+	if (s->repeat_n > 1)
+		snprintf(run, sizeof(run), "run %d/%d ", s->repeat_k, s->repeat_n);
+	o = (size_t)snprintf(mv->heads[j], sizeof(mv->heads[j]), "%s: %s  Linux %s  %s  RAM %s  "
+			     "swap %s  swappiness %s  %s%s", d->name, s->sys.hostname, s->sys.release,
+			     where, ram, swap, s->swappiness, run, el);
+	if (own_workload && o < sizeof(mv->heads[j]))
+		o += (size_t)snprintf(mv->heads[j] + o, sizeof(mv->heads[j]) - o, "  %s",
+				      s->workload_desc);
+	if (d->dead && o < sizeof(mv->heads[j]))
+		snprintf(mv->heads[j] + o, sizeof(mv->heads[j]) - o, "  ended: %s", d->why);
+}
+
+/* The places' plots: each place's series of the first's plots (a place
+ * without the figure: none), on one scale where each has its own fixed
+ * one (the larger), else shared by their lines. */
+static void fill_side_plots(struct monview *mv)
+{
+	const struct sides *sd = mv->sd;
+	const struct session *s = mv->s;
+	struct ms_model *m = &mv->m;
+	int ids[M_N], n = mv->nchosen >= 0 ? mv->nchosen :
+			  metrics_default_plots(s->tun.have_cg, s->comp, ids);
+
+	if (mv->nchosen >= 0)
+		memcpy(ids, mv->chosen, sizeof(ids[0]) * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		struct ms_plot *pl = &m->plot[i];
+		const char *na = NULL;
+		bool any = false;
+
+		*pl = (struct ms_plot){ .id = ids[i], .s = &s->view[ids[i]], .scale = 0 };
+		for (int j = 0; j < sd->n; j++) {
+			const struct session *sj = &sd->side[j]->s;
+			const char *why = plot_na(sj, ids[i]);
+			double sc = metrics_scale(ids[i], &sj->cur, sj->tun.have_cg ? &sj->tun.cur : NULL);
+
+			pl->side[j] = why ? NULL : &sj->view[ids[i]];
+			na = na ? na : why;
+			any = any || !why;
+			pl->scale = j == 0 || (pl->scale > 0 && sc > 0) ? fmax(pl->scale, sc) : 0;
+		}
+		pl->na = any ? NULL : na;
+	}
+	m->nplots = n;
+	m->against = NULL;
+}
+
+/* The freshest note of any place or of the whole, else each place's
+ * reclaim at work. */
+static void fill_side_status(struct monview *mv)
+{
+	const struct sides *sd = mv->sd;
+	double until = sd->note[0] && now_monotonic() < sd->note_until ? sd->note_until : 0;
+	size_t o = 0;
+
+	mv->m.status = until > 0 ? sd->note : NULL;
+	mv->m.status_error = until > 0 && sd->note_error;
+	for (int j = 0; j < sd->n; j++) {
+		const struct session *s = &sd->side[j]->s;
+
+		if (session_note_shown(s) && s->note_until > until) {
+			until = s->note_until;
+			mv->m.status = s->note;
+			mv->m.status_error = s->note_error;
+		}
+	}
+	if (mv->m.status)
+		return;
+	for (int j = 0; j < sd->n && o < sizeof(mv->status); j++) {
+		const struct session *s = &sd->side[j]->s;
+		struct tuning_rates tr;
+		double now[M_N];
+		char rec[128];
+
+		for (int i = 0; i < M_N; i++)
+			now[i] = series_last(&s->view[i]);
+		tuning_rates(&s->tun, &tr);
+		tuning_reclaim_text(rec, sizeof(rec), now, s->tun.have_cg, tr.failcnt);
+		o += (size_t)snprintf(mv->status + o, sizeof(mv->status) - o, "%s%s: %s",
+				      j ? "  " : "", sd->side[j]->name, rec);
+	}
+	mv->m.status = mv->status;
+	mv->m.status_error = false;
+}
+
+/* Each place's ended runs as they end, named. */
+static void fill_side_done(struct monview *mv)
+{
+	const struct sides *sd = mv->sd;
+
+	for (int j = 0; j < sd->n; j++) {
+		const struct session *s = &sd->side[j]->s;
+
+		while (mv->done_seen[j] < s->ndone) {
+			char **d = realloc(mv->done, sizeof(*d) * (size_t)(mv->ndone + 1));
+			size_t len = strlen(sd->side[j]->name) + strlen(s->done[mv->done_seen[j]]) + 2;
+
+			if (!d || !(d[mv->ndone] = malloc(len))) {
+				if (d)
+					mv->done = d;
+				return;
+			}
+			mv->done = d;
+			snprintf(d[mv->ndone++], len, "%s %s", sd->side[j]->name,
+				 s->done[mv->done_seen[j]++]);
+		}
+	}
+	mv->m.done = (const char *const *)mv->done;
+	mv->m.ndone = mv->ndone;
+}
+
+/* Every place's head row and its worker rows, one place after another. */
+static int fill_side_rows(struct monview *mv, double now, bool own_workload)
+{
+	const struct sides *sd = mv->sd;
+	long tck = sysconf(_SC_CLK_TCK);
+	int n = 0;
+
+	for (int j = 0; j < sd->n; j++) {
+		const struct session *s = &sd->side[j]->s;
+
+		n += 1 + s->run.wl.n + s->place->rows.tree.n;
+	}
+	if (ensure_rows(mv, n))
+		return -1;
+	n = 0;
+	for (int j = 0; j < sd->n; j++) {
+		struct ms_worker *h = &mv->rows[n];
+
+		side_head(mv, j, now, own_workload);
+		*h = (struct ms_worker){ .head = mv->heads[j], .side = j,
+					 .head_bad = sd->side[j]->dead, .frac = NAN };
+		mv->row_at[j] = n++;
+		mv->nrows[j] = fill_rows(mv->rows + n, &sd->side[j]->s, now, tck);
+		n += mv->nrows[j];
+	}
+	mv->m.workers = mv->rows;
+	mv->m.nworkers = n;
+	return 0;
+}
+
+static int fill_sides(struct monview *mv)
+{
+	const struct sides *sd = mv->sd;
+	const struct session *s = mv->s;
+	struct ms_model *m = &mv->m;
+	double now = now_monotonic();
+	bool same = true;
+	size_t o;
+
+	m->nsides = sd->n;
+	m->axis = (struct plot_axis){ 0, s->plan.interval };
+	o = (size_t)snprintf(mv->title, sizeof(mv->title), "%d places:", sd->n);
+	for (int j = 0; j < sd->n; j++) {
+		const struct session *sj = &sd->side[j]->s;
+
+		m->side[j].name = sd->side[j]->name;
+		m->side[j].ended = sd->side[j]->dead;
+		if (sj->have_plot_prev && sj->plot_prev.t > m->axis.t)
+			m->axis.t = sj->plot_prev.t;
+		same = same && !strcmp(sj->workload_desc, s->workload_desc);
+		if (o < sizeof(mv->title))
+			o += (size_t)snprintf(mv->title + o, sizeof(mv->title) - o, "%s %s",
+					      j ? "," : "", sd->side[j]->name);
+	}
+	if (!(m->axis.t > 0))
+		m->axis.t = now;
+	m->sides_title = mv->title;
+	m->shared = sd->shared ? sd->shared_text : NULL;
+	m->interval = s->plan.interval;
+	m->nruns = 0;
+	m->marks = s->marks;
+	m->nmarks = s->nmarks;
+	m->lane_awake = m->lane_throttled = NULL;
+	m->nlane_kills = 0;
+	fill_workload_line(mv, now);
+	if (!same)
+		m->workload = "each place's workload on its row";
+	fill_side_plots(mv);
+	fill_side_status(mv);
+	fill_side_done(mv);
+	return fill_side_rows(mv, now, !same);
+}
+
 int monview_fill(struct monview *mv)
 {
 	const struct session *s = mv->s;
@@ -306,6 +533,8 @@ int monview_fill(struct monview *mv)
 	long tck = sysconf(_SC_CLK_TCK);
 	int nw = rn->wl.n;
 
+	if (mv->sd && mv->sd->n > 1)
+		return fill_sides(mv);
 	if (ensure_rows(mv, nw + pr->tree.n))
 		return -1;
 	m->ram_kib = s->sys.mem_total_kib;
@@ -325,20 +554,7 @@ int monview_fill(struct monview *mv)
 	fill_workload_line(mv, now);
 	fill_plots(mv);
 	fill_status(mv);
-
-	for (int i = 0; i < nw; i++)
-		fill_worker(&mv->rows[i], rn, i, &pr->ps[i], pr->dl ? &pr->dl[i] : NULL, now, tck);
-	for (int i = 0; i < pr->tree.n; i++) {
-		struct ms_worker *r = &mv->rows[nw + i];
-
-		memset(r, 0, sizeof(*r));
-		r->pid = pr->tree.pid[i];
-		r->end = END_RUNNING;
-		r->frac = NAN;
-		r->elapsed = now - pr->tree.seen[i];
-		fill_row_proc(r, &pr->tree.ps[i], tck);
-		fill_stalls(r, NULL, 0);
-	}
+	fill_rows(mv->rows, s, now, tck);
 	m->workers = mv->rows;
 	m->nworkers = nw + pr->tree.n;
 	m->done = (const char *const *)s->done;
@@ -346,14 +562,15 @@ int monview_fill(struct monview *mv)
 	return 0;
 }
 
-int monview_init(struct monview *mv, const struct session *s, const int *plots,
-		  int nplots)
+int monview_init(struct monview *mv, const struct sides *sd, const int *plots, int nplots)
 {
 	struct ms_model *m = &mv->m;
+	const struct session *s = &sd->side[0]->s;
 
 	memset(mv, 0, sizeof(*mv));
 	monview_set_plots(mv, plots, nplots);
 	mv->v.ops = &monview_ops;
+	mv->sd = sd;
 	mv->s = s;
 	m->host = s->sys.hostname;
 	m->kernel = s->sys.release;
@@ -373,9 +590,32 @@ void monview_set_plots(struct monview *mv, const int *plots, int nplots)
 		memcpy(mv->chosen, plots, sizeof(plots[0]) * (size_t)nplots);
 }
 
+void monview_rows(const struct monview *mv, int i, int *first, int *shown)
+{
+	int top = ms_scroll(), n = ms_rows_shown(), lo, hi;
+
+	if (!mv->sd || mv->sd->n < 2) {
+		*first = top;
+		*shown = n;
+		return;
+	}
+	/* the rows on screen that are place i's, counted from its first */
+	lo = mv->row_at[i] + 1;
+	hi = lo + mv->nrows[i];
+	*first = top > lo ? top - lo : 0;
+	*shown = n < 0 ? -1 : top + n < hi ? top + n - lo - *first : hi - lo - *first;
+	if (*shown < 0 && n >= 0)
+		*shown = 0;
+}
+
 void monview_free(struct monview *mv)
 {
 	free(mv->rows);
 	mv->rows = NULL;
 	mv->nrows_cap = 0;
+	for (int i = 0; i < mv->ndone; i++)
+		free(mv->done[i]);
+	free(mv->done);
+	mv->done = NULL;
+	mv->ndone = 0;
 }

@@ -357,7 +357,7 @@ int plot_canvas_draw(struct plot_canvas *c, const struct plot *p, const struct s
 		errno = EINVAL;
 		return -1;
 	}
-	if (p->w != c->w || p->h != c->h || p->mode != c->mode)
+	if (p->w != c->w || p->h != c->h || p->mode != c->mode || c->lines)
 		c->drawn = false;
 	if (!canvas_room(c, (size_t)p->w * (size_t)p->h, (size_t)p->w, (size_t)p->h)) {
 		c->drawn = false;
@@ -367,6 +367,7 @@ int plot_canvas_draw(struct plot_canvas *c, const struct plot *p, const struct s
 	c->w = p->w;
 	c->h = p->h;
 	c->mode = p->mode;
+	c->lines = false;
 	k = plot_samples_per_cell(p->mode);
 	lpc = plot_levels_per_cell(p->mode);
 	nlev = p->h * lpc;
@@ -415,6 +416,185 @@ int plot_canvas_draw(struct plot_canvas *c, const struct plot *p, const struct s
 	c->col = c->next;
 	c->next = t;
 	c->drawn = true;
+	return 0;
+}
+
+void plot_axis_values(const struct plot_axis *ax, int w, int k, const struct series *s,
+		      double *out)
+{
+	int nd = w * k, len = s ? series_len(s) : 0;
+	long newest = lround(ax->t / ax->dt);
+	/* a cell pairs an even slot with the odd one after it */
+	int xn = k == 2 && !(newest & 1) ? nd - 2 : nd - 1;
+	double far = 0.75 * ax->dt, *dist = malloc(sizeof(*dist) * (size_t)(nd > 0 ? nd : 1));
+
+	for (int x = 0; x < nd; x++) {
+		out[x] = NAN;
+		if (dist)
+			dist[x] = INFINITY;
+	}
+	if (!dist || !len)
+		goto out;
+	for (int i = series_find(s, (double)(newest - xn) * ax->dt - 2 * ax->dt); i < len; i++) {
+		double t, v;
+		long j;
+
+		series_get(s, i, &t, &v);
+		j = lround(t / ax->dt);
+		/* the nearest slot, and an empty one beside it within reach:
+		 * two beats that drift apart leave no holes in a line */
+		for (long jj = j - 1; jj <= j + 1; jj++) {
+			long x = xn - (newest - jj);
+			double e = fabs(t - (double)jj * ax->dt);
+
+			if (x < 0 || x >= nd || e > far || e >= dist[x])
+				continue;
+			dist[x] = e;
+			out[x] = v;
+		}
+	}
+out:
+	free(dist);
+}
+
+char plot_line_glyph(int i)
+{
+	static const char g[] = "*o+x%@";
+
+	return g[i % (int)(sizeof(g) - 1)];
+}
+
+/* Braille dots from the bottom of a cell's left and right column. */
+static const unsigned dot_left[4] = { 0x40, 0x04, 0x02, 0x01 };
+static const unsigned dot_right[4] = { 0x80, 0x20, 0x10, 0x08 };
+
+/* Line i's mark at dot column x, level lv (1..h * levels) into the cells
+ * (braille: dots, or-ed; else its glyph where no lower index has one) and
+ * own, the lowest line in each cell (0xFF: none). */
+static void line_dot(const struct plot *p, int i, int x, int lv, unsigned *cells,
+		     unsigned char *own)
+{
+	int lpc = plot_levels_per_cell(p->mode), k = plot_samples_per_cell(p->mode);
+	size_t o = (size_t)(p->h - 1 - (lv - 1) / lpc) * (size_t)p->w + (size_t)(x / k);
+	int b = (lv - 1) % lpc;
+
+	if (p->mode == PLOT_BRAILLE)
+		cells[o] |= (x & 1 ? dot_right : dot_left)[b];
+	else if (own[o] == 0xFF)
+		cells[o] = p->mode == PLOT_BLOCK ? 0x2581 + (unsigned)b :
+			   (unsigned char)plot_line_glyph(i);
+	if (own[o] == 0xFF || own[o] > i)
+		own[o] = (unsigned char)i;
+}
+
+/* Every line's marks into cells and own, from the values at each dot
+ * column (v: room for them). */
+static void lines_mark(const struct plot *p, const struct plot_axis *ax,
+		       const struct series *const *s, int n, double *v, unsigned *cells,
+		       unsigned char *own)
+{
+	int k = plot_samples_per_cell(p->mode), nlev = p->h * plot_levels_per_cell(p->mode);
+
+	for (int i = 0; i < n; i++) {
+		int prev = 0;
+
+		if (!s[i])
+			continue;
+		plot_axis_values(ax, p->w, k, s[i], v);
+		for (int x = 0; x < p->w * k; x++) {
+			int lv = level_of(v[x], p->ymax, nlev), lo = lv, hi = lv;
+
+			/* braille joins a level to the one before it */
+			if (lv && prev && k == 2 && prev < lv)
+				lo = prev + 1;
+			else if (lv && prev && k == 2 && prev > lv)
+				hi = prev - 1;
+			for (int l = lo; lv && l <= hi; l++)
+				line_dot(p, i, x, l, cells, own);
+			prev = lv;
+		}
+	}
+}
+
+/* The cell column each mark falls in (the first slot at or after it),
+ * as 1 in marked[] (p->w entries). */
+static void lines_marked(const struct plot *p, const struct plot_axis *ax, unsigned char *marked)
+{
+	int k = plot_samples_per_cell(p->mode), nd = p->w * k;
+	long newest = lround(ax->t / ax->dt);
+	int xn = k == 2 && !(newest & 1) ? nd - 2 : nd - 1;
+
+	memset(marked, 0, (size_t)p->w);
+	for (int m = 0; m < p->nmarks; m++) {
+		long x = xn - (newest - (long)ceil(p->marks[m] / ax->dt - 1e-9));
+
+		if (x >= 0 && x < nd)
+			marked[x / k] = 1;
+	}
+}
+
+int plot_lines_draw(struct plot_canvas *c, const struct plot *p, const struct plot_axis *ax,
+		    const struct series *const *s, int n, plot_put_fn *put, void *arg)
+{
+	size_t nc = (size_t)p->w * (size_t)p->h;
+	int k = plot_samples_per_cell(p->mode), *lo, *hi;
+	unsigned *cells = NULL, vline;
+	unsigned char *own = NULL, *marked = NULL;
+	double *v = NULL;
+
+	if (p->w < 1 || p->h < 1 || !(p->ymax > 0) || isinf(p->ymax) || !(ax->dt > 0) ||
+	    (p->nmarks > 0 && !p->marks) || n < 0 || n > PLOT_LINE_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (p->w != c->w || p->h != c->h || p->mode != c->mode || !c->lines)
+		c->drawn = false;
+	if (!canvas_room(c, nc, (size_t)p->w, (size_t)p->h) ||
+	    !(cells = calloc(nc, sizeof(*cells))) || !(own = malloc(nc)) ||
+	    !(marked = malloc((size_t)p->w)) ||
+	    !(v = malloc(sizeof(*v) * (size_t)p->w * (size_t)k))) {
+		free(cells);
+		free(own);
+		free(marked);
+		c->drawn = false;
+		errno = ENOMEM;
+		return -1;
+	}
+	c->w = p->w;
+	c->h = p->h;
+	c->mode = p->mode;
+	c->lines = true;
+	memset(own, 0xFF, nc);
+	lines_mark(p, ax, s, n, v, cells, own);
+	lines_marked(p, ax, marked);
+	vline = cell_glyph(p, (const int[2]){ 0, 0 }, 0, 1);
+	lo = c->span;
+	hi = c->span + p->h;
+	for (int r = 0; r < p->h; r++) {
+		lo[r] = p->w;
+		hi[r] = -1;
+		for (int x = 0; x < p->w; x++) {
+			size_t o = (size_t)r * (size_t)p->w + (size_t)x;
+			unsigned g = own[o] == 0xFF ? (marked[x] ? vline : ' ') :
+				     p->mode == PLOT_BRAILLE ? 0x2800 + cells[o] : cells[o];
+			int ly = own[o] != 0xFF ? PLOT_LINE + own[o] : marked[x] ? PLOT_MARK : PLOT_LIVE;
+
+			if (c->drawn && g == c->cells[o] && ly == c->layer[o])
+				continue;
+			c->cells[o] = g;
+			c->layer[o] = (unsigned char)(ly | CHANGED);
+			lo[r] = imin(lo[r], x);
+			hi[r] = x;
+		}
+	}
+	for (int r = 0; r < p->h; r++)
+		if (lo[r] <= hi[r])
+			put_row(c, r, lo[r], hi[r], put, arg);
+	c->drawn = true;
+	free(cells);
+	free(own);
+	free(marked);
+	free(v);
 	return 0;
 }
 

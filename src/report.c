@@ -617,6 +617,9 @@ int report_show(FILE *f, const struct run_record *r)
 	}
 	if (r->global_by[0])
 		fprintf(f, "%-24s %s\n", "global_by", r->global_by);
+	if (r->shared_cores > 1)
+		fprintf(f, "%-24s %d places on one machine's cores\n", "shared_cores",
+			r->shared_cores);
 	run_record_line(r, false, buf, sizeof(buf));
 	fprintf(f, "%-24s %s\n", "time (csh)", buf);
 	run_record_line(r, true, buf, sizeof(buf));

@@ -619,6 +619,7 @@ int record_build(struct run_record *r, const struct record_input *in)
 	r->mem_limit_kib = in->mem_limit_kib;
 	r->global_limit_kib = in->global_limit_kib;
 	snprintf(r->global_by, sizeof(r->global_by), "%s", in->global_by ? in->global_by : "");
+	r->shared_cores = in->shared_cores;
 	r->tmp_swap_kib = in->tmp_swap_kib;
 	r->cgroup_new = in->cgroup_new;
 	r->interval_s = in->interval_s > 0 ? in->interval_s : NAN;

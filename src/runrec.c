@@ -488,12 +488,14 @@ static int parse_i64(const char *s, int64_t *v)
 	return 0;
 }
 
-void run_record_global_by(struct run_record *r, const char *config)
+void run_record_config_fields(struct run_record *r, const char *config)
 {
-	const char *p = strstr(config, "\nglobal_by=");
+	const char *p = strstr(config, "\nglobal_by="), *sh = strstr(config, "\nshared_cores=");
 
 	if (p)
 		sscanf(p + 11, "%15[^\n]", r->global_by);
+	if (sh && sscanf(sh + 14, "%d", &r->shared_cores) != 1)
+		r->shared_cores = 0;
 }
 
 /* The largest value field f can hold, where one is less than its type's:
@@ -597,7 +599,7 @@ int hist_field_set(struct run_record *r, const struct hist_field *f, const char 
 		free(*(char **)p);
 		*(char **)p = s;
 		if (p == &r->config)	/* an exported run's: its global_by too */
-			run_record_global_by(r, val);
+			run_record_config_fields(r, val);
 		return 0;
 	}
 	case HF_KIND:
@@ -699,6 +701,9 @@ int run_record_config(struct run_record *r)
 		sb_kv(&b, "place", r->place);
 	if (r->accel[0])
 		sb_kv(&b, "accel", r->accel);
+	/* only where they competed, so that a place's own runs keep theirs */
+	if (r->shared_cores > 1)
+		sb_kv_i64(&b, "shared_cores", r->shared_cores);
 	sb_kv_i64(&b, "ram_kib", r->ram_kib);
 	sb_kv_i64(&b, "cpus", r->ncpus);
 	sb_kv(&b, "kernel", r->kernel_release);

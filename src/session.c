@@ -44,12 +44,13 @@
 
 void session_note(struct session *s, bool error, const char *fmt, ...)
 {
+	size_t at = s->side_name ? (size_t)snprintf(s->note, sizeof(s->note), "%s: ", s->side_name) : 0;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(s->note, sizeof(s->note), fmt, ap);
+	vsnprintf(s->note + at, sizeof(s->note) - at, fmt, ap);
 	va_end(ap);
-	if (s->note_again[0] && strcmp(s->note, s->note_again))
+	if (s->note_again[0] && strcmp(s->note + at, s->note_again))
 		s->note_again_due = true;
 	if (!s->tui) {
 		fprintf(stderr, "thrashtop: %s\n", s->note);
@@ -72,8 +73,9 @@ static void kept_note(struct session *s, bool error, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	if (s->tui && len + strlen(text) + 12 < sizeof(s->kept_notes))
-		snprintf(s->kept_notes + len, sizeof(s->kept_notes) - len, "thrashtop: %s\n", text);
+	if (s->tui && len + strlen(text) + 40 < sizeof(s->kept_notes))
+		snprintf(s->kept_notes + len, sizeof(s->kept_notes) - len, "thrashtop: %.20s%s%s\n",
+			 s->side_name ? s->side_name : "", s->side_name ? ": " : "", text);
 	session_note(s, error, "%s", text);
 }
 
@@ -474,6 +476,11 @@ void session_refresh(struct session *s)
 	refresh_sys(s);
 }
 
+void session_print_place(const struct session *s, FILE *f)
+{
+	fprintf(f, "%s hostname=%s kernel=%s:\n", s->side_name, s->sys.hostname, s->sys.release);
+}
+
 void session_describe(struct session *s)
 {
 	describe_workload(s);
@@ -701,6 +708,7 @@ static void store_run(struct session *s)
 		.interval_s = rn->interval,
 		.global_limit_kib = tuning_global_by(&s->tun)[0] ? s->tun.global_leave / 1024 : NA,
 		.global_by = tuning_global_by(&s->tun),
+		.shared_cores = s->shared_cores,
 		.tmp_swap_kib = s->tun.have_swap ? s->tun.sw.bytes / 1024 :
 				s->tun.have_zram ? s->tun.zr.bytes / 1024 : 0,
 		.swap_backend = backend,
@@ -841,6 +849,11 @@ static void finish_run(struct session *s, bool aborted)
 	reclaim_finish(s);
 	remember_run(s);
 	if (!s->tui) {
+		/* several places' runs end in any order: each under its place */
+		if (s->side_name && *s->side_printed != s) {
+			session_print_place(s, stdout);
+			*s->side_printed = s;
+		}
 		run_print(r, s->o->format, stdout, stderr);
 		print_reclaim(s, stdout);
 	}
@@ -1275,6 +1288,7 @@ static void init(struct session *s, const struct options *o)
 	snprintf(s->knob, sizeof(s->knob), "%s", o->knob ? o->knob : TUNING_DEFAULT_KNOB);
 	if (o->session_id)
 		snprintf(s->id, sizeof(s->id), "%s", o->session_id);
+	s->side_name = o->place_name;
 }
 
 /* What a session keeps here whatever its place: a history that is a
@@ -1307,8 +1321,9 @@ static void adopt_tuning(struct session *s)
 	describe_workload(s);
 	describe_tuning(s);
 	if (!s->tui && s->tune_desc[0] && changes_machine(s))
-		fprintf(stderr, "thrashtop: at the agent's place: %s%s%s\n", s->tune_desc,
-			s->tun.have_cg ? " in " : "", s->tun.have_cg ? s->tun.cg.path : "");
+		fprintf(stderr, "thrashtop: at %s: %s%s%s\n", s->side_name ? s->side_name :
+			"the agent's place", s->tune_desc, s->tun.have_cg ? " in " : "",
+			s->tun.have_cg ? s->tun.cg.path : "");
 }
 
 int session_open_place(struct session *s, const struct options *o, struct place *p, char *err,

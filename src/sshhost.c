@@ -38,6 +38,11 @@ struct ssh {
 	pid_t pid;
 	int errfd;		/* ssh's standard error: a memfd */
 	char box[256];
+	/* until the agent is ready: its stream, and the command line that
+	 * started it, to tell why it did not */
+	int fd;
+	char words[1024], script[1024], *argv[SSHHOST_ARGS_MAX];
+	int argc;
 };
 
 int sshhost_argv(const char *ssh_cmd, const char *box, long long copy_bytes, char *words,
@@ -324,13 +329,12 @@ static int start(struct ssh *h, char *argv[], int exe, long long size, int *sv, 
 	return 0;
 }
 
-struct place *sshhost_open(const struct options *o, char *err, size_t errlen)
+struct ssh *sshhost_start(const struct options *o, char *err, size_t errlen)
 {
-	char words[1024], script[1024], *argv[SSHHOST_ARGS_MAX], why[512];
 	struct ssh *h = calloc(1, sizeof(*h));
-	struct place *p = NULL;
+	char why[512];
 	long long size = 0;
-	int n = -1, sv[2], exe = -1;
+	int sv[2] = { -1, -1 }, exe = -1, rc = -1;
 
 	if (!h)
 		return snprintf(err, errlen, "out of memory"), NULL;
@@ -339,18 +343,33 @@ struct place *sshhost_open(const struct options *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--host %s: memfd_create: %s", h->box, strerror(errno));
 	else if (o->host_copy && (exe = open_self(&size, err, errlen)) < 0)
 		;
-	else if ((n = sshhost_argv(getenv("THRASHTOP_SSH"), o->host, size, words, sizeof(words),
-				   script, sizeof(script), argv)) < 0)
+	else if ((h->argc = sshhost_argv(getenv("THRASHTOP_SSH"), o->host, size, h->words,
+					 sizeof(h->words), h->script, sizeof(h->script), h->argv)) < 0)
 		snprintf(err, errlen, "--host %s: $THRASHTOP_SSH has too many words", h->box);
-	else if (start(h, argv, exe, size, sv, why, sizeof(why)) < 0)
+	else if (start(h, h->argv, exe, size, sv, why, sizeof(why)) < 0)
 		snprintf(err, errlen, "--host %s: %s", h->box, why);
-	else if (!(p = remote_open(sv[0], o, REMOTE_READY_S, why, sizeof(why))))
-		explain(h, end_ssh(h->pid, FAIL_WAIT_S), why, o->host_copy, argv, n, err, errlen);
+	else
+		rc = 0;
 	if (exe >= 0)
 		close(exe);
+	h->fd = sv[0];
+	if (rc == 0)
+		return h;
+	if (h->errfd >= 0)
+		close(h->errfd);
+	free(h);
+	return NULL;
+}
+
+struct place *sshhost_ready(struct ssh *h, const struct options *o, char *err, size_t errlen)
+{
+	char why[512];
+	struct place *p = remote_open(h->fd, o, REMOTE_READY_S, why, sizeof(why));
+
 	if (!p) {
-		if (h->errfd >= 0)
-			close(h->errfd);
+		explain(h, end_ssh(h->pid, FAIL_WAIT_S), why, o->host_copy, h->argv, h->argc, err,
+			errlen);
+		close(h->errfd);
 		free(h);
 		return NULL;
 	}
@@ -358,4 +377,11 @@ struct place *sshhost_open(const struct options *o, char *err, size_t errlen)
 	remote_on_end(p, lost, h);
 	snprintf(p->kind, sizeof(p->kind), "ssh");
 	return p;
+}
+
+struct place *sshhost_open(const struct options *o, char *err, size_t errlen)
+{
+	struct ssh *h = sshhost_start(o, err, errlen);
+
+	return h ? sshhost_ready(h, o, err, errlen) : NULL;
 }

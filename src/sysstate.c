@@ -95,6 +95,7 @@ int sysstate_read(struct sysstate *st, char *err, size_t errlen)
 		st->vm[i].name = vm_names[i];
 		read_value(path, st->vm[i].value, sizeof(st->vm[i].value));
 	}
+	read_value("/proc/sys/kernel/random/boot_id", st->boot_id, sizeof(st->boot_id));
 	read_value("/sys/module/zswap/parameters/enabled", st->zswap_enabled,
 		   sizeof(st->zswap_enabled));
 	read_value("/sys/module/zswap/parameters/compressor", st->zswap_compressor,

@@ -184,6 +184,14 @@ int tui_series_pair(int id)
 	return TP_PLOT + (id >= 0 && id < M_N ? series_fg[id] : id % NFG);
 }
 
+int tui_place_pair(int k)
+{
+	/* cyan, magenta, yellow, green, blue; red last, the colour of errors */
+	static const signed char order[] = { 2, 0, 4, 1, 5, 3 };
+
+	return TP_PLOT + order[(k < 0 ? 0 : k) % NFG];
+}
+
 int tui_faint(void)
 {
 	return colour ? (int)COLOR_PAIR(TP_FAINT) | A_DIM : A_DIM;

@@ -67,7 +67,7 @@ static const struct stream_field caps_t[] = {
 #define ST struct sysstate
 static const struct stream_field state_t[] = {
 	STREAM_S(ST, hostname), STREAM_S(ST, release), STREAM_S(ST, version),
-	STREAM_S(ST, cmdline), STREAM_F(ST, cpus_online, ST_INT),
+	STREAM_S(ST, cmdline), STREAM_S(ST, boot_id), STREAM_F(ST, cpus_online, ST_INT),
 	STREAM_F(ST, memcg_version, ST_INT), STREAM_F(ST, mem_total_kib, ST_I64), STREAM_F(ST, hugetlb_kib, ST_I64),
 	STREAM_F(ST, mlocked_kib, ST_I64), STREAM_F(ST, nswaps, ST_INT),
 	STREAM_F(ST, swap_total_kib, ST_I64), STREAM_F(ST, swap_used_kib, ST_I64),

@@ -10,83 +10,23 @@
 # the monitor names the place; sshd killed mid-run: the run kept
 # as aborted, one line, and nothing left on either side (no agent, no
 # cgroup, no undo state). Changes nothing but the namespace, the agent's
-# own cgroup and /run/sshd (sshd's privilege separation directory, made
-# if missing and removed after).
+# own cgroup and /run/sshd (lib.sh's ssh_box).
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v sshd >/dev/null || PATH=$PATH:/usr/sbin
-command -v sshd >/dev/null || { skip "no sshd (openssh-server)"; exit 0; }
-command -v ssh >/dev/null || { skip "no ssh (openssh-client)"; exit 0; }
 [ -d /sys/fs/cgroup/memory ] || [ -f /sys/fs/cgroup/cgroup.controllers ] ||
 	{ skip "no memory cgroup controller"; exit 0; }
 export THRASHTOP_STATE_DIR=$TMP/state
 CSH='^[0-9]+\.[0-9]{3}u [0-9]+\.[0-9]{3}s [0-9]+:[0-9]{2}\.[0-9]{2} [0-9.]+% [0-9]+\+[0-9]+k [0-9]+\+[0-9]+io [0-9]+pf\+[0-9]+w$'
 need_machine_lock 300
 cleanup kill_ours
+mkdir -m 700 "$THRASHTOP_STATE_DIR"
 
-# The namespace and its sshd. The addresses: a /30 of 10.213/16 of this
-# test's own pid.
-NS=thrashtop-82-$$
-n=$(($$ % 16000)) ; a=$((n / 64)) b=$(((n % 64) * 4))
-HERE=10.213.$a.$((b + 1)) BOX=10.213.$a.$((b + 2))
-VH=tt82h$$ VB=tt82b$$
+# The box and its sshd (lib.sh), reached as "box"; "nobox" is a port
+# nothing listens on.
 BOXNAME=tt-box-$$
-ip netns add "$NS" || { fail netns-add "ip netns add $NS"; exit 1; }
-cleanup "ip netns del $NS"
-ip link add "$VH" type veth peer name "$VB" &&
-	ip link set "$VB" netns "$NS" &&
-	ip addr add "$HERE/30" dev "$VH" && ip link set "$VH" up &&
-	ip -n "$NS" addr add "$BOX/30" dev "$VB" && ip -n "$NS" link set "$VB" up &&
-	ip -n "$NS" link set lo up || { fail veth "the veth pair $VH/$VB"; exit 1; }
-cleanup "ip link del $VH"
-if [ ! -d /run/sshd ]; then
-	mkdir -m 755 /run/sshd && cleanup "rmdir /run/sshd"
-fi
-K=$TMP/ssh
-mkdir -m 700 "$K" "$TMP/bin" "$TMP/rtmp" "$THRASHTOP_STATE_DIR"
-ssh-keygen -q -t ed25519 -N '' -f "$K/host" && ssh-keygen -q -t ed25519 -N '' -f "$K/user" ||
-	{ fail keygen; exit 1; }
-cp "$K/user.pub" "$K/authorized_keys"
-cat >"$K/sshd_config" <<EOF
-ListenAddress $BOX
-HostKey $K/host
-AuthorizedKeysFile $K/authorized_keys
-PidFile none
-StrictModes no
-UsePAM no
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-LogLevel ERROR
-SetEnv PATH=$TMP/bin:/usr/bin:/bin THRASHTOP_STATE_DIR=$THRASHTOP_STATE_DIR TMPDIR=$TMP/rtmp ASAN_OPTIONS=$ASAN_OPTIONS XDG_CONFIG_HOME=$TMP/config
-EOF
-# the client's: what a user's ~/.ssh/config would say, given through
-# $THRASHTOP_SSH
-cat >"$K/config" <<EOF
-Host box
-	HostName $BOX
-	User root
-	IdentityFile $K/user
-Host nobox
-	HostName 127.0.0.1
-	Port 1
-Host *
-	IdentitiesOnly yes
-	StrictHostKeyChecking no
-	UserKnownHostsFile $K/known_hosts
-	LogLevel ERROR
-EOF
-export THRASHTOP_SSH="ssh -F $K/config"
-# nsenter, not `ip netns exec`: that mounts a sysfs of its own, without
-# the cgroup hierarchies the agent's --mem needs
-nsenter --net="/run/netns/$NS" unshare --uts sh -c "hostname $BOXNAME && exec $(command -v sshd) -D -e -f $K/sshd_config" \
-	2>"$TMP/sshd.log" &
-sshd_pid=$!
-cleanup "kill $sshd_pid"
-# sshd's own processes in the namespace: the listener, one per connection
-sshds() { for p in $(ip netns pids "$NS"); do [ "$(cat /proc/$p/comm 2>/dev/null)" = sshd ] && echo "$p"; done; }
-up() { $THRASHTOP_SSH -o BatchMode=yes box true 2>/dev/null; }
-wait_for 10 up || { fail sshd-up "$(cat "$TMP/sshd.log")"; exit 1; }
+ssh_setup
+ssh_box box "$BOXNAME"
+NS=${BOX_NS[box]} sshd_pid=${BOX_SSHD[box]} BOX=${BOX_ADDR[box]}
 expect "box-has-its-own-name[$($THRASHTOP_SSH box hostname)]" test "$($THRASHTOP_SSH box hostname)" = "$BOXNAME"
 
 # No thrashtop there: one line naming this one's version.
@@ -171,7 +111,7 @@ sorting() { local a; a=$(agent_pid) && [ -n "$a" ] && [ -n "$(cat "$(cg_of "$a")
 if expect killed-set-up wait_for 30 sorting; then
 	ag=$(agent_pid); cg=$(cg_of "$ag"); workers=$(cat "$cg/cgroup.procs")
 	sleep 1
-	kill -9 $(sshds)
+	kill -9 $(sshds box)
 	wait "$sshd_pid" 2>/dev/null
 	wait "$host"; rc=$?
 	said=$(grep -v "at the agent's place" "$TMP/killed-err")
@@ -181,7 +121,7 @@ if expect killed-set-up wait_for 30 sorting; then
 	expect "killed-agent-and-cgroup-gone[agent $ag, $cg]" wait_for 30 undone
 	left=; for w in $workers; do alive "$w" && left="$left $w"; done
 	expect "killed-workers-gone[$left]" test -z "$left"
-	expect "killed-state-empty" test ! -s "$THRASHTOP_STATE_DIR/state"
+	expect "killed-state-empty" test ! -s "$TMP/state-box/state"
 	"$T" history --history "$TMP/h.db" show "$(id_of killed)" >"$TMP/show-killed" 2>&1
 	expect "killed-kept-aborted[$(field status "$TMP/show-killed")]" test "$(field status "$TMP/show-killed")" = aborted
 	expect "killed-kept-its-series[$(nplots "$TMP/show-killed") plots]" test "$(nplots "$TMP/show-killed")" -ge 3

@@ -230,3 +230,88 @@ screen() { tm capture-pane -p -t "${1:-$S}"; }
 has() {
 	if [ $# -gt 1 ]; then screen "$1" | grep -q -- "$2"; else screen | grep -q -- "$1"; fi
 }
+# Boxes for --host on this machine: sshd in a network namespace of the
+# test's own per box, reached over a veth pair, with a host name of its
+# own (a UTS namespace), its host key and an authorized key made here.
+# ssh_setup: the keys, /run/sshd (sshd's privilege separation directory,
+# made if missing and removed after) and the client's config, given
+# through $THRASHTOP_SSH as a user's ~/.ssh/config would be; $K holds
+# them. ssh_box ALIAS NAME [I]: box I (0 to 3) named NAME, ALIAS to ssh,
+# its agent's PATH $TMP/bin first, its state directory
+# $TMP/state-ALIAS (a box is a machine of its own: its own tuning lock);
+# BOX_NS[ALIAS] is its namespace, BOX_SSHD[ALIAS] its sshd and
+# BOX_ADDR[ALIAS] its address. sshds
+# ALIAS: sshd's own processes in it, the listener and one a connection.
+# Needs root, ip, sshd and ssh (a test skips without them).
+declare -A BOX_NS BOX_SSHD BOX_ADDR
+ssh_setup() {
+	command -v sshd >/dev/null || PATH=$PATH:/usr/sbin
+	command -v sshd >/dev/null || { skip "no sshd (openssh-server)"; exit 0; }
+	command -v ssh >/dev/null || { skip "no ssh (openssh-client)"; exit 0; }
+	if [ ! -d /run/sshd ]; then
+		mkdir -m 755 /run/sshd && cleanup "rmdir /run/sshd"
+	fi
+	K=$TMP/ssh
+	mkdir -m 700 "$K" "$TMP/bin" "$TMP/rtmp"
+	ssh-keygen -q -t ed25519 -N '' -f "$K/host" && ssh-keygen -q -t ed25519 -N '' -f "$K/user" ||
+		{ fail keygen; exit 1; }
+	cp "$K/user.pub" "$K/authorized_keys"
+	cat >"$K/config" <<-EOC
+	Host nobox
+		HostName 127.0.0.1
+		Port 1
+	Host *
+		IdentitiesOnly yes
+		StrictHostKeyChecking no
+		UserKnownHostsFile $K/known_hosts
+		LogLevel ERROR
+	EOC
+	export THRASHTOP_SSH="ssh -F $K/config"
+}
+ssh_box() {
+	local alias=$1 name=$2 i=${3:-0} ns n a b here box vh vb
+	ns=thrashtop-$$-$alias
+	# a /30 of 10.213/16 of this test's pid and the box's number
+	n=$((($$ * 4 + i) % 16000)) a=$((n / 64)) b=$(((n % 64) * 4))
+	here=10.213.$a.$((b + 1)) box=10.213.$a.$((b + 2))
+	vh=tt${i}h$$ vb=tt${i}b$$
+	ip netns add "$ns" || { fail "$alias-netns-add" "ip netns add $ns"; exit 1; }
+	cleanup "ip netns del $ns"
+	ip link add "$vh" type veth peer name "$vb" &&
+		ip link set "$vb" netns "$ns" &&
+		ip addr add "$here/30" dev "$vh" && ip link set "$vh" up &&
+		ip -n "$ns" addr add "$box/30" dev "$vb" && ip -n "$ns" link set "$vb" up &&
+		ip -n "$ns" link set lo up || { fail "$alias-veth" "the veth pair $vh/$vb"; exit 1; }
+	cleanup "ip link del $vh"
+	mkdir -p -m 700 "$TMP/state-$alias"
+	cat >"$K/sshd-$alias" <<-EOC
+	ListenAddress $box
+	HostKey $K/host
+	AuthorizedKeysFile $K/authorized_keys
+	PidFile none
+	StrictModes no
+	UsePAM no
+	PermitRootLogin prohibit-password
+	PasswordAuthentication no
+	KbdInteractiveAuthentication no
+	LogLevel ERROR
+	SetEnv PATH=$TMP/bin:/usr/bin:/bin THRASHTOP_STATE_DIR=$TMP/state-$alias TMPDIR=$TMP/rtmp ASAN_OPTIONS=$ASAN_OPTIONS XDG_CONFIG_HOME=$TMP/config
+	EOC
+	printf 'Host %s\n\tHostName %s\n\tUser root\n\tIdentityFile %s\n' "$alias" "$box" "$K/user" |
+		cat - "$K/config" >"$K/config.new" && mv "$K/config.new" "$K/config"
+	# nsenter, not `ip netns exec`: that mounts a sysfs of its own,
+	# without the cgroup hierarchies the agent's --mem needs
+	nsenter --net="/run/netns/$ns" unshare --uts sh -c "hostname $name && exec $(command -v sshd) -D -e -f $K/sshd-$alias" \
+		2>"$TMP/sshd-$alias.log" &
+	BOX_NS[$alias]=$ns BOX_SSHD[$alias]=$! BOX_ADDR[$alias]=$box
+	cleanup "kill ${BOX_SSHD[$alias]}"
+	wait_for 10 $THRASHTOP_SSH -o BatchMode=yes "$alias" true 2>/dev/null ||
+		{ fail "$alias-sshd-up" "$(cat "$TMP/sshd-$alias.log")"; exit 1; }
+}
+sshds() {
+	local p
+	for p in $(ip netns pids "${BOX_NS[$1]}"); do
+		[ "$(cat /proc/$p/comm 2>/dev/null)" = sshd ] && echo "$p"
+	done
+	return 0
+}

@@ -237,11 +237,32 @@ TEST(cli_host_one_place)
 {
 	char err[256];
 
-	CHECK_INT(parse("--host", "box", "--kernel", "6.1", err, sizeof(err)), -1);
-	CHECK_STR(err, "--host, --kernel and --agent each name the place: give one of them");
+	CHECK_INT(parse("--agent", "a", "--kernel", "6.1", err, sizeof(err)), -1);
+	CHECK_STR(err, "--agent names the place alone: not with --host or --kernel");
+	CHECK_INT(parse("--host", "box", "--sweep", "kernel=6.1", err, sizeof(err)), -1);
+	CHECK_STR(err, "--sweep kernel= names every place: not with --host or --sweep host=");
 	CHECK_INT(parse("--host-copy", NULL, NULL, NULL, err, sizeof(err)), -1);
 	CHECK_STR(err, "--host-copy copies this thrashtop to --host's box: give --host too");
 	CHECK_INT(parse("--host", "box", "--host-copy", NULL, err, sizeof(err)), 0);
 	CHECK_INT(parse("--sweep", "host=a,b", "--host-copy", NULL, err, sizeof(err)), 0);
-	CHECK_INT(parse("--host", "a", "--host", "b", err, sizeof(err)), -1);
+}
+
+TEST(cli_places_side_by_side)
+{
+	char *argv[] = { "thrashtop", "--host", "a", "--kernel", "6.1", "--host", "root@b", NULL };
+	struct options o;
+	char err[256];
+
+	CHECK_INT(cli_parse(7, argv, &o, err, sizeof(err)), 0);
+	CHECK_INT(o.nplaces, 3);
+	CHECK(!o.places[0].kernel && o.places[1].kernel && !o.places[2].kernel);
+	CHECK_STR(o.places[2].what, "root@b");
+	CHECK_STR(o.host, "a");
+	CHECK_STR(o.kernel, "6.1");
+	CHECK(o.boot_mem == CLI_BOOT_MEM_DEFAULT);
+	cli_free(&o);
+	CHECK_INT(parse("--host", "a", "--host", "a", err, sizeof(err)), -1);
+	CHECK_STR(err, "--host a given twice: each place once");
+	CHECK_INT(parse("--kernel", "6.1", "--kernel", "6.12", err, sizeof(err)), 0);
+	CHECK_INT(parse("--kernel", "6.1", "--host", "b", err, sizeof(err)), 0);
 }

@@ -143,7 +143,8 @@ TEST(compare_stall_rows_per_worker)
 }
 
 /* A history of six runs: 1-3 labelled a at swappiness 60, 4-5 labelled b
- * at 100, 6 labelled "x*" at 80; path names its file in dir. */
+ * at 100, 6 labelled "x*" at 80; 4-6 of session s1, at places host=a,
+ * host=b, host=a; path names its file in dir. */
 static struct history *six_runs(char *dir, char *path, size_t len)
 {
 	static const struct { const char *label; int swappiness; } runs[] = {
@@ -163,6 +164,10 @@ static struct history *six_runs(char *dir, char *path, size_t len)
 		snprintf(r.started_at, sizeof(r.started_at), "2025-06-0%zuT09:00:00Z", i + 1);
 		snprintf(r.label, sizeof(r.label), "%s", runs[i].label);
 		r.swappiness = runs[i].swappiness;
+		if (i >= 3) {
+			snprintf(r.session, sizeof(r.session), "s1");
+			snprintf(r.cell, sizeof(r.cell), "host=%c", i == 4 ? 'b' : 'a');
+		}
 		CHECK_INT(history_add(h, &r, err, sizeof(err)), 0);
 		CHECK_INT(r.id, (long long)i + 1);
 		run_record_clear(&r);
@@ -194,7 +199,7 @@ TEST(compare_collect_sets_in_order)
 	CHECK(h != NULL);
 	if (!h)
 		return;
-	struct compare_arg run_group[] = { { COMPARE_RUN, 1, NULL, 0 }, { COMPARE_GROUP, 1, NULL, 0 } };
+	struct compare_arg run_group[] = { { .by = COMPARE_RUN, .id = 1 }, { .by = COMPARE_GROUP, .id = 1 } };
 	CHECK_INT(compare_collect(h, run_group, 2, compare_fields, &c, err, sizeof(err)), 0);
 	CHECK_STR(ids_sets(&c, buf, sizeof(buf)), "3:1 2:1 1:0");
 	CHECK_INT(c.nsets, 2);
@@ -202,8 +207,8 @@ TEST(compare_collect_sets_in_order)
 	CHECK_INT(run_group[1].set, 1);
 	compare_sets_free(&c);
 
-	struct compare_arg taken[] = { { COMPARE_GROUP, 4, NULL, 0 }, { COMPARE_LABEL, 0, "a", 0 },
-				       { COMPARE_GROUP, 5, NULL, 0 }, { COMPARE_RUN, 99, NULL, 0 } };
+	struct compare_arg taken[] = { { .by = COMPARE_GROUP, .id = 4 }, { .by = COMPARE_LABEL, .label = "a" },
+				       { .by = COMPARE_GROUP, .id = 5 }, { .by = COMPARE_RUN, .id = 99 } };
 	CHECK_INT(compare_collect(h, taken, 4, NULL, &c, err, sizeof(err)), 0);
 	CHECK_STR(ids_sets(&c, buf, sizeof(buf)), "5:0 4:0 3:1 2:1 1:1");
 	CHECK_INT(c.nsets, 2);
@@ -212,11 +217,25 @@ TEST(compare_collect_sets_in_order)
 	CHECK(c.n && !strcmp(c.runs[0].hostname, "lenstra"));	/* every field */
 	compare_sets_free(&c);
 
-	struct compare_arg glob[] = { { COMPARE_LABEL, 0, "x*", 0 }, { COMPARE_LABEL, 0, "?", 0 } };
+	struct compare_arg glob[] = { { .by = COMPARE_LABEL, .label = "x*", .text = "label:x*" },
+				      { .by = COMPARE_LABEL, .label = "?" } };
 	CHECK_INT(compare_collect(h, glob, 2, compare_fields, &c, err, sizeof(err)), 0);
 	CHECK_STR(ids_sets(&c, buf, sizeof(buf)), "6:0");
 	CHECK_INT(glob[1].set, -1);
 	CHECK(c.n && !c.runs[0].hostname[0]);	/* compare_fields only */
+	CHECK_STR(c.names[0], "label:x*");
+	compare_sets_free(&c);
+
+	/* a session: a set for each of its cells, the oldest first, named
+	 * by the cell; run 1 first, before it */
+	struct compare_arg session[] = { { .by = COMPARE_RUN, .id = 1, .text = "1" },
+					 { .by = COMPARE_SESSION, .session = "s1", .text = "session:s1" } };
+	CHECK_INT(compare_collect(h, session, 2, compare_fields, &c, err, sizeof(err)), 0);
+	CHECK_STR(ids_sets(&c, buf, sizeof(buf)), "6:1 5:2 4:1 1:0");
+	CHECK_INT(c.nsets, 3);
+	CHECK_INT(session[1].set, 1);
+	CHECK(c.nsets == 3 && !strcmp(c.names[0], "1") && !strcmp(c.names[1], "host=a") &&
+	      !strcmp(c.names[2], "host=b"));
 	compare_sets_free(&c);
 
 	history_close(h);

@@ -632,3 +632,59 @@ TEST(ms_format_done_keeps_the_status)
 	/* narrower than the status: cut from the start as before */
 	CHECK_STR(ms_format_done(line, 4, true, b, sizeof(b)), "#1 0");
 }
+
+/* Several places: each one's legend in every title, in the order given,
+ * names cut where narrow, and where each legend is for its colour. */
+TEST(ms_format_side_title_legends)
+{
+	struct series a, b;
+	struct ms_model m = { .nsides = 2, .nplots = 1, .axis = { 10, 1 } };
+	int at[MS_SIDES_MAX][2];
+	char buf[512];
+
+	series_init(&a, 4);
+	series_init(&b, 4);
+	series_push(&a, 10, 1024 * 1024);
+	series_push(&b, 10, 2 * 1024 * 1024);
+	m.side[0].name = "alpha";
+	m.side[1].name = "beta";
+	m.plot[0] = (struct ms_plot){ .id = M_FREE, .s = &a, .side = { &a, &b } };
+	ms_format_side_title(&m, 0, 60, 4.0 * 1024 * 1024, false, at, buf, sizeof(buf));
+	CHECK_INT(cols_of(buf), 60);
+	CHECK(!strncmp(buf, "free  alpha 1.0G  beta 2.0G ", 28));
+	CHECK(strstr(buf, "0..4.0G") != NULL);
+	CHECK_INT(at[0][0], 6);
+	CHECK_INT(at[0][1], 10);
+	CHECK(!strncmp(buf + at[1][0], "beta 2.0G", 9));
+	/* narrow: the names cut, the scale gone last */
+	ms_format_side_title(&m, 0, 24, 4.0 * 1024 * 1024, true, at, buf, sizeof(buf));
+	CHECK_STR(buf, "free *alp 1.0G obet 2.0G");
+	CHECK(strstr(buf, "*alpha") == NULL && strstr(buf, "*alp") != NULL);
+	CHECK(strstr(buf, "obet") != NULL);
+	/* a place that ended says so */
+	m.side[1].ended = true;
+	ms_format_side_title(&m, 0, 60, 4.0 * 1024 * 1024, false, at, buf, sizeof(buf));
+	CHECK(strstr(buf, "beta ended") != NULL);
+	series_free(&a);
+	series_free(&b);
+}
+
+/* Several places: a head row and a worker each at least, every place's
+ * on an 80x24 screen with one worker each; the header's right side
+ * without one place's run and time. */
+TEST(ms_layout_sides_80x24)
+{
+	struct ms_model m = model(4, 0, false, NULL);
+	struct ms_layout l;
+	char right[128];
+
+	m.nsides = 2;
+	ms_layout(80, 24, &m, &l);
+	CHECK_INT(l.worker_rows, 4);
+	CHECK(!l.worker_more);
+	m.nworkers = 6;
+	ms_layout(80, 24, &m, &l);
+	CHECK(l.worker_rows >= 4);
+	ms_header_right(&m, false, 12, right, sizeof(right));
+	CHECK_STR(right, "interval 0.5s  ? help");
+}

@@ -395,3 +395,112 @@ TEST(plot_canvas_scrolls_as_a_fresh_render)
 	series_free(&s);
 	series_free(&behind);
 }
+
+/* Several places on one time axis: each dot column shows the sample
+ * nearest its time, within 3/4 of the interval, else nothing. */
+TEST(plot_axis_values_nearest_or_none)
+{
+	struct plot_axis ax = { 12.5, 0.5 };
+	double out[4];
+
+	series_init(&ser, 16);
+	series_push(&ser, 9.0, 1);	/* before the plot's left edge */
+	series_push(&ser, 11.02, 2);	/* column 0 (11.0) */
+	series_push(&ser, 12.6, 3);	/* column 3 (12.5); 12.0 too far */
+	plot_axis_values(&ax, 4, 1, &ser, out);
+	CHECK(out[0] == 2 && isnan(out[1]) && isnan(out[2]) && out[3] == 3);
+	/* two beats that drift: 12.72 is nearest 12.5, which 12.6 has, and
+	 * takes the empty column of 13.0 beside it */
+	series_push(&ser, 12.72, 4);
+	ax.t = 13.0;
+	plot_axis_values(&ax, 4, 1, &ser, out);
+	CHECK(isnan(out[0]) && isnan(out[1]) && out[2] == 3 && out[3] == 4);
+	plot_axis_values(&ax, 4, 1, NULL, out);
+	CHECK(isnan(out[0]) && isnan(out[3]));
+	series_free(&ser);
+}
+
+struct lines_seen {
+	char cells[2][5];
+	int layer[2][4];
+};
+
+static void lines_put(void *arg, const struct plot_canvas *c, int row, int col, int n,
+		      enum plot_layer layer)
+{
+	struct lines_seen *s = arg;
+
+	for (int i = 0; i < n; i++) {
+		s->cells[row][col + i] = (char)c->cells[(size_t)row * (size_t)c->w + (size_t)(col + i)];
+		s->layer[row][col + i] = (int)layer;
+	}
+}
+
+/* Two places' lines in ASCII: each its glyph at its level, the first
+ * where both fall in a cell; a place without a sample draws nothing. */
+TEST(plot_lines_draw_ascii_glyphs)
+{
+	struct series a, b;
+	const double va[] = { 0, 5, 2.5, NAN }, vb[] = { 0, 0, 5, 5 };
+	const struct series *s[] = { &a, &b };
+	struct plot p = { .w = 4, .h = 2, .mode = PLOT_ASCII, .ymax = 5 };
+	struct plot_axis ax = { 3, 1 };
+	struct plot_canvas c = { 0 };
+	struct lines_seen seen;
+
+	memset(&seen, 0, sizeof(seen));
+	series_init(&a, 8);
+	series_init(&b, 8);
+	for (int i = 0; i < 4; i++) {
+		series_push(&a, i, va[i]);
+		series_push(&b, i, vb[i]);
+	}
+	CHECK_INT(plot_lines_draw(&c, &p, &ax, s, 2, lines_put, &seen), 0);
+	CHECK_STR(seen.cells[0], " **o");
+	CHECK_STR(seen.cells[1], "*o  ");
+	CHECK_INT(seen.layer[0][3], PLOT_LINE + 1);
+	CHECK_INT(seen.layer[1][0], PLOT_LINE);
+	CHECK_INT(seen.layer[1][3], PLOT_LIVE);
+	/* the same again hands on nothing; a new sample, its columns */
+	memset(&seen, 0, sizeof(seen));
+	CHECK_INT(plot_lines_draw(&c, &p, &ax, s, 2, lines_put, &seen), 0);
+	CHECK_INT(seen.cells[0][0] | seen.cells[1][0] | seen.cells[0][3], 0);
+	CHECK_INT(plot_line_glyph(0), '*');
+	CHECK_INT(plot_line_glyph(7), 'o');
+	plot_canvas_free(&c);
+	series_free(&a);
+	series_free(&b);
+}
+
+static void lines_none(void *arg, const struct plot_canvas *c, int row, int col, int n,
+		       enum plot_layer layer)
+{
+	(void)arg;
+	(void)c;
+	(void)row;
+	(void)col;
+	(void)n;
+	(void)layer;
+}
+
+/* Braille joins a line's level to the one before it. */
+TEST(plot_lines_draw_braille_joins)
+{
+	struct series a;
+	const struct series *s[] = { &a };
+	struct plot p = { .w = 1, .h = 1, .mode = PLOT_BRAILLE, .ymax = 3 };
+	struct plot_axis ax = { 1, 1 };
+	struct plot_canvas c = { 0 };
+	unsigned got = 0;
+
+	series_init(&a, 4);
+	series_push(&a, 0, 0);
+	series_push(&a, 1, 3);
+	/* levels 1 then 4: dot 7 on the left, and on the right dots 6, 5
+	 * and 4, levels 2 to 4, joined up from level 1 */
+	CHECK_INT(plot_lines_draw(&c, &p, &ax, s, 1, lines_none, NULL), 0);
+	got = c.cells[0];
+	CHECK_INT(got, 0x2800 + 0x40 + 0x20 + 0x10 + 0x08);
+	plot_canvas_free(&c);
+	series_free(&a);
+}
