@@ -48,14 +48,18 @@ for r in runs:
 }
 
 before=$(machine)
+# The first session's command lasts until the checks made beside it are
+# done: it waits for $TMP/go (60 s at most).
 for with in hugetlb balloon; do
 	TUNE="--swap 64M --mem 64M --global ${leave_kib}K --global-with $with"
-	"$T" -b --history "$DB" -L "first-$with" $TUNE --sysctl vm.swappiness=$swa -- sleep 6 \
-		>"$TMP/out-a" 2>"$TMP/err-a" &
+	rm -f "$TMP/go"
+	"$T" -b --history "$DB" -L "first-$with" $TUNE --sysctl vm.swappiness=$swa -- \
+		timeout 60 sh -c "until [ -e '$TMP/go' ]; do sleep 0.1; done" >"$TMP/out-a" 2>"$TMP/err-a" &
 	a=$!
 	started $a
 	if ! expect "$with-first-set-up" wait_for 30 set_up $a $swa; then
 		cat "$TMP/err-a"
+		touch "$TMP/go"
 		wait $a
 		continue
 	fi
@@ -75,6 +79,7 @@ for with in hugetlb balloon; do
 	out=$("$T" -b --no-history -n 1000 -p 1 2>&1); rc=$?
 	expect "$with-untuned-runs-beside" test $rc -eq 0
 	[ $rc -eq 0 ] || echo "$out"
+	touch "$TMP/go"
 	wait $a; rc=$?
 	expect "$with-first-exit-0" test $rc -eq 0
 	[ $rc -eq 0 ] || cat "$TMP/err-a"

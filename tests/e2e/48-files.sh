@@ -45,7 +45,8 @@ expect monitor-up wait_for 60 bash -c "tm capture-pane -p -t $S | grep -q 'comma
 tm send-keys -t "$S" w
 expect screen-written wait_for 20 bash -c "tm capture-pane -p -t $S | grep -q 'screen written to '"
 shot=$(tm capture-pane -p -t "$S" | grep -o 'screen written to [^ ]*' | awk '{ print $4 }')
-wait_for 30 bash -c "! pgrep -f 'echo command-said-this' >/dev/null" || true
+# q once the command has ended (its run's line is up): the run complete
+wait_for 30 has "$S" '#1 .*pf+0w' || true
 tm send-keys -t "$S" q
 expect monitor-exit-0 wait_for 60 grep -sqx EXIT=0 "$TMP/rc"
 [ -s "$TMP/rc" ] && grep -qx EXIT=0 "$TMP/rc" || sed 's/^/  stderr: /' "$TMP/err"

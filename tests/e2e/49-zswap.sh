@@ -44,9 +44,10 @@ oom_killed() { test $rc -eq 1 && grep -q '^Out of Memory: Killed process' "$TMP/
 retry_note() { echo "NOTE $NAME: $1 run $2 of 3 OOM-killed by its memory cgroup"; }
 
 # A batch run on zram: stored with its backend, stored bytes and a ratio.
+# 32 MiB more than its cgroup holds is enough to store pages there.
 for try in 1 2 3; do
 	LZ=zram$try
-	"$TP" -b --mem 128M --swap zram:512M -m 200 -p 1 --history "$DB" -L $LZ >"$TMP/out" 2>"$TMP/err" &
+	"$TP" -b --mem 128M --swap zram:512M -m 160 -p 1 --history "$DB" -L $LZ >"$TMP/out" 2>"$TMP/err" &
 	pid=$!; started $pid
 	[ $try -eq 1 ] && expect zram-on wait_for 20 ours_on
 	wait $pid; rc=$?
@@ -103,7 +104,7 @@ expect q-gone as_before
 # zswap for a run: it stores pages, the run says so, the parameters come back.
 for try in 1 2 3; do
 	LW=zswap$try
-	"$TP" -b --mem 128M --swap 512M --zswap lzo-rle:25 -m 200 -p 1 --history "$DB" -L $LW >"$TMP/out" 2>"$TMP/err" &
+	"$TP" -b --mem 128M --swap 512M --zswap lzo-rle:25 -m 160 -p 1 --history "$DB" -L $LW >"$TMP/out" 2>"$TMP/err" &
 	pid=$!; started $pid
 	[ $try -eq 1 ] && expect zswap-set wait_for 20 sh -c "grep -q Y $ZP/enabled && grep -qx lzo-rle $ZP/compressor && grep -qx 25 $ZP/max_pool_percent"
 	wait $pid; rc=$?
@@ -128,7 +129,9 @@ expect lz4-params-untouched cmp "$TMP/zswap0" "$TMP/zswap1"
 expect lz4-nothing-recorded sh -c "! grep -qs param $THRASHTOP_STATE_DIR/state"
 
 # The sweep: off against lzo-rle, two runs each, one line of the table each.
-"$TP" -b --mem 128M --swap 512M --sweep zswap=off,lzo-rle -r 2 -m 160 -p 1 \
+# Its runs fit their cgroup: the table, the groups and the parameters put
+# back are checked here, what zswap does to a run above.
+"$TP" -b --mem 128M --swap 512M --sweep zswap=off,lzo-rle -r 2 -m 64 -p 1 \
 	--history "$DB" -L sweep >"$TMP/out" 2>"$TMP/err"; rc=$?
 # a small v1 cgroup OOM-kills a run now and then (see 40-tuning):
 # then the status is 1 and the table counts it apart

@@ -254,14 +254,19 @@ expect user-na-stalls grep -qx 'n/a stalls' "$TMP/out-user"
 expect user-one-reason test "$(grep -c 'n/a stalls: delay accounting needs root' "$TMP/err-user")" -eq 1
 expect user-changed-nothing test "$(da)" = 0
 
+# timeout 60 sh $TMP/until FILE: a command that lasts until the test
+# touches FILE (60 s at most), in place of a sleep long enough for the
+# checks made meanwhile
+echo 'until [ -e "$1" ]; do sleep 0.1; done' >"$TMP/until"
 # A plain root session leaves the switch alone and never takes the
 # one-session lock for it: a tuning session starts beside it.
-"$T" -b --no-history -- sleep 4 >"$TMP/out-plain" 2>"$TMP/err-plain" &
+"$T" -b --no-history -- timeout 60 sh "$TMP/until" "$TMP/plain-go" >"$TMP/out-plain" 2>"$TMP/err-plain" &
 plain=$!
 started $plain
-wait_for 10 pgrep -P $plain -x sleep >/dev/null
+wait_for 10 pgrep -P $plain -x timeout >/dev/null
 "$T" -b --mem 2G --no-history -- true >/dev/null 2>"$TMP/err-beside"
 expect tuning-beside-plain-runs test $? -eq 0
+touch "$TMP/plain-go"
 wait $plain
 expect plain-na-stalls grep -qx 'n/a stalls' "$TMP/out-plain"
 expect plain-one-reason test "$(grep -c 'n/a stalls: kernel.task_delayacct is 0 (set it to 1, or tune: --mem, --swap ...)' "$TMP/err-plain")" -eq 1
@@ -283,12 +288,20 @@ expect no-stalls-left-off test "$(da)" = 0
 
 # Delay accounting turned off under a run (the session that turned it on
 # ended first): that run's stalls are n/a, said once, never a short total.
-"$T" -b --mem 2G --no-history -- sleep 3 >/dev/null 2>"$TMP/err-first" &
+"$T" -b --mem 2G --no-history -- timeout 60 sh "$TMP/until" "$TMP/first-go" >/dev/null 2>"$TMP/err-first" &
 first=$!
 started $first
 wait_for 20 bash -c '[ "$(cat /proc/sys/kernel/task_delayacct)" = 1 ]'
-"$T" -b --no-history -- sleep 6 >"$TMP/out-second" 2>"$TMP/err-second"
+"$T" -b --no-history -- timeout 60 sh "$TMP/until" "$TMP/second-go" >"$TMP/out-second" 2>"$TMP/err-second" &
+second=$!
+started $second
+wait_for 10 pgrep -P $second -x timeout >/dev/null
+touch "$TMP/first-go"
 wait $first
+# a beat of the second's with the switch off
+sleep 1
+touch "$TMP/second-go"
+wait $second
 expect off-under-run-na grep -qx 'n/a stalls' "$TMP/out-second"
 expect off-under-run-says test "$(grep -c 'kernel.task_delayacct was off during the run' "$TMP/err-second")" -eq 1
 grep -qx 'n/a stalls' "$TMP/out-second" || cat "$TMP/out-second" "$TMP/err-second"

@@ -8,7 +8,8 @@
 # rows; and nothing left (qemu, runtime directory, a half-unpacked
 # kernel) after q, SIGINT, SIGTERM, SIGHUP during the boot, SIGINT during
 # a run, a killed qemu, and a SIGKILLed thrashtop followed by a new start.
-# Three guests boot; the signals during the boot cost only its start.
+# Three guests boot together; the signals during the boot, tested
+# meanwhile, cost only their start.
 . "$(dirname "$0")/lib.sh"
 command -v qemu-system-x86_64 >/dev/null || { skip "no qemu-system-x86_64 (qemu-system-x86)"; exit 0; }
 ver=$("$T" kernel list | awk '$1 ~ /^6\.1\.[0-9]+-[0-9]+-amd64$/ { print $1; exit }')
@@ -17,19 +18,20 @@ cache=${XDG_CACHE_HOME:-$HOME/.cache}/thrashtop/kernels
 export XDG_RUNTIME_DIR=$TMP/rt XDG_STATE_HOME=$TMP/state
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 need_tmux
-t0=$SECONDS
+T0=$SECONDS
 
-# qemus whose parent is pid $1; any qemu of this test's
+# qemus whose parent is pid $1; any qemu of a part's (its runtime directory)
 qemus() { pgrep -P "$1" -f qemu-system-x86_64; }
-our_qemus() { pgrep -f "qemu-system-x86_64.*$XDG_RUNTIME_DIR"; }
+our_qemus() { pgrep -f "qemu-system-x86_64.*$1/"; }
 # booting PID: its qemu runs (with quiet, the console is silent until the
 # guest's init speaks); a KVM try that fails goes within a second
 booting() { [ -n "$(qemus "$1")" ] && sleep 1 && [ -n "$(qemus "$1")" ]; }
-# clean WHAT: no qemu of ours, no runtime directory, no half-unpacked kernel
+# clean WHAT DIR: no qemu of the part whose runtime directory is DIR, no
+# directory left in it, no half-unpacked kernel
 clean() {
 	local q d u
-	q=$(our_qemus | tr '\n' ' ')
-	d=$(ls "$XDG_RUNTIME_DIR")
+	q=$(our_qemus "$2" | tr '\n' ' ')
+	d=$(ls "$2")
 	u=$(ls -A "$cache" 2>/dev/null | grep '^\.unpack-')
 	expect "$1-left-nothing[qemu:$q dir:$d unpack:$u]" test -z "$q$d$u"
 }
@@ -40,8 +42,54 @@ print(json.dumps(sorted(json.load(sys.stdin)["runs"], key=lambda r: r["id"])))';
 # jq-less: check PY-EXPR over `r` (the runs) and print what it found
 judge() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); $2" "$1"; }
 
+# Three guests boot together, a guest's boot being most of each part's
+# time: the command's, the sorter's and the monitor's, each part with a
+# runtime directory of its own (the monitor's in $TMP/rt-mon), so that what
+# one leaves is told from what the others still use. The moments a part
+# must act in (the command's second run, the sorter's third, the monitor's
+# run while its rows show) are watched from the start, each by a job of
+# its own: the signals during the boot are tested meanwhile.
+t1=$SECONDS
+"$TP" -b --kernel "$ver" --boot-mem 512M --swap zram:128M --zswap lzo-rle -n 6500000 -p 1 \
+	--mem 24M -r 3 --history "$TMP/sort.db" >"$TMP/sort.out" 2>"$TMP/sort.err" &
+hs=$!
+cleanup "kill -9 $hs"
+"$TP" -b --kernel "$ver" --boot-mem 512M --mem 24M --swap 16M -r 2 --history "$TMP/cmd.db" -- sh -c \
+	'echo pid=$$; exec python3 -S -c "import time; time.sleep(1); a = bytearray(64 << 20)"' \
+	>"$TMP/cmd.out" 2>"$TMP/cmd.err" &
+hc=$!
+cleanup "kill -9 $hc"
+S="thrashtop-e2e-$$"
+cleanup "tm kill-session -t $S"
+mkdir -m 700 "$TMP/rt-mon"
+tm new-session -d -s "$S" -x 80 -y 24 "stty -g >$TMP/stty.before; XDG_RUNTIME_DIR=$TMP/rt-mon $T --kernel $ver -n 2000000 -p 1 -d 0.5 --no-history 2>$TMP/mon.err; echo EXIT=\$? >$TMP/rc; stty -g >$TMP/stty.after; sleep 60"
+# the command's qemu killed once its second run has begun
+(
+	wait_for 150 bash -c "[ \$(grep -c '^pid=' $TMP/cmd.out) -ge 2 ] || ! kill -0 $hc 2>/dev/null"
+	q=$(qemus "$hc")
+	echo "$q" >"$TMP/cmd.qemu"
+	[ -n "$q" ] && kill -9 "$q"
+) &
+cleanup "kill $!"
+# SIGINT a second into the sorter's third run
+(
+	wait_for 150 bash -c "[ \$(grep -c 'pf+' $TMP/sort.out) -ge 2 ] || ! kill -0 $hs 2>/dev/null"
+	sleep 1
+	kill -INT "$hs"
+) &
+cleanup "kill $!"
+# the monitor's worker rows, which show only while its run lasts
+(
+	wait_for 150 bash -c "tm capture-pane -p -t $S | grep -Eq '^ *[0-9]+ [RSDZ] '" && touch "$TMP/mon.rows"
+) &
+cleanup "kill $!"
+
 # --- signals during the boot, and SIGKILL then a new start ------------------
-"$T" -b --kernel "$ver" -n 1000 -p 1 --no-history >/dev/null 2>"$TMP/kill.err" &
+# in a runtime and state directory of their own
+t0=$SECONDS
+sig_env=(env XDG_RUNTIME_DIR="$TMP/rt-sig" XDG_STATE_HOME="$TMP/state-sig")
+mkdir -m 700 "$TMP/rt-sig"
+"${sig_env[@]}" "$T" -b --kernel "$ver" -n 1000 -p 1 --no-history >/dev/null 2>"$TMP/kill.err" &
 h=$!
 cleanup "kill -9 $h"
 wait_for 40 booting "$h"
@@ -49,11 +97,11 @@ q=$(qemus "$h")
 kill -9 "$h"; wait "$h" 2>/dev/null
 for _ in $(seq 30); do [ -n "$q" ] && [ -d "/proc/$q" ] || break; sleep 0.1; done
 expect "sigkill-takes-qemu[qemu ${q:-none}]" test -n "$q" -a ! -d "/proc/${q:-0}"
-left=$(ls "$XDG_RUNTIME_DIR")
+left=$(ls "$TMP/rt-sig")
 expect "sigkill-leaves-its-dir-to-the-next-start[$left]" test -n "$left"
 declare -A pid
 for sig in INT TERM HUP; do
-	"$T" -b --kernel "$ver" -n 1000 -p 1 --no-history >/dev/null 2>"$TMP/$sig.err" &
+	"${sig_env[@]}" "$T" -b --kernel "$ver" -n 1000 -p 1 --no-history >/dev/null 2>"$TMP/$sig.err" &
 	pid[$sig]=$!
 	cleanup "kill -9 ${pid[$sig]}"
 done
@@ -68,32 +116,15 @@ for sig in INT TERM HUP; do
 	expect "sig$sig-during-boot-one-line" \
 		grep -qx 'thrashtop: stopped by a signal while the guest booted' "$TMP/$sig.err"
 done
-clean signals-during-boot
+clean signals-during-boot "$TMP/rt-sig"
 echo "  signals during the boot: $((SECONDS - t0)) s"
-
-# The command's guest and the sorter's boot together: a guest's boot is
-# most of its part's time. The command's part comes first: it is over
-# after one short run, long before the sorter's third run begins.
-t1=$SECONDS
-"$TP" -b --kernel "$ver" --boot-mem 512M --swap zram:128M --zswap lzo-rle -n 6500000 -p 1 \
-	--mem 24M -r 3 --history "$TMP/sort.db" >"$TMP/sort.out" 2>"$TMP/sort.err" &
-hs=$!
-cleanup "kill -9 $hs"
-"$TP" -b --kernel "$ver" --boot-mem 512M --mem 24M --swap 16M -r 2 --history "$TMP/cmd.db" -- sh -c \
-	'echo pid=$$; exec python3 -S -c "import time; time.sleep(1); a = bytearray(64 << 20)"' \
-	>"$TMP/cmd.out" 2>"$TMP/cmd.err" &
-hc=$!
-cleanup "kill -9 $hc"
 
 # --- a command: its output, its OOM kill; qemu killed in the second run -----
 db=$TMP/cmd.db
-h=$hc
-wait_for 150 bash -c "[ \$(grep -c '^pid=' $TMP/cmd.out) -ge 2 ] || ! kill -0 $h 2>/dev/null"
-q=$(qemus "$h")
-expect "qemu-found[${q:-none}]" test -n "$q"
-[ -n "$q" ] && kill -9 "$q"
-wait "$h"; rc=$?
+wait "$hc"; rc=$?
 echo "  command: $((SECONDS - t1)) s"
+q=$(cat "$TMP/cmd.qemu" 2>/dev/null)
+expect "qemu-found[${q:-none}]" test -n "$q"
 expect "output-reaches-stdout[$(head -1 "$TMP/cmd.out")]" grep -qx 'pid=[0-9]*' "$TMP/cmd.out"
 runs "$db" >"$TMP/cmd.json"
 vpid=$(sed -n 's/^pid=//p' "$TMP/cmd.out" | head -1)
@@ -113,10 +144,7 @@ expect "killed-qemu-runs-kept[$(judge "$TMP/cmd.json" 'print([x["status"] for x 
 	judge "$TMP/cmd.json" 'sys.exit(not (len(r) >= 1 and r[0]["status"] == "oom"))'
 # --- the batch sorter, zram and zswap; SIGINT during its third run ----------
 db=$TMP/sort.db
-h=$hs
-wait_for 150 bash -c "[ \$(grep -c 'pf+' $TMP/sort.out) -ge 2 ] || ! kill -0 $h 2>/dev/null"
-sleep 1
-kill -INT "$h"; wait "$h"; rc=$?
+wait "$hs"; rc=$?
 echo "  sorter: $((SECONDS - t1)) s; $(grep -o 'booted in .* under [a-z]*' "$TMP/sort.err")"
 expect "sorter-sigint-in-run-3-exits-130[$rc: $(tail -1 "$TMP/sort.err")]" test "$rc" -eq 130
 grep -E '^[0-9.]+u .*pf\+' "$TMP/sort.out" >"$TMP/times"
@@ -136,15 +164,11 @@ for i in 0 1; do
 		judge "$TMP/sort.json" "x=r[$i]; sys.exit(not (x['zswap'] == 1 and x['zswap_with'].startswith('lzo-rle') and x['zswpout'] is not None and x['zswap_stored_kib'] is not None))"
 done
 
-clean sorter-and-killed-qemu
+clean sorter-and-killed-qemu "$XDG_RUNTIME_DIR"
 
 # --- the monitor at 80x24: title, rows, q -----------------------------------
-t1=$SECONDS
-S="thrashtop-e2e-$$"
-cleanup "tm kill-session -t $S"
-tm new-session -d -s "$S" -x 80 -y 24 "stty -g >$TMP/stty.before; $T --kernel $ver -n 2000000 -p 1 -d 0.5 --no-history 2>$TMP/mon.err; echo EXIT=\$? >$TMP/rc; stty -g >$TMP/stty.after; sleep 60"
 expect title-names-the-guest wait_for 90 bash -c "tm capture-pane -p -t $S | head -2 | grep -F '$ver' | grep -q 'vm tcg'"
-expect worker-rows wait_for 30 bash -c "tm capture-pane -p -t $S | grep -Eq '^ *[0-9]+ [RSDZ] '"
+expect worker-rows wait_for 30 test -e "$TMP/mon.rows"
 head -2 <(screen) | sed 's/^/  | /'
 expect run-line-appears wait_for 60 has '#1 .*pf+0w'
 tm send-keys -t "$S" q
@@ -152,6 +176,6 @@ expect "quit-exit-0[$(wait_for 20 test -s "$TMP/rc"; cat "$TMP/rc"): $(tail -1 "
 expect "monitor-said-the-boot[$(head -1 "$TMP/mon.err")]" grep -q '^thrashtop: booting' "$TMP/mon.err"
 expect terminal-restored wait_for 5 cmp -s "$TMP/stty.before" "$TMP/stty.after"
 expect screen-left bash -c "! tm capture-pane -p -t $S | grep -q 'major faults'"
-echo "  monitor: $((SECONDS - t1)) s"
-clean monitor
-echo "  total: $((SECONDS - t0)) s"
+echo "  monitor: $((SECONDS - t1)) s; $(grep -o 'booted in .* under [a-z]*' "$TMP/mon.err")"
+clean monitor "$TMP/rt-mon"
+echo "  total: $((SECONDS - T0)) s"

@@ -17,10 +17,17 @@
 
 static char tmpdir[64];
 
+const char *tbase(void)
+{
+	struct stat sb;
+
+	return stat("/dev/shm", &sb) == 0 && S_ISDIR(sb.st_mode) ? "/dev/shm" : "/tmp";
+}
+
 const char *tdir(void)
 {
 	if (!tmpdir[0]) {
-		snprintf(tmpdir, sizeof(tmpdir), "/tmp/thrashtop-histtest.XXXXXX");
+		snprintf(tmpdir, sizeof(tmpdir), "%s/thrashtop-histtest.XXXXXX", tbase());
 		if (!mkdtemp(tmpdir))
 			tmpdir[0] = 0;
 	}

@@ -9,6 +9,10 @@
 
 #include "history.h"
 
+/* Where the tests make their directories: tmpfs (/dev/shm) where there is
+ * one, /tmp else. They prove what a history holds, not that it reaches a
+ * disk: there each commit's syncs took 10 ms. */
+const char *tbase(void);
 /* The directory, made on first use. */
 const char *tdir(void);
 /* name in it, into buf, with no file left there by an earlier test. */

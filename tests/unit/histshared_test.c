@@ -16,6 +16,7 @@
 
 #include "check.h"
 #include "histfile.h"
+#include "history_fixture.h"
 #include "history.h"
 #include "histvfs.h"
 #include "record_fixture.h"
@@ -40,7 +41,7 @@ __attribute__((destructor)) static void rm_topdir(void)
 static const char *top(void)
 {
 	if (!topdir[0]) {
-		snprintf(topdir, sizeof(topdir), "/tmp/thrashtop-vfstest.XXXXXX");
+		snprintf(topdir, sizeof(topdir), "%s/thrashtop-vfstest.XXXXXX", tbase());
 		if (!mkdtemp(topdir))
 			topdir[0] = 0;
 	}

@@ -200,20 +200,19 @@ TEST(ms_layout_panels_fit_every_size)
 	struct ms_layout l;
 	int bad = 0, tuned = 0, hidden = 0;
 
-	for (int c = MS_MIN_COLS; c <= 260; c += 7)
-		for (int r = MS_MIN_ROWS; r <= 90; r++)
-			for (int nw = 0; nw <= 70; nw += 3)
-				for (int nd = 0; nd <= 12; nd += 4)
-					for (int v = 0; v < 8; v++) {
-						bool cg = v & 1;
-						const char *t = tun[(v >> 1) & 1];
-						struct ms_model m = model(nw, nd, cg, t);
-						int few;
+	/* each model made once, then laid out on every size */
+	for (int nw = 0; nw <= 70; nw += 3)
+		for (int nd = 0; nd <= 12; nd += 4)
+			for (int v = 0; v < 8; v++) {
+				const char *t = tun[(v >> 1) & 1];
+				struct ms_model m = model(nw, nd, v & 1, t);
 
-						if (v & 4)	/* every series */
-							for (m.nplots = 0; m.nplots < M_N; m.nplots++)
-								m.plot[m.nplots] = (struct ms_plot){
-									.id = m.nplots, .s = &dummy };
+				if (v & 4)	/* every series */
+					for (m.nplots = 0; m.nplots < M_N; m.nplots++)
+						m.plot[m.nplots] = (struct ms_plot){
+							.id = m.nplots, .s = &dummy };
+				for (int c = MS_MIN_COLS; c <= 260; c += 7)
+					for (int r = MS_MIN_ROWS; r <= 90; r++) {
 						ms_layout(c, r, &m, &l);
 						bad += l.too_small;
 						bad += tiling_faults(&l, &m, c);
@@ -230,12 +229,12 @@ TEST(ms_layout_panels_fit_every_size)
 						hidden += l.plots_hidden > 0;
 						/* the default plots all show from 24
 						 * rows up, with 2 workers */
-						few = 2;
 						if (r >= 24 && !(v & 4)) {
 							bad += l.plots_hidden != 0;
-							bad += l.worker_rows < (nw < few ? nw : few);
+							bad += l.worker_rows < (nw < 2 ? nw : 2);
 						}
 					}
+			}
 	CHECK_INT(bad, 0);
 	CHECK(tuned > 1000);
 	CHECK(hidden > 1000);
