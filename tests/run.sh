@@ -18,12 +18,14 @@
 #                      machine (--global, 1024 workers, zswap: it changes
 #                      every session's default plots)
 #   # lane: other      it changes nothing and takes no machine lock
-# The confined scripts run one after another in a lane beside the unit
-# and fuzz tests, and the other scripts are taken from one queue by
-# whichever lane is free first. The whole ones come last, alone: beside
-# them the other lane would be timing the squeeze, or seeing their
-# settings, not its own. Each test's output is printed whole when it ends,
-# with its time.
+# The unit tests, which take that lock too for those of the tuning
+# primitives, then the confined scripts run one after another in a lane
+# (in two, each would wait for the other's lock) beside the other
+# compiler's build and the fuzz tests, and the other scripts are taken
+# from one queue by whichever lane is free first. The whole ones come
+# last, alone: beside them the other lane would be timing the squeeze, or
+# seeing their settings, not its own. Each test's output is printed whole
+# when it ends, with its time.
 set -u
 cd "$(dirname "$0")/.."
 log=$(mktemp) lock=$(mktemp) queue=$(mktemp)
@@ -84,12 +86,12 @@ t0=$SECONDS
 (
 	[ -z "$pat" ] && run layers 60 tests/layers.sh
 	[ -z "$pat" ] && run docs 60 tests/docs.sh
-	[ -z "$pat" ] && run unit 300 ./build/unit
 	# builds the scripts do not need, made here beside them
 	[ -z "$pat" ] && run other-cc 600 make -s --no-print-directory -j"$(nproc)" other-cc
 	[ -z "$pat" ] && run fuzz 600 sh -c "make -s --no-print-directory -j$(nproc) fuzz-build && tests/fuzz/run.sh -s 30000"
 	others
 ) &
+[ -z "$pat" ] && run unit 300 ./build/unit
 lane confined
 others
 wait
