@@ -150,7 +150,7 @@ other-cc:
 # libFuzzer targets, one per parser of outside input (tests/fuzz/fuzz_*.c),
 # built with clang. `make fuzz` runs each for FUZZ_SECONDS from its seed
 # corpus and what earlier runs found (build/fuzz/corpus); `make check` tries
-# the same 30000 inputs from the seeds alone each run (tests/fuzz/run.sh -s).
+# the same 15000 inputs from the seeds alone each run (tests/fuzz/run.sh -s).
 FUZZ_CC      := clang
 FUZZ_SECONDS ?= 600
 FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)

@@ -88,7 +88,7 @@ t0=$SECONDS
 	[ -z "$pat" ] && run docs 60 tests/docs.sh
 	# builds the scripts do not need, made here beside them
 	[ -z "$pat" ] && run other-cc 600 make -s --no-print-directory -j"$(nproc)" other-cc
-	[ -z "$pat" ] && run fuzz 600 sh -c "make -s --no-print-directory -j$(nproc) fuzz-build && tests/fuzz/run.sh -s 30000"
+	[ -z "$pat" ] && run fuzz 600 sh -c "make -s --no-print-directory -j$(nproc) fuzz-build && tests/fuzz/run.sh -s 15000"
 	others
 ) &
 [ -z "$pat" ] && run unit 300 ./build/unit
