@@ -43,10 +43,10 @@ static struct app {
 } the_app;	/* big: rows and texts */
 
 /* The first place's session: the plain session's, the one whose history,
- * plots and texts stand for all. */
+ * plots and texts stand for all; NULL under a replay alone. */
 static struct session *first(struct app *a)
 {
-	return &a->sd.side[0]->s;
+	return a->sd.n ? &a->sd.side[0]->s : NULL;
 }
 
 /* --cast: the recording starts with the terminal, before the first run. */
@@ -321,6 +321,8 @@ static int act(struct app *a, int action)
 		each(a, action);
 		break;
 	case MV_HISTORY:
+		if (!s)
+			break;
 		session_open_history(s);
 		/* why there is none, said where the view would have been */
 		if (!s->hist && s->o->no_history)
@@ -337,6 +339,8 @@ static int act(struct app *a, int action)
 		dump_screen(a);
 		break;
 	case MV_CHOOSE:
+		if (!s)
+			break;
 		if ((v = chooser_open(&a->mon, &s->avail, s->o->config,
 				      "no config file: neither XDG_CONFIG_HOME nor HOME is an "
 				      "absolute path", chooser_note, &a->sd, e, sizeof(e))))

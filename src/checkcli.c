@@ -242,7 +242,9 @@ static int ref_from_history(struct check *c, char *err, size_t errlen)
 		return -1;
 	c->base = cs.runs;
 	c->nbase = cs.n;
-	free(cs.set);
+	cs.runs = NULL;
+	cs.n = 0;
+	compare_sets_free(&cs);
 	return 0;
 }
 

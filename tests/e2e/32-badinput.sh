@@ -262,7 +262,7 @@ expect msg-export-no-run hmsg "export: no run 99 in $TMP/src.db" export 99
 expect export-one-run bash -c "'$T' history --history '$TMP/src.db' export 1 | python3 -c 'import json,sys; r=json.load(sys.stdin)[\"runs\"]; sys.exit(not (len(r) == 1 and r[0][\"id\"] == 1))'"
 expect msg-list-extra hmsg 'list takes no arguments, got 1: foo' list foo
 expect msg-stats-extra hmsg 'stats takes no arguments, got 2: 1 2' stats 1 2
-expect msg-compare-one hmsg 'compare takes two or more runs or groups (ID, g:ID, label:TEXT), got 1: 1' compare 1
+expect msg-compare-one hmsg 'compare takes two or more runs or groups (ID, g:ID, label:TEXT), or a session'"'"'s places (session:ID), got 1: 1' compare 1
 expect msg-import-two hmsg 'import takes one FILE (- for standard input), got 2: a b' import a b
 expect msg-rm-none hmsg 'rm takes one or more run IDs, got none' rm
 expect msg-plot-none hmsg 'plot takes one or more run IDs, got none' plot --format=svg
