@@ -63,7 +63,7 @@ key g
 key c
 expect compare-groups wait_for 5 has '^compare 2 groups'
 # each named as history stats names it: after its oldest run
-expect group-stats bash -c "tm capture-pane -p -t $S | grep -Eq 'g:4 b +g:1 a'"
+expect group-stats wait_for 5 bash -c "tm capture-pane -p -t $S | grep -Eq 'g:4 b +g:1 a'" || tm capture-pane -p -t "$S" | head -8 | sed 's/^/  | /'
 "$T" history --history "$DB" stats >"$TMP/gst" 2>&1
 expect group-names-as-stats test "$(grep -cE "^group g:[14]: [ab]( |$)" "$TMP/gst")" -eq 2 ||
 	grep '^group' "$TMP/gst"
