@@ -323,6 +323,18 @@ static bool canvas_room(struct plot_canvas *c, size_t ncells, size_t ncols, size
 	return true;
 }
 
+/* Cell o at column x of a row drawn as g in layer ly: kept, and the row's
+ * changed span [*lo, *hi] widened, unless the last frame drew it so. */
+static void keep_cell(struct plot_canvas *c, int o, unsigned g, int ly, int x, int *lo, int *hi)
+{
+	if (c->drawn && g == c->cells[o] && ly == c->layer[o])
+		return;
+	c->cells[o] = g;
+	c->layer[o] = (unsigned char)(ly | CHANGED);
+	*lo = imin(*lo, x);
+	*hi = x;
+}
+
 /* Hands on the changed cells of row r, from column x0 to x1, in runs of
  * one layer, and clears their mark. */
 static void put_row(struct plot_canvas *c, int r, int x0, int x1, plot_put_fn *put, void *arg)
@@ -401,12 +413,7 @@ int plot_canvas_draw(struct plot_canvas *c, const struct plot *p, const struct s
 			enum plot_layer ly = canvas_cell(p, b, k, (p->h - 1 - r) * lpc, lpc, full,
 							 vline, &g);
 
-			if (c->drawn && g == c->cells[o] && ly == c->layer[o])
-				continue;
-			c->cells[o] = g;
-			c->layer[o] = (unsigned char)(ly | CHANGED);
-			lo[r] = imin(lo[r], x);
-			hi[r] = x;
+			keep_cell(c, o, g, (int)ly, x, &lo[r], &hi[r]);
 		}
 	}
 	for (int r = 0; r < p->h; r++)
@@ -579,12 +586,7 @@ int plot_lines_draw(struct plot_canvas *c, const struct plot *p, const struct pl
 				     p->mode == PLOT_BRAILLE ? 0x2800 + cells[o] : cells[o];
 			int ly = own[o] != 0xFF ? PLOT_LINE + own[o] : marked[x] ? PLOT_MARK : PLOT_LIVE;
 
-			if (c->drawn && g == c->cells[o] && ly == c->layer[o])
-				continue;
-			c->cells[o] = g;
-			c->layer[o] = (unsigned char)(ly | CHANGED);
-			lo[r] = imin(lo[r], x);
-			hi[r] = x;
+			keep_cell(c, o, g, (int)ly, x, &lo[r], &hi[r]);
 		}
 	}
 	for (int r = 0; r < p->h; r++)
